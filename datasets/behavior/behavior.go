@@ -1,0 +1,68 @@
+// Package behavior is the dataset-neutral shape of a behaviour-prediction
+// sample: a user's visible history of events, the current scene, and one
+// question about the user's reaction. MovieLens-1M and OmniBehavior loaders
+// both produce it, so methods, prompts and the sim backbone handle them alike.
+package behavior
+
+// Kind of a question.
+const (
+	Binary     = "binary"
+	MultiClass = "multi_class"
+)
+
+// Event is one record of a user's trace, already rendered to text.
+type Event struct {
+	// Time is the record's timestamp as shown to the model.
+	Time string `json:"time"`
+	// Scene is the canonical scene name (e.g. "电影评分", "视频浏览").
+	Scene string `json:"scene"`
+	// RawScene is the scene string as found in the data (for display).
+	RawScene string `json:"raw_scene,omitempty"`
+	// Context is the rendered description of what the user faced.
+	Context string `json:"context"`
+	// Result is the rendered description of what the user did.
+	Result string `json:"result"`
+	// Attrs are structured context attributes (e.g. "genre" -> "Drama|Comedy");
+	// multi-valued attributes are '|'-separated. Retrieval keys and the sim
+	// backbone read them; prompts do not.
+	Attrs map[string]string `json:"attrs,omitempty"`
+	// Outcomes are the structured labels of this record (field -> value), e.g.
+	// "movie_rating" -> 4 or "video_liked" -> 1.
+	Outcomes map[string]float64 `json:"outcomes,omitempty"`
+}
+
+// Question asks for one field of the target event.
+type Question struct {
+	Field   string   `json:"field"`
+	Kind    string   `json:"kind"`
+	Text    string   `json:"text"`
+	Classes []string `json:"classes,omitempty"` // answer labels for multi_class, e.g. "1".."5"
+	Label   string   `json:"label"`             // the true answer as a class label ("1".."5", "1"/"0")
+}
+
+// Instance is one prediction sample.
+type Instance struct {
+	// ID is stable across runs: "<dataset>/<user>/<test index>/<field>".
+	ID      string `json:"id"`
+	Dataset string `json:"dataset"`
+	User    string `json:"user"`
+	Profile string `json:"profile"`
+	// Index is the position of the target among the user's test actions.
+	Index int `json:"index"`
+	// History holds every event before the target, oldest first. Methods cut
+	// it to their own token budget.
+	History []Event `json:"-"`
+	// PracticeCut is the number of History events that precede the user's
+	// first test action; memory built from History[:PracticeCut] never sees
+	// test-window records.
+	PracticeCut int      `json:"practice_cut"`
+	Target      Event    `json:"target"`
+	Question    Question `json:"question"`
+}
+
+// UserSet groups the instances of one user (they share history prefixes).
+type UserSet struct {
+	User      string
+	Profile   string
+	Instances []Instance
+}

@@ -1,0 +1,108 @@
+// Package llm is the only path from the harness to a language model.
+//
+// A model is a stack of small wrappers around one backend: typically
+// Cache(Router(Limiter(Retry(OpenAI)))) for a real endpoint, or Sim for the
+// embedded heuristic reader. Methods see only the Model interface; HTTP,
+// retries, rate limits and the response cache live here.
+package llm
+
+import (
+	"context"
+	"time"
+)
+
+// Message is one chat turn.
+type Message struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// Params are the sampling parameters sent with a request. Nil pointers mean
+// "server default" (the PraMem reference never sends a temperature).
+type Params struct {
+	Temperature *float64 `json:"temperature,omitempty" yaml:"temperature,omitempty"`
+	TopP        *float64 `json:"top_p,omitempty" yaml:"top_p,omitempty"`
+	MaxTokens   int      `json:"max_tokens,omitempty" yaml:"max_tokens,omitempty"`
+	Seed        *int     `json:"seed,omitempty" yaml:"seed,omitempty"`
+	Stop        []string `json:"stop,omitempty" yaml:"stop,omitempty"`
+	// ReasoningEffort is sent as reasoning_effort when non-empty.
+	ReasoningEffort string `json:"reasoning_effort,omitempty" yaml:"reasoning_effort,omitempty"`
+	// Extra is merged into the request body (e.g. chat_template_kwargs for vLLM).
+	Extra map[string]any `json:"extra,omitempty" yaml:"extra,omitempty"`
+}
+
+// Request is one generation request.
+type Request struct {
+	// Purpose names the call site ("predict", "summary", "pramem.reflect", ...).
+	// It drives usage accounting and sim dispatch.
+	Purpose  string
+	Messages []Message
+	Params   Params
+	// SampleID is the stable ID of the sample this call serves; with Attempt it
+	// makes repeated draws of the same prompt distinct in the cache.
+	SampleID string
+	// Attempt counts retries of invalid outputs (0 for the first draw).
+	Attempt int
+	// Affinity routes the request to one endpoint (usually the user ID) so a
+	// server's prefix cache is reused across that user's calls.
+	Affinity string
+	// Hint is a typed, structured view of the same request (see package hint),
+	// read only by the sim backbone. It never reaches a real endpoint or the
+	// cache key.
+	Hint any
+	// Accept reports whether a response is valid for its purpose. The cache
+	// stores only accepted responses, so invalid outputs are redrawn on resume.
+	// Nil accepts everything.
+	Accept func(Response) bool
+}
+
+// Usage is the token and cost accounting of one call.
+type Usage struct {
+	PromptTokens     int     `json:"prompt_tokens"`
+	CompletionTokens int     `json:"completion_tokens"`
+	CachedTokens     int     `json:"cached_tokens,omitempty"`
+	Cost             float64 `json:"cost,omitempty"`
+}
+
+// Add returns the sum of two usages.
+func (u Usage) Add(o Usage) Usage {
+	return Usage{
+		PromptTokens:     u.PromptTokens + o.PromptTokens,
+		CompletionTokens: u.CompletionTokens + o.CompletionTokens,
+		CachedTokens:     u.CachedTokens + o.CachedTokens,
+		Cost:             u.Cost + o.Cost,
+	}
+}
+
+// Response is the outcome of one call.
+type Response struct {
+	// Text is the answer with any <think> block removed.
+	Text string
+	// Reasoning holds the stripped <think> content or the server's reasoning channel.
+	Reasoning string
+	Usage     Usage
+	// Cached is true when the response came from the on-disk cache.
+	Cached  bool
+	Latency time.Duration
+	// Model and Endpoint identify who answered (no secrets).
+	Model    string
+	Endpoint string
+	// Retries is how many transport-level retries this call needed.
+	Retries int
+}
+
+// Model generates text.
+type Model interface {
+	Generate(ctx context.Context, req Request) (Response, error)
+}
+
+// Embedder maps texts to vectors.
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// ModelFunc adapts a function to Model (handy in tests).
+type ModelFunc func(ctx context.Context, req Request) (Response, error)
+
+// Generate calls f.
+func (f ModelFunc) Generate(ctx context.Context, req Request) (Response, error) { return f(ctx, req) }
