@@ -1,0 +1,22 @@
+package predict
+
+// Spec configures one method instance; it is a YAML block under `methods:`.
+type Spec struct {
+	// Name labels the method in logs and reports (defaults to Kind).
+	Name string `yaml:"name" json:"name"`
+	// Kind selects the implementation: long_context, truncation, rag, summary.
+	Kind string `yaml:"kind" json:"kind"`
+	// HistoryTokens is the budget of the rendered history block (8000; 32000
+	// for long_context). 0 means the kind's default; -1 means no history.
+	HistoryTokens int `yaml:"history_tokens,omitempty" json:"history_tokens,omitempty"`
+	// MemoryTokens caps the memory block appended after the prompt.
+	MemoryTokens int `yaml:"memory_tokens,omitempty" json:"memory_tokens,omitempty"`
+	// RAG: retriever ("embedding" or "bm25"), documents of DocSize consecutive
+	// records, TopK documents retrieved.
+	Retriever string `yaml:"retriever,omitempty" json:"retriever,omitempty"`
+	DocSize   int    `yaml:"doc_size,omitempty" json:"doc_size,omitempty"`
+	TopK      int    `yaml:"top_k,omitempty" json:"top_k,omitempty"`
+	// Summary: history chunk per recursion step and the summary's token cap.
+	ChunkTokens   int `yaml:"chunk_tokens,omitempty" json:"chunk_tokens,omitempty"`
+	SummaryTokens int `yaml:"summary_tokens,omitempty" json:"summary_tokens,omitempty"`
+}
