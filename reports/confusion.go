@@ -1,0 +1,102 @@
+package reports
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/memharness/memharness/metrics"
+)
+
+// confusionBase names a method's confusion files; the field is added only
+// when a run has several multi-class fields.
+func (s *summary) confusionBase(method string, f field) string {
+	name := "confusion_" + fileSafe(method)
+	if len(s.multiClassFields()) > 1 {
+		name += "_" + fileSafe(f.Name)
+	}
+	return name
+}
+
+func (s *summary) writeConfusion(dir string) ([]Artefact, error) {
+	var arts []Artefact
+	for _, f := range s.multiClassFields() {
+		for _, m := range s.run.methods {
+			c := s.cells[m][f.Name]
+			base := s.confusionBase(m, f)
+			header := append([]string{"true"}, c.Matrix.Columns()...)
+
+			raw := make([][]string, len(c.Matrix.Classes))
+			for i, row := range c.Matrix.Counts {
+				raw[i] = []string{c.Matrix.Classes[i]}
+				for _, v := range row {
+					raw[i] = append(raw[i], strconv.Itoa(v))
+				}
+			}
+			if err := WriteCSV(filepath.Join(dir, base+".csv"), header, raw); err != nil {
+				return nil, err
+			}
+			norm := make([][]string, len(c.Matrix.Classes))
+			for i, row := range metrics.RowNormalize(c.Matrix) {
+				norm[i] = []string{c.Matrix.Classes[i]}
+				for _, v := range row {
+					norm[i] = append(norm[i], num(v))
+				}
+			}
+			if err := WriteCSV(filepath.Join(dir, base+"_norm.csv"), header, norm); err != nil {
+				return nil, err
+			}
+			arts = append(arts,
+				Artefact{base + ".csv", fmt.Sprintf("confusion matrix of %s on %s: raw counts, rows = true class, columns = predicted class + invalid", m, f.Name)},
+				Artefact{base + "_norm.csv", fmt.Sprintf("the same matrix row-normalised (each row sums to 1 over classes + invalid)")},
+			)
+		}
+	}
+	return arts, nil
+}
+
+func (s *summary) writeHeatMaps(dir string) ([]Artefact, error) {
+	fields := s.multiClassFields()
+	var arts []Artefact
+	for _, f := range fields {
+		name := "confusion.png"
+		if len(fields) > 1 {
+			name = "confusion_" + fileSafe(f.Name) + ".png"
+		}
+		xl, yl := fieldAxis(f)
+		var panels []Panel
+		for _, m := range s.run.methods {
+			c := s.cells[m][f.Name]
+			panels = append(panels, Panel{
+				Title:     fmt.Sprintf("%s (n=%d)", m, len(c.Items)),
+				Matrix:    metrics.RowNormalize(c.Matrix),
+				RowLabels: c.Matrix.Classes,
+				ColLabels: c.Matrix.Columns(),
+				XLabel:    xl,
+				YLabel:    yl,
+			})
+		}
+		title := s.title()
+		if len(fields) > 1 {
+			title += " — " + f.Name
+		}
+		if err := WriteHeatMaps(filepath.Join(dir, name), title, panels); err != nil {
+			return nil, err
+		}
+		arts = append(arts, Artefact{name, fmt.Sprintf("row-normalised confusion heat maps of %s, one panel per method, invalid column included", f.Name)})
+	}
+	return arts, nil
+}
+
+// fileSafe keeps letters, digits, '.', '-' and '_' so a method name can be
+// part of a file name.
+func fileSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
+			return r
+		}
+		return '_'
+	}, s)
+}

@@ -1,0 +1,53 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+)
+
+// WriteCSV writes a header and rows to path with encoding/csv quoting and
+// "\n" line ends.
+func WriteCSV(path string, header []string, rows [][]string) error {
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	if err := w.Write(header); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	for i, r := range rows {
+		if len(r) != len(header) {
+			return fmt.Errorf("write %s: row %d has %d cells, header has %d", path, i+1, len(r), len(header))
+		}
+	}
+	if err := w.WriteAll(rows); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// num formats a metric with fixed precision so files are byte-stable;
+// undefined values are "NaN".
+func num(v float64) string {
+	if math.IsNaN(v) {
+		return "NaN"
+	}
+	if v == 0 {
+		v = 0 // normalise -0
+	}
+	return strconv.FormatFloat(v, 'f', 6, 64)
+}
+
+// pct formats a share in [0, 1] as a percentage with two decimals, as the
+// reference reports; undefined values are "–".
+func pct(v float64) string {
+	if math.IsNaN(v) {
+		return "–"
+	}
+	return strconv.FormatFloat(100*v+0, 'f', 2, 64)
+}

@@ -1,0 +1,76 @@
+package reports
+
+import (
+	"path/filepath"
+	"strconv"
+
+	"github.com/memharness/memharness/metrics"
+)
+
+// metricsHeader is the tidy long format: one metric of one method and field
+// per row.
+var metricsHeader = []string{"method", "field", "metric", "value", "ci_low", "ci_high", "n"}
+
+// usageField is the field column of method-level rows (usage, tokens).
+const usageField = "all"
+
+func (s *summary) writeMetricsCSV(dir string) ([]Artefact, error) {
+	var rows [][]string
+	for _, m := range s.run.methods {
+		for _, f := range s.run.fields {
+			rows = append(rows, cellRows(s.cells[m][f.Name])...)
+		}
+		rows = append(rows, usageRows(m, s.usage[m])...)
+	}
+	if err := WriteCSV(filepath.Join(dir, "metrics.csv"), metricsHeader, rows); err != nil {
+		return nil, err
+	}
+	return []Artefact{{"metrics.csv", "every metric per method and field in tidy long format (method, field, metric, value, CI, n)"}}, nil
+}
+
+func cellRows(c *cell) [][]string {
+	m, f, n := c.Method, c.Field.Name, len(c.Items)
+	rows := [][]string{
+		ciRow(m, f, "accuracy_valid", c.AccValid, c.Valid),
+		ciRow(m, f, "accuracy_all", c.AccAll, n),
+		plainRow(m, f, "invalid_rate", num(c.InvalidRate), n),
+		plainRow(m, f, "invalid", strconv.Itoa(c.Invalid), n),
+	}
+	if c.Field.Kind == kindBinary {
+		return append(rows,
+			ciRow(m, f, "f1", c.F1, c.Valid),
+			plainRow(m, f, "precision", num(c.Precision), c.Valid),
+			plainRow(m, f, "recall", num(c.Recall), c.Valid),
+		)
+	}
+	return append(rows,
+		ciRow(m, f, "macro_f1", c.MacroF1, n),
+		plainRow(m, f, "macro_f1_present", num(c.MacroF1Present), n),
+		ciRow(m, f, "diagonal_share", c.Diagonal, n),
+	)
+}
+
+func usageRows(m string, u usage) [][]string {
+	all := u.Samples + u.Errored
+	mean := func(total int) string { return num(nanDiv(total, u.Samples)) }
+	return [][]string{
+		plainRow(m, usageField, "samples", strconv.Itoa(u.Samples), all),
+		plainRow(m, usageField, "errored", strconv.Itoa(u.Errored), all),
+		plainRow(m, usageField, "mean_attempts", mean(u.Attempts), u.Samples),
+		plainRow(m, usageField, "mean_history_tokens", mean(u.HistoryTokens), u.Samples),
+		plainRow(m, usageField, "mean_memory_tokens", mean(u.MemoryTokens), u.Samples),
+		plainRow(m, usageField, "calls", strconv.Itoa(u.Calls), all),
+		plainRow(m, usageField, "cached_calls", strconv.Itoa(u.CachedCalls), all),
+		plainRow(m, usageField, "prompt_tokens", strconv.Itoa(u.PromptTokens), all),
+		plainRow(m, usageField, "completion_tokens", strconv.Itoa(u.CompletionTokens), all),
+		plainRow(m, usageField, "cost", num(u.Cost), all),
+	}
+}
+
+func ciRow(method, field, metric string, iv metrics.Interval, n int) []string {
+	return []string{method, field, metric, num(iv.Point), num(iv.Lo), num(iv.Hi), strconv.Itoa(n)}
+}
+
+func plainRow(method, field, metric, value string, n int) []string {
+	return []string{method, field, metric, value, "", "", strconv.Itoa(n)}
+}

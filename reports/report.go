@@ -1,0 +1,103 @@
+package reports
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Options tune a report. The zero value gives the defaults.
+type Options struct {
+	// Iters is the number of bootstrap resamples (default 1000).
+	Iters int
+	// Level is the confidence level of every interval (default 0.95).
+	Level float64
+	// Seed seeds every bootstrap (default 1); the same seed gives the same
+	// intervals.
+	Seed uint64
+	// Classes fixes the answer labels of a field (e.g. "movie_rating" ->
+	// "1".."5"); predictions outside them count as invalid. Without it the
+	// classes are the labels and valid predictions seen in the run.
+	Classes map[string][]string
+	// Positive is the positive class of binary fields (default "1").
+	Positive string
+	// Task names the task in titles (default: derived from the dataset).
+	Task string
+	// Baseline is the method the others are compared with; it is listed
+	// first. Empty means the first configured method.
+	Baseline string
+}
+
+func (o Options) withDefaults() Options {
+	if o.Iters == 0 {
+		o.Iters = 1000
+	}
+	if o.Level == 0 {
+		o.Level = 0.95
+	}
+	if o.Seed == 0 {
+		o.Seed = 1
+	}
+	if o.Positive == "" {
+		o.Positive = "1"
+	}
+	return o
+}
+
+// ReportDir is the folder, inside a run directory, that Write fills.
+const ReportDir = "report"
+
+// Artefact is one written file, relative to the report folder.
+type Artefact struct {
+	Path string
+	Desc string
+}
+
+// Artefacts lists what Write produced, in writing order.
+type Artefacts struct {
+	Dir   string
+	Files []Artefact
+}
+
+// Write reads <runDir>/manifest.json and <runDir>/samples.jsonl and writes
+// the report into <runDir>/report/: metrics.csv, confusion CSVs and heat
+// maps for multi-class fields, samples.parquet, table.md, table.tex and
+// index.md.
+func Write(runDir string, opts Options) (Artefacts, error) {
+	opts = opts.withDefaults()
+	if opts.Iters < 1 || !(opts.Level > 0 && opts.Level < 1) {
+		return Artefacts{}, fmt.Errorf("report: need iters >= 1 and 0 < level < 1, got %d and %v", opts.Iters, opts.Level)
+	}
+	r, err := loadRun(runDir, opts)
+	if err != nil {
+		return Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)
+	}
+	s, err := summarise(r, opts)
+	if err != nil {
+		return Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)
+	}
+	out := Artefacts{Dir: filepath.Join(runDir, ReportDir)}
+	if err := os.MkdirAll(out.Dir, 0o755); err != nil {
+		return Artefacts{}, fmt.Errorf("report: %w", err)
+	}
+	steps := []func(dir string) ([]Artefact, error){
+		s.writeMetricsCSV,
+		s.writeConfusion,
+		s.writeTables,
+		s.writeHeatMaps,
+		s.writeParquet,
+	}
+	for _, step := range steps {
+		arts, err := step(out.Dir)
+		if err != nil {
+			return Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)
+		}
+		out.Files = append(out.Files, arts...)
+	}
+	idx, err := s.writeIndex(out.Dir, out.Files)
+	if err != nil {
+		return Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)
+	}
+	out.Files = append(out.Files, idx)
+	return out, nil
+}

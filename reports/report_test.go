@@ -1,0 +1,279 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/csv"
+	"flag"
+	"image/png"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/memharness/memharness/runlog"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+var testOpts = Options{
+	Iters:   300,
+	Seed:    7,
+	Classes: map[string][]string{"movie_rating": {"1", "2", "3", "4", "5"}},
+}
+
+// copyRun copies testdata/run into a fresh directory so the report folder
+// is written outside testdata.
+func copyRun(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, name := range []string{runlog.ManifestFile, runlog.SamplesFile} {
+		b, err := os.ReadFile(filepath.Join("testdata", "run", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func writeReport(t *testing.T) (string, Artefacts) {
+	t.Helper()
+	dir := copyRun(t)
+	arts, err := Write(dir, testOpts)
+	if err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+	return dir, arts
+}
+
+func TestWriteGolden(t *testing.T) {
+	dir, _ := writeReport(t)
+	for _, name := range []string{"metrics.csv", "table.md", "table.tex", "confusion_long_context.csv", "confusion_pramem_norm.csv", "index.md"} {
+		got, err := os.ReadFile(filepath.Join(dir, ReportDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden := filepath.Join("testdata", "golden", name)
+		if *update {
+			if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(golden, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("%v (run go test -update to create it)", err)
+		}
+		if d := cmp.Diff(string(want), string(got)); d != "" {
+			t.Errorf("%s differs from %s (-want +got):\n%s", name, golden, d)
+		}
+	}
+}
+
+// TestMetricsByHand checks a few metrics.csv values against counts worked
+// out by hand from testdata/run/samples.jsonl.
+func TestMetricsByHand(t *testing.T) {
+	dir, _ := writeReport(t)
+	f, err := os.Open(filepath.Join(dir, ReportDir, "metrics.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]string{}
+	for _, r := range recs[1:] {
+		got[r[0]+"/"+r[1]+"/"+r[2]] = r[3:]
+	}
+	tests := []struct {
+		key, value, n string
+	}{
+		// long_context ratings: 14 right of 20, one invalid (u5 item 1).
+		{"long_context/movie_rating/accuracy_valid", "0.736842", "19"},
+		{"long_context/movie_rating/accuracy_all", "0.700000", "20"},
+		{"long_context/movie_rating/diagonal_share", "0.700000", "20"},
+		{"long_context/movie_rating/invalid_rate", "0.050000", "20"},
+		// pramem: u4 item 1 errored, so 19 finished; only u1 item 2 wrong.
+		{"pramem/movie_rating/accuracy_valid", "0.947368", "19"},
+		{"pramem/all/errored", "1", "30"},
+		{"pramem/all/mean_memory_tokens", "200.000000", "29"},
+		// truncation on liked: never predicts 1, so positive F1 is 0 by the zero rule.
+		{"truncation/liked/f1", "0.000000", "10"},
+		{"truncation/liked/recall", "0.000000", "10"},
+		// long_context liked: valid 9; TP 3 (u1, u3, u5), FP 1 (u4), FN 2 (u2, u3) -> P 3/4, R 3/5.
+		{"long_context/liked/precision", "0.750000", "9"},
+		{"long_context/liked/recall", "0.600000", "9"},
+		{"long_context/liked/f1", "0.666667", "9"},
+		// 28 one-call answers plus two invalid ones redrawn 5 times.
+		{"long_context/all/calls", "38", "30"},
+	}
+	for _, tt := range tests {
+		r, ok := got[tt.key]
+		if !ok {
+			t.Errorf("%s: missing", tt.key)
+			continue
+		}
+		if r[0] != tt.value || r[3] != tt.n {
+			t.Errorf("%s = %s (n %s), want %s (n %s)", tt.key, r[0], r[3], tt.value, tt.n)
+		}
+	}
+}
+
+func TestWriteDeterministic(t *testing.T) {
+	dirA, artsA := writeReport(t)
+	dirB, artsB := writeReport(t)
+	if d := cmp.Diff(artsA.Files, artsB.Files); d != "" {
+		t.Fatalf("artefact lists differ:\n%s", d)
+	}
+	want := []string{
+		"metrics.csv",
+		"confusion_long_context.csv", "confusion_long_context_norm.csv",
+		"confusion_truncation.csv", "confusion_truncation_norm.csv",
+		"confusion_pramem.csv", "confusion_pramem_norm.csv",
+		"table.md", "table.tex", "confusion.png", "samples.parquet", "index.md",
+	}
+	var names []string
+	for _, a := range artsA.Files {
+		names = append(names, a.Path)
+		a1, err := os.ReadFile(filepath.Join(dirA, ReportDir, a.Path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b1, err := os.ReadFile(filepath.Join(dirB, ReportDir, a.Path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a1, b1) {
+			t.Errorf("%s differs between two runs", a.Path)
+		}
+	}
+	if d := cmp.Diff(want, names); d != "" {
+		t.Errorf("artefacts (-want +got):\n%s", d)
+	}
+}
+
+func TestConfusionPNG(t *testing.T) {
+	dir, _ := writeReport(t)
+	f, err := os.Open(filepath.Join(dir, ReportDir, "confusion.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	// Three methods: three 4-inch panels side by side at 96 dpi.
+	b := img.Bounds()
+	if b.Dx() != 3*4*heatDPI || b.Dy() < 4*heatDPI || b.Dy() > 5*heatDPI {
+		t.Errorf("size %dx%d, want 1152 wide and 384-480 high", b.Dx(), b.Dy())
+	}
+}
+
+func TestSamplesParquet(t *testing.T) {
+	dir, _ := writeReport(t)
+	want, err := runlog.ReadSamples(filepath.Join(dir, runlog.SamplesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(dir, ReportDir, "samples.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := parquet.NewGenericReader[SampleRow](f)
+	defer r.Close()
+	if r.NumRows() != int64(len(want)) {
+		t.Fatalf("NumRows = %d, want %d", r.NumRows(), len(want))
+	}
+	got := make([]SampleRow, len(want))
+	n, err := r.Read(got)
+	if n != len(want) {
+		t.Fatalf("read %d rows (%v), want %d", n, err, len(want))
+	}
+	for i, s := range want {
+		if d := cmp.Diff(sampleRow(s), got[i]); d != "" {
+			t.Fatalf("row %d (-want +got):\n%s", i, d)
+		}
+	}
+}
+
+func TestWriteErrors(t *testing.T) {
+	t.Run("missing run", func(t *testing.T) {
+		_, err := Write(t.TempDir(), Options{})
+		if err == nil || !strings.Contains(err.Error(), "manifest") {
+			t.Errorf("err = %v", err)
+		}
+	})
+	t.Run("label outside classes", func(t *testing.T) {
+		dir := copyRun(t)
+		opts := testOpts
+		opts.Classes = map[string][]string{"movie_rating": {"1", "2", "3"}}
+		_, err := Write(dir, opts)
+		if err == nil || !strings.Contains(err.Error(), `is not a class of field "movie_rating"`) {
+			t.Errorf("err = %v", err)
+		}
+	})
+	t.Run("bad level", func(t *testing.T) {
+		_, err := Write(copyRun(t), Options{Level: 1.5})
+		if err == nil {
+			t.Error("no error")
+		}
+	})
+}
+
+// TestInferredClasses drops the configured classes: the labels seen are
+// 1..5 anyway, so the numbers must not change.
+func TestInferredClasses(t *testing.T) {
+	dir := copyRun(t)
+	opts := testOpts
+	opts.Classes = nil
+	if _, err := Write(dir, opts); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, ReportDir, "metrics.csv"))
+	want, _ := os.ReadFile(filepath.Join("testdata", "golden", "metrics.csv"))
+	if !bytes.Equal(got, want) {
+		t.Error("inferred classes changed metrics.csv")
+	}
+}
+
+// TestSampleRowMirrorsSample fails when runlog.Sample gains a field that the
+// Parquet row does not carry.
+func TestSampleRowMirrorsSample(t *testing.T) {
+	rs, rr := reflect.TypeFor[runlog.Sample](), reflect.TypeFor[SampleRow]()
+	for i := range rs.NumField() {
+		if _, ok := rr.FieldByName(rs.Field(i).Name); !ok {
+			t.Errorf("SampleRow lacks runlog.Sample.%s", rs.Field(i).Name)
+		}
+	}
+}
+
+func BenchmarkWrite(b *testing.B) {
+	dir := b.TempDir()
+	for _, name := range []string{runlog.ManifestFile, runlog.SamplesFile} {
+		data, err := os.ReadFile(filepath.Join("testdata", "run", name))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for b.Loop() {
+		if _, err := Write(dir, testOpts); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

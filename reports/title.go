@@ -1,0 +1,56 @@
+package reports
+
+import (
+	"fmt"
+	"strings"
+)
+
+// title is the line every artefact carries: task, backbone and data source,
+// so a sim result can never be mistaken for an LLM result.
+func (s *summary) title() string {
+	m := s.run.manifest
+	parts := []string{s.task(), "backbone: " + backboneText(m.Backbone, m.Model)}
+	if m.DataSource != "" {
+		parts = append(parts, "data: "+m.DataSource)
+	}
+	return strings.Join(parts, " — ")
+}
+
+func (s *summary) task() string {
+	if s.opts.Task != "" {
+		return s.opts.Task
+	}
+	ds := s.run.samples[0].Dataset
+	switch l := strings.ToLower(ds); {
+	case strings.Contains(l, "movielens"):
+		return "MovieLens-1M rating prediction"
+	case strings.Contains(l, "omnibehavior"):
+		return "OmniBehavior behaviour prediction"
+	case ds != "":
+		return ds + " prediction"
+	}
+	return "behaviour prediction"
+}
+
+func backboneText(backbone, model string) string {
+	switch backbone {
+	case "sim":
+		return "sim (embedded heuristic reader, not an LLM)"
+	case "":
+		return orDefault(model, "unknown")
+	}
+	if model != "" {
+		return fmt.Sprintf("%s model %s", backbone, model)
+	}
+	return backbone
+}
+
+// fieldAxis names heat-map axes after the field: "rating" for rating
+// fields, "class" otherwise.
+func fieldAxis(f field) (x, y string) {
+	noun := "class"
+	if strings.Contains(strings.ToLower(f.Name), "rating") {
+		noun = "rating"
+	}
+	return "predicted " + noun, "true " + noun
+}
