@@ -1,0 +1,270 @@
+package movielens
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// ParseError names the file, line and field at fault.
+type ParseError struct {
+	File  string
+	Line  int
+	Field int    // 1-based; 0 when the whole line is at fault
+	Name  string // field name, e.g. "Rating"
+	Err   error
+}
+
+func (e *ParseError) Error() string {
+	if e.Field > 0 {
+		return fmt.Sprintf("%s:%d: field %d (%s): %v", e.File, e.Line, e.Field, e.Name, e.Err)
+	}
+	return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
+}
+
+func (e *ParseError) Unwrap() error { return e.Err }
+
+var sep = []byte("::")
+
+// lines walks data line by line without allocating, tolerating CRLF and a
+// missing final newline. fn gets the 1-based line number; blank lines are
+// skipped.
+func lines(data []byte, fn func(n int, line []byte) error) error {
+	n := 0
+	for len(data) > 0 {
+		n++
+		var line []byte
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			line, data = data, nil
+		}
+		if k := len(line); k > 0 && line[k-1] == '\r' {
+			line = line[:k-1]
+		}
+		if len(line) == 0 {
+			continue
+		}
+		if err := fn(n, line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// splitFields cuts line at "::" into exactly len(dst) fields.
+func splitFields(line []byte, dst [][]byte) error {
+	for i := range dst {
+		if i == len(dst)-1 {
+			if bytes.Contains(line, sep) {
+				return fmt.Errorf("more than %d fields", len(dst))
+			}
+			dst[i] = line
+			return nil
+		}
+		j := bytes.Index(line, sep)
+		if j < 0 {
+			return fmt.Errorf("%d fields, want %d", i+1, len(dst))
+		}
+		dst[i], line = line[:j], line[j+2:]
+	}
+	return nil
+}
+
+var errNotInt = errors.New("not a non-negative integer")
+
+// atoi parses a non-negative decimal integer by hand (no allocation).
+func atoi(b []byte) (int64, error) {
+	if len(b) == 0 || len(b) > 18 {
+		return 0, errNotInt
+	}
+	var v int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, errNotInt
+		}
+		v = v*10 + int64(c-'0')
+	}
+	return v, nil
+}
+
+func quoteField(b []byte) string {
+	if len(b) > 40 {
+		b = b[:40]
+	}
+	return strconv.Quote(latin1(b))
+}
+
+// ParseRatings parses the contents of ratings.dat
+// (UserID::MovieID::Rating::Timestamp). name is used in errors.
+func ParseRatings(data []byte, name string) ([]Rating, error) {
+	out := make([]Rating, 0, bytes.Count(data, []byte{'\n'})+1)
+	err := lines(data, func(n int, line []byte) error {
+		if r, ok := fastRating(line); ok {
+			out = append(out, r)
+			return nil
+		}
+		r, err := slowRating(line, n, name)
+		if err != nil {
+			return err
+		}
+		out = append(out, r)
+		return nil
+	})
+	return out, err
+}
+
+// fastRating parses a well-formed line in one pass; anything unusual is
+// left to slowRating, which also writes the error message.
+func fastRating(line []byte) (Rating, bool) {
+	var v [4]int64
+	i := 0
+	for f := range v {
+		start := i
+		for i < len(line) && line[i] >= '0' && line[i] <= '9' {
+			v[f] = v[f]*10 + int64(line[i]-'0')
+			i++
+		}
+		if i == start || i-start > 18 {
+			return Rating{}, false
+		}
+		if f < 3 {
+			if i+1 >= len(line) || line[i] != ':' || line[i+1] != ':' {
+				return Rating{}, false
+			}
+			i += 2
+		}
+	}
+	if i != len(line) || v[0] < 1 || v[0] > 1<<31-1 || v[1] < 1 || v[1] > 1<<31-1 || v[2] < 1 || v[2] > 5 {
+		return Rating{}, false
+	}
+	return Rating{User: int32(v[0]), Movie: int32(v[1]), Value: int8(v[2]), Time: v[3]}, true
+}
+
+func slowRating(line []byte, n int, name string) (Rating, error) {
+	var f [4][]byte
+	names := [4]string{"UserID", "MovieID", "Rating", "Timestamp"}
+	if err := splitFields(line, f[:]); err != nil {
+		return Rating{}, &ParseError{File: name, Line: n, Err: err}
+	}
+	var v [4]int64
+	for i := range f {
+		x, err := atoi(f[i])
+		if err != nil {
+			return Rating{}, &ParseError{File: name, Line: n, Field: i + 1, Name: names[i],
+				Err: fmt.Errorf("%w: %s", err, quoteField(f[i]))}
+		}
+		v[i] = x
+	}
+	switch {
+	case v[0] < 1 || v[0] > 1<<31-1:
+		return Rating{}, &ParseError{File: name, Line: n, Field: 1, Name: names[0], Err: fmt.Errorf("user ID %d out of range", v[0])}
+	case v[1] < 1 || v[1] > 1<<31-1:
+		return Rating{}, &ParseError{File: name, Line: n, Field: 2, Name: names[1], Err: fmt.Errorf("movie ID %d out of range", v[1])}
+	case v[2] < 1 || v[2] > 5:
+		return Rating{}, &ParseError{File: name, Line: n, Field: 3, Name: names[2], Err: fmt.Errorf("rating %d outside 1..5", v[2])}
+	}
+	return Rating{User: int32(v[0]), Movie: int32(v[1]), Value: int8(v[2]), Time: v[3]}, nil
+}
+
+// ParseMovies parses movies.dat (MovieID::Title::Genres).
+func ParseMovies(data []byte, name string) (map[int32]Movie, error) {
+	out := make(map[int32]Movie, 4096)
+	var f [3][]byte
+	err := lines(data, func(n int, line []byte) error {
+		if err := splitFields(line, f[:]); err != nil {
+			return &ParseError{File: name, Line: n, Err: err}
+		}
+		id, err := atoi(f[0])
+		if err != nil || id < 1 || id > 1<<31-1 {
+			return &ParseError{File: name, Line: n, Field: 1, Name: "MovieID", Err: fmt.Errorf("bad movie ID %s", quoteField(f[0]))}
+		}
+		title := strings.TrimSpace(latin1(f[1]))
+		if title == "" {
+			return &ParseError{File: name, Line: n, Field: 2, Name: "Title", Err: errors.New("empty title")}
+		}
+		if _, dup := out[int32(id)]; dup {
+			return &ParseError{File: name, Line: n, Field: 1, Name: "MovieID", Err: fmt.Errorf("duplicate movie ID %d", id)}
+		}
+		m := Movie{ID: int32(id), Title: title}
+		m.Name, m.Year = splitYear(title)
+		m.Genres = splitGenres(latin1(f[2]))
+		out[m.ID] = m
+		return nil
+	})
+	return out, err
+}
+
+// splitYear separates a trailing "(YYYY)" from a title.
+func splitYear(title string) (string, int) {
+	n := len(title)
+	if n < 6 || title[n-1] != ')' || title[n-6] != '(' {
+		return title, 0
+	}
+	y, err := atoi([]byte(title[n-5 : n-1]))
+	if err != nil {
+		return title, 0
+	}
+	return strings.TrimSpace(title[:n-6]), int(y)
+}
+
+func splitGenres(s string) []string {
+	s = strings.TrimSpace(s)
+	if s == "" || s == "(no genres listed)" {
+		return nil
+	}
+	return strings.Split(s, "|")
+}
+
+// ParseUsers parses users.dat (UserID::Gender::Age::Occupation::Zip-code).
+func ParseUsers(data []byte, name string) (map[int32]User, error) {
+	out := make(map[int32]User, 8192)
+	var f [5][]byte
+	err := lines(data, func(n int, line []byte) error {
+		if err := splitFields(line, f[:]); err != nil {
+			return &ParseError{File: name, Line: n, Err: err}
+		}
+		id, err := atoi(f[0])
+		if err != nil || id < 1 || id > 1<<31-1 {
+			return &ParseError{File: name, Line: n, Field: 1, Name: "UserID", Err: fmt.Errorf("bad user ID %s", quoteField(f[0]))}
+		}
+		g := string(f[1])
+		if g != "M" && g != "F" {
+			return &ParseError{File: name, Line: n, Field: 2, Name: "Gender", Err: fmt.Errorf("want M or F, got %s", quoteField(f[1]))}
+		}
+		age, err := atoi(f[2])
+		if err != nil || AgeBand(int(age), "en") == "" {
+			return &ParseError{File: name, Line: n, Field: 3, Name: "Age", Err: fmt.Errorf("unknown age code %s", quoteField(f[2]))}
+		}
+		occ, err := atoi(f[3])
+		if err != nil || occ > 20 {
+			return &ParseError{File: name, Line: n, Field: 4, Name: "Occupation", Err: fmt.Errorf("occupation code %s outside 0..20", quoteField(f[3]))}
+		}
+		out[int32(id)] = User{ID: int32(id), Gender: g, Age: int(age), Occupation: int(occ), Zip: latin1(f[4])}
+		return nil
+	})
+	return out, err
+}
+
+// latin1 decodes ISO-8859-1 bytes to a UTF-8 string; each byte is the code
+// point of the same value.
+func latin1(b []byte) string {
+	ascii := true
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return string(b)
+	}
+	buf := make([]byte, 0, len(b)+8)
+	for _, c := range b {
+		buf = utf8.AppendRune(buf, rune(c))
+	}
+	return string(buf)
+}
