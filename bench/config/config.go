@@ -1,0 +1,134 @@
+package config
+
+import (
+	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/methods/predict"
+)
+
+// Config is one fully described benchmark run.
+type Config struct {
+	// Name labels the run; it must be filesystem-safe when set.
+	Name        string `yaml:"name" json:"name"`
+	Description string `yaml:"description" json:"description"`
+	// Task selects the pipeline: "movielens" (later omnibehavior, pramem, lifemem).
+	Task string `yaml:"task" json:"task"`
+	// Seed drives every random choice of the run (default 42).
+	Seed     int64          `yaml:"seed" json:"seed"`
+	Dataset  Dataset        `yaml:"dataset" json:"dataset"`
+	Backbone Backbone       `yaml:"backbone" json:"backbone"`
+	Embedder Embedder       `yaml:"embedder" json:"embedder"`
+	Prompt   Prompt         `yaml:"prompt" json:"prompt"`
+	Eval     Eval           `yaml:"eval" json:"eval"`
+	Methods  []predict.Spec `yaml:"methods" json:"methods"`
+	Report   Report         `yaml:"report" json:"report"`
+	// Sweep is non-nil when the file has a sweep block; Expand uses it. It is
+	// never part of the resolved config.
+	Sweep *Sweep `yaml:"-" json:"-"`
+}
+
+// Dataset says where the samples come from.
+type Dataset struct {
+	// Name is the dataset: "movielens" or "omnibehavior" (default: the task).
+	Name string `yaml:"name" json:"name"`
+	// Path is the local copy in the official format; "" uses the embedded
+	// synthetic generator. Relative paths are relative to the working
+	// directory, like the dataset cache.
+	Path string `yaml:"path" json:"path"`
+	// Language of the data and, by default, of the prompts: "zh" or "en".
+	Language string `yaml:"language" json:"language"`
+	// MaxUsers keeps the first N users (0 = all).
+	MaxUsers int `yaml:"max_users" json:"max_users"`
+	// TestPerUser is the number of test questions per user (default 30).
+	TestPerUser int       `yaml:"test_per_user" json:"test_per_user"`
+	Synthetic   Synthetic `yaml:"synthetic" json:"synthetic"`
+}
+
+// Synthetic sizes the embedded generator used when Dataset.Path is empty.
+type Synthetic struct {
+	// Users and Movies: 0 means the generator's own default.
+	Users  int `yaml:"users" json:"users"`
+	Movies int `yaml:"movies" json:"movies"`
+	// Seed of the generator (default: the config seed).
+	Seed uint64 `yaml:"seed" json:"seed"`
+}
+
+// Backbone selects and tunes the language model.
+type Backbone struct {
+	// Kind is "auto", "sim" or "openai"; Load resolves "auto".
+	Kind  string `yaml:"kind" json:"kind"`
+	Model string `yaml:"model" json:"model"`
+	// BaseURLs of OpenAI-compatible endpoints; users are pinned to one each.
+	BaseURLs []string `yaml:"base_urls" json:"base_urls"`
+	// Concurrency is the starting number of requests in flight per endpoint;
+	// the adaptive limiter moves it up to MaxConcurrency.
+	Concurrency    int `yaml:"concurrency" json:"concurrency"`
+	MaxConcurrency int `yaml:"max_concurrency" json:"max_concurrency"`
+	// MaxRetries bounds transport-level retries of one call.
+	MaxRetries int `yaml:"max_retries" json:"max_retries"`
+	// Timeout of one attempt.
+	Timeout Duration `yaml:"timeout" json:"timeout"`
+	// Cache is the response cache file: "" for the default location, "off"
+	// to disable caching.
+	Cache  string     `yaml:"cache" json:"cache"`
+	Params llm.Params `yaml:"params" json:"params"`
+	// Prices turn token counts into cost; nil means cost is not reported.
+	Prices *Prices `yaml:"prices" json:"prices,omitempty"`
+	Sim    Sim     `yaml:"sim" json:"sim"`
+}
+
+// Prices are in currency units per million tokens.
+type Prices struct {
+	PromptPer1M       float64 `yaml:"prompt_per_1m" json:"prompt_per_1m"`
+	CompletionPer1M   float64 `yaml:"completion_per_1m" json:"completion_per_1m"`
+	CachedPromptPer1M float64 `yaml:"cached_prompt_per_1m" json:"cached_prompt_per_1m"`
+}
+
+// Sim tunes the deterministic heuristic reader.
+type Sim struct {
+	// Threshold on P(yes) above which a binary question is answered Yes.
+	Threshold float64 `yaml:"threshold" json:"threshold"`
+	// Latency added to every call, to exercise concurrency without a server.
+	Latency Duration `yaml:"latency" json:"latency"`
+	// PersistentInvalidRate is the share of samples whose every draw is
+	// malformed (nil: the sim's default).
+	PersistentInvalidRate *float64 `yaml:"persistent_invalid_rate" json:"persistent_invalid_rate,omitempty"`
+}
+
+// Embedder selects the text embedding used by retrieval methods.
+type Embedder struct {
+	// Kind is "hash" (local, deterministic) or "openai".
+	Kind  string `yaml:"kind" json:"kind"`
+	Model string `yaml:"model" json:"model"`
+	// BaseURL of the embedding endpoint (default: the first backbone URL, or
+	// OPENAI_BASE_URL).
+	BaseURL string `yaml:"base_url" json:"base_url"`
+	// Dim of hash embeddings (default 256); 0 for openai means the model's.
+	Dim int `yaml:"dim" json:"dim"`
+}
+
+// Prompt chooses the prompt language and optional template overrides.
+type Prompt struct {
+	// Language of the prompts (default: the dataset's).
+	Language string `yaml:"language" json:"language"`
+	// Templates maps a template name to an override file. Paths are relative
+	// to the config file; Load makes them absolute.
+	Templates map[string]string `yaml:"templates" json:"templates,omitempty"`
+}
+
+// Eval controls how samples are run.
+type Eval struct {
+	// MaxAttempts draws per sample while the output is invalid (default 5).
+	MaxAttempts int `yaml:"max_attempts" json:"max_attempts"`
+	// Concurrency is the number of samples in flight (default 8).
+	Concurrency int `yaml:"concurrency" json:"concurrency"`
+}
+
+// Report controls the statistics of the reports.
+type Report struct {
+	// Bootstrap resamples for confidence intervals (default 1000; 0 = none).
+	Bootstrap int `yaml:"bootstrap" json:"bootstrap"`
+	// Level of the confidence intervals (default 0.95).
+	Level float64 `yaml:"level" json:"level"`
+	// Baseline is the method others are compared with (default: the first).
+	Baseline string `yaml:"baseline" json:"baseline"`
+}

@@ -1,0 +1,83 @@
+package config
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// hashVersion changes whenever the meaning of a hashed field changes, so old
+// run names are not reused for different work.
+const hashVersion = "memharness/config/v1\n"
+
+// ResolvedYAML is the fully defaulted config as YAML: every field written,
+// in declaration order, map keys sorted. Same config, same bytes. The sweep
+// block is not part of it (an expanded variant has none).
+func (c *Config) ResolvedYAML() ([]byte, error) {
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(c); err != nil {
+		return nil, fmt.Errorf("marshal resolved config: %w", err)
+	}
+	if err := enc.Close(); err != nil {
+		return nil, fmt.Errorf("marshal resolved config: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// Hash is the hex SHA-256 of what decides a run's results: the resolved
+// YAML without the operational knobs (description, concurrency, retries,
+// timeouts, cache location, sim latency), with template files replaced by
+// the SHA-256 of their contents so the hash follows the prompt, not its
+// path. Resuming with more concurrency therefore keeps the same hash.
+func (c *Config) Hash() (string, error) {
+	id := *c
+	id.Description = ""
+	id.Sweep = nil
+	id.Backbone.Concurrency, id.Backbone.MaxConcurrency, id.Backbone.MaxRetries = 0, 0, 0
+	id.Backbone.Timeout = Duration{}
+	id.Backbone.Cache = ""
+	id.Backbone.Sim.Latency = Duration{}
+	id.Eval.Concurrency = 0
+	var err error
+	id.Prompt.Templates = maps.Clone(c.Prompt.Templates)
+	for name, path := range id.Prompt.Templates {
+		if id.Prompt.Templates[name], err = fileDigest(path); err != nil {
+			return "", fmt.Errorf("hash config: prompt.templates.%s: %w", name, err)
+		}
+	}
+	id.Methods = slices.Clone(c.Methods)
+	for i := range id.Methods {
+		m := &id.Methods[i]
+		m.Templates = slices.Clone(m.Templates)
+		for j, path := range m.Templates {
+			if m.Templates[j], err = fileDigest(path); err != nil {
+				return "", fmt.Errorf("hash config: methods[%d].templates[%d]: %w", i, j, err)
+			}
+		}
+	}
+	b, err := id.ResolvedYAML()
+	if err != nil {
+		return "", fmt.Errorf("hash config: %w", err)
+	}
+	h := sha256.New()
+	h.Write([]byte(hashVersion))
+	h.Write(b)
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func fileDigest(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:]), nil
+}

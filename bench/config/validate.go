@@ -1,0 +1,290 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/memharness/memharness/methods/predict"
+)
+
+// Limits on knobs whose extreme values are always mistakes.
+const (
+	maxConcurrency = 4096
+	maxRetries     = 100
+	maxAttempts    = 100
+)
+
+// Tasks, dataset names and languages the harness knows.
+var (
+	tasks     = []string{"movielens", "omnibehavior"}
+	datasets  = []string{"movielens", "omnibehavior"}
+	languages = []string{"en", "zh"}
+)
+
+// methodFields lists, per method kind, the optional Spec fields it reads, so
+// a knob set on a method that ignores it is reported instead of silently
+// doing nothing (a common sweep mistake).
+var methodFields = map[string][]string{
+	predict.KindLongContext: {"history_tokens", "memory_tokens"},
+	predict.KindTruncation:  {"history_tokens", "memory_tokens"},
+	predict.KindRAG:         {"history_tokens", "memory_tokens", "retriever", "doc_size", "top_k"},
+	predict.KindSummary:     {"history_tokens", "memory_tokens", "chunk_tokens", "summary_tokens"},
+}
+
+// MethodKinds returns the method kinds Validate accepts, sorted.
+func MethodKinds() []string {
+	var ks []string
+	for k := range methodFields {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// validator collects field errors in a fixed order.
+type validator struct{ errs []error }
+
+func (v *validator) add(path, format string, args ...any) {
+	v.errs = append(v.errs, &Error{Path: path, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (v *validator) oneOf(path, val string, allowed []string) {
+	if !slices.Contains(allowed, val) {
+		v.add(path, "unknown value %q (want %s)", val, strings.Join(allowed, ", "))
+	}
+}
+
+func (v *validator) atLeast(path string, val, lo int) {
+	if val < lo {
+		v.add(path, "must be at least %d, got %d", lo, val)
+	}
+}
+
+func (v *validator) between(path string, val, lo, hi int) {
+	if val < lo || val > hi {
+		v.add(path, "must be between %d and %d, got %d", lo, hi, val)
+	}
+}
+
+func (v *validator) unit(path string, val float64) {
+	if math.IsNaN(val) || val < 0 || val > 1 {
+		v.add(path, "must be between 0 and 1, got %v", val)
+	}
+}
+
+func (v *validator) nonNegative(path string, val float64) {
+	if math.IsNaN(val) || val < 0 {
+		v.add(path, "must not be negative, got %v", val)
+	}
+}
+
+// Validate reports every problem it finds, each as an *Error naming the
+// field (joined with errors.Join). Load places them at file:line.
+func (c *Config) Validate() error {
+	v := &validator{}
+	if c.Name != "" && !safeName(c.Name) {
+		v.add("name", "%q is not a safe file name (use letters, digits, '.', '_' and '-')", c.Name)
+	}
+	v.oneOf("task", c.Task, tasks)
+	c.Dataset.validate(v)
+	c.Backbone.validate(v)
+	c.Embedder.validate(v)
+	c.Prompt.validate(v)
+	v.between("eval.max_attempts", c.Eval.MaxAttempts, 1, maxAttempts)
+	v.between("eval.concurrency", c.Eval.Concurrency, 1, maxConcurrency)
+	validateMethods(v, c.Methods)
+	c.Report.validate(v, c.Methods)
+	return errors.Join(v.errs...)
+}
+
+func (d *Dataset) validate(v *validator) {
+	v.oneOf("dataset.name", d.Name, datasets)
+	v.oneOf("dataset.language", d.Language, languages)
+	v.atLeast("dataset.max_users", d.MaxUsers, 0)
+	v.atLeast("dataset.test_per_user", d.TestPerUser, 1)
+	v.atLeast("dataset.synthetic.users", d.Synthetic.Users, 0)
+	v.atLeast("dataset.synthetic.movies", d.Synthetic.Movies, 0)
+}
+
+func (b *Backbone) validate(v *validator) {
+	v.oneOf("backbone.kind", b.Kind, []string{"auto", "sim", "openai"})
+	if b.Kind == "openai" {
+		if len(b.BaseURLs) == 0 {
+			v.add("backbone.base_urls", "the openai backbone needs base_urls or OPENAI_BASE_URL")
+		}
+		if b.Model == "" {
+			v.add("backbone.model", "the openai backbone needs a model (or OPENAI_MODEL)")
+		}
+	}
+	for i, u := range b.BaseURLs {
+		if err := checkURL(u); err != nil {
+			v.add(fmt.Sprintf("backbone.base_urls[%d]", i), "%v", err)
+		}
+	}
+	v.between("backbone.concurrency", b.Concurrency, 1, maxConcurrency)
+	if b.MaxConcurrency < b.Concurrency || b.MaxConcurrency > maxConcurrency {
+		v.add("backbone.max_concurrency", "must be between concurrency (%d) and %d, got %d", b.Concurrency, maxConcurrency, b.MaxConcurrency)
+	}
+	v.between("backbone.max_retries", b.MaxRetries, 0, maxRetries)
+	if b.Timeout.Duration <= 0 {
+		v.add("backbone.timeout", "must be positive, got %v", b.Timeout)
+	}
+	p := b.Params
+	if p.Temperature != nil && (math.IsNaN(*p.Temperature) || *p.Temperature < 0 || *p.Temperature > 2) {
+		v.add("backbone.params.temperature", "must be between 0 and 2, got %v", *p.Temperature)
+	}
+	if p.TopP != nil && (math.IsNaN(*p.TopP) || *p.TopP <= 0 || *p.TopP > 1) {
+		v.add("backbone.params.top_p", "must be in (0, 1], got %v", *p.TopP)
+	}
+	v.atLeast("backbone.params.max_tokens", p.MaxTokens, 0)
+	if pr := b.Prices; pr != nil {
+		v.nonNegative("backbone.prices.prompt_per_1m", pr.PromptPer1M)
+		v.nonNegative("backbone.prices.completion_per_1m", pr.CompletionPer1M)
+		v.nonNegative("backbone.prices.cached_prompt_per_1m", pr.CachedPromptPer1M)
+	}
+	v.unit("backbone.sim.threshold", b.Sim.Threshold)
+	if b.Sim.Latency.Duration < 0 {
+		v.add("backbone.sim.latency", "must not be negative, got %v", b.Sim.Latency)
+	}
+	if r := b.Sim.PersistentInvalidRate; r != nil {
+		v.unit("backbone.sim.persistent_invalid_rate", *r)
+	}
+}
+
+// checkURL accepts http(s) URLs without credentials: secrets belong in the
+// environment, never in a file that ends up in manifest.json.
+func checkURL(s string) error {
+	u, err := url.Parse(s)
+	if err != nil {
+		return fmt.Errorf("invalid URL %q", s)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return fmt.Errorf("want an http(s) URL, got %q", s)
+	}
+	if u.User != nil {
+		return fmt.Errorf("URL %s carries credentials; put the key in OPENAI_API_KEY instead", u.Redacted())
+	}
+	return nil
+}
+
+func (e *Embedder) validate(v *validator) {
+	v.oneOf("embedder.kind", e.Kind, []string{"hash", "openai"})
+	switch e.Kind {
+	case "hash":
+		v.atLeast("embedder.dim", e.Dim, 1)
+	case "openai":
+		v.atLeast("embedder.dim", e.Dim, 0)
+		if e.Model == "" {
+			v.add("embedder.model", "the openai embedder needs a model")
+		}
+		if e.BaseURL == "" {
+			v.add("embedder.base_url", "the openai embedder needs base_url (or an openai backbone, or OPENAI_BASE_URL)")
+		} else if err := checkURL(e.BaseURL); err != nil {
+			v.add("embedder.base_url", "%v", err)
+		}
+	}
+}
+
+func (p *Prompt) validate(v *validator) {
+	v.oneOf("prompt.language", p.Language, languages)
+	names := make([]string, 0, len(p.Templates))
+	for n := range p.Templates {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		v.file("prompt.templates."+n, p.Templates[n])
+	}
+}
+
+// file checks that a template file exists.
+func (v *validator) file(path, file string) {
+	if file == "" {
+		v.add(path, "empty file name")
+		return
+	}
+	if st, err := os.Stat(file); err != nil {
+		v.add(path, "template file: %v", err)
+	} else if st.IsDir() {
+		v.add(path, "template file %s is a directory", file)
+	}
+}
+
+func validateMethods(v *validator, ms []predict.Spec) {
+	if len(ms) == 0 {
+		v.add("methods", "at least one method is required")
+	}
+	first := map[string]int{}
+	for i, m := range ms {
+		at := func(f string) string { return fmt.Sprintf("methods[%d].%s", i, f) }
+		fields, known := methodFields[m.Kind]
+		if !known {
+			v.add(at("kind"), "unknown method kind %q (want %s)", m.Kind, strings.Join(MethodKinds(), ", "))
+		}
+		if m.Name == "" {
+			v.add(at("name"), "a method needs a name or a kind")
+		} else if !safeName(m.Name) {
+			v.add(at("name"), "%q is not a safe file name (use letters, digits, '.', '_' and '-')", m.Name)
+		} else if j, dup := first[m.Name]; dup {
+			v.add(at("name"), "duplicate method name %q (also methods[%d]); give each a distinct name", m.Name, j)
+		} else {
+			first[m.Name] = i
+		}
+		if m.Language != "" {
+			v.oneOf(at("language"), m.Language, languages)
+		}
+		for j, f := range m.Templates {
+			v.file(fmt.Sprintf("methods[%d].templates[%d]", i, j), f)
+		}
+		if m.HistoryTokens < -1 {
+			v.add(at("history_tokens"), "must be -1 (no history), 0 (the kind's default) or positive, got %d", m.HistoryTokens)
+		}
+		for _, f := range []struct {
+			name string
+			val  int
+		}{
+			{"memory_tokens", m.MemoryTokens}, {"doc_size", m.DocSize}, {"top_k", m.TopK},
+			{"chunk_tokens", m.ChunkTokens}, {"summary_tokens", m.SummaryTokens},
+		} {
+			v.atLeast(at(f.name), f.val, 0)
+			if known && f.val != 0 && !slices.Contains(fields, f.name) {
+				v.add(at(f.name), "is not used by kind %q", m.Kind)
+			}
+		}
+		if m.Retriever != "" {
+			if known && !slices.Contains(fields, "retriever") {
+				v.add(at("retriever"), "is not used by kind %q", m.Kind)
+			} else {
+				v.oneOf(at("retriever"), m.Retriever, []string{predict.RetrieverBM25, predict.RetrieverEmbedding})
+			}
+		}
+	}
+}
+
+func (r *Report) validate(v *validator, ms []predict.Spec) {
+	v.atLeast("report.bootstrap", r.Bootstrap, 0)
+	if math.IsNaN(r.Level) || r.Level <= 0 || r.Level >= 1 {
+		v.add("report.level", "must be strictly between 0 and 1, got %v", r.Level)
+	}
+	if r.Baseline != "" && len(ms) > 0 && !slices.ContainsFunc(ms, func(m predict.Spec) bool { return m.Name == r.Baseline }) {
+		v.add("report.baseline", "no method is named %q", r.Baseline)
+	}
+}
+
+// safeName reports whether s can be used as one path element everywhere.
+func safeName(s string) bool {
+	if s == "" || s == "." || s == ".." || len(s) > 200 {
+		return false
+	}
+	for i := range len(s) {
+		if c := s[i]; !isKeyChar(c) && c != '.' {
+			return false
+		}
+	}
+	return true
+}
