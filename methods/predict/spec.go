@@ -1,5 +1,7 @@
 package predict
 
+import "github.com/memharness/memharness/llm"
+
 // Spec configures one method instance; it is a YAML block under `methods:`.
 type Spec struct {
 	// Name labels the method in logs and reports (defaults to Kind).
@@ -19,4 +21,13 @@ type Spec struct {
 	// Summary: history chunk per recursion step and the summary's token cap.
 	ChunkTokens   int `yaml:"chunk_tokens,omitempty" json:"chunk_tokens,omitempty"`
 	SummaryTokens int `yaml:"summary_tokens,omitempty" json:"summary_tokens,omitempty"`
+	// Language selects the embedded prompt templates ("zh" default, "en"),
+	// and Templates lists override files of {{define}} blocks. When either is
+	// set they take precedence over Env.Prompts.
+	Language  string   `yaml:"language,omitempty" json:"language,omitempty"`
+	Templates []string `yaml:"templates,omitempty" json:"templates,omitempty"`
+	// Params are the sampling parameters of prediction calls (zero: server
+	// defaults, as the reference). Summariser calls use them too, with a
+	// temperature of 0.3 unless one is set here.
+	Params llm.Params `yaml:"params,omitempty" json:"params,omitempty"`
 }

@@ -1,0 +1,166 @@
+package predict
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/memharness/memharness/datasets/behavior"
+	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/llm/hint"
+)
+
+// base holds what every baseline shares: its name, history budget, sampling
+// parameters and prompt templates.
+type base struct {
+	name   string
+	budget int // history budget in tokens; 0 = no history
+	params llm.Params
+	// own are the spec's templates (they beat Env.Prompts); fallback is the
+	// default language, used when neither the spec nor Env names templates.
+	own, fallback *Prompts
+}
+
+func newBase(s Spec) (base, error) {
+	b := base{name: s.Name, params: s.Params}
+	if b.name == "" {
+		b.name = s.Kind
+	}
+	switch {
+	case s.HistoryTokens < 0:
+		b.budget = 0
+	case s.HistoryTokens > 0:
+		b.budget = s.HistoryTokens
+	case s.Kind == KindLongContext:
+		b.budget = DefaultLongContextTokens
+	default:
+		b.budget = DefaultHistoryTokens
+	}
+	var err error
+	if s.Language != "" || len(s.Templates) > 0 {
+		if b.own, err = LoadPrompts(s.Language, s.Templates...); err != nil {
+			return base{}, fmt.Errorf("method %s: %w", b.name, err)
+		}
+	} else if b.fallback, err = LoadPrompts(DefaultLanguage); err != nil {
+		return base{}, err
+	}
+	return b, nil
+}
+
+func (b base) Name() string { return b.name }
+
+func (b base) prompts(env Env) *Prompts {
+	switch {
+	case b.own != nil:
+		return b.own
+	case env.Prompts != nil:
+		return env.Prompts
+	default:
+		return b.fallback
+	}
+}
+
+// view is one composed prediction prompt and what it shows.
+type view struct {
+	prompt string
+	hint   hint.Predict
+	out    Outcome // only the History*/Memory* fields are set
+}
+
+// compose renders the prompt for inst with history[w.Start:] visible,
+// extra records (already shown elsewhere in the prompt, e.g. retrieved ones,
+// all older than the window) and a memory block appended at the end.
+func (b base) compose(env Env, p *Prompts, inst behavior.Instance, w Window, extra []behavior.Event, memoryBlock string) (view, error) {
+	visible := inst.History[w.Start:]
+	hist, err := p.HistoryBlock(visible, w.Tokens)
+	if err != nil {
+		return view{}, err
+	}
+	q, err := p.Question(inst, hist)
+	if err != nil {
+		return view{}, err
+	}
+	shown := make([]hint.Event, 0, len(extra)+len(visible))
+	for _, e := range extra {
+		shown = append(shown, hintEvent(e, true))
+	}
+	for _, e := range visible {
+		shown = append(shown, hintEvent(e, true))
+	}
+	v := view{
+		prompt: WithMemory(q, memoryBlock),
+		hint: hint.Predict{
+			Field:   inst.Question.Field,
+			Kind:    inst.Question.Kind,
+			Classes: inst.Question.Classes,
+			Visible: shown,
+			Target:  hintEvent(inst.Target, false),
+			Memory:  memoryBlock,
+		},
+	}
+	v.out.HistoryRecords = len(visible)
+	v.out.HistoryTokens = w.Tokens
+	if memoryBlock != "" {
+		v.out.MemoryTokens = env.counter().Count(memoryBlock)
+	}
+	return v, nil
+}
+
+// hintEvent is what a prompt shows of a record; the target's outcomes are
+// what is being predicted, so they are left out.
+func hintEvent(e behavior.Event, withOutcomes bool) hint.Event {
+	h := hint.Event{Scene: e.Scene, Attrs: e.Attrs}
+	if withOutcomes {
+		h.Outcomes = e.Outcomes
+	}
+	return h
+}
+
+// parser returns the answer parser for a question.
+func parser(q behavior.Question) func(string) (string, bool) {
+	if q.Kind == behavior.MultiClass {
+		return func(s string) (string, bool) { return ParseRating(s, q.Classes) }
+	}
+	return ParseBinary
+}
+
+// ask sends the prompt as one user message (no system prompt, as the
+// reference) and redraws invalid answers up to env's attempt limit.
+func (b base) ask(ctx context.Context, env Env, inst behavior.Instance, v view) (Outcome, error) {
+	if env.Model == nil {
+		return Outcome{}, fmt.Errorf("method %s: no model", b.name)
+	}
+	parse := parser(inst.Question)
+	req := llm.Request{
+		Purpose:  "predict",
+		Messages: []llm.Message{{Role: "user", Content: v.prompt}},
+		Params:   b.params,
+		SampleID: inst.ID,
+		Affinity: inst.User,
+		Hint:     v.hint,
+		Accept:   func(r llm.Response) bool { _, ok := parse(r.Text); return ok },
+	}
+	out := v.out
+	for a := 0; a < env.maxAttempts(); a++ {
+		if err := ctx.Err(); err != nil {
+			return out, fmt.Errorf("method %s: %s: %w", b.name, inst.ID, err)
+		}
+		req.Attempt = a
+		resp, err := env.Model.Generate(ctx, req)
+		if err != nil {
+			return out, fmt.Errorf("method %s: %s attempt %d: %w", b.name, inst.ID, a, err)
+		}
+		out.Attempts = a + 1
+		out.Calls++
+		if resp.Cached {
+			out.CachedCalls++
+		}
+		out.Usage = out.Usage.Add(resp.Usage)
+		out.Latency += resp.Latency
+		out.Raw, out.Reasoning = resp.Text, resp.Reasoning
+		if label, ok := parse(resp.Text); ok {
+			out.Pred, out.Valid = label, true
+			return out, nil
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,74 @@
+package predict
+
+import (
+	"embed"
+	"fmt"
+	"os"
+	"strings"
+	"text/template"
+)
+
+//go:embed templates/*.tmpl
+var templateFS embed.FS
+
+// DefaultLanguage is used when a config names no language.
+const DefaultLanguage = "zh"
+
+// Languages lists the languages with embedded templates.
+func Languages() []string { return []string{"zh", "en"} }
+
+// templateNames are the named templates every language must define.
+var templateNames = []string{
+	"binary", "rating", "record", "history_header", "no_history",
+	"memory_rag", "memory_summary", "summary",
+}
+
+// Prompts renders every text the baseline methods send: question prompts,
+// history records, memory blocks and the summariser prompt. It is immutable
+// after loading and safe for concurrent use.
+type Prompts struct {
+	// Lang is the language of the embedded base templates.
+	Lang string
+	t    *template.Template
+}
+
+// LoadPrompts loads the embedded templates of lang ("" means "zh") and then
+// each override file in order. An override file holds {{define "name"}}
+// blocks that replace the embedded ones of the same name.
+func LoadPrompts(lang string, overrides ...string) (*Prompts, error) {
+	if lang == "" {
+		lang = DefaultLanguage
+	}
+	base, err := templateFS.ReadFile("templates/" + lang + ".tmpl")
+	if err != nil {
+		return nil, fmt.Errorf("predict: no prompt templates for language %q (have %s)", lang, strings.Join(Languages(), ", "))
+	}
+	t, err := template.New(lang).Option("missingkey=error").Parse(string(base))
+	if err != nil {
+		return nil, fmt.Errorf("predict: embedded templates %s: %w", lang, err)
+	}
+	for _, path := range overrides {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("predict: prompt override: %w", err)
+		}
+		if _, err := t.New(path).Parse(string(b)); err != nil {
+			return nil, fmt.Errorf("predict: prompt override %s: %w", path, err)
+		}
+	}
+	for _, name := range templateNames {
+		if t.Lookup(name) == nil {
+			return nil, fmt.Errorf("predict: prompt templates %s: %q is not defined", lang, name)
+		}
+	}
+	return &Prompts{Lang: lang, t: t}, nil
+}
+
+// exec renders one named template.
+func (p *Prompts) exec(name string, data any) (string, error) {
+	var b strings.Builder
+	if err := p.t.ExecuteTemplate(&b, name, data); err != nil {
+		return "", fmt.Errorf("predict: render %s prompt (%s): %w", name, p.Lang, err)
+	}
+	return b.String(), nil
+}

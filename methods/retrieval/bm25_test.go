@@ -1,0 +1,111 @@
+package retrieval
+
+import (
+	"math"
+	"slices"
+	"testing"
+)
+
+// The corpus and expected scores were worked out by hand from the
+// rank_bm25.BM25Okapi formulas (N=4, avgdl=2.25; "a" occurs in 3 of 4
+// documents, so its idf ln(1.5/3.5) is negative and is floored to
+// 0.25 * mean idf = 0.25 * (4*ln(3.5/1.5))/6).
+var testCorpus = [][]string{{"a", "b", "c"}, {"a", "a", "d"}, {"e"}, {"a", "f"}}
+
+func TestBM25IDF(t *testing.T) {
+	m := NewBM25(testCorpus)
+	tests := []struct {
+		word string
+		want float64
+	}{
+		{"a", 0.14121631006453395}, // epsilon-floored
+		{"b", 0.8472978603872037},  // ln(3.5) - ln(1.5)
+		{"f", 0.8472978603872037},
+		{"unseen", 0},
+	}
+	for _, tt := range tests {
+		if got := m.IDF(tt.word); math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("IDF(%q) = %v, want %v", tt.word, got, tt.want)
+		}
+	}
+}
+
+func TestBM25Scores(t *testing.T) {
+	m := NewBM25(testCorpus)
+	tests := []struct {
+		name  string
+		query []string
+		want  []float64
+		top   []int
+	}{
+		{"two terms", []string{"a", "d"}, []float64{0.1227967913604643, 0.9189953417944425, 0, 0.1486487474363515}, []int{1, 3, 0}},
+		{"repeated term counts twice", []string{"a", "a"}, []float64{0.2455935827209286, 0.3644291872633134, 0, 0.297297494872703}, []int{1, 3, 0}},
+		{"unknown term ignored", []string{"e", "zzz"}, []float64{0, 0, 1.1297304805162716, 0}, []int{2, 0, 1}},
+		{"empty query ties by index", nil, []float64{0, 0, 0, 0}, []int{0, 1, 2}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := m.Scores(tt.query)
+			if len(got) != len(tt.want) {
+				t.Fatalf("Scores len = %d, want %d", len(got), len(tt.want))
+			}
+			for i := range got {
+				if math.Abs(got[i]-tt.want[i]) > 1e-12 {
+					t.Errorf("Scores[%d] = %v, want %v", i, got[i], tt.want[i])
+				}
+			}
+			if top := m.Top(tt.query, 3); !slices.Equal(top, tt.top) {
+				t.Errorf("Top = %v, want %v", top, tt.top)
+			}
+		})
+	}
+}
+
+func TestBM25Degenerate(t *testing.T) {
+	if got := NewBM25(nil).Top([]string{"a"}, 3); got != nil {
+		t.Errorf("empty corpus Top = %v, want nil", got)
+	}
+	m := NewBM25([][]string{{}, {}})
+	if got := m.Scores([]string{"a"}); !slices.Equal(got, []float64{0, 0}) {
+		t.Errorf("empty docs Scores = %v", got)
+	}
+	if got := NewBM25(testCorpus).Top([]string{"a"}, 0); got != nil {
+		t.Errorf("k=0 Top = %v, want nil", got)
+	}
+	if got := NewBM25(testCorpus).Top([]string{"e"}, 10); len(got) != 4 {
+		t.Errorf("k>N Top = %v, want all 4", got)
+	}
+}
+
+func TestTokenize(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"Hello, World 42!", []string{"hello", "world", "42"}},
+		{"看了Toy Story两次", []string{"看", "了", "toy", "story", "两", "次"}},
+		{"R&B / hip-hop", []string{"r", "b", "hip", "hop"}},
+		{"Crème BRÛLÉE", []string{"crème", "brûlée"}},
+		{"  ", nil},
+		{"ドラマ", []string{"ド", "ラ", "マ"}},
+	}
+	for _, tt := range tests {
+		if got := Tokenize(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("Tokenize(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func BenchmarkBM25Scores(b *testing.B) {
+	docs := make([][]string, 300)
+	for i := range docs {
+		docs[i] = Tokenize("这是一个标题为今晚做红烧肉的直播间 watched 95 seconds comedy drama")
+		docs[i] = append(docs[i], string(rune('a'+i%26)))
+	}
+	m := NewBM25(docs)
+	q := Tokenize("直播间 红烧肉 comedy b")
+	b.ResetTimer()
+	for b.Loop() {
+		m.Scores(q)
+	}
+}
