@@ -1,0 +1,116 @@
+package cache
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/memharness/memharness/llm"
+)
+
+// entry is one stored response.
+type entry struct {
+	Text, Reasoning string
+	Usage           llm.Usage
+	Model, Endpoint string
+	Created         int64 // unix nanoseconds
+}
+
+// job is one unit of write work, run inside the writer's transaction.
+type job struct {
+	run  func(tx *sql.Tx) error
+	done chan error
+}
+
+// maxBatch bounds how many queued jobs share one transaction.
+const maxBatch = 128
+
+var errClosed = errors.New("cache: closed")
+
+// submit queues fn on the writer goroutine and waits for its commit.
+func (c *Cache) submit(fn func(tx *sql.Tx) error) error {
+	done := make(chan error, 1)
+	c.mu.RLock()
+	if c.closed {
+		c.mu.RUnlock()
+		return errClosed
+	}
+	c.jobs <- job{run: fn, done: done}
+	c.mu.RUnlock()
+	return <-done
+}
+
+// writer is the only goroutine that writes. It drains whatever is queued into
+// one transaction (group commit), so N concurrent stores cost about one commit.
+func (c *Cache) writer() {
+	defer close(c.done)
+	for first := range c.jobs {
+		batch := []job{first}
+	drain:
+		for len(batch) < maxBatch {
+			select {
+			case j, ok := <-c.jobs:
+				if !ok {
+					break drain
+				}
+				batch = append(batch, j)
+			default:
+				break drain
+			}
+		}
+		err := c.commit(batch)
+		for _, j := range batch {
+			j.done <- err
+		}
+	}
+}
+
+func (c *Cache) commit(batch []job) error {
+	tx, err := c.db.Begin()
+	if err != nil {
+		return fmt.Errorf("cache: %s: begin: %w", c.path, err)
+	}
+	for _, j := range batch {
+		if err := j.run(tx); err != nil {
+			tx.Rollback()
+			return err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("cache: %s: commit: %w", c.path, err)
+	}
+	return nil
+}
+
+// store writes e under key. An existing entry wins: the first accepted answer
+// for a key is the one every later run replays.
+func (c *Cache) store(key []byte, e entry) error {
+	return c.submit(func(tx *sql.Tx) error {
+		_, err := tx.Exec(`INSERT OR IGNORE INTO entries(key, identity, text, reasoning,
+			prompt_tokens, completion_tokens, cached_tokens, cost, model, endpoint, created)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			key, c.identity, e.Text, e.Reasoning, e.Usage.PromptTokens, e.Usage.CompletionTokens,
+			e.Usage.CachedTokens, e.Usage.Cost, e.Model, e.Endpoint, e.Created)
+		if err != nil {
+			return fmt.Errorf("cache: %s: store: %w", c.path, err)
+		}
+		return nil
+	})
+}
+
+// Prune deletes entries stored more than olderThan ago and returns how many
+// were removed. Prune(0) empties the cache.
+func (c *Cache) Prune(olderThan time.Duration) (int64, error) {
+	cutoff := time.Now().Add(-olderThan).UnixNano()
+	var n int64
+	err := c.submit(func(tx *sql.Tx) error {
+		res, err := tx.Exec(`DELETE FROM entries WHERE created <= ?`, cutoff)
+		if err != nil {
+			return fmt.Errorf("cache: %s: prune: %w", c.path, err)
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return n, err
+}

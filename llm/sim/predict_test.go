@@ -1,0 +1,171 @@
+package sim
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/memharness/memharness/llm/hint"
+)
+
+var ratings = []string{"1", "2", "3", "4", "5"}
+
+func movie(genre string, rating float64) hint.Event {
+	return hint.Event{Scene: "电影评分", Attrs: map[string]string{"genre": genre},
+		Outcomes: map[string]float64{"movie_rating": rating}}
+}
+
+func target(genre string) hint.Event {
+	return hint.Event{Scene: "电影评分", Attrs: map[string]string{"genre": genre}}
+}
+
+func TestRatingFollowsVisibleGenres(t *testing.T) {
+	var visible []hint.Event
+	for i := range 6 {
+		visible = append(visible, movie("Drama", 5), movie("Comedy|Romance", 1))
+		if i%2 == 0 {
+			visible = append(visible, movie("Horror", 3))
+		}
+	}
+	for _, tc := range []struct {
+		genre string
+		want  string
+	}{
+		{"Drama", "5"},
+		{"Drama|War", "5"},
+		{"Comedy", "1"},
+		{"Romance|Comedy", "1"},
+		{"Documentary", "3"}, // nothing similar: the user's mean
+	} {
+		p := hint.Predict{Field: "movie_rating", Kind: "multi_class", Classes: ratings, Visible: visible, Target: target(tc.genre)}
+		a, err := New(Config{}).predict("predict", p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.label != tc.want {
+			t.Errorf("%s: rating %s, want %s (estimate %.2f)", tc.genre, a.label, tc.want, estimate(p, nil, 3))
+		}
+	}
+}
+
+func TestRatingOverlapWeighs(t *testing.T) {
+	visible := []hint.Event{movie("Comedy|Romance", 1), movie("Comedy|Romance", 1), movie("Drama", 5), movie("Drama", 5)}
+	p := hint.Predict{Field: "movie_rating", Kind: "multi_class", Classes: ratings, Visible: visible}
+	p.Target = target("Comedy")
+	one := estimate(p, nil, 3)
+	p.Target = target("Comedy|Romance")
+	two := estimate(p, nil, 3)
+	if !(two < one && one < 3) {
+		t.Errorf("estimate sharing two values %.3f, one value %.3f; want two < one < 3", two, one)
+	}
+}
+
+func TestRatingRecency(t *testing.T) {
+	// Same genre, tastes changed: newer records weigh more.
+	old := []hint.Event{movie("Drama", 1), movie("Drama", 1), movie("Drama", 5), movie("Drama", 5)}
+	rev := []hint.Event{movie("Drama", 5), movie("Drama", 5), movie("Drama", 1), movie("Drama", 1)}
+	p := hint.Predict{Field: "movie_rating", Kind: "multi_class", Classes: ratings, Target: target("Drama")}
+	p.Visible = old
+	up := estimate(p, nil, 3)
+	p.Visible = rev
+	down := estimate(p, nil, 3)
+	if up <= down {
+		t.Errorf("estimate with recent 5s = %.3f, with recent 1s = %.3f", up, down)
+	}
+}
+
+func TestMemoryWithoutHistory(t *testing.T) {
+	for _, tc := range []struct {
+		name, memory, genre, want string
+	}{
+		{"nothing", "", "Drama", "3"},
+		{"prose only", "The user is a film buff who loves 5 star dramas.", "Drama", "3"},
+		{"all high", "- [movie_rating] all: mean 4.60 over 100 records", "Drama", "5"},
+		{"all low", "- [movie_rating] all: mean 1.40 over 100 records", "Drama", "1"},
+		{"other field", "- [video_liked] all: mean 0.10 over 100 records", "Drama", "3"},
+		{"genre beats all", "- [movie_rating] all: mean 3.50 over 200 records\n- [movie_rating] genre=Comedy: mean 1.50 over 40 records", "Comedy", "2"},
+		{"genre not matching", "- [movie_rating] all: mean 3.50 over 200 records\n- [movie_rating] genre=Comedy: mean 1.50 over 40 records", "Drama", "3"},
+		{"conjunction", "- [movie_rating] genre=Drama & decade=1990s: mean 4.90 over 50 records", "Drama", "3"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := hint.Predict{Field: "movie_rating", Kind: "multi_class", Classes: ratings, Target: target(tc.genre), Memory: tc.memory}
+			a, err := New(Config{}).predict("predict", p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.label != tc.want {
+				t.Errorf("rating %s, want %s", a.label, tc.want)
+			}
+		})
+	}
+}
+
+func TestNonNumericClasses(t *testing.T) {
+	p := hint.Predict{Field: "f", Kind: "multi_class", Classes: []string{"low", "mid", "high"},
+		Memory: "- [f] all: mean 2.9 over 50 records"}
+	a, err := New(Config{}).predict("predict", p)
+	if err != nil || a.label != "high" {
+		t.Errorf("got %q, %v; want high", a.label, err)
+	}
+	p.Memory = ""
+	if a, _ := New(Config{}).predict("predict", p); a.label != "mid" {
+		t.Errorf("no information: %q, want the middle class", a.label)
+	}
+}
+
+func video(liked float64, author string) hint.Event {
+	return hint.Event{Scene: "视频浏览", Attrs: map[string]string{"author": author},
+		Outcomes: map[string]float64{"video_liked": liked}}
+}
+
+func TestBinary(t *testing.T) {
+	ad := func(liked float64) hint.Event {
+		return hint.Event{Scene: "广告", Outcomes: map[string]float64{"video_liked": liked}}
+	}
+	mostlyNo := []hint.Event{video(0, "a"), video(0, "b"), video(0, "c"), video(1, "fav"), video(1, "fav"), video(1, "fav")}
+	for _, tc := range []struct {
+		name    string
+		visible []hint.Event
+		author  string
+		memory  string
+		thr     float64
+		want    string
+	}{
+		{"no information", nil, "x", "", 0, "No"},
+		{"scene mostly yes", []hint.Event{video(1, "a"), video(1, "b"), video(1, "c"), video(0, "d")}, "x", "", 0, "Yes"},
+		{"other scene ignored", []hint.Event{ad(1), ad(1), ad(1), ad(1), video(0, "a")}, "x", "", 0, "No"},
+		{"favourite author", mostlyNo, "fav", "", 0, "Yes"},
+		{"unknown author", append(mostlyNo, video(0, "d"), video(0, "e")), "x", "", 0, "No"},
+		{"memory rate", nil, "x", "- [video_liked] scene=视频浏览: mean 0.90 over 30 records", 0, "Yes"},
+		{"borderline", nil, "x", "- [video_liked] all: mean 0.45 over 40 records", 0, "No"},
+		{"bias leans yes", nil, "x", "- [video_liked] all: mean 0.45 over 40 records\n- [video_liked] bias: shift +0.10", 0, "Yes"},
+		{"bias of other field", nil, "x", "- [video_liked] all: mean 0.45 over 40 records\n- [other] bias: shift +0.10", 0, "No"},
+		{"config threshold", nil, "x", "- [video_liked] all: mean 0.45 over 40 records", 0.3, "Yes"},
+		{"bias clamped", nil, "x", "- [video_liked] all: mean 0.02 over 40 records\n- [video_liked] bias: shift +5", 0, "No"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := hint.Predict{Field: "video_liked", Kind: "binary", Visible: tc.visible,
+				Target: hint.Event{Scene: "视频浏览", Attrs: map[string]string{"author": tc.author}}, Memory: tc.memory}
+			a, err := New(Config{Threshold: tc.thr}).predict("predict", p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.label != tc.want {
+				t.Errorf("answer %s, want %s (P=%.3f)", a.label, tc.want, estimate(p, ParseFacts(tc.memory), 0.5))
+			}
+		})
+	}
+}
+
+func TestPredictErrors(t *testing.T) {
+	for i, p := range []hint.Predict{
+		{Kind: "binary"},
+		{Field: "f", Kind: "ranking"},
+		{Field: "f", Kind: "multi_class"},
+	} {
+		if _, err := New(Config{}).predict("pramem.trial", p); err == nil {
+			t.Errorf("case %d: no error", i)
+		} else if want := "pramem.trial"; !strings.Contains(err.Error(), want) {
+			t.Errorf("case %d: error %q does not name %q", i, err, want)
+		}
+	}
+}

@@ -1,0 +1,128 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/llm/hint"
+	"github.com/memharness/memharness/llm/tokens"
+)
+
+// Name is reported as the Model and Endpoint of every sim response.
+const Name = "sim"
+
+// Config tunes the sim backbone. The zero value is the documented default.
+type Config struct {
+	// Threshold is the binary decision threshold on P(yes) (0 means 0.5).
+	Threshold float64
+	// Latency is slept per call (honouring the context), for kill/resume tests.
+	Latency time.Duration
+	// PersistentInvalidRate is the fraction of samples whose answers are
+	// invalid on every attempt (0 means 0.005; negative disables it).
+	PersistentInvalidRate float64
+	// Seed varies the surface forms; estimates do not depend on it.
+	Seed uint64
+}
+
+// Sim is the heuristic reader. It is safe for concurrent use.
+type Sim struct {
+	cfg Config
+}
+
+var _ llm.Model = (*Sim)(nil)
+
+// New returns a Sim with cfg.
+func New(cfg Config) *Sim { return &Sim{cfg: cfg} }
+
+func (s *Sim) threshold() float64 {
+	if s.cfg.Threshold == 0 {
+		return defaultThresh
+	}
+	return s.cfg.Threshold
+}
+
+func (s *Sim) persistRate() float64 {
+	switch {
+	case s.cfg.PersistentInvalidRate == 0:
+		return defaultPersist
+	case s.cfg.PersistentInvalidRate < 0:
+		return 0
+	}
+	return s.cfg.PersistentInvalidRate
+}
+
+// Generate implements llm.Model.
+func (s *Sim) Generate(ctx context.Context, req llm.Request) (llm.Response, error) {
+	start := time.Now()
+	if err := s.sleep(ctx); err != nil {
+		return llm.Response{}, fmt.Errorf("sim: %s: %w", req.Purpose, err)
+	}
+	raw, err := s.answer(req)
+	if err != nil {
+		return llm.Response{}, err
+	}
+	// The same split the OpenAI client applies to a server's raw content.
+	text, reasoning := llm.SplitThink(raw)
+	var prompt int
+	for _, m := range req.Messages {
+		prompt += tokens.Approx{}.Count(m.Content)
+	}
+	return llm.Response{
+		Text:      text,
+		Reasoning: reasoning,
+		Usage:     llm.Usage{PromptTokens: prompt, CompletionTokens: max(1, tokens.Approx{}.Count(raw))},
+		Latency:   time.Since(start),
+		Model:     Name,
+		Endpoint:  Name,
+	}, nil
+}
+
+func (s *Sim) sleep(ctx context.Context) error {
+	if s.cfg.Latency <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(s.cfg.Latency)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// answer dispatches on the hint's type.
+func (s *Sim) answer(req llm.Request) (string, error) {
+	switch h := req.Hint.(type) {
+	case hint.Predict:
+		return s.predictText(req, h)
+	case *hint.Predict:
+		if h != nil {
+			return s.predictText(req, *h)
+		}
+	case hint.Summarize:
+		return summarize(req.Purpose, h)
+	case *hint.Summarize:
+		if h != nil {
+			return summarize(req.Purpose, *h)
+		}
+	case nil:
+	default:
+		return "", fmt.Errorf("sim: no handler for hint %T of request %q", req.Hint, req.Purpose)
+	}
+	return "", fmt.Errorf("sim: request %q carries no hint; the sim backbone answers only hinted requests", req.Purpose)
+}
+
+func (s *Sim) predictText(req llm.Request, p hint.Predict) (string, error) {
+	a, err := s.predict(req.Purpose, p)
+	if err != nil {
+		return "", err
+	}
+	f, v := s.form(req.SampleID, req.Attempt)
+	return render(a, f, v), nil
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
