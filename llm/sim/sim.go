@@ -56,7 +56,6 @@ func (s *Sim) persistRate() float64 {
 
 // Generate implements llm.Model.
 func (s *Sim) Generate(ctx context.Context, req llm.Request) (llm.Response, error) {
-	start := time.Now()
 	if err := s.sleep(ctx); err != nil {
 		return llm.Response{}, fmt.Errorf("sim: %s: %w", req.Purpose, err)
 	}
@@ -74,9 +73,11 @@ func (s *Sim) Generate(ctx context.Context, req llm.Request) (llm.Response, erro
 		Text:      text,
 		Reasoning: reasoning,
 		Usage:     llm.Usage{PromptTokens: prompt, CompletionTokens: max(1, tokens.Approx{}.Count(raw))},
-		Latency:   time.Since(start),
-		Model:     Name,
-		Endpoint:  Name,
+		// The configured latency, not the wall clock: sim sample logs must be
+		// byte-identical across runs.
+		Latency:  s.cfg.Latency,
+		Model:    Name,
+		Endpoint: Name,
 	}, nil
 }
 

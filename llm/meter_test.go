@@ -1,0 +1,100 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+func TestMeterCounts(t *testing.T) {
+	inner := ModelFunc(func(_ context.Context, req Request) (Response, error) {
+		switch req.SampleID {
+		case "err":
+			return Response{}, &RetryError{Attempts: 3, Err: errors.New("down")}
+		case "cached":
+			return Response{Cached: true, Usage: Usage{PromptTokens: 5, CompletionTokens: 1}}, nil
+		}
+		return Response{Retries: 1, Latency: 100 * time.Millisecond,
+			Usage: Usage{PromptTokens: 10, CompletionTokens: 2, CachedTokens: 4, Cost: 0.5}}, nil
+	})
+	var mu sync.Mutex
+	var events []MeterEvent
+	m := NewMeter(inner, func(e MeterEvent) { mu.Lock(); events = append(events, e); mu.Unlock() })
+	calls := []Request{
+		{Purpose: "predict", SampleID: "live"},
+		{Purpose: "predict", SampleID: "live"},
+		{Purpose: "predict", SampleID: "cached"},
+		{Purpose: "reflect", SampleID: "err"},
+		{SampleID: "live"},
+	}
+	var wg sync.WaitGroup
+	for _, r := range calls {
+		wg.Add(1)
+		go func() { defer wg.Done(); m.Generate(context.Background(), r) }()
+	}
+	wg.Wait()
+	m.ObserveRetry(RetryEvent{Purpose: "predict", Attempt: 1})
+
+	got := m.Snapshot()
+	ignoreWall := cmpopts.IgnoreFields(PurposeStats{}, "WallSec")
+	want := MeterSnapshot{
+		Total: PurposeStats{Calls: 5, Live: 3, Cached: 1, Errors: 1, Retries: 5,
+			Usage:      Usage{PromptTokens: 35, CompletionTokens: 7, CachedTokens: 12, Cost: 1.5},
+			LatencySec: 0.3, MeanSec: 0.1},
+		ByPurpose: map[string]PurposeStats{
+			"predict": {Calls: 3, Live: 2, Cached: 1, Retries: 2,
+				Usage:      Usage{PromptTokens: 25, CompletionTokens: 5, CachedTokens: 8, Cost: 1},
+				LatencySec: 0.2, MeanSec: 0.1},
+			"reflect": {Calls: 1, Errors: 1, Retries: 2},
+			NoPurpose: {Calls: 1, Live: 1, Retries: 1,
+				Usage:      Usage{PromptTokens: 10, CompletionTokens: 2, CachedTokens: 4, Cost: 0.5},
+				LatencySec: 0.1, MeanSec: 0.1},
+		},
+		RetryEvents: 1,
+	}
+	if d := cmp.Diff(want, got, ignoreWall, cmpopts.EquateApprox(0, 1e-9)); d != "" {
+		t.Errorf("snapshot (-want +got):\n%s", d)
+	}
+	if got.Total.WallSec <= 0 {
+		t.Errorf("wall time not recorded")
+	}
+	if len(events) != 6 || events[5].Retry == nil {
+		t.Errorf("hook saw %d events (last %+v), want 5 calls + 1 retry", len(events), events[len(events)-1])
+	}
+	if _, err := json.Marshal(got); err != nil {
+		t.Errorf("snapshot is not JSON-friendly: %v", err)
+	}
+}
+
+func TestMeterInFlight(t *testing.T) {
+	g := newGate()
+	m := NewMeter(g)
+	done := make(chan struct{})
+	go func() { m.Generate(context.Background(), Request{}); close(done) }()
+	<-g.entered
+	if n := m.Snapshot().InFlight; n != 1 {
+		t.Errorf("in flight %d, want 1", n)
+	}
+	g.release <- nil
+	<-done
+	if n := m.Snapshot().InFlight; n != 0 {
+		t.Errorf("in flight %d after return, want 0", n)
+	}
+}
+
+func TestMeterHooks(t *testing.T) {
+	var a, b int
+	m := NewMeter(ModelFunc(func(context.Context, Request) (Response, error) { return Response{}, nil }),
+		nil, func(MeterEvent) { a++ }, func(MeterEvent) { b++ })
+	m.Generate(context.Background(), Request{})
+	m.ObserveRetry(RetryEvent{})
+	if a != 2 || b != 2 {
+		t.Errorf("hooks saw %d and %d events, want 2 each", a, b)
+	}
+}

@@ -1,0 +1,137 @@
+package llm
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+)
+
+// RetryPolicy bounds and paces retries of transient failures.
+type RetryPolicy struct {
+	// MaxAttempts counts the first try (default 6).
+	MaxAttempts int
+	// Base is the first backoff (default 500 ms); it doubles per retry up to Cap.
+	Base time.Duration
+	// Cap bounds one backoff (default 30 s).
+	Cap time.Duration
+	// MaxRetryAfter bounds how long a server's Retry-After is honoured
+	// (default 5 min) so a bogus header cannot stall a run.
+	MaxRetryAfter time.Duration
+	// Seed seeds the jitter; runs with the same seed draw the same sequence.
+	Seed uint64
+	// Sleep waits d or until ctx ends (default: a timer). Tests replace it.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// OnRetry is called before each backoff (e.g. to show "retrying" in a
+	// progress line). It must be safe for concurrent use.
+	OnRetry func(RetryEvent)
+}
+
+// RetryEvent describes one retry about to happen.
+type RetryEvent struct {
+	Purpose string
+	// Attempt is the attempt that just failed (1-based).
+	Attempt int
+	Wait    time.Duration
+	Err     error
+}
+
+// RetryError is the final error of a retried call: the last cause plus how
+// many attempts were made.
+type RetryError struct {
+	Attempts int
+	Err      error
+}
+
+func (e *RetryError) Error() string {
+	return fmt.Sprintf("after %d attempt(s): %v", e.Attempts, e.Err)
+}
+
+func (e *RetryError) Unwrap() error { return e.Err }
+
+func (p RetryPolicy) withDefaults() RetryPolicy {
+	if p.MaxAttempts <= 0 {
+		p.MaxAttempts = 6
+	}
+	if p.Base <= 0 {
+		p.Base = 500 * time.Millisecond
+	}
+	if p.Cap <= 0 {
+		p.Cap = 30 * time.Second
+	}
+	if p.MaxRetryAfter <= 0 {
+		p.MaxRetryAfter = 5 * time.Minute
+	}
+	if p.Sleep == nil {
+		p.Sleep = sleepCtx
+	}
+	return p
+}
+
+// sleepCtx waits d or until ctx ends.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+type retrier struct {
+	next Model
+	p    RetryPolicy
+	mu   sync.Mutex // guards rng (math/rand/v2 sources are not concurrency-safe)
+	rng  *rand.Rand
+}
+
+// WithRetry retries m on retryable errors (see IsRetryable) with jittered
+// exponential backoff, honouring a larger Retry-After. The response counts
+// the retries; the final error is a *RetryError wrapping the last cause.
+func WithRetry(m Model, p RetryPolicy) Model {
+	p = p.withDefaults()
+	return &retrier{next: m, p: p, rng: rand.New(rand.NewPCG(p.Seed, 0x9e3779b97f4a7c15))}
+}
+
+func (r *retrier) Generate(ctx context.Context, req Request) (Response, error) {
+	for n := 1; ; n++ {
+		resp, err := r.next.Generate(ctx, req)
+		if err == nil {
+			resp.Retries = n - 1
+			return resp, nil
+		}
+		if !IsRetryable(err) || n >= r.p.MaxAttempts || ctx.Err() != nil {
+			return resp, &RetryError{Attempts: n, Err: err}
+		}
+		wait := r.backoff(n)
+		if ra, ok := RetryAfterOf(err); ok && ra > wait {
+			wait = min(ra, r.p.MaxRetryAfter)
+		}
+		if r.p.OnRetry != nil {
+			r.p.OnRetry(RetryEvent{Purpose: req.Purpose, Attempt: n, Wait: wait, Err: err})
+		}
+		if serr := r.p.Sleep(ctx, wait); serr != nil {
+			return resp, &RetryError{Attempts: n, Err: fmt.Errorf("%w (backing off after: %w)", serr, err)}
+		}
+	}
+}
+
+// backoff is "equal jitter": half the exponential step plus a random half,
+// so waits never collapse to zero yet concurrent callers spread out.
+func (r *retrier) backoff(failed int) time.Duration {
+	d := r.p.Base
+	for i := 1; i < failed && d < r.p.Cap; i++ {
+		d *= 2
+	}
+	d = min(d, r.p.Cap)
+	r.mu.Lock()
+	f := r.rng.Float64()
+	r.mu.Unlock()
+	return d/2 + time.Duration(f*float64(d/2))
+}
