@@ -43,9 +43,12 @@ type Sample struct {
 
 // Manifest describes a run; it is written at start and updated at the end.
 type Manifest struct {
-	Name           string            `json:"name"`
-	Config         any               `json:"config"` // the resolved configuration
-	ConfigPath     string            `json:"config_path,omitempty"`
+	Name       string `json:"name"`
+	Config     any    `json:"config"` // the resolved configuration
+	ConfigPath string `json:"config_path,omitempty"`
+	// ConfigHash is the SHA-256 of the resolved config; a run directory
+	// refuses to resume under a different config.
+	ConfigHash     string            `json:"config_hash"`
 	Variant        string            `json:"variant,omitempty"`
 	HarnessVersion string            `json:"harness_version"`
 	GitCommit      string            `json:"git_commit,omitempty"`

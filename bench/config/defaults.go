@@ -84,8 +84,10 @@ func (c *Config) fill(getenv func(string) string) map[string]string {
 		if len(b.BaseURLs) == 0 {
 			b.BaseURLs = envURLs
 		}
-		if b.Model == "" {
-			b.Model = strings.TrimSpace(getenv("OPENAI_MODEL"))
+		// OPENAI_MODEL names what the configured endpoint serves, so it wins
+		// over the paper configs' model names.
+		if m := strings.TrimSpace(getenv("OPENAI_MODEL")); m != "" {
+			b.Model = m
 		}
 	case "sim":
 		if b.Model == "" {

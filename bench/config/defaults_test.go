@@ -22,9 +22,12 @@ func TestBackboneFromEnv(t *testing.T) {
 			Backbone{Kind: "openai", Model: "qwen", BaseURLs: []string{"http://h1/v1", "http://h2/v1"}}, "http://h1/v1"},
 		{"explicit sim ignores the endpoint", map[string]string{"OPENAI_BASE_URL": "http://h1/v1"}, []string{"backbone.kind=sim"},
 			Backbone{Kind: "sim", Model: "sim"}, "http://h1/v1"},
-		{"file wins over env", map[string]string{"OPENAI_BASE_URL": "http://h1/v1", "OPENAI_MODEL": "qwen"},
+		{"file URLs win over env", map[string]string{"OPENAI_BASE_URL": "http://h1/v1"},
 			[]string{"backbone.base_urls=[http://mine/v1]", "backbone.model=gpt"},
 			Backbone{Kind: "openai", Model: "gpt", BaseURLs: []string{"http://mine/v1"}}, "http://mine/v1"},
+		{"OPENAI_MODEL names the served model", map[string]string{"OPENAI_BASE_URL": "http://h1/v1", "OPENAI_MODEL": "qwen"},
+			[]string{"backbone.model=gpt"},
+			Backbone{Kind: "openai", Model: "qwen", BaseURLs: []string{"http://h1/v1"}}, "http://h1/v1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

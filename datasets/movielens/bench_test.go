@@ -2,6 +2,8 @@ package movielens_test
 
 import (
 	"bytes"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/memharness/memharness/datasets/movielens"
@@ -41,6 +43,38 @@ func BenchmarkBuildInstancesSynth(b *testing.B) {
 	for b.Loop() {
 		if _, err := movielens.BuildInstances(d, movielens.Options{}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkParseRatings1MNaive is the same-run baseline for make perf: the
+// obvious strings.Split + strconv parse a script would write.
+func BenchmarkParseRatings1MNaive(b *testing.B) {
+	var buf bytes.Buffer
+	if err := synth.WriteRatingsLines(&buf, 1_000_000, 1); err != nil {
+		b.Fatal(err)
+	}
+	data := buf.String()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var out []movielens.Rating
+		for _, line := range strings.Split(data, "\n") {
+			if line == "" {
+				continue
+			}
+			f := strings.Split(line, "::")
+			if len(f) != 4 {
+				b.Fatalf("bad line %q", line)
+			}
+			u, _ := strconv.Atoi(f[0])
+			m, _ := strconv.Atoi(f[1])
+			r, _ := strconv.Atoi(f[2])
+			ts, _ := strconv.ParseInt(f[3], 10, 64)
+			out = append(out, movielens.Rating{User: int32(u), Movie: int32(m), Value: int8(r), Time: ts})
+		}
+		if len(out) != 1_000_000 {
+			b.Fatalf("parsed %d", len(out))
 		}
 	}
 }

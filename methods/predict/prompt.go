@@ -4,6 +4,8 @@ import (
 	"embed"
 	"fmt"
 	"os"
+	"slices"
+	"sort"
 	"strings"
 	"text/template"
 )
@@ -71,4 +73,38 @@ func (p *Prompts) exec(name string, data any) (string, error) {
 		return "", fmt.Errorf("predict: render %s prompt (%s): %w", name, p.Lang, err)
 	}
 	return b.String(), nil
+}
+
+// LoadNamedPrompts loads the embedded templates of lang, then replaces the
+// named templates with the contents of the given files (name → path, as in a
+// config's prompt.templates). A file holds the body of one template; a file
+// that itself contains {{define}} blocks is loaded as a plain override file.
+func LoadNamedPrompts(lang string, named map[string]string) (*Prompts, error) {
+	names := make([]string, 0, len(named))
+	for n := range named {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	p, err := LoadPrompts(lang)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range names {
+		path := named[name]
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("predict: prompt template %q: %w", name, err)
+		}
+		body := string(b)
+		if !strings.Contains(body, "{{define") {
+			if !slices.Contains(templateNames, name) {
+				return nil, fmt.Errorf("predict: prompt template %q (%s): unknown name (have %s)", name, path, strings.Join(templateNames, ", "))
+			}
+			body = `{{define "` + name + `"}}` + strings.TrimRight(body, "\n") + `{{end}}`
+		}
+		if _, err := p.t.New(path).Parse(body); err != nil {
+			return nil, fmt.Errorf("predict: prompt template %q (%s): %w", name, path, err)
+		}
+	}
+	return p, nil
 }

@@ -1,0 +1,153 @@
+package bench
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/memharness/memharness/bench/config"
+	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/llm/cache"
+	"github.com/memharness/memharness/llm/embed"
+	"github.com/memharness/memharness/llm/sim"
+	"github.com/memharness/memharness/llm/tokens"
+)
+
+// Environment variables read for a real endpoint. Keys are read here and
+// handed to the client; they are never stored in a config, manifest or log.
+const (
+	envBaseURL = "OPENAI_BASE_URL" // one URL, or several separated by commas (read by bench/config)
+	envAPIKey  = "OPENAI_API_KEY"
+)
+
+// backbone is the resolved model stack of a run.
+type backbone struct {
+	kind      string // "sim" or "openai"
+	modelName string
+	endpoints []string
+	model     llm.Model // meter(cache(stack)) or meter(sim)
+	meter     *llm.Meter
+	embedder  llm.Embedder
+	tokens    tokens.Counter
+	cache     *cache.Cache
+}
+
+func (b *backbone) describe() string {
+	if b.kind == "sim" {
+		return "backbone sim (embedded heuristic reader, not an LLM)"
+	}
+	return fmt.Sprintf("backbone openai model %s at %s", b.modelName, strings.Join(b.endpoints, ", "))
+}
+
+func (b *backbone) close() {
+	if b.cache != nil {
+		b.cache.Close()
+	}
+}
+
+func openBackbone(cfg *config.Config, getenv func(string) string, out string) (*backbone, error) {
+	// config.Load has already resolved "auto", the endpoints and the model.
+	b := &backbone{kind: cfg.Backbone.Kind, tokens: tokens.Approx{}}
+	switch b.kind {
+	case "sim":
+		sc := sim.Config{Threshold: cfg.Backbone.Sim.Threshold, Latency: cfg.Backbone.Sim.Latency.Duration, Seed: uint64(cfg.Seed)}
+		if cfg.Backbone.Sim.PersistentInvalidRate != nil {
+			sc.PersistentInvalidRate = *cfg.Backbone.Sim.PersistentInvalidRate
+		}
+		b.modelName = "sim"
+		b.meter = llm.NewMeter(sim.New(sc))
+	case "openai":
+		urls := cfg.Backbone.BaseURLs
+		if len(urls) == 0 {
+			return nil, fmt.Errorf("backbone openai: no endpoint: set %s or backbone.base_urls", envBaseURL)
+		}
+		b.modelName = cfg.Backbone.Model
+		if b.modelName == "" {
+			return nil, fmt.Errorf("backbone openai: no model: set backbone.model or OPENAI_MODEL")
+		}
+		b.endpoints = urls
+		stack, err := llm.Open(llm.StackConfig{
+			BaseURLs: urls, Model: b.modelName, APIKey: getenv(envAPIKey),
+			Timeout: cfg.Backbone.Timeout.Duration, MaxRetries: cfg.Backbone.MaxRetries,
+			Concurrency: cfg.Backbone.Concurrency, MaxConcurrency: cfg.Backbone.MaxConcurrency,
+			Prices: pricesOf(cfg), RetrySeed: uint64(cfg.Seed),
+			NoMeter: true, // the run's meter sits outside the cache, so it sees cached calls too
+		})
+		if err != nil {
+			return nil, err
+		}
+		model := stack
+		if cfg.Backbone.Cache != "off" {
+			ids := make([]string, len(urls))
+			for i, u := range urls {
+				ids[i] = llm.Identity(u, b.modelName)
+			}
+			identity := strings.Join(ids, ",")
+			path := cfg.Backbone.Cache
+			if path == "" {
+				sum := sha256.Sum256([]byte(identity))
+				path = filepath.Join(out, ".cache", "llm-"+hex.EncodeToString(sum[:6])+".sqlite")
+			}
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				return nil, err
+			}
+			c, err := cache.Open(path, identity)
+			if err != nil {
+				return nil, err
+			}
+			b.cache = c
+			model = c.Wrap(model)
+		}
+		// Default parameters are merged above the cache so that they are part
+		// of every cache key.
+		defaults, inner := cfg.Backbone.Params, model
+		model = llm.ModelFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
+			req.Params = llm.MergeParams(req.Params, defaults)
+			return inner.Generate(ctx, req)
+		})
+		b.meter = llm.NewMeter(model)
+	default:
+		return nil, fmt.Errorf("backbone.kind %q: want auto, sim or openai", b.kind)
+	}
+	b.model = b.meter
+
+	switch cfg.Embedder.Kind {
+	case "", "hash":
+		b.embedder = embed.Memo(embed.Hash{Dim: cfg.Embedder.Dim})
+	case "openai":
+		url := cfg.Embedder.BaseURL
+		if url == "" {
+			url = strings.TrimSpace(strings.Split(getenv(envBaseURL), ",")[0])
+		}
+		e, err := embed.NewOpenAI(embed.OpenAIConfig{BaseURL: url, Model: cfg.Embedder.Model, APIKey: getenv(envAPIKey)})
+		if err != nil {
+			return nil, err
+		}
+		b.embedder = embed.Memo(e)
+	default:
+		return nil, fmt.Errorf("embedder.kind %q: want hash or openai", cfg.Embedder.Kind)
+	}
+	return b, nil
+}
+
+func pricesOf(cfg *config.Config) *llm.Prices {
+	p := cfg.Backbone.Prices
+	if p == nil {
+		return nil
+	}
+	return &llm.Prices{PromptPer1M: p.PromptPer1M, CompletionPer1M: p.CompletionPer1M, CachedPromptPer1M: p.CachedPromptPer1M}
+}
+
+// gitCommit returns the harness checkout's commit, or "" outside a checkout.
+func gitCommit() string {
+	out, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}

@@ -1,0 +1,81 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/memharness/memharness/llm/cache"
+)
+
+func cmdCache(ctx context.Context, stdio IO, args []string) error {
+	fs := newFlags(stdio.Err, "cache", "cache stats|prune [--dir DIR] [--older-than DURATION]",
+		"The response cache holds one SQLite file per endpoint identity (base URL + model) under\n"+
+			"OUT/.cache. stats describes every file; prune deletes entries older than --older-than\n"+
+			"(0 empties the cache).")
+	dir := fs.String("dir", filepath.Join("runs", ".cache"), "cache directory")
+	older := fs.Duration("older-than", 30*24*time.Hour, "prune: delete entries stored longer ago than this")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return errUsage
+	}
+	switch pos[0] {
+	case "stats":
+		all, err := cache.Scan(*dir)
+		if err != nil {
+			return err
+		}
+		if len(all) == 0 {
+			fmt.Fprintf(stdio.Out, "no cache files in %s\n", *dir)
+			return nil
+		}
+		for _, s := range all {
+			fmt.Fprintf(stdio.Out, "%s\n  identity  %s\n  entries   %d (%s of responses, %s on disk)\n",
+				s.Path, strings.Join(s.Identities, ", "), s.Entries, humanBytes(s.Bytes), humanBytes(s.FileBytes))
+			if !s.Oldest.IsZero() {
+				fmt.Fprintf(stdio.Out, "  stored    %s … %s\n", s.Oldest.UTC().Format(time.RFC3339), s.Newest.UTC().Format(time.RFC3339))
+			}
+		}
+		return nil
+	case "prune":
+		all, err := cache.Scan(*dir)
+		if err != nil {
+			return err
+		}
+		for _, s := range all {
+			c, err := cache.Open(s.Path, s.Identity)
+			if err != nil {
+				return err
+			}
+			n, err := c.Prune(*older)
+			c.Close()
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdio.Out, "%s: removed %d entries\n", s.Path, n)
+		}
+		return nil
+	default:
+		fmt.Fprintf(stdio.Err, "bench cache: unknown action %q\n", pos[0])
+		fs.Usage()
+		return errUsage
+	}
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}

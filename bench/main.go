@@ -1,0 +1,129 @@
+// Package bench is the command-line harness: it parses verbs and flags,
+// resolves configs, plans and schedules work, and owns the run store.
+//
+// Usage:
+//
+//	bench run   -c CONFIG [--set key=value ...] [--out DIR]
+//	bench sweep -c CONFIG [--set key=value ...] [--out DIR]
+//	bench report RUNDIR
+//	bench data  fetch|verify|stats NAME [--path DIR] [--json]
+//	bench cache stats|prune [--dir DIR]
+//
+// Every verb takes --help.
+package bench
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Version is the harness version recorded in every manifest.
+const Version = "0.1.0"
+
+// IO carries the streams and environment of one invocation; tests replace them.
+type IO struct {
+	Out, Err io.Writer
+	// Getenv reads the environment (API keys and endpoints come only from here).
+	Getenv func(string) string
+}
+
+// errUsage marks a usage error already explained to the user.
+var errUsage = errors.New("usage")
+
+type verb struct {
+	name, summary string
+	run           func(ctx context.Context, io IO, args []string) error
+}
+
+func verbs() []verb {
+	return []verb{
+		{"run", "run one config (resumes an interrupted run)", cmdRun},
+		{"sweep", "run every variant of a config's sweep block", cmdSweep},
+		{"report", "(re)write the reports of a run directory from its logs", cmdReport},
+		{"data", "fetch, verify or describe a dataset", cmdData},
+		{"cache", "inspect or prune the LLM response cache", cmdCache},
+	}
+}
+
+// Main runs the CLI and returns the process exit code.
+func Main(ctx context.Context, args []string, stdio IO) int {
+	if stdio.Getenv == nil {
+		stdio.Getenv = func(string) string { return "" }
+	}
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stdio.Err)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	for _, v := range verbs() {
+		if v.name == args[0] {
+			err := v.run(ctx, stdio, args[1:])
+			switch {
+			case err == nil:
+				return 0
+			case errors.Is(err, flag.ErrHelp):
+				return 0
+			case errors.Is(err, errUsage):
+				return 2
+			default:
+				fmt.Fprintf(stdio.Err, "bench %s: %v\n", v.name, err)
+				return 1
+			}
+		}
+	}
+	fmt.Fprintf(stdio.Err, "bench: unknown verb %q\n\n", args[0])
+	usage(stdio.Err)
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "bench — memharness, a benchmark harness for LLM memory methods")
+	fmt.Fprintln(w, "\nUsage: bench VERB [flags]\n\nVerbs:")
+	for _, v := range verbs() {
+		fmt.Fprintf(w, "  %-7s %s\n", v.name, v.summary)
+	}
+	fmt.Fprintln(w, "\nRun 'bench VERB --help' for the flags of a verb.")
+}
+
+// newFlags builds a flag set whose usage text names the verb.
+func newFlags(w io.Writer, name, synopsis, about string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(w)
+	fs.Usage = func() {
+		fmt.Fprintf(w, "Usage: bench %s\n\n%s\n\nFlags:\n", synopsis, about)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse parses flags, mapping parse failures to errUsage. Flags may follow
+// positional arguments ("bench report runs/x --json").
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, errUsage
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// multiFlag collects a repeated flag (--set a=b --set c=d).
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }

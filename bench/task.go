@@ -1,0 +1,98 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/memharness/memharness/bench/config"
+	"github.com/memharness/memharness/bench/store"
+	"github.com/memharness/memharness/datasets/behavior"
+	"github.com/memharness/memharness/datasets/movielens"
+	"github.com/memharness/memharness/datasets/synth"
+)
+
+// taskData is the planned work of a run: users with their instances.
+type taskData struct {
+	users  []behavior.UserSet
+	source string            // human-readable data source, shown in report titles
+	sha256 map[string]string // file → digest, for the manifest
+}
+
+// loadTask loads the dataset a config names. Without a dataset path it
+// writes (once) and loads the embedded synthetic default under out/.data.
+func loadTask(ctx context.Context, stdio IO, cfg *config.Config, out string) (*taskData, error) {
+	switch cfg.Task {
+	case "movielens":
+		return loadMovieLens(stdio, cfg, out)
+	default:
+		return nil, fmt.Errorf("task %q is not available yet (known: movielens)", cfg.Task)
+	}
+}
+
+func loadMovieLens(stdio IO, cfg *config.Config, out string) (*taskData, error) {
+	d := cfg.Dataset
+	td := &taskData{}
+	path := d.Path
+	if path == "" {
+		sc := synth.MovieLensConfig{Users: d.Synthetic.Users, Movies: d.Synthetic.Movies, Seed: d.Synthetic.Seed}
+		dir := filepath.Join(out, ".data", fmt.Sprintf("movielens-synth-u%d-m%d-s%d", sc.Users, sc.Movies, sc.Seed))
+		if err := ensureSynthetic(dir, func(tmp string) error { return synth.WriteMovieLens(tmp, sc) }); err != nil {
+			return nil, err
+		}
+		path = dir
+		td.source = fmt.Sprintf("synthetic MovieLens-1M (seed %d)", sc.Seed)
+	} else {
+		td.source = "MovieLens-1M at " + filepath.Base(filepath.Clean(path))
+	}
+	ds, err := movielens.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	if td.sha256, err = movielens.SHA256s(path); err != nil {
+		return nil, err
+	}
+	td.users, err = movielens.BuildInstances(ds, movielens.Options{
+		MaxUsers: d.MaxUsers, TestPerUser: d.TestPerUser, Seed: cfg.Seed, Language: d.Language,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("movielens instances: %w", err)
+	}
+	if len(td.users) == 0 {
+		return nil, fmt.Errorf("movielens at %s: no user has more than 300 ratings", path)
+	}
+	return td, nil
+}
+
+// ensureSynthetic generates a synthetic dataset into dir unless a complete
+// one is there; generation goes to a temp dir renamed into place, so an
+// interrupted generation never leaves a half-written dataset behind.
+func ensureSynthetic(dir string, gen func(tmp string) error) error {
+	if _, err := os.Stat(filepath.Join(dir, ".complete")); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".synth-*")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if err := gen(tmp); err != nil {
+		return fmt.Errorf("synthetic data: %w", err)
+	}
+	if err := store.WriteFileAtomic(filepath.Join(tmp, ".complete"), []byte("ok\n")); err != nil {
+		return err
+	}
+	os.RemoveAll(dir)
+	if err := os.Rename(tmp, dir); err != nil {
+		// Another process may have won the race with an identical dataset.
+		if _, serr := os.Stat(filepath.Join(dir, ".complete")); serr == nil {
+			return nil
+		}
+		return fmt.Errorf("synthetic data: %w", err)
+	}
+	return nil
+}
