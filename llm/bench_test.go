@@ -1,7 +1,9 @@
 package llm
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -160,4 +162,41 @@ func BenchmarkThroughput50msRawHTTP(b *testing.B) {
 	rps := float64(total) / time.Since(start).Seconds()
 	b.ReportMetric(rps, "req/s")
 	b.ReportMetric(rps/ideal, "ideal-fraction")
+}
+
+// BenchmarkLiveCallRawHTTP is make perf's same-run baseline for
+// BenchmarkLiveCall: the same request and server through a bare http.Client
+// and encoding/json, with no cache key, limiter, retry, router or meter.
+func BenchmarkLiveCallRawHTTP(b *testing.B) {
+	srv := benchServer(b, 0)
+	client := NewHTTPClient(64)
+	var seq atomic.Int64
+	b.SetParallelism(4)
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := cpuTime()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			req := benchRequest(int(seq.Add(1)))
+			body, _ := json.Marshal(map[string]any{"model": "bench-model", "messages": req.Messages, "temperature": 0, "max_tokens": 16})
+			resp, err := client.Post(srv.URL+"/v1/chat/completions", "application/json", bytes.NewReader(body))
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			var out struct {
+				Choices []struct {
+					Message Message `json:"message"`
+				} `json:"choices"`
+			}
+			err = json.NewDecoder(resp.Body).Decode(&out)
+			resp.Body.Close()
+			if err != nil || len(out.Choices) == 0 {
+				b.Errorf("decode: %v", err)
+				return
+			}
+		}
+	})
+	b.StopTimer()
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/call")
 }

@@ -421,6 +421,18 @@ func BenchmarkCacheHit(b *testing.B) {
 	}
 }
 
+// BenchmarkCacheKey is make perf's same-run baseline for BenchmarkCacheHit:
+// computing the key alone (canonical encoding + SHA-256), without the lookup.
+func BenchmarkCacheKey(b *testing.B) {
+	r := req(strings.Repeat("The user watched a movie and rated it. ", 52) + " #1")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := cache.Key(ident, r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func TestRelativePath(t *testing.T) {
 	t.Chdir(t.TempDir())
 	c, err := cache.Open(filepath.Join("sub dir", "x.db"), ident)
