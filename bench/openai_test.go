@@ -46,7 +46,7 @@ func fakeOpenAI(t *testing.T, calls *atomic.Int64) *httptest.Server {
 			return
 		}
 		var req struct {
-			Model    string `json:"model"`
+			Model    string                     `json:"model"`
 			Messages []struct{ Content string } `json:"messages"`
 		}
 		if err := json.Unmarshal(body, &req); err != nil || len(req.Messages) == 0 {

@@ -96,10 +96,12 @@ type MLUser struct {
 	Age        int
 	Occupation int
 	Zip        string
-	// Loved are 1-2 rare genres rated high, which make up only ~3-5% of
-	// the user's ratings; Hated is a common genre rated low.
+	// Loved are 1-2 rare genres rated high (+lovedBonus), which make up
+	// only ~3-5% of the user's ratings, watched mostly early in the
+	// history; Hated are one common and one rare genre rated low
+	// (-hatedPenalty), Hated[0] being the common one.
 	Loved []string
-	Hated string
+	Hated []string
 	// Offset (harsh < 0 < lenient) and Scale (compressed < 1 < wide) are
 	// the user's rating-scale habits.
 	Offset, Scale float64
@@ -120,9 +122,21 @@ type MovieLensData struct {
 }
 
 // Planted taste, in latent rating units before the user's scale habit.
+// A rating is round(3.55 + Offset + Scale·(quality + taste + planted +
+// noise)), clamped to 1..5: quality is the movie's (sd qualitySD, unseen by
+// any reader), taste the mean over the movie's genres of the user's genre
+// preference (sd tasteSD, drifting by up to ±driftSD/2 over the history),
+// planted +lovedBonus when a genre is loved and -hatedPenalty when one is
+// hated, and noise per rating (sd noiseSD). Genre preference is most of the
+// predictable signal, so how many records of the target's genres a reader
+// sees (rare genres: few in a recent window) decides how well it predicts.
 const (
 	lovedBonus   = 2.0
 	hatedPenalty = 2.0
+	qualitySD    = 0.4
+	tasteSD      = 0.55
+	driftSD      = 0.4
+	noiseSD      = 0.45
 )
 
 // Time frame: about three years from late April 2000, like ML-1M.
@@ -189,7 +203,7 @@ func genMovies(rng *rand.Rand, n int) []MLMovie {
 			Title:   fmt.Sprintf("%s (%d)", movieName(rng), year),
 			Year:    year,
 			Genres:  gs,
-			Quality: rng.NormFloat64() * 0.55,
+			Quality: rng.NormFloat64() * qualitySD,
 		}
 	}
 	return movies
@@ -215,20 +229,20 @@ func genUser(rng *rand.Rand, id int32) MLUser {
 	u.Loved = rare[:1+rng.IntN(2)]
 	slices.Sort(u.Loved)
 	common := commonGenres()
-	u.Hated = common[rng.IntN(len(common))]
+	u.Hated = []string{common[rng.IntN(len(common))], rare[len(rare)-1]}
 	return u
 }
 
 // genRatings draws n distinct movies for u and rates them in time order.
 func genRatings(rng *rand.Rand, u MLUser, movies []MLMovie, n int) []MLRating {
-	// Taste: a mild random preference per genre that drifts linearly over
-	// the user's history; the planted loved/hated genres do not drift.
+	// Taste: a random preference per genre that drifts slowly and linearly
+	// over the user's history; the planted loved/hated genres do not drift.
 	genres := MovieLensGenres()
 	base := make(map[string]float64, len(genres))
 	drift := make(map[string]float64, len(genres))
 	for _, g := range genres {
-		base[g] = rng.NormFloat64() * 0.35
-		drift[g] = rng.NormFloat64() * 0.6
+		base[g] = rng.NormFloat64() * tasteSD
+		drift[g] = rng.NormFloat64() * driftSD
 	}
 	isLoved := func(m MLMovie) bool {
 		for _, g := range m.Genres {
@@ -249,10 +263,12 @@ func genRatings(rng *rand.Rand, u MLUser, movies []MLMovie, n int) []MLRating {
 			other, otherW = append(other, i), append(otherW, w)
 		}
 	}
-	// An exact count of loved-genre ratings at random positions keeps the
-	// planted genre rare (3-5%) without binomial outliers.
+	// An exact count of loved-genre ratings keeps the planted genres rare
+	// (3-5%) without binomial outliers; their positions lean towards the
+	// start of the history (density 1.6 at the start, 0.4 at the end), so
+	// a window of recent ratings shows few of them.
 	lovedAt := make([]bool, n)
-	for _, i := range rng.Perm(n)[:int(math.Round((0.03+rng.Float64()*0.02)*float64(n)))] {
+	for _, i := range earlyPositions(rng, n, int(math.Round((0.03+rng.Float64()*0.02)*float64(n)))) {
 		lovedAt[i] = true
 	}
 	rated := make(map[int]bool, n)
@@ -299,13 +315,38 @@ func genRatings(rng *rand.Rand, u MLUser, movies []MLMovie, n int) []MLRating {
 			}
 		}
 		taste /= float64(len(m.Genres))
-		if slices.Contains(m.Genres, u.Hated) {
+		if slices.ContainsFunc(m.Genres, func(g string) bool { return slices.Contains(u.Hated, g) }) {
 			planted -= hatedPenalty
 		}
-		s := 3.55 + u.Offset + u.Scale*(m.Quality+taste+planted+rng.NormFloat64()*0.55)
+		s := 3.55 + u.Offset + u.Scale*(m.Quality+taste+planted+rng.NormFloat64()*noiseSD)
 		v := min(5, max(1, int(math.Round(s))))
 		out[i] = MLRating{User: u.ID, Movie: m.ID, Value: int8(v), Time: times[i]}
 	}
+	return out
+}
+
+// earlyPositions picks k distinct positions of 0..n-1 with weight
+// 1.6 - 1.2·t at relative position t (Efraimidis-Spirakis keys), returned
+// in ascending order.
+func earlyPositions(rng *rand.Rand, n, k int) []int {
+	type key struct {
+		k float64
+		i int
+	}
+	keys := make([]key, n)
+	for i := range keys {
+		t := 0.5
+		if n > 1 {
+			t = float64(i) / float64(n-1)
+		}
+		keys[i] = key{math.Log(rng.Float64()) / (1.6 - 1.2*t), i}
+	}
+	slices.SortFunc(keys, func(a, b key) int { return cmp.Compare(b.k, a.k) })
+	out := make([]int, 0, k)
+	for _, x := range keys[:min(k, n)] {
+		out = append(out, x.i)
+	}
+	slices.Sort(out)
 	return out
 }
 

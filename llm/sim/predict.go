@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 
 	"github.com/memharness/memharness/llm/hint"
@@ -42,15 +41,7 @@ func rate(purpose string, p hint.Predict, facts []Fact) (answer, error) {
 	}
 	vals := classValues(p.Classes)
 	prior := vals[len(vals)/2]
-	est := estimate(p, facts, prior)
-	best := 0
-	for i, v := range vals {
-		// Strictly closer wins, so ties keep the lower class (classes are
-		// listed in ascending order).
-		if math.Abs(v-est) < math.Abs(vals[best]-est) {
-			best = i
-		}
-	}
+	best := calibrate(vals, rateEvidence(p, facts, prior))
 	return answer{label: p.Classes[best]}, nil
 }
 

@@ -1,0 +1,112 @@
+package bench
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memharness/memharness/datasets/synth"
+)
+
+func TestHelpOnEveryVerb(t *testing.T) {
+	for _, v := range verbs() {
+		t.Run(v.name, func(t *testing.T) {
+			out, code := runCLI(t, v.name, "--help")
+			if code != 0 {
+				t.Errorf("exit %d", code)
+			}
+			if !strings.Contains(out, "Usage: bench "+v.name) {
+				t.Errorf("help text:\n%s", out)
+			}
+		})
+	}
+	if out, code := runCLI(t); code != 2 || !strings.Contains(out, "Verbs:") {
+		t.Errorf("no args: exit %d\n%s", code, out)
+	}
+	if out, code := runCLI(t, "frobnicate"); code != 2 || !strings.Contains(out, `unknown verb "frobnicate"`) {
+		t.Errorf("unknown verb: exit %d\n%s", code, out)
+	}
+}
+
+func TestCLIErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(bad, []byte("name: x\ntask: movielens\nmethods:\n  - {kind: truncation, histroy_tokens: 10}\n"), 0o644)
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"run without config", []string{"run"}, 2, "-c CONFIG is required"},
+		{"unknown key names file and line", []string{"run", "-c", bad, "--out", dir}, 1, "bad.yaml:4"},
+		{"bad --set path", []string{"run", "-c", bad, "--set", "nope.x=1"}, 1, "nope"},
+		{"missing dataset names the fetch command", []string{"data", "stats", "movielens", "--path", filepath.Join(dir, "none")}, 1, "bench data fetch movielens"},
+		{"unknown dataset", []string{"data", "stats", "imagenet"}, 1, `unknown dataset "imagenet"`},
+		{"report on a non-run", []string{"report", dir}, 1, "not a run directory"},
+		{"cache stats on an empty dir", []string{"cache", "stats", "--dir", dir}, 0, "no cache files"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, code := runCLI(t, tc.args...)
+			if code != tc.code || !strings.Contains(out, tc.want) {
+				t.Errorf("exit %d (want %d), output:\n%s\nwant it to contain %q", code, tc.code, out, tc.want)
+			}
+		})
+	}
+}
+
+func TestDataStatsJSON(t *testing.T) {
+	dir := t.TempDir()
+	if err := synth.WriteMovieLens(dir, synth.MovieLensConfig{Users: 10, Movies: 700, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	out, code := runCLI(t, "data", "stats", "movielens", "--path", dir, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	var st map[string]int64
+	if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &st); err != nil {
+		t.Fatalf("not one JSON object: %v\n%s", err, out)
+	}
+	for _, k := range []string{"ratings", "users", "movies", "users_over_300", "min_timestamp", "max_timestamp"} {
+		if _, ok := st[k]; !ok {
+			t.Errorf("missing key %s in %s", k, out)
+		}
+	}
+	if st["users"] != 10 || st["ratings"] == 0 || st["min_timestamp"] > st["max_timestamp"] {
+		t.Errorf("stats = %v", st)
+	}
+}
+
+func TestSweepRunsEveryVariant(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "sw.yaml")
+	os.WriteFile(cfg, []byte(`name: sw
+task: movielens
+dataset: {name: movielens, max_users: 2, test_per_user: 3, synthetic: {users: 6, movies: 700, seed: 2}}
+backbone: {kind: sim}
+methods:
+  - {name: truncation, kind: truncation, history_tokens: 8000}
+report: {bootstrap: 20}
+sweep:
+  grid:
+    methods[0].history_tokens: [1000, 4000]
+  variants:
+    - {name: a, set: {backbone.sim.threshold: 0.5}}
+    - {name: b, set: {backbone.sim.threshold: 0.4}}
+`), 0o644)
+	out, code := runCLI(t, "sweep", "-c", cfg, "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	entries, _ := filepath.Glob(filepath.Join(dir, "sw", "*", "report", "metrics.csv"))
+	if len(entries) != 4 {
+		t.Errorf("want 4 variant reports, got %v\n%s", entries, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "sw", "sweep.md")); err != nil {
+		t.Error(err)
+	}
+}
