@@ -1,8 +1,9 @@
 // Package llm is the only path from the harness to a language model.
 //
-// A model is a stack of small wrappers around one backend: typically
-// Cache(Router(Limiter(Retry(OpenAI)))) for a real endpoint, or Sim for the
-// embedded heuristic reader. Methods see only the Model interface; HTTP,
+// A model is a stack of small wrappers around one backend: for a real
+// endpoint Meter(Cache(Router(Retry(Limiter(OpenAI))))) — retries sit outside
+// the limiter so a request waiting out a backoff holds no concurrency slot —
+// or Meter(Sim) for the embedded heuristic reader. Methods see only the Model interface; HTTP,
 // retries, rate limits and the response cache live here.
 package llm
 
