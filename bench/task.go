@@ -37,7 +37,7 @@ func loadMovieLens(stdio IO, cfg *config.Config, out string) (*taskData, error) 
 	path := d.Path
 	if path == "" {
 		sc := synth.MovieLensConfig{Users: d.Synthetic.Users, Movies: d.Synthetic.Movies, Seed: d.Synthetic.Seed}
-		dir := filepath.Join(out, ".data", fmt.Sprintf("movielens-synth-u%d-m%d-s%d", sc.Users, sc.Movies, sc.Seed))
+		dir := filepath.Join(out, ".data", fmt.Sprintf("movielens-synth-v%d-u%d-m%d-s%d", synth.MovieLensVersion, sc.Users, sc.Movies, sc.Seed))
 		if err := ensureSynthetic(dir, func(tmp string) error { return synth.WriteMovieLens(tmp, sc) }); err != nil {
 			return nil, err
 		}

@@ -91,6 +91,7 @@ func TestDefaultsLoadAndPlantedSignal(t *testing.T) {
 	}
 	checked := 0
 	shareSum := 0.0
+	var early, late, earlyN, lateN int // loved ratings in the first and last halves
 	for _, u := range truth.Users {
 		rs := byUser[u.ID]
 		if len(rs) <= 300 {
@@ -107,10 +108,24 @@ func TestDefaultsLoadAndPlantedSignal(t *testing.T) {
 				lovedSum += float64(r.Value)
 				lovedN++
 			}
-			if slices.Contains(gs, u.Hated) {
+			if slices.ContainsFunc(gs, func(g string) bool { return slices.Contains(u.Hated, g) }) {
 				hatedSum += float64(r.Value)
 				hatedN++
 			}
+		}
+		for i, r := range rs {
+			if slices.ContainsFunc(ds.Movies[r.Movie].Genres, func(g string) bool { return slices.Contains(u.Loved, g) }) {
+				if i < len(rs)/2 {
+					early++
+				} else {
+					late++
+				}
+			}
+		}
+		earlyN, lateN = earlyN+len(rs)/2, lateN+len(rs)-len(rs)/2
+		if len(u.Hated) != 2 || !slices.Contains([]string{"Action", "Adventure", "Children's", "Comedy", "Crime", "Horror", "Romance", "Sci-Fi", "Thriller"}, u.Hated[0]) ||
+			slices.Contains(u.Loved, u.Hated[1]) {
+			t.Errorf("user %d: hated %v, want a common genre and a rare one not loved (%v)", u.ID, u.Hated, u.Loved)
 		}
 		share := float64(lovedN) / float64(len(rs))
 		shareSum += share
@@ -129,6 +144,10 @@ func TestDefaultsLoadAndPlantedSignal(t *testing.T) {
 	}
 	if mean := shareSum / float64(checked); mean < 0.03 || mean > 0.05 {
 		t.Errorf("mean loved share %.3f, want 0.03-0.05", mean)
+	}
+	// Loved genres are watched mostly early on: a recent window shows few.
+	if e, l := float64(early)/float64(earlyN), float64(late)/float64(lateN); e < 1.5*l {
+		t.Errorf("loved share %.3f in the first halves, %.3f in the second; want at least 1.5 times as high early", e, l)
 	}
 	if checked < 40 {
 		t.Errorf("checked %d long-history users, want >= 40", checked)

@@ -8,14 +8,14 @@
 // # Requests
 //
 // hint.Predict with Kind "multi_class" (e.g. a MovieLens rating): the answer
-// estimates the target's Field from the visible records (see Estimation),
-// rounded to the nearest numeric class (ties go to the lower class; classes
-// that are not numbers are valued 1, 2, ... in order). With no information at
-// all it answers the middle class.
+// estimates the target's Field from the visible records and memory facts
+// and maps the estimate to a class through the user's own visible rating
+// scale (see Ratings). Classes that are not numbers are valued 1, 2, ... in
+// order. With no information at all it answers the middle class.
 //
-// hint.Predict with Kind "binary": the same estimate of P(yes) over visible
-// records of the target's Scene; the answer is "Yes" when it exceeds the
-// threshold (Config.Threshold, 0.5 by default) minus the sum of the memory's
+// hint.Predict with Kind "binary": an estimate of P(yes) (see Estimation)
+// over visible records of the target's Scene; the answer is "Yes" when it
+// exceeds the threshold (Config.Threshold, 0.5 by default) minus the sum of the memory's
 // bias shifts for Field, clamped to [0.05, 0.95]; otherwise "No".
 //
 // hint.Summarize: folds Chunk into Previous and answers with fact lines (see
@@ -28,10 +28,53 @@
 //
 // Any other hint type, or none, is an error naming the request's Purpose.
 //
-// # Estimation
+// # Ratings
 //
 // Visible records count when they carry Outcomes[Field] (and, when both the
-// target and the record name a scene, share the target's Scene).
+// target and the record name a scene, share the target's Scene). A real
+// reader rates a film from what it knows of the user's taste for films like
+// it, on that user's own scale; the rules below do that with counts only.
+//
+//	mean  = (Σ y_visible + Σ sum_pop + prior) / (n_visible + Σ count_pop + 1)
+//	dev_f = (sum_f − n_f·mean) / (n_f + 3)          for each feature f
+//	est   = mean + Σ over the target's attributes (max(0, max dev) + min(0, min dev))
+//
+// mean is the user's overall level (population facts as in Estimation).
+// A feature is one value of one of the target's attributes (genre=Drama,
+// decade=1990s, ...) or a conjunctive fact's scope that holds for the
+// target; n_f and sum_f add the visible records having it (each weighted
+// 1 + 0.25·recency, recency 0 oldest .. 1 newest, so newer tastes count a
+// little more) and the memory's facts for exactly that scope (weighted by
+// their count). Why these rules:
+//
+//   - deviations, not a mean of similar records: records sharing only a
+//     common value (decade=1990s) barely move the estimate, because their
+//     mean is the user's mean, while a genre the user loves or hates moves
+//     it by its full effect;
+//   - shrinkage by a pseudo-count of 3: one record of a genre is an
+//     anecdote (a quarter of its deviation), 30 are a pattern (91%), so
+//     same-genre evidence weighs steeply more the more there is of it —
+//     which is why a longer history, retrieved old records or a summary's
+//     per-genre facts help on genres rare in a recent window;
+//   - per attribute only the strongest positive and strongest negative
+//     deviation: a film of two liked genres is not liked twice over, and a
+//     film of a loved and a hated genre is neither; different attributes
+//     (genre, decade, year) add up.
+//
+// The estimate is then put on the user's scale: each visible record's
+// residual r = y − (its own estimate, computed leaving that record out of
+// its features) adds one unit of mass at est + r, split linearly between
+// the two nearest classes (clamped to the ends), and the class with the
+// most mass wins (ties: the class nearest est, then the lower). So a harsh
+// user's typical film gets that user's usual 2, a lenient one's 5, a user
+// whose ratings skew towards 4 gets 4 rather than the rounded mean, and a
+// loved genre lands on 5 only when the evidence is strong enough. Without
+// visible records the class nearest est wins.
+//
+// # Estimation
+//
+// The binary estimator. Visible records count as for ratings (they carry
+// Outcomes[Field] and share the target's Scene when both name one).
 //
 //	base     = (Σ y_visible + Σ sum_pop + prior) / (n_visible + Σ count_pop + 1)
 //	specific = weighted mean of
@@ -46,7 +89,7 @@
 // unscoped "all" facts; M is the total weight
 // of the specific evidence (so a record sharing two values with the target
 // counts about twice, a fact as many times as its count), and prior is
-// the middle class (ratings) or 0.5 (binary). So records like the target
+// 0.5 (for ratings, the middle class). So records like the target
 // dominate, the user's overall mean anchors sparse evidence, and a memory's
 // facts stand in for history the prompt no longer shows.
 //

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -20,11 +21,8 @@ func target(genre string) hint.Event {
 
 func TestRatingFollowsVisibleGenres(t *testing.T) {
 	var visible []hint.Event
-	for i := range 6 {
-		visible = append(visible, movie("Drama", 5), movie("Comedy|Romance", 1))
-		if i%2 == 0 {
-			visible = append(visible, movie("Horror", 3))
-		}
+	for range 12 {
+		visible = append(visible, movie("Drama", 5), movie("Comedy|Romance", 1), movie("Horror", 3))
 	}
 	for _, tc := range []struct {
 		genre string
@@ -34,7 +32,7 @@ func TestRatingFollowsVisibleGenres(t *testing.T) {
 		{"Drama|War", "5"},
 		{"Comedy", "1"},
 		{"Romance|Comedy", "1"},
-		{"Documentary", "3"}, // nothing similar: the user's mean
+		{"Documentary", "3"}, // nothing similar: the user's usual rating
 	} {
 		p := hint.Predict{Field: "movie_rating", Kind: "multi_class", Classes: ratings, Visible: visible, Target: target(tc.genre)}
 		a, err := New(Config{}).predict("predict", p)
@@ -42,20 +40,67 @@ func TestRatingFollowsVisibleGenres(t *testing.T) {
 			t.Fatal(err)
 		}
 		if a.label != tc.want {
-			t.Errorf("%s: rating %s, want %s (estimate %.2f)", tc.genre, a.label, tc.want, estimate(p, nil, 3))
+			t.Errorf("%s: rating %s, want %s (estimate %.2f)", tc.genre, a.label, tc.want, rateEvidence(p, nil, 3).est)
 		}
 	}
 }
 
-func TestRatingOverlapWeighs(t *testing.T) {
-	visible := []hint.Event{movie("Comedy|Romance", 1), movie("Comedy|Romance", 1), movie("Drama", 5), movie("Drama", 5)}
+func ratedIn(genre, decade string, rating float64) hint.Event {
+	e := movie(genre, rating)
+	e.Attrs = map[string]string{"genre": genre, "decade": decade}
+	return e
+}
+
+func TestRatingFeaturesCombine(t *testing.T) {
+	// Comedies (of the 1980s) and films of the 1990s (dramas) are both
+	// rated low, against a mid baseline of 1980s dramas.
+	var visible []hint.Event
+	for range 4 {
+		visible = append(visible, ratedIn("Comedy", "1980s", 1), ratedIn("Drama", "1990s", 2),
+			ratedIn("Drama", "1980s", 4), ratedIn("Drama", "1980s", 4))
+	}
 	p := hint.Predict{Field: "movie_rating", Kind: "multi_class", Classes: ratings, Visible: visible}
-	p.Target = target("Comedy")
-	one := estimate(p, nil, 3)
-	p.Target = target("Comedy|Romance")
-	two := estimate(p, nil, 3)
-	if !(two < one && one < 3) {
-		t.Errorf("estimate sharing two values %.3f, one value %.3f; want two < one < 3", two, one)
+	p.Target = hint.Event{Scene: "电影评分", Attrs: map[string]string{"genre": "Comedy", "decade": "1970s"}}
+	one := rateEvidence(p, nil, 3).est
+	p.Target.Attrs = map[string]string{"genre": "Comedy", "decade": "1990s"}
+	two := rateEvidence(p, nil, 3).est
+	if !(two < one && one < rateEvidence(p, nil, 3).mean) {
+		t.Errorf("estimate with two low attributes %.3f, one %.3f; want two < one < mean", two, one)
+	}
+	// Within one attribute the strongest positive and negative values add:
+	// a film of a loved and a hated genre is neither.
+	var lh []hint.Event
+	for range 6 {
+		lh = append(lh, movie("War", 5), movie("Horror", 1), movie("Drama", 3), movie("Drama", 3))
+	}
+	p = hint.Predict{Field: "movie_rating", Kind: "multi_class", Classes: ratings, Visible: lh, Target: target("Horror|War")}
+	if ev := rateEvidence(p, nil, 3); math.Abs(ev.est-ev.mean) > 0.2 {
+		t.Errorf("loved and hated genre: estimate %.3f, mean %.3f; want about the mean", ev.est, ev.mean)
+	}
+	p.Target = target("Horror|Comedy")
+	if ev := rateEvidence(p, nil, 3); ev.est > ev.mean-1 {
+		t.Errorf("hated genre and an unseen one: estimate %.3f, mean %.3f; want well below", ev.est, ev.mean)
+	}
+}
+
+func TestRatingEvidenceSteep(t *testing.T) {
+	// The more same-genre records, the less their deviation is shrunk.
+	var prev float64
+	for _, k := range []int{1, 3, 10, 30} {
+		var visible []hint.Event
+		for range 30 {
+			visible = append(visible, movie("Drama", 3))
+		}
+		for range k {
+			visible = append(visible, movie("Film-Noir", 5))
+		}
+		ev := rateEvidence(hint.Predict{Field: "movie_rating", Kind: "multi_class", Classes: ratings,
+			Visible: visible, Target: target("Film-Noir")}, nil, 3)
+		if d := ev.est; d <= prev {
+			t.Errorf("%d Film-Noir records: estimate %.3f, not above %.3f", k, d, prev)
+		} else {
+			prev = d
+		}
 	}
 }
 
@@ -65,11 +110,30 @@ func TestRatingRecency(t *testing.T) {
 	rev := []hint.Event{movie("Drama", 5), movie("Drama", 5), movie("Drama", 1), movie("Drama", 1)}
 	p := hint.Predict{Field: "movie_rating", Kind: "multi_class", Classes: ratings, Target: target("Drama")}
 	p.Visible = old
-	up := estimate(p, nil, 3)
+	up := rateEvidence(p, nil, 3).est
 	p.Visible = rev
-	down := estimate(p, nil, 3)
+	down := rateEvidence(p, nil, 3).est
 	if up <= down {
 		t.Errorf("estimate with recent 5s = %.3f, with recent 1s = %.3f", up, down)
+	}
+	// The binary estimator weighs recency the same way.
+	p.Visible = old
+	up = estimate(p, nil, 3)
+	p.Visible = rev
+	if down = estimate(p, nil, 3); up <= down {
+		t.Errorf("binary estimate with recent 5s = %.3f, with recent 1s = %.3f", up, down)
+	}
+}
+
+func TestBinaryOverlapWeighs(t *testing.T) {
+	visible := []hint.Event{movie("Comedy|Romance", 1), movie("Comedy|Romance", 1), movie("Drama", 5), movie("Drama", 5)}
+	p := hint.Predict{Field: "movie_rating", Kind: "multi_class", Classes: ratings, Visible: visible}
+	p.Target = target("Comedy")
+	one := estimate(p, nil, 3)
+	p.Target = target("Comedy|Romance")
+	two := estimate(p, nil, 3)
+	if !(two < one && one < 3) {
+		t.Errorf("estimate sharing two values %.3f, one value %.3f; want two < one < 3", two, one)
 	}
 }
 

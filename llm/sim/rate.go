@@ -2,37 +2,40 @@ package sim
 
 import (
 	"math"
+	"slices"
 
 	"github.com/memharness/memharness/llm/hint"
 )
 
-// Weights of the rating reader (documented in the package comment).
-const (
-	// devShrink is the pseudo-count pulling a feature's deviation towards
-	// zero: a feature seen n times keeps n/(n+devShrink) of its deviation.
-	devShrink = 3.0
-)
+// devShrink is the pseudo-count pulling a feature's deviation towards zero:
+// a feature seen n times keeps n/(n+devShrink) of its deviation from the
+// user's mean (documented in the package comment).
+const devShrink = 3.0
 
 // ratingEvidence is what the rating reader makes of a question.
 type ratingEvidence struct {
-	mean float64   // the user's mean (visible records, population facts, prior)
-	est  float64   // mean plus the target's feature deviations
-	ys   []float64 // visible ratings of the field (the user's visible scale)
+	mean float64 // the user's mean (visible records, population facts, prior)
+	est  float64 // mean plus the target's feature deviations
+	// resid are the visible ratings minus their own leave-one-out
+	// estimates: the user's rating scale around an estimate.
+	resid []float64
 }
 
-// feature accumulates the (recency-weighted) ratings of one attribute value
-// or one conjunctive fact scope.
-type feature struct {
-	key    string // attribute key, or the whole scope of a conjunctive fact
+// featTally accumulates the (recency-weighted) ratings of one feature: an
+// attribute value ("genre=Drama") or the scope of a conjunctive fact.
+type featTally struct {
+	key    string // the attribute, or the whole scope of a conjunctive fact
 	n, sum float64
 }
 
-// rateEvidence estimates the target's rating as the user's mean plus, for
-// every attribute of the target, the strongest positive and the strongest
-// negative shrunk deviation of its values (see the package comment).
+// rateEvidence estimates a rating as the user's mean plus, for every
+// attribute of the target, the strongest positive and the strongest
+// negative shrunk deviation of its values (see the package comment), and
+// collects the visible records' residuals around the same estimator.
 func rateEvidence(p hint.Predict, facts []Fact, prior float64) ratingEvidence {
 	var ev ratingEvidence
 	var evs []hint.Event
+	var ys []float64
 	for _, e := range p.Visible {
 		y, ok := e.Outcomes[p.Field]
 		if !ok {
@@ -41,43 +44,49 @@ func rateEvidence(p hint.Predict, facts []Fact, prior float64) ratingEvidence {
 		if p.Target.Scene != "" && e.Scene != "" && e.Scene != p.Target.Scene {
 			continue
 		}
-		ev.ys = append(ev.ys, y)
+		ys = append(ys, y)
 		evs = append(evs, e)
 	}
 
 	// The user's mean: visible ratings, population facts (scene facts when
 	// there are any, else "all" facts) and the prior as one pseudo-record.
 	sum, n := priorWeight*prior, priorWeight
-	for _, y := range ev.ys {
+	for _, y := range ys {
 		sum += y
 		n++
 	}
-	var allSum, allN, sceneSum, sceneN float64
-	feats := map[string]*feature{}
-	var order []string // insertion order, for deterministic iteration
-	add := func(id, key string, w, y float64) {
+	want := targetValues(p.Target)
+	feats := map[string]*featTally{}
+	add := func(id, key string, w, s float64) {
 		f, ok := feats[id]
 		if !ok {
-			f = &feature{key: key}
+			f = &featTally{key: key}
 			feats[id] = f
-			order = append(order, id)
 		}
 		f.n += w
-		f.sum += y
+		f.sum += s
 	}
+	var conj []Fact // conjunctive facts, matched per event
+	var allSum, allN, sceneSum, sceneN float64
 	for _, f := range facts {
-		if f.Bias || f.Field != p.Field || !f.Holds(p.Target) {
+		if f.Bias || f.Field != p.Field {
 			continue
 		}
 		switch {
 		case len(f.Conds) == 0:
 			allSum, allN = allSum+f.Sum, allN+float64(f.Count)
 		case sceneOnly(f.Conds):
-			sceneSum, sceneN = sceneSum+f.Sum, sceneN+float64(f.Count)
-		case len(f.Conds) == 1:
-			c := f.Conds[0]
-			add(c.Key+"="+c.Value, c.Key, float64(f.Count), f.Sum)
+			if f.Holds(p.Target) {
+				sceneSum, sceneN = sceneSum+f.Sum, sceneN+float64(f.Count)
+			}
+		case len(f.Conds) == 1 && f.Conds[0].Key != "scene":
+			// An attribute value: counts for the target and for every
+			// visible record that has it.
+			if _, ok := want[f.Conds[0].Key]; ok {
+				add(f.Conds[0].Key+"="+f.Conds[0].Value, f.Conds[0].Key, float64(f.Count), f.Sum)
+			}
 		default:
+			conj = append(conj, f)
 			s := scope(f.Conds)
 			add(s, s, float64(f.Count), f.Sum)
 		}
@@ -89,56 +98,97 @@ func rateEvidence(p hint.Predict, facts []Fact, prior float64) ratingEvidence {
 	}
 	ev.mean = sum / n
 
-	want := targetValues(p.Target)
+	weights := make([]float64, len(evs))
 	for i, e := range evs {
 		rec := 1.0
 		if len(evs) > 1 {
 			rec = float64(i) / float64(len(evs)-1)
 		}
 		w := 1 + recencyBonus*rec
-		for k, tv := range want {
-			a, ok := e.Attrs[k]
-			if !ok {
-				continue
-			}
-			for _, v := range tv {
-				if hasValue(a, v) {
-					add(k+"="+v, k, w, w*ev.ys[i])
-				}
-			}
+		weights[i] = w
+		for _, id := range eventFeatures(e, want, conj) {
+			add(id.id, id.key, w, w*ys[i])
 		}
 	}
 
-	// Per attribute, the strongest positive and the strongest negative
-	// deviation: a film of a loved and a hated genre is neither.
-	type span struct{ hi, lo float64 }
-	byKey := map[string]*span{}
-	for _, id := range order {
-		f := feats[id]
-		d := (f.sum - f.n*ev.mean) / (f.n + devShrink)
-		s, ok := byKey[f.key]
-		if !ok {
-			s = &span{}
-			byKey[f.key] = s
+	// deviations sums, per attribute, the strongest positive and the
+	// strongest negative deviation of an event's features; without is the
+	// weight and rating of a record to leave out of its own features.
+	deviations := func(ids []featID, w, y float64) float64 {
+		type span struct{ hi, lo float64 }
+		var spans []span
+		var keys []string
+		for _, id := range ids {
+			f, ok := feats[id.id]
+			if !ok {
+				continue
+			}
+			fn, fs := f.n-w, f.sum-w*y
+			if fn <= 1e-9 {
+				continue
+			}
+			d := (fs - fn*ev.mean) / (fn + devShrink)
+			k := slices.Index(keys, f.key)
+			if k < 0 {
+				keys, spans = append(keys, f.key), append(spans, span{})
+				k = len(spans) - 1
+			}
+			spans[k].hi, spans[k].lo = max(spans[k].hi, d), min(spans[k].lo, d)
 		}
-		s.hi, s.lo = max(s.hi, d), min(s.lo, d)
+		total := 0.0
+		for _, s := range spans {
+			total += s.hi + s.lo
+		}
+		return total
 	}
-	ev.est = ev.mean
-	for _, id := range order { // sum in a fixed order: float addition is not associative
-		if s, ok := byKey[feats[id].key]; ok {
-			ev.est += s.hi + s.lo
-			delete(byKey, feats[id].key)
-		}
+	ev.est = ev.mean + deviations(eventFeatures(p.Target, want, conj), 0, 0)
+	ev.resid = make([]float64, len(evs))
+	for i, e := range evs {
+		ev.resid[i] = ys[i] - (ev.mean + deviations(eventFeatures(e, want, conj), weights[i], ys[i]))
 	}
 	return ev
 }
 
+type featID struct{ id, key string }
+
+// eventFeatures lists the features of e among the target's attributes, in
+// a fixed order (the target's keys sorted, then the facts' order), plus the
+// conjunctive facts that hold for e.
+func eventFeatures(e hint.Event, want map[string][]string, conj []Fact) []featID {
+	var out []featID
+	for _, k := range sortedKeys(want) {
+		a, ok := e.Attrs[k]
+		if !ok {
+			continue
+		}
+		for _, v := range values(a) {
+			out = append(out, featID{k + "=" + v, k})
+		}
+	}
+	for _, f := range conj {
+		if f.Holds(e) {
+			s := scope(f.Conds)
+			out = append(out, featID{s, s})
+		}
+	}
+	return out
+}
+
+func sortedKeys(m map[string][]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
 // calibrate turns the estimate into a class through the user's visible
-// rating scale: every visible rating y becomes y + (est − mean of the
-// visible ratings), split linearly between the two nearest class values
-// (clamped to the ends); the class with the most mass wins, ties going to
-// the class nearest the estimate, then to the lower class. With no visible
-// rating the class nearest the estimate wins.
+// rating scale: every visible record's residual r puts one unit of mass at
+// est + r, split linearly between the two nearest class values (clamped to
+// the ends); the class with the most mass wins, ties going to the class
+// nearest the estimate, then to the lower class. With no visible rating the
+// class nearest the estimate wins.
 func calibrate(vals []float64, ev ratingEvidence) int {
 	nearest := func(x float64) int {
 		best := 0
@@ -150,17 +200,12 @@ func calibrate(vals []float64, ev ratingEvidence) int {
 		}
 		return best
 	}
-	if len(ev.ys) == 0 || len(vals) == 1 {
+	if len(ev.resid) == 0 || len(vals) == 1 {
 		return nearest(ev.est)
 	}
-	var vis float64
-	for _, y := range ev.ys {
-		vis += y
-	}
-	shift := ev.est - vis/float64(len(ev.ys))
 	mass := make([]float64, len(vals))
-	for _, y := range ev.ys {
-		x := y + shift
+	for _, r := range ev.resid {
+		x := ev.est + r
 		switch {
 		case x <= vals[0]:
 			mass[0]++
@@ -179,10 +224,10 @@ func calibrate(vals []float64, ev ratingEvidence) int {
 	}
 	best := nearest(ev.est)
 	for i := range vals {
-		if mass[i] > mass[best]+1e-9 {
+		switch {
+		case mass[i] > mass[best]+1e-9:
 			best = i
-		} else if math.Abs(mass[i]-mass[best]) <= 1e-9 &&
-			math.Abs(vals[i]-ev.est) < math.Abs(vals[best]-ev.est) {
+		case math.Abs(mass[i]-mass[best]) <= 1e-9 && math.Abs(vals[i]-ev.est) < math.Abs(vals[best]-ev.est):
 			best = i
 		}
 	}
