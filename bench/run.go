@@ -2,7 +2,7 @@ package bench
 
 import (
 	"context"
-	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -26,20 +26,12 @@ func cmdRun(ctx context.Context, stdio IO, args []string) error {
 	fs := newFlags(stdio.Err, "run", "run -c CONFIG [--set key=value ...] [--out DIR]",
 		"Runs one config. Re-running the same command resumes: finished samples are skipped,\n"+
 			"errored ones retried. A config with a sweep block runs its base config (use 'bench sweep').")
-	var sets multiFlag
-	cfgPath := fs.String("c", "", "config file (YAML)")
-	fs.StringVar(cfgPath, "config", "", "config file (YAML), same as -c")
-	fs.Var(&sets, "set", "override a config key, e.g. --set backbone.model=gpt-oss-120b (repeatable)")
-	out := fs.String("out", "runs", "directory that holds run directories")
+	cf := addConfigFlags(fs, "override a config key, e.g. --set backbone.model=gpt-oss-120b (repeatable)")
 	noReport := fs.Bool("no-report", false, "skip writing reports at the end")
-	if _, err := parse(fs, args); err != nil {
+	if err := cf.parse(fs, stdio, "run", args); err != nil {
 		return err
 	}
-	if *cfgPath == "" {
-		fmt.Fprintln(stdio.Err, "bench run: -c CONFIG is required")
-		fs.Usage()
-		return errUsage
-	}
+	cfgPath, sets, out := &cf.path, cf.sets, &cf.out
 	cfg, err := config.Options{Getenv: stdio.Getenv}.Load(*cfgPath, sets)
 	if err != nil {
 		return err
@@ -52,19 +44,11 @@ func cmdSweep(ctx context.Context, stdio IO, args []string) error {
 	fs := newFlags(stdio.Err, "sweep", "sweep -c CONFIG [--set key=value ...] [--out DIR]",
 		"Expands the config's sweep block (grid × named variants) and runs every variant into\n"+
 			"OUT/NAME/VARIANT. Re-running resumes each variant.")
-	var sets multiFlag
-	cfgPath := fs.String("c", "", "config file (YAML)")
-	fs.StringVar(cfgPath, "config", "", "config file (YAML), same as -c")
-	fs.Var(&sets, "set", "override a config key in every variant (repeatable)")
-	out := fs.String("out", "runs", "directory that holds run directories")
-	if _, err := parse(fs, args); err != nil {
+	cf := addConfigFlags(fs, "override a config key in every variant (repeatable)")
+	if err := cf.parse(fs, stdio, "sweep", args); err != nil {
 		return err
 	}
-	if *cfgPath == "" {
-		fmt.Fprintln(stdio.Err, "bench sweep: -c CONFIG is required")
-		fs.Usage()
-		return errUsage
-	}
+	cfgPath, sets, out := &cf.path, cf.sets, &cf.out
 	variants, err := config.Options{Getenv: stdio.Getenv}.Expand(*cfgPath, sets)
 	if err != nil {
 		return err
@@ -94,6 +78,35 @@ func cmdSweep(ctx context.Context, stdio IO, args []string) error {
 	}
 	if len(failed) > 0 {
 		return fmt.Errorf("%d of %d variants failed: %s", len(failed), len(variants), strings.Join(failed, ", "))
+	}
+	return nil
+}
+
+// configFlags are the flags shared by run and sweep.
+type configFlags struct {
+	path string
+	sets multiFlag
+	out  string
+}
+
+func addConfigFlags(fs *flag.FlagSet, setHelp string) *configFlags {
+	cf := &configFlags{}
+	fs.StringVar(&cf.path, "c", "", "config file (YAML)")
+	fs.StringVar(&cf.path, "config", "", "config file (YAML), same as -c")
+	fs.Var(&cf.sets, "set", setHelp)
+	fs.StringVar(&cf.out, "out", "runs", "directory that holds run directories")
+	return cf
+}
+
+// parse parses args and insists on a config file.
+func (cf *configFlags) parse(fs *flag.FlagSet, stdio IO, verb string, args []string) error {
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	if cf.path == "" {
+		fmt.Fprintf(stdio.Err, "bench %s: -c CONFIG is required\n", verb)
+		fs.Usage()
+		return errUsage
 	}
 	return nil
 }
@@ -401,5 +414,3 @@ func reportOptions(cfg *config.Config) reports.Options {
 	return reports.Options{Iters: cfg.Report.Bootstrap, Level: cfg.Report.Level, Baseline: cfg.Report.Baseline,
 		Seed: uint64(cfg.Seed), Classes: map[string][]string{"movie_rating": {"1", "2", "3", "4", "5"}}}
 }
-
-var _ = errors.New

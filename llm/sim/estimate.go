@@ -18,19 +18,7 @@ const (
 // estimate returns the estimated value of p.Field for p.Target from the
 // visible records and the memory facts, starting from prior.
 func estimate(p hint.Predict, facts []Fact, prior float64) float64 {
-	var ys []float64
-	var evs []hint.Event
-	for _, e := range p.Visible {
-		y, ok := e.Outcomes[p.Field]
-		if !ok {
-			continue
-		}
-		if p.Target.Scene != "" && e.Scene != "" && e.Scene != p.Target.Scene {
-			continue
-		}
-		ys = append(ys, y)
-		evs = append(evs, e)
-	}
+	evs, ys := sameSceneOutcomes(p)
 
 	baseSum, baseN := priorWeight*prior, priorWeight
 	for _, y := range ys {
@@ -129,4 +117,21 @@ func sceneOnly(conds []Cond) bool {
 		}
 	}
 	return true
+}
+
+// sameSceneOutcomes returns the visible records that carry p.Field's outcome
+// and share the target's scene, with those outcomes.
+func sameSceneOutcomes(p hint.Predict) (evs []hint.Event, ys []float64) {
+	for _, e := range p.Visible {
+		y, ok := e.Outcomes[p.Field]
+		if !ok {
+			continue
+		}
+		if p.Target.Scene != "" && e.Scene != "" && e.Scene != p.Target.Scene {
+			continue
+		}
+		ys = append(ys, y)
+		evs = append(evs, e)
+	}
+	return evs, ys
 }

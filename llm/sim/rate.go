@@ -34,19 +34,7 @@ type featTally struct {
 // collects the visible records' residuals around the same estimator.
 func rateEvidence(p hint.Predict, facts []Fact, prior float64) ratingEvidence {
 	var ev ratingEvidence
-	var evs []hint.Event
-	var ys []float64
-	for _, e := range p.Visible {
-		y, ok := e.Outcomes[p.Field]
-		if !ok {
-			continue
-		}
-		if p.Target.Scene != "" && e.Scene != "" && e.Scene != p.Target.Scene {
-			continue
-		}
-		ys = append(ys, y)
-		evs = append(evs, e)
-	}
+	evs, ys := sameSceneOutcomes(p)
 
 	// The user's mean: visible ratings, population facts (scene facts when
 	// there are any, else "all" facts) and the prior as one pseudo-record.
