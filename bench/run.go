@@ -222,6 +222,14 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
 		return res, err
 	}
+	// The resolved config also as YAML, ready for `bench run -c`.
+	resolved, err := cfg.ResolvedYAML()
+	if err != nil {
+		return res, err
+	}
+	if err := store.WriteFileAtomic(filepath.Join(rs.dir, "config.yaml"), resolved); err != nil {
+		return res, err
+	}
 
 	already := len(order) - len(jobs)
 	fmt.Fprintf(stdio.Err, "run %s: %d samples (%d methods × %d instances) on %s, data: %s; %d already done\n",

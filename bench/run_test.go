@@ -75,6 +75,9 @@ func TestRunTwiceIsIdempotentAndDeterministic(t *testing.T) {
 	if len(csvA) == 0 {
 		t.Fatalf("no metrics.csv:\n%s", log)
 	}
+	if _, err := os.Stat(filepath.Join(outA, "tiny", "config.yaml")); err != nil {
+		t.Errorf("resolved config not saved: %v", err)
+	}
 	for _, f := range []string{"confusion.png", "table.md", "table.tex", "index.md", "samples.parquet"} {
 		if _, err := os.Stat(filepath.Join(outA, "tiny", "report", f)); err != nil {
 			t.Errorf("missing artefact: %v", err)
