@@ -37,6 +37,12 @@ func (s *summary) writeIndex(dir string, arts []Artefact) (Artefact, error) {
 	fmt.Fprintf(&b, "- Samples: %d finished, %d errored, %d planned; per method: %s\n", total, errored, m.Samples, strings.Join(per, ", "))
 	fmt.Fprintf(&b, "- Baseline for paired tests: %s\n", mdText(s.run.methods[0]))
 	b.WriteString("- How to regenerate: `bench report <rundir>` (the folder holding manifest.json and samples.jsonl)\n\n")
+	for _, a := range arts {
+		if a.Path == "table1_vs_paper.md" {
+			b.WriteString(s.table1IndexNote())
+			break
+		}
+	}
 	b.WriteString("## Artefacts\n\n")
 	for _, a := range arts {
 		fmt.Fprintf(&b, "- [%s](%s) — %s\n", mdText(a.Path), a.Path, mdText(a.Desc))

@@ -62,7 +62,8 @@ type Artefacts struct {
 // Write reads <runDir>/manifest.json and <runDir>/samples.jsonl and writes
 // the report into <runDir>/report/: metrics.csv, confusion CSVs and heat
 // maps for multi-class fields, samples.parquet, table.md, table.tex and
-// index.md.
+// index.md; runs with OmniBehavior binary fields (video_, live_, ad_, shop_)
+// also get PraMem's Table 1 (table1.*, table1_fields.csv, table1_vs_paper.*).
 func Write(runDir string, opts Options) (Artefacts, error) {
 	opts = opts.withDefaults()
 	if opts.Iters < 1 || !(opts.Level > 0 && opts.Level < 1) {
@@ -84,6 +85,7 @@ func Write(runDir string, opts Options) (Artefacts, error) {
 		s.writeMetricsCSV,
 		s.writeConfusion,
 		s.writeTables,
+		s.writeTable1,
 		s.writeHeatMaps,
 		s.writeParquet,
 	}
