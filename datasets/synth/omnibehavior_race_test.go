@@ -1,0 +1,5 @@
+//go:build race
+
+package synth_test
+
+const raceEnabled = true
