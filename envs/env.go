@@ -1,0 +1,96 @@
+// Package envs holds the agent environments behind one interface. Each
+// environment lives in its own sub-package and exposes a Suite: its tasks
+// (from the official data or an embedded suite written by us) and episodes
+// that take action strings and return observations. Agent actions are
+// untrusted input: a malformed or unknown action yields an error
+// observation, never a crash, and environments never touch the host
+// filesystem, network or shell.
+package envs
+
+import (
+	"context"
+
+	"github.com/memharness/memharness/llm"
+)
+
+// Task is one episode's specification.
+type Task struct {
+	// ID is stable across runs and unique within the environment.
+	ID string `json:"id"`
+	// Env is the environment name ("taubench-retail", "apibank", ...).
+	Env string `json:"env"`
+	// Split is "test", "train", "dev" or "" when the data has none.
+	Split string `json:"split,omitempty"`
+	// Instruction is the goal as shown to the agent.
+	Instruction string `json:"instruction"`
+	// Difficulty orders tasks easy→hard within an environment (LifeMem's
+	// similarity stream); 0 when unknown.
+	Difficulty int `json:"difficulty,omitempty"`
+	// Data is the environment's own task record (opaque to the harness).
+	Data any `json:"-"`
+}
+
+// Step is the outcome of one action.
+type Step struct {
+	Observation string         `json:"observation"`
+	Reward      float64        `json:"reward"`
+	Done        bool           `json:"done"`
+	Info        map[string]any `json:"info,omitempty"`
+	// Invalid is true when the action could not be parsed or executed; the
+	// observation then says why.
+	Invalid bool `json:"invalid,omitempty"`
+}
+
+// Options are what an episode may use besides its task.
+type Options struct {
+	// Model plays simulated parties (e.g. τ-bench's customer). Nil means
+	// the environment's scripted fallback when it has one, else an error.
+	Model llm.Model
+	// Embedder serves retrieval inside an environment (API-Bank's ToolSearcher).
+	Embedder llm.Embedder
+	// Seed makes any randomness of the episode reproducible.
+	Seed int64
+}
+
+// Episode is one run of a task.
+type Episode interface {
+	// Observation is the initial observation (what the agent sees first,
+	// including the instruction when the environment shows it there).
+	Observation() string
+	// Step applies one action. An error means the environment itself failed
+	// (not the agent); a bad action is a Step with Invalid set.
+	Step(ctx context.Context, action string) (Step, error)
+	// Done reports whether the episode has ended.
+	Done() bool
+	// Score is the environment's native metric for the episode so far, in [0, 1].
+	Score() float64
+	// Close releases the episode's resources (databases, browsers).
+	Close() error
+}
+
+// Suite is one environment with its tasks.
+type Suite interface {
+	// Name is the registry name.
+	Name() string
+	// Tasks lists every task, in a stable order.
+	Tasks() []Task
+	// MaxSteps is the step limit from the paper.
+	MaxSteps() int
+	// NewEpisode starts a task.
+	NewEpisode(ctx context.Context, t Task, opts Options) (Episode, error)
+}
+
+// Oracle is implemented by suites that can solve their own tasks from gold
+// data (gold actions, gold SQL, gold answers): `bench envs check` replays the
+// oracle's actions and expects a full score.
+type Oracle interface {
+	// Gold returns the agent actions that solve t, in order. Scripted
+	// simulated parties (if any) are the suite's business.
+	Gold(t Task) ([]string, error)
+}
+
+// OracleOptions is implemented by suites whose oracle episodes need special
+// options (for example a scripted customer instead of an LLM).
+type OracleOptions interface {
+	GoldOptions(t Task) Options
+}

@@ -1,0 +1,173 @@
+package envs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Turn is one line of an episode transcript.
+type Turn struct {
+	Role string `json:"role"` // "env" or "agent"
+	Text string `json:"text"`
+	// Reward and Invalid annotate env turns that answer an action.
+	Reward  float64 `json:"reward,omitempty"`
+	Invalid bool    `json:"invalid,omitempty"`
+}
+
+// Transcript is the full record of one episode.
+type Transcript struct {
+	Env     string  `json:"env"`
+	Task    string  `json:"task"`
+	Turns   []Turn  `json:"turns"`
+	Steps   int     `json:"steps"`
+	Invalid int     `json:"invalid_actions"`
+	Score   float64 `json:"score"`
+	// End says why the episode stopped: "done", "max_steps", "agent_stop"
+	// or "error: ...".
+	End      string        `json:"end"`
+	Duration time.Duration `json:"duration_ns"`
+}
+
+// Agent chooses the next action from the transcript so far.
+type Agent interface {
+	Act(ctx context.Context, t Task, turns []Turn) (string, error)
+}
+
+// AgentFunc adapts a function to Agent.
+type AgentFunc func(ctx context.Context, t Task, turns []Turn) (string, error)
+
+// Act calls f.
+func (f AgentFunc) Act(ctx context.Context, t Task, turns []Turn) (string, error) {
+	return f(ctx, t, turns)
+}
+
+// ErrStop may be returned by an agent to end its episode early.
+var ErrStop = errors.New("agent stopped")
+
+// Run plays one episode of t with agent, for at most maxSteps actions
+// (the suite's MaxSteps when maxSteps <= 0). Agent or environment failures
+// end the episode and are recorded in the transcript; Run returns an error
+// only when the episode could not start or the context was cancelled.
+func Run(ctx context.Context, s Suite, t Task, agent Agent, opts Options, maxSteps int) (Transcript, error) {
+	start := time.Now()
+	tr := Transcript{Env: s.Name(), Task: t.ID}
+	if maxSteps <= 0 {
+		maxSteps = s.MaxSteps()
+	}
+	ep, err := s.NewEpisode(ctx, t, opts)
+	if err != nil {
+		return tr, fmt.Errorf("%s/%s: start: %w", s.Name(), t.ID, err)
+	}
+	defer ep.Close()
+	tr.Turns = append(tr.Turns, Turn{Role: "env", Text: ep.Observation()})
+	tr.End = "max_steps"
+	for tr.Steps < maxSteps && !ep.Done() {
+		action, err := agent.Act(ctx, t, tr.Turns)
+		if err != nil {
+			if ctx.Err() != nil {
+				return tr, ctx.Err()
+			}
+			if errors.Is(err, ErrStop) {
+				tr.End = "agent_stop"
+			} else {
+				tr.End = "error: agent: " + err.Error()
+			}
+			break
+		}
+		tr.Turns = append(tr.Turns, Turn{Role: "agent", Text: action})
+		tr.Steps++
+		st, err := ep.Step(ctx, action)
+		if err != nil {
+			if ctx.Err() != nil {
+				return tr, ctx.Err()
+			}
+			tr.End = "error: env: " + err.Error()
+			break
+		}
+		if st.Invalid {
+			tr.Invalid++
+		}
+		tr.Turns = append(tr.Turns, Turn{Role: "env", Text: st.Observation, Reward: st.Reward, Invalid: st.Invalid})
+	}
+	if ep.Done() {
+		tr.End = "done"
+	}
+	tr.Score = ep.Score()
+	tr.Duration = time.Since(start)
+	return tr, nil
+}
+
+// Replay is an agent that plays a fixed list of actions, then stops.
+func Replay(actions []string) Agent {
+	return AgentFunc(func(_ context.Context, _ Task, turns []Turn) (string, error) {
+		n := 0
+		for _, t := range turns {
+			if t.Role == "agent" {
+				n++
+			}
+		}
+		if n >= len(actions) {
+			return "", ErrStop
+		}
+		return actions[n], nil
+	})
+}
+
+// CheckResult is the outcome of replaying a suite's oracle.
+type CheckResult struct {
+	Env     string   `json:"env"`
+	Tasks   int      `json:"tasks"`
+	Passed  int      `json:"passed"`
+	Failed  int      `json:"failed"`
+	Failing []string `json:"failing,omitempty"`
+	// Reasons maps a failing task to why it failed (first line).
+	Reasons map[string]string `json:"reasons,omitempty"`
+	Seconds float64           `json:"seconds"`
+}
+
+// Check replays the oracle of every task of s and counts full scores.
+func Check(ctx context.Context, s Suite) (CheckResult, error) {
+	start := time.Now()
+	res := CheckResult{Env: s.Name(), Reasons: map[string]string{}}
+	or, ok := s.(Oracle)
+	if !ok {
+		return res, fmt.Errorf("%s has no oracle", s.Name())
+	}
+	for _, t := range s.Tasks() {
+		res.Tasks++
+		reason := ""
+		gold, err := or.Gold(t)
+		if err != nil {
+			reason = "gold: " + err.Error()
+		} else {
+			opts := Options{Seed: 1}
+			if oo, ok := s.(OracleOptions); ok {
+				opts = oo.GoldOptions(t)
+			}
+			tr, err := Run(ctx, s, t, Replay(gold), opts, len(gold)+1)
+			switch {
+			case err != nil:
+				if ctx.Err() != nil {
+					return res, ctx.Err()
+				}
+				reason = err.Error()
+			case tr.Score < 1:
+				reason = fmt.Sprintf("score %.3f after %d steps (%s)", tr.Score, tr.Steps, tr.End)
+			}
+		}
+		if reason == "" {
+			res.Passed++
+			continue
+		}
+		res.Failed++
+		res.Failing = append(res.Failing, t.ID)
+		res.Reasons[t.ID] = reason
+	}
+	if len(res.Reasons) == 0 {
+		res.Reasons = nil
+	}
+	res.Seconds = time.Since(start).Seconds()
+	return res, nil
+}

@@ -1,0 +1,97 @@
+package envs
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// counterSuite: the agent must say "inc" N times then "done"; anything else
+// is an invalid action.
+type counterSuite struct{ n int }
+
+func (s counterSuite) Name() string  { return "counter" }
+func (s counterSuite) MaxSteps() int { return 10 }
+func (s counterSuite) Tasks() []Task {
+	return []Task{{ID: "c1", Env: "counter"}, {ID: "c2", Env: "counter"}}
+}
+func (s counterSuite) NewEpisode(_ context.Context, t Task, _ Options) (Episode, error) {
+	if t.ID == "broken" {
+		return nil, errors.New("no such task")
+	}
+	return &counterEp{want: s.n}, nil
+}
+func (s counterSuite) Gold(t Task) ([]string, error) {
+	if t.ID == "c2" {
+		return []string{"inc"}, nil // one short: fails
+	}
+	return append(strings.Split(strings.Repeat("inc ", s.n), " ")[:s.n], "done"), nil
+}
+
+type counterEp struct {
+	want, got int
+	done      bool
+	score     float64
+}
+
+func (e *counterEp) Observation() string { return "count to the target" }
+func (e *counterEp) Step(_ context.Context, a string) (Step, error) {
+	switch a {
+	case "inc":
+		e.got++
+		return Step{Observation: "ok"}, nil
+	case "done":
+		e.done = true
+		if e.got == e.want {
+			e.score = 1
+		}
+		return Step{Observation: "bye", Done: true, Reward: e.score}, nil
+	}
+	return Step{Observation: "unknown action " + a, Invalid: true}, nil
+}
+func (e *counterEp) Done() bool     { return e.done }
+func (e *counterEp) Score() float64 { return e.score }
+func (e *counterEp) Close() error   { return nil }
+
+func TestGarbageAgentEndsCleanly(t *testing.T) {
+	garbage := AgentFunc(func(context.Context, Task, []Turn) (string, error) { return "\x00}{ DROP TABLE", nil })
+	tr, err := Run(context.Background(), counterSuite{n: 2}, Task{ID: "c1"}, garbage, Options{}, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Steps != 100 || tr.Invalid != 100 || tr.End != "max_steps" || tr.Score != 0 {
+		t.Errorf("transcript: steps %d invalid %d end %q score %v", tr.Steps, tr.Invalid, tr.End, tr.Score)
+	}
+	if len(tr.Turns) != 201 {
+		t.Errorf("turns = %d, want 201", len(tr.Turns))
+	}
+}
+
+func TestCheck(t *testing.T) {
+	res, err := Check(context.Background(), counterSuite{n: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Tasks != 2 || res.Passed != 1 || res.Failed != 1 || len(res.Failing) != 1 || res.Failing[0] != "c2" {
+		t.Errorf("check = %+v", res)
+	}
+	if !strings.Contains(res.Reasons["c2"], "score 0.000") {
+		t.Errorf("reason = %q", res.Reasons["c2"])
+	}
+}
+
+func TestAgentErrorAndStop(t *testing.T) {
+	failing := AgentFunc(func(context.Context, Task, []Turn) (string, error) { return "", errors.New("endpoint down") })
+	tr, err := Run(context.Background(), counterSuite{n: 1}, Task{ID: "c1"}, failing, Options{}, 0)
+	if err != nil || !strings.HasPrefix(tr.End, "error: agent: endpoint down") {
+		t.Errorf("end %q err %v", tr.End, err)
+	}
+	tr, _ = Run(context.Background(), counterSuite{n: 1}, Task{ID: "c1"}, Replay([]string{"inc", "done"}), Options{}, 0)
+	if tr.End != "done" || tr.Score != 1 {
+		t.Errorf("replay: %+v", tr)
+	}
+	if _, err := Run(context.Background(), counterSuite{}, Task{ID: "broken"}, failing, Options{}, 0); err == nil {
+		t.Error("start failure not reported")
+	}
+}
