@@ -8,6 +8,7 @@
 //	bench report RUNDIR
 //	bench data  fetch|verify|stats NAME [--path DIR] [--json]
 //	bench cache stats|prune [--dir DIR]
+//	bench envs  list | check [NAME] [--data DIR] [--json] | replay NAME TASK
 //
 // Every verb takes --help.
 package bench
@@ -46,6 +47,7 @@ func verbs() []verb {
 		{"report", "(re)write the reports of a run directory from its logs", cmdReport},
 		{"data", "fetch, verify or describe a dataset", cmdData},
 		{"cache", "inspect or prune the LLM response cache", cmdCache},
+		{"envs", "list agent environments, check their gold oracles, replay a task", cmdEnvs},
 	}
 }
 

@@ -1,0 +1,137 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/envs/all"
+)
+
+func cmdEnvs(ctx context.Context, stdio IO, args []string) error {
+	fs := newFlags(stdio.Err, "envs", "envs list | check [NAME] [--data DIR] [--json] | replay NAME TASK [--data DIR]",
+		"  list    every agent environment with its embedded task count and step limit\n"+
+			"  check   replay each task's gold solution and count full scores (all environments, or NAME);\n"+
+			"          --data DIR reads the official data laid out like shared/fixtures/envs, else the\n"+
+			"          embedded suites; --json prints one JSON line per environment\n"+
+			"  replay  play the gold solution of one task and print its transcript as JSON")
+	data := fs.String("data", "", "root of the official data (e.g. ../shared/fixtures/envs)")
+	asJSON := fs.Bool("json", false, "check: one JSON line per environment")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		fs.Usage()
+		return errUsage
+	}
+	open := func(e all.Entry) (envs.Suite, error) {
+		if *data != "" {
+			return e.OpenData(*data)
+		}
+		return e.Embedded()
+	}
+	switch pos[0] {
+	case "list":
+		for _, e := range all.Entries() {
+			s, err := e.Embedded()
+			if err != nil {
+				return fmt.Errorf("%s: %w", e.Name, err)
+			}
+			fmt.Fprintf(stdio.Out, "%-20s %4d embedded tasks  max %2d steps  data: %s\n", e.Name, len(s.Tasks()), s.MaxSteps(), e.DataSubdir)
+		}
+		return nil
+	case "check":
+		entries := all.Entries()
+		if len(pos) > 1 {
+			e, err := all.Find(pos[1])
+			if err != nil {
+				return err
+			}
+			entries = []all.Entry{e}
+		}
+		start := time.Now()
+		failed := 0
+		for _, e := range entries {
+			s, err := open(e)
+			if err != nil {
+				return fmt.Errorf("%s: %w", e.Name, err)
+			}
+			res, err := envs.Check(ctx, s)
+			if err != nil {
+				return fmt.Errorf("%s: %w", e.Name, err)
+			}
+			failed += res.Failed
+			if *asJSON {
+				line := struct {
+					Env     string   `json:"env"`
+					Tasks   int      `json:"tasks"`
+					Passed  int      `json:"passed"`
+					Failed  int      `json:"failed"`
+					Failing []string `json:"failing"`
+					Seconds float64  `json:"seconds"`
+				}{res.Env, res.Tasks, res.Passed, res.Failed, res.Failing, res.Seconds}
+				if line.Failing == nil {
+					line.Failing = []string{}
+				}
+				b, _ := json.Marshal(line)
+				fmt.Fprintln(stdio.Out, string(b))
+			} else {
+				fmt.Fprintf(stdio.Out, "%-20s %4d/%-4d passed  %.2fs\n", res.Env, res.Passed, res.Tasks, res.Seconds)
+				for _, id := range res.Failing {
+					fmt.Fprintf(stdio.Out, "  FAIL %s: %s\n", id, res.Reasons[id])
+				}
+			}
+		}
+		fmt.Fprintf(stdio.Err, "envs check: %d environments in %s\n", len(entries), time.Since(start).Round(time.Millisecond))
+		if failed > 0 {
+			return fmt.Errorf("%d tasks failed their oracle", failed)
+		}
+		return nil
+	case "replay":
+		if len(pos) != 3 {
+			fs.Usage()
+			return errUsage
+		}
+		e, err := all.Find(pos[1])
+		if err != nil {
+			return err
+		}
+		s, err := open(e)
+		if err != nil {
+			return err
+		}
+		for _, t := range s.Tasks() {
+			if t.ID != pos[2] {
+				continue
+			}
+			or, ok := s.(envs.Oracle)
+			if !ok {
+				return fmt.Errorf("%s has no gold solutions", e.Name)
+			}
+			gold, err := or.Gold(t)
+			if err != nil {
+				return err
+			}
+			opts := envs.Options{Seed: 1}
+			if oo, ok := s.(envs.OracleOptions); ok {
+				opts = oo.GoldOptions(t)
+			}
+			tr, err := envs.Run(ctx, s, t, envs.Replay(gold), opts, len(gold)+1)
+			if err != nil {
+				return err
+			}
+			enc := json.NewEncoder(stdio.Out)
+			enc.SetIndent("", "  ")
+			enc.SetEscapeHTML(false)
+			return enc.Encode(tr)
+		}
+		return fmt.Errorf("%s: no task %q", e.Name, pos[2])
+	default:
+		fmt.Fprintf(stdio.Err, "bench envs: unknown action %q\n", pos[0])
+		fs.Usage()
+		return errUsage
+	}
+}

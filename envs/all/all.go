@@ -1,0 +1,48 @@
+// Package all lists every environment the harness knows, so the CLI and the
+// agent runners can find them by name. It is the only package that imports
+// every environment.
+package all
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/memharness/memharness/envs"
+)
+
+// Entry describes one environment.
+type Entry struct {
+	Name string
+	// DataSubdir is where the official data sits below a data root laid out
+	// like shared/fixtures/envs (e.g. "taubench/retail").
+	DataSubdir string
+	// Open loads the official data from a directory.
+	Open func(dir string) (envs.Suite, error)
+	// Embedded returns the suite written by us and compiled into the binary.
+	Embedded func() (envs.Suite, error)
+}
+
+// Entries returns the registry in the LifeMem stream order (then OOD).
+func Entries() []Entry {
+	return entries()
+}
+
+// Find returns the entry called name.
+func Find(name string) (Entry, error) {
+	var names []string
+	for _, e := range Entries() {
+		if e.Name == name {
+			return e, nil
+		}
+		names = append(names, e.Name)
+	}
+	sort.Strings(names)
+	return Entry{}, fmt.Errorf("unknown environment %q (known: %s)", name, strings.Join(names, ", "))
+}
+
+// OpenData opens e's official data below root.
+func (e Entry) OpenData(root string) (envs.Suite, error) {
+	return e.Open(filepath.Join(root, filepath.FromSlash(e.DataSubdir)))
+}
