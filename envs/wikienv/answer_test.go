@@ -1,0 +1,50 @@
+package wikienv
+
+import (
+	"math"
+	"testing"
+)
+
+func TestNormalizeAnswer(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"The Kestrel Brothers", "kestrel brothers"},
+		{"  an   Apple, a day! ", "apple day"},
+		{"18,400", "18400"},
+		{"Pryde & Wren", "pryde wren"},
+		{"theatre", "theatre"},      // articles only as whole words
+		{"Anne-Marie", "annemarie"}, // hyphen is punctuation
+		{"Gesellschaft mit beschränkter Haftung", "gesellschaft mit beschränkter haftung"},
+		{"NOT ENOUGH INFO", "not enough info"},
+		{"a", ""},
+		{"éthe the", "éthe"},    // Unicode letters are word characters
+		{"“the” end", "“” end"}, // non-ASCII quotes are not punctuation here
+	}
+	for _, tt := range tests {
+		if got := NormalizeAnswer(tt.in); got != tt.want {
+			t.Errorf("NormalizeAnswer(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestExactMatchAndF1(t *testing.T) {
+	tests := []struct {
+		pred, gold string
+		em         bool
+		f1         float64
+	}{
+		{"the Kestrel Brothers", "Kestrel Brothers", true, 1},
+		{"Kestrel", "the Kestrel Brothers", false, 2.0 / 3},
+		{"yes", "no", false, 0},
+		{"yes sir", "yes", false, 0}, // yes/no only match themselves
+		{"88 metres", "88 metres.", true, 1},
+		{"", "x", false, 0},
+	}
+	for _, tt := range tests {
+		if got := ExactMatch(tt.pred, tt.gold); got != tt.em {
+			t.Errorf("ExactMatch(%q, %q) = %v", tt.pred, tt.gold, got)
+		}
+		if got := F1(tt.pred, tt.gold); math.Abs(got-tt.f1) > 1e-12 {
+			t.Errorf("F1(%q, %q) = %v, want %v", tt.pred, tt.gold, got, tt.f1)
+		}
+	}
+}
