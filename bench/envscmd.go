@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/memharness/memharness/envs"
@@ -57,6 +60,16 @@ func cmdEnvs(ctx context.Context, stdio IO, args []string) error {
 		for _, e := range entries {
 			s, err := open(e)
 			if err != nil {
+				if *data != "" && !hasData(filepath.Join(*data, filepath.FromSlash(e.DataSubdir))) {
+					// Official data that cannot be shipped (e.g. Mind2Web): say so, don't fail.
+					if *asJSON {
+						b, _ := json.Marshal(map[string]any{"env": e.Name, "tasks": 0, "passed": 0, "failed": 0, "failing": []string{}, "skipped": "no official data in " + e.DataSubdir})
+						fmt.Fprintln(stdio.Out, string(b))
+					} else {
+						fmt.Fprintf(stdio.Out, "%-20s skipped: no official data in %s\n", e.Name, e.DataSubdir)
+					}
+					continue
+				}
 				return fmt.Errorf("%s: %w", e.Name, err)
 			}
 			res, err := envs.Check(ctx, s)
@@ -134,4 +147,18 @@ func cmdEnvs(ctx context.Context, stdio IO, args []string) error {
 		fs.Usage()
 		return errUsage
 	}
+}
+
+// hasData reports whether dir holds anything besides provenance notes.
+func hasData(dir string) bool {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		if n := strings.ToUpper(e.Name()); n != "SOURCES.MD" && n != "README.MD" {
+			return true
+		}
+	}
+	return false
 }

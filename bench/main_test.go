@@ -110,3 +110,30 @@ sweep:
 		t.Error(err)
 	}
 }
+
+func TestEnvsCheckEmbedded(t *testing.T) {
+	out, code := runCLI(t, "envs", "check", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	n := 0
+	for _, line := range strings.Split(out, "\n") {
+		if !strings.HasPrefix(line, "{") {
+			continue
+		}
+		n++
+		var r struct {
+			Env           string
+			Tasks, Failed int
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("bad line %q: %v", line, err)
+		}
+		if r.Tasks < 10 || r.Failed != 0 {
+			t.Errorf("%s: %d tasks, %d failed (embedded suites need ≥ 10 tasks, all solvable)", r.Env, r.Tasks, r.Failed)
+		}
+	}
+	if n == 0 {
+		t.Error("no environment checked")
+	}
+}
