@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -84,8 +85,10 @@ func cmdEnvs(ctx context.Context, stdio IO, args []string) error {
 					Passed  int      `json:"passed"`
 					Failed  int      `json:"failed"`
 					Failing []string `json:"failing"`
-					Seconds float64  `json:"seconds"`
-				}{res.Env, res.Tasks, res.Passed, res.Failed, res.Failing, res.Seconds}
+					// Excluded: tasks whose official data is itself inconsistent, with why.
+					Excluded map[string]string `json:"excluded,omitempty"`
+					Seconds  float64           `json:"seconds"`
+				}{res.Env, res.Tasks, res.Passed, res.Failed, res.Failing, res.Excluded, res.Seconds}
 				if line.Failing == nil {
 					line.Failing = []string{}
 				}
@@ -95,6 +98,9 @@ func cmdEnvs(ctx context.Context, stdio IO, args []string) error {
 				fmt.Fprintf(stdio.Out, "%-20s %4d/%-4d passed  %.2fs\n", res.Env, res.Passed, res.Tasks, res.Seconds)
 				for _, id := range res.Failing {
 					fmt.Fprintf(stdio.Out, "  FAIL %s: %s\n", id, res.Reasons[id])
+				}
+				for _, id := range sortedKeys(res.Excluded) {
+					fmt.Fprintf(stdio.Out, "  excluded (data issue) %s: %s\n", id, res.Excluded[id])
 				}
 			}
 		}
@@ -161,4 +167,13 @@ func hasData(dir string) bool {
 		}
 	}
 	return false
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

@@ -94,3 +94,11 @@ type Oracle interface {
 type OracleOptions interface {
 	GoldOptions(t Task) Options
 }
+
+// DataIssues is implemented by suites whose official data holds tasks that no
+// correct environment can solve (a wrong answer key, a gold call recorded
+// against an older API). Check reports such a task as excluded, with the
+// reason, when its oracle fails, instead of counting it as a failure.
+type DataIssues interface {
+	DataIssues() map[string]string
+}

@@ -2,7 +2,9 @@ package all
 
 import (
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/envs/apibank"
 	"github.com/memharness/memharness/envs/mind2web"
+	"github.com/memharness/memharness/envs/toolqa"
 	"github.com/memharness/memharness/envs/wikienv"
 )
 
@@ -10,9 +12,15 @@ import (
 // then the out-of-distribution environments.
 func entries() []Entry {
 	return []Entry{
+		{Name: apibank.Name, DataSubdir: "apibank",
+			Open:     func(d string) (envs.Suite, error) { return apibank.Open(d) },
+			Embedded: func() (envs.Suite, error) { return apibank.Embedded() }},
 		{Name: wikienv.NameHotpotQA, DataSubdir: "hotpotqa",
 			Open:     func(d string) (envs.Suite, error) { return wikienv.OpenHotpotQA(d) },
 			Embedded: func() (envs.Suite, error) { return wikienv.EmbeddedHotpotQA() }},
+		{Name: toolqa.Name, DataSubdir: "toolqa",
+			Open:     func(d string) (envs.Suite, error) { return toolqa.Open(d) },
+			Embedded: func() (envs.Suite, error) { return toolqa.Embedded() }},
 		{Name: mind2web.EnvName, DataSubdir: "mind2web",
 			Open:     func(d string) (envs.Suite, error) { return mind2web.Open(d) },
 			Embedded: func() (envs.Suite, error) { return mind2web.Embedded() }},

@@ -1,0 +1,38 @@
+package toolqa
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memharness/memharness/datasets/fetch"
+)
+
+func TestFetchSpec(t *testing.T) {
+	specs := FetchSpec()
+	names := map[string]bool{}
+	for _, s := range specs {
+		names[s.FileName] = true
+		if !strings.HasPrefix(s.URL, "https://raw.githubusercontent.com/") || s.Name != Name || s.Size <= 0 {
+			t.Errorf("spec %+v is incomplete", s)
+		}
+	}
+	for _, f := range []string{CSVFile, EasyFile, HardFile, LifeMemFile} {
+		if !names[f] {
+			t.Errorf("FetchSpec has no %s", f)
+		}
+	}
+	// The pins match the fixture copies (they were taken from them).
+	if _, err := os.Stat(fixtureDir); err != nil {
+		t.Skipf("fixtures not present: %v", err)
+	}
+	for _, s := range specs {
+		if s.SHA256 == "" {
+			continue
+		}
+		if err := fetch.Verify(filepath.Join(fixtureDir, s.FileName), s); err != nil {
+			t.Error(err)
+		}
+	}
+}
