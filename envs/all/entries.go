@@ -4,6 +4,7 @@ import (
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/envs/apibank"
 	"github.com/memharness/memharness/envs/mind2web"
+	"github.com/memharness/memharness/envs/taubench"
 	"github.com/memharness/memharness/envs/toolqa"
 	"github.com/memharness/memharness/envs/wikienv"
 )
@@ -15,6 +16,9 @@ func entries() []Entry {
 		{Name: apibank.Name, DataSubdir: "apibank",
 			Open:     func(d string) (envs.Suite, error) { return apibank.Open(d) },
 			Embedded: func() (envs.Suite, error) { return apibank.Embedded() }},
+		{Name: taubench.NameRetail, DataSubdir: "taubench/retail",
+			Open:     func(d string) (envs.Suite, error) { return taubench.OpenRetail(d) },
+			Embedded: func() (envs.Suite, error) { return taubench.EmbeddedRetail() }},
 		{Name: wikienv.NameHotpotQA, DataSubdir: "hotpotqa",
 			Open:     func(d string) (envs.Suite, error) { return wikienv.OpenHotpotQA(d) },
 			Embedded: func() (envs.Suite, error) { return wikienv.EmbeddedHotpotQA() }},
@@ -27,5 +31,8 @@ func entries() []Entry {
 		{Name: wikienv.NameFEVER, DataSubdir: "fever",
 			Open:     func(d string) (envs.Suite, error) { return wikienv.OpenFEVER(d) },
 			Embedded: func() (envs.Suite, error) { return wikienv.EmbeddedFEVER() }},
+		{Name: taubench.NameAirline, DataSubdir: "taubench/airline",
+			Open:     func(d string) (envs.Suite, error) { return taubench.OpenAirline(d) },
+			Embedded: func() (envs.Suite, error) { return taubench.EmbeddedAirline() }},
 	}
 }

@@ -1,0 +1,173 @@
+package taubench
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Num is a JSON number with Python's int/float distinction, which decides
+// how it prints (60 vs 60.0) and how arithmetic on it behaves.
+type Num struct {
+	I       int64
+	F       float64
+	IsFloat bool
+}
+
+// Int returns an int Num.
+func Int(i int64) Num { return Num{I: i} }
+
+// Float returns a float Num.
+func Float(f float64) Num { return Num{F: f, IsFloat: true} }
+
+// Float64 returns n as a float64.
+func (n Num) Float64() float64 {
+	if n.IsFloat {
+		return n.F
+	}
+	return float64(n.I)
+}
+
+// binop applies Python's rule: int op int stays int (unless it overflows
+// int64, where Python would grow and we fall back to float), else float.
+func (n Num) binop(m Num, iop func(a, b int64) (int64, bool), fop func(a, b float64) float64) Num {
+	if !n.IsFloat && !m.IsFloat {
+		if r, ok := iop(n.I, m.I); ok {
+			return Int(r)
+		}
+	}
+	return Float(fop(n.Float64(), m.Float64()))
+}
+
+// Add returns n + m.
+func (n Num) Add(m Num) Num {
+	return n.binop(m, func(a, b int64) (int64, bool) {
+		r := a + b
+		return r, (a >= 0) != (b >= 0) || (r >= 0) == (a >= 0)
+	}, func(a, b float64) float64 { return a + b })
+}
+
+// Sub returns n - m.
+func (n Num) Sub(m Num) Num { return n.Add(m.Neg()) }
+
+// Mul returns n * m.
+func (n Num) Mul(m Num) Num {
+	return n.binop(m, func(a, b int64) (int64, bool) {
+		if a == 0 || b == 0 {
+			return 0, true
+		}
+		r := a * b
+		return r, r/b == a && !(a == -1 && b == math.MinInt64) && !(b == -1 && a == math.MinInt64)
+	}, func(a, b float64) float64 { return a * b })
+}
+
+// Neg returns -n.
+func (n Num) Neg() Num {
+	if n.IsFloat {
+		return Float(-n.F)
+	}
+	if n.I == math.MinInt64 {
+		return Float(-float64(n.I))
+	}
+	return Int(-n.I)
+}
+
+// Abs returns |n|.
+func (n Num) Abs() Num {
+	if n.Less(Int(0)) {
+		return n.Neg()
+	}
+	return n
+}
+
+// Less reports n < m.
+func (n Num) Less(m Num) bool {
+	if !n.IsFloat && !m.IsFloat {
+		return n.I < m.I
+	}
+	return n.Float64() < m.Float64()
+}
+
+// Equal reports n == m by value (Python: 60 == 60.0).
+func (n Num) Equal(m Num) bool {
+	if !n.IsFloat && !m.IsFloat {
+		return n.I == m.I
+	}
+	return n.Float64() == m.Float64()
+}
+
+// Round2 is Python's round(n, 2): ints are unchanged, floats are rounded
+// correctly (half-even on exact binary ties), which strconv also does.
+func (n Num) Round2() Num {
+	if !n.IsFloat || math.IsInf(n.F, 0) || math.IsNaN(n.F) {
+		return n
+	}
+	f, err := strconv.ParseFloat(strconv.FormatFloat(n.F, 'f', 2, 64), 64)
+	if err != nil {
+		return n
+	}
+	return Float(f)
+}
+
+// String is Python's str(n).
+func (n Num) String() string {
+	if !n.IsFloat {
+		return strconv.FormatInt(n.I, 10)
+	}
+	return pyFloatRepr(n.F)
+}
+
+// pyFloatRepr formats f like Python's repr(float): the shortest digits that
+// round-trip, fixed notation when the decimal exponent is in [-4, 16),
+// always with a fractional part, else d.ddde±XX.
+func pyFloatRepr(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "nan"
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	}
+	s := strconv.FormatFloat(f, 'e', -1, 64) // e.g. -9.735e+01
+	sign := ""
+	if s[0] == '-' {
+		sign, s = "-", s[1:]
+	}
+	mant, expStr, _ := strings.Cut(s, "e")
+	exp, _ := strconv.Atoi(expStr)
+	digits := strings.Replace(mant, ".", "", 1)
+	if exp < -4 || exp >= 16 {
+		m := digits[:1]
+		if len(digits) > 1 {
+			m += "." + digits[1:]
+		}
+		es := "+"
+		if exp < 0 {
+			es, exp = "-", -exp
+		}
+		e := strconv.Itoa(exp)
+		if len(e) < 2 {
+			e = "0" + e
+		}
+		return sign + m + "e" + es + e
+	}
+	point := exp + 1 // digits before the decimal point
+	var b strings.Builder
+	b.WriteString(sign)
+	switch {
+	case point <= 0:
+		b.WriteString("0.")
+		b.WriteString(strings.Repeat("0", -point))
+		b.WriteString(digits)
+	case point >= len(digits):
+		b.WriteString(digits)
+		b.WriteString(strings.Repeat("0", point-len(digits)))
+		b.WriteString(".0")
+	default:
+		b.WriteString(digits[:point])
+		b.WriteString(".")
+		b.WriteString(digits[point:])
+	}
+	return b.String()
+}
