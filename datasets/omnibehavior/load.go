@@ -1,0 +1,245 @@
+package omnibehavior
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// ErrNotFound is wrapped by Load when no dataset is found at the path.
+var ErrNotFound = errors.New("omnibehavior dataset not found")
+
+// FetchHint tells a user how to obtain the dataset.
+const FetchHint = "download the release (Hugging Face jiawei-ucas/OmniBehavior, folders en/ and zh/) with `bench data fetch omnibehavior`, " +
+	"or pass --path pointing at a folder of per-user JSON files, a users JSON file, or PraMem's experiment_data.json"
+
+// Languages of the release folders and of question texts.
+const (
+	LangZH = "zh"
+	LangEN = "en"
+)
+
+// OffsetsFile is the release's table of per-user sampler seed offsets; it
+// sits next to the user files and is not a user file.
+const OffsetsFile = "seed_offsets.json"
+
+// Dataset is what Load read.
+type Dataset struct {
+	// Users are sorted by ID. For an experiment file, a user's Records are
+	// its base_history followed by its test_time_all_actions.
+	Users []User
+	// Splits are the prebuilt instances of an experiment_data.json (nil
+	// for raw traces); BuildInstances uses them instead of resampling.
+	Splits []Split
+	// Metadata is the experiment file's metadata object (null otherwise).
+	Metadata Value
+	// Files are the files read, in order.
+	Files []string
+	// Errors are the files (or users within a file) that could not be
+	// read; the rest of the dataset is still usable.
+	Errors []FileError
+}
+
+// FileError is a bad user file, or a bad user within a file.
+type FileError struct {
+	File string
+	// User is the user ID when the error concerns one user of the file.
+	User string
+	Err  error
+}
+
+func (e FileError) Error() string { return e.File + ": " + e.Err.Error() }
+func (e FileError) Unwrap() error { return e.Err }
+
+// Load reads OmniBehavior users from path, which is one of:
+//
+//   - a directory of per-user *.json files (the release layout), each
+//     mapping user ID → {user_profile, action_history}; a directory that
+//     holds only the language folders en/ and zh/ is read through the one
+//     named by lang ("" means zh, the reference's default input);
+//   - one JSON file mapping many user IDs to users;
+//   - PraMem's prebuilt experiment_data.json (metadata + users with
+//     base_history, test_time_all_actions and test_actions).
+//
+// A malformed file, or a malformed user inside a file, is reported in
+// Dataset.Errors (naming the file and the JSON path of the bad value) and
+// skipped; the other users load. The error result is reserved for a
+// missing dataset (wrapping ErrNotFound) and for a path from which no user
+// at all could be read.
+func Load(path, lang string) (*Dataset, error) {
+	switch lang {
+	case "":
+		lang = LangZH
+	case LangZH, LangEN:
+	default:
+		return nil, fmt.Errorf("omnibehavior: unknown language %q (want zh or en)", lang)
+	}
+	files, err := findFiles(path, lang)
+	if err != nil {
+		return nil, err
+	}
+	results := make([]fileResult, len(files))
+	workers := min(runtime.GOMAXPROCS(0), len(files))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range workers {
+		wg.Go(func() {
+			for i := range next {
+				results[i] = loadFile(files[i])
+			}
+		})
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+
+	d := &Dataset{Files: files, Metadata: Value{Kind: KindNull}}
+	seen := make(map[string]string)
+	for _, res := range results {
+		d.Errors = append(d.Errors, res.errs...)
+		for _, u := range res.users {
+			if prev, dup := seen[u.ID]; dup {
+				d.Errors = append(d.Errors, FileError{File: u.Source, User: u.ID,
+					Err: fmt.Errorf("user %s: already read from %s; this copy is skipped", u.ID, prev)})
+				continue
+			}
+			seen[u.ID] = u.Source
+			d.Users = append(d.Users, u)
+		}
+		d.Splits = append(d.Splits, res.splits...)
+		if res.meta.Kind != KindNull {
+			d.Metadata = res.meta
+		}
+	}
+	slices.SortFunc(d.Users, func(a, b User) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortFunc(d.Splits, func(a, b Split) int { return strings.Compare(a.User, b.User) })
+	if len(d.Users) == 0 && len(d.Errors) > 0 {
+		return d, fmt.Errorf("omnibehavior: no user could be read from %s (%d errors; first: %w)", path, len(d.Errors), d.Errors[0])
+	}
+	return d, nil
+}
+
+// findFiles lists the JSON files to read at path.
+func findFiles(path, lang string) ([]string, error) {
+	notFound := fmt.Errorf("omnibehavior: no user JSON files at %q: %w; %s", path, ErrNotFound, FetchHint)
+	st, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, notFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("omnibehavior: %w", err)
+	}
+	if !st.IsDir() {
+		return []string{path}, nil
+	}
+	files, err := jsonFiles(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		sub := filepath.Join(path, lang)
+		if st, err := os.Stat(sub); err == nil && st.IsDir() {
+			if files, err = jsonFiles(sub); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if len(files) == 0 {
+		return nil, notFound
+	}
+	return files, nil
+}
+
+// jsonFiles lists dir/*.json (sorted), leaving out the seed offsets table.
+func jsonFiles(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("omnibehavior: %w", err)
+	}
+	var out []string
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.EqualFold(filepath.Ext(name), ".json") || name == OffsetsFile {
+			continue
+		}
+		out = append(out, filepath.Join(dir, name))
+	}
+	return out, nil
+}
+
+type fileResult struct {
+	users  []User
+	splits []Split
+	meta   Value
+	errs   []FileError
+}
+
+func loadFile(file string) fileResult {
+	src, err := readString(file)
+	if err != nil {
+		return fileResult{errs: []FileError{{File: file, Err: err}}}
+	}
+	return decodeFile(src, file)
+}
+
+// decodeFile decodes the contents of one file: a users map or an
+// experiment file.
+func decodeFile(src, file string) fileResult {
+	var res fileResult
+	res.meta = Value{Kind: KindNull}
+	v, err := decodeJSON(src)
+	if err != nil {
+		res.errs = append(res.errs, FileError{File: file, Err: err})
+		return res
+	}
+	if v.Kind != KindObject {
+		res.errs = append(res.errs, FileError{File: file, Err: fmt.Errorf("top level: want an object of users, got %s", v.describe())})
+		return res
+	}
+	if isExperiment(v.Fields()) {
+		return decodeExperiment(v.Fields(), file)
+	}
+	for _, m := range v.Elems {
+		u, err := decodeUser(m.Key, m.Val, file)
+		if err != nil {
+			res.errs = append(res.errs, FileError{File: file, User: m.Key, Err: err})
+			continue
+		}
+		res.users = append(res.users, u)
+	}
+	return res
+}
+
+// isExperiment recognises PraMem's experiment_data.json: a "users" array
+// (a users map has objects as values).
+func isExperiment(f Fields) bool {
+	u, ok := f.Get("users")
+	return ok && u.Kind == KindArray
+}
+
+// readString reads a file into a string without the extra copy of
+// string(os.ReadFile(...)): decoded strings point into it.
+func readString(file string) (string, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	var b strings.Builder
+	if st, err := f.Stat(); err == nil && st.Size() > 0 {
+		b.Grow(int(st.Size()) + 1)
+	}
+	if _, err := io.Copy(&b, f); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}

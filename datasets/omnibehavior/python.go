@@ -1,0 +1,279 @@
+package omnibehavior
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// This file holds the few pieces of Python semantics the reference's text
+// and labels depend on: truthiness, str() of values, int-versus-float
+// arithmetic and printing, and code-point slicing.
+
+// num is a Python number: an int or a float.
+type num struct {
+	isInt bool
+	i     int64
+	f     float64
+}
+
+func intNum(i int64) num     { return num{isInt: true, i: i} }
+func floatNum(f float64) num { return num{f: f} }
+
+func (n num) float() float64 {
+	if n.isInt {
+		return float64(n.i)
+	}
+	return n.f
+}
+
+// String is Python's str() of the number.
+func (n num) String() string {
+	if n.isInt {
+		return strconv.FormatInt(n.i, 10)
+	}
+	return pyFloat(n.f)
+}
+
+func (n num) isZero() bool { return n.float() == 0 }
+
+// floorDiv is Python's a // b for a positive divisor b (int stays int).
+func (n num) floorDiv(b int64) num {
+	if n.isInt {
+		q := n.i / b
+		if n.i%b != 0 && n.i < 0 {
+			q--
+		}
+		return intNum(q)
+	}
+	return floatNum(math.Floor(n.f / float64(b)))
+}
+
+// mod is Python's a % b for a positive divisor b (int stays int).
+func (n num) mod(b int64) num {
+	if n.isInt {
+		r := n.i % b
+		if r < 0 {
+			r += b
+		}
+		return intNum(r)
+	}
+	r := math.Mod(n.f, float64(b))
+	if r < 0 {
+		r += float64(b)
+	}
+	return floatNum(r)
+}
+
+// toInt is Python's int() of the number (truncation toward zero).
+func (n num) toInt() int64 {
+	if n.isInt {
+		return n.i
+	}
+	return int64(n.f)
+}
+
+// numOf reads a number the way Python sees a decoded JSON value: ints,
+// floats and booleans (True == 1) are numbers; strings, null and
+// containers are not.
+func numOf(v Value) (num, bool) {
+	switch v.Kind {
+	case KindInt:
+		if i, err := strconv.ParseInt(v.Text, 10, 64); err == nil {
+			return intNum(i), true
+		}
+		f, err := strconv.ParseFloat(v.Text, 64)
+		return floatNum(f), err == nil
+	case KindFloat:
+		f, err := strconv.ParseFloat(v.Text, 64)
+		return floatNum(f), err == nil
+	case KindTrue:
+		return intNum(1), true
+	case KindFalse:
+		return intNum(0), true
+	}
+	return num{}, false
+}
+
+// secondsOf reads a duration-like value: a number, or a string such as
+// "194秒" or " 12.5 " (the reference's float(s.replace("秒", "").strip())).
+func secondsOf(v Value) (num, bool) {
+	if v.Kind == KindString {
+		return parseNumString(v.Text)
+	}
+	return numOf(v)
+}
+
+// parseNumString parses a numeric string after removing every 秒 and
+// surrounding spaces. Integral literals give ints.
+func parseNumString(s string) (num, bool) {
+	s = strings.TrimSpace(strings.ReplaceAll(s, "秒", ""))
+	if s == "" {
+		return num{}, false
+	}
+	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return intNum(i), true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return num{}, false
+	}
+	return floatNum(f), true
+}
+
+// truthy is Python's bool() of a decoded JSON value.
+func truthy(v Value) bool {
+	switch v.Kind {
+	case KindNull, KindFalse:
+		return false
+	case KindTrue:
+		return true
+	case KindInt, KindFloat:
+		n, ok := numOf(v)
+		return ok && !n.isZero()
+	case KindString:
+		return v.Text != ""
+	}
+	return len(v.Elems) > 0
+}
+
+// pyStr is Python's str() of a decoded JSON value, as an f-string prints it.
+func pyStr(v Value) string {
+	switch v.Kind {
+	case KindString:
+		return v.Text
+	case KindInt, KindFloat, KindTrue, KindFalse:
+		n, ok := numOf(v)
+		switch {
+		case v.Kind == KindTrue:
+			return "True"
+		case v.Kind == KindFalse:
+			return "False"
+		case v.Kind == KindInt && !n.isInt:
+			return v.Text // beyond int64: Python prints the big int as written
+		case ok:
+			return n.String()
+		}
+		return v.Text
+	case KindNull:
+		return "None"
+	}
+	var b strings.Builder
+	pyRepr(&b, v)
+	return b.String()
+}
+
+// pyRepr writes Python's repr() of a decoded JSON value (dicts and lists
+// as str(dict) shows them).
+func pyRepr(b *strings.Builder, v Value) {
+	switch v.Kind {
+	case KindString:
+		b.WriteString(pyQuote(v.Text))
+	case KindArray:
+		b.WriteByte('[')
+		for i, m := range v.Elems {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			pyRepr(b, m.Val)
+		}
+		b.WriteByte(']')
+	case KindObject:
+		b.WriteByte('{')
+		for i, m := range v.Elems {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(pyQuote(m.Key))
+			b.WriteString(": ")
+			pyRepr(b, m.Val)
+		}
+		b.WriteByte('}')
+	default:
+		b.WriteString(pyStr(v))
+	}
+}
+
+// pyQuote is Python's repr() of a str.
+func pyQuote(s string) string {
+	q := byte('\'')
+	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
+		q = '"'
+	}
+	var b strings.Builder
+	b.WriteByte(q)
+	for _, r := range s {
+		switch {
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == rune(q):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == ' ' || unicode.IsPrint(r):
+			b.WriteRune(r)
+		case r < 0x100:
+			b.WriteString(`\x` + hexPad(int64(r), 2))
+		case r < 0x10000:
+			b.WriteString(`\u` + hexPad(int64(r), 4))
+		default:
+			b.WriteString(`\U` + hexPad(int64(r), 8))
+		}
+	}
+	b.WriteByte(q)
+	return b.String()
+}
+
+func hexPad(n int64, width int) string {
+	s := strconv.FormatInt(n, 16)
+	return strings.Repeat("0", max(0, width-len(s))) + s
+}
+
+// pyFloat is Python's repr() of a float: the shortest round-tripping
+// digits, fixed notation for exponents in [-4, 16), always with a '.' or
+// an exponent.
+func pyFloat(f float64) string {
+	switch {
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	case math.IsNaN(f):
+		return "nan"
+	}
+	e := strconv.FormatFloat(f, 'e', -1, 64)
+	exp, _ := strconv.Atoi(e[strings.IndexByte(e, 'e')+1:])
+	if exp < -4 || exp >= 16 {
+		return e
+	}
+	s := strconv.FormatFloat(f, 'f', -1, 64)
+	if !strings.ContainsAny(s, ".") {
+		s += ".0"
+	}
+	return s
+}
+
+// fixed is Python's format(x, ".Nf").
+func fixed(f float64, prec int) string { return strconv.FormatFloat(f, 'f', prec, 64) }
+
+// runePrefix returns the first n code points of s (Python's s[:n]) and
+// whether s was longer.
+func runePrefix(s string, n int) (string, bool) {
+	if len(s) <= n { // fewer bytes than n means fewer runes too
+		return s, false
+	}
+	i := 0
+	for pos := range s {
+		if i == n {
+			return s[:pos], true
+		}
+		i++
+	}
+	return s, false
+}
