@@ -16,6 +16,7 @@ import (
 	"github.com/memharness/memharness/bench/progress"
 	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/datasets/behavior"
+	"github.com/memharness/memharness/datasets/omnibehavior"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/reports"
@@ -210,7 +211,7 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	man := runlog.Manifest{
 		Name: cfg.Name, Config: cfg, ConfigPath: rs.configPath, ConfigHash: hash, Variant: rs.variant,
 		HarnessVersion: Version, GitCommit: gitCommit(), Backbone: back.kind, Model: back.modelName,
-		Endpoints: back.endpoints, DataSource: data.source, DatasetSHA256: data.sha256, Seed: cfg.Seed,
+		Endpoints: back.endpoints, DataSource: data.source, DatasetSHA256: data.sha256, DataWarnings: data.warnings, Seed: cfg.Seed,
 		Samples: len(order), Started: start.UTC(),
 	}
 	for _, m := range methods {
@@ -420,5 +421,15 @@ func safeName(s string) string {
 
 func reportOptions(cfg *config.Config) reports.Options {
 	return reports.Options{Iters: cfg.Report.Bootstrap, Level: cfg.Report.Level, Baseline: cfg.Report.Baseline,
-		Seed: uint64(cfg.Seed), Classes: map[string][]string{"movie_rating": {"1", "2", "3", "4", "5"}}}
+		Seed: uint64(cfg.Seed), Classes: questionClasses()}
+}
+
+// questionClasses fixes the answer labels of every known question field, so
+// reports never infer them from what a run happened to produce.
+func questionClasses() map[string][]string {
+	classes := map[string][]string{"movie_rating": {"1", "2", "3", "4", "5"}}
+	for _, f := range omnibehavior.BinaryFields() {
+		classes[f] = []string{"0", "1"}
+	}
+	return classes
 }

@@ -2,7 +2,10 @@ package bench
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -10,6 +13,7 @@ import (
 	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/datasets/behavior"
 	"github.com/memharness/memharness/datasets/movielens"
+	"github.com/memharness/memharness/datasets/omnibehavior"
 	"github.com/memharness/memharness/datasets/synth"
 )
 
@@ -18,6 +22,9 @@ type taskData struct {
 	users  []behavior.UserSet
 	source string            // human-readable data source, shown in report titles
 	sha256 map[string]string // file → digest, for the manifest
+	// warnings are data problems that did not stop the run (a malformed
+	// user file: its user is left out, the others run).
+	warnings []string
 }
 
 // loadTask loads the dataset a config names. Without a dataset path it
@@ -26,8 +33,10 @@ func loadTask(ctx context.Context, stdio IO, cfg *config.Config, out string) (*t
 	switch cfg.Task {
 	case "movielens":
 		return loadMovieLens(stdio, cfg, out)
+	case "omnibehavior":
+		return loadOmniBehavior(stdio, cfg, out)
 	default:
-		return nil, fmt.Errorf("task %q is not available yet (known: movielens)", cfg.Task)
+		return nil, fmt.Errorf("task %q is not available yet (known: movielens, omnibehavior)", cfg.Task)
 	}
 }
 
@@ -95,4 +104,78 @@ func ensureSynthetic(dir string, gen func(tmp string) error) error {
 		return fmt.Errorf("synthetic data: %w", err)
 	}
 	return nil
+}
+
+func loadOmniBehavior(stdio IO, cfg *config.Config, out string) (*taskData, error) {
+	d := cfg.Dataset
+	td := &taskData{}
+	path := d.Path
+	if path == "" {
+		sc := synth.OmniBehaviorConfig{Users: d.Synthetic.Users, Seed: d.Synthetic.Seed, English: d.Language == "en"}
+		dir := filepath.Join(out, ".data", fmt.Sprintf("omnibehavior-synth-v%d-u%d-s%d-%s", synth.OmniBehaviorVersion, sc.Users, sc.Seed, d.Language))
+		if err := ensureSynthetic(dir, func(tmp string) error { return synth.WriteOmniBehavior(tmp, sc) }); err != nil {
+			return nil, err
+		}
+		path = dir
+		td.source = fmt.Sprintf("synthetic OmniBehavior (seed %d)", sc.Seed)
+	} else {
+		td.source = "OmniBehavior at " + filepath.Base(filepath.Clean(path))
+	}
+	ds, err := omnibehavior.Load(path, d.Language)
+	if err != nil {
+		return nil, err
+	}
+	for _, fe := range ds.Errors {
+		td.warnings = append(td.warnings, fe.Error())
+		fmt.Fprintf(stdio.Err, "warning: %v (user left out; the others run)\n", fe)
+	}
+	td.sha256 = map[string]string{}
+	for _, f := range ds.Files {
+		sum, err := fileSHA256(f)
+		if err != nil {
+			return nil, err
+		}
+		rel, rerr := filepath.Rel(path, f)
+		if rerr != nil || rel == "." {
+			rel = filepath.Base(f)
+		}
+		td.sha256[filepath.ToSlash(rel)] = sum
+	}
+	users, err := omnibehavior.BuildInstances(ds, omnibehavior.Options{
+		Users: d.MaxUsers, TestPerUser: d.TestPerUser, Seed: cfg.Seed, Language: d.Language,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("omnibehavior instances: %w", err)
+	}
+	for _, u := range users {
+		if d.Questions != "all" {
+			kept := u.Instances[:0:0]
+			for _, inst := range u.Instances {
+				if inst.Question.Kind == behavior.Binary {
+					kept = append(kept, inst)
+				}
+			}
+			u.Instances = kept
+		}
+		if len(u.Instances) > 0 {
+			td.users = append(td.users, u)
+		}
+	}
+	if len(td.users) == 0 {
+		return nil, fmt.Errorf("omnibehavior at %s: no user passes the selection rules", path)
+	}
+	return td, nil
+}
+
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("hash %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }

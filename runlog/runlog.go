@@ -57,11 +57,14 @@ type Manifest struct {
 	Endpoints      []string          `json:"endpoints,omitempty"` // base URLs, never keys
 	DataSource     string            `json:"data_source"`         // e.g. "synthetic MovieLens-1M (seed 7)"
 	DatasetSHA256  map[string]string `json:"dataset_sha256,omitempty"`
-	Seed           int64             `json:"seed"`
-	Methods        []string          `json:"methods"`
-	Samples        int               `json:"samples"` // planned samples
-	Started        time.Time         `json:"started"`
-	Finished       *time.Time        `json:"finished,omitempty"`
+	// DataWarnings are data problems that did not stop the run (e.g. a
+	// malformed user file whose user was left out).
+	DataWarnings []string   `json:"data_warnings,omitempty"`
+	Seed         int64      `json:"seed"`
+	Methods      []string   `json:"methods"`
+	Samples      int        `json:"samples"` // planned samples
+	Started      time.Time  `json:"started"`
+	Finished     *time.Time `json:"finished,omitempty"`
 }
 
 // MethodUsage is the usage of one method (or memory-building stage).

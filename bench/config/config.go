@@ -39,8 +39,13 @@ type Dataset struct {
 	// MaxUsers keeps the first N users (0 = all).
 	MaxUsers int `yaml:"max_users" json:"max_users"`
 	// TestPerUser is the number of test questions per user (default 30).
-	TestPerUser int       `yaml:"test_per_user" json:"test_per_user"`
-	Synthetic   Synthetic `yaml:"synthetic" json:"synthetic"`
+	TestPerUser int `yaml:"test_per_user" json:"test_per_user"`
+	// Questions selects the question kinds asked: "binary" (the 18 Yes/No
+	// fields of Table 1; OmniBehavior's default) or "all" (also the
+	// continuous and text fields, recorded but outside Table 1). MovieLens
+	// asks its single rating question either way.
+	Questions string    `yaml:"questions" json:"questions"`
+	Synthetic Synthetic `yaml:"synthetic" json:"synthetic"`
 }
 
 // Synthetic sizes the embedded generator used when Dataset.Path is empty.

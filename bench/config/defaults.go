@@ -10,7 +10,7 @@ import (
 const (
 	DefaultSeed           = 42
 	DefaultTask           = "movielens"
-	DefaultLanguage       = "en"
+	DefaultLanguage       = "zh" // the reference prompts and scene names are Chinese
 	DefaultTestPerUser    = 30
 	DefaultConcurrency    = 16
 	DefaultMaxConcurrency = 64
@@ -30,7 +30,7 @@ const (
 func defaults() *Config {
 	return &Config{
 		Seed:    DefaultSeed,
-		Dataset: Dataset{TestPerUser: DefaultTestPerUser},
+		Dataset: Dataset{TestPerUser: DefaultTestPerUser, Questions: "binary"},
 		Backbone: Backbone{
 			Kind:           "auto",
 			Concurrency:    DefaultConcurrency,

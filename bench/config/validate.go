@@ -107,6 +107,7 @@ func (d *Dataset) validate(v *validator) {
 	v.oneOf("dataset.language", d.Language, languages)
 	v.atLeast("dataset.max_users", d.MaxUsers, 0)
 	v.atLeast("dataset.test_per_user", d.TestPerUser, 1)
+	v.oneOf("dataset.questions", d.Questions, []string{"binary", "all"})
 	v.atLeast("dataset.synthetic.users", d.Synthetic.Users, 0)
 	v.atLeast("dataset.synthetic.movies", d.Synthetic.Movies, 0)
 }

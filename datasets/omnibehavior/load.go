@@ -17,8 +17,8 @@ import (
 var ErrNotFound = errors.New("omnibehavior dataset not found")
 
 // FetchHint tells a user how to obtain the dataset.
-const FetchHint = "download the release (Hugging Face jiawei-ucas/OmniBehavior, folders en/ and zh/) with `bench data fetch omnibehavior`, " +
-	"or pass --path pointing at a folder of per-user JSON files, a users JSON file, or PraMem's experiment_data.json"
+const FetchHint = "download the release's raw_user_data/en and raw_user_data/zh folders from the Hugging Face dataset jiawei-ucas/OmniBehavior " +
+	"(gated: accept its licence), then pass --path pointing at a folder of per-user JSON files, a users JSON file, or PraMem's experiment_data.json"
 
 // Languages of the release folders and of question texts.
 const (

@@ -152,7 +152,7 @@ func TestLoadLayouts(t *testing.T) {
 
 func TestLoadFailures(t *testing.T) {
 	root := t.TempDir()
-	if _, err := Load(filepath.Join(root, "nope"), ""); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "bench data fetch omnibehavior") {
+	if _, err := Load(filepath.Join(root, "nope"), ""); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "jiawei-ucas/OmniBehavior") {
 		t.Errorf("missing path: %v", err)
 	}
 	if _, err := Load(root, ""); !errors.Is(err, ErrNotFound) {

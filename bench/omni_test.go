@@ -1,0 +1,76 @@
+package bench
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memharness/memharness/datasets/synth"
+	"github.com/memharness/memharness/runlog"
+)
+
+const omniConfig = `name: omni
+task: omnibehavior
+dataset:
+  name: omnibehavior
+  path: DATA
+  max_users: 4
+  test_per_user: 6
+backbone: {kind: sim}
+eval: {concurrency: 4}
+methods:
+  - {name: truncation, kind: truncation}
+  - {name: rag, kind: rag, retriever: bm25}
+report: {bootstrap: 20}
+`
+
+// TestOmniBehaviorRunSurvivesABadUser runs Table 1 on synthetic users, one
+// of whose files is malformed: the run completes, names the bad file in the
+// manifest, and reports the other users.
+func TestOmniBehaviorRunSurvivesABadUser(t *testing.T) {
+	data := t.TempDir()
+	if err := synth.WriteOmniBehavior(data, synth.OmniBehaviorConfig{Users: 5, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(data, "zh", "user_003.json")
+	if err := os.WriteFile(bad, []byte(`{"user_003": {"user_profile": "x", "action_history": [{"type": "视频浏览", "timestamp": 5,`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "omni.yaml")
+	os.WriteFile(cfg, []byte(strings.Replace(omniConfig, "DATA", data, 1)), 0o644)
+	out, code := runCLI(t, "run", "-c", cfg, "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if !strings.Contains(out, "user_003.json") {
+		t.Errorf("bad file not reported on stderr:\n%s", out)
+	}
+	man, err := runlog.ReadManifest(filepath.Join(dir, "omni", runlog.ManifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(man.DataWarnings) != 1 || !strings.Contains(man.DataWarnings[0], "user_003.json") {
+		t.Errorf("manifest warnings = %q", man.DataWarnings)
+	}
+	samples, err := runlog.ReadSamples(filepath.Join(dir, "omni", runlog.SamplesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	users := map[string]bool{}
+	for _, s := range samples {
+		users[s.User] = true
+		if s.Kind != "binary" {
+			t.Fatalf("non-binary question in a Table 1 run: %+v", s)
+		}
+	}
+	if users["user_003"] || len(users) != 4 {
+		t.Errorf("users in the run: %v", users)
+	}
+	for _, f := range []string{"table1.md", "table1.csv", "table1_vs_paper.md", "table1.png"} {
+		if _, err := os.Stat(filepath.Join(dir, "omni", "report", f)); err != nil {
+			t.Error(err)
+		}
+	}
+}
