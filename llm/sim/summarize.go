@@ -20,11 +20,38 @@ type tally struct {
 	n     int
 }
 
-// summarize folds the chunk into the facts of the previous summary.
+// maxMultiFieldFacts bounds the scoped lines of a summary that serves many
+// fields; each field gets an equal share, at least minFieldFacts.
+const (
+	maxMultiFieldFacts = 64
+	minFieldFacts      = 3
+)
+
+// summarize folds the chunk into the facts of the previous summary, for one
+// field (MovieLens) or for every listed field (OmniBehavior).
 func summarize(purpose string, h hint.Summarize) (string, error) {
-	if h.Field == "" {
-		return "", fmt.Errorf("sim: %s: summarize hint without a field", purpose)
+	fields := h.Fields
+	if len(fields) == 0 {
+		if h.Field == "" {
+			return "", fmt.Errorf("sim: %s: summarize hint without a field", purpose)
+		}
+		fields = []string{h.Field}
 	}
+	if len(fields) == 1 {
+		return summarizeField(fields[0], h, MaxSummaryFacts, false), nil
+	}
+	limit := max(minFieldFacts, maxMultiFieldFacts/len(fields))
+	var b strings.Builder
+	for _, f := range fields {
+		b.WriteString(summarizeField(f, h, limit, true))
+	}
+	return b.String(), nil
+}
+
+// summarizeField writes the running stats of one field. With byPositives the
+// scoped lines kept are those with the most positive outcomes (for rare
+// Yes/No behaviours the habits are what matters); otherwise the most common.
+func summarizeField(field string, h hint.Summarize, limit int, byPositives bool) string {
 	tallies := map[string]*tally{}
 	add := func(conds []Cond, sum float64, n int) {
 		k := scope(conds)
@@ -37,12 +64,12 @@ func summarize(purpose string, h hint.Summarize) (string, error) {
 		t.n += n
 	}
 	for _, f := range ParseFacts(h.Previous) {
-		if f.Field == h.Field && !f.Bias {
+		if f.Field == field && !f.Bias {
 			add(f.Conds, f.Sum, f.Count)
 		}
 	}
 	for _, e := range h.Chunk {
-		y, ok := e.Outcomes[h.Field]
+		y, ok := e.Outcomes[field]
 		if !ok {
 			continue
 		}
@@ -59,28 +86,33 @@ func summarize(purpose string, h hint.Summarize) (string, error) {
 	}
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "Summary of the user's %s history:\n", h.Field)
+	fmt.Fprintf(&b, "Summary of the user's %s history:\n", field)
 	all, ok := tallies["all"]
 	if !ok {
 		b.WriteString("(no records yet)\n")
-		return b.String(), nil
+		return b.String()
 	}
-	b.WriteString(fact(h.Field, all).String() + "\n")
+	b.WriteString(fact(field, all).String() + "\n")
 	delete(tallies, "all")
 	keys := make([]string, 0, len(tallies))
 	for k := range tallies {
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(a, c string) int {
+		if byPositives {
+			if d := cmp.Compare(tallies[c].sum, tallies[a].sum); d != 0 {
+				return d
+			}
+		}
 		if d := cmp.Compare(tallies[c].n, tallies[a].n); d != 0 {
 			return d
 		}
 		return cmp.Compare(a, c)
 	})
-	for _, k := range keys[:min(len(keys), MaxSummaryFacts)] {
-		b.WriteString(fact(h.Field, tallies[k]).String() + "\n")
+	for _, k := range keys[:min(len(keys), limit)] {
+		b.WriteString(fact(field, tallies[k]).String() + "\n")
 	}
-	return b.String(), nil
+	return b.String()
 }
 
 func fact(field string, t *tally) Fact {

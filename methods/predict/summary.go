@@ -3,6 +3,7 @@ package predict
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/memharness/memharness/datasets/behavior"
@@ -94,7 +95,7 @@ func (m *summary) fold(ctx context.Context, env Env, p *Prompts, u behavior.User
 	if err != nil {
 		return "", err
 	}
-	h := hint.Summarize{Field: summaryField(u), Previous: prev}
+	h := hint.Summarize{Field: summaryField(u), Fields: summaryFields(u), Previous: prev}
 	for _, e := range chunk {
 		h.Chunk = append(h.Chunk, hintEvent(e, true))
 	}
@@ -143,6 +144,20 @@ func summaryField(u behavior.UserSet) string {
 		}
 	}
 	return best
+}
+
+// summaryFields lists every field the user is asked about, sorted.
+func summaryFields(u behavior.UserSet) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, in := range u.Instances {
+		if f := in.Question.Field; !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // truncateTokens returns the longest rune prefix of s that costs at most
