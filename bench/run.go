@@ -131,6 +131,7 @@ type runResult struct {
 // unit is one (method, user) pair: they share a memory.
 type unit struct {
 	method predict.Method
+	env    predict.Env // the run's env with the method's checkpoints
 	user   *behavior.UserSet
 	once   sync.Once
 	mem    predict.Memory
@@ -194,8 +195,10 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	var jobs []job
 	var order []string
 	for _, m := range methods {
+		menv := env
+		menv.Checkpoints = checkpoints{st: st, method: m.Name()}
 		for ui := range data.users {
-			u := &unit{method: m, user: &data.users[ui]}
+			u := &unit{method: m, env: menv, user: &data.users[ui]}
 			for ii := range u.user.Instances {
 				inst := &u.user.Instances[ii]
 				id := m.Name() + "/" + inst.ID
@@ -251,7 +254,7 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 		go func() {
 			defer wg.Done()
 			for j := range jobsCh {
-				rec, ok := runJob(ctx, env, st, j)
+				rec, ok := runJob(ctx, j.u.env, st, j)
 				if !ok { // cancelled: leave the sample for the next run
 					continue
 				}
@@ -432,4 +435,23 @@ func questionClasses() map[string][]string {
 		classes[f] = []string{"0", "1"}
 	}
 	return classes
+}
+
+// checkpoints stores a method's per-user states under
+// memory/<method>/<user>/<name>.json in the run directory.
+type checkpoints struct {
+	st     *store.Store
+	method string
+}
+
+func (c checkpoints) path(user, name string) string {
+	return filepath.Join("memory", safeName(c.method), safeName(user), safeName(name)+".json")
+}
+
+func (c checkpoints) Load(user, name string, v any) (bool, error) {
+	return c.st.ReadJSON(c.path(user, name), v)
+}
+
+func (c checkpoints) Save(user, name string, v any) error {
+	return c.st.WriteJSON(c.path(user, name), v)
 }

@@ -25,6 +25,30 @@ type Env struct {
 	Prompts *Prompts
 	// MaxAttempts bounds redraws of invalid answers; 0 means 5.
 	MaxAttempts int
+	// BuildModel, when set, serves memory construction (PraMem practice,
+	// summaries, Mem0 extraction) while Model serves evaluation: the PraMem
+	// paper builds memory with one backbone and evaluates with two.
+	BuildModel llm.Model
+	// Checkpoints persists a method's intermediate per-user state (e.g. the
+	// memory after every practice round) so construction resumes where it
+	// stopped; nil means no persistence.
+	Checkpoints Checkpoints
+}
+
+// Checkpoints stores named JSON states per user, scoped to one method.
+type Checkpoints interface {
+	// Load reads the state called name of user into v; false when absent.
+	Load(user, name string, v any) (bool, error)
+	// Save writes the state atomically.
+	Save(user, name string, v any) error
+}
+
+// Builder returns the model for memory construction.
+func (e Env) Builder() llm.Model {
+	if e.BuildModel != nil {
+		return e.BuildModel
+	}
+	return e.Model
 }
 
 func (e Env) counter() tokens.Counter {

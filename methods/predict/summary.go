@@ -65,7 +65,7 @@ func (m *summary) PrepareUser(ctx context.Context, env Env, u behavior.UserSet) 
 	if len(u.Instances) == 0 {
 		return Memory{}, nil
 	}
-	if env.Model == nil {
+	if env.Builder() == nil {
 		return Memory{}, fmt.Errorf("method %s: no model", m.name)
 	}
 	p, c := m.prompts(env), env.counter()
@@ -113,7 +113,7 @@ func (m *summary) fold(ctx context.Context, env Env, p *Prompts, u behavior.User
 			return "", fmt.Errorf("method %s: user %s: %w", m.name, u.User, err)
 		}
 		req.Attempt = a
-		resp, err := env.Model.Generate(ctx, req)
+		resp, err := env.Builder().Generate(ctx, req)
 		if err != nil {
 			return "", fmt.Errorf("method %s: %s attempt %d: %w", m.name, req.SampleID, a, err)
 		}
