@@ -196,7 +196,7 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	var order []string
 	for _, m := range methods {
 		menv := env
-		menv.Checkpoints = checkpoints{st: st, method: m.Name()}
+		menv.Checkpoints = checkpoints{st: st}
 		for ui := range data.users {
 			u := &unit{method: m, env: menv, user: &data.users[ui]}
 			for ii := range u.user.Instances {
@@ -437,15 +437,17 @@ func questionClasses() map[string][]string {
 	return classes
 }
 
-// checkpoints stores a method's per-user states under
-// memory/<method>/<user>/<name>.json in the run directory.
+// checkpoints stores per-user states under checkpoints/<user>/<name>.json
+// in the run directory. Methods namespace names by what determines the state
+// (e.g. a hash of PraMem's construction settings), so methods that differ
+// only at evaluation (ablated memory sections, the evolution snapshots)
+// share one construction.
 type checkpoints struct {
-	st     *store.Store
-	method string
+	st *store.Store
 }
 
 func (c checkpoints) path(user, name string) string {
-	return filepath.Join("memory", safeName(c.method), safeName(user), safeName(name)+".json")
+	return filepath.Join("checkpoints", safeName(user), safeName(name)+".json")
 }
 
 func (c checkpoints) Load(user, name string, v any) (bool, error) {

@@ -30,4 +30,9 @@ type Spec struct {
 	// defaults, as the reference). Summariser calls use them too, with a
 	// temperature of 0.3 unless one is set here.
 	Params llm.Params `yaml:"params,omitempty" json:"params,omitempty"`
+	// PraMem configures kind "pramem" (practice rounds, reviews, ablations).
+	PraMem *PraMemSpec `yaml:"pramem,omitempty" json:"pramem,omitempty"`
+	// Memory configures the memory-system baselines (kinds "mem0", "memos",
+	// "proex").
+	Memory *MemorySpec `yaml:"memory,omitempty" json:"memory,omitempty"`
 }
