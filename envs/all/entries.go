@@ -2,6 +2,7 @@ package all
 
 import (
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/envs/agentgym"
 	"github.com/memharness/memharness/envs/apibank"
 	"github.com/memharness/memharness/envs/mind2web"
 	"github.com/memharness/memharness/envs/taubench"
@@ -13,6 +14,9 @@ import (
 // then the out-of-distribution environments.
 func entries() []Entry {
 	return []Entry{
+		{Name: agentgym.Name, DataSubdir: "scienceworld",
+			Open:     func(d string) (envs.Suite, error) { return agentgym.Open(d) },
+			Embedded: func() (envs.Suite, error) { return agentgym.Embedded() }},
 		{Name: apibank.Name, DataSubdir: "apibank",
 			Open:     func(d string) (envs.Suite, error) { return apibank.Open(d) },
 			Embedded: func() (envs.Suite, error) { return apibank.Embedded() }},
