@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -61,13 +62,13 @@ func cmdEnvs(ctx context.Context, stdio IO, args []string) error {
 		for _, e := range entries {
 			s, err := open(e)
 			if err != nil {
-				if *data != "" && !hasData(filepath.Join(*data, filepath.FromSlash(e.DataSubdir))) {
+				if *data != "" && (errors.Is(err, envs.ErrNoData) || !hasData(filepath.Join(*data, filepath.FromSlash(e.DataSubdir)))) {
 					// Official data that cannot be shipped (e.g. Mind2Web): say so, don't fail.
 					if *asJSON {
-						b, _ := json.Marshal(map[string]any{"env": e.Name, "tasks": 0, "passed": 0, "failed": 0, "failing": []string{}, "skipped": "no official data in " + e.DataSubdir})
+						b, _ := json.Marshal(map[string]any{"env": e.Name, "tasks": 0, "passed": 0, "failed": 0, "failing": []string{}, "skipped": err.Error()})
 						fmt.Fprintln(stdio.Out, string(b))
 					} else {
-						fmt.Fprintf(stdio.Out, "%-20s skipped: no official data in %s\n", e.Name, e.DataSubdir)
+						fmt.Fprintf(stdio.Out, "%-20s skipped: %v\n", e.Name, err)
 					}
 					continue
 				}

@@ -9,6 +9,7 @@ package envs
 
 import (
 	"context"
+	"errors"
 
 	"github.com/memharness/memharness/llm"
 )
@@ -102,3 +103,9 @@ type OracleOptions interface {
 type DataIssues interface {
 	DataIssues() map[string]string
 }
+
+// ErrNoData is wrapped by an environment's Open when the official data (or
+// a part of it the environment cannot run without, such as WebShop's
+// catalogue) is not in the directory; `bench envs check --data` then skips
+// the environment with that reason instead of failing.
+var ErrNoData = errors.New("official data not available")

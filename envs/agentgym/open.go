@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/memharness/memharness/envs"
 	"io/fs"
 	"os"
 	"path"
@@ -21,7 +22,7 @@ const (
 )
 
 // ErrNoData is wrapped when a directory holds no gold-sequence file.
-var ErrNoData = errors.New("scienceworld gold sequences not found (run `bench data fetch scienceworld`)")
+var ErrNoData = fmt.Errorf("scienceworld gold sequences not found (run `bench data fetch scienceworld`): %w", envs.ErrNoData)
 
 // replayBase is the base URL of in-process replay suites; requests never
 // leave the process (see InProcess), so the host is never resolved.

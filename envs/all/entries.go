@@ -7,6 +7,7 @@ import (
 	"github.com/memharness/memharness/envs/mind2web"
 	"github.com/memharness/memharness/envs/taubench"
 	"github.com/memharness/memharness/envs/toolqa"
+	"github.com/memharness/memharness/envs/webshop"
 	"github.com/memharness/memharness/envs/wikienv"
 )
 
@@ -26,6 +27,9 @@ func entries() []Entry {
 		{Name: wikienv.NameHotpotQA, DataSubdir: "hotpotqa",
 			Open:     func(d string) (envs.Suite, error) { return wikienv.OpenHotpotQA(d) },
 			Embedded: func() (envs.Suite, error) { return wikienv.EmbeddedHotpotQA() }},
+		{Name: webshop.Name, DataSubdir: "webshop",
+			Open:     func(d string) (envs.Suite, error) { return webshop.Open(d) },
+			Embedded: func() (envs.Suite, error) { return webshop.Embedded() }},
 		{Name: toolqa.Name, DataSubdir: "toolqa",
 			Open:     func(d string) (envs.Suite, error) { return toolqa.Open(d) },
 			Embedded: func() (envs.Suite, error) { return toolqa.Embedded() }},

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/memharness/memharness/envs"
 	"io/fs"
 	"os"
 	"path"
@@ -69,7 +70,7 @@ func openFS(fsys fs.FS, label string, cfg Config) (*Suite, error) {
 		return nil, fmt.Errorf("mind2web: %s: %w", label, err)
 	}
 	if len(files) == 0 {
-		return nil, fmt.Errorf("mind2web: no task files in %s (want %s/*.json from the official test.zip; run 'bench data fetch mind2web')", path.Join(label, dir), cfg.Split)
+		return nil, fmt.Errorf("mind2web: no task files in %s (want %s/*.json from the official test.zip; run 'bench data fetch mind2web'): %w", path.Join(label, dir), cfg.Split, envs.ErrNoData)
 	}
 	var recs []*Record
 	seen := map[string]string{}

@@ -34,7 +34,7 @@ var questionFiles = []struct{ name, source string }{
 }
 
 // ErrNoData is wrapped when a directory lacks the CSV or every question file.
-var ErrNoData = errors.New("toolqa data not found (run `bench data fetch toolqa`)")
+var ErrNoData = fmt.Errorf("toolqa data not found (run `bench data fetch toolqa`): %w", envs.ErrNoData)
 
 // Suite is the coffee environment with its questions.
 type Suite struct {

@@ -24,17 +24,17 @@ func fixtureDir(t testing.TB, name string) string {
 func TestOracle(t *testing.T) {
 	tests := []struct {
 		name  string
-		open  func() (*Suite, error)
+		open  func(t *testing.T) (*Suite, error)
 		tasks int // minimum
 	}{
-		{"embedded hotpotqa", EmbeddedHotpotQA, 10},
-		{"embedded fever", EmbeddedFEVER, 10},
-		{"fixture hotpotqa", func() (*Suite, error) { return OpenHotpotQA(fixtureDir(t, "hotpotqa")) }, 100},
-		{"fixture fever", func() (*Suite, error) { return OpenFEVER(fixtureDir(t, "fever")) }, 9999},
+		{"embedded hotpotqa", func(*testing.T) (*Suite, error) { return EmbeddedHotpotQA() }, 10},
+		{"embedded fever", func(*testing.T) (*Suite, error) { return EmbeddedFEVER() }, 10},
+		{"fixture hotpotqa", func(t *testing.T) (*Suite, error) { return OpenHotpotQA(fixtureDir(t, "hotpotqa")) }, 100},
+		{"fixture fever", func(t *testing.T) (*Suite, error) { return OpenFEVER(fixtureDir(t, "fever")) }, 9999},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := tt.open()
+			s, err := tt.open(t)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -59,15 +59,15 @@ func TestOracle(t *testing.T) {
 func TestOracleSearchesHit(t *testing.T) {
 	suites := []struct {
 		name string
-		open func() (*Suite, error)
+		open func(t *testing.T) (*Suite, error)
 	}{
-		{"embedded hotpotqa", EmbeddedHotpotQA},
-		{"embedded fever", EmbeddedFEVER},
-		{"fixture hotpotqa", func() (*Suite, error) { return OpenHotpotQA(fixtureDir(t, "hotpotqa")) }},
+		{"embedded hotpotqa", func(*testing.T) (*Suite, error) { return EmbeddedHotpotQA() }},
+		{"embedded fever", func(*testing.T) (*Suite, error) { return EmbeddedFEVER() }},
+		{"fixture hotpotqa", func(t *testing.T) (*Suite, error) { return OpenHotpotQA(fixtureDir(t, "hotpotqa")) }},
 	}
 	for _, st := range suites {
 		t.Run(st.name, func(t *testing.T) {
-			s, err := st.open()
+			s, err := st.open(t)
 			if err != nil {
 				t.Fatal(err)
 			}
