@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -45,6 +46,7 @@ func cmdEnvs(ctx context.Context, stdio IO, args []string) error {
 			if err != nil {
 				return fmt.Errorf("%s: %w", e.Name, err)
 			}
+			closeSuite(s)
 			fmt.Fprintf(stdio.Out, "%-20s %4d embedded tasks  max %2d steps  data: %s\n", e.Name, len(s.Tasks()), s.MaxSteps(), e.DataSubdir)
 		}
 		return nil
@@ -75,6 +77,7 @@ func cmdEnvs(ctx context.Context, stdio IO, args []string) error {
 				return fmt.Errorf("%s: %w", e.Name, err)
 			}
 			res, err := envs.Check(ctx, s)
+			closeSuite(s)
 			if err != nil {
 				return fmt.Errorf("%s: %w", e.Name, err)
 			}
@@ -123,6 +126,7 @@ func cmdEnvs(ctx context.Context, stdio IO, args []string) error {
 		if err != nil {
 			return err
 		}
+		defer closeSuite(s)
 		for _, t := range s.Tasks() {
 			if t.ID != pos[2] {
 				continue
@@ -177,4 +181,11 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// closeSuite releases what a suite holds (MiniWoB's browser).
+func closeSuite(s envs.Suite) {
+	if c, ok := s.(io.Closer); ok {
+		c.Close()
+	}
 }

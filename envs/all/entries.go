@@ -5,6 +5,7 @@ import (
 	"github.com/memharness/memharness/envs/agentgym"
 	"github.com/memharness/memharness/envs/apibank"
 	"github.com/memharness/memharness/envs/mind2web"
+	"github.com/memharness/memharness/envs/miniwob"
 	"github.com/memharness/memharness/envs/taubench"
 	"github.com/memharness/memharness/envs/toolqa"
 	"github.com/memharness/memharness/envs/webshop"
@@ -33,6 +34,9 @@ func entries() []Entry {
 		{Name: toolqa.Name, DataSubdir: "toolqa",
 			Open:     func(d string) (envs.Suite, error) { return toolqa.Open(d) },
 			Embedded: func() (envs.Suite, error) { return toolqa.Embedded() }},
+		{Name: miniwob.Name, DataSubdir: "miniwob",
+			Open:     func(d string) (envs.Suite, error) { return miniwob.Open(d) },
+			Embedded: func() (envs.Suite, error) { return miniwob.Embedded() }},
 		{Name: mind2web.EnvName, DataSubdir: "mind2web",
 			Open:     func(d string) (envs.Suite, error) { return mind2web.Open(d) },
 			Embedded: func() (envs.Suite, error) { return mind2web.Embedded() }},
