@@ -1,0 +1,78 @@
+// Package agent holds the experience-reuse methods for agents (ReAct,
+// Synapse, ExpeL, AutoSkill, LifeMem) behind one interface, and the prompt
+// machinery they share. A method learns from recorded trajectories stage by
+// stage (LifeMem's lifelong protocol) and, for each test task, yields an
+// envs.Agent that acts through llm.Model with whatever experience it
+// retrieves.
+package agent
+
+import (
+	"context"
+
+	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/llm"
+)
+
+// Trajectory is one recorded episode used as experience: the LifeMem
+// training format ({task, messages}) plus the harness's own fields.
+type Trajectory struct {
+	// ID is stable; generated as "<env>_<line index>" when the source has none.
+	ID string `json:"task_id"`
+	// Env is the environment the episode ran in (registry name).
+	Env string `json:"env"`
+	// Task is the task text (what LifeMem embeds for retrieval).
+	Task string `json:"task"`
+	// Messages alternate user (observations) and assistant (actions); the
+	// first user message is normally the task.
+	Messages []llm.Message `json:"messages"`
+	// Success is whether the episode solved its task (training sets hold
+	// successful trajectories; recorded ones may not).
+	Success bool `json:"success"`
+	// Difficulty orders trajectories easy→hard within an environment.
+	Difficulty int `json:"difficulty,omitempty"`
+}
+
+// Env is what the runner lends a method.
+type Env struct {
+	// Model acts (the agent backbone); BuildModel, when set, serves memory
+	// construction (LifeMem uses other models for clustering and skills).
+	Model      llm.Model
+	BuildModel llm.Model
+	Embedder   llm.Embedder
+	// Seed seeds every random choice of the method.
+	Seed int64
+	// Dir is a private working directory for the method's stores (SQLite).
+	Dir string
+}
+
+// Builder returns the model for memory construction.
+func (e Env) Builder() llm.Model {
+	if e.BuildModel != nil {
+		return e.BuildModel
+	}
+	return e.Model
+}
+
+// Method is an agent method under the lifelong protocol.
+type Method interface {
+	Name() string
+	// Learn ingests one batch of training trajectories (a stage of the
+	// similarity stream, or a mini-batch of the random/buffer streams).
+	Learn(ctx context.Context, env Env, batch []Trajectory) error
+	// EndStage closes a training stage (re-distil skills, update insights)
+	// before the stage's evaluation.
+	EndStage(ctx context.Context, env Env) error
+	// Agent returns the agent that plays task t of suite s, with the
+	// experience the method retrieves for it.
+	Agent(ctx context.Context, env Env, s envs.Suite, t envs.Task) (envs.Agent, error)
+	// Save and Restore persist the method's whole state under env.Dir so a
+	// run resumes at the stage and cell level.
+	Save(ctx context.Context, env Env) error
+	Restore(ctx context.Context, env Env) (bool, error)
+}
+
+// Instructor is implemented by suites that describe their action syntax to
+// an agent (tools, command grammar); the agent prompt opens with it.
+type Instructor interface {
+	Instructions() string
+}
