@@ -34,6 +34,10 @@ var methodFields = map[string][]string{
 	predict.KindTruncation:  {"history_tokens", "memory_tokens"},
 	predict.KindRAG:         {"history_tokens", "memory_tokens", "retriever", "doc_size", "top_k"},
 	predict.KindSummary:     {"history_tokens", "memory_tokens", "chunk_tokens", "summary_tokens"},
+	predict.KindPraMem:      {"history_tokens", "memory_tokens", "pramem"},
+	predict.KindMem0:        {"history_tokens", "memory_tokens", "memory"},
+	predict.KindMemOS:       {"history_tokens", "memory_tokens", "memory"},
+	predict.KindProEx:       {"history_tokens", "memory_tokens", "memory"},
 }
 
 // MethodKinds returns the method kinds Validate accepts, sorted.
@@ -255,6 +259,45 @@ func validateMethods(v *validator, ms []predict.Spec) {
 			v.atLeast(at(f.name), f.val, 0)
 			if known && f.val != 0 && !slices.Contains(fields, f.name) {
 				v.add(at(f.name), "is not used by kind %q", m.Kind)
+			}
+		}
+		if known && m.PraMem != nil && !slices.Contains(fields, "pramem") {
+			v.add(at("pramem"), "is not used by kind %q", m.Kind)
+		}
+		if known && m.Memory != nil && !slices.Contains(fields, "memory") {
+			v.add(at("memory"), "is not used by kind %q", m.Kind)
+		}
+		if p := m.PraMem; p != nil {
+			for _, f := range []struct {
+				name string
+				val  int
+			}{
+				{"rounds", p.Rounds}, {"q", p.Q}, {"n", p.N}, {"m", p.M}, {"t", p.T}, {"support", p.Support},
+				{"pool_size", p.PoolSize}, {"min_history", p.MinHist}, {"practice_tokens", p.PracticeTokens}, {"eval_round", p.EvalRound},
+			} {
+				v.atLeast(at("pramem."+f.name), f.val, 0)
+			}
+			if p.Init != "" {
+				v.oneOf(at("pramem.init"), p.Init, []string{"empty", "paper"})
+			}
+			if p.Sections != "" {
+				v.oneOf(at("pramem.sections"), p.Sections, []string{"both", "pattern", "bias"})
+			}
+			if p.EvalRound > 0 && p.Rounds > 0 && p.EvalRound > p.Rounds {
+				v.add(at("pramem.eval_round"), "round %d is past the last round (%d)", p.EvalRound, p.Rounds)
+			}
+			if p.MemoryDir != "" {
+				if st, err := os.Stat(p.MemoryDir); err != nil || !st.IsDir() {
+					v.add(at("pramem.memory_dir"), "want a directory of <user>_0.json memories: %q", p.MemoryDir)
+				}
+			}
+		}
+		if mm := m.Memory; mm != nil {
+			for _, f := range []struct {
+				name string
+				val  int
+			}{{"top_k", mm.TopK}, {"chunk", mm.Chunk}, {"profiles", mm.Profiles}, {"holdout", mm.Holdout}, {"max_memory", mm.MaxMemory}} {
+				v.atLeast(at("memory."+f.name), f.val, 0)
 			}
 		}
 		if m.Retriever != "" {
