@@ -43,6 +43,7 @@ func (s *summary) writeIndex(dir string, arts []Artefact) (Artefact, error) {
 			break
 		}
 	}
+	b.WriteString(s.pramemIndexNote(arts))
 	b.WriteString("## Artefacts\n\n")
 	for _, a := range arts {
 		fmt.Fprintf(&b, "- [%s](%s) — %s\n", mdText(a.Path), a.Path, mdText(a.Desc))

@@ -64,6 +64,8 @@ type Artefacts struct {
 // maps for multi-class fields, samples.parquet, table.md, table.tex and
 // index.md; runs with OmniBehavior binary fields (video_, live_, ad_, shop_)
 // also get PraMem's Table 1 (table1.*, table1_fields.csv, table1_vs_paper.*).
+// Runs holding PraMem's ablations, snapshots or memory systems also get
+// its Table 2, Figures 4-6 and Table 3 (pramem_*; see pramem.go).
 func Write(runDir string, opts Options) (Artefacts, error) {
 	opts = opts.withDefaults()
 	if opts.Iters < 1 || !(opts.Level > 0 && opts.Level < 1) {
@@ -86,6 +88,7 @@ func Write(runDir string, opts Options) (Artefacts, error) {
 		s.writeConfusion,
 		s.writeTables,
 		s.writeTable1,
+		s.writePraMem,
 		s.writeHeatMaps,
 		s.writeParquet,
 	}

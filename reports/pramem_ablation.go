@@ -1,0 +1,252 @@
+package reports
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/memharness/memharness/reports/paper"
+)
+
+// pmRow is one variant of a study and the method that measures it.
+type pmRow struct {
+	V      pmVariant
+	M      *pmMethod
+	Others []string // further methods of the same variant, not shown
+}
+
+// studyRows returns the variants of a study the run has, full PraMem first;
+// nil unless the full PraMem and at least one other variant are present,
+// since every study compares against the full method.
+func (st *pramemStudy) studyRows(vs []pmVariant) []pmRow {
+	var rows []pmRow
+	for _, v := range vs {
+		if m, others := st.byVariant(v); m != nil {
+			rows = append(rows, pmRow{V: v, M: m, Others: others})
+		}
+	}
+	if len(rows) < 2 || rows[0].V != pmFull {
+		return nil
+	}
+	return rows
+}
+
+// rowNotes lists the methods each study row stands for when a variant has
+// several, and those whose role came from their names.
+func (st *pramemStudy) rowNotes(rows []pmRow) []string {
+	var notes []string
+	var ms []*pmMethod
+	for _, r := range rows {
+		ms = append(ms, r.M)
+		if len(r.Others) > 0 {
+			notes = append(notes, fmt.Sprintf("%s: shown is %s; also configured: %s.", r.V.label(), r.M.Name, strings.Join(r.Others, ", ")))
+		}
+	}
+	return append(notes, st.inferredNote(ms)...)
+}
+
+// sceneCols are the Table 1 columns: the four scenes, then Overall.
+func sceneCols(suffix string) []string {
+	var cols []string
+	for i := range t1Overall + 1 {
+		cols = append(cols, strings.TrimSpace(t1Label(i)+" "+suffix))
+	}
+	return cols
+}
+
+// writeTable2 writes PraMem's Table 2: F1 per scene and Overall of the full
+// method and the three construction ablations, beside the paper's GPT-OSS
+// numbers.
+func (st *pramemStudy) writeTable2(dir string) ([]Artefact, error) {
+	rows := st.studyRows([]pmVariant{pmFull, pmNoTrial, pmNoReflection, pmNoConsensus})
+	if rows == nil {
+		return nil, nil
+	}
+	pap := map[string]paper.Ablation{}
+	for _, a := range paper.Table2() {
+		pap[a.Variant] = a
+	}
+	full := st.scores[rows[0].M.Name]
+	paperFull := pap[string(pmFull)]
+	cols := append([]string{"Variant", "Method"}, sceneCols("")...)
+	cols = append(cols, "Δ vs PraMem")
+	for _, c := range sceneCols("") {
+		cols = append(cols, "Paper "+c)
+	}
+	cols = append(cols, "Paper Δ")
+	tab := Table{Title: st.s.title() + " — PraMem Table 2: ablations of memory construction (F1, %)", Columns: cols}
+	var csvRows [][]string
+	for _, r := range rows {
+		a := st.scores[r.M.Name]
+		row := []string{r.V.label(), r.M.Name}
+		for i := range t1Overall + 1 {
+			row = append(row, f2(a.F1[i]))
+		}
+		delta := "—"
+		if r.V != pmFull {
+			delta = signed(a.F1[t1Overall] - full.F1[t1Overall])
+		}
+		row = append(row, delta)
+		p, hasPaper := pap[string(r.V)]
+		for i := range t1Overall + 1 {
+			if !hasPaper {
+				row = append(row, "—")
+				continue
+			}
+			row = append(row, f1d(ablationValue(p, i)))
+		}
+		paperDelta := "—"
+		if hasPaper && r.V != pmFull {
+			paperDelta = signed(p.Overall - paperFull.Overall)
+		}
+		tab.Rows = append(tab.Rows, append(row, paperDelta))
+
+		for i := range t1Overall + 1 {
+			if i < t1Overall && !st.present[i] {
+				continue
+			}
+			for _, metric := range []string{"acc", "f1"} {
+				v, fv := a.ACC[i], full.ACC[i]
+				if metric == "f1" {
+					v, fv = a.F1[i], full.F1[i]
+				}
+				c := []string{string(r.V), r.M.Name, t1Name(i), metric, num(v), num(v - fv), "", ""}
+				if hasPaper && metric == "f1" {
+					pv := ablationValue(p, i)
+					c[6], c[7] = f1d(pv), num(v-pv)
+				}
+				csvRows = append(csvRows, c)
+			}
+		}
+	}
+	tab.Notes = append([]string{
+		"F1 of the positive class in %, per scene and Overall, aggregated exactly as Table 1 (field values rounded to 2 decimals, scene = mean of its fields, Overall = mean of the scenes); intervals for every method are in table1.md.",
+		"Δ vs PraMem: the variant's Overall F1 minus the full method's, in percentage points; Paper Δ is the same in the paper.",
+		"Paper: PraMem Table 2 (" + paper.StudiesBackbone + ", F1 only, 1 decimal as printed).",
+		"w/o deep-thinking trial predicts without listing the relevant memory entries first; w/o reflective proposal writes proposals straight from the prediction-versus-answer comparison; w/o consensual adjustment adopts every verified proposal at once.",
+	}, st.paperCaveats()...)
+	tab.Notes = append(tab.Notes, st.absentNote()...)
+	tab.Notes = append(tab.Notes, st.rowNotes(rows)...)
+
+	head, sub := st.figureTitle("PraMem Table 2 (ablations, F1)")
+	ours, paperPanel := barPanel{Title: "Ours (" + st.backboneShort() + ")", YLabel: "F1 (%)"}, barPanel{Title: "Paper: " + paper.StudiesBackbone, YLabel: "F1 (%)"}
+	for i := range t1Overall + 1 {
+		ours.Groups = append(ours.Groups, t1Label(i))
+		paperPanel.Groups = append(paperPanel.Groups, t1Label(i))
+	}
+	for _, r := range rows {
+		a := st.scores[r.M.Name]
+		p, ok := pap[string(r.V)]
+		ov, pv := make([]float64, t1Overall+1), make([]float64, t1Overall+1)
+		for i := range pv {
+			ov[i], pv[i] = a.F1[i], math.NaN()
+			if ok {
+				pv[i] = ablationValue(p, i)
+			}
+		}
+		ours.Series = append(ours.Series, barSeries{Name: r.V.label(), Values: ov})
+		paperPanel.Series = append(paperPanel.Series, barSeries{Name: r.V.label(), Values: pv})
+	}
+	png, err := barFigure(head, sub, []barPanel{ours, paperPanel}, 1)
+	if err != nil {
+		return nil, fmt.Errorf("pramem_table2.png: %w", err)
+	}
+	groups := []texGroup{{"Ours (" + st.backboneShort() + ")", 2, 7}, {"Paper (" + paper.StudiesBackbone + ")", 8, 13}}
+	return pmDoc{
+		base:   "pramem_table2",
+		md:     st.s.mdDoc(tab.Markdown()),
+		tex:    st.s.texDoc(groupedTeX(tab, groups)),
+		header: []string{"variant", "method", "scene", "metric", "value", "delta_vs_pramem", "paper", "delta_vs_paper"},
+		rows:   csvRows,
+		png:    png,
+		what:   "PraMem Table 2: F1 of the full method and its construction ablations per scene and Overall, beside the paper's GPT-OSS-120B numbers",
+	}.write(dir)
+}
+
+// ablationValue is a Table 2 value: scene i, or Overall.
+func ablationValue(a paper.Ablation, i int) float64 {
+	if i == t1Overall {
+		return a.Overall
+	}
+	return a.Scene[i]
+}
+
+// writeExperience writes Figure 5: PraMem with both kinds of experience
+// against only the pattern or only the bias-alert section at evaluation.
+func (st *pramemStudy) writeExperience(dir string) ([]Artefact, error) {
+	return st.writeFigure(dir, "pramem_experience", "PraMem Figure 5 (twofold experience)",
+		"PraMem Figure 5: F1 with both kinds of experience, only pattern experience and only bias-alert experience",
+		[]pmVariant{pmFull, pmOnlyPattern, pmOnlyBias},
+		"Only pattern / only bias-alert: the same constructed memory, with the other section shown as (none) at evaluation.")
+}
+
+// writeReview writes Figure 6: PraMem against construction without the
+// groundedness or the generalizability review.
+func (st *pramemStudy) writeReview(dir string) ([]Artefact, error) {
+	return st.writeFigure(dir, "pramem_review", "PraMem Figure 6 (self-review)",
+		"PraMem Figure 6: F1 with both self-review checks, without the groundedness review and without the generalizability review",
+		[]pmVariant{pmFull, pmNoGroundedness, pmNoGeneralization},
+		"w/o groundedness review: proposals are not re-checked on a perturbed history; w/o generalizability review: proposals are not checked against virtual scenes.")
+}
+
+// writeFigure writes one of the figure-only ablation studies: F1 per scene
+// and Overall (the bars), Overall ACC and the drop from the full method.
+func (st *pramemStudy) writeFigure(dir, base, study, what string, vs []pmVariant, how string) ([]Artefact, error) {
+	rows := st.studyRows(vs)
+	if rows == nil {
+		return nil, nil
+	}
+	full := st.scores[rows[0].M.Name]
+	cols := append([]string{"Variant", "Method"}, sceneCols("F1")...)
+	cols = append(cols, "Overall ACC", "Δ Overall F1")
+	tab := Table{Title: st.s.title() + " — " + study + " (%)", Columns: cols}
+	var csvRows [][]string
+	head, sub := st.figureTitle(study)
+	panel := barPanel{Title: "F1 (" + st.backboneShort() + ")", YLabel: "F1 (%)"}
+	for i := range t1Overall + 1 {
+		panel.Groups = append(panel.Groups, t1Label(i))
+	}
+	for _, r := range rows {
+		a := st.scores[r.M.Name]
+		row := []string{r.V.label(), r.M.Name}
+		vals := make([]float64, t1Overall+1)
+		for i := range t1Overall + 1 {
+			row = append(row, f2(a.F1[i]))
+			vals[i] = a.F1[i]
+		}
+		delta := "—"
+		if r.V != pmFull {
+			delta = signed(a.F1[t1Overall] - full.F1[t1Overall])
+		}
+		tab.Rows = append(tab.Rows, append(row, f2(a.ACC[t1Overall]), delta))
+		panel.Series = append(panel.Series, barSeries{Name: r.V.label(), Values: vals})
+		for i := range t1Overall + 1 {
+			if i < t1Overall && !st.present[i] {
+				continue
+			}
+			csvRows = append(csvRows,
+				[]string{string(r.V), r.M.Name, t1Name(i), "acc", num(a.ACC[i]), num(a.ACC[i] - full.ACC[i])},
+				[]string{string(r.V), r.M.Name, t1Name(i), "f1", num(a.F1[i]), num(a.F1[i] - full.F1[i])})
+		}
+	}
+	tab.Notes = append([]string{
+		"F1 of the positive class and ACC in %, aggregated exactly as Table 1; Δ Overall F1 = variant minus PraMem in percentage points; intervals for every method are in table1.md.",
+		how,
+		"The paper shows this study only as a figure (each variant below full PraMem, no numbers in the text), so there is no paper column.",
+	}, st.paperCaveats()...)
+	tab.Notes = append(tab.Notes, st.absentNote()...)
+	tab.Notes = append(tab.Notes, st.rowNotes(rows)...)
+	png, err := barFigure(head, sub, []barPanel{panel}, 1)
+	if err != nil {
+		return nil, fmt.Errorf("%s.png: %w", base, err)
+	}
+	return pmDoc{
+		base:   base,
+		md:     st.s.mdDoc(tab.Markdown()),
+		tex:    st.s.texDoc(tab.LaTeX()),
+		header: []string{"variant", "method", "scene", "metric", "value", "delta_vs_pramem"},
+		rows:   csvRows,
+		png:    png,
+		what:   what,
+	}.write(dir)
+}

@@ -1,0 +1,208 @@
+package reports
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/memharness/memharness/reports/paper"
+	"github.com/memharness/memharness/runlog"
+)
+
+// effRow is one method of Table 3 with its memory statistics.
+type effRow struct {
+	M     *pmMethod
+	Mem   *memStats
+	Paper *paper.Efficiency
+}
+
+// table3Rows are the memory systems in the paper's order (Mem0, MemOS,
+// ProEx, each kind in config order) and the full PraMem; nil with fewer
+// than two, since the table compares construction costs.
+func (st *pramemStudy) table3Rows() []effRow {
+	pap := map[string]paper.Efficiency{}
+	for _, e := range paper.Table3() {
+		pap[e.Key] = e
+	}
+	var ms []*pmMethod
+	for _, kd := range []string{kindMem0, kindMemOS, kindProEx} {
+		for i := range st.methods {
+			if st.methods[i].Kind == kd {
+				ms = append(ms, &st.methods[i])
+			}
+		}
+	}
+	if st.full != nil {
+		ms = append(ms, st.full)
+	}
+	if len(ms) < 2 {
+		return nil
+	}
+	rows := make([]effRow, len(ms))
+	for i, m := range ms {
+		rows[i] = effRow{M: m, Mem: st.memory(m.Name)}
+		if e, ok := pap[m.Kind]; ok {
+			rows[i].Paper = &e
+		}
+	}
+	return rows
+}
+
+// minutes formats a construction time in minutes; sim-backed runs build in
+// fractions of a second, hence the extra precision below a minute.
+func minutes(seconds float64) string {
+	if math.IsNaN(seconds) {
+		return "—"
+	}
+	m := seconds / 60
+	if m < 1 {
+		return strconv.FormatFloat(m+0, 'f', 4, 64)
+	}
+	return strconv.FormatFloat(m, 'f', 2, 64)
+}
+
+func perUser(v float64, decimals int) string {
+	if math.IsNaN(v) {
+		return "—"
+	}
+	return strconv.FormatFloat(v+0, 'f', decimals, 64)
+}
+
+// writeTable3 writes PraMem's Table 3: mean memory-construction time, LLM
+// calls and tokens per user, and Overall F1, beside the paper's numbers.
+func (st *pramemStudy) writeTable3(dir string) ([]Artefact, error) {
+	rows := st.table3Rows()
+	if rows == nil {
+		return nil, nil
+	}
+	tab := Table{
+		Title: st.s.title() + " — PraMem Table 3: memory construction cost per user and Overall F1",
+		Columns: []string{"Method", "Kind", "Memories", "Construction min/user", "LLM calls/user", "Prompt tokens/user",
+			"Completion tokens/user", "Memory tokens", "Overall F1", "Paper min/user", "Paper Overall F1"},
+	}
+	var csvRows [][]string
+	head, sub := st.figureTitle("PraMem Table 3 (efficiency)")
+	panels := []barPanel{
+		{Title: "construction (min/user)", YLabel: "minutes"},
+		{Title: "LLM calls per user", YLabel: "calls"},
+		{Title: "Overall F1 (%)", YLabel: "F1 (%)"},
+	}
+	ours, theirs := make([][]float64, 3), make([][]float64, 3)
+	var ms []*pmMethod
+	var problems []string
+	noTime := []string{}
+	for _, r := range rows {
+		ms = append(ms, r.M)
+		mem, a := r.Mem, st.scores[r.M.Name]
+		secs := mem.Seconds.mean()
+		if mem.Files > 0 && mem.Seconds.n == 0 {
+			noTime = append(noTime, r.M.Name)
+		}
+		pMin, pF1 := "—", "—"
+		csvPMin, csvPF1 := "", ""
+		pm, pf := math.NaN(), math.NaN()
+		if r.Paper != nil {
+			pm, pf = r.Paper.Minutes, r.Paper.OverallF1
+			pMin, pF1 = f1d(pm), f1d(pf)
+			csvPMin, csvPF1 = pMin, pF1
+		}
+		tab.Rows = append(tab.Rows, []string{r.M.Name, r.M.Kind, fmt.Sprintf("%d/%d", mem.Files, mem.Users),
+			minutes(secs), perUser(mem.Calls.mean(), 1), perUser(mem.Prompt.mean(), 0), perUser(mem.Complete.mean(), 0),
+			perUser(mem.Tokens.mean(), 0), f2(a.F1[t1Overall]), pMin, pF1})
+		csvRows = append(csvRows, []string{r.M.Name, r.M.Kind, strconv.Itoa(mem.Users), strconv.Itoa(mem.Files),
+			num(secs), num(secs / 60), num(mem.Calls.mean()), num(mem.Prompt.mean()), num(mem.Complete.mean()),
+			num(mem.Tokens.mean()), num(a.ACC[t1Overall]), num(a.F1[t1Overall]), csvPMin, csvPF1})
+		for i, v := range [][2]float64{{secs / 60, pm}, {mem.Calls.mean(), math.NaN()}, {a.F1[t1Overall], pf}} {
+			ours[i], theirs[i] = append(ours[i], v[0]), append(theirs[i], v[1])
+		}
+		for _, p := range mem.Problems {
+			problems = append(problems, "Unreadable memory file, left out: "+p+".")
+		}
+		panels[0].Groups = append(panels[0].Groups, r.M.Name)
+	}
+	for i := range panels {
+		panels[i].Groups = panels[0].Groups
+		panels[i].Series = []barSeries{{Name: "ours (" + st.backboneShort() + ")", Values: ours[i]}, {Name: "paper (" + paper.StudiesBackbone + ")", Values: theirs[i]}}
+	}
+	tab.Notes = []string{
+		"Per user, over the users the method answered for: construction time is the mean of meta.construction_seconds in memory/<method>/<user>.json (wall clock of building that memory), calls and tokens the memory's construction calls and usage, memory tokens its size; Memories = memory files read / users.",
+		"Overall F1 in %, aggregated exactly as Table 1.",
+		"Paper: PraMem Table 3 (" + paper.StudiesBackbone + "; minutes per user and Overall F1), matched by method kind. The paper's PraMem practises 80 rounds, about 500 LLM calls per user.",
+	}
+	if st.s.run.manifest.Backbone == "sim" {
+		tab.Notes = append(tab.Notes, "With the sim backbone, construction time measures the harness, not model inference: the calls and tokens per user are the comparable cost.")
+	}
+	tab.Notes = append(tab.Notes, st.paperCaveats()...)
+	if len(noTime) > 0 {
+		tab.Notes = append(tab.Notes, "No construction time recorded by: "+strings.Join(noTime, ", ")+" (shown as —).")
+	}
+	tab.Notes = append(tab.Notes, problems...)
+	tab.Notes = append(tab.Notes, st.inferredNote(ms)...)
+
+	usage, err := st.usageTable()
+	if err != nil {
+		return nil, err
+	}
+	png, err := barFigure(head, sub, panels, 3)
+	if err != nil {
+		return nil, fmt.Errorf("pramem_table3.png: %w", err)
+	}
+	md, tex := tab.Markdown(), groupedTeX(tab, []texGroup{{"Ours (" + st.backboneShort() + "), per user", 2, 8}, {"Paper", 9, 10}})
+	if usage != nil {
+		md += usage.Markdown()
+		tex += usage.LaTeX()
+	}
+	return pmDoc{
+		base: "pramem_table3",
+		md:   st.s.mdDoc(md),
+		tex:  st.s.texDoc(tex),
+		header: []string{"method", "kind", "users", "memory_files", "construction_seconds", "construction_minutes",
+			"calls_per_user", "prompt_tokens_per_user", "completion_tokens_per_user", "memory_tokens",
+			"overall_acc", "overall_f1", "paper_minutes", "paper_overall_f1"},
+		rows: csvRows,
+		png:  png,
+		what: "PraMem Table 3: memory construction time, calls and tokens per user and Overall F1, beside the paper's numbers",
+	}.write(dir)
+}
+
+// usageTable lists usage.json (the whole run's calls and tokens by request
+// purpose, construction and prediction alike); nil when the run has none.
+func (st *pramemStudy) usageTable() (*Table, error) {
+	path := filepath.Join(st.runDir, runlog.UsageFile)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	var by map[string]runlog.MethodUsage
+	if err := json.Unmarshal(b, &by); err != nil {
+		// usage.json is a cross-check only: a damaged one must not cost
+		// the whole report.
+		return &Table{Title: st.s.title() + " — usage.json by purpose", Columns: []string{"Purpose"},
+			Notes: []string{fmt.Sprintf("%s is unreadable (%v).", runlog.UsageFile, err)}}, nil
+	}
+	purposes := make([]string, 0, len(by))
+	for p := range by {
+		purposes = append(purposes, p)
+	}
+	slices.Sort(purposes)
+	t := &Table{
+		Title:   st.s.title() + " — usage.json by purpose (whole run)",
+		Columns: []string{"Purpose", "Calls", "Cached calls", "Prompt tokens", "Completion tokens"},
+	}
+	for _, p := range purposes {
+		u := by[p]
+		t.Rows = append(t.Rows, []string{p, strconv.Itoa(u.Calls), strconv.Itoa(u.CachedCalls),
+			strconv.Itoa(u.PromptTokens), strconv.Itoa(u.CompletionTokens)})
+	}
+	t.Notes = []string{"Every call of the run by request purpose (all methods together, construction and prediction), as a cross-check of the per-user figures above; methods sharing a construction (ablations evaluated on one memory) pay for it once."}
+	return t, nil
+}

@@ -1,0 +1,557 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/json"
+	"image/png"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/memharness/memharness/runlog"
+)
+
+var pmOpts = Options{Iters: 20, Seed: 5}
+
+// copyPMRun copies testdata/pramem (a hand-written OmniBehavior run: the
+// full PraMem, its ablations and two earlier snapshots of a 20-round
+// construction, truncation, mem0, memos and proex; users u1..u4; one test
+// action each with video_completed, video_liked, live_sent_gift,
+// ad_activated and shop_order_success; memory files and usage.json) without
+// its golden folder into a fresh directory.
+func copyPMRun(t testing.TB) string {
+	t.Helper()
+	src := filepath.Join("testdata", "pramem")
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if d.IsDir() {
+			if rel == "golden" {
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func writePM(t *testing.T, dir string) Artefacts {
+	t.Helper()
+	arts, err := Write(dir, pmOpts)
+	if err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+	return arts
+}
+
+// csvIndex reads a report CSV into rows keyed by the given columns.
+func csvIndex(t *testing.T, path string, key ...int) map[string]map[string]string {
+	t.Helper()
+	recs := readCSV(t, path)
+	out := map[string]map[string]string{}
+	for _, r := range recs[1:] {
+		var k []string
+		for _, i := range key {
+			k = append(k, r[i])
+		}
+		row := map[string]string{}
+		for i, h := range recs[0] {
+			row[h] = r[i]
+		}
+		out[strings.Join(k, "/")] = row
+	}
+	return out
+}
+
+// TestPraMemByHand checks the studies against arithmetic on
+// testdata/pramem (labels for u1..u4; x = invalid, e = errored):
+//
+//	field               labels  pramem  pramem_shallow (no_trial)
+//	video_completed     1010    1010    1000
+//	video_liked         1100    1100    1100
+//	live_sent_gift      0110    0110    0100
+//	ad_activated        0100    0100    0100
+//	shop_order_success  1001    1000    1001
+func TestPraMemByHand(t *testing.T) {
+	dir := copyPMRun(t)
+	writePM(t, dir)
+	rep := filepath.Join(dir, ReportDir)
+
+	t2 := csvIndex(t, filepath.Join(rep, "pramem_table2.csv"), 1, 2, 3)
+	for _, tt := range []struct {
+		key, col, want string
+	}{
+		// pramem: F1 100 in video, live and ads; shop TP u1, FN u4 -> P 1,
+		// R 1/2, F1 66.67. Overall (100+100+100+66.67)/4 = 91.6675.
+		{"pramem/overall/f1", "value", "91.667500"},
+		{"pramem/shop/f1", "value", "66.670000"},
+		{"pramem/overall/f1", "paper", "31.6"},
+		// ACC: shop 3/4 -> (100+100+100+75)/4 = 93.75.
+		{"pramem/overall/acc", "value", "93.750000"},
+		// pramem_shallow is no_trial by its config, whatever its name:
+		// video_completed FN u3 -> F1 66.67, video (66.67+100)/2 = 83.335;
+		// live_sent_gift FN u3 -> 66.67; ads 100; shop 100.
+		// Overall (83.335+66.67+100+100)/4 = 87.50125; Δ = -4.16625.
+		{"pramem_shallow/overall/f1", "value", "87.501250"},
+		{"pramem_shallow/overall/f1", "delta_vs_pramem", "-4.166250"},
+		{"pramem_shallow/overall/f1", "paper", "29.3"},
+		{"pramem_shallow/overall/f1", "delta_vs_paper", "58.201250"},
+		{"pramem_shallow/video/f1", "paper", "25.5"},
+		// Table 2 has no ACC in the paper.
+		{"pramem_shallow/overall/acc", "paper", ""},
+	} {
+		if got := t2[tt.key][tt.col]; got != tt.want {
+			t.Errorf("pramem_table2.csv %s %s = %q, want %q", tt.key, tt.col, got, tt.want)
+		}
+	}
+
+	t3 := csvIndex(t, filepath.Join(rep, "pramem_table3.csv"), 0)
+	for _, tt := range []struct {
+		key, col, want string
+	}{
+		// construction_seconds 120, 180, 240 (u4 records none): 180 s = 3 min.
+		{"pramem", "construction_seconds", "180.000000"},
+		{"pramem", "construction_minutes", "3.000000"},
+		// calls 100..130 -> 115; prompt 10000..40000 -> 25000.
+		{"pramem", "calls_per_user", "115.000000"},
+		{"pramem", "prompt_tokens_per_user", "25000.000000"},
+		{"pramem", "paper_minutes", "55.8"},
+		// memos records seconds as the string "45.5".
+		{"memos", "construction_seconds", "45.500000"},
+		// calls 30, 32, 34, 36 -> 33.
+		{"memos", "calls_per_user", "33.000000"},
+		// proex u3's file is malformed and left out: 3 files of 4 users.
+		{"proex", "memory_files", "3"},
+		{"proex", "users", "4"},
+		{"mem0", "paper_overall_f1", "26.4"},
+	} {
+		if got := t3[tt.key][tt.col]; got != tt.want {
+			t.Errorf("pramem_table3.csv %s %s = %q, want %q", tt.key, tt.col, got, tt.want)
+		}
+	}
+	if _, ok := t3["truncation"]; ok {
+		t.Error("truncation is in Table 3")
+	}
+
+	evo := csvIndex(t, filepath.Join(rep, "pramem_evolution.csv"), 0)
+	for _, tt := range []struct {
+		key, col, want string
+	}{
+		{"pramem_r5", "round", "5"},
+		{"pramem_r5", "total_rounds", "20"},
+		// r5's memory files: tokens 100, 120, 140, 160.
+		{"pramem_r5", "memory_tokens", "130.000000"},
+		{"pramem_r5", "memory_tokens_source", "memory files"},
+		// r10 has no memory files: the memory tokens its prompts showed.
+		{"pramem_r10", "memory_tokens", "250.000000"},
+		{"pramem_r10", "memory_tokens_source", "prompts"},
+		{"pramem", "round", "20"},
+		// A 20-round run is not the paper's 80: no paper values.
+		{"pramem", "paper_f1", ""},
+	} {
+		if got := evo[tt.key][tt.col]; got != tt.want {
+			t.Errorf("pramem_evolution.csv %s %s = %q, want %q", tt.key, tt.col, got, tt.want)
+		}
+	}
+	// pramem's meta.snapshot_tokens is a list as methods/pramem writes it,
+	// element i after round i+1: 20·(i+1) + 20·u for users u = 0..3.
+	curve := csvIndex(t, filepath.Join(rep, "pramem_evolution_tokens.csv"), 1)
+	for round, want := range map[string]string{"1": "50.000000", "5": "130.000000", "20": "430.000000"} {
+		if got := curve[round]["mean_memory_tokens"]; got != want {
+			t.Errorf("tokens after round %s = %q, want %s", round, got, want)
+		}
+	}
+	if _, ok := curve["0"]; ok {
+		t.Error("the curve has a round 0")
+	}
+	if got := evo["pramem"]["memory_tokens"]; got != "430.000000" {
+		t.Errorf("pramem memory tokens = %q, want 430.000000 (files: 400, 420, 440, 460)", got)
+	}
+
+	md, err := os.ReadFile(filepath.Join(rep, "pramem_table3.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"memory/proex/u3.json", "usage.json by purpose", "| pramem.reflect | 80 |", "backbone: sim"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("pramem_table3.md lacks %q", want)
+		}
+	}
+}
+
+func TestPraMemGolden(t *testing.T) {
+	dir := copyPMRun(t)
+	writePM(t, dir)
+	for _, name := range []string{
+		"pramem_table2.md", "pramem_table2.tex", "pramem_table2.csv",
+		"pramem_evolution.md", "pramem_evolution.csv", "pramem_evolution_tokens.csv",
+		"pramem_experience.md", "pramem_experience.csv",
+		"pramem_review.md", "pramem_review.tex",
+		"pramem_table3.md", "pramem_table3.tex", "pramem_table3.csv",
+		"index.md",
+	} {
+		got, err := os.ReadFile(filepath.Join(dir, ReportDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden := filepath.Join("testdata", "pramem", "golden", name)
+		if *update {
+			if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(golden, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("%v (run go test -update to create it)", err)
+		}
+		if d := cmp.Diff(string(want), string(got)); d != "" {
+			t.Errorf("%s differs from %s (-want +got):\n%s", name, golden, d)
+		}
+	}
+}
+
+// TestPraMemDeterministic renders twice: every PraMem artefact, figures
+// included, is byte-identical, and every PNG decodes.
+func TestPraMemDeterministic(t *testing.T) {
+	dirA, dirB := copyPMRun(t), copyPMRun(t)
+	artsA, artsB := writePM(t, dirA), writePM(t, dirB)
+	if d := cmp.Diff(artsA.Files, artsB.Files); d != "" {
+		t.Fatalf("artefact lists differ:\n%s", d)
+	}
+	var got []string
+	for _, a := range artsA.Files {
+		if !strings.HasPrefix(a.Path, "pramem_") {
+			continue
+		}
+		got = append(got, a.Path)
+		x, err := os.ReadFile(filepath.Join(dirA, ReportDir, a.Path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, err := os.ReadFile(filepath.Join(dirB, ReportDir, a.Path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(x, y) {
+			t.Errorf("%s differs between two renders", a.Path)
+		}
+		if strings.HasSuffix(a.Path, ".png") {
+			if _, err := png.Decode(bytes.NewReader(x)); err != nil {
+				t.Errorf("%s: %v", a.Path, err)
+			}
+		}
+	}
+	var want []string
+	for _, base := range []string{"pramem_table2", "pramem_evolution", "pramem_experience", "pramem_review", "pramem_table3"} {
+		want = append(want, base+".md", base+".tex", base+".csv", base+".png")
+	}
+	want = append(want, "pramem_evolution_tokens.csv")
+	slices.Sort(got)
+	slices.Sort(want)
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("PraMem artefacts (-want +got):\n%s", d)
+	}
+}
+
+// editRun keeps the samples of the given methods only (all when nil) and
+// rewrites the manifest's config with cfg (unchanged when nil).
+func editRun(t *testing.T, dir string, keep []string, cfg any) {
+	t.Helper()
+	if keep != nil {
+		path := filepath.Join(dir, runlog.SamplesFile)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			var s runlog.Sample
+			if err := json.Unmarshal([]byte(l), &s); err != nil {
+				t.Fatal(err)
+			}
+			if slices.Contains(keep, s.Method) {
+				out = append(out, l)
+			}
+		}
+		if err := os.WriteFile(path, []byte(strings.Join(out, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if cfg != nil {
+		path := filepath.Join(dir, runlog.ManifestFile)
+		m, err := runlog.ReadManifest(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Config = cfg
+		b, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestPraMemWhichStudies: each study appears only with the methods it
+// compares.
+func TestPraMemWhichStudies(t *testing.T) {
+	all := []string{"pramem_table2", "pramem_evolution", "pramem_experience", "pramem_review", "pramem_table3"}
+	for _, tt := range []struct {
+		name string
+		keep []string
+		want []string
+	}{
+		{"full run", nil, all},
+		{"PraMem alone", []string{"pramem", "truncation"}, nil},
+		{"ablations without the full method", []string{"pramem_shallow", "pramem_no_consensus", "pramem_only_bias", "truncation"}, nil},
+		{"one ablation", []string{"pramem", "pramem_no_consensus"}, []string{"pramem_table2"}},
+		{"one snapshot", []string{"pramem", "pramem_r10"}, []string{"pramem_evolution"}},
+		{"snapshots without the full method", []string{"pramem_r5", "pramem_r10"}, []string{"pramem_evolution"}},
+		{"figure 5 only", []string{"pramem", "pramem_only_bias"}, []string{"pramem_experience"}},
+		{"figure 6 only", []string{"pramem", "pramem_no_generalization"}, []string{"pramem_review"}},
+		{"table 3 without PraMem", []string{"mem0", "proex"}, []string{"pramem_table3"}},
+		{"table 1 baselines", []string{"truncation", "mem0"}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := copyPMRun(t)
+			editRun(t, dir, tt.keep, nil)
+			arts := writePM(t, dir)
+			var got []string
+			for _, a := range arts.Files {
+				if base, ok := strings.CutSuffix(a.Path, ".md"); ok && strings.HasPrefix(base, "pramem_") {
+					got = append(got, base)
+				}
+			}
+			if d := cmp.Diff(tt.want, got); d != "" {
+				t.Errorf("studies written (-want +got):\n%s", d)
+			}
+			idx, err := os.ReadFile(filepath.Join(dir, ReportDir, "index.md"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if has := strings.Contains(string(idx), "PraMem studies"); has != (len(tt.want) > 0) {
+				t.Errorf("index.md mentions the PraMem studies: %v, want %v", has, len(tt.want) > 0)
+			}
+		})
+	}
+}
+
+// TestNoPraMemStudiesElsewhere: runs without PraMem-study methods (the
+// Table 1 and MovieLens fixtures) get no PraMem artefact.
+func TestNoPraMemStudiesElsewhere(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		dir  func(testing.TB) string
+		opts Options
+	}{
+		{"omnibehavior without memory systems", copyT1Run, t1Opts},
+		{"movielens", func(t testing.TB) string { return copyRun(t.(*testing.T)) }, testOpts},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			arts, err := Write(tt.dir(t), tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, a := range arts.Files {
+				if strings.HasPrefix(a.Path, "pramem_") {
+					t.Errorf("got %s", a.Path)
+				}
+			}
+		})
+	}
+}
+
+// TestPraMemNameFallback: a manifest whose config lists plain method names
+// (an older run) gets roles from the conventional names; pramem_shallow is
+// then no known variant and Table 2 loses its no_trial row.
+func TestPraMemNameFallback(t *testing.T) {
+	dir := copyPMRun(t)
+	m, err := runlog.ReadManifest(filepath.Join(dir, runlog.ManifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	editRun(t, dir, nil, map[string]any{"methods": m.Methods})
+	writePM(t, dir)
+	t2 := csvIndex(t, filepath.Join(dir, ReportDir, "pramem_table2.csv"), 0, 2, 3)
+	if _, ok := t2["no_trial/overall/f1"]; ok {
+		t.Error("pramem_shallow was read as no_trial without a config")
+	}
+	if got := t2["no_consensus/overall/f1"]["method"]; got != "pramem_no_consensus" {
+		t.Errorf("no_consensus row is %q, want pramem_no_consensus", got)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, ReportDir, "pramem_table2.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "roles were read from their names") {
+		t.Errorf("pramem_table2.md does not say the roles came from names:\n%s", md)
+	}
+	// Without a config, pramem_r10 reads as 10 of the paper's 80 rounds.
+	evo := csvIndex(t, filepath.Join(dir, ReportDir, "pramem_evolution.csv"), 0)
+	if r := evo["pramem_r10"]; r["round"] != "10" || r["total_rounds"] != "80" || r["paper_f1"] != "28.3" {
+		t.Errorf("pramem_r10 = %v, want round 10 of 80 with the paper's 28.3", r)
+	}
+}
+
+func TestClassify(t *testing.T) {
+	for _, tt := range []struct {
+		name         string
+		k            pmKnobs
+		want         pmVariant
+		round, total int
+	}{
+		{"defaults", pmKnobs{}, pmFull, 80, 80},
+		{"configured rounds", pmKnobs{Rounds: 20}, pmFull, 20, 20},
+		{"sections both", pmKnobs{Sections: "both"}, pmFull, 80, 80},
+		{"eval round at the end", pmKnobs{Rounds: 20, EvalRound: 20}, pmFull, 20, 20},
+		{"eval round past the end", pmKnobs{Rounds: 20, EvalRound: 40}, pmFull, 20, 20},
+		{"snapshot", pmKnobs{Rounds: 20, EvalRound: 5}, pmEvolution, 5, 20},
+		{"snapshot of 80", pmKnobs{EvalRound: 40}, pmEvolution, 40, 80},
+		{"no trial", pmKnobs{NoTrial: true}, pmNoTrial, 80, 80},
+		{"no reflection", pmKnobs{NoReflection: true}, pmNoReflection, 80, 80},
+		{"no consensus", pmKnobs{NoConsensus: true}, pmNoConsensus, 80, 80},
+		{"only pattern", pmKnobs{Sections: "pattern"}, pmOnlyPattern, 80, 80},
+		{"only bias", pmKnobs{Sections: "bias"}, pmOnlyBias, 80, 80},
+		{"no groundedness", pmKnobs{NoGroundedness: true}, pmNoGroundedness, 80, 80},
+		{"no generalization", pmKnobs{NoGeneralization: true}, pmNoGeneralization, 80, 80},
+		{"two switches", pmKnobs{NoTrial: true, NoConsensus: true}, pmOther, 80, 80},
+		{"ablation at a snapshot", pmKnobs{NoTrial: true, EvalRound: 10}, pmOther, 80, 80},
+		{"release leak", pmKnobs{ReproduceReleaseLeak: true}, pmOther, 80, 80},
+		{"release no-op grounding", pmKnobs{ReleaseNoopGrounding: true}, pmOther, 80, 80},
+		{"unknown sections", pmKnobs{Sections: "none"}, pmOther, 80, 80},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			v, r, tot := classify(tt.k)
+			if v != tt.want || r != tt.round || tot != tt.total {
+				t.Errorf("classify(%+v) = %s, %d, %d; want %s, %d, %d", tt.k, v, r, tot, tt.want, tt.round, tt.total)
+			}
+		})
+	}
+}
+
+func TestInferFromName(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		kind    string
+		k       pmKnobs
+		unknown bool
+	}{
+		{"pramem", kindPraMem, pmKnobs{}, false},
+		{"PraMem", kindPraMem, pmKnobs{}, false},
+		{"pramem_no_trial", kindPraMem, pmKnobs{NoTrial: true}, false},
+		{"pramem-no-reflection", kindPraMem, pmKnobs{NoReflection: true}, false},
+		{"pramem_no_consensus", kindPraMem, pmKnobs{NoConsensus: true}, false},
+		{"pramem_only_pattern", kindPraMem, pmKnobs{Sections: "pattern"}, false},
+		{"pramem_only_bias", kindPraMem, pmKnobs{Sections: "bias"}, false},
+		{"pramem_no_groundedness", kindPraMem, pmKnobs{NoGroundedness: true}, false},
+		{"pramem_no_generalization", kindPraMem, pmKnobs{NoGeneralization: true}, false},
+		{"pramem_r10", kindPraMem, pmKnobs{EvalRound: 10, Rounds: 80}, false},
+		{"pramem_round40", kindPraMem, pmKnobs{EvalRound: 40, Rounds: 80}, false},
+		{"pramem_r120", kindPraMem, pmKnobs{EvalRound: 120, Rounds: 120}, false},
+		{"pramem_qwen", kindPraMem, pmKnobs{}, true},
+		{"mem0", kindMem0, pmKnobs{}, false},
+		{"MemOS", kindMemOS, pmKnobs{}, false},
+		{"proex", kindProEx, pmKnobs{}, false},
+		{"truncation", "", pmKnobs{}, false},
+		{"mem0_large", "", pmKnobs{}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			kind, k, unknown := inferFromName(tt.name)
+			if kind != tt.kind || k != tt.k || unknown != tt.unknown {
+				t.Errorf("inferFromName(%q) = %q, %+v, %v; want %q, %+v, %v", tt.name, kind, k, unknown, tt.kind, tt.k, tt.unknown)
+			}
+		})
+	}
+}
+
+func TestConfigMethods(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		cfg  any
+		want map[string]cfgMethod
+	}{
+		{"nil", nil, map[string]cfgMethod{}},
+		{"plain names", map[string]any{"methods": []string{"pramem", "mem0"}}, map[string]cfgMethod{}},
+		{"not an object", "pramem", map[string]cfgMethod{}},
+		{"specs", map[string]any{"methods": []any{
+			map[string]any{"name": "a", "kind": "pramem", "pramem": map[string]any{"rounds": 20, "no_trial": true}},
+			map[string]any{"kind": "mem0"}, // the name defaults to the kind
+			"legacy",                       // skipped, not fatal
+			map[string]any{"name": "a", "kind": "proex"}, // a duplicate name: the first wins
+		}}, map[string]cfgMethod{
+			"a":    {Name: "a", Kind: "pramem", PraMem: &pmKnobs{Rounds: 20, NoTrial: true}},
+			"mem0": {Name: "mem0", Kind: "mem0"},
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if d := cmp.Diff(tt.want, configMethods(tt.cfg)); d != "" {
+				t.Errorf("(-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestRoundTokens(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		meta   string
+		rounds int
+		want   map[int]float64
+	}{
+		{"object", `{"snapshot_tokens": {"5": 100, "10": 220}}`, 10, map[int]float64{5: 100, 10: 220}},
+		{"object with text keys", `{"memory_tokens_by_round": {"round_1": 10, "round_2": 30}}`, 2, map[int]float64{1: 10, 2: 30}},
+		{"list after each round", `{"round_tokens": [10, 20, 30]}`, 3, map[int]float64{1: 10, 2: 20, 3: 30}},
+		{"list with the initial memory", `{"round_tokens": [0, 20, 30]}`, 2, map[int]float64{0: 0, 1: 20, 2: 30}},
+		{"list of objects", `{"snapshots_tokens": [{"round": 10, "tokens": 5}, {"round": 20, "memory_tokens": 9}]}`, 0, map[int]float64{10: 5, 20: 9}},
+		{"other key naming rounds", `{"tokens_at_round": {"4": 44}, "construction_seconds": 3}`, 4, map[int]float64{4: 44}},
+		{"scalar is not a curve", `{"round_tokens_total": 500}`, 4, map[int]float64{}},
+		{"strings and junk", `{"snapshot_tokens": {"5": "50", "x": 1, "6": true}}`, 6, map[int]float64{5: 50}},
+		{"absent", `{"rounds": 20}`, 20, map[int]float64{}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var meta map[string]any
+			if err := json.Unmarshal([]byte(tt.meta), &meta); err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(tt.want, roundTokens(meta, tt.rounds)); d != "" {
+				t.Errorf("(-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestMinutes(t *testing.T) {
+	for _, tt := range []struct {
+		secs float64
+		want string
+	}{
+		{math.NaN(), "—"}, {0, "0.0000"}, {1.5, "0.0250"}, {60, "1.00"}, {3348, "55.80"},
+	} {
+		if got := minutes(tt.secs); got != tt.want {
+			t.Errorf("minutes(%v) = %q, want %q", tt.secs, got, tt.want)
+		}
+	}
+}

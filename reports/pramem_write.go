@@ -1,0 +1,195 @@
+package reports
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// writePraMem writes PraMem's studies beyond Table 1 (Table 2, Figures 4–6,
+// Table 3), each only when the run holds the methods it compares. The run
+// directory is the report folder's parent (Write always puts the report in
+// <run>/report).
+func (s *summary) writePraMem(dir string) ([]Artefact, error) {
+	st, err := s.newPraMemStudy(filepath.Dir(dir))
+	if err != nil || st == nil {
+		return nil, err
+	}
+	var out []Artefact
+	for _, w := range []func(string) ([]Artefact, error){
+		st.writeTable2, st.writeEvolution, st.writeExperience, st.writeReview, st.writeTable3,
+	} {
+		arts, err := w(dir)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, arts...)
+	}
+	return out, nil
+}
+
+// pmDoc is one study's artefacts before writing: Markdown and LaTeX
+// documents, a tidy CSV and a PNG, each with its index description.
+type pmDoc struct {
+	base      string // file name without extension
+	md, tex   string
+	header    []string
+	rows      [][]string
+	png       []byte
+	what      string // what the study is, for the descriptions
+	extraCSVs []pmCSV
+}
+
+type pmCSV struct {
+	name   string
+	header []string
+	rows   [][]string
+	desc   string
+}
+
+func (d pmDoc) write(dir string) ([]Artefact, error) {
+	for _, f := range []struct {
+		name string
+		body []byte
+	}{{d.base + ".md", []byte(d.md)}, {d.base + ".tex", []byte(d.tex)}, {d.base + ".png", d.png}} {
+		if err := os.WriteFile(filepath.Join(dir, f.name), f.body, 0o644); err != nil {
+			return nil, fmt.Errorf("write %s: %w", f.name, err)
+		}
+	}
+	if err := WriteCSV(filepath.Join(dir, d.base+".csv"), d.header, d.rows); err != nil {
+		return nil, err
+	}
+	arts := []Artefact{
+		{d.base + ".md", d.what + " (Markdown)"},
+		{d.base + ".tex", "the same for LaTeX (needs the booktabs package)"},
+		{d.base + ".csv", d.what + " in tidy long format"},
+	}
+	for _, c := range d.extraCSVs {
+		if err := WriteCSV(filepath.Join(dir, c.name), c.header, c.rows); err != nil {
+			return nil, err
+		}
+		arts = append(arts, Artefact{c.name, c.desc})
+	}
+	return append(arts, Artefact{d.base + ".png", d.what + " (figure)"}), nil
+}
+
+// pramemIndexNote is index.md's pointer to the PraMem studies present, with
+// the same caveat as their tables.
+func (s *summary) pramemIndexNote(arts []Artefact) string {
+	names := map[string]string{
+		"pramem_table2.md":     "Table 2 (ablations)",
+		"pramem_evolution.md":  "Figure 4 (memory evolution)",
+		"pramem_experience.md": "Figure 5 (twofold experience)",
+		"pramem_review.md":     "Figure 6 (self-review)",
+		"pramem_table3.md":     "Table 3 (efficiency)",
+	}
+	var links []string
+	for _, a := range arts {
+		if l, ok := names[a.Path]; ok {
+			links = append(links, fmt.Sprintf("%s: [%s](%s)", l, mdText(a.Path), a.Path))
+		}
+	}
+	if len(links) == 0 {
+		return ""
+	}
+	note := "- PraMem studies — " + strings.Join(links, "; ")
+	if s.run.manifest.Backbone == "sim" {
+		note += " (sim backbone: they show what each component lets the reader see, not LLM results)"
+	}
+	return note + "\n\n"
+}
+
+// paperCaveats are the notes every PraMem study puts beside the paper's
+// numbers: what our backbone and data are, compared with the paper's.
+func (st *pramemStudy) paperCaveats() []string {
+	m := st.s.run.manifest
+	var notes []string
+	if m.Backbone == "sim" {
+		notes = append(notes, "The backbone is sim, a deterministic heuristic reader, not an LLM: these numbers validate the pipeline and show what each component lets the reader see; they are not LLM results and the paper's numbers are not a target.")
+	} else {
+		notes = append(notes, "Our backbone: "+backboneText(m.Backbone, m.Model)+". The paper ran this study with GPT-OSS-120B only.")
+	}
+	if strings.Contains(strings.ToLower(m.DataSource), "synth") {
+		notes = append(notes, "The data are synthetic, not PraMem's OmniBehavior test set.")
+	}
+	return notes
+}
+
+// absentNote says which scenes the run lacks, when any.
+func (st *pramemStudy) absentNote() []string {
+	var absent []string
+	for sc := range t1Scenes {
+		if !st.present[sc] {
+			absent = append(absent, t1Label(sc))
+		}
+	}
+	if len(absent) == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("Not in this run: %s (shown as —); Overall is the mean of the scenes present.", strings.Join(absent, ", "))}
+}
+
+// figureTitle splits the run title for a figure: the study and task on the
+// first line, backbone and data source on the second.
+func (st *pramemStudy) figureTitle(study string) (head, sub string) {
+	task, rest, _ := strings.Cut(st.s.title(), " — ")
+	return study + " — " + task, rest
+}
+
+// backboneShort names our backbone in a panel title: "sim", or the model.
+func (st *pramemStudy) backboneShort() string {
+	m := st.s.run.manifest
+	if m.Backbone == "sim" || m.Model == "" {
+		return orDefault(m.Backbone, "unknown backbone")
+	}
+	return m.Model
+}
+
+// texGroup is a header cell spanning columns From..To (0-based, inclusive).
+type texGroup struct {
+	Label    string
+	From, To int
+}
+
+// groupedTeX renders t with a first header row of groups spanning columns
+// (e.g. "Ours" and "Paper") above the column names.
+func groupedTeX(t Table, groups []texGroup) string {
+	var b strings.Builder
+	b.WriteString("% requires \\usepackage{booktabs}\n")
+	b.WriteString("\\begin{table*}[t]\n\\centering\n\\small\n")
+	if t.Title != "" {
+		b.WriteString("\\caption{" + TeXEscape(t.Title) + "}\n")
+	}
+	b.WriteString("\\begin{tabular}{l" + strings.Repeat("r", max(0, len(t.Columns)-1)) + "}\n\\toprule\n")
+	var cells, rules []string
+	col := 0
+	for _, g := range groups {
+		for ; col < g.From; col++ {
+			cells = append(cells, "")
+		}
+		cells = append(cells, fmt.Sprintf("\\multicolumn{%d}{c}{%s}", g.To-g.From+1, TeXEscape(g.Label)))
+		rules = append(rules, fmt.Sprintf("\\cmidrule(lr){%d-%d}", g.From+1, g.To+1))
+		col = g.To + 1
+	}
+	for ; col < len(t.Columns); col++ {
+		cells = append(cells, "")
+	}
+	b.WriteString(strings.Join(cells, " & "))
+	b.WriteString(" \\\\\n" + strings.Join(rules, " ") + "\n")
+	texRow(&b, t.Columns)
+	b.WriteString("\\midrule\n")
+	for _, r := range t.Rows {
+		texRow(&b, r)
+	}
+	b.WriteString("\\bottomrule\n\\end{tabular}\n")
+	if len(t.Notes) > 0 {
+		b.WriteString("\\par\\smallskip\n{\\footnotesize\n")
+		for _, n := range t.Notes {
+			b.WriteString(TeXEscape(n) + "\\par\n")
+		}
+		b.WriteString("}\n")
+	}
+	b.WriteString("\\end{table*}\n\n")
+	return b.String()
+}
