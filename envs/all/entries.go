@@ -3,6 +3,7 @@ package all
 import (
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/envs/agentgym"
+	"github.com/memharness/memharness/envs/alfworld"
 	"github.com/memharness/memharness/envs/apibank"
 	"github.com/memharness/memharness/envs/mind2web"
 	"github.com/memharness/memharness/envs/miniwob"
@@ -16,6 +17,9 @@ import (
 // then the out-of-distribution environments.
 func entries() []Entry {
 	return []Entry{
+		{Name: alfworld.Name, DataSubdir: "alfworld",
+			Open:     func(d string) (envs.Suite, error) { return alfworld.Open(d) },
+			Embedded: func() (envs.Suite, error) { return alfworld.Embedded() }},
 		{Name: agentgym.Name, DataSubdir: "scienceworld",
 			Open:     func(d string) (envs.Suite, error) { return agentgym.Open(d) },
 			Embedded: func() (envs.Suite, error) { return agentgym.Embedded() }},
