@@ -33,11 +33,14 @@ func cmdEnvs(ctx context.Context, stdio IO, args []string) error {
 		fs.Usage()
 		return errUsage
 	}
+	// The database task runs on a real MySQL/MariaDB server when one is given
+	// (CI starts one with scripts/ci-mariadb.sh).
+	eo := all.Options{MySQLDSN: stdio.Getenv("MEMHARNESS_MYSQL_DSN")}
 	open := func(e all.Entry) (envs.Suite, error) {
 		if *data != "" {
-			return e.OpenData(*data)
+			return e.OpenData(*data, eo)
 		}
-		return e.Embedded()
+		return e.OpenEmbedded(eo)
 	}
 	switch pos[0] {
 	case "list":

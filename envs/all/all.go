@@ -22,6 +22,16 @@ type Entry struct {
 	Open func(dir string) (envs.Suite, error)
 	// Embedded returns the suite written by us and compiled into the binary.
 	Embedded func() (envs.Suite, error)
+	// Configure, when set, applies the harness options to a loaded suite
+	// (e.g. a MySQL server for the database task).
+	Configure func(s envs.Suite, o Options) (envs.Suite, error)
+}
+
+// Options are harness-level settings some environments need.
+type Options struct {
+	// MySQLDSN runs the database task against a real MySQL/MariaDB server
+	// (empty: the in-process engine).
+	MySQLDSN string
 }
 
 // Entries returns the registry in the LifeMem stream order (then OOD).
@@ -43,6 +53,19 @@ func Find(name string) (Entry, error) {
 }
 
 // OpenData opens e's official data below root.
-func (e Entry) OpenData(root string) (envs.Suite, error) {
-	return e.Open(filepath.Join(root, filepath.FromSlash(e.DataSubdir)))
+func (e Entry) OpenData(root string, o Options) (envs.Suite, error) {
+	s, err := e.Open(filepath.Join(root, filepath.FromSlash(e.DataSubdir)))
+	if err != nil || e.Configure == nil {
+		return s, err
+	}
+	return e.Configure(s, o)
+}
+
+// OpenEmbedded returns e's embedded suite with the options applied.
+func (e Entry) OpenEmbedded(o Options) (envs.Suite, error) {
+	s, err := e.Embedded()
+	if err != nil || e.Configure == nil {
+		return s, err
+	}
+	return e.Configure(s, o)
 }

@@ -5,6 +5,7 @@ import (
 	"github.com/memharness/memharness/envs/agentgym"
 	"github.com/memharness/memharness/envs/alfworld"
 	"github.com/memharness/memharness/envs/apibank"
+	"github.com/memharness/memharness/envs/dbbench"
 	"github.com/memharness/memharness/envs/mind2web"
 	"github.com/memharness/memharness/envs/miniwob"
 	"github.com/memharness/memharness/envs/taubench"
@@ -35,6 +36,12 @@ func entries() []Entry {
 		{Name: webshop.Name, DataSubdir: "webshop",
 			Open:     func(d string) (envs.Suite, error) { return webshop.Open(d) },
 			Embedded: func() (envs.Suite, error) { return webshop.Embedded() }},
+		{Name: dbbench.Name, DataSubdir: "lifelongagentbench",
+			Open:     func(d string) (envs.Suite, error) { return dbbench.Open(d) },
+			Embedded: func() (envs.Suite, error) { return dbbench.Embedded() },
+			Configure: func(s envs.Suite, o Options) (envs.Suite, error) {
+				return s.(*dbbench.Suite).With(dbbench.Config{DSN: o.MySQLDSN})
+			}},
 		{Name: toolqa.Name, DataSubdir: "toolqa",
 			Open:     func(d string) (envs.Suite, error) { return toolqa.Open(d) },
 			Embedded: func() (envs.Suite, error) { return toolqa.Embedded() }},
