@@ -19,6 +19,7 @@ import (
 	"github.com/memharness/memharness/datasets/omnibehavior"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/predict"
+	"github.com/memharness/memharness/methods/registry"
 	"github.com/memharness/memharness/reports"
 	"github.com/memharness/memharness/runlog"
 )
@@ -161,7 +162,7 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 
 	methods := make([]predict.Method, len(cfg.Methods))
 	for i, spec := range cfg.Methods {
-		m, err := predict.New(spec)
+		m, err := registry.New(spec)
 		if err != nil {
 			return res, fmt.Errorf("methods[%d]: %w", i, err)
 		}

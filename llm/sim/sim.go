@@ -110,6 +110,10 @@ func (s *Sim) answer(req llm.Request) (string, error) {
 		if h != nil {
 			return summarize(req.Purpose, *h)
 		}
+	case hint.MemStyle:
+		return memstyle(req.Purpose, h)
+	case hint.PraMemStage:
+		return s.pramem(req, h)
 	case nil:
 	default:
 		return "", fmt.Errorf("sim: no handler for hint %T of request %q", req.Hint, req.Purpose)

@@ -1,0 +1,232 @@
+package memstyle
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/memharness/memharness/datasets/behavior"
+	"github.com/memharness/memharness/llm/hint"
+	"github.com/memharness/memharness/methods/predict"
+)
+
+// mem0 is the Mem0-style baseline: the practice history is read in chunks
+// of records; one call per chunk extracts salient facts about the user, and
+// for each fact one call, shown the most similar stored memories, decides
+// to ADD it, UPDATE or DELETE a shown memory, or do NONE. At prediction the
+// memories most similar to the question and scene are appended after the
+// 8K-history prompt.
+type mem0 struct{ common }
+
+// chunkRecords splits events into consecutive chunks of size records.
+func chunkRecords(events []behavior.Event, size int) [][]behavior.Event {
+	var out [][]behavior.Event
+	for lo := 0; lo < len(events); lo += size {
+		out = append(out, events[lo:min(lo+size, len(events))])
+	}
+	return out
+}
+
+// storeText renders stored memories one per line (Memory.Text: the whole
+// store, whose size is the memory-token figure).
+func storeText(units []unit) string {
+	texts := make([]string, len(units))
+	for i, u := range units {
+		texts[i] = u.Text
+	}
+	return listItems(texts)
+}
+
+func (m *mem0) PrepareUser(ctx context.Context, env predict.Env, u behavior.UserSet) (predict.Memory, error) {
+	if len(u.Instances) == 0 {
+		return predict.Memory{}, nil
+	}
+	if env.Embedder == nil {
+		return predict.Memory{}, fmt.Errorf("method %s: mem0 retrieval needs an embedder", m.name)
+	}
+	b, err := m.begin(env, u)
+	if err != nil {
+		return predict.Memory{}, err
+	}
+	chunks := chunkRecords(practice(u), m.k.Chunk)
+	fields := userFields(u)
+	vc := vecCache{}
+	for !b.st.Done && b.st.Step < len(chunks) {
+		k := b.st.Step
+		facts, err := m.extract(ctx, b, fields, chunks[k], k)
+		if err != nil {
+			return predict.Memory{}, err
+		}
+		for i, f := range facts {
+			if err := m.update(ctx, b, vc, f, k, i); err != nil {
+				return predict.Memory{}, err
+			}
+		}
+		m.evict(b)
+		b.st.Step++
+		if err := b.save(); err != nil {
+			return predict.Memory{}, err
+		}
+	}
+	if !b.st.Done {
+		if err := b.finish(); err != nil {
+			return predict.Memory{}, err
+		}
+	}
+	return b.memory(storeText(b.st.Units), map[string]any{"units": b.st.Units, "chunks": len(chunks), "stored": len(b.st.Units)}), nil
+}
+
+// extract asks for the salient facts of chunk k.
+func (m *mem0) extract(ctx context.Context, b *build, fields []string, chunk []behavior.Event, k int) ([]string, error) {
+	recs, err := m.prompts(b.env).Records(chunk)
+	if err != nil {
+		return nil, fmt.Errorf("method %s: %w", m.name, err)
+	}
+	prompt, err := m.text(b.env).exec("mem0_extract", struct {
+		Records  string
+		MaxFacts int
+	}{recs, m.k.MaxFacts})
+	if err != nil {
+		return nil, err
+	}
+	h := hint.MemExtract{Fields: fields, Chunk: hintEvents(chunk), MaxFacts: m.k.MaxFacts}
+	text, ok, err := b.call(ctx, "mem0.extract", fmt.Sprintf("mem0/%s/extract/%d", b.user, k), prompt, h,
+		func(s string) bool { return parseList(s).valid() })
+	if err != nil || !ok {
+		return nil, err
+	}
+	l := parseList(text)
+	b.st.Counters["bad_lines"] += l.Bad
+	facts := l.Items
+	if len(facts) > m.k.MaxFacts {
+		b.st.Counters["facts_over_limit"] += len(facts) - m.k.MaxFacts
+		facts = facts[:m.k.MaxFacts]
+	}
+	b.st.Counters["facts"] += len(facts)
+	return facts, nil
+}
+
+// update asks how fact i of chunk k changes the store and applies the
+// decisions. When no draw holds a usable decision the fact is added: the
+// extractor judged it salient, and losing it silently would be worse than
+// a duplicate (counted in update_fallbacks).
+func (m *mem0) update(ctx context.Context, b *build, vc vecCache, fact string, k, i int) error {
+	texts := make([]string, len(b.st.Units))
+	for j, u := range b.st.Units {
+		texts[j] = u.Text
+	}
+	near, err := vc.top(ctx, b.env.Embedder, fact, texts, UpdateNeighbours)
+	if err != nil {
+		return fmt.Errorf("method %s: user %s: %w", m.name, b.user, err)
+	}
+	shown := make([]hint.MemItem, len(near))
+	for j, p := range near {
+		shown[j] = hint.MemItem{ID: b.st.Units[p].ID, Text: b.st.Units[p].Text}
+	}
+	known := func(id string) bool {
+		return slices.ContainsFunc(shown, func(s hint.MemItem) bool { return s.ID == id })
+	}
+	prompt, err := m.text(b.env).exec("mem0_update", struct {
+		Fact     string
+		Existing []hint.MemItem
+	}{fact, shown})
+	if err != nil {
+		return err
+	}
+	text, ok, err := b.call(ctx, "mem0.update", fmt.Sprintf("mem0/%s/update/%d/%d", b.user, k, i), prompt,
+		hint.MemUpdate{Fact: fact, Existing: shown},
+		func(s string) bool { ops, _ := parseOps(s, known); return len(ops) > 0 })
+	if err != nil {
+		return err
+	}
+	ops := []op{{Kind: opAdd}}
+	if ok {
+		var bad int
+		ops, bad = parseOps(text, known)
+		b.st.Counters["bad_lines"] += bad
+	} else {
+		b.st.Counters["update_fallbacks"]++
+	}
+	m.apply(b, ops, fact, k)
+	return nil
+}
+
+// apply carries out decisions in order. A decision about a memory an
+// earlier decision of the same answer deleted is counted as a bad line.
+func (m *mem0) apply(b *build, ops []op, fact string, k int) {
+	for _, o := range ops {
+		text := o.Text
+		if text == "" {
+			text = fact
+		}
+		at := slices.IndexFunc(b.st.Units, func(u unit) bool { return u.ID == o.ID })
+		switch o.Kind {
+		case opAdd:
+			b.st.Units = append(b.st.Units, unit{ID: b.newID(), Text: text, Touched: k})
+			b.st.Counters["added"]++
+		case opUpdate:
+			if at < 0 {
+				b.st.Counters["bad_lines"]++
+				continue
+			}
+			b.st.Units[at].Text, b.st.Units[at].Touched = text, k
+			b.st.Counters["updated"]++
+		case opDelete:
+			if at < 0 {
+				b.st.Counters["bad_lines"]++
+				continue
+			}
+			b.st.Units = slices.Delete(b.st.Units, at, at+1)
+			b.st.Counters["deleted"]++
+		case opNone:
+			b.st.Counters["none"]++
+		}
+	}
+}
+
+// evict enforces MaxMemory (0: unbounded, as Mem0) by dropping the
+// memories written longest ago (ties: the older id).
+func (m *mem0) evict(b *build) {
+	if m.k.MaxMemory <= 0 {
+		return
+	}
+	for len(b.st.Units) > m.k.MaxMemory {
+		old := 0
+		for j, u := range b.st.Units {
+			if u.Touched < b.st.Units[old].Touched {
+				old = j
+			}
+		}
+		b.st.Units = slices.Delete(b.st.Units, old, old+1)
+		b.st.Counters["evicted"]++
+	}
+}
+
+func (m *mem0) Predict(ctx context.Context, env predict.Env, mem predict.Memory, inst behavior.Instance) (predict.Outcome, error) {
+	units, err := unitsOf(mem)
+	if err != nil {
+		return predict.Outcome{}, fmt.Errorf("method %s: %s: %w", m.name, inst.ID, err)
+	}
+	block := ""
+	if len(units) > 0 {
+		texts := make([]string, len(units))
+		for i, u := range units {
+			texts[i] = u.Text
+		}
+		top, err := topSimilar(ctx, env.Embedder, queryText(inst), texts, m.k.TopK)
+		if err != nil {
+			return predict.Outcome{}, fmt.Errorf("method %s: %s: %w", m.name, inst.ID, err)
+		}
+		lines := make([]string, len(top))
+		for i, p := range top {
+			lines[i] = "- " + texts[p]
+		}
+		if lines = fitLines(counter(env), lines, m.memTokens); len(lines) > 0 {
+			if block, err = m.text(env).exec("memory_mem0", struct{ Items string }{strings.Join(lines, "\n")}); err != nil {
+				return predict.Outcome{}, err
+			}
+		}
+	}
+	return m.predictWith(ctx, env, env.Model, "predict", inst, block)
+}

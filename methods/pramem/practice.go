@@ -1,0 +1,263 @@
+package pramem
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/memharness/memharness/datasets/behavior"
+	"github.com/memharness/memharness/datasets/pyrandom"
+	"github.com/memharness/memharness/datasets/sampling"
+	"github.com/memharness/memharness/llm/hint"
+	"github.com/memharness/memharness/methods/predict"
+)
+
+// Seeds of the practice sampler: z_1 seeds random with 42 before its
+// weighted draws and z_2 with 1024 before its shuffle. The reference's
+// process pool makes its per-user draws irreproducible; we seed each user
+// with (seed + the user's hash offset) instead.
+const (
+	drawSeed    = 42
+	shuffleSeed = 1024
+)
+
+// question is one question asked of a practice target.
+type question struct {
+	Field, Kind, Text string
+	Classes           []string
+}
+
+// questionBook maps the fields a user is asked about (from the user's
+// instances: the dataset's own question texts and kinds) in first-asked
+// order.
+type questionBook struct {
+	order []string
+	byKey map[string]question
+}
+
+func newQuestionBook(u behavior.UserSet) questionBook {
+	b := questionBook{byKey: map[string]question{}}
+	for _, in := range u.Instances {
+		q := in.Question
+		if q.Kind != behavior.Binary && q.Kind != behavior.MultiClass {
+			continue
+		}
+		if _, ok := b.byKey[q.Field]; ok {
+			continue
+		}
+		b.order = append(b.order, q.Field)
+		b.byKey[q.Field] = question{Field: q.Field, Kind: q.Kind, Text: q.Text, Classes: q.Classes}
+	}
+	return b
+}
+
+// of returns the questions asked of a record: every known field among its
+// outcomes, in the book's order.
+func (b questionBook) of(e behavior.Event) []question {
+	var out []question
+	for _, f := range b.order {
+		if _, ok := e.Outcomes[f]; ok {
+			out = append(out, b.byKey[f])
+		}
+	}
+	return out
+}
+
+// userSeed is the per-user offset of the practice seeds.
+func userSeed(base int64, user string) int64 { return base + sampling.HashOffset(user) }
+
+// samplePractice draws the practice targets of a user (z_1 + z_2): the
+// candidates are the pool positions from minHist on whose record can be
+// asked at least one question (the pool already excludes should_filter
+// records; a record without a question has nothing to practise); draw
+// poolSize of them with replacement, weighting the candidate of rank r
+// (oldest first) by (r+1)²; shuffle; keep the first rounds.
+func samplePractice(pool []behavior.Event, book questionBook, minHist, poolSize, rounds int, seed int64, user string) ([]int, error) {
+	var cands []int
+	for i := minHist; i < len(pool); i++ {
+		if strings.TrimSpace(pool[i].Context) != "" && len(book.of(pool[i])) > 0 {
+			cands = append(cands, i)
+		}
+	}
+	if len(cands) == 0 {
+		return nil, nil
+	}
+	w := make([]float64, len(cands))
+	for r := range w {
+		w[r] = float64((r + 1) * (r + 1))
+	}
+	picks, err := pyrandom.New(userSeed(seed, user)).Choices(w, poolSize)
+	if err != nil {
+		return nil, fmt.Errorf("pramem: user %s: practice draws: %w", user, err)
+	}
+	items := make([]int, len(picks))
+	for i, p := range picks {
+		items[i] = cands[p]
+	}
+	pyrandom.ShuffleSlice(pyrandom.New(userSeed(shuffleSeed, user)), items)
+	return items[:min(rounds, len(items))], nil
+}
+
+// practiceItem is one practice target with what its prompts show.
+type practiceItem struct {
+	idx       int // position of the target in the practice pool
+	input     string
+	label     string
+	visible   []behavior.Event
+	target    behavior.Event
+	questions []question
+}
+
+// leakOffset is the released code's practice-history shift: z_2 rebuilds the
+// history as base_history + window[:idx] with idx a position in
+// base + window, so every history runs len(base) records too far. base is
+// the part of the pool before the month of the user's first test action
+// (September for OmniBehavior's October test window).
+func leakOffset(pool []behavior.Event, firstTest behavior.Event) int {
+	month := firstTest.Time
+	if len(month) >= 7 {
+		month = month[:7]
+	}
+	n := 0
+	for _, e := range pool {
+		if e.Time < month {
+			n++
+		}
+	}
+	return n
+}
+
+// buildItem renders practice target idx: the evaluation prompt of the
+// target over its history (budget tokens) cut where the current-scene
+// section begins, the practice task, and the answer.
+func (m *method) buildItem(env predict.Env, p *predict.Prompts, sp *stagePrompts, u behavior.UserSet, pool, full []behavior.Event, idx, leak int, book questionBook) (practiceItem, error) {
+	target := pool[idx]
+	history := pool[:idx]
+	if m.cfg.leak {
+		end := min(idx+leak, len(full))
+		history = full[:end]
+	}
+	w, err := p.SelectWindow(env.TokenCounter(), history, m.cfg.practiceTokens)
+	if err != nil {
+		return practiceItem{}, err
+	}
+	visible := history[w.Start:]
+	hist, err := p.HistoryBlock(visible, w.Tokens)
+	if err != nil {
+		return practiceItem{}, err
+	}
+	qs := book.of(target)
+	inst := behavior.Instance{ID: "practice", User: u.User, Profile: u.Profile, Target: target, Question: behavior.Question{Kind: qs[0].Kind, Classes: qs[0].Classes}}
+	prompt, err := p.Question(inst, hist)
+	if err != nil {
+		return practiceItem{}, err
+	}
+	cut := strings.Index(prompt, hist)
+	if cut < 0 {
+		return practiceItem{}, fmt.Errorf("pramem: user %s: the question template does not show the history block verbatim", u.User)
+	}
+	input := prompt[:cut+len(hist)]
+	lines := make([]string, len(qs))
+	for i, q := range qs {
+		lines[i] = q.Text
+		if q.Kind == behavior.MultiClass {
+			if lines[i], err = sp.exec("practice_question_rating", struct{ Text, Classes string }{q.Text, "[" + strings.Join(q.Classes, ",") + "]"}); err != nil {
+				return practiceItem{}, err
+			}
+		}
+	}
+	scene := target.RawScene
+	if scene == "" {
+		scene = target.Scene
+	}
+	task, err := sp.exec("practice_task", struct {
+		K                    int
+		Time, Scene, Context string
+		Questions            []string
+	}{1, target.Time, scene, target.Context, lines})
+	if err != nil {
+		return practiceItem{}, err
+	}
+	result := target.Result
+	label, err := sp.exec("practice_label", struct {
+		K                            int
+		Time, Scene, Context, Result string
+	}{1, target.Time, scene, target.Context, result})
+	if err != nil {
+		return practiceItem{}, err
+	}
+	return practiceItem{idx: idx, input: input + task, label: label, visible: visible, target: target, questions: qs}, nil
+}
+
+// task is the hint view of a practice item.
+func (it practiceItem) task() hint.PraMemTask {
+	t := hint.PraMemTask{Target: predict.HintEvent(it.target, false)}
+	for _, e := range it.visible {
+		t.Visible = append(t.Visible, predict.HintEvent(e, true))
+	}
+	for _, q := range it.questions {
+		t.Questions = append(t.Questions, hint.PraMemQuestion{Field: q.Field, Kind: q.Kind, Classes: q.Classes})
+	}
+	return t
+}
+
+// truth is the practice answer as field -> value.
+func (it practiceItem) truth() map[string]float64 {
+	out := make(map[string]float64, len(it.questions))
+	for _, q := range it.questions {
+		out[q.Field] = it.target.Outcomes[q.Field]
+	}
+	return out
+}
+
+// realScene is the real scene text of check1: what follows the scene
+// marker of the practice input, trimmed and cut to limit runes plus "...".
+func realScene(input, marker string, limit int) string {
+	i := strings.LastIndex(input, marker)
+	if marker == "" || i < 0 {
+		return ""
+	}
+	return cutRunes(strings.TrimSpace(input[i+len(marker):]), limit)
+}
+
+func cutRunes(s string, limit int) string {
+	r := []rune(s)
+	if len(r) <= limit {
+		return s
+	}
+	return string(r[:limit]) + "..."
+}
+
+// historyText is the history block of check2: from the history section
+// header to the practice task header, with every details field cut to
+// limit runes. The released code looks for a Chinese task header its own
+// practice inputs no longer contain, so it always finds nothing; noop
+// reproduces that.
+func historyText(input, header, details, task string, limit int, noop bool) string {
+	if noop || header == "" || task == "" {
+		return ""
+	}
+	i := strings.Index(input, header)
+	if i < 0 {
+		return ""
+	}
+	j := strings.Index(input[i:], task)
+	if j < 0 {
+		return ""
+	}
+	block := strings.TrimRight(input[i:i+j], "\n")
+	if details == "" {
+		return block
+	}
+	var b strings.Builder
+	for line := range strings.Lines(block) {
+		if rest, ok := strings.CutPrefix(line, details); ok {
+			nl := strings.HasSuffix(rest, "\n")
+			line = details + cutRunes(strings.TrimRight(rest, "\n"), limit)
+			if nl {
+				line += "\n"
+			}
+		}
+		b.WriteString(line)
+	}
+	return b.String()
+}

@@ -1,0 +1,173 @@
+package pramem
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/memharness/memharness/datasets/behavior"
+	"github.com/memharness/memharness/datasets/movielens"
+	"github.com/memharness/memharness/datasets/synth"
+	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/llm/hint"
+	"github.com/memharness/memharness/methods/predict"
+)
+
+func TestSamplePractice(t *testing.T) {
+	u := tinyUser()
+	book := newQuestionBook(u)
+	pool := u.Instances[0].History
+	tests := []struct {
+		name                     string
+		minHist, poolSize, round int
+		wantLen                  int
+	}{
+		{"defaults", 10, 100, 80, 80},
+		{"fewer items than rounds", 10, 5, 80, 5},
+		{"no candidates", 30, 100, 80, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, err := samplePractice(pool, book, tt.minHist, tt.poolSize, tt.round, drawSeed, "u1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := samplePractice(pool, book, tt.minHist, tt.poolSize, tt.round, drawSeed, "u1")
+			c, _ := samplePractice(pool, book, tt.minHist, tt.poolSize, tt.round, drawSeed, "u2")
+			if len(a) != tt.wantLen || !slices.Equal(a, b) {
+				t.Fatalf("items %v (again %v), want %d deterministic items", a, b, tt.wantLen)
+			}
+			if tt.wantLen > 10 && slices.Equal(a, c) {
+				t.Error("two users drew the same items")
+			}
+			recent := 0
+			for _, i := range a {
+				if i < tt.minHist || i >= len(pool) {
+					t.Fatalf("item %d outside [%d, %d)", i, tt.minHist, len(pool))
+				}
+				if i >= 20 {
+					recent++
+				}
+			}
+			// (rank+1)² weights: the newest 10 of 20 candidates carry 7/8 of the mass.
+			if tt.wantLen == 80 && recent < 60 {
+				t.Errorf("only %d of 80 items among the newest candidates", recent)
+			}
+		})
+	}
+}
+
+// TestPracticeHistory: the practice input shows only records before the
+// target, unless the released leak is reproduced; the label is the
+// target's reaction; the self-review texts are located in the input.
+func TestPracticeHistory(t *testing.T) {
+	u := tinyUser()
+	// Records from October on are the test window: the leak shifts the
+	// history by the September records (all 30 here).
+	for i := 20; i < 30; i++ {
+		u.Instances[0].History[i].Time = fmt.Sprintf("2025-10-01 %02d:00:00", i-10)
+	}
+	full := append(slices.Clone(u.Instances[0].History), behavior.Event{Time: "2025-10-02 09:00:00", Scene: "直播间", Context: "测试动作之后的记录。", Result: "送出礼物"})
+	u.Instances = append(u.Instances, behavior.Instance{History: full})
+	pool := u.Instances[0].History
+	sp := mustPrompts(t)
+	p, _ := predict.LoadPrompts("zh")
+	for _, leak := range []bool{false, true} {
+		t.Run(fmt.Sprint("leak=", leak), func(t *testing.T) {
+			m, err := New(predict.Spec{Kind: predict.KindPraMem, PraMem: &predict.PraMemSpec{ReproduceReleaseLeak: leak}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			it, err := m.(*method).buildItem(predict.Env{}, p, sp, u, pool, full, 15, leakOffset(pool, full[len(full)-1]), newQuestionBook(u))
+			if err != nil {
+				t.Fatal(err)
+			}
+			showsTarget := strings.Contains(it.input, "这是第 15 个直播间。\n  反应")
+			showsLater := strings.Contains(it.input, "测试动作之后的记录")
+			if showsTarget != leak || showsLater != leak {
+				t.Errorf("target shown %v, later record shown %v; want both %v", showsTarget, showsLater, leak)
+			}
+			if !leak && len(it.visible) != 15 {
+				t.Errorf("%d visible records, want the 15 before the target", len(it.visible))
+			}
+			if !strings.Contains(it.label, "【练习任务答案 1】") || !strings.Contains(it.label, "仅浏览未进行其他操作") {
+				t.Errorf("label:\n%s", it.label)
+			}
+			if got := it.truth(); got["live_sent_gift"] != 1 {
+				t.Errorf("truth %v", got)
+			}
+			hist := historyText(it.input, sp.marker("marker_history"), sp.marker("marker_details"), sp.marker("marker_task"), detailLimit, false)
+			if !strings.HasPrefix(hist, "## 输入二") || strings.Contains(hist, "Practice task") || !strings.Contains(hist, "【行为 1】") {
+				t.Errorf("history text:\n%s", hist)
+			}
+			if historyText(it.input, sp.marker("marker_history"), sp.marker("marker_details"), sp.marker("marker_task"), detailLimit, true) != "" {
+				t.Error("the released no-op found a history")
+			}
+			if got := realScene(it.input, sp.marker("marker_scene"), 6); !strings.HasPrefix(got, "这是第 15") || !strings.HasSuffix(got, "...") {
+				t.Errorf("real scene %q", got)
+			}
+		})
+	}
+}
+
+func TestCutDetails(t *testing.T) {
+	in := "## 输入二：历史\n【行为 1】时间：t\n  详情：" + strings.Repeat("长", 200) + "\n  反应：r\n\n===== Practice task 1 =====\nq"
+	got := historyText(in, "## 输入二", "  详情：", "===== Practice task", 128, false)
+	want := "## 输入二：历史\n【行为 1】时间：t\n  详情：" + strings.Repeat("长", 128) + "...\n  反应：r"
+	if got != want {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestMovieLensPractice: a rating user practises on its ratings (the
+// practice task asks the rating with its classes) and the sim's reflection
+// proposes rating facts.
+func TestMovieLensPractice(t *testing.T) {
+	dir := t.TempDir()
+	if err := synth.WriteMovieLens(dir, synth.MovieLensConfig{Users: 3, Movies: 400, Seed: 2}); err != nil {
+		t.Fatal(err)
+	}
+	d, err := movielens.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sets, err := movielens.BuildInstances(d, movielens.Options{MaxUsers: 1, TestPerUser: 3, MinRatings: 20})
+	if err != nil || len(sets) == 0 {
+		t.Fatalf("%d users, %v", len(sets), err)
+	}
+	var trial string
+	var reflected []string
+	cm := llm.ModelFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
+		resp, err := simEnv(nil).Model.Generate(ctx, req)
+		if h, ok := req.Hint.(hint.PraMemTrial); ok && trial == "" {
+			trial = req.Messages[0].Content
+			if len(h.Task.Questions) != 1 || h.Task.Questions[0].Kind != behavior.MultiClass {
+				t.Errorf("questions %+v", h.Task.Questions)
+			}
+		}
+		if req.Purpose == "pramem.reflect" {
+			reflected = append(reflected, ParseProposals(resp.Text)...)
+		}
+		return resp, err
+	})
+	m, err := New(predict.Spec{Kind: predict.KindPraMem, PraMem: &predict.PraMemSpec{Rounds: 10}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem, err := m.PrepareUser(context.Background(), predict.Env{Model: cm}, sets[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(trial, "请从 [1,2,3,4,5] 中选择一个分数") {
+		t.Errorf("practice task without the rating classes:\n%s", trial[max(0, len(trial)-600):])
+	}
+	if len(reflected) == 0 || mem.Meta["rounds"] != 10 {
+		t.Errorf("rounds %v, proposals %q", mem.Meta["rounds"], reflected)
+	}
+	out, err := m.Predict(context.Background(), predict.Env{Model: simEnv(nil).Model}, mem, sets[0].Instances[0])
+	if err != nil || !out.Valid {
+		t.Errorf("predict %+v %v", out, err)
+	}
+}
