@@ -71,6 +71,9 @@ func Write(runDir string, opts Options) (Artefacts, error) {
 	if opts.Iters < 1 || !(opts.Level > 0 && opts.Level < 1) {
 		return Artefacts{}, fmt.Errorf("report: need iters >= 1 and 0 < level < 1, got %d and %v", opts.Iters, opts.Level)
 	}
+	if HasLifeMem(runDir) { // LifeMem's lifelong protocol keeps its own results (no samples.jsonl)
+		return WriteLifeMem(runDir)
+	}
 	r, err := loadRun(runDir, opts)
 	if err != nil {
 		return Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)

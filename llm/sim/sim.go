@@ -114,6 +114,10 @@ func (s *Sim) answer(req llm.Request) (string, error) {
 		return memstyle(req.Purpose, h)
 	case hint.PraMemStage:
 		return s.pramem(req, h)
+	case hint.LifeMem:
+		return lifemem(req.Purpose, h)
+	case hint.Act, *hint.Act, hint.RuleEdit, *hint.RuleEdit, hint.SkillExtract, *hint.SkillExtract:
+		return agentAnswer(req)
 	case nil:
 	default:
 		return "", fmt.Errorf("sim: no handler for hint %T of request %q", req.Hint, req.Purpose)

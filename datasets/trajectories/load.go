@@ -1,0 +1,171 @@
+// Package trajectories reads and writes the experience agents learn from:
+// the LifeMem training format ({task, messages} JSONL, one trajectory a
+// line), trajectories recorded from episode transcripts, and the embedded
+// training trajectories produced by replaying each embedded suite's gold
+// solutions (expert data written by us, standing in for LifeMem's
+// successful GPT-4.1 trajectories).
+package trajectories
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/methods/agent"
+)
+
+// aliases maps the environment tags of LifeMem's file names to registry
+// names where they differ.
+func aliases(tag string) string {
+	switch tag {
+	case "lifelong", "lifelongagentbench", "lab", "db":
+		return "dbbench"
+	case "taubench", "tau", "tau-retail", "retail":
+		return "taubench-retail"
+	case "airline", "tau-airline":
+		return "taubench-airline"
+	case "sciworld", "science":
+		return "scienceworld"
+	}
+	return tag
+}
+
+// EnvFromFile infers the environment from a LifeMem file name
+// ("train_<env>.jsonl", optionally followed by a note as in the shared
+// fixture's source_file field); "" when the name does not follow it.
+func EnvFromFile(name string) string {
+	base := filepath.Base(strings.TrimSpace(name))
+	if i := strings.IndexAny(base, " \t("); i >= 0 {
+		base = base[:i]
+	}
+	if !strings.HasPrefix(base, "train_") || !strings.HasSuffix(base, ".jsonl") {
+		return ""
+	}
+	tag := strings.TrimSuffix(strings.TrimPrefix(base, "train_"), ".jsonl")
+	if tag == "" {
+		return ""
+	}
+	return aliases(strings.ToLower(tag))
+}
+
+// record is one line of a training file. Only task and messages are in
+// LifeMem's release; the rest are accepted when present.
+type record struct {
+	Task       string        `json:"task"`
+	Messages   []llm.Message `json:"messages"`
+	TaskID     string        `json:"task_id"`
+	Env        string        `json:"env"`
+	SourceFile string        `json:"source_file"`
+	Success    *bool         `json:"success"`
+	Difficulty int           `json:"difficulty"`
+}
+
+// Load reads a training file. env names the environment of every line; when
+// empty it is inferred from the file name, then from each line's own env or
+// source_file field.
+func Load(path, env string) ([]agent.Trajectory, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("trajectories: %w", err)
+	}
+	defer f.Close()
+	if env == "" {
+		env = EnvFromFile(path)
+	}
+	return Read(f, path, env)
+}
+
+// Read parses training lines from r; name labels errors ("name:line: ...").
+// IDs missing from the data are generated as "<env>_<line index>" (0-based,
+// counting every physical line) as LifeMem's memory builder expects.
+func Read(r io.Reader, name, env string) ([]agent.Trajectory, error) {
+	sc := bufio.NewScanner(r)
+	// ScienceWorld trajectories run to hundreds of kilobytes a line.
+	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
+	var out []agent.Trajectory
+	for line := 0; sc.Scan(); line++ {
+		raw := bytes.TrimSpace(sc.Bytes())
+		if len(raw) == 0 {
+			continue
+		}
+		tr, err := parseLine(raw, env, line)
+		if err != nil {
+			return nil, fmt.Errorf("trajectories: %s:%d: %w", name, line+1, err)
+		}
+		out = append(out, tr)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("trajectories: %s: %w", name, err)
+	}
+	return out, nil
+}
+
+func parseLine(raw []byte, env string, line int) (agent.Trajectory, error) {
+	var rec record
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return agent.Trajectory{}, fmt.Errorf("not a trajectory object: %w", err)
+	}
+	if env == "" {
+		env = aliases(strings.ToLower(strings.TrimSpace(rec.Env)))
+	}
+	if env == "" {
+		env = EnvFromFile(rec.SourceFile)
+	}
+	if env == "" {
+		return agent.Trajectory{}, fmt.Errorf("no environment: pass one, name the file train_<env>.jsonl, or set an env field")
+	}
+	if len(rec.Messages) == 0 {
+		return agent.Trajectory{}, fmt.Errorf("field messages: empty")
+	}
+	for i, m := range rec.Messages {
+		switch m.Role {
+		case "user", "assistant", "system":
+		default:
+			return agent.Trajectory{}, fmt.Errorf("field messages[%d].role: %q is not user, assistant or system", i, m.Role)
+		}
+	}
+	task := rec.Task
+	if strings.TrimSpace(task) == "" {
+		task = firstUser(rec.Messages)
+	}
+	if strings.TrimSpace(task) == "" {
+		return agent.Trajectory{}, fmt.Errorf("field task: empty and no user message to take it from")
+	}
+	id := rec.TaskID
+	if id == "" {
+		id = fmt.Sprintf("%s_%d", env, line)
+	}
+	success := true // LifeMem's training files hold successful trajectories only
+	if rec.Success != nil {
+		success = *rec.Success
+	}
+	return agent.Trajectory{ID: id, Env: env, Task: task, Messages: rec.Messages, Success: success, Difficulty: rec.Difficulty}, nil
+}
+
+func firstUser(msgs []llm.Message) string {
+	for _, m := range msgs {
+		if m.Role == "user" {
+			return m.Content
+		}
+	}
+	return ""
+}
+
+// Write stores trajectories in the training format (with env, task_id and
+// success, which Read accepts back).
+func Write(w io.Writer, trs []agent.Trajectory) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, t := range trs {
+		if err := enc.Encode(t); err != nil {
+			return fmt.Errorf("trajectories: write %s: %w", t.ID, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,90 @@
+package trajectories
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/methods/agent"
+)
+
+// FromTranscript turns an episode into a trajectory: env turns become user
+// messages (observations), agent turns assistant messages (actions). The
+// ID is "<env>_<task id>"; Success means the episode reached full score.
+func FromTranscript(t envs.Task, tr envs.Transcript) agent.Trajectory {
+	msgs := make([]llm.Message, 0, len(tr.Turns))
+	for _, turn := range tr.Turns {
+		role := "user"
+		if turn.Role == "agent" {
+			role = "assistant"
+		}
+		msgs = append(msgs, llm.Message{Role: role, Content: turn.Text})
+	}
+	env := tr.Env
+	if env == "" {
+		env = t.Env
+	}
+	return agent.Trajectory{
+		ID:         env + "_" + t.ID,
+		Env:        env,
+		Task:       t.Instruction,
+		Messages:   msgs,
+		Success:    tr.Score >= 1,
+		Difficulty: t.Difficulty,
+	}
+}
+
+// SplitEmbedded splits a suite's tasks deterministically: tasks at even
+// indices (0, 2, ...) train, the others test. Interleaving keeps every task
+// family of an embedded suite (written in groups of variations) on both
+// sides, so test tasks have same-family training experience.
+func SplitEmbedded(s envs.Suite) (train, test []envs.Task) {
+	for i, t := range s.Tasks() {
+		if i%2 == 0 {
+			train = append(train, t)
+		} else {
+			test = append(test, t)
+		}
+	}
+	return train, test
+}
+
+// Record replays the gold solution of each task through envs.Run and
+// records the transcript. It fails when the suite has no oracle or a task
+// cannot start; a gold replay that scores below 1 is kept with Success
+// false so the caller can see it.
+func Record(ctx context.Context, s envs.Suite, tasks []envs.Task) ([]agent.Trajectory, error) {
+	or, ok := s.(envs.Oracle)
+	if !ok {
+		return nil, fmt.Errorf("trajectories: %s has no oracle", s.Name())
+	}
+	out := make([]agent.Trajectory, 0, len(tasks))
+	for _, t := range tasks {
+		gold, err := or.Gold(t)
+		if err != nil {
+			return nil, fmt.Errorf("trajectories: %s/%s: gold: %w", s.Name(), t.ID, err)
+		}
+		opts := envs.Options{Seed: 1}
+		if oo, ok := s.(envs.OracleOptions); ok {
+			opts = oo.GoldOptions(t)
+		}
+		tr, err := envs.Run(ctx, s, t, envs.Replay(gold), opts, len(gold)+1)
+		if err != nil {
+			return nil, fmt.Errorf("trajectories: %s/%s: %w", s.Name(), t.ID, err)
+		}
+		out = append(out, FromTranscript(t, tr))
+	}
+	return out, nil
+}
+
+// Embedded returns the training trajectories of an embedded suite (its
+// SplitEmbedded train tasks, solved by the oracle) and its test tasks.
+func Embedded(ctx context.Context, s envs.Suite) (train []agent.Trajectory, test []envs.Task, err error) {
+	trainTasks, test := SplitEmbedded(s)
+	train, err = Record(ctx, s, trainTasks)
+	if err != nil {
+		return nil, nil, err
+	}
+	return train, test, nil
+}

@@ -1,0 +1,269 @@
+package lifelong
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// PaperOrder returns the ten stream environments in the paper's similarity
+// order (registry names).
+func PaperOrder() []string {
+	return []string{
+		"alfworld", "scienceworld", "apibank", "taubench-retail", "hotpotqa",
+		"webshop", "dbbench", "toolqa", "miniwob", "mind2web",
+	}
+}
+
+// PaperOOD returns the out-of-distribution environments of §6.2.
+func PaperOOD() []string { return []string{"fever", "taubench-airline"} }
+
+// Stream kinds.
+const (
+	StreamSimilarity = "similarity"
+	StreamRandom     = "random"
+	StreamBuffer     = "buffer"
+)
+
+// Method kinds the protocol knows (methods/agent implements them).
+const (
+	KindReAct     = "react"
+	KindSynapse   = "synapse"
+	KindExpeL     = "expel"
+	KindAutoSkill = "autoskill"
+	KindLifeMem   = "lifemem"
+)
+
+// DefaultBatch is LifeMem's unit of ingestion: memory is initialised from,
+// and evolves by, batches of 5 trajectories; the buffer stream's per-env
+// cache has the same size.
+const DefaultBatch = 5
+
+// Config is the `lifelong:` block of a LifeMem config. The YAML shape
+// (configs/paper/lifemem_*.yaml):
+//
+//	lifelong:
+//	  stream: similarity          # similarity | random | buffer
+//	  envs: [alfworld, ...]       # stream environments in stream order (default: the paper's ten)
+//	  ood: [fever, taubench-airline]   # zero-shot after the full stream (default: none)
+//	  self_learn: false           # also learn and test each environment alone
+//	  seed: 0                     # 0: the config's top-level seed
+//	  batch: 5                    # trajectories per Learn call / buffer cache size
+//	  tasks_per_env: 0            # first N test tasks per environment (0: all)
+//	  max_steps: {alfworld: 20}   # per-environment step limit (default: the suite's)
+//	  methods:
+//	    - {name: react, kind: react}
+//	    - {name: lifemem, kind: lifemem, top_k: 2, split_size: 50, tau: 0.95}
+//	    - {name: lifemem_no_skills, kind: lifemem, no_skills: true}
+//
+// Unknown keys are errors (DecodeConfig uses KnownFields).
+type Config struct {
+	Stream      string         `yaml:"stream" json:"stream"`
+	Envs        []string       `yaml:"envs" json:"envs"`
+	OOD         []string       `yaml:"ood" json:"ood,omitempty"`
+	SelfLearn   bool           `yaml:"self_learn" json:"self_learn,omitempty"`
+	Seed        int64          `yaml:"seed" json:"seed,omitempty"`
+	Batch       int            `yaml:"batch" json:"batch"`
+	TasksPerEnv int            `yaml:"tasks_per_env" json:"tasks_per_env,omitempty"`
+	MaxSteps    map[string]int `yaml:"max_steps" json:"max_steps,omitempty"`
+	Methods     []MethodSpec   `yaml:"methods" json:"methods"`
+}
+
+// MethodSpec is one method of a lifelong run with its knobs. Zero knobs mean
+// the method's own defaults (top_k 2, split_size 50, tau 0.95 for LifeMem).
+type MethodSpec struct {
+	// Name labels the method in results and directories.
+	Name string `yaml:"name" json:"name"`
+	// Kind is react, synapse, expel, autoskill or lifemem.
+	Kind string `yaml:"kind" json:"kind"`
+	// TopK is the number of trajectories (or skills) retrieved per task.
+	TopK int `yaml:"top_k" json:"top_k,omitempty"`
+	// SplitSize is LifeMem's L: a cluster may split once it has more members.
+	SplitSize int `yaml:"split_size" json:"split_size,omitempty"`
+	// Tau is LifeMem's τ: split only when the cluster's mean resultant
+	// length is below it (1.0 splits on size alone).
+	Tau float64 `yaml:"tau" json:"tau,omitempty"`
+	// NoSkills and NoTrajectories are LifeMem's ablations: leave the
+	// cluster skills or the exemplar trajectories out of the prompt.
+	NoSkills       bool `yaml:"no_skills" json:"no_skills,omitempty"`
+	NoTrajectories bool `yaml:"no_trajectories" json:"no_trajectories,omitempty"`
+}
+
+// DecodeConfig reads a `lifelong:` block (the block's content, not the
+// whole file) strictly: unknown keys are errors. The result has its
+// defaults applied and is validated.
+func DecodeConfig(r io.Reader) (Config, error) {
+	dec := yaml.NewDecoder(r)
+	dec.KnownFields(true)
+	var c Config
+	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
+		return Config{}, fmt.Errorf("lifelong config: %w", err)
+	}
+	c = c.WithDefaults()
+	if err := c.Validate(); err != nil {
+		return Config{}, err
+	}
+	return c, nil
+}
+
+// LoadConfigFile reads the `lifelong:` block of a whole config file (other
+// top-level keys are the bench config's business and are ignored here).
+// Errors name the file.
+func LoadConfigFile(path string) (Config, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return Config{}, fmt.Errorf("lifelong config: %w", err)
+	}
+	var top map[string]yaml.Node
+	if err := yaml.Unmarshal(src, &top); err != nil {
+		return Config{}, fmt.Errorf("%s: %w", path, err)
+	}
+	node, ok := top["lifelong"]
+	if !ok {
+		return Config{}, fmt.Errorf("%s: no lifelong: block", path)
+	}
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	if err := enc.Encode(&node); err != nil {
+		return Config{}, fmt.Errorf("%s: lifelong: %w", path, err)
+	}
+	c, err := DecodeConfig(&buf)
+	if err != nil {
+		// yaml's line numbers are relative to the block; give the block's.
+		return Config{}, fmt.Errorf("%s (lifelong: block at line %d): %w", path, node.Line, err)
+	}
+	return c, nil
+}
+
+// WithDefaults fills the zero fields: similarity stream, the paper's ten
+// environments and batches of 5.
+func (c Config) WithDefaults() Config {
+	if c.Stream == "" {
+		c.Stream = StreamSimilarity
+	}
+	if len(c.Envs) == 0 {
+		c.Envs = PaperOrder()
+	}
+	if c.Batch == 0 {
+		c.Batch = DefaultBatch
+	}
+	return c
+}
+
+var safeName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// Validate reports every problem of the config at once, each naming its
+// field.
+func (c Config) Validate() error {
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf("lifelong."+format, args...)) }
+	switch c.Stream {
+	case StreamSimilarity, StreamRandom, StreamBuffer:
+	default:
+		bad("stream: %q is not one of similarity, random, buffer", c.Stream)
+	}
+	known := append(PaperOrder(), PaperOOD()...)
+	seen := map[string]string{}
+	check := func(field string, list []string) {
+		for i, e := range list {
+			switch {
+			case !slices.Contains(known, e):
+				bad("%s[%d]: unknown environment %q (known: %s)", field, i, e, strings.Join(known, ", "))
+			case seen[e] != "":
+				bad("%s[%d]: %q is already listed in %s", field, i, e, seen[e])
+			default:
+				seen[e] = field
+			}
+		}
+	}
+	check("envs", c.Envs)
+	check("ood", c.OOD)
+	if len(c.Envs) == 0 {
+		bad("envs: empty")
+	}
+	if c.Batch < 1 {
+		bad("batch: %d, want >= 1", c.Batch)
+	}
+	if c.TasksPerEnv < 0 {
+		bad("tasks_per_env: %d, want >= 0", c.TasksPerEnv)
+	}
+	for _, e := range sortedKeys(c.MaxSteps) {
+		if seen[e] == "" {
+			bad("max_steps.%s: not an environment of envs or ood", e)
+		}
+		if c.MaxSteps[e] < 1 {
+			bad("max_steps.%s: %d, want >= 1", e, c.MaxSteps[e])
+		}
+	}
+	if len(c.Methods) == 0 {
+		bad("methods: empty; list at least one method")
+	}
+	names := map[string]int{}
+	for i, m := range c.Methods {
+		field := fmt.Sprintf("methods[%d]", i)
+		if !safeName.MatchString(m.Name) {
+			bad("%s.name: %q must be a non-empty, filesystem-safe name (letters, digits, . _ -)", field, m.Name)
+		} else if j, dup := names[m.Name]; dup {
+			bad("%s.name: %q repeats methods[%d]", field, m.Name, j)
+		} else {
+			names[m.Name] = i
+		}
+		for _, e := range m.validate() {
+			bad("%s.%s", field, e)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (m MethodSpec) validate() []string {
+	var out []string
+	switch m.Kind {
+	case KindReAct, KindSynapse, KindExpeL, KindAutoSkill, KindLifeMem:
+	default:
+		return []string{fmt.Sprintf("kind: %q is not one of react, synapse, expel, autoskill, lifemem", m.Kind)}
+	}
+	if m.TopK < 0 {
+		out = append(out, fmt.Sprintf("top_k: %d, want >= 0", m.TopK))
+	}
+	if m.Kind == KindReAct && m.TopK != 0 {
+		out = append(out, "top_k: react retrieves nothing")
+	}
+	lifememOnly := []struct {
+		key string
+		set bool
+	}{
+		{"split_size", m.SplitSize != 0}, {"tau", m.Tau != 0},
+		{"no_skills", m.NoSkills}, {"no_trajectories", m.NoTrajectories},
+	}
+	for _, k := range lifememOnly {
+		if k.set && m.Kind != KindLifeMem {
+			out = append(out, fmt.Sprintf("%s: applies to kind lifemem only, not %s", k.key, m.Kind))
+		}
+	}
+	if m.SplitSize < 0 || m.SplitSize == 1 {
+		out = append(out, fmt.Sprintf("split_size: %d, want >= 2 (or 0 for the default)", m.SplitSize))
+	}
+	if m.Tau < 0 || m.Tau > 1 {
+		out = append(out, fmt.Sprintf("tau: %v, want in (0, 1] (or 0 for the default)", m.Tau))
+	}
+	if m.NoSkills && m.NoTrajectories {
+		out = append(out, "no_skills and no_trajectories together leave LifeMem no memory at all; use kind react")
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,390 @@
+package sim
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/memharness/memharness/llm/hint"
+)
+
+// LifeMem's memory-construction calls (methods/agent/lifemem) are answered
+// from the trajectories a request shows, in the exact text format the
+// prompts ask a real model for, so the method's parsers see real-shaped
+// output:
+//
+//   - hint.LifeMemAssign: a trajectory's "capability" is its environment plus
+//     the verb of its first action (a crude stand-in for the skill a model
+//     would read). A trajectory joins the first candidate cluster whose shown
+//     examples mostly share its capability ("ADD <label> to <cluster>"),
+//     else a cluster created earlier in the same answer, else a new cluster
+//     named "<verb>_<env>" ("NEW <cluster> with <label>").
+//   - hint.LifeMemSummary: "This cluster is about <envs> tasks that start
+//     with <verbs> …", from the shown members.
+//   - hint.LifeMemSplit: a deterministic k-means over the members' task
+//     vectors (farthest-point seeding, k in MinClusters..MaxClusters picked
+//     at the elbow of the within-group error), each group named after the
+//     task word that sets it apart; NEW lines first, then ADD lines.
+//   - hint.LifeMemRules: every trajectory of the batch yields one pattern
+//     rule, "To <last verb> in <env> tasks, first <verb> then <verb>."
+//     followed by the first such trajectory's steps in hint.Workflow form
+//     (which the agent sim knows how to follow); rules already listed whose
+//     pattern the batch shows are AGREEd, the best supported new ones ADDed
+//     (support ≥ 2 in batches of 4 or more) within MaxOps and MaxRules.
+
+// Tuning of the LifeMem answers.
+const (
+	lmElbow      = 0.05 // a further split group must cut this share of the total error
+	lmKMeansIter = 25   // Lloyd iterations of the split
+	lmTaskRunes  = 80   // task text quoted in a summary
+)
+
+// lmSkipVerb reports first words that carry no capability: thoughts and chat.
+func lmSkipVerb(v string) bool {
+	switch v {
+	case "think", "thought", "ok", "okay", "reply":
+		return true
+	}
+	return false
+}
+
+// lifemem answers the LifeMem hints.
+func lifemem(purpose string, h hint.LifeMem) (string, error) {
+	switch v := h.(type) {
+	case hint.LifeMemAssign:
+		return lmAssign(v), nil
+	case *hint.LifeMemAssign:
+		if v != nil {
+			return lmAssign(*v), nil
+		}
+	case hint.LifeMemSummary:
+		return lmSummary(v), nil
+	case *hint.LifeMemSummary:
+		if v != nil {
+			return lmSummary(*v), nil
+		}
+	case hint.LifeMemSplit:
+		return lmSplit(v), nil
+	case *hint.LifeMemSplit:
+		if v != nil {
+			return lmSplit(*v), nil
+		}
+	case hint.LifeMemRules:
+		return lmRules(v), nil
+	case *hint.LifeMemRules:
+		if v != nil {
+			return lmRules(*v), nil
+		}
+	}
+	return "", fmt.Errorf("sim: %s: nil or unknown LifeMem hint %T", purpose, h)
+}
+
+// ActionVerb returns the lowercase verb of one assistant turn: the tool or
+// command it invokes ("search" for "Action 1: Search[x]", "loaddb" for
+// "LoadDB[coffee]", "click_xpath" for "agent.click_xpath(...)", the "name"
+// of a JSON tool call), or "reply" for free text that invokes nothing.
+func ActionVerb(action string) string {
+	act := actionText(action)
+	if act == "" {
+		return "reply"
+	}
+	if strings.HasPrefix(act, "{") {
+		var call struct {
+			Name string `json:"name"`
+		}
+		if json.Unmarshal([]byte(act), &call) == nil && call.Name != "" {
+			return strings.ToLower(call.Name)
+		}
+	}
+	act = strings.TrimLeft(act, "[<`'\"(* ")
+	end := strings.IndexFunc(act, func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '.')
+	})
+	word := act
+	if end >= 0 {
+		word = act[:end]
+	}
+	// A call shape ("x(", "x[") or a short command line counts as an action;
+	// longer prose is a reply to a person.
+	rest := act[len(word):]
+	isCall := strings.HasPrefix(rest, "(") || strings.HasPrefix(rest, "[")
+	if !isCall && len(strings.Fields(act)) > 8 {
+		return "reply"
+	}
+	if i := strings.LastIndex(word, "."); i >= 0 {
+		word = word[i+1:]
+	}
+	word = strings.ToLower(strings.Trim(word, "._"))
+	if word == "" {
+		return "reply"
+	}
+	return word
+}
+
+// actionText picks the action out of an assistant turn: the text after an
+// "Action:" label (or the block after a bare "Action:" line), the first line
+// of a fenced code block, else the last non-empty line.
+func actionText(turn string) string {
+	lines := strings.Split(strings.TrimSpace(turn), "\n")
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		low := strings.ToLower(t)
+		if !strings.HasPrefix(low, "action") {
+			continue
+		}
+		j := strings.Index(t, ":")
+		if j < 0 || strings.TrimLeft(low[len("action"):j], " 0123456789") != "" {
+			continue
+		}
+		if rest := strings.TrimSpace(t[j+1:]); rest != "" {
+			return rest
+		}
+		return strings.TrimSpace(strings.Join(lines[i+1:], "\n"))
+	}
+	inFence := false
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "```") {
+			inFence = !inFence
+			continue
+		}
+		if inFence && t != "" {
+			return t
+		}
+	}
+	for i := len(lines) - 1; i >= 0; i-- {
+		if t := strings.TrimSpace(lines[i]); t != "" && !strings.HasPrefix(t, "```") {
+			return t
+		}
+	}
+	return ""
+}
+
+// lmVerbs is a trajectory's verb sequence without thoughts and chat, with
+// consecutive repeats collapsed.
+func lmVerbs(t hint.LifeMemTrajectory) []string {
+	var out []string
+	for _, a := range t.Actions {
+		v := ActionVerb(a)
+		if lmSkipVerb(v) || (len(out) > 0 && out[len(out)-1] == v) {
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// lmCapability is the assignment's stand-in for a trajectory's skill.
+func lmCapability(t hint.LifeMemTrajectory) string {
+	verb := "act"
+	if vs := lmVerbs(t); len(vs) > 0 {
+		verb = vs[0]
+	}
+	return lmSnake(verb + "_" + t.Env)
+}
+
+// lmSnake lowercases s and joins its letter/digit runs with underscores.
+func lmSnake(s string) string {
+	var b strings.Builder
+	under := false
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if under && b.Len() > 0 {
+				b.WriteByte('_')
+			}
+			under = false
+			b.WriteRune(r)
+			continue
+		}
+		under = true
+	}
+	if b.Len() == 0 {
+		return "cluster"
+	}
+	return b.String()
+}
+
+func lmAssign(h hint.LifeMemAssign) string {
+	// The capability most of a candidate's shown examples share.
+	byCap := map[string]string{}
+	for _, c := range h.Candidates {
+		counts := map[string]int{}
+		best, bestN := "", 0
+		for _, ex := range c.Examples {
+			k := lmCapability(ex)
+			counts[k]++
+			if counts[k] > bestN {
+				best, bestN = k, counts[k]
+			}
+		}
+		if best != "" && 2*bestN > len(c.Examples)-1 {
+			if _, ok := byCap[best]; !ok {
+				byCap[best] = c.Name
+			}
+		}
+	}
+	var analysis, ops []string
+	for _, t := range h.Trajectories {
+		k := lmCapability(t)
+		if name, ok := byCap[k]; ok {
+			ops = append(ops, fmt.Sprintf("ADD %s to %s", t.Label, name))
+			analysis = append(analysis, fmt.Sprintf("%s exercises %s, the skill of %s.", t.Label, k, name))
+			continue
+		}
+		byCap[k] = k
+		ops = append(ops, fmt.Sprintf("NEW %s with %s", k, t.Label))
+		analysis = append(analysis, fmt.Sprintf("%s exercises %s, which no shown cluster covers.", t.Label, k))
+	}
+	return lmSections(analysis, ops)
+}
+
+func lmSections(analysis, ops []string) string {
+	var b strings.Builder
+	b.WriteString("<Analysis>\n")
+	for _, l := range analysis {
+		b.WriteString(l + "\n")
+	}
+	b.WriteString("</Analysis>\n<Execution>\n")
+	for _, l := range ops {
+		b.WriteString(l + "\n")
+	}
+	b.WriteString("</Execution>")
+	return b.String()
+}
+
+// lmRank orders counted keys by count, then name.
+func lmRank(counts map[string]int) []string {
+	keys := slices.Collect(maps.Keys(counts))
+	slices.SortFunc(keys, func(a, b string) int {
+		if c := cmp.Compare(counts[b], counts[a]); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	return keys
+}
+
+func lmSummary(h hint.LifeMemSummary) string {
+	if len(h.Members) == 0 {
+		if h.Previous != "" {
+			return h.Previous
+		}
+		return "This cluster is about tasks not yet seen."
+	}
+	envs, verbs := map[string]int{}, map[string]int{}
+	for _, m := range h.Members {
+		envs[m.Env]++
+		for _, v := range lmVerbs(m) {
+			verbs[v]++
+		}
+	}
+	envList := lmRank(envs)
+	verbList := lmRank(verbs)
+	if len(verbList) > 3 {
+		verbList = verbList[:3]
+	}
+	task := strings.Join(strings.Fields(h.Members[0].Task), " ")
+	if r := []rune(task); len(r) > lmTaskRunes {
+		task = string(r[:lmTaskRunes]) + "…"
+	}
+	steps := "free-form replies"
+	if len(verbList) > 0 {
+		steps = strings.Join(verbList, ", ") + " actions"
+	}
+	return fmt.Sprintf("This cluster is about %s tasks solved with %s, such as %q.",
+		strings.Join(envList, " and "), steps, task)
+}
+
+func lmRules(h hint.LifeMemRules) string {
+	// Rules are keyed by their pattern sentence; the first trajectory of the
+	// batch showing a pattern supplies its worked workflow.
+	support := map[string]int{}
+	text := map[string]string{}
+	for _, t := range h.Trajectories {
+		key, rule := lmPatternRule(t)
+		if key == "" {
+			continue
+		}
+		if support[key] == 0 {
+			text[key] = rule
+		}
+		support[key]++
+	}
+	minSupport := 1
+	if len(h.Trajectories) >= 4 {
+		minSupport = 2
+	}
+	existing := map[string]bool{}
+	var lines []string
+	for i, r := range h.Rules {
+		k := lmRuleKey(r)
+		existing[k] = true
+		if support[k] > 0 {
+			lines = append(lines, fmt.Sprintf("AGREE %d: %s", i+1, r))
+		}
+	}
+	n, ops := len(h.Rules), 0
+	maxOps, maxRules := h.MaxOps, h.MaxRules
+	if maxOps <= 0 {
+		maxOps = 4
+	}
+	if maxRules <= 0 {
+		maxRules = 20
+	}
+	for _, k := range lmRank(support) {
+		if support[k] < minSupport || ops >= maxOps || n >= maxRules {
+			break
+		}
+		if existing[k] {
+			continue
+		}
+		n++
+		ops++
+		lines = append(lines, fmt.Sprintf("ADD %d: %s", n, text[k]))
+	}
+	if len(lines) == 0 {
+		return "No changes: the existing rules already cover these trials."
+	}
+	return strings.Join(lines, "\n")
+}
+
+// lmPatternRule quotes a trajectory's action pattern as a rule: a general
+// sentence ("To <last verb> in <env> tasks, first <verb> then <verb>.") that
+// is also the rule's key, followed by the worked workflow in the shared
+// form the agent sim follows (hint.Workflow).
+func lmPatternRule(t hint.LifeMemTrajectory) (key, rule string) {
+	vs := lmVerbs(t)
+	env := t.Env
+	if env == "" {
+		env = "these"
+	}
+	switch len(vs) {
+	case 0:
+		return "", ""
+	case 1:
+		key = fmt.Sprintf("To %s in %s tasks, first read the task carefully then %s once.", vs[0], env, vs[0])
+	default:
+		key = fmt.Sprintf("To %s in %s tasks, first %s then %s.", vs[len(vs)-1], env, vs[0], vs[1])
+	}
+	var steps []string
+	for _, a := range t.Actions {
+		if a = strings.TrimSpace(a); a != "" {
+			steps = append(steps, a)
+		}
+	}
+	return lmNorm(key), key + " " + hint.Workflow(t.Task, steps)
+}
+
+// lmRuleKey is the pattern sentence of a rule (the text before its workflow).
+func lmRuleKey(rule string) string {
+	if i := strings.Index(rule, "For tasks like "); i >= 0 {
+		rule = rule[:i]
+	}
+	return lmNorm(rule)
+}
+
+func lmNorm(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }

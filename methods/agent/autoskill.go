@@ -1,0 +1,242 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/llm/hint"
+	"github.com/memharness/memharness/methods/retrieval"
+)
+
+// PurposeSkillExtract is the Purpose of AutoSkill's extraction calls.
+const PurposeSkillExtract = "autoskill.extract"
+
+// AutoSkill keeps a flat, global skill library: an extractor LLM proposes
+// at most one skill per trajectory, a maintainer adds it, merges it into
+// the nearest skill (bumping its patch version) or discards it by
+// embedding similarity, and inference retrieves the top skills for the
+// task. Skills are not organised by workflow, so a long stream yields a
+// mixed-environment library.
+type AutoSkill struct {
+	opts  Options
+	state skillState
+}
+
+type skillState struct {
+	Skills []Skill `json:"skills"`
+	// Calls, Invalid (unparseable answers), None ("NONE" answers),
+	// Merged and Discarded count the library's history.
+	Calls     int `json:"calls"`
+	Invalid   int `json:"invalid"`
+	None      int `json:"none"`
+	Merged    int `json:"merged"`
+	Discarded int `json:"discarded"`
+}
+
+// Skill is one SKILL.md-style artifact.
+type Skill struct {
+	Name    string   `json:"name"`
+	Purpose string   `json:"purpose"`
+	Steps   []string `json:"steps"`
+	// Version is "1.0.<merges>".
+	Version string `json:"version"`
+	// Sources are the trajectory IDs the skill was built from.
+	Sources []string  `json:"sources"`
+	Vec     []float32 `json:"vector"`
+}
+
+// Text is how the skill appears in the prompt's skills block.
+func (s Skill) Text() string {
+	text := s.Name + " (v" + s.Version + "): " + s.Purpose
+	if _, _, ok := hint.ParseWorkflow(s.Purpose); ok {
+		return text // the purpose already lists the steps
+	}
+	if len(s.Steps) > 0 {
+		text += " Steps: " + strings.Join(s.Steps, "; ")
+	}
+	return text
+}
+
+func (s Skill) key() string { return s.Name + ": " + s.Purpose }
+
+var stepLine = regexp.MustCompile(`^\s*(?:\d+[.)]|[-*])\s+(.*)$`)
+
+// ParseSkill reads an extractor answer. "NONE" gives ok false and no
+// error; otherwise Name, Purpose and at least one step are required. Steps
+// written as Go string literals are unquoted.
+func ParseSkill(text string) (Skill, bool, error) {
+	t := strings.TrimSpace(text)
+	if strings.EqualFold(strings.Trim(t, ".* "), "none") {
+		return Skill{}, false, nil
+	}
+	var s Skill
+	inSteps := false
+	for _, line := range strings.Split(t, "\n") {
+		l := strings.TrimSpace(line)
+		low := strings.ToLower(l)
+		switch {
+		case strings.HasPrefix(low, "name:"):
+			s.Name = strings.TrimSpace(l[len("name:"):])
+			inSteps = false
+		case strings.HasPrefix(low, "purpose:"):
+			s.Purpose = strings.TrimSpace(l[len("purpose:"):])
+			inSteps = false
+		case strings.HasPrefix(low, "steps:"):
+			inSteps = true
+		case inSteps:
+			m := stepLine.FindStringSubmatch(l)
+			if m == nil {
+				continue
+			}
+			step := strings.TrimSpace(m[1])
+			if u, err := strconv.Unquote(step); err == nil {
+				step = u
+			}
+			if step != "" {
+				s.Steps = append(s.Steps, step)
+			}
+		}
+	}
+	switch {
+	case s.Name == "":
+		return Skill{}, false, errors.New("skill: no Name line")
+	case s.Purpose == "":
+		return Skill{}, false, errors.New("skill: no Purpose line")
+	case len(s.Steps) == 0:
+		return Skill{}, false, errors.New("skill: no steps")
+	}
+	return s, true, nil
+}
+
+// Name implements Method.
+func (m *AutoSkill) Name() string { return "autoskill" }
+
+// Skills returns the library.
+func (m *AutoSkill) Skills() []Skill { return append([]Skill(nil), m.state.Skills...) }
+
+// Learn implements Method: one extraction per successful trajectory, then
+// add, merge or discard.
+func (m *AutoSkill) Learn(ctx context.Context, env Env, batch []Trajectory) error {
+	for _, t := range batch {
+		if !t.Success {
+			continue
+		}
+		if err := m.learnOne(ctx, env, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *AutoSkill) learnOne(ctx context.Context, env Env, t Trajectory) error {
+	var b strings.Builder
+	b.WriteString("Read this successful interaction and write at most one reusable skill it teaches.\n\n")
+	renderTrajectory(&b, t)
+	b.WriteString("\nAnswer in this form, or with NONE if nothing here is worth reusing:\n" +
+		"Name: <snake_case name>\nPurpose: <when to use the skill, one sentence>\nSteps:\n1. <step>\n2. <step>\n")
+	temp := 0.0
+	seed := int(env.Seed)
+	m.state.Calls++
+	resp, err := env.Builder().Generate(ctx, llm.Request{
+		Purpose:  PurposeSkillExtract,
+		Messages: []llm.Message{{Role: "user", Content: b.String()}},
+		Params:   llm.Params{Temperature: &temp, MaxTokens: 1024, Seed: &seed},
+		SampleID: "autoskill/extract/" + t.ID,
+		Hint:     hint.SkillExtract{Traj: viewOf(t)},
+		Accept:   func(r llm.Response) bool { _, _, err := ParseSkill(r.Text); return err == nil },
+	})
+	if err != nil {
+		return fmt.Errorf("autoskill: extract %s: %w", t.ID, err)
+	}
+	sk, ok, err := ParseSkill(resp.Text)
+	if err != nil {
+		m.state.Invalid++ // counted; the trajectory simply adds no skill
+		return nil
+	}
+	if !ok {
+		m.state.None++
+		return nil
+	}
+	vs, err := embedTexts(ctx, env, []string{sk.key()})
+	if err != nil {
+		return fmt.Errorf("autoskill: %w", err)
+	}
+	sk.Vec, sk.Version, sk.Sources = vs[0], "1.0.0", []string{t.ID}
+	m.maintain(sk)
+	return nil
+}
+
+// maintain adds sk, merges it into its nearest skill, or discards it.
+func (m *AutoSkill) maintain(sk Skill) {
+	best, bestSim := -1, -1.0
+	for i, s := range m.state.Skills {
+		if c := cosine(sk.Vec, s.Vec); c > bestSim {
+			best, bestSim = i, c
+		}
+	}
+	switch {
+	case best >= 0 && bestSim >= orDefaultF(m.opts.DiscardSim, 0.95):
+		m.state.Discarded++
+	case best >= 0 && bestSim >= orDefaultF(m.opts.MergeSim, 0.8):
+		s := &m.state.Skills[best]
+		s.Sources = append(s.Sources, sk.Sources...)
+		s.Version = "1.0." + strconv.Itoa(len(s.Sources)-1)
+		m.state.Merged++
+	default:
+		m.state.Skills = append(m.state.Skills, sk)
+	}
+}
+
+func cosine(a, b []float32) float64 {
+	na, nb := retrieval.Dot(a, a), retrieval.Dot(b, b)
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return retrieval.Dot(a, b) / math.Sqrt(na*nb)
+}
+
+// EndStage implements Method.
+func (m *AutoSkill) EndStage(context.Context, Env) error { return nil }
+
+// Agent implements Method: the top skills above MinSkill form the skills
+// block; AutoSkill shows no exemplar trajectories.
+func (m *AutoSkill) Agent(ctx context.Context, env Env, s envs.Suite, t envs.Task) (envs.Agent, error) {
+	var rules []string
+	if len(m.state.Skills) > 0 {
+		q, err := embedTexts(ctx, env, []string{t.Instruction})
+		if err != nil {
+			return nil, fmt.Errorf("autoskill: %s: %w", t.ID, err)
+		}
+		vecs := make([][]float32, len(m.state.Skills))
+		for i, sk := range m.state.Skills {
+			vecs[i] = sk.Vec
+		}
+		minSim := orDefaultF(m.opts.MinSkill, 0.1)
+		for _, i := range retrieval.TopK(q[0], vecs, orDefault(m.opts.SkillK, 3)) {
+			if cosine(q[0], vecs[i]) >= minSim {
+				rules = append(rules, m.state.Skills[i].Text())
+			}
+		}
+	}
+	return agentFor(m.Name(), m.opts, env, s, nil, rules), nil
+}
+
+// Save implements Method.
+func (m *AutoSkill) Save(_ context.Context, env Env) error { return saveJSON(env, m.Name(), &m.state) }
+
+// Restore implements Method.
+func (m *AutoSkill) Restore(_ context.Context, env Env) (bool, error) {
+	var st skillState
+	ok, err := loadJSON(env, m.Name(), &st)
+	if ok {
+		m.state = st
+	}
+	return ok, err
+}

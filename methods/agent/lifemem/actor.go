@@ -1,0 +1,35 @@
+package lifemem
+
+import (
+	"context"
+	"errors"
+
+	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/methods/agent"
+)
+
+// defaultTemperature is LifeMem's acting temperature for every backbone.
+const defaultTemperature = 0.3
+
+// sharedActor acts through the agent prompt machinery every method shares
+// (agent.NewAgent), so LifeMem differs from the baselines only in what
+// experience it retrieves.
+func (m *LifeMem) sharedActor(_ context.Context, env agent.Env, s envs.Suite, _ envs.Task, exp Experience) (envs.Agent, error) {
+	if env.Model == nil {
+		return nil, errors.New("lifemem: agent.Env.Model is nil")
+	}
+	temp := defaultTemperature
+	if m.opts.Temperature != nil {
+		temp = *m.opts.Temperature
+	}
+	return agent.NewAgent(agent.AgentConfig{
+		Model:       env.Model,
+		Suite:       s,
+		Exemplars:   exp.Exemplars,
+		Rules:       exp.Rules,
+		MaxRules:    m.opts.PromptRules,
+		Seed:        env.Seed,
+		Temperature: temp,
+		Method:      m.Name(),
+	}), nil
+}

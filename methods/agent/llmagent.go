@@ -1,0 +1,139 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/llm/hint"
+)
+
+// PurposeAct is the Purpose of every agent action request.
+const PurposeAct = "agent.act"
+
+// Prompt bounds shared by every method (LifeMem's renderer truncates each
+// message to 2000 characters; observations are cut harder because pages
+// and policies are long and the prompt holds several exemplars).
+const (
+	DefaultObsChars    = 1200
+	DefaultActionChars = 2000
+	DefaultMaxRules    = 5
+)
+
+// AgentConfig is what an agent acts with.
+type AgentConfig struct {
+	Model llm.Model
+	// Suite gives the environment name and its instructions.
+	Suite envs.Suite
+	// Exemplars are shown as solved examples, most relevant first.
+	Exemplars []Trajectory
+	// Rules form the skills block; at most MaxRules are shown, in order.
+	Rules []string
+	// MaxRules caps the skills block (DefaultMaxRules when 0).
+	MaxRules int
+	// ObsChars and ActionChars truncate exemplar messages (defaults when 0).
+	ObsChars, ActionChars int
+	// Seed is sent with every request.
+	Seed int64
+	// Temperature of the acting calls (LifeMem uses 0.3 for every backbone).
+	Temperature float64
+	// Method names the method in SampleIDs.
+	Method string
+}
+
+// NewAgent returns the shared LLM agent: every step renders the prompt
+// (instructions, skills, exemplars, then the current episode as chat turns)
+// and asks the model for one action, with a hint.Act for the sim backbone.
+func NewAgent(cfg AgentConfig) envs.Agent {
+	if cfg.MaxRules <= 0 {
+		cfg.MaxRules = DefaultMaxRules
+	}
+	if cfg.ObsChars <= 0 {
+		cfg.ObsChars = DefaultObsChars
+	}
+	if cfg.ActionChars <= 0 {
+		cfg.ActionChars = DefaultActionChars
+	}
+	rules := dedupe(cfg.Rules)
+	if len(rules) > cfg.MaxRules {
+		rules = rules[:cfg.MaxRules]
+	}
+	a := &llmAgent{cfg: cfg, rules: rules}
+	for _, t := range cfg.Exemplars {
+		a.exTasks = append(a.exTasks, t.Task)
+		a.ex = append(a.ex, exemplarMessages(t, cfg.ObsChars, cfg.ActionChars))
+	}
+	a.system = renderSystem(Instructions(cfg.Suite), rules, a.exTasks, a.ex)
+	return a
+}
+
+type llmAgent struct {
+	cfg     AgentConfig
+	rules   []string
+	exTasks []string
+	ex      [][]llm.Message
+	system  string
+}
+
+func dedupe(rules []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range rules {
+		r = strings.TrimSpace(r)
+		if r == "" || seen[r] {
+			continue
+		}
+		seen[r] = true
+		out = append(out, r)
+	}
+	return out
+}
+
+// Act implements envs.Agent.
+func (a *llmAgent) Act(ctx context.Context, t envs.Task, turns []envs.Turn) (string, error) {
+	msgs := []llm.Message{{Role: "system", Content: a.system}}
+	hturns := make([]hint.SimTurn, 0, len(turns))
+	lastObs := ""
+	step := 0
+	for i, turn := range turns {
+		hturns = append(hturns, hint.SimTurn{Role: turn.Role, Text: turn.Text})
+		if turn.Role == "agent" {
+			msgs = append(msgs, llm.Message{Role: "assistant", Content: turn.Text})
+			step++
+			continue
+		}
+		text := turn.Text
+		if i == 0 && !strings.Contains(strings.ToLower(text), strings.ToLower(strings.TrimSpace(t.Instruction))) {
+			// Show the task when the first observation does not.
+			text = "Task: " + t.Instruction + "\n" + text
+		}
+		msgs = append(msgs, llm.Message{Role: "user", Content: text})
+		lastObs = turn.Text
+	}
+	env := a.cfg.Suite.Name()
+	temp := a.cfg.Temperature
+	seed := int(a.cfg.Seed)
+	req := llm.Request{
+		Purpose:  PurposeAct,
+		Messages: msgs,
+		Params:   llm.Params{Temperature: &temp, MaxTokens: 512, Seed: &seed, Stop: []string{"\nUser:"}},
+		SampleID: fmt.Sprintf("%s/%s/%s/%d", a.cfg.Method, env, t.ID, step),
+		Affinity: env + "/" + t.ID,
+		Hint: hint.Act{
+			Env:           env,
+			Task:          t.Instruction,
+			Turns:         hturns,
+			Exemplars:     a.ex,
+			ExemplarTasks: a.exTasks,
+			Rules:         a.rules,
+			Admissible:    admissibleIn(env, lastObs),
+		},
+	}
+	resp, err := a.cfg.Model.Generate(ctx, req)
+	if err != nil {
+		return "", fmt.Errorf("agent %s: %s/%s step %d: %w", a.cfg.Method, env, t.ID, step, err)
+	}
+	return cleanAction(resp.Text), nil
+}

@@ -1,0 +1,399 @@
+package reports
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/memharness/memharness/metrics"
+)
+
+// LifeMem's lifelong protocol (spec lifemem_envs.md §1.9–1.10) leaves its
+// results under <run>/lifelong/ (layout in package lifelong's doc). The
+// types below mirror that layout instead of importing package lifelong, so
+// reports stay independent of the methods and environments; the round-trip
+// test runs the protocol and reads its output back.
+
+// lmDir is the lifelong results folder of a run.
+const lmDir = "lifelong"
+
+// HasLifeMem reports whether runDir holds lifelong protocol results.
+func HasLifeMem(runDir string) bool {
+	_, err := os.Stat(filepath.Join(runDir, lmDir, "run.json"))
+	return err == nil
+}
+
+type lmInfo struct {
+	Name       string   `json:"name"`
+	Variant    string   `json:"variant"`
+	Backbone   string   `json:"backbone"`
+	Model      string   `json:"model"`
+	BuildModel string   `json:"build_model"`
+	DataSource string   `json:"data_source"`
+	Config     lmConfig `json:"config"`
+}
+
+type lmConfig struct {
+	Stream    string         `json:"stream"`
+	Envs      []string       `json:"envs"`
+	OOD       []string       `json:"ood"`
+	SelfLearn bool           `json:"self_learn"`
+	Methods   []lmMethodSpec `json:"methods"`
+}
+
+type lmMethodSpec struct {
+	Name           string  `json:"name"`
+	Kind           string  `json:"kind"`
+	TopK           int     `json:"top_k"`
+	SplitSize      int     `json:"split_size"`
+	Tau            float64 `json:"tau"`
+	NoSkills       bool    `json:"no_skills"`
+	NoTrajectories bool    `json:"no_trajectories"`
+}
+
+type lmUsage struct {
+	Calls            int     `json:"calls"`
+	CachedCalls      int     `json:"cached_calls"`
+	Errors           int     `json:"errors"`
+	PromptTokens     int     `json:"prompt_tokens"`
+	CompletionTokens int     `json:"completion_tokens"`
+	Cost             float64 `json:"cost"`
+}
+
+type lmTask struct {
+	Task  string  `json:"task"`
+	Score float64 `json:"score"`
+	Error bool    `json:"error"`
+}
+
+type lmCell struct {
+	Stage  string   `json:"stage"`
+	Row    int      `json:"row"`
+	Env    string   `json:"env"`
+	Score  float64  `json:"score"`
+	Tasks  []lmTask `json:"tasks"`
+	Errors int      `json:"errors"`
+	Acting lmUsage  `json:"acting"`
+}
+
+type lmCosts struct {
+	Construction           lmUsage `json:"construction"`
+	Acting                 lmUsage `json:"acting"`
+	Environment            lmUsage `json:"environment"`
+	Trajectories           int     `json:"trajectories"`
+	Episodes               int     `json:"episodes"`
+	PromptTokensPerEpisode float64 `json:"prompt_tokens_per_episode"`
+	PromptTokensPerCall    float64 `json:"prompt_tokens_per_call"`
+}
+
+// lmMethod is one method's results.
+type lmMethod struct {
+	Spec   lmMethodSpec
+	Matrix metrics.ScoreMatrix
+	Self   map[string]float64
+	OOD    map[string]float64
+	Cells  []lmCell
+	// Costs is nil when costs.json is missing (a run still in progress).
+	Costs *lmCosts
+	// Stats is nil when the method wrote no statistics file.
+	Stats *lmStats
+	// Tasks and Errors count episodes over every cell.
+	Tasks, Errors int
+}
+
+type lmRun struct {
+	dir     string
+	info    lmInfo
+	methods []*lmMethod
+}
+
+// loadLifeMem reads a run's lifelong results. Methods are listed in the
+// config's order, then any other method folder, sorted; a configured method
+// without results is left out.
+func loadLifeMem(runDir string) (*lmRun, error) {
+	r := &lmRun{dir: runDir}
+	path := filepath.Join(runDir, lmDir, "run.json")
+	if err := lmReadJSON(path, &r.info); err != nil {
+		return nil, err
+	}
+	if len(r.info.Config.Envs) == 0 {
+		return nil, fmt.Errorf("%s: config.envs is empty", path)
+	}
+	specs := map[string]lmMethodSpec{}
+	var names []string
+	for _, m := range r.info.Config.Methods {
+		specs[m.Name] = m
+		names = append(names, m.Name)
+	}
+	entries, err := os.ReadDir(filepath.Join(runDir, lmDir))
+	if err != nil {
+		return nil, err
+	}
+	var extra []string
+	for _, e := range entries {
+		if e.IsDir() && !slices.Contains(names, e.Name()) {
+			extra = append(extra, e.Name())
+		}
+	}
+	slices.Sort(extra)
+	for _, name := range append(names, extra...) {
+		spec, ok := specs[name]
+		if !ok {
+			spec = lmMethodSpec{Name: name, Kind: lmGuessKind(name)}
+		}
+		m, err := loadLMMethod(filepath.Join(runDir, lmDir, name), spec, r.info.Config.Envs)
+		if err != nil {
+			return nil, err
+		}
+		if m != nil {
+			r.methods = append(r.methods, m)
+		}
+	}
+	if len(r.methods) == 0 {
+		return nil, fmt.Errorf("%s: no method has results yet", filepath.Join(runDir, lmDir))
+	}
+	return r, nil
+}
+
+// lmGuessKind names the kind of a method the config does not describe, from
+// the conventional names.
+func lmGuessKind(name string) string {
+	n := strings.ToLower(name)
+	for _, k := range []string{"lifemem", "autoskill", "expel", "synapse", "react"} {
+		if strings.HasPrefix(n, k) {
+			return k
+		}
+	}
+	return ""
+}
+
+func loadLMMethod(dir string, spec lmMethodSpec, envs []string) (*lmMethod, error) {
+	m := &lmMethod{Spec: spec, Matrix: metrics.NewScoreMatrix(envs), Self: map[string]float64{}, OOD: map[string]float64{}}
+	cellsDir := filepath.Join(dir, "cells")
+	stages, err := os.ReadDir(cellsDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, st := range stages {
+		if !st.IsDir() {
+			continue
+		}
+		files, err := os.ReadDir(filepath.Join(cellsDir, st.Name()))
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			if f.IsDir() || !strings.HasSuffix(f.Name(), ".json") {
+				continue
+			}
+			path := filepath.Join(cellsDir, st.Name(), f.Name())
+			var c lmCell
+			if err := lmReadJSON(path, &c); err != nil {
+				return nil, err
+			}
+			if err := m.place(c, path, envs); err != nil {
+				return nil, err
+			}
+			m.Cells = append(m.Cells, c)
+			m.Tasks += len(c.Tasks)
+			m.Errors += c.Errors
+		}
+	}
+	var costs lmCosts
+	switch err := lmReadJSON(filepath.Join(dir, "costs.json"), &costs); {
+	case err == nil:
+		m.Costs = &costs
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, err
+	}
+	if m.Stats, err = loadLMStats(dir); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// place puts a cell into the matrix, the self-learn row or the OOD map.
+func (m *lmMethod) place(c lmCell, path string, envs []string) error {
+	switch c.Stage {
+	case "self":
+		m.Self[c.Env] = c.Score
+		return nil
+	case "ood":
+		m.OOD[c.Env] = c.Score
+		return nil
+	}
+	j, err := strconv.Atoi(c.Stage)
+	if err != nil || j < 1 || j > len(envs) {
+		return fmt.Errorf("%s: stage %q is not a stream stage (01..%02d), self or ood", path, c.Stage, len(envs))
+	}
+	i := slices.Index(envs, c.Env)
+	if i < 0 || i >= j {
+		return fmt.Errorf("%s: environment %q is not column 1..%d of row %d (envs %v)", path, c.Env, j, j, envs)
+	}
+	m.Matrix.S[j-1][i] = c.Score
+	return nil
+}
+
+func lmReadJSON(path string, v any) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+// lmStats is the cluster statistics a memory method may write
+// (lifemem_stats.json). The reader is lenient: clusters may be a count or a
+// list (of sizes, or of objects with a size or member list), sizes a list or
+// a name→size map, clusters_per_env a map of counts or of lists; the mean
+// cluster size per environment comes from mean_size_per_env or, failing
+// that, trajectories_per_env / clusters_per_env.
+type lmStats struct {
+	Clusters       int
+	Sizes          []int
+	ClustersPerEnv map[string]int
+	// MeanSizePerEnv is the mean size of the clusters holding each env's
+	// trajectories, when the file gives it.
+	MeanSizePerEnv map[string]float64
+}
+
+// lmStatsFile is the statistics file name; it is looked for in the
+// method's folder and in its state folder (the method's own directory).
+const lmStatsFile = "lifemem_stats.json"
+
+func loadLMStats(dir string) (*lmStats, error) {
+	for _, p := range []string{filepath.Join(dir, lmStatsFile), filepath.Join(dir, "state", lmStatsFile)} {
+		b, err := os.ReadFile(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		var raw map[string]any
+		if err := json.Unmarshal(b, &raw); err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		return parseLMStats(raw), nil
+	}
+	return nil, nil
+}
+
+func parseLMStats(raw map[string]any) *lmStats {
+	s := &lmStats{ClustersPerEnv: map[string]int{}, MeanSizePerEnv: map[string]float64{}}
+	switch v := raw["clusters"].(type) {
+	case float64:
+		s.Clusters = int(v)
+	case []any:
+		s.Clusters = len(v)
+		for _, c := range v {
+			if n, ok := lmSizeOf(c); ok {
+				s.Sizes = append(s.Sizes, n)
+			}
+		}
+	case map[string]any:
+		s.Clusters = len(v)
+		for _, k := range lmSortedKeys(v) {
+			if n, ok := lmSizeOf(v[k]); ok {
+				s.Sizes = append(s.Sizes, n)
+			}
+		}
+	}
+	if sz, ok := raw["sizes"]; ok {
+		s.Sizes = nil
+		switch v := sz.(type) {
+		case []any:
+			for _, x := range v {
+				if n, ok := lmSizeOf(x); ok {
+					s.Sizes = append(s.Sizes, n)
+				}
+			}
+		case map[string]any:
+			for _, k := range lmSortedKeys(v) {
+				if n, ok := lmSizeOf(v[k]); ok {
+					s.Sizes = append(s.Sizes, n)
+				}
+			}
+		}
+	}
+	if s.Clusters == 0 {
+		s.Clusters = len(s.Sizes)
+	}
+	if per, ok := raw["clusters_per_env"].(map[string]any); ok {
+		for env, v := range per {
+			if n, ok := lmSizeOf(v); ok {
+				s.ClustersPerEnv[env] = n
+			}
+		}
+	}
+	// Without explicit means, an environment's trajectories over the
+	// clusters holding them (LifeMem's Stats gives both counts).
+	if per, ok := raw["trajectories_per_env"].(map[string]any); ok {
+		for env, v := range per {
+			n, okN := lmSizeOf(v)
+			c := s.ClustersPerEnv[env]
+			if okN && c > 0 {
+				s.MeanSizePerEnv[env] = float64(n) / float64(c)
+			}
+		}
+	}
+	for _, key := range []string{"mean_size_per_env", "mean_cluster_size_per_env"} {
+		if per, ok := raw[key].(map[string]any); ok {
+			for env, v := range per {
+				if f, ok := v.(float64); ok {
+					s.MeanSizePerEnv[env] = f
+				}
+			}
+		}
+	}
+	return s
+}
+
+// lmSizeOf reads a size: a number, a list's length, or an object's "size",
+// "members", "examples" or "trajectories" field.
+func lmSizeOf(v any) (int, bool) {
+	switch x := v.(type) {
+	case float64:
+		return int(math.Round(x)), true
+	case []any:
+		return len(x), true
+	case string:
+		if n, err := strconv.Atoi(x); err == nil {
+			return n, true
+		}
+		// LifeMem's SQLite stores members as a comma-joined list.
+		if x == "" {
+			return 0, true
+		}
+		return len(strings.Split(x, ",")), true
+	case map[string]any:
+		for _, k := range []string{"size", "members", "examples", "trajectories"} {
+			if f, ok := x[k]; ok {
+				return lmSizeOf(f)
+			}
+		}
+	}
+	return 0, false
+}
+
+func lmSortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}

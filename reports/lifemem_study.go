@@ -1,0 +1,427 @@
+package reports
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/memharness/memharness/metrics"
+	"github.com/memharness/memharness/reports/paper"
+)
+
+// LifeMem's knob defaults (methods/agent's LifeMem; spec §1.8), shown in
+// the sensitivity table where a config leaves a knob at 0.
+const (
+	lmDefaultSplit = 50
+	lmDefaultTau   = 0.95
+	lmDefaultTopK  = 2
+)
+
+// lmSetting is one LifeMem configuration with its results, possibly from
+// another run of a sweep.
+type lmSetting struct {
+	run string // run label ("" inside one run)
+	m   *lmMethod
+}
+
+func (s lmSetting) knobs() (l int, tau float64, k int) {
+	l, tau, k = s.m.Spec.SplitSize, s.m.Spec.Tau, s.m.Spec.TopK
+	if l == 0 {
+		l = lmDefaultSplit
+	}
+	if tau == 0 {
+		tau = lmDefaultTau
+	}
+	if k == 0 {
+		k = lmDefaultTopK
+	}
+	return l, tau, k
+}
+
+// lmDistinct reports whether the settings differ in at least one knob (a
+// stream sweep repeats one setting: that is no sensitivity study).
+func lmDistinct(settings []lmSetting) bool {
+	type knobs struct {
+		l, k      int
+		tau       float64
+		nos, notr bool
+	}
+	seen := map[knobs]bool{}
+	for _, s := range settings {
+		l, tau, k := s.knobs()
+		seen[knobs{l, k, tau, s.m.Spec.NoSkills, s.m.Spec.NoTrajectories}] = true
+	}
+	return len(seen) > 1
+}
+
+// lmSensitivityTable is Table 8 over LifeMem settings: L, τ, k, OP and BwT,
+// plus each environment's final score.
+func lmSensitivityTable(title string, settings []lmSetting, envs []string) (Table, [][]string) {
+	cols := []string{"Setting", "L", "τ", "top-k", "OP", "BwT (%)"}
+	for _, e := range envs {
+		cols = append(cols, lmEnvLabel(e))
+	}
+	t := Table{Title: title, Columns: cols}
+	var rows [][]string
+	for _, s := range settings {
+		l, tau, k := s.knobs()
+		name := s.m.Spec.Name
+		if s.run != "" {
+			name = s.run + "/" + name
+		}
+		ablation := ""
+		if s.m.Spec.NoSkills {
+			ablation = " (no skills)"
+		}
+		if s.m.Spec.NoTrajectories {
+			ablation = " (no trajectories)"
+		}
+		op := metrics.CategoryMeans(metrics.FinalScores(s.m.Matrix))
+		avg := op[len(op)-1].Value
+		b := metrics.BwT(s.m.Matrix)
+		line := []string{name + ablation, strconv.Itoa(l), strconv.FormatFloat(tau, 'f', 2, 64), strconv.Itoa(k), lmF2(avg), lmF2(b.Value)}
+		for _, e := range envs {
+			line = append(line, lmF2(lmFinal(s.m.Matrix, e)))
+		}
+		t.Rows = append(t.Rows, line)
+		rows = append(rows, []string{s.run, s.m.Spec.Name, strconv.Itoa(l), num(tau), strconv.Itoa(k),
+			strconv.FormatBool(s.m.Spec.NoSkills), strconv.FormatBool(s.m.Spec.NoTrajectories), lmCSVNum(avg), lmCSVNum(b.Value)})
+	}
+	t.Notes = []string{
+		fmt.Sprintf("L: a cluster may split once it has more members; τ: split only when its mean resultant length is below (1.00 splits on size alone); knobs left at 0 show LifeMem's defaults (L %d, τ %.2f, k %d).", lmDefaultSplit, lmDefaultTau, lmDefaultTopK),
+		"The paper (App. E) sweeps L ∈ {10, 30, 50, 80} and τ ∈ {0.9, 0.95, 1.0} on ALFWorld with GPT-4o-mini and finds top-k ∈ {2, 4, 8} stable; it prints no other numbers we could recover.",
+	}
+	return t, rows
+}
+
+var lmSensitivityHeader = []string{"run", "method", "split_size", "tau", "top_k", "no_skills", "no_trajectories", "op", "bwt_percent"}
+
+func lmFinal(m metrics.ScoreMatrix, env string) float64 {
+	i := slices.Index(m.Envs, env)
+	if i < 0 {
+		return math.NaN()
+	}
+	return m.Final(i)
+}
+
+// writeSensitivity writes Table 8 when the run holds two or more LifeMem
+// settings (configs/paper/lifemem_sensitivity.yaml does).
+func (r *lmRun) writeSensitivity(dir string) ([]Artefact, error) {
+	var settings []lmSetting
+	for _, m := range r.methods {
+		if m.Spec.Kind == "lifemem" {
+			settings = append(settings, lmSetting{m: m})
+		}
+	}
+	if !lmDistinct(settings) {
+		return nil, nil
+	}
+	t, rows := lmSensitivityTable("Table 8 — sensitivity of LifeMem to L, τ and top-k — "+r.title(), settings, r.info.Config.Envs)
+	d := lmDoc{base: "lifemem_sensitivity", what: "LifeMem Table 8: sensitivity", tables: []Table{t}, header: lmSensitivityHeader, rows: rows}
+	return d.write(dir)
+}
+
+// byKind returns the run's first method of a kind, preferring the one named
+// after it.
+func (r *lmRun) byKind(kind string) *lmMethod {
+	var first *lmMethod
+	for _, m := range r.methods {
+		if m.Spec.Kind != kind {
+			continue
+		}
+		if m.Spec.Name == kind {
+			return m
+		}
+		if first == nil {
+			first = m
+		}
+	}
+	return first
+}
+
+func lmAvgOP(m *lmMethod) float64 {
+	op := metrics.CategoryMeans(metrics.FinalScores(m.Matrix))
+	return op[len(op)-1].Value
+}
+
+// ours computes an anchor's quantity from this run; NaN when the run lacks
+// what it needs. why says what was compared when it is not obvious.
+func (r *lmRun) ours(a paper.LifeMemAnchor) (v float64, why string) {
+	m := r.byKind(a.Method)
+	if m == nil && a.Method != "" {
+		return math.NaN(), "no " + a.Method + " method in this run"
+	}
+	col := slices.Index(r.info.Config.Envs, a.Env)
+	switch a.Key {
+	case paper.AnchorAvgOP:
+		return lmAvgOP(m), ""
+	case paper.AnchorDiag:
+		if col < 0 {
+			return math.NaN(), "environment not in the stream"
+		}
+		return m.Matrix.Diag(col), ""
+	case paper.AnchorFinal:
+		if col < 0 {
+			return math.NaN(), "environment not in the stream"
+		}
+		return m.Matrix.Final(col), ""
+	case paper.AnchorCell:
+		if col < 0 || col > 1 || len(r.info.Config.Envs) < 2 {
+			return math.NaN(), "needs the environment among the first two of the stream"
+		}
+		return m.Matrix.S[1][col], "row 2 of this run's stream"
+	case paper.AnchorBwTEnv:
+		if col < 0 {
+			return math.NaN(), "environment not in the stream"
+		}
+		return metrics.RelativeChange(m.Matrix.Diag(col), m.Matrix.Final(col)), ""
+	case paper.AnchorSelfLearn:
+		return lmLookup(m.Self, a.Env), ""
+	case paper.AnchorRelativeGain:
+		s := r.byKind("synapse")
+		if s == nil {
+			return math.NaN(), "no synapse method in this run"
+		}
+		base := lmAvgOP(s)
+		if base == 0 {
+			return math.NaN(), ""
+		}
+		return 100 * (lmAvgOP(m) - base) / base, "relative Avg OP gain"
+	case paper.AnchorPromptDelta:
+		s := r.byKind("synapse")
+		if s == nil || s.Costs == nil || m.Costs == nil {
+			return math.NaN(), "needs costs of lifemem and synapse"
+		}
+		return m.Costs.PromptTokensPerCall - s.Costs.PromptTokensPerCall, "prompt tokens per acting call"
+	case paper.AnchorBuildPer1k:
+		if m.Costs == nil || m.Costs.Trajectories == 0 || m.Costs.Construction.Cost == 0 {
+			return math.NaN(), "needs priced construction usage"
+		}
+		return 1000 * m.Costs.Construction.Cost / float64(m.Costs.Trajectories), ""
+	case paper.AnchorMeanCluster:
+		if m.Stats == nil {
+			return math.NaN(), "no " + lmStatsFile
+		}
+		return lmLookup(m.Stats.MeanSizePerEnv, a.Env), ""
+	}
+	return math.NaN(), "human judgement; not computed"
+}
+
+// writeVsPaper sets the paper's surviving numbers beside this run's.
+func (r *lmRun) writeVsPaper(dir string) ([]Artefact, error) {
+	t := Table{
+		Title:   "LifeMem paper numbers beside this run — " + r.title(),
+		Columns: []string{"Quantity", "Paper backbone", "Paper", "This run", "Same backbone", "Source"},
+	}
+	var rows [][]string
+	for _, a := range paper.LifeMemAnchors() {
+		v, why := r.ours(a)
+		same := "–"
+		if a.Model != "" {
+			same = "no"
+			if r.info.Model != "" && strings.Contains(paper.Normalize(r.info.Model), paper.Normalize(a.Model)) {
+				same = "yes"
+			}
+		}
+		label := a.Label
+		if why != "" {
+			label += " (" + why + ")"
+		}
+		t.Rows = append(t.Rows, []string{label, orDefault(a.Backbone, "–"), lmF2(a.Value) + " " + a.Unit, lmF2(v), same, a.Source})
+		rows = append(rows, []string{a.Key, a.Method, a.Env, a.Backbone, num(a.Value), lmCSVNum(v), a.Unit, same, a.Source})
+	}
+	t.Notes = []string{
+		"The paper's Table 2 is an image and its per-environment numbers are not recoverable; these are the numbers its text states.",
+		"Compare orderings, not values, unless the backbone is the same: sim numbers validate the pipeline and are never LLM results.",
+	}
+	d := lmDoc{
+		base: "lifemem_vs_paper", what: "LifeMem numbers from the paper beside this run", tables: []Table{t},
+		header: []string{"key", "method", "env", "paper_backbone", "paper", "ours", "unit", "same_backbone", "source"}, rows: rows,
+	}
+	return d.write(dir)
+}
+
+func (r *lmRun) writeIndex(dir string, arts []Artefact) (Artefact, error) {
+	i := r.info
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n\n", mdText(r.title()))
+	fmt.Fprintf(&b, "- Run: %s\n", mdText(orDefault(i.Name, filepath.Base(r.dir))))
+	if i.Variant != "" {
+		fmt.Fprintf(&b, "- Variant: %s\n", mdText(i.Variant))
+	}
+	fmt.Fprintf(&b, "- Backbone: %s; model: %s\n", mdText(backboneText(i.Backbone, i.Model)), mdText(orDefault(i.Model, "unknown")))
+	if i.BuildModel != "" {
+		fmt.Fprintf(&b, "- Memory construction model: %s\n", mdText(i.BuildModel))
+	}
+	fmt.Fprintf(&b, "- Data: %s\n", mdText(orDefault(i.DataSource, "unknown")))
+	fmt.Fprintf(&b, "- Stream: %s over %s\n", mdText(orDefault(i.Config.Stream, "similarity")), mdText(strings.Join(i.Config.Envs, " → ")))
+	if len(i.Config.OOD) > 0 {
+		fmt.Fprintf(&b, "- Zero-shot OOD: %s\n", mdText(strings.Join(i.Config.OOD, ", ")))
+	}
+	var per []string
+	for _, m := range r.methods {
+		per = append(per, fmt.Sprintf("%s (%d episodes, %d errored)", mdText(m.Spec.Name), m.Tasks, m.Errors))
+	}
+	fmt.Fprintf(&b, "- Methods: %s\n", strings.Join(per, ", "))
+	b.WriteString("- How to regenerate: `bench report <rundir>` (the folder holding lifelong/run.json)\n\n")
+	if i.Backbone == "sim" {
+		b.WriteString("The sim backbone is a deterministic heuristic reader, not an LLM: its scores show what each memory lets an agent see, never how an LLM would do.\n\n")
+	}
+	b.WriteString("## Artefacts\n\n")
+	for _, a := range arts {
+		fmt.Fprintf(&b, "- [%s](%s) — %s\n", mdText(a.Path), a.Path, mdText(a.Desc))
+	}
+	if err := os.WriteFile(filepath.Join(dir, "index.md"), []byte(b.String()), 0o644); err != nil {
+		return Artefact{}, fmt.Errorf("write index.md: %w", err)
+	}
+	return Artefact{"index.md", "this index"}, nil
+}
+
+// WriteLifeMemSweep compares the lifelong runs of a sweep (each a run
+// directory with lifelong results, e.g. OUT/NAME/VARIANT) and writes into
+// outDir: Table 5 (OP per stream and the buffer stream's recovery rate) when
+// the runs cover more than one stream, and Table 8 (sensitivity) over every
+// LifeMem setting of every run. Runs without lifelong results are skipped.
+func WriteLifeMemSweep(outDir string, runDirs []string) (Artefacts, error) {
+	var runs []*lmRun
+	for _, d := range runDirs {
+		if !HasLifeMem(d) {
+			continue
+		}
+		r, err := loadLifeMem(d)
+		if err != nil {
+			return Artefacts{}, fmt.Errorf("lifemem sweep: %w", err)
+		}
+		runs = append(runs, r)
+	}
+	if len(runs) == 0 {
+		return Artefacts{}, fmt.Errorf("lifemem sweep: none of %d run directories has lifelong results", len(runDirs))
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return Artefacts{}, fmt.Errorf("lifemem sweep: %w", err)
+	}
+	out := Artefacts{Dir: outDir}
+	for _, step := range []func(string, []*lmRun) ([]Artefact, error){lmWriteStreams, lmWriteSweepSensitivity} {
+		arts, err := step(outDir, runs)
+		if err != nil {
+			return Artefacts{}, fmt.Errorf("lifemem sweep: %w", err)
+		}
+		out.Files = append(out.Files, arts...)
+	}
+	var b strings.Builder
+	b.WriteString("# LifeMem sweep\n\n| run | stream | backbone | methods |\n|---|---|---|---|\n")
+	for _, r := range runs {
+		var names []string
+		for _, m := range r.methods {
+			names = append(names, m.Spec.Name)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdCell(lmRunLabel(r)), mdCell(r.info.Config.Stream),
+			mdCell(backboneText(r.info.Backbone, r.info.Model)), mdCell(strings.Join(names, ", ")))
+	}
+	b.WriteString("\n## Artefacts\n\n")
+	for _, a := range out.Files {
+		fmt.Fprintf(&b, "- [%s](%s) — %s\n", mdText(a.Path), a.Path, mdText(a.Desc))
+	}
+	if err := os.WriteFile(filepath.Join(outDir, "lifemem_sweep.md"), []byte(b.String()), 0o644); err != nil {
+		return Artefacts{}, fmt.Errorf("lifemem sweep: %w", err)
+	}
+	out.Files = append(out.Files, Artefact{"lifemem_sweep.md", "the runs compared and these artefacts"})
+	return out, nil
+}
+
+func lmRunLabel(r *lmRun) string {
+	return orDefault(r.info.Variant, filepath.Base(r.dir))
+}
+
+// lmWriteStreams is Table 5: for each (method, backbone model), OP under each
+// stream and the recovery rate (buffer − random) / (similarity − random).
+func lmWriteStreams(dir string, runs []*lmRun) ([]Artefact, error) {
+	streams := []string{"similarity", "random", "buffer"}
+	type key struct{ method, model string }
+	var keys []key
+	op := map[key]map[string]float64{}
+	from := map[key]map[string]string{}
+	kinds := map[string]bool{}
+	for _, r := range runs {
+		kinds[orDefault(r.info.Config.Stream, "similarity")] = true
+		for _, m := range r.methods {
+			k := key{m.Spec.Name, r.info.Model}
+			if op[k] == nil {
+				keys = append(keys, k)
+				op[k], from[k] = map[string]float64{}, map[string]string{}
+			}
+			st := orDefault(r.info.Config.Stream, "similarity")
+			if prev, dup := from[k][st]; dup {
+				return nil, fmt.Errorf("method %s (model %s) has two %s runs: %s and %s", k.method, k.model, st, prev, lmRunLabel(r))
+			}
+			op[k][st], from[k][st] = lmAvgOP(m), lmRunLabel(r)
+		}
+	}
+	if len(kinds) < 2 {
+		return nil, nil
+	}
+	t := Table{
+		Title:   "Table 5 — robustness to the task stream (OP) and the buffer's recovery rate — backbone: " + lmBackbones(runs),
+		Columns: []string{"Method", "Model", "Similarity", "Random", "Buffer", "Recovery rate"},
+	}
+	var rows [][]string
+	for _, k := range keys {
+		v := func(s string) float64 { return lmLookup(op[k], s) }
+		rec := metrics.RecoveryRate(v("similarity"), v("random"), v("buffer"))
+		recText := "–"
+		if !math.IsNaN(rec) {
+			recText = lmF2(100*rec) + " %"
+		}
+		t.Rows = append(t.Rows, []string{k.method, orDefault(k.model, "–"), lmF2(v("similarity")), lmF2(v("random")), lmF2(v("buffer")), recText})
+		for _, s := range streams {
+			rows = append(rows, []string{k.method, k.model, s, lmCSVNum(v(s)), from[k][s], lmCSVNum(rec)})
+		}
+	}
+	t.Notes = []string{
+		"OP after the full stream (mean final score over every environment). Random: one seeded global shuffle; buffer: the shuffle through a per-environment cache of 5 committed as one batch.",
+		"Recovery rate = (buffer − random) / (similarity − random): the share of the random stream's loss the buffer wins back; undefined when the random stream lost nothing.",
+	}
+	d := lmDoc{
+		base: "lifemem_streams", what: "LifeMem Table 5: stream robustness", tables: []Table{t},
+		header: []string{"method", "model", "stream", "op", "run", "recovery_rate"}, rows: rows,
+	}
+	return d.write(dir)
+}
+
+func lmBackbones(runs []*lmRun) string {
+	var seen []string
+	for _, r := range runs {
+		b := backboneText(r.info.Backbone, r.info.Model)
+		if !slices.Contains(seen, b) {
+			seen = append(seen, b)
+		}
+	}
+	return strings.Join(seen, "; ")
+}
+
+func lmWriteSweepSensitivity(dir string, runs []*lmRun) ([]Artefact, error) {
+	var settings []lmSetting
+	var envs []string
+	for _, r := range runs {
+		for _, m := range r.methods {
+			if m.Spec.Kind == "lifemem" {
+				settings = append(settings, lmSetting{run: lmRunLabel(r), m: m})
+			}
+		}
+		for _, e := range r.info.Config.Envs {
+			if !slices.Contains(envs, e) {
+				envs = append(envs, e)
+			}
+		}
+	}
+	if !lmDistinct(settings) {
+		return nil, nil
+	}
+	t, rows := lmSensitivityTable("Table 8 — sensitivity of LifeMem across the sweep — backbone: "+lmBackbones(runs), settings, envs)
+	d := lmDoc{base: "lifemem_sensitivity", what: "LifeMem Table 8: sensitivity across the sweep", tables: []Table{t}, header: lmSensitivityHeader, rows: rows}
+	return d.write(dir)
+}

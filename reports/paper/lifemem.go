@@ -1,0 +1,62 @@
+package paper
+
+// LifeMem's published numbers that survive in the paper's text (spec
+// lifemem_envs.md §4.1). Table 2 and most figures are images, so only these
+// anchors can be set beside a run; none is computed here.
+
+// LifeMemAnchor is one published quantity.
+type LifeMemAnchor struct {
+	// Key says what to compute from a run to compare (see the constants).
+	Key string
+	// Method is the harness method kind it concerns ("" for the whole run).
+	Method string
+	// Env is the environment it concerns, when one.
+	Env string
+	// Backbone is the acting model of the paper's number ("" when the paper
+	// does not tie it to one); Model is the ID a run's model name contains
+	// when it is that backbone.
+	Backbone, Model string
+	Value           float64
+	Unit            string
+	// Label says what the number is, Source where it is printed.
+	Label, Source string
+}
+
+// Anchor keys.
+const (
+	AnchorAvgOP        = "avg_op"         // mean final score over the stream (Table 2's Avg OP)
+	AnchorDiag         = "diag"           // S[i][i] of Env
+	AnchorFinal        = "final"          // S[N][i] of Env
+	AnchorCell         = "cell"           // S[2][i] of Env after two stages (App. C example)
+	AnchorBwTEnv       = "bwt_env"        // relative change of Env, percent
+	AnchorSelfLearn    = "self_learn"     // self-learn score of Env
+	AnchorMeanCluster  = "mean_cluster"   // mean cluster size of Env's trajectories
+	AnchorPromptDelta  = "prompt_delta"   // LifeMem's acting prompt minus Synapse's, tokens per call
+	AnchorBuildPer1k   = "build_per_1k"   // memory-construction cost per 1,000 trajectories, USD
+	AnchorClusterPure  = "cluster_purity" // human-judged, not computable by the harness
+	AnchorRelativeGain = "relative_gain"  // LifeMem over Synapse, relative OP gain, percent
+)
+
+// LifeMemAnchors returns the recoverable numbers, in the order the
+// comparison table lists them.
+func LifeMemAnchors() []LifeMemAnchor {
+	const mini, ds = "GPT-4o-mini", "DeepSeek-v3.2-exp"
+	return []LifeMemAnchor{
+		{Key: AnchorAvgOP, Method: "react", Backbone: mini, Model: "gpt-4o-mini", Value: 28.84, Unit: "score", Label: "Avg OP, ReAct", Source: "§5.5"},
+		{Key: AnchorAvgOP, Method: "lifemem", Backbone: mini, Model: "gpt-4o-mini", Value: 44.13, Unit: "score", Label: "Avg OP, LifeMem", Source: "§5.5"},
+		{Key: AnchorAvgOP, Method: "react", Backbone: ds, Model: "deepseek-v3.2", Value: 41.14, Unit: "score", Label: "Avg OP, ReAct", Source: "§5.5"},
+		{Key: AnchorAvgOP, Method: "lifemem", Backbone: ds, Model: "deepseek-v3.2", Value: 48.02, Unit: "score", Label: "Avg OP, LifeMem", Source: "§5.5"},
+		{Key: AnchorCell, Method: "synapse", Env: "alfworld", Backbone: mini, Model: "gpt-4o-mini", Value: 50.75, Unit: "score", Label: "Synapse, ALFWorld after ALFWorld→ScienceWorld", Source: "App. C, Table 6"},
+		{Key: AnchorDiag, Method: "synapse", Env: "scienceworld", Backbone: mini, Model: "gpt-4o-mini", Value: 35.25, Unit: "score", Label: "Synapse, ScienceWorld right after learning it", Source: "App. C, Table 6"},
+		{Key: AnchorSelfLearn, Method: "synapse", Env: "scienceworld", Backbone: mini, Model: "gpt-4o-mini", Value: 35.97, Unit: "score", Label: "Synapse, ScienceWorld self-learn", Source: "App. C, Table 6"},
+		{Key: AnchorDiag, Method: "synapse", Env: "miniwob", Backbone: mini, Model: "gpt-4o-mini", Value: 77.08, Unit: "score", Label: "Synapse, MiniWoB++ right after learning it", Source: "App. C"},
+		{Key: AnchorFinal, Method: "synapse", Env: "miniwob", Backbone: mini, Model: "gpt-4o-mini", Value: 75.00, Unit: "score", Label: "Synapse, MiniWoB++ after the full stream", Source: "App. C"},
+		{Key: AnchorBwTEnv, Method: "synapse", Env: "miniwob", Backbone: mini, Model: "gpt-4o-mini", Value: -2.70, Unit: "%", Label: "Synapse, MiniWoB++ relative change", Source: "App. C"},
+		{Key: AnchorRelativeGain, Method: "lifemem", Backbone: mini, Model: "gpt-4o-mini", Value: 12.63, Unit: "%", Label: "LifeMem over Synapse, relative performance", Source: "App. G"},
+		{Key: AnchorPromptDelta, Method: "lifemem", Backbone: mini, Model: "gpt-4o-mini", Value: 300, Unit: "tokens", Label: "LifeMem prompt minus Synapse prompt (≈)", Source: "App. G"},
+		{Key: AnchorBuildPer1k, Method: "lifemem", Value: 1, Unit: "USD", Label: "memory construction per 1k trajectories (≈)", Source: "App. G"},
+		{Key: AnchorMeanCluster, Method: "lifemem", Env: "webshop", Value: 29, Unit: "trajectories", Label: "mean cluster size, WebShop", Source: "App. I"},
+		{Key: AnchorMeanCluster, Method: "lifemem", Env: "taubench-retail", Value: 12, Unit: "trajectories", Label: "mean cluster size, τ-bench retail", Source: "App. I"},
+		{Key: AnchorClusterPure, Method: "lifemem", Value: 91, Unit: "%", Label: "cluster purity (human judgement)", Source: "App. I"},
+	}
+}

@@ -1,0 +1,42 @@
+package paper
+
+import (
+	"math"
+	"testing"
+)
+
+func TestLifeMemAnchors(t *testing.T) {
+	byLabel := map[string]LifeMemAnchor{}
+	for _, a := range LifeMemAnchors() {
+		if a.Key == "" || a.Label == "" || a.Source == "" || a.Unit == "" {
+			t.Errorf("incomplete anchor %+v", a)
+		}
+		if (a.Backbone == "") != (a.Model == "") {
+			t.Errorf("%s: backbone %q without a model ID %q (or the reverse)", a.Label, a.Backbone, a.Model)
+		}
+		byLabel[a.Key+"/"+a.Method+"/"+a.Env+"/"+a.Backbone] = a
+	}
+	// App. C's example must be self-consistent: (75.00 − 77.08)/77.08 = −2.70 %.
+	d := byLabel[AnchorDiag+"/synapse/miniwob/GPT-4o-mini"].Value
+	f := byLabel[AnchorFinal+"/synapse/miniwob/GPT-4o-mini"].Value
+	b := byLabel[AnchorBwTEnv+"/synapse/miniwob/GPT-4o-mini"].Value
+	if got := 100 * (f - d) / d; math.Abs(got-b) > 0.005 {
+		t.Errorf("MiniWoB example: %.4f from the scores, %.2f printed", got, b)
+	}
+	for _, k := range []string{"react/GPT-4o-mini", "lifemem/GPT-4o-mini", "react/DeepSeek-v3.2-exp", "lifemem/DeepSeek-v3.2-exp"} {
+		found := false
+		for _, a := range LifeMemAnchors() {
+			if a.Key == AnchorAvgOP && a.Method+"/"+a.Backbone == k {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("Avg OP anchor %s missing", k)
+		}
+	}
+	// A fresh slice each call: callers may not change the published values.
+	LifeMemAnchors()[0].Value = -1
+	if LifeMemAnchors()[0].Value == -1 {
+		t.Error("LifeMemAnchors shares its slice")
+	}
+}
