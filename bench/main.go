@@ -9,6 +9,7 @@
 //	bench data  fetch|verify|stats NAME [--path DIR] [--json]
 //	bench cache stats|prune [--dir DIR]
 //	bench envs  list | check [NAME] [--data DIR] [--json] | replay NAME TASK
+//	bench memory show RUNDIR [--method NAME]
 //
 // Every verb takes --help.
 package bench
@@ -48,6 +49,7 @@ func verbs() []verb {
 		{"data", "fetch, verify or describe a dataset", cmdData},
 		{"cache", "inspect or prune the LLM response cache", cmdCache},
 		{"envs", "list agent environments, check their gold oracles, replay a task", cmdEnvs},
+		{"memory", "describe the memory a LifeMem run built (clusters, rules, costs)", cmdMemory},
 	}
 }
 

@@ -137,3 +137,34 @@ func TestEnvsCheckEmbedded(t *testing.T) {
 		t.Error("no environment checked")
 	}
 }
+
+func TestSweepSharesSimRunsAcrossModelNames(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "sw.yaml")
+	os.WriteFile(cfg, []byte(`name: sw
+task: movielens
+dataset: {name: movielens, max_users: 2, test_per_user: 3, synthetic: {users: 6, movies: 700, seed: 2}}
+backbone: {kind: sim}
+methods:
+  - {name: truncation, kind: truncation}
+report: {bootstrap: 20}
+sweep:
+  variants:
+    - {name: a, set: {backbone.model: gpt-oss-120b}}
+    - {name: b, set: {backbone.model: qwen3, backbone.params.temperature: 0.7}}
+`), 0o644)
+	out, code := runCLI(t, "sweep", "-c", cfg, "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if !strings.Contains(out, `"b" is the same run as "a"`) {
+		t.Errorf("second variant was not shared:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "sw", "b")); err == nil {
+		t.Error("variant b got its own run directory")
+	}
+	idx, _ := os.ReadFile(filepath.Join(dir, "sw", "sweep.md"))
+	if !strings.Contains(string(idx), "same run as a") {
+		t.Errorf("sweep.md:\n%s", idx)
+	}
+}

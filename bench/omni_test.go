@@ -74,3 +74,39 @@ func TestOmniBehaviorRunSurvivesABadUser(t *testing.T) {
 		}
 	}
 }
+
+// TestLifelongRunResumes runs a small LifeMem stream twice: the second run
+// finds every cell recorded and makes no model call.
+func TestLifelongRunResumes(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "ll.yaml")
+	os.WriteFile(cfg, []byte(`name: ll
+task: lifemem
+backbone: {kind: sim}
+lifelong:
+  stream: similarity
+  envs: [scienceworld, webshop]
+  ood: [fever]
+  methods:
+    - {name: react, kind: react}
+    - {name: synapse, kind: synapse, top_k: 2}
+    - {name: lifemem, kind: lifemem, top_k: 2}
+`), 0o644)
+	out, code := runCLI(t, "run", "-c", cfg, "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	for _, f := range []string{"lifemem_table2.md", "lifemem_matrix_lifemem.png", "lifemem_ood.csv", "index.md"} {
+		if _, err := os.Stat(filepath.Join(dir, "ll", "report", f)); err != nil {
+			t.Error(err)
+		}
+	}
+	out, code = runCLI(t, "run", "-c", cfg, "--out", dir)
+	if code != 0 || !strings.Contains(out, " 0 live model calls") {
+		t.Errorf("second run (exit %d) should make no calls:\n%s", code, out)
+	}
+	out, code = runCLI(t, "memory", "show", filepath.Join(dir, "ll"), "--method", "lifemem")
+	if code != 0 || !strings.Contains(out, "cluster") {
+		t.Errorf("memory show (exit %d):\n%s", code, out)
+	}
+}

@@ -57,10 +57,22 @@ func cmdSweep(ctx context.Context, stdio IO, args []string) error {
 	}
 	var failed []string
 	var done []sweepEntry
+	simRuns := map[string]sweepEntry{} // sim-equivalent config hash → its run
 	for i, v := range variants {
 		dir := filepath.Join(*out, v.Config.Name)
 		if v.Name != "" {
 			dir = filepath.Join(dir, v.Name)
+		}
+		// The sim backbone reads neither the model name nor sampling
+		// parameters, so variants that differ only there (the paper's
+		// backbone rows) would repeat one run: run it once and point the
+		// others at it.
+		key := simEquivalent(v.Config)
+		if prev, ok := simRuns[key]; ok && key != "" {
+			fmt.Fprintf(stdio.Err, "sweep %s: variant %d/%d %q is the same run as %q on the sim backbone (model name and sampling parameters do not reach it); see %s\n",
+				v.Config.Name, i+1, len(variants), v.Name, prev.name, prev.dir)
+			done = append(done, sweepEntry{name: v.Name, dir: prev.dir, res: prev.res, sameAs: prev.name})
+			continue
 		}
 		fmt.Fprintf(stdio.Err, "sweep %s: variant %d/%d %q\n", v.Config.Name, i+1, len(variants), v.Name)
 		res, err := executeRun(ctx, stdio, runSpec{cfg: v.Config, configPath: *cfgPath, variant: v.Name, dir: dir, out: *out, report: true})
@@ -72,6 +84,9 @@ func cmdSweep(ctx context.Context, stdio IO, args []string) error {
 			failed = append(failed, v.Name)
 		}
 		done = append(done, sweepEntry{name: v.Name, dir: dir, res: res})
+		if key != "" {
+			simRuns[key] = done[len(done)-1]
+		}
 	}
 	if len(variants) > 1 {
 		if err := writeSweepIndex(filepath.Join(*out, variants[0].Config.Name), done); err != nil {
@@ -148,6 +163,9 @@ type job struct {
 func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	var res runResult
 	cfg := rs.cfg
+	if cfg.Task == "lifemem" {
+		return executeLifelong(ctx, stdio, rs)
+	}
 	start := time.Now()
 
 	data, err := loadTask(ctx, stdio, cfg, rs.out)
@@ -399,6 +417,24 @@ func writeUsage(st *store.Store, meter *llm.Meter) error {
 type sweepEntry struct {
 	name, dir string
 	res       runResult
+	sameAs    string // the variant whose run this one shares (sim backbone)
+}
+
+// simEquivalent returns, for a config on the sim backbone, the hash of the
+// config with the model name and sampling parameters cleared; "" otherwise.
+func simEquivalent(cfg *config.Config) string {
+	if cfg.Backbone.Kind != "sim" {
+		return ""
+	}
+	c := *cfg
+	c.Name = ""
+	c.Backbone.Model = ""
+	c.Backbone.Params = llm.Params{}
+	h, err := c.Hash()
+	if err != nil {
+		return ""
+	}
+	return h
 }
 
 func writeSweepIndex(dir string, entries []sweepEntry) error {
@@ -407,7 +443,11 @@ func writeSweepIndex(dir string, entries []sweepEntry) error {
 	b.WriteString("# Sweep " + filepath.Base(dir) + "\n\n| variant | samples | errored | report |\n|---|---|---|---|\n")
 	for _, e := range entries {
 		rel, _ := filepath.Rel(dir, filepath.Join(e.dir, "report", "index.md"))
-		fmt.Fprintf(&b, "| %s | %d | %d | [%s](%s) |\n", mdEscape(e.name), e.res.planned, e.res.errored, "index", filepath.ToSlash(rel))
+		name := mdEscape(e.name)
+		if e.sameAs != "" {
+			name += " (same run as " + mdEscape(e.sameAs) + ": the sim backbone ignores model name and sampling parameters)"
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | [%s](%s) |\n", name, e.res.planned, e.res.errored, "index", filepath.ToSlash(rel))
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err

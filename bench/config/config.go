@@ -1,6 +1,7 @@
 package config
 
 import (
+	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/predict"
 )
@@ -21,6 +22,9 @@ type Config struct {
 	Eval     Eval           `yaml:"eval" json:"eval"`
 	Methods  []predict.Spec `yaml:"methods" json:"methods"`
 	Report   Report         `yaml:"report" json:"report"`
+	// Lifelong configures task lifemem: the stream, its environments and the
+	// agent methods (see package lifelong).
+	Lifelong *lifelong.Config `yaml:"lifelong,omitempty" json:"lifelong,omitempty"`
 	// Sweep is non-nil when the file has a sweep block; Expand uses it. It is
 	// never part of the resolved config.
 	Sweep *Sweep `yaml:"-" json:"-"`

@@ -176,7 +176,7 @@ func TestValidationRanges(t *testing.T) {
 		{"backbone: {prices: {prompt_per_1m: -1}}", `CFG:1: backbone.prices.prompt_per_1m: must not be negative, got -1`},
 		{"backbone: {params: {top_p: 0}}", `CFG:1: backbone.params.top_p: must be in (0, 1], got 0`},
 		{"backbone: {sim: {persistent_invalid_rate: 2}}", `CFG:1: backbone.sim.persistent_invalid_rate: must be between 0 and 1, got 2`},
-		{"task: lifemem", `CFG:1: task: unknown value "lifemem" (want movielens, omnibehavior)`},
+		{"task: nosuchtask", `CFG:1: task: unknown value "nosuchtask" (want movielens, omnibehavior, lifemem)`},
 		{"name: my run", `CFG:1: name: "my run" is not a safe file name (use letters, digits, '.', '_' and '-')`},
 		{"prompt: {templates: {predict: missing.txt}}", `CFG:1: prompt.templates.predict: template file: stat CFGDIR/missing.txt: no such file or directory`},
 	}

@@ -21,8 +21,8 @@ const (
 
 // Tasks, dataset names and languages the harness knows.
 var (
-	tasks     = []string{"movielens", "omnibehavior"}
-	datasets  = []string{"movielens", "omnibehavior"}
+	tasks     = []string{"movielens", "omnibehavior", "lifemem"}
+	datasets  = []string{"movielens", "omnibehavior", "lifemem"} // lifemem: the agent environments (dataset.path = their data root)
 	languages = []string{"en", "zh"}
 )
 
@@ -101,7 +101,23 @@ func (c *Config) Validate() error {
 	c.Prompt.validate(v)
 	v.between("eval.max_attempts", c.Eval.MaxAttempts, 1, maxAttempts)
 	v.between("eval.concurrency", c.Eval.Concurrency, 1, maxConcurrency)
-	validateMethods(v, c.Methods)
+	if c.Task == "lifemem" {
+		// Agent methods live in the lifelong block; behaviour-prediction
+		// methods do not apply.
+		if c.Lifelong == nil {
+			v.add("lifelong", "task lifemem needs a lifelong block (stream, envs, methods)")
+		} else if err := c.Lifelong.WithDefaults().Validate(); err != nil {
+			v.add("lifelong", "%v", err)
+		}
+		if len(c.Methods) > 0 {
+			v.add("methods", "task lifemem takes its methods from lifelong.methods")
+		}
+	} else {
+		validateMethods(v, c.Methods)
+		if c.Lifelong != nil {
+			v.add("lifelong", "only task lifemem reads a lifelong block")
+		}
+	}
 	c.Report.validate(v, c.Methods)
 	return errors.Join(v.errs...)
 }

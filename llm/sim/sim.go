@@ -114,6 +114,12 @@ func (s *Sim) answer(req llm.Request) (string, error) {
 		return memstyle(req.Purpose, h)
 	case hint.PraMemStage:
 		return s.pramem(req, h)
+	case hint.UserSim:
+		return customer(h), nil
+	case *hint.UserSim:
+		if h != nil {
+			return customer(*h), nil
+		}
 	case hint.LifeMem:
 		return lifemem(req.Purpose, h)
 	case hint.Act, *hint.Act, hint.RuleEdit, *hint.RuleEdit, hint.SkillExtract, *hint.SkillExtract:

@@ -224,8 +224,9 @@ func (m *ReAct) Agent(_ context.Context, env Env, s envs.Suite, _ envs.Task) (en
 // Save implements Method; there is no state.
 func (m *ReAct) Save(context.Context, Env) error { return nil }
 
-// Restore implements Method; there is never anything to restore.
-func (m *ReAct) Restore(context.Context, Env) (bool, error) { return false, nil }
+// Restore implements Method. ReAct has no state, so it is always fully
+// restored (a resumed run must not mistake it for lost memory).
+func (m *ReAct) Restore(context.Context, Env) (bool, error) { return true, nil }
 
 // Synapse retrieves whole successful trajectories as exemplars from one
 // growing pool shared by every environment, by task-embedding similarity.
