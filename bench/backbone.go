@@ -32,9 +32,15 @@ type backbone struct {
 	endpoints []string
 	model     llm.Model // meter(cache(stack)) or meter(sim)
 	meter     *llm.Meter
-	embedder  llm.Embedder
-	tokens    tokens.Counter
-	cache     *cache.Cache
+	// buildModel serves memory construction when the config names a
+	// separate construction model (nil: the evaluation model builds too).
+	buildModel     llm.Model
+	buildMeter     *llm.Meter
+	buildModelName string
+	embedder       llm.Embedder
+	tokens         tokens.Counter
+	cache          *cache.Cache
+	caches         []*cache.Cache
 }
 
 func (b *backbone) describe() string {
@@ -47,6 +53,9 @@ func (b *backbone) describe() string {
 func (b *backbone) close() {
 	if b.cache != nil {
 		b.cache.Close()
+	}
+	for _, c := range b.caches {
+		c.Close()
 	}
 }
 
@@ -71,45 +80,28 @@ func openBackbone(cfg *config.Config, getenv func(string) string, out string) (*
 			return nil, fmt.Errorf("backbone openai: no model: set backbone.model or OPENAI_MODEL")
 		}
 		b.endpoints = urls
-		stack, err := llm.Open(llm.StackConfig{
-			BaseURLs: urls, Model: b.modelName, APIKey: getenv(envAPIKey),
-			Timeout: cfg.Backbone.Timeout.Duration, MaxRetries: cfg.Backbone.MaxRetries,
-			Concurrency: cfg.Backbone.Concurrency, MaxConcurrency: cfg.Backbone.MaxConcurrency,
-			Prices: pricesOf(cfg), RetrySeed: uint64(cfg.Seed),
-			NoMeter: true, // the run's meter sits outside the cache, so it sees cached calls too
-		})
+		model, c, err := openaiStack(cfg, urls, b.modelName, getenv, out)
 		if err != nil {
 			return nil, err
 		}
-		model := stack
-		if cfg.Backbone.Cache != "off" {
-			ids := make([]string, len(urls))
-			for i, u := range urls {
-				ids[i] = llm.Identity(u, b.modelName)
+		b.cache = c
+		if bm := cfg.Backbone.BuildModel; bm != "" && bm != b.modelName || len(cfg.Backbone.BuildBaseURLs) > 0 {
+			burls := cfg.Backbone.BuildBaseURLs
+			if len(burls) == 0 {
+				burls = urls
 			}
-			identity := strings.Join(ids, ",")
-			path := cfg.Backbone.Cache
-			if path == "" {
-				sum := sha256.Sum256([]byte(identity))
-				path = filepath.Join(out, ".cache", "llm-"+hex.EncodeToString(sum[:6])+".sqlite")
-			}
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				return nil, err
-			}
-			c, err := cache.Open(path, identity)
+			bmodel := cfg.Backbone.BuildModel
+			built, bc, err := openaiStack(cfg, burls, bmodel, getenv, out)
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("construction backbone: %w", err)
 			}
-			b.cache = c
-			model = c.Wrap(model)
+			if bc != nil {
+				b.caches = append(b.caches, bc)
+			}
+			b.buildMeter = llm.NewMeter(built)
+			b.buildModel = b.buildMeter
+			b.buildModelName = bmodel
 		}
-		// Default parameters are merged above the cache so that they are part
-		// of every cache key.
-		defaults, inner := cfg.Backbone.Params, model
-		model = llm.ModelFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
-			req.Params = llm.MergeParams(req.Params, defaults)
-			return inner.Generate(ctx, req)
-		})
 		b.meter = llm.NewMeter(model)
 	default:
 		return nil, fmt.Errorf("backbone.kind %q: want auto, sim or openai", b.kind)
@@ -133,6 +125,56 @@ func openBackbone(cfg *config.Config, getenv func(string) string, out string) (*
 		return nil, fmt.Errorf("embedder.kind %q: want hash or openai", cfg.Embedder.Kind)
 	}
 	return b, nil
+}
+
+// openaiStack builds cache(defaults(stack)) for one model at some endpoints.
+func openaiStack(cfg *config.Config, urls []string, modelName string, getenv func(string) string, out string) (llm.Model, *cache.Cache, error) {
+	var cc *cache.Cache
+	stack, err := llm.Open(llm.StackConfig{
+		BaseURLs: urls, Model: modelName, APIKey: getenv(envAPIKey),
+		Timeout: cfg.Backbone.Timeout.Duration, MaxRetries: cfg.Backbone.MaxRetries,
+		Concurrency: cfg.Backbone.Concurrency, MaxConcurrency: cfg.Backbone.MaxConcurrency,
+		Prices: pricesOf(cfg), RetrySeed: uint64(cfg.Seed),
+		NoMeter: true, // the run's meter sits outside the cache, so it sees cached calls too
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	model := stack
+	if cfg.Backbone.Cache != "off" {
+		ids := make([]string, len(urls))
+		for i, u := range urls {
+			ids[i] = llm.Identity(u, modelName)
+		}
+		identity := strings.Join(ids, ",")
+		path := cfg.Backbone.Cache
+		if path != "" && modelName != cfg.Backbone.Model {
+			// One cache file holds one model: the construction model
+			// gets its own file beside the configured one.
+			path += ".build"
+		}
+		if path == "" {
+			sum := sha256.Sum256([]byte(identity))
+			path = filepath.Join(out, ".cache", "llm-"+hex.EncodeToString(sum[:6])+".sqlite")
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, nil, err
+		}
+		c, err := cache.Open(path, identity)
+		if err != nil {
+			return nil, nil, err
+		}
+		cc = c
+		model = c.Wrap(model)
+	}
+	// Default parameters are merged above the cache so that they are part
+	// of every cache key.
+	defaults, inner := cfg.Backbone.Params, model
+	model = llm.ModelFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
+		req.Params = llm.MergeParams(req.Params, defaults)
+		return inner.Generate(ctx, req)
+	})
+	return model, cc, nil
 }
 
 func pricesOf(cfg *config.Config) *llm.Prices {

@@ -3,14 +3,19 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/memharness/memharness/datasets/fetch"
 	"github.com/memharness/memharness/datasets/movielens"
 	"github.com/memharness/memharness/datasets/omnibehavior"
+	"github.com/memharness/memharness/envs/all"
 )
 
 // dataCacheDir is where `bench data fetch` stores official archives:
@@ -28,11 +33,14 @@ func dataCacheDir(getenv func(string) string) string {
 func cmdData(ctx context.Context, stdio IO, args []string) error {
 	const synopsis = "data fetch|verify|stats|inspect NAME [--path DIR] [--dir CACHE] [--json]"
 	about := "Datasets are never shipped with the harness.\n" +
-		"  fetch   download the official release into the cache (SHA-256 pinned) and extract it\n" +
+		"  fetch   download the official release into the cache (SHA-256 pinned) and extract it;\n" +
+		"          for an environment, every pinned file into CACHE/<its data folder> (unpinned\n" +
+		"          files are listed for download by hand); then pass CACHE to 'bench envs check --data'\n" +
 		"  verify  re-check the cached download against its pinned digests\n" +
 		"  stats   describe a local copy (--path DIR, a directory or the official zip)\n" +
 		"  inspect (omnibehavior) one JSON line per record: flags and the 18 binary labels\n" +
-		"Names: movielens, omnibehavior. The cache is $MEMHARNESS_DATA or the user cache directory."
+		"Names: movielens, omnibehavior; environments (fetch, verify): " + strings.Join(envDataNames(), ", ") + ".\n" +
+		"The cache is $MEMHARNESS_DATA or the user cache directory."
 	fs := newFlags(stdio.Err, "data", synopsis, about)
 	path := fs.String("path", "", "dataset directory or archive (stats; default: the fetched copy)")
 	dir := fs.String("dir", "", "download cache directory (default $MEMHARNESS_DATA or the user cache dir)")
@@ -48,16 +56,19 @@ func cmdData(ctx context.Context, stdio IO, args []string) error {
 		return errUsage
 	}
 	action, name := pos[0], pos[1]
+	cache := *dir
+	if cache == "" {
+		cache = dataCacheDir(stdio.Getenv)
+	}
 	switch name {
 	case "movielens":
 	case "omnibehavior":
 		return dataOmniBehavior(stdio, action, *path, *lang, *asJSON)
 	default:
-		return fmt.Errorf("unknown dataset %q (known: movielens, omnibehavior)", name)
-	}
-	cache := *dir
-	if cache == "" {
-		cache = dataCacheDir(stdio.Getenv)
+		if e, ok := envDataEntry(name); ok {
+			return dataEnv(ctx, stdio, action, e, cache)
+		}
+		return fmt.Errorf("unknown dataset %q (known: movielens, omnibehavior, %s)", name, strings.Join(envDataNames(), ", "))
 	}
 	switch action {
 	case "fetch":
@@ -153,4 +164,140 @@ func sortedKeysInt(m map[string]int) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// envDataNames lists the environments `bench data` can fetch.
+func envDataNames() []string {
+	var names []string
+	for _, e := range all.Entries() {
+		if e.Fetch != nil {
+			names = append(names, e.Name)
+		}
+	}
+	return names
+}
+
+func envDataEntry(name string) (all.Entry, bool) {
+	for _, e := range all.Entries() {
+		if e.Name == name && e.Fetch != nil {
+			return e, true
+		}
+	}
+	return all.Entry{}, false
+}
+
+// dataEnv serves fetch and verify for an agent environment: its files go to
+// cache/<DataSubdir>, so cache is a data root for `bench envs check --data`.
+func dataEnv(ctx context.Context, stdio IO, action string, e all.Entry, cache string) error {
+	dir := filepath.Join(cache, filepath.FromSlash(e.DataSubdir))
+	var err error
+	switch action {
+	case "fetch":
+		err = fetchSpecs(ctx, stdio.Out, stdio.Err, e.Fetch(), dir, fetch.Options{})
+	case "verify":
+		err = verifySpecs(stdio.Out, e.Fetch(), dir)
+	default:
+		return fmt.Errorf("%s: action %q is not available for an environment (fetch or verify; 'bench envs check %s --data DIR' checks a copy)", e.Name, action, e.Name)
+	}
+	if err != nil {
+		if action == "verify" {
+			return fmt.Errorf("%w (run 'bench data fetch %s' to download again)", err, e.Name)
+		}
+		return err
+	}
+	fmt.Fprintf(stdio.Out, "%s: data root %s (pass it to 'bench envs check %s --data %s')\n", e.Name, cache, e.Name, cache)
+	return nil
+}
+
+// specPath is where spec s lives below dir: FileName (or the URL's last
+// element) is a slash-separated path that may name subdirectories.
+func specPath(dir string, s fetch.Spec) (string, error) {
+	name := s.FileName
+	if name == "" {
+		name = s.URL[strings.LastIndex(s.URL, "/")+1:]
+	}
+	clean := path.Clean(name)
+	if name == "" || path.IsAbs(clean) || clean == "." || clean == ".." || strings.HasPrefix(clean, "../") {
+		return "", fmt.Errorf("%s: file name %q leaves the data folder", s.Name, name)
+	}
+	return filepath.Join(dir, filepath.FromSlash(clean)), nil
+}
+
+// unpinnedLine explains why a spec without a SHA-256 is not downloaded.
+func unpinnedLine(s fetch.Spec, p string) string {
+	return fmt.Sprintf("skip    %s: no SHA-256 pin (none could be found offline), so the harness will not download it; download %s by hand to %s", s.Name, s.URL, p)
+}
+
+// fetchSpecs downloads every pinned spec below dir, at dir/<FileName>
+// (creating subdirectories), and prints one line per file to out;
+// fetch.Fetch's progress goes to progress. Specs without a SHA-256 are
+// skipped and reported. It goes through every spec and returns an error
+// naming the failures.
+func fetchSpecs(ctx context.Context, out, progress io.Writer, specs []fetch.Spec, dir string, opts fetch.Options) error {
+	var failed []string
+	for _, s := range specs {
+		p, err := specPath(dir, s)
+		if err != nil {
+			fmt.Fprintf(out, "FAIL    %v\n", err)
+			failed = append(failed, s.Name)
+			continue
+		}
+		if s.SHA256 == "" {
+			fmt.Fprintln(out, unpinnedLine(s, p))
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		flat := s // fetch writes FileName into one directory
+		flat.FileName = filepath.Base(p)
+		if _, err := fetch.FetchWith(ctx, flat, filepath.Dir(p), progress, opts); err != nil {
+			fmt.Fprintf(out, "FAIL    %s: %v\n", p, err)
+			failed = append(failed, p)
+			continue
+		}
+		fmt.Fprintf(out, "ok      %s\n", p)
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%d of %d files failed: %s", len(failed), len(specs), strings.Join(failed, ", "))
+	}
+	return nil
+}
+
+// verifySpecs re-checks every pinned spec present below dir and prints one
+// line per file (missing and unpinned files are reported, not checked). It
+// fails when a present file does not match, or when none is present.
+func verifySpecs(out io.Writer, specs []fetch.Spec, dir string) error {
+	var bad []string
+	checked := 0
+	for _, s := range specs {
+		p, err := specPath(dir, s)
+		if err != nil {
+			fmt.Fprintf(out, "FAIL    %v\n", err)
+			bad = append(bad, s.Name)
+			continue
+		}
+		if s.SHA256 == "" {
+			fmt.Fprintln(out, unpinnedLine(s, p))
+			continue
+		}
+		if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
+			fmt.Fprintf(out, "missing %s\n", p)
+			continue
+		}
+		checked++
+		if err := fetch.Verify(p, s); err != nil {
+			fmt.Fprintf(out, "FAIL    %s: %v\n", p, err)
+			bad = append(bad, p)
+			continue
+		}
+		fmt.Fprintf(out, "ok      %s\n", p)
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("%d files fail verification: %s", len(bad), strings.Join(bad, ", "))
+	}
+	if checked == 0 {
+		return fmt.Errorf("no pinned file found below %s", dir)
+	}
+	return nil
 }

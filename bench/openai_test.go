@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -24,6 +25,12 @@ const testKey = "sk-TEST-never-written-7f3a"
 // from the prompt and injects faults: every 7th request gets a 429 with
 // Retry-After, every 11th a 500, every 13th a malformed body.
 func fakeOpenAI(t *testing.T, calls *atomic.Int64) *httptest.Server {
+	return fakeOpenAIModels(t, calls, nil)
+}
+
+// fakeOpenAIModels is fakeOpenAI that also reports, for each answered
+// request, the model it named and whether it was the summariser prompt.
+func fakeOpenAIModels(t *testing.T, calls *atomic.Int64, seen func(model string, summariser bool)) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := calls.Add(1)
@@ -52,6 +59,9 @@ func fakeOpenAI(t *testing.T, calls *atomic.Int64) *httptest.Server {
 		if err := json.Unmarshal(body, &req); err != nil || len(req.Messages) == 0 {
 			http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
 			return
+		}
+		if seen != nil {
+			seen(req.Model, strings.HasPrefix(req.Messages[0].Content, "你是一名用户行为分析师"))
 		}
 		sum := sha256.Sum256([]byte(req.Messages[0].Content))
 		answer := fmt.Sprintf("<think>weighing the history</think>%d", 1+int(sum[0])%5)
@@ -142,5 +152,42 @@ func TestRunAgainstOpenAIEndpoint(t *testing.T) {
 	})
 	if b, _ := os.ReadFile(cachePath); bytes.Contains(b, []byte(testKey)) {
 		t.Error("API key written to the cache")
+	}
+}
+
+// TestConstructionModel: with backbone.build_model set, memory construction
+// (the summariser) goes to the construction model and questions to the
+// evaluation model.
+func TestConstructionModel(t *testing.T) {
+	var calls atomic.Int64
+	var mu sync.Mutex
+	got := map[string]map[bool]int{}
+	srv := fakeOpenAIModels(t, &calls, func(model string, summariser bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if got[model] == nil {
+			got[model] = map[bool]int{}
+		}
+		got[model][summariser]++
+	})
+	env := map[string]string{"OPENAI_BASE_URL": srv.URL + "/v1", "OPENAI_API_KEY": testKey}
+	cfg := writeConfig(t, "0s")
+	out := t.TempDir()
+	var o, e bytes.Buffer
+	code := Main(context.Background(), []string{"run", "-c", cfg, "--out", out, "--no-report",
+		"--set", "backbone.kind=openai", "--set", "backbone.model=eval-model", "--set", "backbone.build_model=build-model",
+		"--set", "backbone.max_retries=8", "--set", "eval.concurrency=24"}, IO{Out: &o, Err: &e, Getenv: func(k string) string { return env[k] }})
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, e.String())
+	}
+	if got["build-model"][true] == 0 || got["build-model"][false] != 0 {
+		t.Errorf("construction model saw %v; want summariser prompts only", got["build-model"])
+	}
+	if got["eval-model"][false] == 0 || got["eval-model"][true] != 0 {
+		t.Errorf("evaluation model saw %v; want question prompts only", got["eval-model"])
+	}
+	man, err := runlog.ReadManifest(filepath.Join(out, "tiny", runlog.ManifestFile))
+	if err != nil || man.BuildModel != "build-model" {
+		t.Errorf("manifest build model %q (%v)", man.BuildModel, err)
 	}
 }

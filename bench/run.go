@@ -89,8 +89,23 @@ func cmdSweep(ctx context.Context, stdio IO, args []string) error {
 		}
 	}
 	if len(variants) > 1 {
-		if err := writeSweepIndex(filepath.Join(*out, variants[0].Config.Name), done); err != nil {
+		root := filepath.Join(*out, variants[0].Config.Name)
+		if err := writeSweepIndex(root, done); err != nil {
 			return err
+		}
+		if variants[0].Config.Task == "lifemem" {
+			// Table 5 (streams, recovery rate) and Table 8 (sensitivity)
+			// compare the variants' lifelong runs.
+			var dirs []string
+			for _, e := range done {
+				if e.sameAs == "" {
+					dirs = append(dirs, e.dir)
+				}
+			}
+			if _, err := reports.WriteLifeMemSweep(filepath.Join(root, "report"), dirs); err != nil {
+				return fmt.Errorf("sweep report: %w", err)
+			}
+			fmt.Fprintf(stdio.Err, "sweep report: %s\n", filepath.Join(root, "report"))
 		}
 	}
 	if len(failed) > 0 {
@@ -190,7 +205,8 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	if err != nil {
 		return res, err
 	}
-	env := predict.Env{Model: back.model, Embedder: back.embedder, Tokens: back.tokens, Prompts: prompts, MaxAttempts: cfg.Eval.MaxAttempts}
+	env := predict.Env{Model: back.model, Embedder: back.embedder, Tokens: back.tokens, Prompts: prompts, MaxAttempts: cfg.Eval.MaxAttempts,
+		BuildModel: back.buildModel}
 
 	st, err := store.Open(rs.dir)
 	if err != nil {
@@ -232,7 +248,7 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 
 	man := runlog.Manifest{
 		Name: cfg.Name, Config: cfg, ConfigPath: rs.configPath, ConfigHash: hash, Variant: rs.variant,
-		HarnessVersion: Version, GitCommit: gitCommit(), Backbone: back.kind, Model: back.modelName,
+		HarnessVersion: Version, GitCommit: gitCommit(), Backbone: back.kind, Model: back.modelName, BuildModel: back.buildModelName,
 		Endpoints: back.endpoints, DataSource: data.source, DatasetSHA256: data.sha256, DataWarnings: data.warnings, Seed: cfg.Seed,
 		Samples: len(order), Started: start.UTC(),
 	}
@@ -303,6 +319,11 @@ feed:
 
 	if err := writeUsage(st, back.meter); err != nil {
 		return res, err
+	}
+	if back.buildMeter != nil {
+		if err := writeUsage(st, back.buildMeter); err != nil {
+			return res, err
+		}
 	}
 	if appendErr != nil {
 		return res, appendErr
@@ -428,7 +449,7 @@ func simEquivalent(cfg *config.Config) string {
 	}
 	c := *cfg
 	c.Name = ""
-	c.Backbone.Model = ""
+	c.Backbone.Model, c.Backbone.BuildModel, c.Backbone.BuildBaseURLs = "", "", nil
 	c.Backbone.Params = llm.Params{}
 	h, err := c.Hash()
 	if err != nil {

@@ -48,15 +48,17 @@ type Manifest struct {
 	ConfigPath string `json:"config_path,omitempty"`
 	// ConfigHash is the SHA-256 of the resolved config; a run directory
 	// refuses to resume under a different config.
-	ConfigHash     string            `json:"config_hash"`
-	Variant        string            `json:"variant,omitempty"`
-	HarnessVersion string            `json:"harness_version"`
-	GitCommit      string            `json:"git_commit,omitempty"`
-	Backbone       string            `json:"backbone"` // "sim" or "openai"
-	Model          string            `json:"model"`
-	Endpoints      []string          `json:"endpoints,omitempty"` // base URLs, never keys
-	DataSource     string            `json:"data_source"`         // e.g. "synthetic MovieLens-1M (seed 7)"
-	DatasetSHA256  map[string]string `json:"dataset_sha256,omitempty"`
+	ConfigHash     string `json:"config_hash"`
+	Variant        string `json:"variant,omitempty"`
+	HarnessVersion string `json:"harness_version"`
+	GitCommit      string `json:"git_commit,omitempty"`
+	Backbone       string `json:"backbone"` // "sim" or "openai"
+	Model          string `json:"model"`
+	// BuildModel is the memory-construction model when it differs.
+	BuildModel    string            `json:"build_model,omitempty"`
+	Endpoints     []string          `json:"endpoints,omitempty"` // base URLs, never keys
+	DataSource    string            `json:"data_source"`         // e.g. "synthetic MovieLens-1M (seed 7)"
+	DatasetSHA256 map[string]string `json:"dataset_sha256,omitempty"`
 	// DataWarnings are data problems that did not stop the run (e.g. a
 	// malformed user file whose user was left out).
 	DataWarnings []string   `json:"data_warnings,omitempty"`

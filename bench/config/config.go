@@ -66,6 +66,12 @@ type Backbone struct {
 	// Kind is "auto", "sim" or "openai"; Load resolves "auto".
 	Kind  string `yaml:"kind" json:"kind"`
 	Model string `yaml:"model" json:"model"`
+	// BuildModel, when set, serves memory construction (PraMem practice,
+	// summaries, Mem0 extraction) while Model answers the evaluation
+	// questions: the PraMem paper builds memory with GPT-OSS-120B and
+	// evaluates it with two backbones. BuildBaseURLs default to BaseURLs.
+	BuildModel    string   `yaml:"build_model" json:"build_model,omitempty"`
+	BuildBaseURLs []string `yaml:"build_base_urls" json:"build_base_urls,omitempty"`
 	// BaseURLs of OpenAI-compatible endpoints; users are pinned to one each.
 	BaseURLs []string `yaml:"base_urls" json:"base_urls"`
 	// Concurrency is the starting number of requests in flight per endpoint;
@@ -108,6 +114,12 @@ type Embedder struct {
 	// Kind is "hash" (local, deterministic) or "openai".
 	Kind  string `yaml:"kind" json:"kind"`
 	Model string `yaml:"model" json:"model"`
+	// BuildModel, when set, serves memory construction (PraMem practice,
+	// summaries, Mem0 extraction) while Model answers the evaluation
+	// questions: the PraMem paper builds memory with GPT-OSS-120B and
+	// evaluates it with two backbones. BuildBaseURLs default to BaseURLs.
+	BuildModel    string   `yaml:"build_model" json:"build_model,omitempty"`
+	BuildBaseURLs []string `yaml:"build_base_urls" json:"build_base_urls,omitempty"`
 	// BaseURL of the embedding endpoint (default: the first backbone URL, or
 	// OPENAI_BASE_URL).
 	BaseURL string `yaml:"base_url" json:"base_url"`

@@ -147,6 +147,14 @@ func (b *Backbone) validate(v *validator) {
 			v.add(fmt.Sprintf("backbone.base_urls[%d]", i), "%v", err)
 		}
 	}
+	for i, u := range b.BuildBaseURLs {
+		if err := checkURL(u); err != nil {
+			v.add(fmt.Sprintf("backbone.build_base_urls[%d]", i), "%v", err)
+		}
+	}
+	if len(b.BuildBaseURLs) > 0 && b.BuildModel == "" {
+		v.add("backbone.build_base_urls", "set backbone.build_model too (the construction model those endpoints serve)")
+	}
 	v.between("backbone.concurrency", b.Concurrency, 1, maxConcurrency)
 	if b.MaxConcurrency < b.Concurrency || b.MaxConcurrency > maxConcurrency {
 		v.add("backbone.max_concurrency", "must be between concurrency (%d) and %d, got %d", b.Concurrency, maxConcurrency, b.MaxConcurrency)

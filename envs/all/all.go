@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/memharness/memharness/datasets/fetch"
 	"github.com/memharness/memharness/envs"
 )
 
@@ -25,6 +26,11 @@ type Entry struct {
 	// Configure, when set, applies the harness options to a loaded suite
 	// (e.g. a MySQL server for the database task).
 	Configure func(s envs.Suite, o Options) (envs.Suite, error)
+	// Fetch lists the official downloads of the environment, as the
+	// environment package pins them. FileName is a slash-separated path
+	// relative to the entry's DataSubdir (it may name subdirectories). Specs
+	// with an empty SHA256 have no pin and must be downloaded by hand.
+	Fetch func() []fetch.Spec
 }
 
 // Options are harness-level settings some environments need.
