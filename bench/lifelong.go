@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/datasets/trajectories"
 	"github.com/memharness/memharness/envs"
@@ -52,11 +53,14 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 		return res, fmt.Errorf("run directory %s holds a run of a different config; use another --out or remove it", rs.dir)
 	}
 
-	// Suites and training data: the embedded suites written by us, split
-	// into train (gold replays recorded as expert trajectories) and test.
-	if cfg.Dataset.Path != "" {
-		return res, fmt.Errorf("lifemem on official data needs LifeMem's training trajectories per environment, which " +
-			"this version does not load yet; leave dataset.path empty to run the embedded suites")
+	// Suites and training data. Embedded default: the suites written by us,
+	// split into train (gold replays recorded as expert trajectories) and
+	// test. Official data (dataset.path = a data root laid out like
+	// shared/fixtures/envs): the environments' own test splits and LifeMem's
+	// training files from lifelong.train_dir.
+	official := cfg.Dataset.Path != ""
+	if official && lc.TrainDir == "" {
+		return res, fmt.Errorf("lifemem on official data (dataset.path) needs lifelong.train_dir with LifeMem's train_<env>.jsonl files")
 	}
 	eo := all.Options{MySQLDSN: stdio.Getenv("MEMHARNESS_MYSQL_DSN")}
 	suites := map[string]envs.Suite{}
@@ -74,7 +78,12 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 		if err != nil {
 			return res, err
 		}
-		s, err := e.OpenEmbedded(eo)
+		var s envs.Suite
+		if official {
+			s, err = e.OpenData(cfg.Dataset.Path, eo)
+		} else {
+			s, err = e.OpenEmbedded(eo)
+		}
 		if err != nil {
 			return res, fmt.Errorf("%s: %w", name, err)
 		}
@@ -89,6 +98,22 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 			continue
 		}
 		suites[name] = s
+		if official {
+			tests[name] = lifelong.DefaultTestTasks(s)
+			if len(tests[name]) == 0 {
+				// Evaluation sets published as "dev" (HotpotQA's distractor
+				// dev questions, as ExpeL evaluates) are the test set.
+				tests[name] = s.Tasks()
+			}
+			if slices.Contains(lc.Envs, name) {
+				tr, err := trajectories.Load(filepath.Join(lc.TrainDir, "train_"+name+".jsonl"), name)
+				if err != nil {
+					return res, fmt.Errorf("%s: training trajectories: %w", name, err)
+				}
+				train = append(train, tr...)
+			}
+			continue
+		}
 		tr, test, err := trajectories.Embedded(ctx, s)
 		if err != nil {
 			return res, fmt.Errorf("%s: training trajectories: %w", name, err)
@@ -107,7 +132,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	man := runlog.Manifest{
 		Name: cfg.Name, Config: cfg, ConfigPath: rs.configPath, ConfigHash: hash, Variant: rs.variant,
 		HarnessVersion: Version, GitCommit: gitCommit(), Backbone: back.kind, Model: back.modelName,
-		Endpoints: back.endpoints, DataSource: "embedded agent suites (gold replays of the train split as expert trajectories)",
+		Endpoints: back.endpoints, DataSource: lifelongSource(cfg, lc),
 		DataWarnings: warnings, Seed: cfg.Seed, Started: start.UTC(),
 	}
 	for _, m := range lc.Methods {
@@ -246,4 +271,11 @@ func (n named) Close() error {
 		return c.Close()
 	}
 	return nil
+}
+
+func lifelongSource(cfg *config.Config, lc lifelong.Config) string {
+	if cfg.Dataset.Path == "" {
+		return "embedded agent suites (gold replays of the train split as expert trajectories)"
+	}
+	return fmt.Sprintf("official environment data at %s, training trajectories from %s", filepath.Base(cfg.Dataset.Path), filepath.Base(lc.TrainDir))
 }

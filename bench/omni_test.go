@@ -1,12 +1,15 @@
 package bench
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/memharness/memharness/datasets/synth"
+	"github.com/memharness/memharness/datasets/trajectories"
+	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -108,5 +111,64 @@ lifelong:
 	out, code = runCLI(t, "memory", "show", filepath.Join(dir, "ll"), "--method", "lifemem")
 	if code != 0 || !strings.Contains(out, "cluster") {
 		t.Errorf("memory show (exit %d):\n%s", code, out)
+	}
+}
+
+// TestLifelongOfficialData runs the protocol on official environment data
+// (the shared fixtures) with training trajectories from a train_dir in
+// LifeMem's format.
+func TestLifelongOfficialData(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", "..", "shared", "fixtures", "envs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "hotpotqa")); err != nil {
+		t.Skipf("fixtures absent (%v); skipping", err)
+	}
+	dir := t.TempDir()
+	e, err := all.Find("hotpotqa")
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb, err := e.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	train, _, err := trajectories.Embedded(context.Background(), emb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(dir, "train_hotpotqa.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := trajectories.Write(f, train); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	cfg := filepath.Join(dir, "off.yaml")
+	os.WriteFile(cfg, []byte(`name: off
+task: lifemem
+dataset: {path: `+root+`}
+backbone: {kind: sim}
+lifelong:
+  stream: similarity
+  envs: [hotpotqa]
+  tasks_per_env: 4
+  train_dir: `+dir+`
+  methods:
+    - {name: react, kind: react}
+    - {name: synapse, kind: synapse, top_k: 2}
+`), 0o644)
+	out, code := runCLI(t, "run", "-c", cfg, "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if !strings.Contains(out, "cell 01/hotpotqa") || !strings.Contains(out, "(4 tasks") {
+		t.Errorf("expected a 4-task hotpotqa cell:\n%s", out)
+	}
+	man, _ := runlog.ReadManifest(filepath.Join(dir, "off", runlog.ManifestFile))
+	if !strings.Contains(man.DataSource, "official environment data") {
+		t.Errorf("data source %q", man.DataSource)
 	}
 }

@@ -73,7 +73,11 @@ type Config struct {
 	Batch       int            `yaml:"batch" json:"batch"`
 	TasksPerEnv int            `yaml:"tasks_per_env" json:"tasks_per_env,omitempty"`
 	MaxSteps    map[string]int `yaml:"max_steps" json:"max_steps,omitempty"`
-	Methods     []MethodSpec   `yaml:"methods" json:"methods"`
+	// TrainDir holds LifeMem's training trajectories as train_<env>.jsonl
+	// ({task, messages} lines); it is read when the run uses official data
+	// (dataset.path), whose test sets come from the environments' own splits.
+	TrainDir string       `yaml:"train_dir" json:"train_dir,omitempty"`
+	Methods  []MethodSpec `yaml:"methods" json:"methods"`
 }
 
 // MethodSpec is one method of a lifelong run with its knobs. Zero knobs mean
