@@ -10,7 +10,7 @@ import (
 // come from the context only, never from the acts, so a target's Attrs
 // never reveal its labels.
 //
-//	video: fans_range, verified, verification_type, photo_type, duration_band
+//	video: fans_range, verified, verification_type, photo_type, duration_band, hashtag
 //	live:  live_category, live_game_name, shop_live, items
 //	ad:    product, industry (main|sub), photo_type, fans_range
 //	shop:  product_id, product_source, category (l1|l2|l3), industry (l1|l2|l3), price_band
@@ -32,6 +32,11 @@ func Attrs(r *Record) map[string]string {
 		a.str(c, "photo_type", "photo_type")
 		if d, ok := secondsOf(c.V("duration")); ok && d.float() > 0 {
 			a.set("duration_band", durationBand(d.float()))
+		}
+		// Hashtags are the caption's own topic labels (the rest of a caption
+		// is free text, which no attribute can hold).
+		if v := c.V("caption"); v.Kind == KindString {
+			a.set("hashtag", joinAttr(hashtags(pyStr(v))))
 		}
 	case SceneLive:
 		a.str(c, "live_category", "live_category")
@@ -148,4 +153,22 @@ func priceBand(p float64) string {
 		return "300-1000"
 	}
 	return "1000+"
+}
+
+// hashtags returns the #tags of a caption in order, without duplicates.
+func hashtags(caption string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(caption, func(r rune) bool { return r == ' ' || r == '\n' || r == '\t' || r == '，' || r == ',' }) {
+		if !strings.HasPrefix(f, "#") {
+			continue
+		}
+		tag := strings.TrimLeft(f, "#")
+		if i := strings.IndexRune(tag, '#'); i >= 0 {
+			tag = tag[:i]
+		}
+		if tag != "" && !slices.Contains(out, tag) {
+			out = append(out, tag)
+		}
+	}
+	return out
 }
