@@ -1,10 +1,10 @@
 package omnibehavior
 
 import (
+	"github.com/memharness/memharness/internal/pyfmt"
 	"math"
 	"strconv"
 	"strings"
-	"unicode"
 )
 
 // This file holds the few pieces of Python semantics the reference's text
@@ -33,7 +33,7 @@ func (n num) String() string {
 	if n.isInt {
 		return strconv.FormatInt(n.i, 10)
 	}
-	return pyFloat(n.f)
+	return pyfmt.Float(n.f)
 }
 
 func (n num) isZero() bool { return n.float() == 0 }
@@ -169,7 +169,7 @@ func pyStr(v Value) string {
 func pyRepr(b *strings.Builder, v Value) {
 	switch v.Kind {
 	case KindString:
-		b.WriteString(pyQuote(v.Text))
+		b.WriteString(pyfmt.Str(v.Text))
 	case KindArray:
 		b.WriteByte('[')
 		for i, m := range v.Elems {
@@ -185,7 +185,7 @@ func pyRepr(b *strings.Builder, v Value) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(pyQuote(m.Key))
+			b.WriteString(pyfmt.Str(m.Key))
 			b.WriteString(": ")
 			pyRepr(b, m.Val)
 		}
@@ -195,68 +195,9 @@ func pyRepr(b *strings.Builder, v Value) {
 	}
 }
 
-// pyQuote is Python's repr() of a str.
-func pyQuote(s string) string {
-	q := byte('\'')
-	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
-		q = '"'
-	}
-	var b strings.Builder
-	b.WriteByte(q)
-	for _, r := range s {
-		switch {
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == rune(q):
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == ' ' || unicode.IsPrint(r):
-			b.WriteRune(r)
-		case r < 0x100:
-			b.WriteString(`\x` + hexPad(int64(r), 2))
-		case r < 0x10000:
-			b.WriteString(`\u` + hexPad(int64(r), 4))
-		default:
-			b.WriteString(`\U` + hexPad(int64(r), 8))
-		}
-	}
-	b.WriteByte(q)
-	return b.String()
-}
-
 func hexPad(n int64, width int) string {
 	s := strconv.FormatInt(n, 16)
 	return strings.Repeat("0", max(0, width-len(s))) + s
-}
-
-// pyFloat is Python's repr() of a float: the shortest round-tripping
-// digits, fixed notation for exponents in [-4, 16), always with a '.' or
-// an exponent.
-func pyFloat(f float64) string {
-	switch {
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	case math.IsNaN(f):
-		return "nan"
-	}
-	e := strconv.FormatFloat(f, 'e', -1, 64)
-	exp, _ := strconv.Atoi(e[strings.IndexByte(e, 'e')+1:])
-	if exp < -4 || exp >= 16 {
-		return e
-	}
-	s := strconv.FormatFloat(f, 'f', -1, 64)
-	if !strings.ContainsAny(s, ".") {
-		s += ".0"
-	}
-	return s
 }
 
 // fixed is Python's format(x, ".Nf").

@@ -2,6 +2,7 @@ package omnibehavior
 
 import (
 	"fmt"
+	"github.com/memharness/memharness/internal/pyfmt"
 	"strconv"
 	"strings"
 
@@ -217,7 +218,7 @@ func coerceNumber(v *Value) error {
 		if n.isInt {
 			*v = Value{Kind: KindInt, Text: strconv.FormatInt(n.i, 10)}
 		} else {
-			*v = Value{Kind: KindFloat, Text: pyFloat(n.f)}
+			*v = Value{Kind: KindFloat, Text: pyfmt.Float(n.f)}
 		}
 		return nil
 	}

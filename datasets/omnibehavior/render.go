@@ -1,6 +1,7 @@
 package omnibehavior
 
 import (
+	"github.com/memharness/memharness/internal/pyfmt"
 	"math"
 	"strconv"
 	"strings"
@@ -466,7 +467,7 @@ func serviceContext(c Fields) string {
 	}
 	if v := c.V("express_fee"); truthy(v) {
 		if n, ok := numOf(v); ok && n.float() > 0 {
-			price = append(price, "运费 "+pyFloat(n.float())+" 元")
+			price = append(price, "运费 "+pyfmt.Float(n.float())+" 元")
 		}
 	}
 	if len(price) > 0 {

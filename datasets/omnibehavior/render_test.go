@@ -1,6 +1,7 @@
 package omnibehavior
 
 import (
+	"github.com/memharness/memharness/internal/pyfmt"
 	"math"
 	"reflect"
 	"strings"
@@ -170,8 +171,8 @@ func TestPythonFormatting(t *testing.T) {
 		{59, "59.0"}, {0.1, "0.1"}, {1e16, "1e+16"}, {1.5e-5, "1.5e-05"}, {0.0001, "0.0001"},
 		{123456789012345.6, "123456789012345.6"}, {math.Copysign(0, -1), "-0.0"}, {1500, "1500.0"},
 	} {
-		if got := pyFloat(tc.f); got != tc.want {
-			t.Errorf("pyFloat(%v) = %q, want %q", tc.f, got, tc.want)
+		if got := pyfmt.Float(tc.f); got != tc.want {
+			t.Errorf("pyfmt.Float(%v) = %q, want %q", tc.f, got, tc.want)
 		}
 	}
 	for _, tc := range []struct {
@@ -200,7 +201,7 @@ func TestPythonFormatting(t *testing.T) {
 			t.Errorf("pyStr(%s) = %q, want %q", tc.src, got, tc.want)
 		}
 	}
-	if got := pyQuote("a'b\"c\\\n\x01\u3000中"); got != `'a\'b"c\\\n\x01\u3000中'` {
+	if got := pyfmt.Str("a'b\"c\\\n\x01\u3000中"); got != `'a\'b"c\\\n\x01\u3000中'` {
 		t.Errorf("pyQuote = %s", got)
 	}
 	if s, cut := runePrefix("中文abc", 3); s != "中文a" || !cut {

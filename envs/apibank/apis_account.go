@@ -2,6 +2,7 @@ package apibank
 
 import (
 	"context"
+	"github.com/memharness/memharness/internal/pyfmt"
 	"strings"
 )
 
@@ -107,7 +108,7 @@ func forgotPassword(_ context.Context, m *manager, a kwargs) (any, error) {
 		}
 		ud, _ := mustGet(m.db("Account"), m.forgotUser).(*Dict)
 		if ud == nil {
-			return nil, raise("%s", strRepr(m.forgotUser)) // Python's KeyError text
+			return nil, raise("%s", pyfmt.Str(m.forgotUser)) // Python's KeyError text
 		}
 		ud.Set("password", pw)
 		return "success", nil

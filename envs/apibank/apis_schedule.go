@@ -2,6 +2,7 @@ package apibank
 
 import (
 	"context"
+	"github.com/memharness/memharness/internal/pyfmt"
 	"strconv"
 	"strings"
 )
@@ -43,7 +44,7 @@ func nextID(db *Dict) (int64, error) {
 		case string:
 			v, err := strconv.ParseInt(strings.TrimSpace(k), 10, 64)
 			if err != nil {
-				return 0, raise("invalid literal for int() with base 10: %s", strRepr(k))
+				return 0, raise("invalid literal for int() with base 10: %s", pyfmt.Str(k))
 			}
 			n = v
 		}

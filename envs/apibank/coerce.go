@@ -2,6 +2,7 @@ package apibank
 
 import (
 	"fmt"
+	"github.com/memharness/memharness/internal/pyfmt"
 	"strconv"
 	"strings"
 )
@@ -72,7 +73,7 @@ func coerceValue(typ, s string) (any, error) {
 	case "list", "list(str)":
 		v, err := decodeJSON([]byte(strings.ReplaceAll(s, "'", `"`)))
 		if err != nil {
-			return nil, fmt.Errorf("invalid list value %s: %v", strRepr(s), err)
+			return nil, fmt.Errorf("invalid list value %s: %v", pyfmt.Str(s), err)
 		}
 		// Upstream passes any JSON on; the APIs then assume a list.
 		if _, ok := v.([]any); !ok {

@@ -1,6 +1,7 @@
 package apibank
 
 import (
+	"github.com/memharness/memharness/internal/pyfmt"
 	"math"
 	"testing"
 )
@@ -15,8 +16,8 @@ func TestFloatRepr(t *testing.T) {
 		{123456789.125, "123456789.125"}, {math.Inf(1), "inf"}, {math.NaN(), "nan"}, {0, "0.0"},
 		{1.5e-7, "1.5e-07"}, {2.5e300, "2.5e+300"},
 	} {
-		if got := floatRepr(tc.in); got != tc.want {
-			t.Errorf("floatRepr(%v) = %q, want %q", tc.in, got, tc.want)
+		if got := pyfmt.Float(tc.in); got != tc.want {
+			t.Errorf("pyfmt.Float(%v) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }

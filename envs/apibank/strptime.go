@@ -2,6 +2,7 @@ package apibank
 
 import (
 	"fmt"
+	"github.com/memharness/memharness/internal/pyfmt"
 	"regexp"
 	"strconv"
 	"time"
@@ -35,7 +36,7 @@ func strptime(s, layout string) (time.Time, error) {
 	}
 	m := re.FindStringSubmatchIndex(s)
 	if m == nil {
-		return time.Time{}, fmt.Errorf("time data %s does not match format %s", strRepr(s), strRepr(layout))
+		return time.Time{}, fmt.Errorf("time data %s does not match format %s", pyfmt.Str(s), pyfmt.Str(layout))
 	}
 	if m[1] != len(s) {
 		return time.Time{}, fmt.Errorf("unconverted data remains: %s", s[m[1]:])

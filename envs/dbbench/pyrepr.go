@@ -2,11 +2,10 @@ package dbbench
 
 import (
 	"fmt"
-	"math"
+	"github.com/memharness/memharness/internal/pyfmt"
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 )
 
 // Cell values are what a backend hands to the renderer: nil, int64,
@@ -60,11 +59,11 @@ func pyRepr(v any) string {
 	case pyInt:
 		return string(v)
 	case float64:
-		return pyFloatRepr(v)
+		return pyfmt.Float(v)
 	case pyDecimal:
 		return "Decimal('" + string(v) + "')"
 	case string:
-		return pyStrRepr(v)
+		return pyfmt.Str(v)
 	case []byte:
 		return pyBytesRepr(v)
 	case pyDate:
@@ -78,82 +77,8 @@ func pyRepr(v any) string {
 		}
 		return s + ")"
 	default:
-		return pyStrRepr(fmt.Sprint(v))
+		return pyfmt.Str(fmt.Sprint(v))
 	}
-}
-
-// pyFloatRepr is Python's repr(float): the shortest round-trip digits,
-// positional for decimal exponents in [-4, 16), scientific otherwise.
-func pyFloatRepr(f float64) string {
-	switch {
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	case math.IsNaN(f):
-		return "nan"
-	}
-	e := strconv.FormatFloat(f, 'e', -1, 64) // "-d.ddde±XX"
-	mant, expStr, _ := strings.Cut(e, "e")
-	exp, _ := strconv.Atoi(expStr)
-	sign := ""
-	if strings.HasPrefix(mant, "-") {
-		sign, mant = "-", mant[1:]
-	}
-	digits := strings.Replace(mant, ".", "", 1)
-	if exp < -4 || exp >= 16 {
-		m := digits[:1]
-		if len(digits) > 1 {
-			m += "." + digits[1:]
-		}
-		es := "+"
-		if exp < 0 {
-			es, exp = "-", -exp
-		}
-		return fmt.Sprintf("%s%se%s%02d", sign, m, es, exp)
-	}
-	if exp < 0 {
-		return sign + "0." + strings.Repeat("0", -exp-1) + digits
-	}
-	if len(digits) <= exp+1 {
-		return sign + digits + strings.Repeat("0", exp+1-len(digits)) + ".0"
-	}
-	return sign + digits[:exp+1] + "." + digits[exp+1:]
-}
-
-// pyStrRepr is Python's repr(str).
-func pyStrRepr(s string) string {
-	q := byte('\'')
-	if strings.ContainsRune(s, '\'') && !strings.ContainsRune(s, '"') {
-		q = '"'
-	}
-	var b strings.Builder
-	b.WriteByte(q)
-	for _, r := range s {
-		switch {
-		case r == rune(q) || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case r < 0x80 || unicode.IsPrint(r):
-			b.WriteRune(r)
-		case r <= 0xff:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case r <= 0xffff:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			fmt.Fprintf(&b, `\U%08x`, r)
-		}
-	}
-	b.WriteByte(q)
-	return b.String()
 }
 
 // pyBytesRepr is Python's repr(bytes).

@@ -1,9 +1,9 @@
 package taubench
 
 import (
+	"github.com/memharness/memharness/internal/pyfmt"
 	"math"
 	"strconv"
-	"strings"
 )
 
 // Num is a JSON number with Python's int/float distinction, which decides
@@ -114,60 +114,5 @@ func (n Num) String() string {
 	if !n.IsFloat {
 		return strconv.FormatInt(n.I, 10)
 	}
-	return pyFloatRepr(n.F)
-}
-
-// pyFloatRepr formats f like Python's repr(float): the shortest digits that
-// round-trip, fixed notation when the decimal exponent is in [-4, 16),
-// always with a fractional part, else d.ddde±XX.
-func pyFloatRepr(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "nan"
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	}
-	s := strconv.FormatFloat(f, 'e', -1, 64) // e.g. -9.735e+01
-	sign := ""
-	if s[0] == '-' {
-		sign, s = "-", s[1:]
-	}
-	mant, expStr, _ := strings.Cut(s, "e")
-	exp, _ := strconv.Atoi(expStr)
-	digits := strings.Replace(mant, ".", "", 1)
-	if exp < -4 || exp >= 16 {
-		m := digits[:1]
-		if len(digits) > 1 {
-			m += "." + digits[1:]
-		}
-		es := "+"
-		if exp < 0 {
-			es, exp = "-", -exp
-		}
-		e := strconv.Itoa(exp)
-		if len(e) < 2 {
-			e = "0" + e
-		}
-		return sign + m + "e" + es + e
-	}
-	point := exp + 1 // digits before the decimal point
-	var b strings.Builder
-	b.WriteString(sign)
-	switch {
-	case point <= 0:
-		b.WriteString("0.")
-		b.WriteString(strings.Repeat("0", -point))
-		b.WriteString(digits)
-	case point >= len(digits):
-		b.WriteString(digits)
-		b.WriteString(strings.Repeat("0", point-len(digits)))
-		b.WriteString(".0")
-	default:
-		b.WriteString(digits[:point])
-		b.WriteString(".")
-		b.WriteString(digits[point:])
-	}
-	return b.String()
+	return pyfmt.Float(n.F)
 }

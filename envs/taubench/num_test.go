@@ -1,6 +1,10 @@
 package taubench
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/memharness/memharness/internal/pyfmt"
+)
 
 // Expected strings are Python 3 outputs.
 func TestPyFloatRepr(t *testing.T) {
@@ -13,7 +17,7 @@ func TestPyFloatRepr(t *testing.T) {
 		{123456789012345678, "1.2345678901234568e+17"}, {21.10000000000001, "21.10000000000001"},
 		{1e100, "1e+100"}, {5e-324, "5e-324"}, {-4.100000000000001, "-4.100000000000001"},
 	} {
-		if got := pyFloatRepr(tc.f); got != tc.want {
+		if got := pyfmt.Float(tc.f); got != tc.want {
 			t.Errorf("repr(%v) = %q, want %q", tc.f, got, tc.want)
 		}
 	}

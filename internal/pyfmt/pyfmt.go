@@ -1,0 +1,101 @@
+// Package pyfmt prints values the way CPython's repr() does. Several
+// environments and datasets must reproduce Python-rendered text byte for
+// byte (tool outputs, SQL result rows, "Similar: [...]" observations,
+// OmniBehavior's record texts), so the rules live in one place.
+package pyfmt
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Float is repr(float): the shortest digits that round-trip, positional
+// for decimal exponents in [-4, 16) and always with a fractional part,
+// scientific ("1e+16", "1.5e-05") otherwise.
+func Float(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "nan"
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	}
+	e := strconv.FormatFloat(f, 'e', -1, 64) // "-d.ddde±XX"
+	mant, expStr, _ := strings.Cut(e, "e")
+	exp, _ := strconv.Atoi(expStr)
+	sign := ""
+	if strings.HasPrefix(mant, "-") {
+		sign, mant = "-", mant[1:]
+	}
+	digits := strings.Replace(mant, ".", "", 1)
+	if exp < -4 || exp >= 16 {
+		m := digits[:1]
+		if len(digits) > 1 {
+			m += "." + digits[1:]
+		}
+		es := "+"
+		if exp < 0 {
+			es, exp = "-", -exp
+		}
+		return fmt.Sprintf("%s%se%s%02d", sign, m, es, exp)
+	}
+	switch {
+	case exp < 0:
+		return sign + "0." + strings.Repeat("0", -exp-1) + digits
+	case len(digits) <= exp+1:
+		return sign + digits + strings.Repeat("0", exp+1-len(digits)) + ".0"
+	default:
+		return sign + digits[:exp+1] + "." + digits[exp+1:]
+	}
+}
+
+// Str is repr(str): single quotes unless the text holds a single quote and
+// no double quote; backslash, the quote, \n, \r and \t escaped; other
+// non-printable runes as \xNN, \uNNNN or \UNNNNNNNN. Invalid UTF-8 (which
+// Python text cannot hold) is shown byte by byte as \xNN.
+func Str(s string) string {
+	q := byte('\'')
+	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
+		q = '"'
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte(q)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+			i++
+			continue
+		}
+		i += size
+		switch {
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == rune(q):
+			b.WriteByte('\\')
+			b.WriteByte(q)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == ' ' || unicode.IsPrint(r):
+			b.WriteRune(r)
+		case r < 0x100:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case r < 0x10000:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			fmt.Fprintf(&b, `\U%08x`, r)
+		}
+	}
+	b.WriteByte(q)
+	return b.String()
+}
