@@ -23,7 +23,7 @@ func cmdEnvs(ctx context.Context, stdio IO, args []string) error {
 			"          --data DIR reads the official data laid out like shared/fixtures/envs, else the\n"+
 			"          embedded suites; --json prints one JSON line per environment\n"+
 			"  replay  play the gold solution of one task and print its transcript as JSON")
-	data := fs.String("data", "", "root of the official data (e.g. ../shared/fixtures/envs)")
+	data := fs.String("data", "", "root of the official data, one folder per environment (taubench/retail, alfworld, ...)")
 	asJSON := fs.Bool("json", false, "check: one JSON line per environment")
 	pos, err := parse(fs, args)
 	if err != nil {
