@@ -5,10 +5,10 @@ import (
 	"crypto/md5"
 	"encoding/hex"
 	"fmt"
+	"github.com/memharness/memharness/internal/pyfmt"
 	"io"
 	"slices"
 	"strconv"
-	"unicode/utf8"
 )
 
 // Split is one user's part of an experiment: the windows and the sampled
@@ -288,7 +288,7 @@ func (j *jsonWriter) key(k string, first bool) {
 }
 
 func (j *jsonWriter) str(s string) {
-	j.buf = appendJSONString(j.buf[:0], s)
+	j.buf = pyfmt.AppendJSONString(j.buf[:0], s)
 	j.raw(string(j.buf))
 }
 
@@ -320,7 +320,7 @@ func appendJSON(b []byte, v Value) []byte {
 	case KindInt, KindFloat:
 		return append(b, v.Text...)
 	case KindString:
-		return appendJSONString(b, v.Text)
+		return pyfmt.AppendJSONString(b, v.Text)
 	case KindArray:
 		b = append(b, '[')
 		for i, m := range v.Elems {
@@ -336,47 +336,9 @@ func appendJSON(b []byte, v Value) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, m.Key)
+		b = pyfmt.AppendJSONString(b, m.Key)
 		b = append(b, ':')
 		b = appendJSON(b, m.Val)
 	}
 	return append(b, '}')
-}
-
-// appendJSONString quotes s as JSON, leaving non-ASCII text as is (like
-// Python's ensure_ascii=False).
-func appendJSONString(b []byte, s string) []byte {
-	const hexDigits = "0123456789abcdef"
-	b = append(b, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, n := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && n == 1 {
-				b = append(b, `\ufffd`...)
-			} else {
-				b = append(b, s[i:i+n]...)
-			}
-			i += n
-			continue
-		}
-		switch {
-		case c == '"':
-			b = append(b, `\"`...)
-		case c == '\\':
-			b = append(b, `\\`...)
-		case c == '\n':
-			b = append(b, `\n`...)
-		case c == '\r':
-			b = append(b, `\r`...)
-		case c == '\t':
-			b = append(b, `\t`...)
-		case c < 0x20:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-		default:
-			b = append(b, c)
-		}
-		i++
-	}
-	return append(b, '"')
 }

@@ -3,6 +3,7 @@ package omnibehavior
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/memharness/memharness/internal/pyfmt"
 	"math/rand/v2"
 	"os"
 	"reflect"
@@ -108,7 +109,7 @@ func TestDecodeRejectsWhatEncodingJSONRejects(t *testing.T) {
 }
 
 func TestAppendJSONString(t *testing.T) {
-	got := string(appendJSONString(nil, "a\"b\\c\nd\x01中\xff"))
+	got := string(pyfmt.AppendJSONString(nil, "a\"b\\c\nd\x01中\xff"))
 	want := `"a\"b\\c\nd\u0001中\ufffd"`
 	if got != want {
 		t.Errorf("got %s, want %s", got, want)

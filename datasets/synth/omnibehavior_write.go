@@ -3,11 +3,11 @@ package synth
 import (
 	"bufio"
 	"fmt"
+	"github.com/memharness/memharness/internal/pyfmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
-	"unicode/utf8"
 )
 
 // WriteOmniBehavior generates a dataset and writes one official per-user
@@ -54,9 +54,9 @@ func (u *OBUser) appendJSON(b []byte, en bool) []byte {
 		profile = u.ProfileEN
 	}
 	b = append(b, '{')
-	b = appendJSONString(b, u.ID)
+	b = pyfmt.AppendJSONString(b, u.ID)
 	b = append(b, `: {"user_profile": `...)
-	b = appendJSONString(b, profile)
+	b = pyfmt.AppendJSONString(b, profile)
 	b = append(b, `, "action_history": [`...)
 	for i := range u.Records {
 		r := &u.Records[i]
@@ -69,9 +69,9 @@ func (u *OBUser) appendJSON(b []byte, en bool) []byte {
 			scene = OmniBehaviorSceneEN(scene)
 		}
 		b = append(b, `{"type": `...)
-		b = appendJSONString(b, scene)
+		b = pyfmt.AppendJSONString(b, scene)
 		b = append(b, `, "timestamp": `...)
-		b = appendJSONString(b, r.Timestamp)
+		b = pyfmt.AppendJSONString(b, r.Timestamp)
 		if r.Context != nil {
 			b = append(b, `, "context": `...)
 			b = appendJSONValue(b, r.Context)
@@ -100,14 +100,14 @@ func appendJSONValue(b []byte, v any) []byte {
 		}
 		return b
 	case string:
-		return appendJSONString(b, x)
+		return pyfmt.AppendJSONString(b, x)
 	case []string:
 		b = append(b, '[')
 		for i, s := range x {
 			if i > 0 {
 				b = append(b, ", "...)
 			}
-			b = appendJSONString(b, s)
+			b = pyfmt.AppendJSONString(b, s)
 		}
 		return append(b, ']')
 	case OBObject:
@@ -116,7 +116,7 @@ func appendJSONValue(b []byte, v any) []byte {
 			if i > 0 {
 				b = append(b, ", "...)
 			}
-			b = appendJSONString(b, f.Key)
+			b = pyfmt.AppendJSONString(b, f.Key)
 			b = append(b, ": "...)
 			b = appendJSONValue(b, f.Value)
 		}
@@ -132,38 +132,4 @@ func appendJSONValue(b []byte, v any) []byte {
 		return append(b, ']')
 	}
 	panic(fmt.Sprintf("synth: unsupported JSON value %T", v))
-}
-
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, n := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && n == 1 {
-				b = append(b, `\ufffd`...)
-			} else {
-				b = append(b, s[i:i+n]...)
-			}
-			i += n
-			continue
-		}
-		switch {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c == '\n':
-			b = append(b, `\n`...)
-		case c == '\t':
-			b = append(b, `\t`...)
-		case c == '\r':
-			b = append(b, `\r`...)
-		case c < 0x20:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		default:
-			b = append(b, c)
-		}
-		i++
-	}
-	return append(b, '"')
 }

@@ -45,3 +45,15 @@ func FuzzFloat(f *testing.F) {
 		}
 	})
 }
+
+func TestAppendJSONString(t *testing.T) {
+	// json.dumps(s, ensure_ascii=False) in CPython.
+	for _, tc := range []struct{ in, want string }{
+		{"", `""`}, {`a"b\c`, `"a\"b\\c"`}, {"l1\nl2\r\t", `"l1\nl2\r\t"`},
+		{"\x01\x1f", `"\u0001\u001f"`}, {"咖啡豆", `"咖啡豆"`}, {"bad\xff", `"bad\ufffd"`},
+	} {
+		if got := string(AppendJSONString(nil, tc.in)); got != tc.want {
+			t.Errorf("AppendJSONString(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
