@@ -5,10 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/llm"
@@ -59,7 +62,7 @@ func (b *backbone) close() {
 	}
 }
 
-func openBackbone(cfg *config.Config, getenv func(string) string, out string) (*backbone, error) {
+func openBackbone(ctx context.Context, cfg *config.Config, getenv func(string) string, out string, warn io.Writer) (*backbone, error) {
 	// config.Load has already resolved "auto", the endpoints and the model.
 	b := &backbone{kind: cfg.Backbone.Kind, tokens: tokens.Approx{}}
 	switch b.kind {
@@ -80,6 +83,9 @@ func openBackbone(cfg *config.Config, getenv func(string) string, out string) (*
 			return nil, fmt.Errorf("backbone openai: no model: set backbone.model or OPENAI_MODEL")
 		}
 		b.endpoints = urls
+		if err := probeEndpoints(ctx, urls, getenv(envAPIKey), b.modelName, warn); err != nil {
+			return nil, err
+		}
 		model, c, err := openaiStack(cfg, urls, b.modelName, getenv, out)
 		if err != nil {
 			return nil, err
@@ -91,6 +97,14 @@ func openBackbone(cfg *config.Config, getenv func(string) string, out string) (*
 				burls = urls
 			}
 			bmodel := cfg.Backbone.BuildModel
+			if bmodel == "" {
+				bmodel = b.modelName
+			}
+			if !slices.Equal(burls, urls) || bmodel != b.modelName {
+				if err := probeEndpoints(ctx, burls, getenv(envAPIKey), bmodel, warn); err != nil {
+					return nil, fmt.Errorf("construction backbone: %w", err)
+				}
+			}
 			built, bc, err := openaiStack(cfg, burls, bmodel, getenv, out)
 			if err != nil {
 				return nil, fmt.Errorf("construction backbone: %w", err)
@@ -125,6 +139,23 @@ func openBackbone(cfg *config.Config, getenv func(string) string, out string) (*
 		return nil, fmt.Errorf("embedder.kind %q: want hash or openai", cfg.Embedder.Kind)
 	}
 	return b, nil
+}
+
+// probeEndpoints checks every endpoint with one cheap request before the
+// run spends anything, so an unreachable server fails in seconds, not after
+// minutes of retries.
+func probeEndpoints(ctx context.Context, urls []string, key, model string, warn io.Writer) error {
+	hc := llm.NewHTTPClient(1)
+	for _, u := range urls {
+		res, err := llm.Probe(ctx, hc, u, key, model, 10*time.Second)
+		if err != nil {
+			return fmt.Errorf("pre-flight check: %w", err)
+		}
+		if res.Warning != "" {
+			fmt.Fprintf(warn, "warning: %s\n", res.Warning)
+		}
+	}
+	return nil
 }
 
 // openaiStack builds cache(defaults(stack)) for one model at some endpoints.

@@ -11,12 +11,14 @@ import (
 )
 
 func cmdCache(ctx context.Context, stdio IO, args []string) error {
-	fs := newFlags(stdio.Err, "cache", "cache stats|prune [--dir DIR] [--older-than DURATION]",
+	fs := newFlags(stdio.Err, "cache", "cache stats|prune [--dir DIR] [--older-than DURATION | --invalid]",
 		"The response cache holds one SQLite file per endpoint identity (base URL + model) under\n"+
 			"OUT/.cache. stats describes every file; prune deletes entries older than --older-than\n"+
-			"(0 empties the cache).")
+			"(0 empties the cache), or with --invalid only the stored invalid answers, so that the\n"+
+			"next run draws them again instead of replaying them.")
 	dir := fs.String("dir", filepath.Join("runs", ".cache"), "cache directory")
 	older := fs.Duration("older-than", 30*24*time.Hour, "prune: delete entries stored longer ago than this")
+	invalid := fs.Bool("invalid", false, "prune: delete only the stored invalid answers")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -36,8 +38,8 @@ func cmdCache(ctx context.Context, stdio IO, args []string) error {
 			return nil
 		}
 		for _, s := range all {
-			fmt.Fprintf(stdio.Out, "%s\n  identity  %s\n  entries   %d (%s of responses, %s on disk)\n",
-				s.Path, strings.Join(s.Identities, ", "), s.Entries, humanBytes(s.Bytes), humanBytes(s.FileBytes))
+			fmt.Fprintf(stdio.Out, "%s\n  identity  %s\n  entries   %d (%d invalid; %s of responses, %s on disk)\n",
+				s.Path, strings.Join(s.Identities, ", "), s.Entries, s.Invalid, humanBytes(s.Bytes), humanBytes(s.FileBytes))
 			if !s.Oldest.IsZero() {
 				fmt.Fprintf(stdio.Out, "  stored    %s … %s\n", s.Oldest.UTC().Format(time.RFC3339), s.Newest.UTC().Format(time.RFC3339))
 			}
@@ -53,7 +55,12 @@ func cmdCache(ctx context.Context, stdio IO, args []string) error {
 			if err != nil {
 				return err
 			}
-			n, err := c.Prune(*older)
+			var n int64
+			if *invalid {
+				n, err = c.PruneInvalid()
+			} else {
+				n, err = c.Prune(*older)
+			}
 			c.Close()
 			if err != nil {
 				return err

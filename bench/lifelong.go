@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/lifelong"
+	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
 	"github.com/memharness/memharness/methods/agent/lifemem"
 	"github.com/memharness/memharness/reports"
@@ -31,7 +33,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 		lc.Seed = cfg.Seed
 	}
 	start := time.Now()
-	back, err := openBackbone(cfg, stdio.Getenv, rs.out)
+	back, err := openBackbone(ctx, cfg, stdio.Getenv, rs.out, stdio.Err)
 	if err != nil {
 		return res, err
 	}
@@ -50,7 +52,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	if ok, err := st.ReadJSON(runlog.ManifestFile, &prev); err != nil {
 		return res, err
 	} else if ok && prev.ConfigHash != hash {
-		return res, fmt.Errorf("run directory %s holds a run of a different config; use another --out or remove it", rs.dir)
+		return res, differentConfig(rs.dir, prev, cfg)
 	}
 
 	// Suites and training data. Embedded default: the suites written by us,
@@ -67,6 +69,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	tests := map[string][]envs.Task{}
 	var train []agent.Trajectory
 	var warnings []string
+	var leftOut []lifelong.LeftOut
 	defer func() {
 		for _, s := range suites {
 			closeSuite(s)
@@ -91,7 +94,12 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 			// An environment that cannot run here (MiniWoB++ without
 			// Chromium) is left out and said so, rather than scored 0.
 			closeSuite(s)
+			lo := lifelong.LeftOut{Env: name, Reason: err.Error(), Install: installHint(name, err)}
+			leftOut = append(leftOut, lo)
 			msg := fmt.Sprintf("%s left out: %v", name, err)
+			if lo.Install != "" {
+				msg += "; to include it: " + lo.Install
+			}
 			warnings = append(warnings, msg)
 			fmt.Fprintf(stdio.Err, "warning: %s\n", msg)
 			streamEnvs = slices.DeleteFunc(slices.Clone(streamEnvs), func(x string) bool { return x == name })
@@ -129,11 +137,20 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 		return res, err
 	}
 
+	// A stream that ran with other environments cannot be continued: its
+	// stages would mean other environments.
+	if prevInfo, err := lifelong.ReadInfo(rs.dir); err == nil && !slices.Equal(prevInfo.Config.Envs, streamEnvs) {
+		return res, fmt.Errorf("run directory %s holds a stream over %v, but here it would run over %v (an environment became available or was left out); use another --out or remove the directory",
+			rs.dir, prevInfo.Config.Envs, streamEnvs)
+	}
 	man := runlog.Manifest{
 		Name: cfg.Name, Config: cfg, ConfigPath: rs.configPath, ConfigHash: hash, Variant: rs.variant,
 		HarnessVersion: Version, GitCommit: gitCommit(), Backbone: back.kind, Model: back.modelName,
 		Endpoints: back.endpoints, DataSource: lifelongSource(cfg, lc),
 		DataWarnings: warnings, Seed: cfg.Seed, Started: start.UTC(),
+	}
+	for _, lo := range leftOut {
+		man.LeftOut = append(man.LeftOut, runlog.LeftOut{What: lo.Env, Reason: lo.Reason, Install: lo.Install})
 	}
 	for _, m := range lc.Methods {
 		man.Methods = append(man.Methods, m.Name)
@@ -144,16 +161,33 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
 		return res, err
 	}
+	if err := writeResolvedConfig(rs.dir, cfg); err != nil {
+		return res, err
+	}
+	ran := lc
+	ran.Envs = streamEnvs
 	if err := lifelong.WriteInfo(rs.dir, lifelong.Info{
 		Name: cfg.Name, Variant: rs.variant, Backbone: back.kind, Model: back.modelName,
-		DataSource: man.DataSource, Config: lc,
+		DataSource: man.DataSource, Config: ran, LeftOut: leftOut,
 	}); err != nil {
 		return res, err
 	}
 	fmt.Fprintf(stdio.Err, "run %s: lifelong %s stream over %d environments (%d training trajectories), %d methods on %s\n",
 		cfg.Name, lc.Stream, len(streamEnvs), len(train), len(lc.Methods), back.describe())
 
-	env := agent.Env{Model: back.model, Embedder: back.embedder, Seed: lc.Seed}
+	// An endpoint that goes down ends the run at once (cells not finished
+	// stay unwritten and resume), instead of scoring every task as an error.
+	runCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	watched := llm.ModelFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
+		resp, err := back.model.Generate(ctx, req)
+		if errors.Is(err, llm.ErrEndpointDown) {
+			cancel(err)
+		}
+		return resp, err
+	})
+	ctx = runCtx
+	env := agent.Env{Model: watched, Embedder: back.embedder, Seed: lc.Seed}
 	for _, spec := range lc.Methods {
 		newMethod := func() (agent.Method, error) { return buildAgentMethod(spec) }
 		m, err := newMethod()
@@ -169,13 +203,18 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 		if c, ok := m.(interface{ Close() error }); ok {
 			c.Close()
 		}
+		if cause := context.Cause(runCtx); errors.Is(cause, llm.ErrEndpointDown) {
+			writeUsage(st, back.meter, cfg.Backbone.Prices != nil)
+			return res, fmt.Errorf("stopped: %w; finished cells are kept, re-run the same command to resume", cause)
+		}
 		if err != nil {
 			return res, err
 		}
 		fmt.Fprintf(stdio.Err, "run %s: %s done (final row %v)\n", cfg.Name, spec.Name, finalRow(r))
 	}
 	res.liveCalls = int(back.meter.Snapshot().Total.Live)
-	if err := writeUsage(st, back.meter); err != nil {
+	usage, err := writeUsage(st, back.meter, cfg.Backbone.Prices != nil)
+	if err != nil {
 		return res, err
 	}
 	fin := time.Now().UTC()
@@ -183,14 +222,37 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
 		return res, err
 	}
-	fmt.Fprintf(stdio.Err, "run %s: %d live model calls, %s\n", cfg.Name, res.liveCalls, time.Since(start).Round(time.Millisecond))
+	iv := invalidSummary(back.meter.Snapshot().ByPurpose)
+	if iv == "" {
+		iv = "none"
+	}
+	fmt.Fprintf(stdio.Err, "run %s: %d live model calls, invalid: %s, %s, %s\n", cfg.Name, res.liveCalls, iv, costText(usage), time.Since(start).Round(time.Millisecond))
+	for _, lo := range leftOut {
+		fmt.Fprintf(stdio.Err, "run %s: left out %s (%s); OP and BwT are over the %d environments that ran\n", cfg.Name, lo.Env, lo.Reason, len(streamEnvs))
+	}
+	res.leftOut = man.LeftOut
 	if rs.report {
 		if _, err := reports.Write(rs.dir, reportOptions(cfg)); err != nil {
 			return res, fmt.Errorf("report: %w", err)
 		}
 		fmt.Fprintf(stdio.Err, "report: %s\n", filepath.Join(rs.dir, "report", "index.md"))
 	}
+	if err := checkInvalid(usage, cfg.Eval.MaxInvalidRate, cfg.Eval.MaxAttempts); err != nil {
+		return res, err
+	}
 	return res, nil
+}
+
+// installHint names the command that brings in what an environment lacks.
+func installHint(env string, err error) string {
+	var p interface{ InstallCommand() string }
+	if errors.As(err, &p) {
+		return p.InstallCommand()
+	}
+	if env == "miniwob" {
+		return "bash scripts/ci-chromium.sh (Debian's chromium and the npm modules of envs/miniwob/js)"
+	}
+	return ""
 }
 
 // probe starts (and closes) one episode to show the environment can run

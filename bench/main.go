@@ -45,6 +45,7 @@ func verbs() []verb {
 	return []verb{
 		{"run", "run one config (resumes an interrupted run)", cmdRun},
 		{"sweep", "run every variant of a config's sweep block", cmdSweep},
+		{"suite", "run several configs, continue past failures, summarise what failed or was left out", cmdSuite},
 		{"report", "(re)write the reports of a run directory from its logs", cmdReport},
 		{"data", "fetch, verify or describe a dataset", cmdData},
 		{"cache", "inspect or prune the LLM response cache", cmdCache},

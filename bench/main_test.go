@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/datasets/synth"
+	"github.com/memharness/memharness/runlog"
 )
 
 func TestHelpOnEveryVerb(t *testing.T) {
@@ -157,11 +158,23 @@ sweep:
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
-	if !strings.Contains(out, `"b" is the same run as "a"`) {
+	if !strings.Contains(out, `"b" shares the run in`) {
 		t.Errorf("second variant was not shared:\n%s", out)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "sw", "b")); err == nil {
-		t.Error("variant b got its own run directory")
+	// One run under a neutral name; the variants' folders only point at it,
+	// so no folder named after a model holds results the sim produced.
+	if _, err := os.Stat(filepath.Join(dir, "sw", "sim", runlog.ManifestFile)); err != nil {
+		t.Errorf("no shared run in sw/sim: %v", err)
+	}
+	for _, v := range []string{"a", "b"} {
+		if _, err := os.Stat(filepath.Join(dir, "sw", v, runlog.ManifestFile)); err == nil {
+			t.Errorf("variant %s got its own run directory", v)
+		}
+		var sr sameRun
+		b, err := os.ReadFile(filepath.Join(dir, "sw", v, SameRunFile))
+		if err != nil || json.Unmarshal(b, &sr) != nil || sr.Run != "../sim" || len(sr.Variants) != 2 {
+			t.Errorf("variant %s: %s = %s (%v); want a pointer to ../sim naming both variants", v, SameRunFile, b, err)
+		}
 	}
 	idx, _ := os.ReadFile(filepath.Join(dir, "sw", "sweep.md"))
 	if !strings.Contains(string(idx), "same run as a") {

@@ -33,6 +33,12 @@ func fakeOpenAI(t *testing.T, calls *atomic.Int64) *httptest.Server {
 func fakeOpenAIModels(t *testing.T, calls *atomic.Int64, seen func(model string, summariser bool)) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models") {
+			// The pre-flight check: answered, not counted as a model call.
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"object":"list","data":[{"id":"fake-model"},{"id":"fake-build-model"}]}`)
+			return
+		}
 		n := calls.Add(1)
 		if got := r.Header.Get("Authorization"); got != "Bearer "+testKey {
 			http.Error(w, `{"error":{"message":"bad key"}}`, http.StatusUnauthorized)

@@ -2,10 +2,14 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -45,53 +49,121 @@ func cmdRun(ctx context.Context, stdio IO, args []string) error {
 func cmdSweep(ctx context.Context, stdio IO, args []string) error {
 	fs := newFlags(stdio.Err, "sweep", "sweep -c CONFIG [--set key=value ...] [--out DIR]",
 		"Expands the config's sweep block (grid × named variants) and runs every variant into\n"+
-			"OUT/NAME/VARIANT. Re-running resumes each variant.")
+			"OUT/NAME/VARIANT. Re-running resumes each variant. On the sim backbone, variants that\n"+
+			"differ only in model name or sampling parameters share one run, stored once under\n"+
+			"OUT/NAME/sim with a same_run.json pointer in each variant's folder.")
 	cf := addConfigFlags(fs, "override a config key in every variant (repeatable)")
 	if err := cf.parse(fs, stdio, "sweep", args); err != nil {
 		return err
 	}
-	cfgPath, sets, out := &cf.path, cf.sets, &cf.out
-	variants, err := config.Options{Getenv: stdio.Getenv}.Expand(*cfgPath, sets)
+	_, err := executeSweep(ctx, stdio, cf.path, cf.sets, cf.out)
+	return err
+}
+
+// sweepOutcome is what a sweep (or a plain config run through the suite)
+// left out and warned about, for the suite's summary.
+type sweepOutcome struct {
+	leftOut      []runlog.LeftOut
+	dataWarnings []string
+}
+
+// SameRunFile is written into the folder of a sweep variant whose run is
+// shared with other variants (sim backbone); it points at the shared run.
+const SameRunFile = "same_run.json"
+
+// sameRun is the content of SameRunFile.
+type sameRun struct {
+	Run      string   `json:"run"` // the shared run directory, relative to the variant folder
+	Variants []string `json:"variants"`
+	Reason   string   `json:"reason"`
+}
+
+func executeSweep(ctx context.Context, stdio IO, cfgPath string, sets []string, out string) (sweepOutcome, error) {
+	var outcome sweepOutcome
+	variants, err := config.Options{Getenv: stdio.Getenv}.Expand(cfgPath, sets)
 	if err != nil {
-		return err
+		return outcome, err
+	}
+	root := filepath.Join(out, variants[0].Config.Name)
+	// The sim backbone reads neither the model name nor sampling parameters,
+	// so variants that differ only there (the paper's backbone rows) would
+	// repeat one run: run it once under a neutral name and point the
+	// variants at it, so no folder is named after a model that did not
+	// produce it.
+	groups := map[string][]string{} // sim-equivalent hash → variant names
+	keys := make([]string, len(variants))
+	for i, v := range variants {
+		if v.Name == "" {
+			continue
+		}
+		keys[i] = simEquivalent(v.Config)
+		if keys[i] != "" {
+			groups[keys[i]] = append(groups[keys[i]], v.Name)
+		}
+	}
+	shared := 0
+	for _, names := range groups {
+		if len(names) > 1 {
+			shared++
+		}
+	}
+	sharedDir := func(key string) string {
+		if shared == 1 {
+			return filepath.Join(root, "sim")
+		}
+		return filepath.Join(root, "sim-"+key[:8])
 	}
 	var failed []string
 	var done []sweepEntry
-	simRuns := map[string]sweepEntry{} // sim-equivalent config hash → its run
+	ran := map[string]sweepEntry{} // sim-equivalent hash → its run
 	for i, v := range variants {
-		dir := filepath.Join(*out, v.Config.Name)
+		dir := root
 		if v.Name != "" {
-			dir = filepath.Join(dir, v.Name)
+			dir = filepath.Join(root, v.Name)
 		}
-		// The sim backbone reads neither the model name nor sampling
-		// parameters, so variants that differ only there (the paper's
-		// backbone rows) would repeat one run: run it once and point the
-		// others at it.
-		key := simEquivalent(v.Config)
-		if prev, ok := simRuns[key]; ok && key != "" {
-			fmt.Fprintf(stdio.Err, "sweep %s: variant %d/%d %q is the same run as %q on the sim backbone (model name and sampling parameters do not reach it); see %s\n",
-				v.Config.Name, i+1, len(variants), v.Name, prev.name, prev.dir)
-			done = append(done, sweepEntry{name: v.Name, dir: prev.dir, res: prev.res, sameAs: prev.name})
-			continue
+		key := keys[i]
+		group := groups[key]
+		if key != "" && len(group) > 1 {
+			sd := sharedDir(key)
+			if err := writeSameRun(dir, sd, group); err != nil {
+				return outcome, err
+			}
+			if prev, ok := ran[key]; ok {
+				fmt.Fprintf(stdio.Err, "sweep %s: variant %d/%d %q shares the run in %s (the sim backbone ignores model name and sampling parameters)\n",
+					v.Config.Name, i+1, len(variants), v.Name, prev.dir)
+				done = append(done, sweepEntry{name: v.Name, dir: prev.dir, res: prev.res, sameAs: prev.name})
+				continue
+			}
+			dir = sd
 		}
-		fmt.Fprintf(stdio.Err, "sweep %s: variant %d/%d %q\n", v.Config.Name, i+1, len(variants), v.Name)
-		res, err := executeRun(ctx, stdio, runSpec{cfg: v.Config, configPath: *cfgPath, variant: v.Name, dir: dir, out: *out, report: true})
+		if len(variants) > 1 {
+			fmt.Fprintf(stdio.Err, "sweep %s: variant %d/%d %q\n", v.Config.Name, i+1, len(variants), v.Name)
+		}
+		variant := v.Name
+		if len(group) > 1 {
+			variant = "sim run shared by " + strings.Join(group, ", ")
+		}
+		res, err := executeRun(ctx, stdio, runSpec{cfg: v.Config, configPath: cfgPath, variant: variant, dir: dir, out: out, report: true})
+		outcome.leftOut = append(outcome.leftOut, res.leftOut...)
+		outcome.dataWarnings = append(outcome.dataWarnings, res.dataWarnings...)
 		if err != nil {
 			if ctx.Err() != nil {
-				return err
+				return outcome, err
+			}
+			if len(variants) == 1 {
+				return outcome, err
 			}
 			fmt.Fprintf(stdio.Err, "sweep: variant %q: %v\n", v.Name, err)
-			failed = append(failed, v.Name)
+			failed = append(failed, fmt.Sprintf("%s (%v)", v.Name, err))
 		}
 		done = append(done, sweepEntry{name: v.Name, dir: dir, res: res})
 		if key != "" {
-			simRuns[key] = done[len(done)-1]
+			ran[key] = done[len(done)-1]
 		}
 	}
 	if len(variants) > 1 {
-		root := filepath.Join(*out, variants[0].Config.Name)
 		if err := writeSweepIndex(root, done); err != nil {
-			return err
+			return outcome, err
 		}
 		if variants[0].Config.Task == "lifemem" {
 			// Table 5 (streams, recovery rate) and Table 8 (sensitivity)
@@ -103,15 +175,34 @@ func cmdSweep(ctx context.Context, stdio IO, args []string) error {
 				}
 			}
 			if _, err := reports.WriteLifeMemSweep(filepath.Join(root, "report"), dirs); err != nil {
-				return fmt.Errorf("sweep report: %w", err)
+				return outcome, fmt.Errorf("sweep report: %w", err)
 			}
 			fmt.Fprintf(stdio.Err, "sweep report: %s\n", filepath.Join(root, "report"))
 		}
 	}
 	if len(failed) > 0 {
-		return fmt.Errorf("%d of %d variants failed: %s", len(failed), len(variants), strings.Join(failed, ", "))
+		return outcome, fmt.Errorf("%d of %d variants failed: %s", len(failed), len(variants), strings.Join(failed, "; "))
 	}
-	return nil
+	return outcome, nil
+}
+
+// writeSameRun points a variant's folder at the shared run directory.
+func writeSameRun(variantDir, runDir string, variants []string) error {
+	rel, err := filepath.Rel(variantDir, runDir)
+	if err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(sameRun{
+		Run: filepath.ToSlash(rel), Variants: variants,
+		Reason: "on the sim backbone these variants differ only in model name or sampling parameters, which the sim does not read, so they share one run",
+	}, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(variantDir, 0o755); err != nil {
+		return err
+	}
+	return store.WriteFileAtomic(filepath.Join(variantDir, SameRunFile), append(b, '\n'))
 }
 
 // configFlags are the flags shared by run and sweep.
@@ -157,6 +248,8 @@ type runSpec struct {
 type runResult struct {
 	planned, done, errored, liveCalls int
 	artefacts                         []string
+	leftOut                           []runlog.LeftOut
+	dataWarnings                      []string
 }
 
 // unit is one (method, user) pair: they share a memory.
@@ -187,7 +280,8 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	if err != nil {
 		return res, err
 	}
-	back, err := openBackbone(cfg, stdio.Getenv, rs.out)
+	res.dataWarnings = data.warnings
+	back, err := openBackbone(ctx, cfg, stdio.Getenv, rs.out, stdio.Err)
 	if err != nil {
 		return res, err
 	}
@@ -221,8 +315,7 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	if ok, err := st.ReadJSON(runlog.ManifestFile, &prev); err != nil {
 		return res, err
 	} else if ok && prev.ConfigHash != hash {
-		return res, fmt.Errorf("run directory %s holds a run of a different config (hash %.12s, now %.12s); "+
-			"use another --out or remove the directory", rs.dir, prev.ConfigHash, hash)
+		return res, differentConfig(rs.dir, prev, cfg)
 	}
 
 	// Plan: every (method, instance), ordered by method then user so that a
@@ -261,12 +354,7 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
 		return res, err
 	}
-	// The resolved config also as YAML, ready for `bench run -c`.
-	resolved, err := cfg.ResolvedYAML()
-	if err != nil {
-		return res, err
-	}
-	if err := store.WriteFileAtomic(filepath.Join(rs.dir, "config.yaml"), resolved); err != nil {
+	if err := writeResolvedConfig(rs.dir, cfg); err != nil {
 		return res, err
 	}
 
@@ -275,10 +363,29 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 		cfg.Name, len(order), len(methods), len(order)/max(1, len(methods)), back.describe(), data.source, already)
 
 	var invalid, failed atomic.Int64
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var stopErr error
+	var stopOnce sync.Once
+	// stop ends the run early (an endpoint that is down): samples not yet
+	// attempted stay unattempted, so a re-run resumes them.
+	stop := func(err error) {
+		stopOnce.Do(func() {
+			stopErr = err
+			fmt.Fprintf(stdio.Err, "\nrun %s: stopping: %v\n", cfg.Name, err)
+			cancel()
+		})
+	}
 	bar := progress.New(stdio.Err, "run "+cfg.Name, len(jobs), progress.Options{Stats: func() string {
-		s := back.meter.Snapshot().Total
-		return fmt.Sprintf("calls=%d cached=%d retries=%d invalid=%d errors=%d", s.Calls, s.Cached, s.Retries, invalid.Load(), failed.Load())
+		snap := back.meter.Snapshot()
+		s := snap.Total
+		line := fmt.Sprintf("calls=%d cached=%d retries=%d invalid=%d errors=%d", s.Calls, s.Cached, s.Retries, invalid.Load(), failed.Load())
+		if iv := invalidSummary(snap.ByPurpose); iv != "" {
+			line += " invalid by purpose: " + iv
+		}
+		return line
 	}})
+	empty := &emptyMemories{}
 	jobsCh := make(chan job)
 	var wg sync.WaitGroup
 	var appendErr error
@@ -289,7 +396,11 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 		go func() {
 			defer wg.Done()
 			for j := range jobsCh {
-				rec, ok := runJob(ctx, j.u.env, st, j)
+				rec, ok, err := runJob(runCtx, j.u.env, st, j, empty)
+				if errors.Is(err, llm.ErrEndpointDown) {
+					stop(err)
+					continue
+				}
 				if !ok { // cancelled: leave the sample for the next run
 					continue
 				}
@@ -309,7 +420,7 @@ feed:
 	for _, j := range jobs {
 		select {
 		case jobsCh <- j:
-		case <-ctx.Done():
+		case <-runCtx.Done():
 			break feed
 		}
 	}
@@ -317,16 +428,22 @@ feed:
 	wg.Wait()
 	bar.Finish()
 
-	if err := writeUsage(st, back.meter); err != nil {
+	priced := cfg.Backbone.Prices != nil
+	usage, err := writeUsage(st, back.meter, priced)
+	if err != nil {
 		return res, err
 	}
 	if back.buildMeter != nil {
-		if err := writeUsage(st, back.buildMeter); err != nil {
+		if usage, err = writeUsage(st, back.buildMeter, priced); err != nil {
 			return res, err
 		}
 	}
 	if appendErr != nil {
 		return res, appendErr
+	}
+	if stopErr != nil {
+		done, _ := st.Counts()
+		return res, fmt.Errorf("stopped after %d of %d samples: %w; the rest stay unattempted, re-run the same command to resume", done, len(order), stopErr)
 	}
 	if ctx.Err() != nil {
 		return res, fmt.Errorf("interrupted; re-run the same command to resume: %w", ctx.Err())
@@ -338,11 +455,20 @@ feed:
 	res.liveCalls = int(back.meter.Snapshot().Total.Live)
 	fin := time.Now().UTC()
 	man.Finished = &fin
+	man.EmptyMemories = empty.byMethod()
+	for _, m := range slices.Sorted(maps.Keys(man.EmptyMemories)) {
+		fmt.Fprintf(stdio.Err, "warning: method %s built an empty memory for %d of %d users (%s); its rows are flagged in the report\n",
+			m, len(man.EmptyMemories[m]), len(data.users), strings.Join(firstN(man.EmptyMemories[m], 5), ", "))
+	}
 	if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
 		return res, err
 	}
-	fmt.Fprintf(stdio.Err, "run %s: %d/%d samples done, %d errored, %d live model calls, %s\n",
-		cfg.Name, res.done, res.planned, res.errored, res.liveCalls, time.Since(start).Round(time.Millisecond))
+	iv := invalidSummary(meterTotals(back))
+	if iv == "" {
+		iv = "none"
+	}
+	fmt.Fprintf(stdio.Err, "run %s: %d/%d samples done, %d errored, %d live model calls, invalid: %s, %s, %s\n",
+		cfg.Name, res.done, res.planned, res.errored, res.liveCalls, iv, costText(usage), time.Since(start).Round(time.Millisecond))
 	if rs.report {
 		arts, err := reports.Write(rs.dir, reportOptions(cfg))
 		if err != nil {
@@ -353,6 +479,9 @@ feed:
 		}
 		fmt.Fprintf(stdio.Err, "report: %s\n", filepath.Join(rs.dir, "report", "index.md"))
 	}
+	if err := checkInvalid(usage, cfg.Eval.MaxInvalidRate, cfg.Eval.MaxAttempts); err != nil {
+		return res, err
+	}
 	if res.errored > 0 {
 		return res, fmt.Errorf("%d samples failed (see the error field in %s); re-run the same command to retry them",
 			res.errored, filepath.Join(rs.dir, runlog.SamplesFile))
@@ -360,36 +489,196 @@ feed:
 	return res, nil
 }
 
+// differentConfig explains a refused resume: which keys changed.
+func differentConfig(dir string, prev runlog.Manifest, cfg *config.Config) error {
+	changed := configDiff(prev.Config, cfg)
+	what := "the resolved configs differ"
+	if len(changed) > 0 {
+		what = "changed: " + strings.Join(firstN(changed, 8), "; ")
+	}
+	return fmt.Errorf("run directory %s holds a run of a different config (%s); use another --out, or remove the directory to start over", dir, what)
+}
+
+// configDiff lists the dotted keys whose values differ between a manifest's
+// stored config and cfg, as "key: old → new".
+func configDiff(stored any, cfg *config.Config) []string {
+	var now any
+	b, err := json.Marshal(cfg)
+	if err != nil || json.Unmarshal(b, &now) != nil {
+		return nil
+	}
+	a, c := map[string]string{}, map[string]string{}
+	flatten("", stored, a)
+	flatten("", now, c)
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(c)) {
+		if a[k] != c[k] {
+			out = append(out, fmt.Sprintf("%s: %s → %s", k, orNone(a[k]), orNone(c[k])))
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(a)) {
+		if _, ok := c[k]; !ok {
+			out = append(out, fmt.Sprintf("%s: %s → (none)", k, a[k]))
+		}
+	}
+	return out
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+// flatten writes every leaf of a decoded JSON value under its dotted path.
+func flatten(prefix string, v any, out map[string]string) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			flatten(strings.TrimPrefix(prefix+"."+k, "."), e, out)
+		}
+	case []any:
+		for i, e := range x {
+			flatten(fmt.Sprintf("%s[%d]", prefix, i), e, out)
+		}
+	default:
+		b, _ := json.Marshal(x)
+		out[prefix] = string(b)
+	}
+}
+
+// writeResolvedConfig writes the resolved config as YAML, ready for
+// `bench run -c`.
+func writeResolvedConfig(dir string, cfg *config.Config) error {
+	resolved, err := cfg.ResolvedYAML()
+	if err != nil {
+		return err
+	}
+	return store.WriteFileAtomic(filepath.Join(dir, "config.yaml"), resolved)
+}
+
+// meterTotals merges the evaluation and construction meters by purpose.
+func meterTotals(b *backbone) map[string]llm.PurposeStats {
+	out := maps.Clone(b.meter.Snapshot().ByPurpose)
+	if b.buildMeter != nil {
+		for p, u := range b.buildMeter.Snapshot().ByPurpose {
+			out[p] = u // construction purposes do not overlap evaluation ones
+		}
+	}
+	return out
+}
+
+func firstN(xs []string, n int) []string {
+	if len(xs) <= n {
+		return xs
+	}
+	return append(slices.Clone(xs[:n]), fmt.Sprintf("… %d more", len(xs)-n))
+}
+
+// emptyMemories collects, per method, the users whose memory came out empty.
+type emptyMemories struct {
+	mu sync.Mutex
+	by map[string][]string
+}
+
+func (e *emptyMemories) add(method, user string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.by == nil {
+		e.by = map[string][]string{}
+	}
+	e.by[method] = append(e.by[method], user)
+}
+
+func (e *emptyMemories) byMethod() map[string][]string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.by) == 0 {
+		return nil
+	}
+	out := map[string][]string{}
+	for m, us := range e.by {
+		out[m] = slices.Sorted(slices.Values(us))
+	}
+	return out
+}
+
 // runJob computes one sample. ok is false when the context was cancelled
-// before the sample finished.
-func runJob(ctx context.Context, env predict.Env, st *store.Store, j job) (runlog.Sample, bool) {
+// before the sample finished, or when the endpoint is down (err tells).
+func runJob(ctx context.Context, env predict.Env, st *store.Store, j job, empty *emptyMemories) (runlog.Sample, bool, error) {
 	inst := j.inst
 	rec := runlog.Sample{
 		ID: j.id, Method: j.u.method.Name(), Dataset: inst.Dataset, User: inst.User, Index: inst.Index,
 		Scene: inst.Target.Scene, Field: inst.Question.Field, Kind: inst.Question.Kind, Label: inst.Question.Label,
 	}
-	j.u.once.Do(func() { j.u.mem, j.u.err = userMemory(ctx, env, st, j.u) })
+	j.u.once.Do(func() {
+		j.u.mem, j.u.err = userMemory(ctx, env, st, j.u)
+		if j.u.err == nil && memoryEmpty(j.u.mem) {
+			empty.add(j.u.method.Name(), j.u.user.User)
+		}
+	})
 	if j.u.err != nil {
+		if errors.Is(j.u.err, llm.ErrEndpointDown) {
+			return rec, false, j.u.err
+		}
 		if ctx.Err() != nil {
-			return rec, false
+			return rec, false, nil
 		}
 		rec.Error = "memory: " + j.u.err.Error()
-		return rec, true
+		return rec, true, nil
 	}
 	out, err := j.u.method.Predict(ctx, env, j.u.mem, *inst)
 	if err != nil {
+		if errors.Is(err, llm.ErrEndpointDown) {
+			return rec, false, err
+		}
 		if ctx.Err() != nil {
-			return rec, false
+			return rec, false, nil
 		}
 		rec.Error = err.Error()
-		return rec, true
+		return rec, true, nil
 	}
 	rec.Pred, rec.Valid, rec.Attempts, rec.Raw = out.Pred, out.Valid, out.Attempts, out.Raw
 	rec.Calls, rec.CachedCalls = out.Calls, out.CachedCalls
 	rec.PromptTokens, rec.CompletionTokens, rec.Cost = out.Usage.PromptTokens, out.Usage.CompletionTokens, out.Usage.Cost
-	rec.LatencyMS = float64(out.Latency.Microseconds()) / 1000
+	// Per call, so runs with redraws compare with runs without.
+	rec.LatencyMS = float64(out.Latency.Microseconds()) / 1000 / float64(max(1, out.Calls))
 	rec.HistoryRecords, rec.HistoryTokens, rec.MemoryTokens = out.HistoryRecords, out.HistoryTokens, out.MemoryTokens
-	return rec, true
+	return rec, true, nil
+}
+
+// memoryEmpty reports whether a memory method built nothing for a user. The
+// methods' records say what they hold: Mem0/MemOS count stored units, RAG its
+// documents, PraMem its pattern (user_exp) and bias-alert (model_exp)
+// entries; any other method is empty when it made construction calls yet
+// holds no text.
+func memoryEmpty(mem predict.Memory) bool {
+	count := func(key string) (int, bool) {
+		v, ok := mem.Meta[key]
+		if !ok {
+			return 0, false
+		}
+		f, ok := v.(float64) // after a JSON round trip
+		if !ok {
+			if i, isInt := v.(int); isInt {
+				return i, true
+			}
+			return 0, false
+		}
+		return int(f), true
+	}
+	if n, ok := count("stored"); ok {
+		return n == 0
+	}
+	if n, ok := count("documents"); ok {
+		return n == 0
+	}
+	if u, ok := count("user_exp"); ok {
+		m, _ := count("model_exp")
+		return u+m == 0
+	}
+	return mem.Calls > 0 && strings.TrimSpace(mem.Text) == ""
 }
 
 // userMemory loads a stored per-user memory or builds and stores it.
@@ -409,11 +698,12 @@ func userMemory(ctx context.Context, env predict.Env, st *store.Store, u *unit) 
 	return mem, st.WriteJSON(name, mem)
 }
 
-// writeUsage adds this invocation's usage to usage.json.
-func writeUsage(st *store.Store, meter *llm.Meter) error {
+// writeUsage adds this invocation's usage to usage.json and returns the
+// totals. Costs stay null unless the run has prices.
+func writeUsage(st *store.Store, meter *llm.Meter, priced bool) (map[string]runlog.MethodUsage, error) {
 	var total map[string]runlog.MethodUsage
 	if _, err := st.ReadJSON(runlog.UsageFile, &total); err != nil {
-		return err
+		return nil, err
 	}
 	if total == nil {
 		total = map[string]runlog.MethodUsage{}
@@ -421,18 +711,83 @@ func writeUsage(st *store.Store, meter *llm.Meter) error {
 	snap := meter.Snapshot()
 	for purpose, u := range snap.ByPurpose {
 		t := total[purpose]
-		t.Calls += int(u.Calls)
-		t.LiveCalls += int(u.Live)
-		t.CachedCalls += int(u.Cached)
-		t.Errors += int(u.Errors)
-		t.Retries += int(u.Retries)
+		t.Calls += u.Calls
+		t.LiveCalls += u.Live
+		t.CachedCalls += u.Cached
+		t.Errors += u.Errors
+		t.Retries += u.Retries
+		t.Invalid += u.Invalid
+		t.Units += u.Units
+		t.InvalidFinal += u.InvalidFinal
+		if t.InvalidExample == "" {
+			t.InvalidExample = u.InvalidExample
+		}
+		if t.Units > 0 {
+			t.InvalidRate = float64(t.InvalidFinal) / float64(t.Units)
+		}
 		t.PromptTokens += u.Usage.PromptTokens
 		t.CompletionTokens += u.Usage.CompletionTokens
-		t.Cost += u.Usage.Cost
+		if priced {
+			c := u.Usage.Cost
+			if t.Cost != nil {
+				c += *t.Cost
+			}
+			t.Cost = &c
+		}
 		t.LatencyMS += u.LatencySec * 1000
+		if t.LiveCalls > 0 {
+			t.LatencyMeanMS = t.LatencyMS / float64(t.LiveCalls)
+		}
 		total[purpose] = t
 	}
-	return st.WriteJSON(runlog.UsageFile, total)
+	return total, st.WriteJSON(runlog.UsageFile, total)
+}
+
+// invalidSummary lists the purposes with invalid answers: "predict 3/40
+// (7.5%)"; "" when there are none.
+func invalidSummary(by map[string]llm.PurposeStats) string {
+	var parts []string
+	for _, p := range slices.Sorted(maps.Keys(by)) {
+		u := by[p]
+		if u.Invalid == 0 {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s %d/%d (%.1f%%)", p, u.InvalidFinal, u.Units, 100*u.InvalidRate()))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// checkInvalid fails when any purpose's final invalid rate is above max,
+// naming the purpose and quoting one bad answer.
+func checkInvalid(usage map[string]runlog.MethodUsage, max float64, draws int) error {
+	var errs []string
+	for _, p := range slices.Sorted(maps.Keys(usage)) {
+		u := usage[p]
+		if u.Units == 0 || u.InvalidRate <= max {
+			continue
+		}
+		errs = append(errs, fmt.Sprintf("%s: %d of %d answers (%.1f%%) stayed invalid after up to %d draws, above eval.max_invalid_rate %.2f; one bad answer: %q",
+			p, u.InvalidFinal, u.Units, 100*u.InvalidRate, draws, max, u.InvalidExample))
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("the model's answers are unusable: %s (is the endpoint serving the model you meant? raise eval.max_invalid_rate to accept this)", strings.Join(errs, "; "))
+}
+
+// costText is the cost of a run for the console: "$1.23" or "not priced".
+func costText(usage map[string]runlog.MethodUsage) string {
+	total, priced := 0.0, false
+	for _, u := range usage {
+		if u.Cost != nil {
+			total += *u.Cost
+			priced = true
+		}
+	}
+	if !priced {
+		return "cost not priced"
+	}
+	return fmt.Sprintf("cost $%.4f", total)
 }
 
 type sweepEntry struct {

@@ -28,7 +28,19 @@ type Info struct {
 	// DataSource says where tasks and trajectories came from (e.g.
 	// "embedded suites; gold trajectories of the train split").
 	DataSource string `json:"data_source"`
-	Config     Config `json:"config"`
+	// Config is the lifelong config as run: Config.Envs is the stream that
+	// actually ran, without the environments in LeftOut.
+	Config Config `json:"config"`
+	// LeftOut lists configured environments that could not run here.
+	LeftOut []LeftOut `json:"left_out,omitempty"`
+}
+
+// LeftOut is a configured environment that did not run, with the reason and
+// the command that installs what it lacks.
+type LeftOut struct {
+	Env     string `json:"env"`
+	Reason  string `json:"reason"`
+	Install string `json:"install,omitempty"`
 }
 
 // MethodDir is where Run writes one method's results.

@@ -7,22 +7,57 @@ import (
 	"sort"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // PurposeStats are the counters of one purpose (or of all purposes).
 // Calls = Live + Cached + Errors. Latencies are summed over live calls:
 // LatencySec is the model's answer time (Response.Latency of the last
 // attempt), WallSec what callers waited (queueing and retries included).
+//
+// Invalid counts answers that the request's Accept rejected (every draw).
+// Units counts the distinct sample IDs answered, and InvalidFinal those whose
+// last draw was rejected: the answers that stayed invalid after every redraw
+// (a request without a sample ID is a unit of its own). InvalidExample quotes
+// one rejected answer, shortened, so a failure can show what went wrong.
 type PurposeStats struct {
-	Calls      int     `json:"calls"`
-	Live       int     `json:"live"`
-	Cached     int     `json:"cached"`
-	Errors     int     `json:"errors"`
-	Retries    int     `json:"retries"`
-	Usage      Usage   `json:"usage"`
-	LatencySec float64 `json:"latency_total_s"`
-	MeanSec    float64 `json:"latency_mean_s"`
-	WallSec    float64 `json:"wall_total_s"`
+	Calls          int     `json:"calls"`
+	Live           int     `json:"live"`
+	Cached         int     `json:"cached"`
+	Errors         int     `json:"errors"`
+	Retries        int     `json:"retries"`
+	Invalid        int     `json:"invalid,omitempty"`
+	Units          int     `json:"units,omitempty"`
+	InvalidFinal   int     `json:"invalid_final,omitempty"`
+	InvalidExample string  `json:"invalid_example,omitempty"`
+	Usage          Usage   `json:"usage"`
+	LatencySec     float64 `json:"latency_total_s"`
+	MeanSec        float64 `json:"latency_mean_s"`
+	WallSec        float64 `json:"wall_total_s"`
+}
+
+// InvalidRate is the share of units whose final answer was invalid (0 when
+// nothing was judged).
+func (p PurposeStats) InvalidRate() float64 {
+	if p.Units == 0 {
+		return 0
+	}
+	return float64(p.InvalidFinal) / float64(p.Units)
+}
+
+// maxInvalidExample bounds the quoted bad answer.
+const maxInvalidExample = 200
+
+// Shorten cuts s to at most n bytes on a rune boundary, marking the cut.
+func Shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // MeterSnapshot is the JSON-friendly state of a Meter (written as usage.json).
@@ -58,6 +93,45 @@ type Meter struct {
 type meterCell struct {
 	PurposeStats
 	latency, wall time.Duration
+	// lastValid is the verdict on each sample ID's latest judged draw.
+	lastValid map[string]bool
+}
+
+// judge books the Accept verdict of one answered request.
+func (c *meterCell) judge(req Request, resp Response) {
+	if req.Accept == nil {
+		return
+	}
+	ok := req.Accept(resp)
+	if !ok {
+		c.Invalid++
+		if c.InvalidExample == "" {
+			c.InvalidExample = Shorten(resp.Text, maxInvalidExample)
+		}
+	}
+	if req.SampleID == "" {
+		c.Units++
+		if !ok {
+			c.InvalidFinal++
+		}
+		return
+	}
+	if c.lastValid == nil {
+		c.lastValid = map[string]bool{}
+	}
+	prev, seen := c.lastValid[req.SampleID]
+	c.lastValid[req.SampleID] = ok
+	switch {
+	case !seen:
+		c.Units++
+		if !ok {
+			c.InvalidFinal++
+		}
+	case prev && !ok:
+		c.InvalidFinal++
+	case !prev && ok:
+		c.InvalidFinal--
+	}
 }
 
 // NoPurpose is the key used for requests without a Purpose.
@@ -112,12 +186,14 @@ func (m *Meter) Generate(ctx context.Context, req Request) (Response, error) {
 	case resp.Cached:
 		c.Cached++
 		c.Usage = c.Usage.Add(resp.Usage)
+		c.judge(req, resp)
 	default:
 		c.Live++
 		c.Retries += resp.Retries
 		c.Usage = c.Usage.Add(resp.Usage)
 		c.latency += resp.Latency
 		c.wall += wall
+		c.judge(req, resp)
 	}
 	m.mu.Unlock()
 	if m.hook != nil {
@@ -160,6 +236,12 @@ func (m *Meter) Snapshot() MeterSnapshot {
 		total.Cached += c.Cached
 		total.Errors += c.Errors
 		total.Retries += c.Retries
+		total.Invalid += c.Invalid
+		total.Units += c.Units
+		total.InvalidFinal += c.InvalidFinal
+		if total.InvalidExample == "" {
+			total.InvalidExample = c.InvalidExample
+		}
 		total.Usage = total.Usage.Add(c.Usage)
 		total.latency += c.latency
 		total.wall += c.wall

@@ -34,6 +34,9 @@ type StackConfig struct {
 	Prices *Prices `yaml:"prices,omitempty" json:"prices,omitempty"`
 	// Params are defaults for fields a request leaves unset.
 	Params Params `yaml:"params,omitempty" json:"params,omitempty"`
+	// BreakAfter is how many consecutive connection failures of one endpoint
+	// stop all its calls (DefaultBreakAfter when zero; see WithBreaker).
+	BreakAfter int `yaml:"-" json:"-"`
 	// RetrySeed seeds the backoff jitter.
 	RetrySeed uint64 `yaml:"retry_seed,omitempty" json:"retry_seed,omitempty"`
 
@@ -81,7 +84,7 @@ func (c StackConfig) Identities() []string {
 
 // Stack is the assembled real-endpoint model:
 //
-//	defaults → Meter → prices → Router → per endpoint Retry(Limiter(OpenAI))
+//	defaults → Meter → prices → Router → per endpoint Retry(Breaker(Limiter(OpenAI)))
 //
 // Retry sits outside the limiter so a request sleeping in backoff holds no
 // slot, and the limiter sees every attempt's 429/503 and Retry-After.
@@ -145,7 +148,7 @@ func OpenStack(cfg StackConfig) (*Stack, error) {
 			Initial: cfg.Concurrency, Max: cfg.MaxConcurrency, Sleep: cfg.Sleep,
 		})
 		s.Limiters = append(s.Limiters, lim)
-		models[i] = WithRetry(lim, RetryPolicy{
+		models[i] = WithRetry(WithBreaker(lim, oa.Endpoint(), cfg.BreakAfter), RetryPolicy{
 			MaxAttempts: attempts, Seed: cfg.RetrySeed + uint64(i), Sleep: cfg.Sleep, OnRetry: onRetry,
 		})
 		names[i] = oa.Endpoint()

@@ -44,6 +44,7 @@ func (s *summary) writeIndex(dir string, arts []Artefact) (Artefact, error) {
 		}
 	}
 	b.WriteString(s.pramemIndexNote(arts))
+	b.WriteString(warningsSection(m, s.runUsage))
 	b.WriteString("## Artefacts\n\n")
 	for _, a := range arts {
 		fmt.Fprintf(&b, "- [%s](%s) — %s\n", mdText(a.Path), a.Path, mdText(a.Desc))

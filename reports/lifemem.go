@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/memharness/memharness/runlog"
 	"io/fs"
 	"math"
 	"os"
@@ -38,6 +39,13 @@ type lmInfo struct {
 	BuildModel string   `json:"build_model"`
 	DataSource string   `json:"data_source"`
 	Config     lmConfig `json:"config"`
+	// LeftOut lists configured environments that did not run; Config.Envs
+	// is the stream that did.
+	LeftOut []struct {
+		Env     string `json:"env"`
+		Reason  string `json:"reason"`
+		Install string `json:"install"`
+	} `json:"left_out"`
 }
 
 type lmConfig struct {
@@ -112,6 +120,9 @@ type lmRun struct {
 	dir     string
 	info    lmInfo
 	methods []*lmMethod
+	// manifest is the bench manifest beside the lifelong results (zero when
+	// absent): harness version and data warnings.
+	manifest runlog.Manifest
 }
 
 // loadLifeMem reads a run's lifelong results. Methods are listed in the
@@ -119,6 +130,9 @@ type lmRun struct {
 // without results is left out.
 func loadLifeMem(runDir string) (*lmRun, error) {
 	r := &lmRun{dir: runDir}
+	if m, err := runlog.ReadManifest(filepath.Join(runDir, runlog.ManifestFile)); err == nil {
+		r.manifest = m
+	}
 	path := filepath.Join(runDir, lmDir, "run.json")
 	if err := lmReadJSON(path, &r.info); err != nil {
 		return nil, err

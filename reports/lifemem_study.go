@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"github.com/memharness/memharness/runlog"
 	"math"
 	"os"
 	"path/filepath"
@@ -271,6 +272,17 @@ func (r *lmRun) writeIndex(dir string, arts []Artefact) (Artefact, error) {
 	if i.Backbone == "sim" {
 		b.WriteString("The sim backbone is a deterministic heuristic reader, not an LLM: its scores show what each memory lets an agent see, never how an LLM would do.\n\n")
 	}
+	man := r.manifest
+	if len(man.LeftOut) == 0 {
+		for _, lo := range i.LeftOut {
+			man.LeftOut = append(man.LeftOut, runlog.LeftOut{What: lo.Env, Reason: lo.Reason, Install: lo.Install})
+		}
+	}
+	usage, err := readUsage(r.dir)
+	if err != nil {
+		return Artefact{}, err
+	}
+	b.WriteString(warningsSection(man, usage))
 	b.WriteString("## Artefacts\n\n")
 	for _, a := range arts {
 		fmt.Fprintf(&b, "- [%s](%s) — %s\n", mdText(a.Path), a.Path, mdText(a.Desc))

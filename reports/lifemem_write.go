@@ -39,6 +39,9 @@ func WriteLifeMem(runDir string) (Artefacts, error) {
 		}
 		out.Files = append(out.Files, arts...)
 	}
+	if err := stampCSVs(out.Dir, out.Files, r.provenance()); err != nil {
+		return Artefacts{}, fmt.Errorf("lifemem report %s: %w", runDir, err)
+	}
 	idx, err := r.writeIndex(out.Dir, out.Files)
 	if err != nil {
 		return Artefacts{}, fmt.Errorf("lifemem report %s: %w", runDir, err)
@@ -59,7 +62,24 @@ func (r *lmRun) title() string {
 	if i.DataSource != "" {
 		parts = append(parts, "data: "+i.DataSource)
 	}
+	if len(i.LeftOut) > 0 {
+		var envs []string
+		for _, lo := range i.LeftOut {
+			envs = append(envs, lo.Env)
+		}
+		parts = append(parts, fmt.Sprintf("⚠ left out: %s (stream of %d environments)", strings.Join(envs, ", "), len(i.Config.Envs)))
+	}
 	return strings.Join(parts, " — ")
+}
+
+// provenance is stamped onto every CSV of the run.
+func (r *lmRun) provenance() provenance {
+	p := provenanceOf(r.manifest)
+	p.Backbone, p.Model = r.info.Backbone, r.info.Model
+	if p.DataSource == "" {
+		p.DataSource = r.info.DataSource
+	}
+	return p
 }
 
 // lmEnvLabel is an environment as the paper names it.

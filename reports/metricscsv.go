@@ -9,7 +9,7 @@ import (
 
 // metricsHeader is the tidy long format: one metric of one method and field
 // per row.
-var metricsHeader = []string{"method", "field", "metric", "value", "ci_low", "ci_high", "n"}
+var metricsHeader = []string{"method", "field", "metric", "value", "ci_low", "ci_high", "n", "unit"}
 
 // usageField is the field column of method-level rows (usage, tokens).
 const usageField = "all"
@@ -33,19 +33,19 @@ func cellRows(c *cell) [][]string {
 	rows := [][]string{
 		ciRow(m, f, "accuracy_valid", c.AccValid, c.Valid),
 		ciRow(m, f, "accuracy_all", c.AccAll, n),
-		plainRow(m, f, "invalid_rate", num(c.InvalidRate), n),
-		plainRow(m, f, "invalid", strconv.Itoa(c.Invalid), n),
+		plainRow(m, f, "invalid_rate", pctNum(c.InvalidRate), n, "%"),
+		plainRow(m, f, "invalid", strconv.Itoa(c.Invalid), n, "count"),
 	}
 	if c.Field.Kind == kindBinary {
 		return append(rows,
 			ciRow(m, f, "f1", c.F1, c.Valid),
-			plainRow(m, f, "precision", num(c.Precision), c.Valid),
-			plainRow(m, f, "recall", num(c.Recall), c.Valid),
+			plainRow(m, f, "precision", pctNum(c.Precision), c.Valid, "%"),
+			plainRow(m, f, "recall", pctNum(c.Recall), c.Valid, "%"),
 		)
 	}
 	return append(rows,
 		ciRow(m, f, "macro_f1", c.MacroF1, n),
-		plainRow(m, f, "macro_f1_present", num(c.MacroF1Present), n),
+		plainRow(m, f, "macro_f1_present", pctNum(c.MacroF1Present), n, "%"),
 		ciRow(m, f, "diagonal_share", c.Diagonal, n),
 	)
 }
@@ -54,23 +54,27 @@ func usageRows(m string, u usage) [][]string {
 	all := u.Samples + u.Errored
 	mean := func(total int) string { return num(nanDiv(total, u.Samples)) }
 	return [][]string{
-		plainRow(m, usageField, "samples", strconv.Itoa(u.Samples), all),
-		plainRow(m, usageField, "errored", strconv.Itoa(u.Errored), all),
-		plainRow(m, usageField, "mean_attempts", mean(u.Attempts), u.Samples),
-		plainRow(m, usageField, "mean_history_tokens", mean(u.HistoryTokens), u.Samples),
-		plainRow(m, usageField, "mean_memory_tokens", mean(u.MemoryTokens), u.Samples),
-		plainRow(m, usageField, "calls", strconv.Itoa(u.Calls), all),
-		plainRow(m, usageField, "cached_calls", strconv.Itoa(u.CachedCalls), all),
-		plainRow(m, usageField, "prompt_tokens", strconv.Itoa(u.PromptTokens), all),
-		plainRow(m, usageField, "completion_tokens", strconv.Itoa(u.CompletionTokens), all),
-		plainRow(m, usageField, "cost", num(u.Cost), all),
+		plainRow(m, usageField, "samples", strconv.Itoa(u.Samples), all, "count"),
+		plainRow(m, usageField, "errored", strconv.Itoa(u.Errored), all, "count"),
+		plainRow(m, usageField, "mean_attempts", mean(u.Attempts), u.Samples, "draws"),
+		plainRow(m, usageField, "mean_history_tokens", mean(u.HistoryTokens), u.Samples, "tokens"),
+		plainRow(m, usageField, "mean_memory_tokens", mean(u.MemoryTokens), u.Samples, "tokens"),
+		plainRow(m, usageField, "calls", strconv.Itoa(u.Calls), all, "count"),
+		plainRow(m, usageField, "cached_calls", strconv.Itoa(u.CachedCalls), all, "count"),
+		plainRow(m, usageField, "prompt_tokens", strconv.Itoa(u.PromptTokens), all, "tokens"),
+		plainRow(m, usageField, "completion_tokens", strconv.Itoa(u.CompletionTokens), all, "tokens"),
+		plainRow(m, usageField, "cost", num(u.Cost), all, "USD"),
 	}
 }
 
+// ciRow is a share with its interval, in percent like every paper table.
 func ciRow(method, field, metric string, iv metrics.Interval, n int) []string {
-	return []string{method, field, metric, num(iv.Point), num(iv.Lo), num(iv.Hi), strconv.Itoa(n)}
+	return []string{method, field, metric, pctNum(iv.Point), pctNum(iv.Lo), pctNum(iv.Hi), strconv.Itoa(n), "%"}
 }
 
-func plainRow(method, field, metric, value string, n int) []string {
-	return []string{method, field, metric, value, "", "", strconv.Itoa(n)}
+func plainRow(method, field, metric, value string, n int, unit string) []string {
+	return []string{method, field, metric, value, "", "", strconv.Itoa(n), unit}
 }
+
+// pctNum writes a share in [0, 1] as a percentage, fixed precision.
+func pctNum(v float64) string { return num(100 * v) }

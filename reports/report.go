@@ -102,6 +102,12 @@ func Write(runDir string, opts Options) (Artefacts, error) {
 		}
 		out.Files = append(out.Files, arts...)
 	}
+	if err := stampCSVs(out.Dir, out.Files, provenanceOf(r.manifest)); err != nil {
+		return Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)
+	}
+	if s.runUsage, err = readUsage(runDir); err != nil {
+		return Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)
+	}
 	idx, err := s.writeIndex(out.Dir, out.Files)
 	if err != nil {
 		return Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)

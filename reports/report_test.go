@@ -96,25 +96,26 @@ func TestMetricsByHand(t *testing.T) {
 	for _, r := range recs[1:] {
 		got[r[0]+"/"+r[1]+"/"+r[2]] = r[3:]
 	}
+	// Shares are in percent, as in every paper table.
 	tests := []struct {
 		key, value, n string
 	}{
 		// long_context ratings: 14 right of 20, one invalid (u5 item 1).
-		{"long_context/movie_rating/accuracy_valid", "0.736842", "19"},
-		{"long_context/movie_rating/accuracy_all", "0.700000", "20"},
-		{"long_context/movie_rating/diagonal_share", "0.700000", "20"},
-		{"long_context/movie_rating/invalid_rate", "0.050000", "20"},
+		{"long_context/movie_rating/accuracy_valid", "73.684211", "19"},
+		{"long_context/movie_rating/accuracy_all", "70.000000", "20"},
+		{"long_context/movie_rating/diagonal_share", "70.000000", "20"},
+		{"long_context/movie_rating/invalid_rate", "5.000000", "20"},
 		// pramem: u4 item 1 errored, so 19 finished; only u1 item 2 wrong.
-		{"pramem/movie_rating/accuracy_valid", "0.947368", "19"},
+		{"pramem/movie_rating/accuracy_valid", "94.736842", "19"},
 		{"pramem/all/errored", "1", "30"},
 		{"pramem/all/mean_memory_tokens", "200.000000", "29"},
 		// truncation on liked: never predicts 1, so positive F1 is 0 by the zero rule.
 		{"truncation/liked/f1", "0.000000", "10"},
 		{"truncation/liked/recall", "0.000000", "10"},
 		// long_context liked: valid 9; TP 3 (u1, u3, u5), FP 1 (u4), FN 2 (u2, u3) -> P 3/4, R 3/5.
-		{"long_context/liked/precision", "0.750000", "9"},
-		{"long_context/liked/recall", "0.600000", "9"},
-		{"long_context/liked/f1", "0.666667", "9"},
+		{"long_context/liked/precision", "75.000000", "9"},
+		{"long_context/liked/recall", "60.000000", "9"},
+		{"long_context/liked/f1", "66.666667", "9"},
 		// 28 one-call answers plus two invalid ones redrawn 5 times.
 		{"long_context/all/calls", "38", "30"},
 	}

@@ -151,6 +151,8 @@ type summary struct {
 	cells map[string]map[string]*cell // method -> field -> cell
 	usage map[string]usage
 	pairs map[string]map[string]*comparison // method -> field -> vs baseline
+	// runUsage is usage.json (per call purpose), read for the index.
+	runUsage map[string]runlog.MethodUsage
 }
 
 func summarise(r *run, opts Options) (*summary, error) {

@@ -142,7 +142,7 @@ func (s *summary) table1Notes(t *table1) []string {
 func (s *summary) table1Main(t *table1) Table {
 	tab := Table{Title: s.title() + " — Table 1 (ACC / F1, %)", Columns: t1Columns("Method")}
 	for _, m := range t.methods {
-		row := []string{m.Method}
+		row := []string{m.Method + emptyMemoryNote(s.run.manifest, m.Method)}
 		for i := range t1Overall + 1 {
 			row = append(row, f2(m.Point.ACC[i]), f2(m.Point.F1[i]))
 		}

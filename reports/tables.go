@@ -57,7 +57,7 @@ func (s *summary) metricsTable(f field) Table {
 	var warn []string
 	for _, m := range s.run.methods {
 		c := s.cells[m][f.Name]
-		row := []string{m, fmt.Sprint(len(c.Items)), ivCell(c.AccValid)}
+		row := []string{m + emptyMemoryNote(s.run.manifest, m), fmt.Sprint(len(c.Items)), ivCell(c.AccValid)}
 		if f.Kind == kindBinary {
 			row = append(row, ivCell(c.F1), pct(c.InvalidRate))
 		} else {

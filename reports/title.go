@@ -13,7 +13,7 @@ func (s *summary) title() string {
 	if m.DataSource != "" {
 		parts = append(parts, "data: "+m.DataSource)
 	}
-	return strings.Join(parts, " — ")
+	return strings.Join(parts, " — ") + warningSuffix(m)
 }
 
 func (s *summary) task() string {

@@ -61,7 +61,14 @@ type Manifest struct {
 	DatasetSHA256 map[string]string `json:"dataset_sha256,omitempty"`
 	// DataWarnings are data problems that did not stop the run (e.g. a
 	// malformed user file whose user was left out).
-	DataWarnings []string   `json:"data_warnings,omitempty"`
+	DataWarnings []string `json:"data_warnings,omitempty"`
+	// LeftOut lists the parts of the configured work that did not run here
+	// (an environment whose prerequisites are missing), with the reason and
+	// how to install what is missing.
+	LeftOut []LeftOut `json:"left_out,omitempty"`
+	// EmptyMemories names, per method, the users whose built memory came out
+	// empty (e.g. every extraction answer was invalid).
+	EmptyMemories map[string][]string `json:"empty_memories,omitempty"`
 	Seed         int64      `json:"seed"`
 	Methods      []string   `json:"methods"`
 	Samples      int        `json:"samples"` // planned samples
@@ -69,15 +76,34 @@ type Manifest struct {
 	Finished     *time.Time `json:"finished,omitempty"`
 }
 
-// MethodUsage is the usage of one method (or memory-building stage).
+// LeftOut is one part of a run's configured work that did not run.
+type LeftOut struct {
+	What    string `json:"what"`              // e.g. "miniwob"
+	Reason  string `json:"reason"`            // why it could not run here
+	Install string `json:"install,omitempty"` // the command that installs what is missing
+}
+
+// MethodUsage is the usage of one call purpose (a method's predictions or a
+// memory-building stage), summed over every invocation of the run.
+//
+// Invalid counts rejected draws; Units the answers judged and InvalidFinal
+// those still invalid after every redraw (InvalidRate = InvalidFinal/Units).
+// Cost is null when the run has no prices: "not priced", not free.
+// LatencyMS is the total over live calls and LatencyMeanMS the mean per call.
 type MethodUsage struct {
-	Calls            int     `json:"calls"`
-	LiveCalls        int     `json:"live_calls"`
-	CachedCalls      int     `json:"cached_calls"`
-	Errors           int     `json:"errors"`
-	Retries          int     `json:"retries"`
-	PromptTokens     int     `json:"prompt_tokens"`
-	CompletionTokens int     `json:"completion_tokens"`
-	Cost             float64 `json:"cost"`
-	LatencyMS        float64 `json:"latency_ms"`
+	Calls            int      `json:"calls"`
+	LiveCalls        int      `json:"live_calls"`
+	CachedCalls      int      `json:"cached_calls"`
+	Errors           int      `json:"errors"`
+	Retries          int      `json:"retries"`
+	Invalid          int      `json:"invalid"`
+	Units            int      `json:"units"`
+	InvalidFinal     int      `json:"invalid_final"`
+	InvalidRate      float64  `json:"invalid_rate"`
+	InvalidExample   string   `json:"invalid_example,omitempty"`
+	PromptTokens     int      `json:"prompt_tokens"`
+	CompletionTokens int      `json:"completion_tokens"`
+	Cost             *float64 `json:"cost"`
+	LatencyMS        float64  `json:"latency_total_ms"`
+	LatencyMeanMS    float64  `json:"latency_mean_ms"`
 }

@@ -20,6 +20,7 @@ const (
 	DefaultHashDim        = 256
 	DefaultMaxAttempts    = 5
 	DefaultEvalParallel   = 8
+	DefaultMaxInvalidRate = 0.2
 	DefaultBootstrap      = 1000
 	DefaultLevel          = 0.95
 	DefaultSimModel       = "sim"
@@ -40,7 +41,7 @@ func defaults() *Config {
 			Sim:            Sim{Threshold: DefaultSimThreshold},
 		},
 		Embedder: Embedder{Kind: "hash"},
-		Eval:     Eval{MaxAttempts: DefaultMaxAttempts, Concurrency: DefaultEvalParallel},
+		Eval:     Eval{MaxAttempts: DefaultMaxAttempts, Concurrency: DefaultEvalParallel, MaxInvalidRate: DefaultMaxInvalidRate},
 		Report:   Report{Bootstrap: DefaultBootstrap, Level: DefaultLevel},
 	}
 }

@@ -101,6 +101,7 @@ func (c *Config) Validate() error {
 	c.Prompt.validate(v)
 	v.between("eval.max_attempts", c.Eval.MaxAttempts, 1, maxAttempts)
 	v.between("eval.concurrency", c.Eval.Concurrency, 1, maxConcurrency)
+	v.unit("eval.max_invalid_rate", c.Eval.MaxInvalidRate)
 	if c.Task == "lifemem" {
 		// Agent methods live in the lifelong block; behaviour-prediction
 		// methods do not apply.

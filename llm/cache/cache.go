@@ -41,7 +41,8 @@ CREATE TABLE IF NOT EXISTS entries (
 	cost              REAL    NOT NULL,
 	model             TEXT    NOT NULL,
 	endpoint          TEXT    NOT NULL,
-	created           INTEGER NOT NULL -- unix nanoseconds
+	created           INTEGER NOT NULL, -- unix nanoseconds
+	invalid           INTEGER NOT NULL DEFAULT 0 -- 1: Accept rejected the answer
 );
 CREATE INDEX IF NOT EXISTS entries_created ON entries(created);
 `
@@ -113,6 +114,9 @@ func (c *Cache) init() error {
 	if _, err := tx.Exec(schema); err != nil {
 		return fmt.Errorf("cache: %s: create schema: %w", c.path, err)
 	}
+	if err := addInvalidColumn(tx); err != nil {
+		return fmt.Errorf("cache: %s: %w", c.path, err)
+	}
 	// The first opener claims the file; later ones must match it.
 	const claim = `INSERT OR IGNORE INTO meta(name, value) VALUES (?, ?)`
 	if _, err := tx.Exec(claim, "identity", c.identity); err != nil {
@@ -132,6 +136,32 @@ func (c *Cache) init() error {
 		return fmt.Errorf("cache: %s has format version %d, this build uses %d (delete or move the file)", c.path, ver, Version)
 	}
 	return tx.Commit()
+}
+
+// addInvalidColumn upgrades a file written before invalid answers were
+// stored; its entries are all accepted ones.
+func addInvalidColumn(tx *sql.Tx) error {
+	rows, err := tx.Query(`SELECT name FROM pragma_table_info('entries')`)
+	if err != nil {
+		return fmt.Errorf("read columns: %w", err)
+	}
+	has := false
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			rows.Close()
+			return fmt.Errorf("read columns: %w", err)
+		}
+		has = has || name == "invalid"
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || has {
+		return err
+	}
+	if _, err := tx.Exec(`ALTER TABLE entries ADD COLUMN invalid INTEGER NOT NULL DEFAULT 0`); err != nil {
+		return fmt.Errorf("add column invalid: %w", err)
+	}
+	return nil
 }
 
 type querier interface {

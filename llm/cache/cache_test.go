@@ -173,22 +173,39 @@ func TestKeyUnencodableExtra(t *testing.T) {
 	}
 }
 
-func TestRejectedNotStored(t *testing.T) {
+// A rejected answer is stored marked invalid: replaying its attempt gives
+// the same rejected text (the caller moves on to its next attempt, as live),
+// so a re-run makes no call; PruneInvalid drops it to draw again.
+func TestRejectedStoredInvalid(t *testing.T) {
 	c, _ := openTemp(t)
 	inner := &counter{text: func(llm.Request) string { return "garbage" }}
 	m := c.Wrap(inner)
 	r := req("p")
 	r.Accept = func(resp llm.Response) bool { return resp.Text != "garbage" }
-	for range 3 {
+	for i := range 3 {
 		resp, err := m.Generate(context.Background(), r)
-		if err != nil || resp.Cached {
-			t.Fatalf("resp=%+v err=%v", resp, err)
+		if err != nil || resp.Text != "garbage" || resp.Cached != (i > 0) {
+			t.Fatalf("call %d: resp=%+v err=%v", i, resp, err)
 		}
 	}
-	if inner.calls.Load() != 3 {
-		t.Errorf("inner calls = %d, want 3 (rejected outputs must not be cached)", inner.calls.Load())
+	if inner.calls.Load() != 1 {
+		t.Errorf("inner calls = %d, want 1 (the rejected answer replays)", inner.calls.Load())
 	}
-	assertEntries(t, c, 0)
+	st, err := c.Stats()
+	if err != nil || st.Entries != 1 || st.Invalid != 1 {
+		t.Fatalf("stats = %+v, %v; want 1 entry, 1 invalid", st, err)
+	}
+	r.Attempt = 1 // the next attempt is a different key: a fresh draw
+	if _, err := m.Generate(context.Background(), r); err != nil || inner.calls.Load() != 2 {
+		t.Fatalf("attempt 1: calls = %d, err = %v; want a live call", inner.calls.Load(), err)
+	}
+	n, err := c.PruneInvalid()
+	if err != nil || n != 2 {
+		t.Fatalf("PruneInvalid = %d, %v; want 2", n, err)
+	}
+	if _, err := m.Generate(context.Background(), r); err != nil || inner.calls.Load() != 3 {
+		t.Fatalf("after prune: calls = %d, err = %v; want a redraw", inner.calls.Load(), err)
+	}
 }
 
 func TestErrorsNotStored(t *testing.T) {

@@ -16,6 +16,8 @@ type Stats struct {
 	Identity string // the identity recorded in the file's meta table
 	Version  int
 	Entries  int64
+	// Invalid counts the stored answers that their request rejected.
+	Invalid int64
 	// Bytes is the size of the stored responses (text + reasoning).
 	Bytes int64
 	// FileBytes is the size of the database pages (excluding the WAL).
@@ -88,9 +90,15 @@ func collect(db *sql.DB) (Stats, error) {
 	}
 	var oldest, newest sql.NullInt64
 	row := db.QueryRow(`SELECT COUNT(*), COALESCE(SUM(LENGTH(CAST(text AS BLOB)) + LENGTH(CAST(reasoning AS BLOB))), 0),
-		MIN(created), MAX(created) FROM entries`)
-	if err := row.Scan(&s.Entries, &s.Bytes, &oldest, &newest); err != nil {
-		return Stats{}, fmt.Errorf("count entries: %w", err)
+		MIN(created), MAX(created), COALESCE(SUM(invalid), 0) FROM entries`)
+	if err := row.Scan(&s.Entries, &s.Bytes, &oldest, &newest, &s.Invalid); err != nil {
+		// A file from before invalid answers were stored, opened read-only
+		// (not upgraded): it holds accepted answers only.
+		row = db.QueryRow(`SELECT COUNT(*), COALESCE(SUM(LENGTH(CAST(text AS BLOB)) + LENGTH(CAST(reasoning AS BLOB))), 0),
+			MIN(created), MAX(created) FROM entries`)
+		if err := row.Scan(&s.Entries, &s.Bytes, &oldest, &newest); err != nil {
+			return Stats{}, fmt.Errorf("count entries: %w", err)
+		}
 	}
 	if oldest.Valid {
 		s.Oldest, s.Newest = time.Unix(0, oldest.Int64), time.Unix(0, newest.Int64)

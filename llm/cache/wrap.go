@@ -11,7 +11,8 @@ import (
 )
 
 // Wrap returns a Model that answers from the cache when it can and otherwise
-// calls m, storing successful responses that req.Accept approves.
+// calls m, storing every successful response (marked invalid when req.Accept
+// rejects it, see the package doc).
 func (c *Cache) Wrap(m llm.Model) llm.Model { return &cached{c: c, inner: m} }
 
 type cached struct {
@@ -42,15 +43,13 @@ func (w *cached) Generate(ctx context.Context, req llm.Request) (llm.Response, e
 	if err != nil {
 		return resp, err // never cache errors
 	}
-	if req.Accept != nil && !req.Accept(resp) {
-		return resp, nil // invalid output: redraw on resume
-	}
 	e = entry{
 		Text: resp.Text, Reasoning: resp.Reasoning, Usage: resp.Usage,
 		Model: resp.Model, Endpoint: resp.Endpoint, Created: time.Now().UnixNano(),
+		Invalid: req.Accept != nil && !req.Accept(resp),
 	}
 	if err := w.c.store(sum[:], e); err != nil {
-		// The answer is good but was not persisted; report it so a run does
+		// The answer was not persisted; report it so a run does
 		// not record a sample the cache cannot replay.
 		return resp, err
 	}

@@ -15,6 +15,7 @@ type entry struct {
 	Usage           llm.Usage
 	Model, Endpoint string
 	Created         int64 // unix nanoseconds
+	Invalid         bool  // Accept rejected the answer
 }
 
 // job is one unit of write work, run inside the writer's transaction.
@@ -87,16 +88,35 @@ func (c *Cache) commit(batch []job) error {
 // for a key is the one every later run replays.
 func (c *Cache) store(key []byte, e entry) error {
 	return c.submit(func(tx *sql.Tx) error {
+		invalid := 0
+		if e.Invalid {
+			invalid = 1
+		}
 		_, err := tx.Exec(`INSERT OR IGNORE INTO entries(key, identity, text, reasoning,
-			prompt_tokens, completion_tokens, cached_tokens, cost, model, endpoint, created)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			prompt_tokens, completion_tokens, cached_tokens, cost, model, endpoint, created, invalid)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			key, c.identity, e.Text, e.Reasoning, e.Usage.PromptTokens, e.Usage.CompletionTokens,
-			e.Usage.CachedTokens, e.Usage.Cost, e.Model, e.Endpoint, e.Created)
+			e.Usage.CachedTokens, e.Usage.Cost, e.Model, e.Endpoint, e.Created, invalid)
 		if err != nil {
 			return fmt.Errorf("cache: %s: store: %w", c.path, err)
 		}
 		return nil
 	})
+}
+
+// PruneInvalid deletes the stored invalid answers, so the next run draws
+// them again, and returns how many were removed.
+func (c *Cache) PruneInvalid() (int64, error) {
+	var n int64
+	err := c.submit(func(tx *sql.Tx) error {
+		res, err := tx.Exec(`DELETE FROM entries WHERE invalid = 1`)
+		if err != nil {
+			return fmt.Errorf("cache: %s: prune invalid: %w", c.path, err)
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return n, err
 }
 
 // Prune deletes entries stored more than olderThan ago and returns how many
