@@ -4,12 +4,14 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/memharness/memharness/datasets/synth"
 	"github.com/memharness/memharness/datasets/trajectories"
 	"github.com/memharness/memharness/envs/all"
+	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -74,6 +76,18 @@ func TestOmniBehaviorRunSurvivesABadUser(t *testing.T) {
 	for _, f := range []string{"table1.md", "table1.csv", "table1_vs_paper.md", "table1.png"} {
 		if _, err := os.Stat(filepath.Join(dir, "omni", "report", f)); err != nil {
 			t.Error(err)
+		}
+	}
+	// The dropped user shows in the report, not only on stderr: the index
+	// lists the warning and every table title carries it.
+	idx, _ := os.ReadFile(filepath.Join(dir, "omni", "report", "index.md"))
+	if !strings.Contains(string(idx), "Data warning") || !strings.Contains(string(idx), "user\\_003.json") {
+		t.Errorf("index.md does not report the dropped user file:\n%s", idx)
+	}
+	for _, f := range []string{"table1.md", "table.md"} {
+		b, _ := os.ReadFile(filepath.Join(dir, "omni", "report", f))
+		if !strings.Contains(string(b), "data warning(s), see index") {
+			t.Errorf("%s title does not carry the data warning:\n%.400s", f, b)
 		}
 	}
 }
@@ -170,5 +184,53 @@ lifelong:
 	man, _ := runlog.ReadManifest(filepath.Join(dir, "off", runlog.ManifestFile))
 	if !strings.Contains(man.DataSource, "official environment data") {
 		t.Errorf("data source %q", man.DataSource)
+	}
+}
+
+// TestLifelongLeavesOutMissingEnvironment: an environment whose
+// prerequisites are missing (MiniWoB++ without its npm modules, forced here
+// on any machine) is left out of the stream loudly; the run completes, the
+// reports are over the stream that ran, and the index and titles name it.
+func TestLifelongLeavesOutMissingEnvironment(t *testing.T) {
+	t.Setenv("MEMHARNESS_MINIWOB_JS", filepath.Join(t.TempDir(), "absent"))
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "lo.yaml")
+	os.WriteFile(cfg, []byte(`name: lo
+task: lifemem
+backbone: {kind: sim}
+lifelong:
+  stream: similarity
+  envs: [scienceworld, miniwob, webshop]
+  methods:
+    - {name: react, kind: react}
+`), 0o644)
+	out, code := runCLI(t, "run", "-c", cfg, "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if !strings.Contains(out, "warning: miniwob left out") || !strings.Contains(out, "to include it: bash scripts/ci-chromium.sh") {
+		t.Errorf("console does not say miniwob was left out and how to include it:\n%s", out)
+	}
+	info, err := lifelong.ReadInfo(filepath.Join(dir, "lo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(info.Config.Envs, []string{"scienceworld", "webshop"}) || len(info.LeftOut) != 1 || info.LeftOut[0].Env != "miniwob" {
+		t.Errorf("run.json envs %v, left out %+v", info.Config.Envs, info.LeftOut)
+	}
+	idx, _ := os.ReadFile(filepath.Join(dir, "lo", "report", "index.md"))
+	if !strings.Contains(string(idx), "Left out: miniwob") {
+		t.Errorf("index.md does not name the left-out environment:\n%s", idx)
+	}
+	t2, _ := os.ReadFile(filepath.Join(dir, "lo", "report", "lifemem_table2.md"))
+	if !strings.Contains(string(t2), "left out: miniwob (stream of 2 environments)") {
+		t.Errorf("Table 2 title does not name it:\n%.600s", t2)
+	}
+	csv, _ := os.ReadFile(filepath.Join(dir, "lo", "report", "lifemem_table2.csv"))
+	if !strings.Contains(string(csv), "harness_version") {
+		t.Errorf("Table 2 CSV has no provenance columns:\n%.300s", csv)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "lo", "config.yaml")); err != nil {
+		t.Errorf("LifeMem run lacks config.yaml: %v", err)
 	}
 }

@@ -38,6 +38,9 @@ func (e *EndpointDownError) Is(target error) bool { return target == ErrEndpoint
 
 func (e *EndpointDownError) Unwrap() error { return e.Cause }
 
+// IsRetryable is false: the cause was retryable, the endpoint is not.
+func (e *EndpointDownError) IsRetryable() bool { return false }
+
 // WithBreaker wraps one endpoint's model. After `after` consecutive
 // connection-level failures (refused, reset, timed out; not HTTP errors,
 // which prove the server is there) it fails every later call at once with a

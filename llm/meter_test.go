@@ -98,3 +98,31 @@ func TestMeterHooks(t *testing.T) {
 		t.Errorf("hooks saw %d and %d events, want 2 each", a, b)
 	}
 }
+
+func TestMeterInvalidRates(t *testing.T) {
+	// Each answer text says whether it is valid; the sample ID ties redraws.
+	m := NewMeter(ModelFunc(func(ctx context.Context, req Request) (Response, error) {
+		return Response{Text: req.Messages[0].Content}, nil
+	}))
+	accept := func(r Response) bool { return r.Text == "ok" }
+	calls := []struct{ id, text string }{
+		{"s1", "bad"}, {"s1", "ok"}, // redrawn into a valid answer
+		{"s2", "bad"}, {"s2", "bad"}, // stayed invalid
+		{"s3", "ok"},
+		{"", "bad"}, // no sample ID: a unit of its own
+	}
+	for i, c := range calls {
+		m.Generate(context.Background(), Request{Purpose: "p", SampleID: c.id, Attempt: i, Messages: []Message{{Content: c.text}}, Accept: accept})
+	}
+	m.Generate(context.Background(), Request{Purpose: "q", Messages: []Message{{Content: "anything"}}}) // no Accept: not judged
+	p := m.Snapshot().ByPurpose["p"]
+	if p.Invalid != 4 || p.Units != 4 || p.InvalidFinal != 2 || p.InvalidExample != "bad" {
+		t.Fatalf("stats = %+v; want 4 invalid draws, 4 units, 2 final invalid", p)
+	}
+	if got := p.InvalidRate(); got != 0.5 {
+		t.Errorf("rate = %v, want 0.5", got)
+	}
+	if q := m.Snapshot().ByPurpose["q"]; q.Units != 0 || q.Invalid != 0 {
+		t.Errorf("unjudged purpose counted: %+v", q)
+	}
+}

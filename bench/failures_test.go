@@ -1,0 +1,157 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/memharness/memharness/runlog"
+)
+
+// wrongFormatServer answers every chat request with a bare digit: a fine
+// rating answer, but no usable memory extraction (Mem0/MemOS want a list of
+// facts or NONE). It counts chat requests only, not the pre-flight GET.
+func wrongFormatServer(t *testing.T, calls *atomic.Int64) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.Method == http.MethodGet {
+			io.WriteString(w, `{"object":"list","data":[{"id":"fake-model"}]}`)
+			return
+		}
+		calls.Add(1)
+		io.Copy(io.Discard, r.Body)
+		out, _ := json.Marshal(map[string]any{
+			"id": "x", "object": "chat.completion", "model": "fake-model",
+			"choices": []map[string]any{{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": "3"}}},
+			"usage":   map[string]any{"prompt_tokens": 10, "completion_tokens": 1, "total_tokens": 11},
+		})
+		w.Write(out)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+const memoryConfig = `name: wrongfmt
+task: movielens
+seed: 3
+dataset:
+  name: movielens
+  max_users: 2
+  test_per_user: 3
+  synthetic: {users: 6, movies: 700, seed: 2}
+backbone: {kind: auto, max_retries: 1}
+eval: {concurrency: 4, max_attempts: 2}
+methods:
+  - {name: truncation, kind: truncation, history_tokens: 2000}
+  - {name: mem0, kind: mem0, history_tokens: 2000}
+report: {bootstrap: 20}
+`
+
+// TestWrongFormatAnswersAreLoud: extraction answers in the wrong format
+// leave Mem0's memory empty. The run flags the method's rows, fails on
+// eval.max_invalid_rate naming the purpose and quoting a bad answer, and a
+// re-run makes no model call (the invalid outcomes are recorded).
+func TestWrongFormatAnswersAreLoud(t *testing.T) {
+	var calls atomic.Int64
+	srv := wrongFormatServer(t, &calls)
+	env := map[string]string{"OPENAI_BASE_URL": srv.URL + "/v1", "OPENAI_API_KEY": testKey, "OPENAI_MODEL": "fake-model"}
+	cfg := filepath.Join(t.TempDir(), "wrongfmt.yaml")
+	os.WriteFile(cfg, []byte(memoryConfig), 0o644)
+	out := t.TempDir()
+	run := func() (string, int) {
+		var o, e bytes.Buffer
+		code := Main(context.Background(), []string{"run", "-c", cfg, "--out", out}, IO{Out: &o, Err: &e, Getenv: func(k string) string { return env[k] }})
+		return o.String() + e.String(), code
+	}
+	log, code := run()
+	if code == 0 {
+		t.Fatalf("run with unusable extraction answers exited 0:\n%s", log)
+	}
+	first := calls.Load()
+	for _, want := range []string{"mem0.", "eval.max_invalid_rate", `one bad answer: "3"`, "empty memory"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("console lacks %q:\n%s", want, log)
+		}
+	}
+	dir := filepath.Join(out, "wrongfmt")
+	idx, err := os.ReadFile(filepath.Join(dir, "report", "index.md"))
+	if err != nil {
+		t.Fatalf("no report despite the failure: %v", err)
+	}
+	if !strings.Contains(string(idx), "Empty memory") || !strings.Contains(string(idx), "mem0") {
+		t.Errorf("index.md does not flag the empty memory:\n%s", idx)
+	}
+	table, _ := os.ReadFile(filepath.Join(dir, "report", "table.md"))
+	if !strings.Contains(string(table), "mem0 ⚠ empty memory for 2 user(s)") {
+		t.Errorf("table.md does not flag mem0's row:\n%s", table)
+	}
+	var usage map[string]runlog.MethodUsage
+	b, _ := os.ReadFile(filepath.Join(dir, runlog.UsageFile))
+	if err := json.Unmarshal(b, &usage); err != nil {
+		t.Fatal(err)
+	}
+	flagged := false
+	for p, u := range usage {
+		if strings.HasPrefix(p, "mem0.") && u.InvalidRate == 1 && u.InvalidExample == "3" {
+			flagged = true
+		}
+	}
+	if !flagged {
+		t.Errorf("usage.json has no mem0 purpose at 100%% invalid: %s", b)
+	}
+
+	log, code = run()
+	if code == 0 {
+		t.Errorf("second run exited 0; the verdict must not change on resume:\n%s", log)
+	}
+	if n := calls.Load() - first; n != 0 {
+		t.Errorf("second run made %d model calls; want 0 (invalid outcomes are recorded)", n)
+	}
+}
+
+// TestUnreachableEndpointFailsFast: nothing listens at the endpoint; the run
+// fails within seconds, saying "connection refused", before any sample.
+func TestUnreachableEndpointFailsFast(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close() // now nothing listens there
+	env := map[string]string{"OPENAI_BASE_URL": "http://" + addr + "/v1", "OPENAI_MODEL": "fake-model"}
+	cfg := writeConfig(t, "0s")
+	cfgText, _ := os.ReadFile(cfg)
+	os.WriteFile(cfg, bytes.Replace(cfgText, []byte("kind: sim"), []byte("kind: auto"), 1), 0o644)
+	out := t.TempDir()
+	var o, e bytes.Buffer
+	start := time.Now()
+	code := Main(context.Background(), []string{"run", "-c", cfg, "--out", out}, IO{Out: &o, Err: &e, Getenv: func(k string) string { return env[k] }})
+	took := time.Since(start)
+	if code == 0 {
+		t.Fatalf("exit 0 against an unreachable endpoint:\n%s", e.String())
+	}
+	if !strings.Contains(e.String(), "connection refused") {
+		t.Errorf("stderr does not say connection refused:\n%s", e.String())
+	}
+	// A hang guard, not a speed target: without the pre-flight check this
+	// took minutes of retries.
+	if took > 30*time.Second {
+		t.Errorf("took %s to fail; want well under 30s", took)
+	}
+	if _, err := os.Stat(filepath.Join(out, "tiny", runlog.SamplesFile)); err == nil {
+		if s, _ := runlog.ReadSamples(filepath.Join(out, "tiny", runlog.SamplesFile)); len(s) > 0 {
+			t.Errorf("%d samples recorded; none should be attempted", len(s))
+		}
+	}
+}
