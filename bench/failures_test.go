@@ -155,3 +155,17 @@ func TestUnreachableEndpointFailsFast(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeRefusalNamesChangedKeys: a run directory refuses another config
+// and says which keys changed.
+func TestResumeRefusalNamesChangedKeys(t *testing.T) {
+	cfg := writeConfig(t, "0s")
+	out := t.TempDir()
+	if log, code := runCLI(t, "run", "-c", cfg, "--out", out, "--no-report"); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, log)
+	}
+	log, code := runCLI(t, "run", "-c", cfg, "--out", out, "--no-report", "--set", "eval.max_attempts=3")
+	if code == 0 || !strings.Contains(log, "eval.max_attempts: 5 → 3") {
+		t.Errorf("exit %d; want a refusal naming eval.max_attempts:\n%s", code, log)
+	}
+}
