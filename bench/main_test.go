@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/datasets/synth"
+	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/envs/all"
 )
 
 func TestHelpOnEveryVerb(t *testing.T) {
@@ -111,6 +113,9 @@ sweep:
 	}
 }
 
+// TestEnvsCheckEmbedded replays every embedded oracle. An environment whose
+// prerequisites are missing on this machine (MiniWoB++ without Chromium or
+// its npm libraries) must be skipped with the install command, and only then.
 func TestEnvsCheckEmbedded(t *testing.T) {
 	out, code := runCLI(t, "envs", "check", "--json")
 	if code != 0 {
@@ -123,18 +128,36 @@ func TestEnvsCheckEmbedded(t *testing.T) {
 		}
 		n++
 		var r struct {
-			Env           string
-			Tasks, Failed int
+			Env              string
+			Tasks, Failed    int
+			Skipped, Install string
 		}
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatalf("bad line %q: %v", line, err)
 		}
-		if r.Tasks < 10 || r.Failed != 0 {
+		e, err := all.Find(r.Env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := e.OpenEmbedded(all.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		missing := envs.CheckPrerequisites(s)
+		closeSuite(s)
+		switch {
+		case missing != nil && r.Skipped == "":
+			t.Errorf("%s: prerequisites missing (%v) but not skipped: %s", r.Env, missing, line)
+		case missing == nil && r.Skipped != "":
+			t.Errorf("%s: skipped though nothing is missing: %s", r.Env, line)
+		case r.Skipped != "" && (r.Install == "" || !strings.Contains(r.Skipped, r.Install)):
+			t.Errorf("%s: skipped without the command that installs what is missing: %s", r.Env, line)
+		case r.Skipped == "" && (r.Tasks < 10 || r.Failed != 0):
 			t.Errorf("%s: %d tasks, %d failed (embedded suites need ≥ 10 tasks, all solvable)", r.Env, r.Tasks, r.Failed)
 		}
 	}
-	if n == 0 {
-		t.Error("no environment checked")
+	if n != len(all.Entries()) {
+		t.Errorf("%d JSON lines for %d environments", n, len(all.Entries()))
 	}
 }
 
