@@ -58,15 +58,24 @@ func Main(ctx context.Context, args []string, stdio IO) int {
 	if stdio.Getenv == nil {
 		stdio.Getenv = func(string) string { return "" }
 	}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
 		usage(stdio.Err)
-		if len(args) == 0 {
-			return 2
-		}
+		return 2
+	}
+	if args[0] == "help" && len(args) == 2 {
+		args = []string{args[1], "--help"} // bench help VERB
+	}
+	if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
+		usage(stdio.Out)
 		return 0
 	}
 	for _, v := range verbs() {
 		if v.name == args[0] {
+			if wantsHelp(args[1:]) {
+				// Help is what the user asked for: it goes to stdout, while
+				// usage errors stay on stderr.
+				stdio.Err = stdio.Out
+			}
 			err := v.run(ctx, stdio, args[1:])
 			switch {
 			case err == nil:
@@ -86,13 +95,27 @@ func Main(ctx context.Context, args []string, stdio IO) int {
 	return 2
 }
 
+// wantsHelp reports whether args ask for a verb's help the way parse reads
+// flags: -h, -help or --help anywhere before a "--".
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
+}
+
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "bench — memharness, a benchmark harness for LLM memory methods")
 	fmt.Fprintln(w, "\nUsage: bench VERB [flags]\n\nVerbs:")
 	for _, v := range verbs() {
 		fmt.Fprintf(w, "  %-7s %s\n", v.name, v.summary)
 	}
-	fmt.Fprintln(w, "\nRun 'bench VERB --help' for the flags of a verb.")
+	fmt.Fprintln(w, "\nRun 'bench VERB --help' (or 'bench help VERB') for the flags of a verb.")
 }
 
 // newFlags builds a flag set whose usage text names the verb.

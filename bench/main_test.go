@@ -14,21 +14,54 @@ import (
 
 func TestHelpOnEveryVerb(t *testing.T) {
 	for _, v := range verbs() {
-		t.Run(v.name, func(t *testing.T) {
-			out, code := runCLI(t, v.name, "--help")
-			if code != 0 {
-				t.Errorf("exit %d", code)
+		for _, args := range [][]string{{v.name, "--help"}, {v.name, "-h"}, {"help", v.name}} {
+			t.Run(strings.Join(args, " "), func(t *testing.T) {
+				out, errOut, code := runCLISplit(t, args...)
+				if code != 0 || errOut != "" {
+					t.Errorf("exit %d, stderr %q (help belongs on stdout)", code, errOut)
+				}
+				if !strings.Contains(out, "Usage: bench "+v.name) {
+					t.Errorf("help text:\n%s", out)
+				}
+				for _, line := range strings.Split(out, "\n") {
+					if strings.Count(line, "(default") > 1 {
+						t.Errorf("a flag states its default twice: %q", line)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestHelpAndUsageStreams: asked-for help goes to stdout with exit 0; usage
+// errors go to stderr with exit 2.
+func TestHelpAndUsageStreams(t *testing.T) {
+	tests := []struct {
+		args       []string
+		code       int
+		onStdout   bool
+		wantInText string
+	}{
+		{[]string{"--help"}, 0, true, "Verbs:"},
+		{[]string{"-h"}, 0, true, "Verbs:"},
+		{[]string{"help"}, 0, true, "Verbs:"},
+		{nil, 2, false, "Verbs:"},
+		{[]string{"frobnicate"}, 2, false, `unknown verb "frobnicate"`},
+		{[]string{"help", "frobnicate"}, 2, false, `unknown verb "frobnicate"`},
+		{[]string{"report", "--bogus"}, 2, false, "flag provided but not defined: -bogus"},
+		{[]string{"envs", "frob"}, 2, false, `unknown action "frob"`},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			out, errOut, code := runCLISplit(t, tc.args...)
+			text, other := errOut, out
+			if tc.onStdout {
+				text, other = out, errOut
 			}
-			if !strings.Contains(out, "Usage: bench "+v.name) {
-				t.Errorf("help text:\n%s", out)
+			if code != tc.code || !strings.Contains(text, tc.wantInText) || other != "" {
+				t.Errorf("exit %d (want %d)\nstdout:\n%s\nstderr:\n%s", code, tc.code, out, errOut)
 			}
 		})
-	}
-	if out, code := runCLI(t); code != 2 || !strings.Contains(out, "Verbs:") {
-		t.Errorf("no args: exit %d\n%s", code, out)
-	}
-	if out, code := runCLI(t, "frobnicate"); code != 2 || !strings.Contains(out, `unknown verb "frobnicate"`) {
-		t.Errorf("unknown verb: exit %d\n%s", code, out)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strconv"
 
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/reports"
@@ -15,7 +16,8 @@ func cmdReport(ctx context.Context, stdio IO, args []string) error {
 	fs := newFlags(stdio.Err, "report", "report RUNDIR",
 		"Rewrites RUNDIR/report/ (CSV, Parquet, Markdown, LaTeX, PNG, index.md) from the run's logs.\n"+
 			"It never calls a model, so reports can be regenerated at any time.")
-	bootstrap := fs.Int("bootstrap", -1, "bootstrap resamples for confidence intervals (default: the run's config)")
+	var bootstrap optionalInt
+	fs.Var(&bootstrap, "bootstrap", "`N` bootstrap resamples for confidence intervals (default: report.bootstrap of the run's config)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -35,8 +37,8 @@ func cmdReport(ctx context.Context, stdio IO, args []string) error {
 	if b, err := json.Marshal(man.Config); err == nil && json.Unmarshal(b, &cfg) == nil {
 		opts = reportOptions(&cfg)
 	}
-	if *bootstrap >= 0 {
-		opts.Iters = *bootstrap
+	if bootstrap.set {
+		opts.Iters = bootstrap.n
 	}
 	arts, err := reports.Write(dir, opts)
 	if err != nil {
@@ -45,5 +47,28 @@ func cmdReport(ctx context.Context, stdio IO, args []string) error {
 	for _, f := range arts.Files {
 		fmt.Fprintln(stdio.Out, filepath.Join(arts.Dir, f.Path))
 	}
+	return nil
+}
+
+// optionalInt is a non-negative int flag whose default lives elsewhere (the
+// run's config): unset, it prints no "(default ...)" of its own.
+type optionalInt struct {
+	n   int
+	set bool
+}
+
+func (o *optionalInt) String() string {
+	if o == nil || !o.set {
+		return ""
+	}
+	return strconv.Itoa(o.n)
+}
+
+func (o *optionalInt) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return fmt.Errorf("want a whole number ≥ 0, got %q", s)
+	}
+	o.n, o.set = n, true
 	return nil
 }
