@@ -109,3 +109,37 @@ func TestFetchHintsNameRealTargets(t *testing.T) {
 		t.Error("no literal hint found in the repository; the walk is broken")
 	}
 }
+
+func TestDataPathHint(t *testing.T) {
+	_, notFound := movielens.Load(filepath.Join(t.TempDir(), "absent"))
+	_, obNotFound := omnibehavior.Load(filepath.Join(t.TempDir(), "absent"), "")
+	other := os.ErrPermission
+	tests := []struct {
+		name string
+		err  error
+		how  string
+		want string // "" when the error passes unchanged
+	}{
+		{"movielens, data verb", notFound, dataPathFlag, "pass that location with --path DIR"},
+		{"movielens, run verb", notFound, runPathFlag, "pass that location with --set dataset.path=DIR"},
+		{"omnibehavior, run verb", obNotFound, runPathFlag, "pass that location with --set dataset.path=DIR"},
+		{"other error", other, runPathFlag, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := dataPathHint(tc.err, tc.how)
+			if tc.want == "" {
+				if got != tc.err {
+					t.Errorf("changed %v into %v", tc.err, got)
+				}
+				return
+			}
+			if !strings.HasSuffix(got.Error(), tc.want+" (or dataset.path in the config)") && !strings.HasSuffix(got.Error(), tc.want) {
+				t.Errorf("%q does not end with %q", got, tc.want)
+			}
+			if strings.Count(got.Error(), "--") != 1 {
+				t.Errorf("%q names more than one flag", got)
+			}
+		})
+	}
+}

@@ -79,6 +79,8 @@ func TestCLIErrors(t *testing.T) {
 		{"unknown key names file and line", []string{"run", "-c", bad, "--out", dir}, 1, "bad.yaml:4"},
 		{"bad --set path", []string{"run", "-c", bad, "--set", "nope.x=1"}, 1, "nope"},
 		{"missing dataset names the fetch command", []string{"data", "stats", "movielens", "--path", filepath.Join(dir, "none")}, 1, "bench data fetch movielens"},
+		{"missing dataset: the data verb takes --path", []string{"data", "stats", "movielens", "--path", filepath.Join(dir, "none")}, 1, "pass that location with --path DIR"},
+		{"missing omnibehavior: the data verb takes --path", []string{"data", "stats", "omnibehavior", "--path", filepath.Join(dir, "none")}, 1, "pass that location with --path DIR"},
 		{"unknown dataset", []string{"data", "stats", "imagenet"}, 1, `unknown dataset "imagenet"`},
 		{"report on a non-run", []string{"report", dir}, 1, "not a run directory"},
 		{"cache stats on an empty dir", []string{"cache", "stats", "--dir", dir}, 0, "no cache files"},
