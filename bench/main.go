@@ -5,11 +5,11 @@
 //
 //	bench run   -c CONFIG [--set key=value ...] [--out DIR]
 //	bench sweep -c CONFIG [--set key=value ...] [--out DIR]
-//	bench report RUNDIR
+//	bench report RUNDIR|SWEEPDIR
 //	bench data  fetch|verify|stats NAME [--path DIR] [--json]
 //	bench cache stats|prune [--dir DIR]
-//	bench envs  list | check [NAME] [--data DIR] [--json] | replay NAME TASK
-//	bench memory show RUNDIR [--method NAME]
+//	bench envs  list | check [NAME] [--data DIR] [--json] | replay NAME [TASK]
+//	bench memory show RUNDIR [--method NAME] [--user U] [--json]
 //
 // Every verb takes --help.
 package bench
@@ -45,11 +45,11 @@ func verbs() []verb {
 	return []verb{
 		{"run", "run one config (resumes an interrupted run)", cmdRun},
 		{"sweep", "run every variant of a config's sweep block", cmdSweep},
-		{"report", "(re)write the reports of a run directory from its logs", cmdReport},
+		{"report", "(re)write the reports of a run, or of every run of a sweep, from its logs", cmdReport},
 		{"data", "fetch, verify or describe a dataset", cmdData},
 		{"cache", "inspect or prune the LLM response cache", cmdCache},
 		{"envs", "list agent environments, check their gold oracles, replay a task", cmdEnvs},
-		{"memory", "describe the memory a LifeMem run built (clusters, rules, costs)", cmdMemory},
+		{"memory", "show the memory a run's methods built (PraMem, Mem0, MemOS, ProEx, summary, LifeMem, ...)", cmdMemory},
 	}
 }
 
