@@ -97,3 +97,41 @@ func TestEnvsHelpDescribesTheDataRoot(t *testing.T) {
 		}
 	}
 }
+
+// TestEnvsCheckSkipsMissingPrerequisite hides Chromium whatever this machine
+// has: MiniWoB++ is skipped with the install command, the others pass, and
+// the check exits 0; asked for alone, it checks nothing and fails.
+func TestEnvsCheckSkipsMissingPrerequisite(t *testing.T) {
+	t.Setenv("MEMHARNESS_CHROMIUM", filepath.Join(t.TempDir(), "no-chromium"))
+	out, errOut, code := runCLISplit(t, "envs", "check", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s%s", code, out, errOut)
+	}
+	var skipped []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var r struct {
+			Env, Skipped, Install string
+			Failed                int
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("bad line %q: %v", line, err)
+		}
+		if r.Skipped != "" {
+			skipped = append(skipped, r.Env)
+			if r.Env == "miniwob" && !strings.Contains(r.Install, "chromium") {
+				t.Errorf("install command %q does not install chromium", r.Install)
+			}
+		}
+	}
+	if strings.Join(skipped, ",") != "miniwob" {
+		t.Errorf("skipped %v, want only miniwob", skipped)
+	}
+	if !strings.Contains(errOut, "1 skipped (miniwob)") {
+		t.Errorf("summary does not name the skipped environment: %s", errOut)
+	}
+	text, code := runCLI(t, "envs", "check", "miniwob")
+	if code != 1 || !strings.Contains(text, "miniwob              skipped: miniwob needs chromium") ||
+		!strings.Contains(text, "install with: ") || !strings.Contains(text, "nothing checked") {
+		t.Errorf("exit %d:\n%s", code, text)
+	}
+}
