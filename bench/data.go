@@ -30,6 +30,22 @@ func dataCacheDir(getenv func(string) string) string {
 	return filepath.Join(".cache", "memharness", "data")
 }
 
+// How each verb takes a dataset's location; dataPathHint adds the right one
+// to a "dataset not found" error (the loaders' hints name no flag).
+const (
+	dataPathFlag = "--path DIR"
+	runPathFlag  = "--set dataset.path=DIR (or dataset.path in the config)"
+)
+
+// dataPathHint appends how to give the data's location to an error that says
+// a dataset was not found; other errors pass unchanged.
+func dataPathHint(err error, how string) error {
+	if errors.Is(err, movielens.ErrNotFound) || errors.Is(err, omnibehavior.ErrNotFound) {
+		return fmt.Errorf("%w; pass that location with %s", err, how)
+	}
+	return err
+}
+
 func cmdData(ctx context.Context, stdio IO, args []string) error {
 	const synopsis = "data fetch|verify|stats|inspect NAME [--path DIR] [--dir CACHE] [--json]"
 	about := "Datasets are never shipped with the harness.\n" +
@@ -93,7 +109,7 @@ func cmdData(ctx context.Context, stdio IO, args []string) error {
 		}
 		ds, err := movielens.Load(p)
 		if err != nil {
-			return err
+			return dataPathHint(err, dataPathFlag)
 		}
 		st := ds.Stats()
 		if *asJSON {
@@ -131,7 +147,7 @@ func dataOmniBehavior(stdio IO, action, path, lang string, asJSON bool) error {
 	}
 	ds, err := omnibehavior.Load(path, lang)
 	if err != nil {
-		return err
+		return dataPathHint(err, dataPathFlag)
 	}
 	for _, fe := range ds.Errors {
 		fmt.Fprintf(stdio.Err, "warning: %v\n", fe)

@@ -16,14 +16,32 @@ import (
 	"github.com/memharness/memharness/envs/all"
 )
 
+// envsAbout is the help text of `bench envs`; the data root layout is listed
+// from the registry so that it cannot drift from what OpenData reads.
+func envsAbout() string {
+	var layout []string
+	for _, e := range all.Entries() {
+		layout = append(layout, fmt.Sprintf("    %-18s %s/", e.Name, e.DataSubdir))
+	}
+	return "  list    every agent environment with its embedded task count and step limit\n" +
+		"  check   replay each task's gold solution and count full scores (all environments, or NAME);\n" +
+		"          --json prints one JSON line per environment. An environment that cannot run on this\n" +
+		"          machine (MiniWoB++ without Chromium or its npm libraries) is reported as skipped with\n" +
+		"          the command that installs what is missing, not as failed\n" +
+		"  replay  play the gold solution of task TASK and print its transcript as JSON; without TASK,\n" +
+		"          list the environment's task IDs, one per line\n" +
+		"\n" +
+		"Without --data the embedded suites (written for memharness, compiled in) are used. With\n" +
+		"--data DIR the official data is read from DIR, a data root that holds one folder per\n" +
+		"environment:\n" + strings.Join(layout, "\n") + "\n" +
+		"'bench data fetch NAME' downloads an environment's pinned files into exactly this layout below\n" +
+		"its cache ($MEMHARNESS_DATA or the user cache dir) and prints the root to pass as --data.\n" +
+		"An environment whose folder is missing from DIR is skipped with the command that fetches it."
+}
+
 func cmdEnvs(ctx context.Context, stdio IO, args []string) error {
-	fs := newFlags(stdio.Err, "envs", "envs list | check [NAME] [--data DIR] [--json] | replay NAME TASK [--data DIR]",
-		"  list    every agent environment with its embedded task count and step limit\n"+
-			"  check   replay each task's gold solution and count full scores (all environments, or NAME);\n"+
-			"          --data DIR reads the official data laid out like shared/fixtures/envs, else the\n"+
-			"          embedded suites; --json prints one JSON line per environment\n"+
-			"  replay  play the gold solution of one task and print its transcript as JSON")
-	data := fs.String("data", "", "root of the official data, one folder per environment (taubench/retail, alfworld, ...)")
+	fs := newFlags(stdio.Err, "envs", "envs list | check [NAME] [--data DIR] [--json] | replay NAME [TASK] [--data DIR]", envsAbout())
+	data := fs.String("data", "", "data root of the official data, one folder per environment (see above)")
 	asJSON := fs.Bool("json", false, "check: one JSON line per environment")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -32,6 +50,17 @@ func cmdEnvs(ctx context.Context, stdio IO, args []string) error {
 	if len(pos) == 0 {
 		fs.Usage()
 		return errUsage
+	}
+	if *data != "" {
+		// A data root that does not exist is a typo, not twelve missing
+		// environments.
+		st, err := os.Stat(*data)
+		if err != nil {
+			return fmt.Errorf("--data %s: no such data root (%w); 'bench data fetch NAME' prints the root it fills", *data, err)
+		}
+		if !st.IsDir() {
+			return fmt.Errorf("--data %s: not a directory (want a data root with one folder per environment)", *data)
+		}
 	}
 	// The database task runs on a real MySQL/MariaDB server when one is given
 	// (CI starts one with scripts/ci-mariadb.sh).
@@ -55,69 +84,20 @@ func cmdEnvs(ctx context.Context, stdio IO, args []string) error {
 		return nil
 	case "check":
 		entries := all.Entries()
-		if len(pos) > 1 {
+		if len(pos) > 2 {
+			fs.Usage()
+			return errUsage
+		}
+		if len(pos) == 2 {
 			e, err := all.Find(pos[1])
 			if err != nil {
 				return err
 			}
 			entries = []all.Entry{e}
 		}
-		start := time.Now()
-		failed := 0
-		for _, e := range entries {
-			s, err := open(e)
-			if err != nil {
-				if *data != "" && (errors.Is(err, envs.ErrNoData) || !hasData(filepath.Join(*data, filepath.FromSlash(e.DataSubdir)))) {
-					// Official data that cannot be shipped (e.g. Mind2Web): say so, don't fail.
-					if *asJSON {
-						b, _ := json.Marshal(map[string]any{"env": e.Name, "tasks": 0, "passed": 0, "failed": 0, "failing": []string{}, "skipped": err.Error()})
-						fmt.Fprintln(stdio.Out, string(b))
-					} else {
-						fmt.Fprintf(stdio.Out, "%-20s skipped: %v\n", e.Name, err)
-					}
-					continue
-				}
-				return fmt.Errorf("%s: %w", e.Name, err)
-			}
-			res, err := envs.Check(ctx, s)
-			closeSuite(s)
-			if err != nil {
-				return fmt.Errorf("%s: %w", e.Name, err)
-			}
-			failed += res.Failed
-			if *asJSON {
-				line := struct {
-					Env     string   `json:"env"`
-					Tasks   int      `json:"tasks"`
-					Passed  int      `json:"passed"`
-					Failed  int      `json:"failed"`
-					Failing []string `json:"failing"`
-					// Excluded: tasks whose official data is itself inconsistent, with why.
-					Excluded map[string]string `json:"excluded,omitempty"`
-					Seconds  float64           `json:"seconds"`
-				}{res.Env, res.Tasks, res.Passed, res.Failed, res.Failing, res.Excluded, res.Seconds}
-				if line.Failing == nil {
-					line.Failing = []string{}
-				}
-				b, _ := json.Marshal(line)
-				fmt.Fprintln(stdio.Out, string(b))
-			} else {
-				fmt.Fprintf(stdio.Out, "%-20s %4d/%-4d passed  %.2fs\n", res.Env, res.Passed, res.Tasks, res.Seconds)
-				for _, id := range res.Failing {
-					fmt.Fprintf(stdio.Out, "  FAIL %s: %s\n", id, res.Reasons[id])
-				}
-				for _, id := range sortedKeys(res.Excluded) {
-					fmt.Fprintf(stdio.Out, "  excluded (data issue) %s: %s\n", id, res.Excluded[id])
-				}
-			}
-		}
-		fmt.Fprintf(stdio.Err, "envs check: %d environments in %s\n", len(entries), time.Since(start).Round(time.Millisecond))
-		if failed > 0 {
-			return fmt.Errorf("%d tasks failed their oracle", failed)
-		}
-		return nil
+		return envsCheck(ctx, stdio, entries, open, *data, *asJSON)
 	case "replay":
-		if len(pos) != 3 {
+		if len(pos) != 2 && len(pos) != 3 {
 			fs.Usage()
 			return errUsage
 		}
@@ -130,37 +110,199 @@ func cmdEnvs(ctx context.Context, stdio IO, args []string) error {
 			return err
 		}
 		defer closeSuite(s)
-		for _, t := range s.Tasks() {
-			if t.ID != pos[2] {
-				continue
+		if len(pos) == 2 {
+			for _, t := range s.Tasks() {
+				fmt.Fprintln(stdio.Out, t.ID)
 			}
-			or, ok := s.(envs.Oracle)
-			if !ok {
-				return fmt.Errorf("%s has no gold solutions", e.Name)
-			}
-			gold, err := or.Gold(t)
-			if err != nil {
-				return err
-			}
-			opts := envs.Options{Seed: 1}
-			if oo, ok := s.(envs.OracleOptions); ok {
-				opts = oo.GoldOptions(t)
-			}
-			tr, err := envs.Run(ctx, s, t, envs.Replay(gold), opts, len(gold)+1)
-			if err != nil {
-				return err
-			}
-			enc := json.NewEncoder(stdio.Out)
-			enc.SetIndent("", "  ")
-			enc.SetEscapeHTML(false)
-			return enc.Encode(tr)
+			return nil
 		}
-		return fmt.Errorf("%s: no task %q", e.Name, pos[2])
+		return envsReplay(ctx, stdio.Out, s, pos[2])
 	default:
 		fmt.Fprintf(stdio.Err, "bench envs: unknown action %q\n", pos[0])
 		fs.Usage()
 		return errUsage
 	}
+}
+
+// envsCheck replays the gold solutions of every entry and prints one line
+// (or JSON line) per environment. Environments that cannot run here, or
+// whose data is not below the data root, are skipped with the command that
+// fixes it; a check that checked nothing fails.
+func envsCheck(ctx context.Context, stdio IO, entries []all.Entry, open func(all.Entry) (envs.Suite, error), data string, asJSON bool) error {
+	start := time.Now()
+	failed, checked := 0, 0
+	var skipped []string
+	skip := func(e all.Entry, err error, install string) {
+		skipped = append(skipped, e.Name)
+		if asJSON {
+			line := map[string]any{"env": e.Name, "tasks": 0, "passed": 0, "failed": 0, "failing": []string{}, "skipped": err.Error()}
+			if install != "" {
+				line["install"] = install
+			}
+			b, _ := json.Marshal(line)
+			fmt.Fprintln(stdio.Out, string(b))
+			return
+		}
+		msg := err.Error()
+		if install != "" && !strings.Contains(msg, install) {
+			msg += "; get it with: " + install
+		}
+		fmt.Fprintf(stdio.Out, "%-20s skipped: %s\n", e.Name, msg)
+	}
+	for _, e := range entries {
+		s, err := open(e)
+		if err == nil {
+			err = envs.CheckPrerequisites(s)
+			if err != nil {
+				closeSuite(s)
+			}
+		}
+		var res envs.CheckResult
+		if err == nil {
+			res, err = envs.Check(ctx, s)
+			closeSuite(s)
+		}
+		if err != nil {
+			if p := (*envs.Prerequisite)(nil); errors.As(err, &p) {
+				skip(e, p, p.Install)
+				continue
+			}
+			if data != "" && (errors.Is(err, envs.ErrNoData) || !hasData(filepath.Join(data, filepath.FromSlash(e.DataSubdir)))) {
+				// Official data that is not there (Mind2Web cannot be
+				// shipped): say so and how to get it, don't fail.
+				install := ""
+				if e.Fetch != nil {
+					install = "bench data fetch " + e.Name
+				}
+				skip(e, err, install)
+				continue
+			}
+			return fmt.Errorf("%s: %w", e.Name, err)
+		}
+		checked++
+		failed += res.Failed
+		if asJSON {
+			line := struct {
+				Env     string   `json:"env"`
+				Tasks   int      `json:"tasks"`
+				Passed  int      `json:"passed"`
+				Failed  int      `json:"failed"`
+				Failing []string `json:"failing"`
+				// Excluded: tasks whose official data is itself inconsistent, with why.
+				Excluded map[string]string `json:"excluded,omitempty"`
+				Seconds  float64           `json:"seconds"`
+			}{res.Env, res.Tasks, res.Passed, res.Failed, res.Failing, res.Excluded, res.Seconds}
+			if line.Failing == nil {
+				line.Failing = []string{}
+			}
+			b, _ := json.Marshal(line)
+			fmt.Fprintln(stdio.Out, string(b))
+		} else {
+			fmt.Fprintf(stdio.Out, "%-20s %4d/%-4d passed  %.2fs\n", res.Env, res.Passed, res.Tasks, res.Seconds)
+			for _, id := range res.Failing {
+				fmt.Fprintf(stdio.Out, "  FAIL %s: %s\n", id, res.Reasons[id])
+			}
+			for _, id := range sortedKeys(res.Excluded) {
+				fmt.Fprintf(stdio.Out, "  excluded (data issue) %s: %s\n", id, res.Excluded[id])
+			}
+		}
+	}
+	summary := fmt.Sprintf("%d environments checked", checked)
+	if len(skipped) > 0 {
+		summary += fmt.Sprintf(", %d skipped (%s)", len(skipped), strings.Join(skipped, ", "))
+	}
+	fmt.Fprintf(stdio.Err, "envs check: %s in %s\n", summary, time.Since(start).Round(time.Millisecond))
+	switch {
+	case checked == 0 && data != "":
+		return fmt.Errorf("nothing checked: no environment's data found below %s (see 'bench envs --help' for the layout)", data)
+	case checked == 0:
+		return fmt.Errorf("nothing checked: every environment asked for was skipped")
+	case failed > 0:
+		return fmt.Errorf("%d tasks failed their oracle", failed)
+	}
+	return nil
+}
+
+// envsReplay plays the gold solution of task id and prints its transcript.
+func envsReplay(ctx context.Context, w io.Writer, s envs.Suite, id string) error {
+	var ids []string
+	for _, t := range s.Tasks() {
+		if t.ID != id {
+			ids = append(ids, t.ID)
+			continue
+		}
+		or, ok := s.(envs.Oracle)
+		if !ok {
+			return fmt.Errorf("%s has no gold solutions", s.Name())
+		}
+		gold, err := or.Gold(t)
+		if err != nil {
+			return err
+		}
+		opts := envs.Options{Seed: 1}
+		if oo, ok := s.(envs.OracleOptions); ok {
+			opts = oo.GoldOptions(t)
+		}
+		tr, err := envs.Run(ctx, s, t, envs.Replay(gold), opts, len(gold)+1)
+		if err != nil {
+			return err
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(tr)
+	}
+	msg := fmt.Sprintf("%s: no task %q", s.Name(), id)
+	if near := closest(id, ids, 5); len(near) > 0 {
+		msg += "; closest: " + strings.Join(near, ", ")
+	}
+	return fmt.Errorf("%s ('bench envs replay %s' lists all %d)", msg, s.Name(), len(ids))
+}
+
+// closest returns up to n of cands nearest to s, nearest first (ties in the
+// candidates' order): those containing s, then by edit distance. IDs are
+// long paths, so a typed fragment matters more than the length difference.
+func closest(s string, cands []string, n int) []string {
+	type scored struct {
+		id string
+		d  int
+	}
+	ranked := make([]scored, len(cands))
+	lower := strings.ToLower(s)
+	for i, c := range cands {
+		d := editDistance(s, c)
+		if strings.Contains(strings.ToLower(c), lower) {
+			d -= len(c) // every containing ID ranks before every other one
+		}
+		ranked[i] = scored{c, d}
+	}
+	sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].d < ranked[j].d })
+	var out []string
+	for _, c := range ranked[:min(n, len(ranked))] {
+		out = append(out, c.id)
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance between a and b in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // hasData reports whether dir holds anything besides provenance notes.

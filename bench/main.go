@@ -5,11 +5,11 @@
 //
 //	bench run   -c CONFIG [--set key=value ...] [--out DIR]
 //	bench sweep -c CONFIG [--set key=value ...] [--out DIR]
-//	bench report RUNDIR
+//	bench report RUNDIR|SWEEPDIR
 //	bench data  fetch|verify|stats NAME [--path DIR] [--json]
 //	bench cache stats|prune [--dir DIR]
-//	bench envs  list | check [NAME] [--data DIR] [--json] | replay NAME TASK
-//	bench memory show RUNDIR [--method NAME]
+//	bench envs  list | check [NAME] [--data DIR] [--json] | replay NAME [TASK]
+//	bench memory show RUNDIR [--method NAME] [--user U] [--json]
 //
 // Every verb takes --help.
 package bench
@@ -46,11 +46,11 @@ func verbs() []verb {
 		{"run", "run one config (resumes an interrupted run)", cmdRun},
 		{"sweep", "run every variant of a config's sweep block", cmdSweep},
 		{"suite", "run several configs, continue past failures, summarise what failed or was left out", cmdSuite},
-		{"report", "(re)write the reports of a run directory from its logs", cmdReport},
+		{"report", "(re)write the reports of a run, or of every run of a sweep, from its logs", cmdReport},
 		{"data", "fetch, verify or describe a dataset", cmdData},
 		{"cache", "inspect or prune the LLM response cache", cmdCache},
 		{"envs", "list agent environments, check their gold oracles, replay a task", cmdEnvs},
-		{"memory", "describe the memory a LifeMem run built (clusters, rules, costs)", cmdMemory},
+		{"memory", "show the memory a run's methods built (PraMem, Mem0, MemOS, ProEx, summary, LifeMem, ...)", cmdMemory},
 	}
 }
 
@@ -59,15 +59,24 @@ func Main(ctx context.Context, args []string, stdio IO) int {
 	if stdio.Getenv == nil {
 		stdio.Getenv = func(string) string { return "" }
 	}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
 		usage(stdio.Err)
-		if len(args) == 0 {
-			return 2
-		}
+		return 2
+	}
+	if args[0] == "help" && len(args) == 2 {
+		args = []string{args[1], "--help"} // bench help VERB
+	}
+	if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
+		usage(stdio.Out)
 		return 0
 	}
 	for _, v := range verbs() {
 		if v.name == args[0] {
+			if wantsHelp(args[1:]) {
+				// Help is what the user asked for: it goes to stdout, while
+				// usage errors stay on stderr.
+				stdio.Err = stdio.Out
+			}
 			err := v.run(ctx, stdio, args[1:])
 			switch {
 			case err == nil:
@@ -87,13 +96,27 @@ func Main(ctx context.Context, args []string, stdio IO) int {
 	return 2
 }
 
+// wantsHelp reports whether args ask for a verb's help the way parse reads
+// flags: -h, -help or --help anywhere before a "--".
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
+}
+
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "bench — memharness, a benchmark harness for LLM memory methods")
 	fmt.Fprintln(w, "\nUsage: bench VERB [flags]\n\nVerbs:")
 	for _, v := range verbs() {
 		fmt.Fprintf(w, "  %-7s %s\n", v.name, v.summary)
 	}
-	fmt.Fprintln(w, "\nRun 'bench VERB --help' for the flags of a verb.")
+	fmt.Fprintln(w, "\nRun 'bench VERB --help' (or 'bench help VERB') for the flags of a verb.")
 }
 
 // newFlags builds a flag set whose usage text names the verb.

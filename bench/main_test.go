@@ -8,26 +8,61 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/datasets/synth"
+	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/runlog"
 )
 
 func TestHelpOnEveryVerb(t *testing.T) {
 	for _, v := range verbs() {
-		t.Run(v.name, func(t *testing.T) {
-			out, code := runCLI(t, v.name, "--help")
-			if code != 0 {
-				t.Errorf("exit %d", code)
+		for _, args := range [][]string{{v.name, "--help"}, {v.name, "-h"}, {"help", v.name}} {
+			t.Run(strings.Join(args, " "), func(t *testing.T) {
+				out, errOut, code := runCLISplit(t, args...)
+				if code != 0 || errOut != "" {
+					t.Errorf("exit %d, stderr %q (help belongs on stdout)", code, errOut)
+				}
+				if !strings.Contains(out, "Usage: bench "+v.name) {
+					t.Errorf("help text:\n%s", out)
+				}
+				for _, line := range strings.Split(out, "\n") {
+					if strings.Count(line, "(default") > 1 {
+						t.Errorf("a flag states its default twice: %q", line)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestHelpAndUsageStreams: asked-for help goes to stdout with exit 0; usage
+// errors go to stderr with exit 2.
+func TestHelpAndUsageStreams(t *testing.T) {
+	tests := []struct {
+		args       []string
+		code       int
+		onStdout   bool
+		wantInText string
+	}{
+		{[]string{"--help"}, 0, true, "Verbs:"},
+		{[]string{"-h"}, 0, true, "Verbs:"},
+		{[]string{"help"}, 0, true, "Verbs:"},
+		{nil, 2, false, "Verbs:"},
+		{[]string{"frobnicate"}, 2, false, `unknown verb "frobnicate"`},
+		{[]string{"help", "frobnicate"}, 2, false, `unknown verb "frobnicate"`},
+		{[]string{"report", "--bogus"}, 2, false, "flag provided but not defined: -bogus"},
+		{[]string{"envs", "frob"}, 2, false, `unknown action "frob"`},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			out, errOut, code := runCLISplit(t, tc.args...)
+			text, other := errOut, out
+			if tc.onStdout {
+				text, other = out, errOut
 			}
-			if !strings.Contains(out, "Usage: bench "+v.name) {
-				t.Errorf("help text:\n%s", out)
+			if code != tc.code || !strings.Contains(text, tc.wantInText) || other != "" {
+				t.Errorf("exit %d (want %d)\nstdout:\n%s\nstderr:\n%s", code, tc.code, out, errOut)
 			}
 		})
-	}
-	if out, code := runCLI(t); code != 2 || !strings.Contains(out, "Verbs:") {
-		t.Errorf("no args: exit %d\n%s", code, out)
-	}
-	if out, code := runCLI(t, "frobnicate"); code != 2 || !strings.Contains(out, `unknown verb "frobnicate"`) {
-		t.Errorf("unknown verb: exit %d\n%s", code, out)
 	}
 }
 
@@ -45,6 +80,8 @@ func TestCLIErrors(t *testing.T) {
 		{"unknown key names file and line", []string{"run", "-c", bad, "--out", dir}, 1, "bad.yaml:4"},
 		{"bad --set path", []string{"run", "-c", bad, "--set", "nope.x=1"}, 1, "nope"},
 		{"missing dataset names the fetch command", []string{"data", "stats", "movielens", "--path", filepath.Join(dir, "none")}, 1, "bench data fetch movielens"},
+		{"missing dataset: the data verb takes --path", []string{"data", "stats", "movielens", "--path", filepath.Join(dir, "none")}, 1, "pass that location with --path DIR"},
+		{"missing omnibehavior: the data verb takes --path", []string{"data", "stats", "omnibehavior", "--path", filepath.Join(dir, "none")}, 1, "pass that location with --path DIR"},
 		{"unknown dataset", []string{"data", "stats", "imagenet"}, 1, `unknown dataset "imagenet"`},
 		{"report on a non-run", []string{"report", dir}, 1, "not a run directory"},
 		{"cache stats on an empty dir", []string{"cache", "stats", "--dir", dir}, 0, "no cache files"},
@@ -112,6 +149,9 @@ sweep:
 	}
 }
 
+// TestEnvsCheckEmbedded replays every embedded oracle. An environment whose
+// prerequisites are missing on this machine (MiniWoB++ without Chromium or
+// its npm libraries) must be skipped with the install command, and only then.
 func TestEnvsCheckEmbedded(t *testing.T) {
 	out, code := runCLI(t, "envs", "check", "--json")
 	if code != 0 {
@@ -124,18 +164,36 @@ func TestEnvsCheckEmbedded(t *testing.T) {
 		}
 		n++
 		var r struct {
-			Env           string
-			Tasks, Failed int
+			Env              string
+			Tasks, Failed    int
+			Skipped, Install string
 		}
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatalf("bad line %q: %v", line, err)
 		}
-		if r.Tasks < 10 || r.Failed != 0 {
+		e, err := all.Find(r.Env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := e.OpenEmbedded(all.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		missing := envs.CheckPrerequisites(s)
+		closeSuite(s)
+		switch {
+		case missing != nil && r.Skipped == "":
+			t.Errorf("%s: prerequisites missing (%v) but not skipped: %s", r.Env, missing, line)
+		case missing == nil && r.Skipped != "":
+			t.Errorf("%s: skipped though nothing is missing: %s", r.Env, line)
+		case r.Skipped != "" && (r.Install == "" || !strings.Contains(r.Skipped, r.Install)):
+			t.Errorf("%s: skipped without the command that installs what is missing: %s", r.Env, line)
+		case r.Skipped == "" && (r.Tasks < 10 || r.Failed != 0):
 			t.Errorf("%s: %d tasks, %d failed (embedded suites need ≥ 10 tasks, all solvable)", r.Env, r.Tasks, r.Failed)
 		}
 	}
-	if n == 0 {
-		t.Error("no environment checked")
+	if n != len(all.Entries()) {
+		t.Errorf("%d JSON lines for %d environments", n, len(all.Entries()))
 	}
 }
 

@@ -2,19 +2,39 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"text/tabwriter"
 
+	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/lifelong"
+	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent/lifemem"
+	"github.com/memharness/memharness/methods/pramem"
+	"github.com/memharness/memharness/methods/predict"
+	"github.com/memharness/memharness/runlog"
 )
 
 func cmdMemory(ctx context.Context, stdio IO, args []string) error {
-	fs := newFlags(stdio.Err, "memory", "memory show RUNDIR [--method NAME]",
-		"Describes the memory a LifeMem run built: every cluster with its size, summary, rules and\n"+
-			"environments, then the construction cost per operation and per 1,000 trajectories.")
-	method := fs.String("method", "lifemem", "the LifeMem method of the run to describe")
+	fs := newFlags(stdio.Err, "memory", "memory show RUNDIR [--method NAME] [--user U] [--json]",
+		"Describes the memory the methods of a run built, from the files the run keeps.\n"+
+			"  without --method  every method with memory, one line each\n"+
+			"  --method NAME     that method: per user (prediction runs) or its clusters and rules (LifeMem)\n"+
+			"  --user U          one user's memory in full: PraMem round by round (experience and bias\n"+
+			"                    alerts after each round, then the final sections); Mem0 and MemOS their\n"+
+			"                    stored units; ProEx its candidate profiles; every method the memory text\n"+
+			"                    exactly as the prompt shows it")
+	method := fs.String("method", "", "the method to describe (its name in the run's config)")
+	user := fs.String("user", "", "prediction runs: the user whose memory to show in full")
+	asJSON := fs.Bool("json", false, "print one JSON document instead of text")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -23,14 +43,703 @@ func cmdMemory(ctx context.Context, stdio IO, args []string) error {
 		fs.Usage()
 		return errUsage
 	}
-	dir := filepath.Join(lifelong.MethodDir(pos[1], *method), "state")
-	if _, err := os.Stat(dir); err != nil {
-		return fmt.Errorf("no LifeMem state for method %q in %s: %w", *method, pos[1], err)
+	run := pos[1]
+	if !isRunDir(run) {
+		if below := runDirsBelow(run, 4); len(below) > 0 {
+			return fmt.Errorf("%s is not a run directory; pass one of: %s", run, strings.Join(below, ", "))
+		}
+		return fmt.Errorf("%s is not a run directory (no %s)", run, runlog.ManifestFile)
 	}
-	m, err := lifemem.Inspect(ctx, dir, lifemem.Options{})
+	if *user != "" && *method == "" {
+		return fmt.Errorf("--user needs --method (the methods with memory: 'bench memory show %s')", run)
+	}
+	methods, err := memoryMethods(run)
 	if err != nil {
 		return err
 	}
-	defer m.Close()
-	return m.Describe(stdio.Out)
+	if *method == "" {
+		return listMemory(stdio.Out, run, methods, *asJSON)
+	}
+	i := slices.IndexFunc(methods, func(m memoryMethod) bool { return m.Name == *method })
+	if i < 0 {
+		var names []string
+		for _, m := range methods {
+			names = append(names, m.Name)
+		}
+		if len(names) == 0 {
+			return fmt.Errorf("%s: no method of this run built memory", run)
+		}
+		return fmt.Errorf("%s: method %q has no memory here (methods with memory: %s)", run, *method, strings.Join(names, ", "))
+	}
+	m := methods[i]
+	if m.Agent {
+		if *user != "" {
+			return fmt.Errorf("--user: %s is an agent method; its memory is shared by every task", m.Name)
+		}
+		return showAgentMemory(ctx, stdio.Out, run, m, *asJSON)
+	}
+	if *user == "" {
+		return showMethodUsers(stdio.Out, m, *asJSON)
+	}
+	return showUserMemory(stdio.Out, run, m, *user, *asJSON)
+}
+
+// memoryMethod is one method of a run that kept memory: a prediction method
+// (memory/<method>/<user>.json per user) or a lifelong agent method (its
+// state folder).
+type memoryMethod struct {
+	Name string `json:"method"`
+	Kind string `json:"kind"`
+	// Agent: a lifelong agent method (one memory for every task).
+	Agent bool `json:"agent,omitempty"`
+	// Users are the prediction method's per-user memories, by file name.
+	Users []userFile `json:"-"`
+	// Summary is the one-line description `memory show` lists.
+	Summary string `json:"summary"`
+	// EmptyUsers names the users whose memory came out empty.
+	EmptyUsers []string `json:"empty_users,omitempty"`
+}
+
+type userFile struct {
+	User string
+	Mem  predict.Memory
+}
+
+// memoryMethods finds every method of run that kept memory, in name order.
+func memoryMethods(run string) ([]memoryMethod, error) {
+	kinds := configKinds(run)
+	var out []memoryMethod
+	dirs, err := os.ReadDir(filepath.Join(run, "memory"))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	for _, d := range dirs {
+		if !d.IsDir() {
+			continue
+		}
+		m := memoryMethod{Name: d.Name(), Kind: kinds[d.Name()]}
+		files, err := filepath.Glob(filepath.Join(run, "memory", d.Name(), "*.json"))
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			var mem predict.Memory
+			if err := readJSONFile(f, &mem); err != nil {
+				return nil, err
+			}
+			if k, ok := mem.Meta["kind"].(string); ok && m.Kind == "" {
+				m.Kind = k
+			}
+			m.Users = append(m.Users, userFile{User: strings.TrimSuffix(filepath.Base(f), ".json"), Mem: mem})
+		}
+		if len(m.Users) == 0 {
+			continue
+		}
+		if m.Kind == "" {
+			m.Kind = m.Name
+		}
+		sortUsers(m.Users)
+		m.Summary, m.EmptyUsers = summarizeUsers(m)
+		out = append(out, m)
+	}
+	agents, err := os.ReadDir(filepath.Join(run, lifelong.Dir))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	for _, d := range agents {
+		state := filepath.Join(lifelong.MethodDir(run, d.Name()), "state")
+		if ents, err := os.ReadDir(state); err != nil || len(ents) == 0 {
+			continue // no state kept: a memoryless agent (ReAct)
+		}
+		m := memoryMethod{Name: d.Name(), Kind: kinds[d.Name()], Agent: true}
+		if m.Kind == "" {
+			m.Kind = d.Name()
+		}
+		m.Summary = summarizeAgent(run, m)
+		out = append(out, m)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// configKinds maps the run's method names (as folder names) to their kinds,
+// from the config recorded in the manifest.
+func configKinds(run string) map[string]string {
+	kinds := map[string]string{}
+	man, err := runlog.ReadManifest(filepath.Join(run, runlog.ManifestFile))
+	if err != nil {
+		return kinds
+	}
+	b, err := json.Marshal(man.Config)
+	if err != nil {
+		return kinds
+	}
+	var cfg config.Config
+	if json.Unmarshal(b, &cfg) == nil {
+		for _, m := range cfg.Methods {
+			name := m.Name
+			if name == "" {
+				name = m.Kind
+			}
+			kinds[safeName(name)] = m.Kind
+		}
+	}
+	// Lifelong configs list their agent methods in their own block.
+	var raw struct {
+		Lifelong struct {
+			Methods []struct{ Name, Kind string } `json:"methods"`
+		} `json:"lifelong"`
+	}
+	if json.Unmarshal(b, &raw) == nil {
+		for _, m := range raw.Lifelong.Methods {
+			name := m.Name
+			if name == "" {
+				name = m.Kind
+			}
+			kinds[name] = m.Kind
+		}
+	}
+	return kinds
+}
+
+// sortUsers orders users numerically when their names are numbers
+// (MovieLens), else by name.
+func sortUsers(us []userFile) {
+	sort.Slice(us, func(i, j int) bool {
+		a, b := us[i].User, us[j].User
+		if len(a) != len(b) && isDigits(a) && isDigits(b) {
+			return len(a) < len(b)
+		}
+		return a < b
+	})
+}
+
+func isDigits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+// textMemory reports whether kind keeps its memory as text (RAG keeps an
+// index of the history instead, so its text is empty by design).
+func textMemory(kind string) bool { return kind != "rag" }
+
+func summarizeUsers(m memoryMethod) (string, []string) {
+	var tokens, calls int
+	var empty []string
+	for _, u := range m.Users {
+		tokens += u.Mem.Tokens
+		calls += u.Mem.Calls
+		if textMemory(m.Kind) && strings.TrimSpace(u.Mem.Text) == "" {
+			empty = append(empty, u.User)
+		}
+	}
+	n := len(m.Users)
+	s := fmt.Sprintf("%d users, mean %d memory tokens, %d construction calls", n, (tokens+n/2)/n, calls)
+	switch m.Kind {
+	case "pramem":
+		var pat, bias int
+		for _, u := range m.Users {
+			pat += metaInt(u.Mem.Meta, "user_exp")
+			bias += metaInt(u.Mem.Meta, "model_exp")
+		}
+		s += fmt.Sprintf(", mean %.1f experiences and %.1f bias alerts after %d rounds",
+			float64(pat)/float64(n), float64(bias)/float64(n), metaInt(m.Users[0].Mem.Meta, "rounds"))
+	case "mem0", "memos":
+		var stored int
+		for _, u := range m.Users {
+			stored += metaInt(u.Mem.Meta, "stored")
+		}
+		s += fmt.Sprintf(", mean %.1f stored units", float64(stored)/float64(n))
+	case "proex":
+		var chosen int
+		for _, u := range m.Users {
+			chosen += metaInt(u.Mem.Meta, "chosen")
+		}
+		s += fmt.Sprintf(", mean %.1f chosen profiles", float64(chosen)/float64(n))
+	case "rag":
+		var docs int
+		for _, u := range m.Users {
+			docs += metaInt(u.Mem.Meta, "documents")
+		}
+		s += fmt.Sprintf(", mean %.1f indexed documents (no text memory)", float64(docs)/float64(n))
+	}
+	if len(empty) > 0 {
+		s += fmt.Sprintf("; EMPTY for %d of %d users (%s)", len(empty), n, strings.Join(empty, ", "))
+	}
+	return s, empty
+}
+
+func summarizeAgent(run string, m memoryMethod) string {
+	var st lifemem.Stats
+	if err := readJSONFile(filepath.Join(lifelong.MethodDir(run, m.Name), "lifemem_stats.json"), &st); err == nil {
+		return fmt.Sprintf("lifelong agent memory: %d trajectories in %d clusters, %d rules, %d construction calls",
+			st.Trajectories, st.Clusters, st.Rules, st.Total.Calls)
+	}
+	files, _ := filepath.Glob(filepath.Join(lifelong.MethodDir(run, m.Name), "state", "*"))
+	var names []string
+	for _, f := range files {
+		names = append(names, filepath.Base(f))
+	}
+	return "lifelong agent memory: state " + strings.Join(names, ", ")
+}
+
+func listMemory(w io.Writer, run string, methods []memoryMethod, asJSON bool) error {
+	if asJSON {
+		if methods == nil {
+			methods = []memoryMethod{}
+		}
+		return writeJSON(w, methods)
+	}
+	if len(methods) == 0 {
+		fmt.Fprintf(w, "%s: no method of this run built memory\n", run)
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, m := range methods {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", m.Name, m.Kind, m.Summary)
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "\nRun with --method NAME for one method's memory (prediction methods: --user U for one user in full).")
+	return nil
+}
+
+// showMethodUsers prints one line per user of a prediction method.
+func showMethodUsers(w io.Writer, m memoryMethod, asJSON bool) error {
+	type row struct {
+		User   string         `json:"user"`
+		Tokens int            `json:"tokens"`
+		Calls  int            `json:"calls"`
+		Usage  llm.Usage      `json:"usage"`
+		Facts  map[string]any `json:"counters,omitempty"`
+	}
+	rows := make([]row, len(m.Users))
+	for i, u := range m.Users {
+		rows[i] = row{u.User, u.Mem.Tokens, u.Mem.Calls, u.Mem.Usage, scalarMeta(u.Mem.Meta)}
+	}
+	if asJSON {
+		return writeJSON(w, struct {
+			memoryMethod
+			Users []row `json:"users"`
+		}{m, rows})
+	}
+	fmt.Fprintf(w, "%s (kind %s): %s\n\n", m.Name, m.Kind, m.Summary)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "user\tmemory tokens\tcalls\t"+strings.Join(userColumns(m.Kind), "\t"))
+	for _, u := range m.Users {
+		var cells []string
+		for _, c := range userColumnKeys(m.Kind) {
+			cells = append(cells, fmt.Sprint(metaInt(u.Mem.Meta, c)))
+		}
+		flag := ""
+		if slices.Contains(m.EmptyUsers, u.User) {
+			flag = "\tEMPTY"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s%s\n", u.User, u.Mem.Tokens, u.Mem.Calls, strings.Join(cells, "\t"), flag)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\nRun with --user U for one user's memory in full.\n")
+	return nil
+}
+
+// userColumns and userColumnKeys are the per-kind counters of the user table.
+func userColumns(kind string) []string {
+	switch kind {
+	case "pramem":
+		return []string{"rounds", "experiences", "bias alerts", "pending"}
+	case "mem0", "memos":
+		return []string{"stored", "added", "updated", "invalid answers"}
+	case "proex":
+		return []string{"profiles chosen", "validation questions"}
+	case "summary":
+		return []string{"chunks"}
+	case "rag":
+		return []string{"documents"}
+	}
+	return nil
+}
+
+func userColumnKeys(kind string) []string {
+	switch kind {
+	case "pramem":
+		return []string{"rounds", "user_exp", "model_exp", "proposal"}
+	case "mem0", "memos":
+		return []string{"stored", "added", "updated", "invalid_answers"}
+	case "proex":
+		return []string{"chosen", "validation_questions"}
+	case "summary":
+		return []string{"chunks"}
+	case "rag":
+		return []string{"documents"}
+	}
+	return nil
+}
+
+// userDetail is one user's memory in full.
+type userDetail struct {
+	Method   string         `json:"method"`
+	Kind     string         `json:"kind"`
+	User     string         `json:"user"`
+	Tokens   int            `json:"tokens"`
+	Calls    int            `json:"calls"`
+	Usage    llm.Usage      `json:"usage"`
+	Counters map[string]any `json:"counters,omitempty"`
+	// PraMem: each round's changes and the final sections.
+	Rounds []pramemRound     `json:"rounds,omitempty"`
+	Final  *pramem.ExpMemory `json:"final,omitempty"`
+	Units  []memoryUnit      `json:"units,omitempty"`    // Mem0, MemOS
+	Profs  []proexProfile    `json:"profiles,omitempty"` // ProEx
+	// Text is the memory exactly as the prediction prompt shows it.
+	Text string `json:"text"`
+}
+
+// pramemRound is what one practice round did to the memory.
+type pramemRound struct {
+	Round       int      `json:"round"` // 1-based
+	PracticeIdx int      `json:"practice_item"`
+	Proposed    int      `json:"proposed"`
+	Verified    int      `json:"verified"`
+	Review      string   `json:"review,omitempty"` // "", "accepted", "rejected"
+	Error       string   `json:"error,omitempty"`
+	Events      []string `json:"events,omitempty"`
+	Experience  []string `json:"experience"`  // pattern section after the round
+	BiasAlerts  []string `json:"bias_alerts"` // calibration section after the round
+	Pending     int      `json:"pending"`
+	Added       []string `json:"added,omitempty"`   // "experience: ..." / "bias alert: ..."
+	Removed     []string `json:"removed,omitempty"` // likewise
+}
+
+// memoryUnit and proexProfile read the construction checkpoints that Mem0,
+// MemOS and ProEx keep per user (checkpoints/<user>/<name>.json).
+type memoryUnit struct {
+	ID   string `json:"id"`
+	Type string `json:"type,omitempty"`
+	Text string `json:"text"`
+}
+
+type proexProfile struct {
+	Perspective string  `json:"perspective"`
+	Records     int     `json:"records"`
+	Text        string  `json:"text"`
+	Validated   bool    `json:"validated"`
+	Questions   int     `json:"questions"`
+	Invalid     int     `json:"invalid"`
+	Acc         float64 `json:"acc"`
+	F1          float64 `json:"f1"`
+}
+
+func showUserMemory(w io.Writer, run string, m memoryMethod, user string, asJSON bool) error {
+	i := slices.IndexFunc(m.Users, func(u userFile) bool { return u.User == user })
+	if i < 0 {
+		var names []string
+		for _, u := range m.Users {
+			names = append(names, u.User)
+		}
+		return fmt.Errorf("%s: no memory for user %q (users: %s)", m.Name, user, strings.Join(closest(user, names, 10), ", "))
+	}
+	mem := m.Users[i].Mem
+	d := userDetail{Method: m.Name, Kind: m.Kind, User: user, Tokens: mem.Tokens, Calls: mem.Calls, Usage: mem.Usage,
+		Counters: scalarMeta(mem.Meta), Text: mem.Text}
+	ckpt, _ := mem.Meta["checkpoint"].(string)
+	ckptDir := filepath.Join(run, "checkpoints", user)
+	switch {
+	case m.Kind == "pramem":
+		if raw, ok := mem.Meta["memory_json"].(string); ok {
+			var final pramem.ExpMemory
+			if err := json.Unmarshal([]byte(raw), &final); err != nil {
+				return fmt.Errorf("%s: user %s: meta.memory_json: %w", m.Name, user, err)
+			}
+			d.Final = &final
+		}
+		if ckpt != "" {
+			rounds, err := pramemRounds(ckptDir, ckpt)
+			if err != nil {
+				return fmt.Errorf("%s: user %s: %w", m.Name, user, err)
+			}
+			d.Rounds = rounds
+		}
+	case ckpt != "":
+		var st struct {
+			Units    []memoryUnit   `json:"units"`
+			Profiles []proexProfile `json:"profiles"`
+		}
+		p := filepath.Join(ckptDir, ckpt+".json")
+		if err := readJSONFile(p, &st); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		d.Units, d.Profs = st.Units, st.Profiles
+	}
+	if asJSON {
+		return writeJSON(w, d)
+	}
+	return describeUser(w, d)
+}
+
+// pramemRounds reads the round records of checkpoint namespace ns, in order.
+func pramemRounds(dir, ns string) ([]pramemRound, error) {
+	var out []pramemRound
+	for i := 0; ; i++ {
+		var r pramem.Round
+		err := readJSONFile(filepath.Join(dir, fmt.Sprintf("%s-round-%03d.json", ns, i)), &r)
+		if errors.Is(err, os.ErrNotExist) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		pr := pramemRound{Round: i + 1, PracticeIdx: r.PracticeIdx, Proposed: len(r.NewProposals), Error: r.Error,
+			Events: r.Events, Experience: nonNil(r.After.UserExp), BiasAlerts: nonNil(r.After.ModelExp), Pending: len(r.After.Proposal)}
+		if r.Verify != nil {
+			pr.Verified = len(r.Verify.Verified)
+		}
+		if r.ReviewTriggered && r.Review != nil {
+			pr.Review = "rejected"
+			if r.Review.Accepted {
+				pr.Review = "accepted"
+			}
+		}
+		for _, s := range []struct {
+			label         string
+			before, after []string
+		}{{"experience", r.Before.UserExp, r.After.UserExp}, {"bias alert", r.Before.ModelExp, r.After.ModelExp}} {
+			for _, x := range s.after {
+				if !slices.Contains(s.before, x) {
+					pr.Added = append(pr.Added, s.label+": "+x)
+				}
+			}
+			for _, x := range s.before {
+				if !slices.Contains(s.after, x) {
+					pr.Removed = append(pr.Removed, s.label+": "+x)
+				}
+			}
+		}
+		out = append(out, pr)
+	}
+}
+
+func describeUser(w io.Writer, d userDetail) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (kind %s), user %s: %d memory tokens, %d construction calls (%d prompt + %d completion tokens)\n",
+		d.Method, d.Kind, d.User, d.Tokens, d.Calls, d.Usage.PromptTokens, d.Usage.CompletionTokens)
+	if len(d.Counters) > 0 {
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(d.Counters)) {
+			parts = append(parts, fmt.Sprintf("%s %v", k, d.Counters[k]))
+		}
+		fmt.Fprintf(&b, "  %s\n", strings.Join(parts, ", "))
+	}
+	if len(d.Rounds) > 0 {
+		b.WriteString("\nRounds (experience: what the user tends to do; bias alerts: what the model should correct):\n")
+		for _, r := range d.Rounds {
+			fmt.Fprintf(&b, "  round %2d (practice item %d): %d proposed, %d verified", r.Round, r.PracticeIdx, r.Proposed, r.Verified)
+			if r.Review != "" {
+				fmt.Fprintf(&b, ", review %s", r.Review)
+			}
+			fmt.Fprintf(&b, "; now %d experiences, %d bias alerts, %d pending", len(r.Experience), len(r.BiasAlerts), r.Pending)
+			if r.Error != "" {
+				fmt.Fprintf(&b, "; FAILED: %s", r.Error)
+			}
+			if len(r.Events) > 0 {
+				fmt.Fprintf(&b, "; events: %s", strings.Join(r.Events, ", "))
+			}
+			b.WriteString("\n")
+			for _, x := range r.Added {
+				fmt.Fprintf(&b, "      + %s\n", x)
+			}
+			for _, x := range r.Removed {
+				fmt.Fprintf(&b, "      - %s\n", x)
+			}
+		}
+	}
+	if d.Final != nil {
+		b.WriteString("\nFinal memory:\n")
+		for _, s := range []struct {
+			title string
+			items []string
+		}{{"Experience (patterns of this user)", d.Final.UserExp}, {"Bias alerts (calibration for the model)", d.Final.ModelExp},
+			{"Pending proposals (not yet in the memory)", d.Final.Proposal}} {
+			fmt.Fprintf(&b, "  %s: %d\n", s.title, len(s.items))
+			for i, x := range s.items {
+				fmt.Fprintf(&b, "    %d. %s\n", i+1, x)
+			}
+		}
+	}
+	if len(d.Units) > 0 {
+		fmt.Fprintf(&b, "\nStored units: %d\n", len(d.Units))
+		for _, u := range d.Units {
+			if u.Type != "" {
+				fmt.Fprintf(&b, "  %-4s %-10s %s\n", u.ID, u.Type, u.Text)
+			} else {
+				fmt.Fprintf(&b, "  %-4s %s\n", u.ID, u.Text)
+			}
+		}
+	}
+	if len(d.Profs) > 0 {
+		fmt.Fprintf(&b, "\nCandidate profiles: %d\n", len(d.Profs))
+		for _, p := range d.Profs {
+			fmt.Fprintf(&b, "  %-10s %4d records  validated %-5v  %d questions (%d invalid)  acc %.3f  f1 %.3f\n",
+				p.Perspective, p.Records, p.Validated, p.Questions, p.Invalid, p.Acc, p.F1)
+		}
+	}
+	if strings.TrimSpace(d.Text) == "" {
+		if textMemory(d.Kind) {
+			b.WriteString("\nThe memory is EMPTY: the prompt shows no memory for this user.\n")
+		}
+	} else {
+		fmt.Fprintf(&b, "\nMemory as the prompt shows it (%d tokens):\n", d.Tokens)
+		for _, line := range strings.Split(strings.TrimRight(d.Text, "\n"), "\n") {
+			fmt.Fprintf(&b, "  | %s\n", line)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// showAgentMemory describes a lifelong agent method's memory: LifeMem's
+// clusters and rules, or an outline of another method's saved state.
+func showAgentMemory(ctx context.Context, w io.Writer, run string, m memoryMethod, asJSON bool) error {
+	dir := filepath.Join(lifelong.MethodDir(run, m.Name), "state")
+	if m.Kind == "lifemem" || fileExists(filepath.Join(lifelong.MethodDir(run, m.Name), "lifemem_stats.json")) {
+		lm, err := lifemem.Inspect(ctx, dir, lifemem.Options{})
+		if err != nil {
+			return err
+		}
+		defer lm.Close()
+		if asJSON {
+			return writeJSON(w, struct {
+				Method string        `json:"method"`
+				Kind   string        `json:"kind"`
+				Stats  lifemem.Stats `json:"stats"`
+			}{m.Name, m.Kind, lm.Stats()})
+		}
+		return lm.Describe(w)
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return err
+	}
+	outline := map[string]map[string]string{}
+	for _, f := range files {
+		var top map[string]json.RawMessage
+		if err := readJSONFile(f, &top); err != nil {
+			return err
+		}
+		o := map[string]string{}
+		for k, v := range top {
+			o[k] = outlineJSON(v)
+		}
+		outline[filepath.Base(f)] = o
+	}
+	if asJSON {
+		return writeJSON(w, struct {
+			Method string                       `json:"method"`
+			Kind   string                       `json:"kind"`
+			State  map[string]map[string]string `json:"state"`
+		}{m.Name, m.Kind, outline})
+	}
+	fmt.Fprintf(w, "%s (kind %s): %s\n", m.Name, m.Kind, m.Summary)
+	for _, f := range slices.Sorted(maps.Keys(outline)) {
+		fmt.Fprintf(w, "\n%s:\n", f)
+		for _, k := range slices.Sorted(maps.Keys(outline[f])) {
+			fmt.Fprintf(w, "  %-20s %s\n", k, outline[f][k])
+		}
+	}
+	return nil
+}
+
+// outlineJSON says what a JSON value holds in a few words.
+func outlineJSON(raw json.RawMessage) string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return "?"
+	}
+	switch x := v.(type) {
+	case []any:
+		return fmt.Sprintf("%d items", len(x))
+	case map[string]any:
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			if arr, ok := x[k].([]any); ok {
+				parts = append(parts, fmt.Sprintf("%s: %d", k, len(arr)))
+			}
+		}
+		if len(parts) == 0 {
+			return fmt.Sprintf("%d fields", len(x))
+		}
+		return strings.Join(parts, ", ")
+	case string:
+		if len(x) > 60 {
+			return fmt.Sprintf("text, %d bytes", len(x))
+		}
+		return x
+	default:
+		return fmt.Sprint(x)
+	}
+}
+
+// scalarMeta keeps the numbers, booleans and short strings of a memory's
+// meta (the counters), leaving out lists, texts and checkpoint names.
+func scalarMeta(meta map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range meta {
+		if k == "kind" || k == "calls" || k == "memory_tokens" {
+			continue // shown in the header
+		}
+		switch x := v.(type) {
+		case float64, bool:
+			out[k] = x
+		case string:
+			if k != "checkpoint" && k != "memory_json" && len(x) <= 40 {
+				out[k] = x
+			}
+		case map[string]any:
+			for k2, v2 := range x {
+				if f, ok := v2.(float64); ok {
+					out[k+"."+k2] = f
+				}
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+func metaInt(meta map[string]any, key string) int {
+	switch x := meta[key].(type) {
+	case float64:
+		return int(x)
+	case int:
+		return x
+	}
+	return 0
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+func readJSONFile(p string, v any) error {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%s: %w", p, err)
+	}
+	return nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }

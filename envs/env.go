@@ -109,3 +109,49 @@ type DataIssues interface {
 // catalogue) is not in the directory; `bench envs check --data` then skips
 // the environment with that reason instead of failing.
 var ErrNoData = errors.New("official data not available")
+
+// Prerequisite is the error an environment returns when software it needs
+// outside the Go toolchain (a browser, npm libraries, a database server) is
+// missing on this machine. Such an environment cannot run here at all, which
+// is not the same as failing its tasks: `bench envs check` reports it as
+// skipped and a lifelong run leaves it out, both printing Install. Match it
+// with errors.As.
+type Prerequisite struct {
+	// Env is the environment that needs it ("miniwob").
+	Env string
+	// What names what is missing, in words ("chromium").
+	What string
+	// Install is the command that installs it, run from the repository root.
+	Install string
+	// Err is the underlying cause (which paths were tried); may be nil.
+	Err error
+}
+
+func (p *Prerequisite) Error() string {
+	msg := p.Env + " needs " + p.What + ", not found on this machine"
+	if p.Err != nil {
+		msg += " (" + p.Err.Error() + ")"
+	}
+	if p.Install != "" {
+		msg += "; install with: " + p.Install
+	}
+	return msg
+}
+
+func (p *Prerequisite) Unwrap() error { return p.Err }
+
+// Prerequisites is implemented by suites that depend on software outside Go.
+// Prerequisites checks, without starting anything, that it is installed and
+// returns nil or a *Prerequisite.
+type Prerequisites interface {
+	Prerequisites() error
+}
+
+// CheckPrerequisites returns s's missing prerequisite (a *Prerequisite), or
+// nil when s has none or all are installed.
+func CheckPrerequisites(s Suite) error {
+	if p, ok := s.(Prerequisites); ok {
+		return p.Prerequisites()
+	}
+	return nil
+}

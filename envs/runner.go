@@ -138,6 +138,11 @@ func Check(ctx context.Context, s Suite) (CheckResult, error) {
 	if !ok {
 		return res, fmt.Errorf("%s has no oracle", s.Name())
 	}
+	// A suite that cannot run on this machine is not checked task by task:
+	// its tasks did not fail, they could not start.
+	if err := CheckPrerequisites(s); err != nil {
+		return res, err
+	}
 	var issues map[string]string
 	if di, ok := s.(DataIssues); ok {
 		issues = di.DataIssues()
@@ -158,6 +163,9 @@ func Check(ctx context.Context, s Suite) (CheckResult, error) {
 			case err != nil:
 				if ctx.Err() != nil {
 					return res, ctx.Err()
+				}
+				if p := (*Prerequisite)(nil); errors.As(err, &p) {
+					return res, p
 				}
 				reason = err.Error()
 			case tr.Score < 1:

@@ -95,3 +95,35 @@ func TestAgentErrorAndStop(t *testing.T) {
 		t.Error("start failure not reported")
 	}
 }
+
+// needySuite is counterSuite on a machine lacking its browser: either the
+// cheap check or the first episode says so.
+type needySuite struct{ counterSuite }
+
+// needyChecked also implements Prerequisites.
+type needyChecked struct{ needySuite }
+
+func (s needyChecked) Prerequisites() error { return s.NewEpisodeErr() }
+
+func (s needySuite) NewEpisodeErr() error {
+	return &Prerequisite{Env: "counter", What: "a browser", Install: "apt-get install browser", Err: errors.New("not on $PATH")}
+}
+
+func (s needySuite) NewEpisode(context.Context, Task, Options) (Episode, error) {
+	return nil, s.NewEpisodeErr()
+}
+
+func TestCheckStopsOnMissingPrerequisite(t *testing.T) {
+	for _, s := range []Suite{needySuite{counterSuite{n: 1}}, needyChecked{needySuite{counterSuite{n: 1}}}} {
+		res, err := Check(context.Background(), s)
+		var p *Prerequisite
+		if !errors.As(err, &p) || res.Failed != 0 {
+			t.Errorf("%T: Check = %+v, %v; want no failed task and a *Prerequisite", s, res, err)
+			continue
+		}
+		want := "counter needs a browser, not found on this machine (not on $PATH); install with: apt-get install browser"
+		if err.Error() != want {
+			t.Errorf("message %q, want %q", err, want)
+		}
+	}
+}

@@ -15,6 +15,7 @@ run ./datasets/movielens 'ParseRatings1M(Naive)?$' 3x
 run ./llm 'LiveCall(RawHTTP)?$' 3000x
 run ./llm/cache 'Cache(Hit|Key)$' 20000x
 run ./llm 'Throughput50ms(RawHTTP)?$' 2x
+run ./datasets/synth 'GenerateOmniBehavior$' 3x
 
 # median of a metric (column whose unit is $2) for benchmark $1
 med() {
@@ -31,9 +32,10 @@ live=$(med BenchmarkLiveCall cpu-ns/call);       live0=$(med BenchmarkLiveCallRa
 hit=$(med BenchmarkCacheHit ns/op);              hit0=$(med BenchmarkCacheKey ns/op)
 frac=$(med BenchmarkThroughput50ms ideal-fraction); frac0=$(med BenchmarkThroughput50msRawHTTP ideal-fraction)
 rps=$(med BenchmarkThroughput50ms req/s)
+gen=$(med BenchmarkGenerateOmniBehavior ns/op)
 
 awk -v parse="$parse" -v parse0="$parse0" -v live="$live" -v live0="$live0" -v hit="$hit" -v hit0="$hit0" \
-    -v frac="$frac" -v frac0="$frac0" -v rps="$rps" 'BEGIN {
+    -v frac="$frac" -v frac0="$frac0" -v rps="$rps" -v gen="$gen" 'BEGIN {
 	fmt = "%-44s %14s %12s %-34s %s\n"
 	printf fmt, "figure (median of runs)", "measured", "target", "same-run baseline", "verdict"
 	line("parse 1,000,000-line ratings.dat", sprintf("%.3f s", parse/1e9), "<= 1 s", \
@@ -44,6 +46,7 @@ awk -v parse="$parse" -v parse0="$parse0" -v live="$live" -v live0="$live0" -v h
 	     sprintf("key alone %.1f us (lookup x%.1f)", hit0/1e3, hit/hit0), hit/1e3 <= 50)
 	line("req/s vs ideal 640/s (50 ms server, conc. 32)", sprintf("%.3f (%.0f/s)", frac, rps), ">= 0.8", \
 	     sprintf("bare net/http %.3f", frac0), frac >= 0.8)
+	line("generate the default synthetic OmniBehavior", sprintf("%.3f s", gen/1e9), "<= 2 s", "-", gen/1e9 <= 2)
 	exit (fails > 0)
 	}
 	function line(name, got, target, base, ok) { printf fmt, name, got, target, base, ok ? "ok" : "MISSED"; if (!ok) fails++ }'

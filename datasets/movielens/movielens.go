@@ -9,8 +9,10 @@ import "errors"
 // ErrNotFound is wrapped by Load when no dataset is found at the path.
 var ErrNotFound = errors.New("movielens dataset not found")
 
-// FetchHint tells a user how to obtain the dataset.
-const FetchHint = "download it with `bench data fetch movielens`, or pass --path pointing at an extracted ml-1m directory or ml-1m.zip"
+// FetchHint tells a user how to obtain the dataset. It names no flag: each
+// verb adds how it takes the location (bench data: --path, bench run:
+// --set dataset.path=).
+const FetchHint = "download it with `bench data fetch movielens`, or give the location of an extracted ml-1m directory or ml-1m.zip"
 
 // Official file names.
 const (

@@ -16,9 +16,10 @@ import (
 // ErrNotFound is wrapped by Load when no dataset is found at the path.
 var ErrNotFound = errors.New("omnibehavior dataset not found")
 
-// FetchHint tells a user how to obtain the dataset.
+// FetchHint tells a user how to obtain the dataset. It names no flag: each
+// verb adds how it takes the location.
 const FetchHint = "download the release's raw_user_data/en and raw_user_data/zh folders from the Hugging Face dataset jiawei-ucas/OmniBehavior " +
-	"(gated: accept its licence), then pass --path pointing at a folder of per-user JSON files, a users JSON file, or PraMem's experiment_data.json"
+	"(gated: accept its licence), then give the location of a folder of per-user JSON files, a users JSON file, or PraMem's experiment_data.json"
 
 // Languages of the release folders and of question texts.
 const (

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/memharness/memharness/datasets/synth"
 )
@@ -461,19 +460,8 @@ func obMean(l string) float64 {
 	return map[string]float64{"video_liked": 0.06, "live_liked": 0.08}[l]
 }
 
-func TestGenerateOmniBehaviorFast(t *testing.T) {
-	if raceEnabled || testing.Short() {
-		t.Skip("timing check off under -race or -short")
-	}
-	start := time.Now()
-	if _, err := synth.GenerateOmniBehavior(synth.OmniBehaviorConfig{Seed: 1}); err != nil {
-		t.Fatal(err)
-	}
-	if el := time.Since(start); el > 2*time.Second {
-		t.Errorf("default generation took %v, want < 2s", el)
-	}
-}
-
+// BenchmarkGenerateOmniBehavior measures the default generation, which make
+// perf holds to its target (≤ 2 s); tests never assert wall-clock times.
 func BenchmarkGenerateOmniBehavior(b *testing.B) {
 	for b.Loop() {
 		if _, err := synth.GenerateOmniBehavior(synth.OmniBehaviorConfig{Seed: 1}); err != nil {

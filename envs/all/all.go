@@ -16,8 +16,9 @@ import (
 // Entry describes one environment.
 type Entry struct {
 	Name string
-	// DataSubdir is where the official data sits below a data root laid out
-	// like shared/fixtures/envs (e.g. "taubench/retail").
+	// DataSubdir is where the official data sits below a data root, which
+	// holds one folder per environment (e.g. "taubench/retail"); `bench data
+	// fetch` fills a data root in this layout.
 	DataSubdir string
 	// Open loads the official data from a directory.
 	Open func(dir string) (envs.Suite, error)

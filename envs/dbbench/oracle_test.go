@@ -71,7 +71,7 @@ func serverSuite(t testing.TB, s *Suite) *Suite {
 	t.Helper()
 	dsn := os.Getenv(dsnEnv)
 	if dsn == "" {
-		t.Skipf("%s not set; run `eval \"$(scripts/ci-mariadb.sh)\"` to test against MariaDB", dsnEnv)
+		t.Skipf("skipping: %s not set; `eval \"$(scripts/ci-mariadb.sh)\"` installs MariaDB (apt-get install mariadb-server) and starts a test server", dsnEnv)
 	}
 	srv, err := s.With(Config{DSN: dsn})
 	if err != nil {

@@ -12,13 +12,49 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/memharness/memharness/envs"
 )
 
-// ErrNoChromium is returned (wrapped) when no Chromium binary is found.
-var ErrNoChromium = errors.New("chromium not found (install it with scripts/ci-chromium.sh or set MEMHARNESS_CHROMIUM)")
+// ErrNoChromium is wrapped by the *envs.Prerequisite returned when no
+// Chromium binary is found.
+var ErrNoChromium = errors.New("no chromium, chromium-browser, google-chrome or headless-shell on $PATH, and $MEMHARNESS_CHROMIUM is not set")
 
-// ErrNoNodeModules is returned (wrapped) when the npm libraries are missing.
-var ErrNoNodeModules = errors.New("envs/miniwob/js/node_modules not found (run scripts/ci-chromium.sh or set MEMHARNESS_MINIWOB_JS)")
+// ErrNoNodeModules is wrapped by the *envs.Prerequisite returned when the npm
+// libraries are missing.
+var ErrNoNodeModules = errors.New("no envs/miniwob/js/node_modules with seedrandom found from the working directory, and $MEMHARNESS_MINIWOB_JS is not set")
+
+// The commands that install what is missing, from the repository root.
+const (
+	installChromium    = "sudo apt-get install chromium"
+	installNodeModules = "npm ci --prefix envs/miniwob/js"
+	// scripts/ci-chromium.sh installs both (apt-get, then npm ci).
+	installBoth = "bash scripts/ci-chromium.sh"
+)
+
+// prerequisite turns the lookup errors of the browser and the npm libraries
+// into one *envs.Prerequisite naming everything missing (nil when neither is).
+func prerequisite(chromiumErr, modulesErr error) error {
+	switch {
+	case chromiumErr != nil && modulesErr != nil:
+		return &envs.Prerequisite{Env: Name, What: "chromium and the npm libraries in envs/miniwob/js/node_modules",
+			Install: installBoth, Err: fmt.Errorf("%w; %w", chromiumErr, modulesErr)}
+	case chromiumErr != nil:
+		return &envs.Prerequisite{Env: Name, What: "chromium", Install: installChromium, Err: chromiumErr}
+	case modulesErr != nil:
+		return &envs.Prerequisite{Env: Name, What: "the npm libraries in envs/miniwob/js/node_modules",
+			Install: installNodeModules, Err: modulesErr}
+	}
+	return nil
+}
+
+// Prerequisites implements envs.Prerequisites: it looks for Chromium and the
+// npm libraries without starting either.
+func (s *Suite) Prerequisites() error {
+	_, chromiumErr := findChromium(s.cfg.Chromium)
+	_, modulesErr := findNodeModules(s.cfg.NodeModules)
+	return prerequisite(chromiumErr, modulesErr)
+}
 
 // findChromium resolves the browser binary: explicit path, then
 // $MEMHARNESS_CHROMIUM, then the usual names on $PATH.

@@ -1,7 +1,6 @@
 package miniwob
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -51,13 +50,13 @@ func newPIDs(before, after map[string]bool) []string {
 	return out
 }
 
-// needBrowser skips when Chromium or the npm libraries are missing.
+// needBrowser skips, with one line naming what to install, when Chromium or
+// the npm libraries are missing.
 func needBrowser(t testing.TB) {
 	t.Helper()
-	if _, err := findChromium(""); err != nil {
-		t.Skipf("skipping: %v", err)
-	}
-	if _, err := findNodeModules(""); errors.Is(err, ErrNoNodeModules) {
+	_, chromiumErr := findChromium("")
+	_, modulesErr := findNodeModules("")
+	if err := prerequisite(chromiumErr, modulesErr); err != nil {
 		t.Skipf("skipping: %v", err)
 	}
 }

@@ -171,10 +171,16 @@ func (s *Suite) ensure() (*server, *browser, error) {
 	if s.closed {
 		return nil, nil, fmt.Errorf("miniwob: suite is closed")
 	}
+	if s.srv == nil || s.br == nil {
+		// Name everything missing at once, before starting either half.
+		if err := s.Prerequisites(); err != nil {
+			return nil, nil, err
+		}
+	}
 	if s.srv == nil {
 		nm, err := findNodeModules(s.cfg.NodeModules)
 		if err != nil {
-			return nil, nil, fmt.Errorf("miniwob: %w", err)
+			return nil, nil, prerequisite(nil, err)
 		}
 		srv, err := startServer(s.pages, nm)
 		if err != nil {
@@ -185,7 +191,7 @@ func (s *Suite) ensure() (*server, *browser, error) {
 	if s.br == nil {
 		bin, err := findChromium(s.cfg.Chromium)
 		if err != nil {
-			return nil, nil, fmt.Errorf("miniwob: %w", err)
+			return nil, nil, prerequisite(err, nil)
 		}
 		br, err := startBrowser(bin, 1024, 768)
 		if err != nil {

@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path"
+
+	"github.com/memharness/memharness/envs"
 )
 
 // Domain is a τ-bench domain.
@@ -79,7 +81,12 @@ type data struct {
 
 func loadDir(dir string, domain Domain) (*data, error) {
 	if _, err := os.Stat(dir); err != nil {
-		return nil, fmt.Errorf("taubench: %w (fetch the data with `bench data fetch taubench`)", err)
+		// The fetch targets are per domain; an unknown domain names both.
+		target := NameRetail + "` or `bench data fetch " + NameAirline
+		if domain != "" {
+			target = "taubench-" + string(domain)
+		}
+		return nil, fmt.Errorf("taubench: %w (fetch the data with `bench data fetch %s`): %w", err, target, envs.ErrNoData)
 	}
 	fsys := os.DirFS(dir)
 	if domain == "" {
