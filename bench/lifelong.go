@@ -94,7 +94,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 			// An environment that cannot run here (MiniWoB++ without
 			// Chromium) is left out and said so, rather than scored 0.
 			closeSuite(s)
-			lo := lifelong.LeftOut{Env: name, Reason: err.Error(), Install: installHint(name, err)}
+			lo := lifelong.LeftOut{Env: name, Reason: err.Error(), Install: installHint(err)}
 			leftOut = append(leftOut, lo)
 			msg := fmt.Sprintf("%s left out: %v", name, err)
 			if lo.Install != "" {
@@ -244,13 +244,10 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 }
 
 // installHint names the command that brings in what an environment lacks.
-func installHint(env string, err error) string {
-	var p interface{ InstallCommand() string }
-	if errors.As(err, &p) {
-		return p.InstallCommand()
-	}
-	if env == "miniwob" {
-		return "bash scripts/ci-chromium.sh (Debian's chromium and the npm modules of envs/miniwob/js)"
+func installHint(err error) string {
+	var p *envs.Prerequisite
+	if errors.As(err, &p) && p.Install != "" {
+		return p.Install
 	}
 	return ""
 }
@@ -258,6 +255,9 @@ func installHint(env string, err error) string {
 // probe starts (and closes) one episode to show the environment can run
 // here at all.
 func probe(ctx context.Context, s envs.Suite) error {
+	if err := envs.CheckPrerequisites(s); err != nil {
+		return err // cheaper than starting an episode (no browser start)
+	}
 	tasks := s.Tasks()
 	if len(tasks) == 0 {
 		return fmt.Errorf("no tasks")

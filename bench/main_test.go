@@ -70,6 +70,8 @@ func TestCLIErrors(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.yaml")
 	os.WriteFile(bad, []byte("name: x\ntask: movielens\nmethods:\n  - {kind: truncation, histroy_tokens: 10}\n"), 0o644)
+	nodata := filepath.Join(dir, "nodata.yaml")
+	os.WriteFile(nodata, []byte("name: nodata\ntask: movielens\nbackbone: {kind: sim}\ndataset: {name: movielens, path: "+filepath.Join(dir, "none")+"}\nmethods:\n  - {kind: truncation}\n"), 0o644)
 	tests := []struct {
 		name string
 		args []string
@@ -83,6 +85,7 @@ func TestCLIErrors(t *testing.T) {
 		{"missing dataset: the data verb takes --path", []string{"data", "stats", "movielens", "--path", filepath.Join(dir, "none")}, 1, "pass that location with --path DIR"},
 		{"missing omnibehavior: the data verb takes --path", []string{"data", "stats", "omnibehavior", "--path", filepath.Join(dir, "none")}, 1, "pass that location with --path DIR"},
 		{"unknown dataset", []string{"data", "stats", "imagenet"}, 1, `unknown dataset "imagenet"`},
+		{"missing dataset: the run verb takes --set dataset.path", []string{"run", "-c", nodata, "--out", dir}, 1, "pass that location with --set dataset.path=DIR"},
 		{"report on a non-run", []string{"report", dir}, 1, "not a run directory"},
 		{"cache stats on an empty dir", []string{"cache", "stats", "--dir", dir}, 0, "no cache files"},
 	}
@@ -233,6 +236,9 @@ sweep:
 		if err != nil || json.Unmarshal(b, &sr) != nil || sr.Run != "../sim" || len(sr.Variants) != 2 {
 			t.Errorf("variant %s: %s = %s (%v); want a pointer to ../sim naming both variants", v, SameRunFile, b, err)
 		}
+	}
+	if out, code := runCLI(t, "report", filepath.Join(dir, "sw", "b")); code != 0 || !strings.Contains(out, "shares the run in") {
+		t.Errorf("report on a variant folder that shares a run: exit %d\n%s", code, out)
 	}
 	idx, _ := os.ReadFile(filepath.Join(dir, "sw", "sweep.md"))
 	if !strings.Contains(string(idx), "same run as a") {

@@ -37,6 +37,10 @@ func cmdReport(ctx context.Context, stdio IO, args []string) error {
 	if isRunDir(dir) {
 		return reportRun(stdio, dir, bootstrap, "")
 	}
+	if shared, ok := sharedRun(dir); ok {
+		fmt.Fprintf(stdio.Err, "report: %s shares the run in %s (sim backbone); rewriting that run's report\n", dir, shared)
+		return reportRun(stdio, shared, bootstrap, "")
+	}
 	st, err := os.Stat(dir)
 	if err != nil {
 		return fmt.Errorf("%s is not a run directory: %w", dir, err)
@@ -107,6 +111,20 @@ func reportRun(stdio IO, dir string, bootstrap optionalInt, variant string) erro
 		fmt.Fprintln(stdio.Out, filepath.Join(arts.Dir, f.Path))
 	}
 	return nil
+}
+
+// sharedRun follows a sweep variant's same_run.json to the run it shares.
+func sharedRun(dir string) (string, bool) {
+	b, err := os.ReadFile(filepath.Join(dir, SameRunFile))
+	if err != nil {
+		return "", false
+	}
+	var sr sameRun
+	if json.Unmarshal(b, &sr) != nil || sr.Run == "" {
+		return "", false
+	}
+	target := filepath.Join(dir, filepath.FromSlash(sr.Run))
+	return target, isRunDir(target)
 }
 
 // isRunDir reports whether dir holds a run's manifest.

@@ -57,7 +57,7 @@ func loadMovieLens(stdio IO, cfg *config.Config, out string) (*taskData, error) 
 	}
 	ds, err := movielens.Load(path)
 	if err != nil {
-		return nil, err
+		return nil, dataPathHint(err, runPathFlag)
 	}
 	if td.sha256, err = movielens.SHA256s(path); err != nil {
 		return nil, err
@@ -123,7 +123,7 @@ func loadOmniBehavior(stdio IO, cfg *config.Config, out string) (*taskData, erro
 	}
 	ds, err := omnibehavior.Load(path, d.Language)
 	if err != nil {
-		return nil, err
+		return nil, dataPathHint(err, runPathFlag)
 	}
 	for _, fe := range ds.Errors {
 		td.warnings = append(td.warnings, fe.Error())
