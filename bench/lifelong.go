@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/memharness/memharness/bench/config"
@@ -33,7 +34,16 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 		lc.Seed = cfg.Seed
 	}
 	start := time.Now()
-	back, err := openBackbone(ctx, cfg, stdio.Getenv, rs.out, stdio.Err)
+	if rs.shard != nil {
+		var mine []lifelong.MethodSpec
+		for i, m := range lc.Methods {
+			if rs.shard.owns(i) {
+				mine = append(mine, m)
+			}
+		}
+		lc.Methods = mine
+	}
+	back, err := openBackbone(ctx, cfg, stdio.Getenv, rs.cacheRoot(), stdio.Err)
 	if err != nil {
 		return res, err
 	}
@@ -97,7 +107,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 			lo := lifelong.LeftOut{Env: name, Reason: err.Error(), Install: installHint(err)}
 			leftOut = append(leftOut, lo)
 			msg := fmt.Sprintf("%s left out: %v", name, err)
-			if lo.Install != "" {
+			if lo.Install != "" && !strings.Contains(msg, lo.Install) {
 				msg += "; to include it: " + lo.Install
 			}
 			warnings = append(warnings, msg)
@@ -151,6 +161,9 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	}
 	for _, lo := range leftOut {
 		man.LeftOut = append(man.LeftOut, runlog.LeftOut{What: lo.Env, Reason: lo.Reason, Install: lo.Install})
+	}
+	if rs.shard != nil {
+		man.Shard = rs.shard.String()
 	}
 	for _, m := range lc.Methods {
 		man.Methods = append(man.Methods, m.Name)

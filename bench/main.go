@@ -45,6 +45,7 @@ func verbs() []verb {
 	return []verb{
 		{"run", "run one config (resumes an interrupted run)", cmdRun},
 		{"sweep", "run every variant of a config's sweep block", cmdSweep},
+		{"merge", "combine the shards of a sharded run (bench run --shard I/N) and write its reports", cmdMerge},
 		{"suite", "run several configs, continue past failures, summarise what failed or was left out", cmdSuite},
 		{"report", "(re)write the reports of a run, or of every run of a sweep, from its logs", cmdReport},
 		{"data", "fetch, verify or describe a dataset", cmdData},
@@ -59,6 +60,12 @@ func Main(ctx context.Context, args []string, stdio IO) int {
 	if stdio.Getenv == nil {
 		stdio.Getenv = func(string) string { return "" }
 	}
+	getenv, err := withEndpointsFile(stdio.Getenv)
+	if err != nil {
+		fmt.Fprintf(stdio.Err, "bench: %v\n", err)
+		return 1
+	}
+	stdio.Getenv = getenv
 	if len(args) == 0 {
 		usage(stdio.Err)
 		return 2

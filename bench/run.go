@@ -34,15 +34,36 @@ func cmdRun(ctx context.Context, stdio IO, args []string) error {
 			"errored ones retried. A config with a sweep block runs its base config (use 'bench sweep').")
 	cf := addConfigFlags(fs, "override a config key, e.g. --set backbone.model=gpt-oss-120b (repeatable)")
 	noReport := fs.Bool("no-report", false, "skip writing reports at the end")
+	shardFlag := fs.String("shard", "", "run only slice `I/N` of the work (I from 0; users, or agent methods), into RUN/shards/;\n"+
+		"combine with 'bench merge RUN'. Default: $BENCH_SHARD, a Slurm array task, or a Kubernetes Indexed Job")
 	if err := cf.parse(fs, stdio, "run", args); err != nil {
 		return err
+	}
+	var shard *shardSpec
+	if *shardFlag != "" {
+		s, err := parseShard(*shardFlag)
+		if err != nil {
+			return err
+		}
+		shard = &s
+	} else if s, ok, err := shardFromEnv(stdio.Getenv); err != nil {
+		return err
+	} else if ok {
+		shard = &s
 	}
 	cfgPath, sets, out := &cf.path, cf.sets, &cf.out
 	cfg, err := config.Options{Getenv: stdio.Getenv}.Load(*cfgPath, sets)
 	if err != nil {
 		return err
 	}
-	_, err = executeRun(ctx, stdio, runSpec{cfg: cfg, configPath: *cfgPath, dir: filepath.Join(*out, cfg.Name), out: *out, report: !*noReport})
+	rs := runSpec{cfg: cfg, configPath: *cfgPath, dir: filepath.Join(*out, cfg.Name), out: *out, report: !*noReport}
+	if shard != nil {
+		rs.shard = shard
+		rs.dir = shard.dir(rs.dir)
+		rs.report = false // reports come from the merged run
+		fmt.Fprintf(stdio.Err, "run %s: shard %s into %s\n", cfg.Name, shard, rs.dir)
+	}
+	_, err = executeRun(ctx, stdio, rs)
 	return err
 }
 
@@ -242,6 +263,19 @@ type runSpec struct {
 	dir        string
 	out        string // the --out root (holds the shared data and LLM caches)
 	report     bool
+	// shard, when set, restricts the run to its slice of users (or agent
+	// methods); dir is then the shard's folder, which also holds its cache.
+	shard *shardSpec
+}
+
+// cacheRoot is where the run's response cache lives: the --out root, or a
+// shard's own folder, so shards never share a SQLite file (over a network
+// filesystem that would be unsafe); bench merge combines them.
+func (rs runSpec) cacheRoot() string {
+	if rs.shard != nil {
+		return rs.dir
+	}
+	return rs.out
 }
 
 // runResult summarises an executed run.
@@ -281,7 +315,16 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 		return res, err
 	}
 	res.dataWarnings = data.warnings
-	back, err := openBackbone(ctx, cfg, stdio.Getenv, rs.out, stdio.Err)
+	if rs.shard != nil {
+		var mine []behavior.UserSet
+		for i, u := range data.users {
+			if rs.shard.owns(i) {
+				mine = append(mine, u)
+			}
+		}
+		data.users = mine
+	}
+	back, err := openBackbone(ctx, cfg, stdio.Getenv, rs.cacheRoot(), stdio.Err)
 	if err != nil {
 		return res, err
 	}
@@ -344,6 +387,9 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 		HarnessVersion: Version, GitCommit: gitCommit(), Backbone: back.kind, Model: back.modelName, BuildModel: back.buildModelName,
 		Endpoints: back.endpoints, DataSource: data.source, DatasetSHA256: data.sha256, DataWarnings: data.warnings, Seed: cfg.Seed,
 		Samples: len(order), Started: start.UTC(),
+	}
+	if rs.shard != nil {
+		man.Shard = rs.shard.String()
 	}
 	for _, m := range methods {
 		man.Methods = append(man.Methods, m.Name())

@@ -69,11 +69,13 @@ type Manifest struct {
 	// EmptyMemories names, per method, the users whose built memory came out
 	// empty (e.g. every extraction answer was invalid).
 	EmptyMemories map[string][]string `json:"empty_memories,omitempty"`
-	Seed          int64               `json:"seed"`
-	Methods       []string            `json:"methods"`
-	Samples       int                 `json:"samples"` // planned samples
-	Started       time.Time           `json:"started"`
-	Finished      *time.Time          `json:"finished,omitempty"`
+	// Shard is "I/N" for one shard of a sharded run (empty otherwise).
+	Shard    string     `json:"shard,omitempty"`
+	Seed     int64      `json:"seed"`
+	Methods  []string   `json:"methods"`
+	Samples  int        `json:"samples"` // planned samples
+	Started  time.Time  `json:"started"`
+	Finished *time.Time `json:"finished,omitempty"`
 }
 
 // LeftOut is one part of a run's configured work that did not run.

@@ -46,6 +46,11 @@ func (c *Config) Hash() (string, error) {
 	id.Backbone.Cache = ""
 	id.Backbone.Sim.Latency = Duration{}
 	id.Eval.Concurrency = 0
+	// Where the model is served does not change its answers (the model name
+	// does), so a run resumes, and shards merge, across endpoint moves; the
+	// invalid-rate threshold judges a run and does not shape it.
+	id.Backbone.BaseURLs, id.Backbone.BuildBaseURLs = nil, nil
+	id.Eval.MaxInvalidRate = 0
 	var err error
 	id.Prompt.Templates = maps.Clone(c.Prompt.Templates)
 	for name, path := range id.Prompt.Templates {

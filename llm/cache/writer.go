@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"net/url"
 	"time"
 
 	"github.com/memharness/memharness/llm"
@@ -133,4 +134,51 @@ func (c *Cache) Prune(olderThan time.Duration) (int64, error) {
 		return err
 	})
 	return n, err
+}
+
+// Import copies every entry of the cache file at path into c (an entry
+// already in c wins) and returns how many entries it read. The file must
+// serve the same identity: `bench merge` uses it to gather the caches that
+// shards kept apart.
+func (c *Cache) Import(path string) (int64, error) {
+	q := url.Values{}
+	q.Set("mode", "ro")
+	q.Add("_pragma", "busy_timeout(10000)")
+	src, err := sql.Open("sqlite", dsn(path, q))
+	if err != nil {
+		return 0, fmt.Errorf("cache: import %s: %w", path, err)
+	}
+	defer src.Close()
+	id, _, err := readMeta(src)
+	if err != nil {
+		return 0, fmt.Errorf("cache: import %s: %w", path, err)
+	}
+	if id != c.identity {
+		return 0, fmt.Errorf("cache: import %s: it serves %q, this cache %q", path, id, c.identity)
+	}
+	rows, err := src.Query(`SELECT key, text, reasoning, prompt_tokens, completion_tokens, cached_tokens,
+		cost, model, endpoint, created, invalid FROM entries`)
+	if err != nil {
+		return 0, fmt.Errorf("cache: import %s: %w", path, err)
+	}
+	defer rows.Close()
+	var n int64
+	for rows.Next() {
+		var key []byte
+		var e entry
+		var invalid int
+		if err := rows.Scan(&key, &e.Text, &e.Reasoning, &e.Usage.PromptTokens, &e.Usage.CompletionTokens,
+			&e.Usage.CachedTokens, &e.Usage.Cost, &e.Model, &e.Endpoint, &e.Created, &invalid); err != nil {
+			return n, fmt.Errorf("cache: import %s: %w", path, err)
+		}
+		e.Invalid = invalid == 1
+		if err := c.store(key, e); err != nil {
+			return n, err
+		}
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		return n, fmt.Errorf("cache: import %s: %w", path, err)
+	}
+	return n, nil
 }

@@ -1,0 +1,428 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/memharness/memharness/bench/config"
+	"github.com/memharness/memharness/bench/store"
+	"github.com/memharness/memharness/lifelong"
+	"github.com/memharness/memharness/llm/cache"
+	"github.com/memharness/memharness/methods/registry"
+	"github.com/memharness/memharness/reports"
+	"github.com/memharness/memharness/runlog"
+)
+
+func cmdMerge(ctx context.Context, stdio IO, args []string) error {
+	fs := newFlags(stdio.Err, "merge", "merge RUNDIR",
+		"Combines the shards of a sharded run (RUNDIR/shards/I-of-N, written by 'bench run --shard I/N')\n"+
+			"into RUNDIR: samples in plan order, memories, checkpoints, lifelong cells, usage and response\n"+
+			"caches, then writes the reports. On the sim backbone the result equals one process's run byte for\n"+
+			"byte. Every shard must have finished under the same config and harness version; a missing or\n"+
+			"unfinished shard is an error naming it (re-running a shard resumes it). Merging again is safe.")
+	noReport := fs.Bool("no-report", false, "skip writing reports")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		fmt.Fprintln(stdio.Err, "bench merge: want exactly one RUNDIR")
+		fs.Usage()
+		return errUsage
+	}
+	return mergeShards(ctx, stdio, pos[0], !*noReport)
+}
+
+// shardRun is one shard's folder and manifest.
+type shardRun struct {
+	spec shardSpec
+	dir  string
+	man  runlog.Manifest
+}
+
+// findShards reads RUNDIR/shards and checks that it holds exactly shards
+// 0..N-1 of one N, each finished under one config and harness version.
+func findShards(runDir string) ([]shardRun, error) {
+	root := filepath.Join(runDir, ShardsDir)
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		return nil, fmt.Errorf("%s: no shards to merge (%w); run 'bench run -c CONFIG --shard I/N' first", runDir, err)
+	}
+	var shards []shardRun
+	count := 0
+	for _, e := range ents {
+		s, ok := parseShardDir(e.Name())
+		if !e.IsDir() || !ok {
+			continue
+		}
+		if count != 0 && s.Count != count {
+			return nil, fmt.Errorf("%s holds shards of different splits (%d and %d shards); remove the stale ones", root, count, s.Count)
+		}
+		count = s.Count
+		shards = append(shards, shardRun{spec: s, dir: filepath.Join(root, e.Name())})
+	}
+	if count == 0 {
+		return nil, fmt.Errorf("%s holds no shard folder (NNN-of-NNN)", root)
+	}
+	sort.Slice(shards, func(i, j int) bool { return shards[i].spec.Index < shards[j].spec.Index })
+	have := map[int]bool{}
+	for _, s := range shards {
+		have[s.spec.Index] = true
+	}
+	var missing []string
+	for i := range count {
+		if !have[i] {
+			missing = append(missing, fmt.Sprintf("%d/%d", i, count))
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("%s: shard %s missing: run 'bench run -c CONFIG --shard I/N' for each", root, strings.Join(missing, ", "))
+	}
+	for i := range shards {
+		s := &shards[i]
+		m, err := runlog.ReadManifest(filepath.Join(s.dir, runlog.ManifestFile))
+		if err != nil {
+			return nil, fmt.Errorf("shard %s has not started or is damaged: %w", s.spec, err)
+		}
+		if m.Finished == nil {
+			return nil, fmt.Errorf("shard %s (%s) has not finished: re-run it with the same command to resume it", s.spec, s.dir)
+		}
+		if m.Shard != s.spec.String() {
+			return nil, fmt.Errorf("shard folder %s holds shard %q", s.dir, m.Shard)
+		}
+		s.man = m
+		first := shards[0].man
+		if m.ConfigHash != first.ConfigHash {
+			return nil, fmt.Errorf("shard %s ran another config than shard %s (hash %.12s vs %.12s)", s.spec, shards[0].spec, m.ConfigHash, first.ConfigHash)
+		}
+		if m.HarnessVersion != first.HarnessVersion || m.GitCommit != first.GitCommit {
+			return nil, fmt.Errorf("shard %s ran harness %s %.12s, shard %s ran %s %.12s; re-run the shards with one build",
+				s.spec, m.HarnessVersion, m.GitCommit, shards[0].spec, first.HarnessVersion, first.GitCommit)
+		}
+	}
+	return shards, nil
+}
+
+func mergeShards(ctx context.Context, stdio IO, runDir string, report bool) error {
+	shards, err := findShards(runDir)
+	if err != nil {
+		return err
+	}
+	var cfg config.Config
+	b, err := json.Marshal(shards[0].man.Config)
+	if err == nil {
+		err = json.Unmarshal(b, &cfg)
+	}
+	if err != nil {
+		return fmt.Errorf("shard %s: read its config: %w", shards[0].spec, err)
+	}
+	man := shards[0].man
+	man.Shard = ""
+	for _, s := range shards[1:] {
+		if s.man.Started.Before(man.Started) {
+			man.Started = s.man.Started
+		}
+		if s.man.Finished.After(*man.Finished) {
+			man.Finished = s.man.Finished
+		}
+		man.DataWarnings = appendNew(man.DataWarnings, s.man.DataWarnings...)
+		for _, lo := range s.man.LeftOut {
+			if !slices.Contains(man.LeftOut, lo) {
+				man.LeftOut = append(man.LeftOut, lo)
+			}
+		}
+		for m, users := range s.man.EmptyMemories {
+			if man.EmptyMemories == nil {
+				man.EmptyMemories = map[string][]string{}
+			}
+			man.EmptyMemories[m] = slices.Sorted(slices.Values(appendNew(man.EmptyMemories[m], users...)))
+		}
+	}
+	if err := os.MkdirAll(runDir, 0o755); err != nil {
+		return err
+	}
+	out := filepath.Dir(filepath.Clean(runDir))
+	if cfg.Task == "lifemem" {
+		if err := mergeLifelong(&cfg, shards, runDir, &man); err != nil {
+			return err
+		}
+	} else {
+		if err := mergePredictions(ctx, stdio, &cfg, shards, runDir, out, &man); err != nil {
+			return err
+		}
+	}
+	for _, sub := range []string{"memory", "checkpoints"} {
+		for _, s := range shards {
+			if err := copyTree(filepath.Join(s.dir, sub), filepath.Join(runDir, sub)); err != nil {
+				return fmt.Errorf("shard %s: %w", s.spec, err)
+			}
+		}
+	}
+	if err := mergeUsage(shards, runDir); err != nil {
+		return err
+	}
+	n, err := mergeCaches(shards, filepath.Join(out, ".cache"))
+	if err != nil {
+		return err
+	}
+	if err := writeJSONFile(filepath.Join(runDir, runlog.ManifestFile), man); err != nil {
+		return err
+	}
+	if err := writeResolvedConfig(runDir, &cfg); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdio.Err, "merge %s: %d shards combined (%d cached responses gathered)\n", runDir, len(shards), n)
+	if !report {
+		return nil
+	}
+	if _, err := reports.Write(runDir, reportOptions(&cfg)); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	fmt.Fprintf(stdio.Err, "report: %s\n", filepath.Join(runDir, "report", "index.md"))
+	return nil
+}
+
+// mergePredictions rebuilds the whole run's plan (loading the data, never a
+// model) and writes every shard's samples in plan order, as Compact would.
+func mergePredictions(ctx context.Context, stdio IO, cfg *config.Config, shards []shardRun, runDir, out string, man *runlog.Manifest) error {
+	data, err := loadTask(ctx, IO{Out: stdio.Out, Err: ioDiscard{}, Getenv: stdio.Getenv}, cfg, out)
+	if err != nil {
+		return fmt.Errorf("merge: rebuild the plan: %w", err)
+	}
+	var order []string
+	for i, spec := range cfg.Methods {
+		m, err := registry.New(spec)
+		if err != nil {
+			return fmt.Errorf("methods[%d]: %w", i, err)
+		}
+		for _, u := range data.users {
+			for _, inst := range u.Instances {
+				order = append(order, m.Name()+"/"+inst.ID)
+			}
+		}
+	}
+	byID := map[string]runlog.Sample{}
+	from := map[string]shardSpec{}
+	for _, s := range shards {
+		samples, err := runlog.ReadSamples(filepath.Join(s.dir, runlog.SamplesFile))
+		if err != nil {
+			return fmt.Errorf("shard %s: %w", s.spec, err)
+		}
+		for _, rec := range samples {
+			if prev, dup := from[rec.ID]; dup {
+				return fmt.Errorf("sample %s is in shard %s and shard %s; the shards overlap", rec.ID, prev, s.spec)
+			}
+			byID[rec.ID], from[rec.ID] = rec, s.spec
+		}
+	}
+	var buf bytes.Buffer
+	var missing []string
+	for _, id := range order {
+		rec, ok := byID[id]
+		if !ok {
+			missing = append(missing, id)
+			continue
+		}
+		line, err := json.Marshal(rec)
+		if err != nil {
+			return fmt.Errorf("merge: encode %s: %w", id, err)
+		}
+		buf.Write(line)
+		buf.WriteByte('\n')
+		delete(byID, id)
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("merge: %d planned samples are in no shard (e.g. %s); re-run the shards to finish them", len(missing), strings.Join(firstN(missing, 3), ", "))
+	}
+	if len(byID) > 0 {
+		extra := slices.Sorted(maps.Keys(byID))
+		return fmt.Errorf("merge: %d samples in the shards are not in the plan (e.g. %s); were the shards run with another config?", len(extra), strings.Join(firstN(extra, 3), ", "))
+	}
+	man.Samples = len(order)
+	return store.WriteFileAtomic(filepath.Join(runDir, runlog.SamplesFile), buf.Bytes())
+}
+
+// mergeLifelong gathers each shard's method folders and writes run.json
+// with every configured method.
+func mergeLifelong(cfg *config.Config, shards []shardRun, runDir string, man *runlog.Manifest) error {
+	info, err := lifelong.ReadInfo(shards[0].dir)
+	if err != nil {
+		return fmt.Errorf("shard %s: %w", shards[0].spec, err)
+	}
+	lc := cfg.Lifelong.WithDefaults()
+	info.Config.Methods = lc.Methods
+	for _, s := range shards {
+		si, err := lifelong.ReadInfo(s.dir)
+		if err != nil {
+			return fmt.Errorf("shard %s: %w", s.spec, err)
+		}
+		if !slices.Equal(si.Config.Envs, info.Config.Envs) {
+			return fmt.Errorf("shard %s ran the stream over %v, shard %s over %v (an environment was available to one only); re-run them on like machines",
+				s.spec, si.Config.Envs, shards[0].spec, info.Config.Envs)
+		}
+		ents, err := os.ReadDir(filepath.Join(s.dir, lifelong.Dir))
+		if err != nil {
+			return fmt.Errorf("shard %s: %w", s.spec, err)
+		}
+		for _, e := range ents {
+			if e.IsDir() {
+				if err := copyTree(filepath.Join(s.dir, lifelong.Dir, e.Name()), filepath.Join(runDir, lifelong.Dir, e.Name())); err != nil {
+					return fmt.Errorf("shard %s: %w", s.spec, err)
+				}
+			}
+		}
+	}
+	return lifelong.WriteInfo(runDir, info)
+}
+
+// mergeUsage sums the shards' usage.json per call purpose.
+func mergeUsage(shards []shardRun, runDir string) error {
+	total := map[string]runlog.MethodUsage{}
+	for _, s := range shards {
+		var u map[string]runlog.MethodUsage
+		b, err := os.ReadFile(filepath.Join(s.dir, runlog.UsageFile))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if err := json.Unmarshal(b, &u); err != nil {
+			return fmt.Errorf("shard %s: %s: %w", s.spec, runlog.UsageFile, err)
+		}
+		for p, x := range u {
+			t := total[p]
+			t.Calls += x.Calls
+			t.LiveCalls += x.LiveCalls
+			t.CachedCalls += x.CachedCalls
+			t.Errors += x.Errors
+			t.Retries += x.Retries
+			t.Invalid += x.Invalid
+			t.Units += x.Units
+			t.InvalidFinal += x.InvalidFinal
+			if t.InvalidExample == "" {
+				t.InvalidExample = x.InvalidExample
+			}
+			t.PromptTokens += x.PromptTokens
+			t.CompletionTokens += x.CompletionTokens
+			if x.Cost != nil {
+				c := *x.Cost
+				if t.Cost != nil {
+					c += *t.Cost
+				}
+				t.Cost = &c
+			}
+			t.LatencyMS += x.LatencyMS
+			total[p] = t
+		}
+	}
+	for p, t := range total {
+		if t.Units > 0 {
+			t.InvalidRate = float64(t.InvalidFinal) / float64(t.Units)
+		}
+		if t.LiveCalls > 0 {
+			t.LatencyMeanMS = t.LatencyMS / float64(t.LiveCalls)
+		}
+		total[p] = t
+	}
+	return writeJSONFile(filepath.Join(runDir, runlog.UsageFile), total)
+}
+
+// mergeCaches imports each shard's response caches into the --out root's
+// cache folder, file by file (one file per endpoint identity).
+func mergeCaches(shards []shardRun, cacheDir string) (int64, error) {
+	var total int64
+	for _, s := range shards {
+		files, _ := filepath.Glob(filepath.Join(s.dir, ".cache", "*.sqlite"))
+		for _, f := range files {
+			st, err := cache.Inspect(f)
+			if err != nil {
+				return total, fmt.Errorf("shard %s: %w", s.spec, err)
+			}
+			if err := os.MkdirAll(cacheDir, 0o755); err != nil {
+				return total, err
+			}
+			dst, err := cache.Open(filepath.Join(cacheDir, filepath.Base(f)), st.Identity)
+			if err != nil {
+				return total, err
+			}
+			n, err := dst.Import(f)
+			if cerr := dst.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				return total, fmt.Errorf("shard %s: %w", s.spec, err)
+			}
+			total += n
+		}
+	}
+	return total, nil
+}
+
+// copyTree copies the regular files below src into dst. A file already in
+// dst with other content is an error: shards own disjoint users and methods.
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) && p == src {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if old, err := os.ReadFile(target); err == nil {
+			if bytes.Equal(old, b) {
+				return nil
+			}
+			if !strings.HasSuffix(target, runlog.ManifestFile) {
+				return fmt.Errorf("%s differs between shards; the shards overlap", filepath.Join(filepath.Base(dst), rel))
+			}
+		}
+		return store.WriteFileAtomic(target, b)
+	})
+}
+
+func appendNew(xs []string, ys ...string) []string {
+	for _, y := range ys {
+		if !slices.Contains(xs, y) {
+			xs = append(xs, y)
+		}
+	}
+	return xs
+}
+
+// writeJSONFile writes v as indented JSON, atomically.
+func writeJSONFile(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", path, err)
+	}
+	return store.WriteFileAtomic(path, append(b, '\n'))
+}
+
+// ioDiscard swallows the data loader's notes while the plan is rebuilt (the
+// shards already printed them).
+type ioDiscard struct{}
+
+func (ioDiscard) Write(p []byte) (int, error) { return len(p), nil }
