@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/bench/store"
@@ -24,23 +25,62 @@ import (
 )
 
 func cmdMerge(ctx context.Context, stdio IO, args []string) error {
-	fs := newFlags(stdio.Err, "merge", "merge RUNDIR",
+	fs := newFlags(stdio.Err, "merge", "merge RUNDIR | merge -c CONFIG [--out DIR]",
 		"Combines the shards of a sharded run (RUNDIR/shards/I-of-N, written by 'bench run --shard I/N')\n"+
 			"into RUNDIR: samples in plan order, memories, checkpoints, lifelong cells, usage and response\n"+
 			"caches, then writes the reports. On the sim backbone the result equals one process's run byte for\n"+
 			"byte. Every shard must have finished under the same config and harness version; a missing or\n"+
 			"unfinished shard is an error naming it (re-running a shard resumes it). Merging again is safe.")
 	noReport := fs.Bool("no-report", false, "skip writing reports")
+	wait := fs.Duration("wait", 0, "wait up to this long for every shard to finish (e.g. 12h, for a merge job started beside the shards)")
+	cfgPath := fs.String("c", "", "the sharded run's config: merge OUT/NAME (instead of naming RUNDIR)")
+	var sets multiFlag
+	fs.Var(&sets, "set", "with -c: the --set overrides the shards ran with (repeatable)")
+	out := fs.String("out", "runs", "with -c: the directory that holds run directories")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		fmt.Fprintln(stdio.Err, "bench merge: want exactly one RUNDIR")
-		fs.Usage()
-		return errUsage
+	switch {
+	case *cfgPath != "" && len(pos) == 0:
+		cfg, err := config.Options{Getenv: stdio.Getenv}.Load(*cfgPath, sets)
+		if err != nil {
+			return err
+		}
+		return waitAndMerge(ctx, stdio, filepath.Join(*out, cfg.Name), *wait, !*noReport)
+	case *cfgPath == "" && len(pos) == 1:
+		return waitAndMerge(ctx, stdio, pos[0], *wait, !*noReport)
 	}
-	return mergeShards(ctx, stdio, pos[0], !*noReport)
+	fmt.Fprintln(stdio.Err, "bench merge: name one RUNDIR, or -c CONFIG")
+	fs.Usage()
+	return errUsage
+}
+
+// waitAndMerge polls until every shard has finished (or wait runs out),
+// then merges. A scheduler without job dependencies (Kubernetes) starts the
+// merge job beside the shards this way.
+func waitAndMerge(ctx context.Context, stdio IO, runDir string, wait time.Duration, report bool) error {
+	deadline := time.Now().Add(wait)
+	last := ""
+	for wait > 0 {
+		_, err := findShards(runDir)
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("gave up waiting after %s: %w", wait, err)
+		}
+		if msg := err.Error(); msg != last {
+			fmt.Fprintf(stdio.Err, "merge: waiting: %v\n", err)
+			last = msg
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(5 * time.Second):
+		}
+	}
+	return mergeShards(ctx, stdio, runDir, report)
 }
 
 // shardRun is one shard's folder and manifest.

@@ -258,3 +258,41 @@ func TestKilledShardResumesToTheSameMerge(t *testing.T) {
 	}
 	compareRuns(t, filepath.Join(one, "sh"), filepath.Join(sharded, "sh"), runlog.SamplesFile, "report/metrics.csv")
 }
+
+func TestEndpointsFile(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "endpoints.txt")
+	os.WriteFile(good, []byte("# one vLLM per node\nhttp://node1:8000/v1\n\n  http://node2:8000/v1  # second\n"), 0o644)
+	bad := filepath.Join(dir, "bad.txt")
+	os.WriteFile(bad, []byte("http://ok:1/v1\nnode3:8000\n"), 0o644)
+	empty := filepath.Join(dir, "empty.txt")
+	os.WriteFile(empty, []byte("# nothing\n"), 0o644)
+	tests := []struct {
+		name, file, direct, want, errHas string
+	}{
+		{"none", "", "http://a/v1", "http://a/v1", ""},
+		{"file", good, "", "http://node1:8000/v1,http://node2:8000/v1", ""},
+		{"file after direct", good, "http://a/v1", "http://a/v1,http://node1:8000/v1,http://node2:8000/v1", ""},
+		{"bad line", bad, "", "", "bad.txt:2"},
+		{"empty", empty, "", "", "lists no endpoint"},
+		{"missing", filepath.Join(dir, "nope"), "", "", "OPENAI_BASE_URLS_FILE"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := map[string]string{"OPENAI_BASE_URLS_FILE": tt.file, "OPENAI_BASE_URL": tt.direct}
+			getenv, err := withEndpointsFile(func(k string) string { return env[k] })
+			if tt.errHas != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.errHas) {
+					t.Fatalf("err = %v, want %q", err, tt.errHas)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := getenv("OPENAI_BASE_URL"); got != tt.want {
+				t.Errorf("OPENAI_BASE_URL = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
