@@ -169,3 +169,79 @@ func TestResumeRefusalNamesChangedKeys(t *testing.T) {
 		t.Errorf("exit %d; want a refusal naming eval.max_attempts:\n%s", code, log)
 	}
 }
+
+// TestSuiteContinuesPastFailures: bench suite (make bench) runs every
+// config even after one fails, lists the failure at the end and exits 1.
+func TestSuiteContinuesPastFailures(t *testing.T) {
+	dir := t.TempDir()
+	good := writeConfig(t, "0s")
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(bad, []byte("name: bad\ntask: movielens\nbackbone: {kind: sim}\ndataset: {name: movielens, path: "+filepath.Join(dir, "none")+"}\nmethods:\n  - {kind: truncation}\n"), 0o644)
+	log, code := runCLI(t, "suite", "--out", dir, bad, good)
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	for _, want := range []string{"[1/2]", "[2/2]", "2 configs, 1 ok, 1 failed", "FAILED " + bad} {
+		if !strings.Contains(log, want) {
+			t.Errorf("suite output lacks %q:\n%s", want, log)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "tiny", "report", "metrics.csv")); err != nil {
+		t.Errorf("the config after the failing one did not run: %v", err)
+	}
+	if log, code := runCLI(t, "suite", "--out", dir, good); code != 0 || !strings.Contains(log, "nothing left out") {
+		t.Errorf("a clean suite: exit %d\n%s", code, log)
+	}
+}
+
+// TestCostAndProvenance: without prices the cost is "not priced" (null in
+// usage.json), with prices it is summed and shown; every CSV row carries
+// backbone, model, data source and harness version; latency is per call.
+func TestCostAndProvenance(t *testing.T) {
+	var calls atomic.Int64
+	srv := fakeOpenAI(t, &calls)
+	env := map[string]string{"OPENAI_BASE_URL": srv.URL + "/v1", "OPENAI_API_KEY": testKey, "OPENAI_MODEL": "fake-model"}
+	cfg := writeConfig(t, "0s")
+	cfgText, _ := os.ReadFile(cfg)
+	os.WriteFile(cfg, bytes.Replace(cfgText, []byte("kind: sim"), []byte("kind: auto"), 1), 0o644)
+	for _, priced := range []bool{false, true} {
+		out := t.TempDir()
+		args := []string{"run", "-c", cfg, "--out", out, "--set", "backbone.max_retries=8"}
+		if priced {
+			args = append(args, "--set", "backbone.prices.prompt_per_1m=1", "--set", "backbone.prices.completion_per_1m=2")
+		}
+		var o, e bytes.Buffer
+		if code := Main(context.Background(), args, IO{Out: &o, Err: &e, Getenv: func(k string) string { return env[k] }}); code != 0 {
+			t.Fatalf("exit %d:\n%s", code, e.String())
+		}
+		var usage map[string]runlog.MethodUsage
+		b, _ := os.ReadFile(filepath.Join(out, "tiny", runlog.UsageFile))
+		json.Unmarshal(b, &usage)
+		p := usage["predict"]
+		if (p.Cost != nil) != priced || (priced && *p.Cost <= 0) {
+			t.Errorf("priced=%v: usage.json cost = %v", priced, p.Cost)
+		}
+		wantLine := "cost not priced"
+		if priced {
+			wantLine = "cost $"
+		}
+		if !strings.Contains(e.String(), wantLine) {
+			t.Errorf("priced=%v: final line lacks %q:\n%s", priced, wantLine, e.String())
+		}
+		idx, _ := os.ReadFile(filepath.Join(out, "tiny", "report", "index.md"))
+		if !strings.Contains(string(idx), strings.TrimSuffix(strings.Replace(wantLine, "cost not priced", "Cost: not priced", 1), "$")) {
+			t.Errorf("priced=%v: index.md does not state the cost:\n%s", priced, idx)
+		}
+		if p.LiveCalls > 0 && (p.LatencyMeanMS <= 0 || p.LatencyMeanMS > p.LatencyMS) {
+			t.Errorf("latency mean %v of total %v", p.LatencyMeanMS, p.LatencyMS)
+		}
+		metrics, _ := os.ReadFile(filepath.Join(out, "tiny", "report", "metrics.csv"))
+		lines := strings.Split(strings.TrimSpace(string(metrics)), "\n")
+		if !strings.HasSuffix(lines[0], ",backbone,model,data_source,harness_version") {
+			t.Errorf("metrics.csv header %q lacks the provenance columns", lines[0])
+		}
+		if !strings.Contains(lines[1], ",openai,fake-model,synthetic MovieLens-1M") {
+			t.Errorf("metrics.csv row %q lacks backbone, model and data", lines[1])
+		}
+	}
+}
