@@ -245,3 +245,39 @@ func TestCostAndProvenance(t *testing.T) {
 		}
 	}
 }
+
+// TestUnchangedRunIsSkipped: a finished, reported run is not redone while
+// nothing changed; a deleted report, a changed log or a changed config
+// brings the work back.
+func TestUnchangedRunIsSkipped(t *testing.T) {
+	cfg := writeConfig(t, "0s")
+	out := t.TempDir()
+	if log, code := runCLI(t, "run", "-c", cfg, "--out", out); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, log)
+	}
+	metrics := filepath.Join(out, "tiny", "report", "metrics.csv")
+	before, _ := os.ReadFile(metrics)
+	log, code := runCLI(t, "run", "-c", cfg, "--out", out)
+	if code != 0 || !strings.Contains(log, "up to date") || strings.Contains(log, "samples done") {
+		t.Fatalf("second run was redone (exit %d):\n%s", code, log)
+	}
+	os.RemoveAll(filepath.Join(out, "tiny", "report"))
+	log, code = runCLI(t, "run", "-c", cfg, "--out", out)
+	if code != 0 || strings.Contains(log, "up to date") {
+		t.Fatalf("a run without its report was skipped (exit %d):\n%s", code, log)
+	}
+	after, _ := os.ReadFile(metrics)
+	if !bytes.Equal(before, after) {
+		t.Error("the rebuilt report differs")
+	}
+	// A log touched since the report (e.g. repaired by hand) is a change.
+	samples := filepath.Join(out, "tiny", runlog.SamplesFile)
+	later := time.Now().Add(time.Minute)
+	os.Chtimes(samples, later, later)
+	if log, _ := runCLI(t, "run", "-c", cfg, "--out", out); strings.Contains(log, "up to date") {
+		t.Errorf("a changed log was taken as unchanged:\n%s", log)
+	}
+	if log, _ := runCLI(t, "run", "-c", cfg, "--out", out, "--set", "report.bootstrap=60"); strings.Contains(log, "up to date") {
+		t.Errorf("a changed config was taken as unchanged:\n%s", log)
+	}
+}

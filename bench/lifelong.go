@@ -34,6 +34,9 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 		lc.Seed = cfg.Seed
 	}
 	start := time.Now()
+	if man, ok := upToDate(rs.dir, cfg, mustHash(cfg), rs.report && rs.shard == nil); ok {
+		return unchangedRun(stdio, rs, man)
+	}
 	if rs.shard != nil {
 		var mine []lifelong.MethodSpec
 		for i, m := range lc.Methods {
@@ -249,6 +252,9 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 			return res, fmt.Errorf("report: %w", err)
 		}
 		fmt.Fprintf(stdio.Err, "report: %s\n", filepath.Join(rs.dir, "report", "index.md"))
+		if err := stampFingerprint(st, rs.dir, cfg, hash, &man, 0); err != nil {
+			return res, err
+		}
 	}
 	if err := checkInvalid(usage, cfg.Eval.MaxInvalidRate, cfg.Eval.MaxAttempts); err != nil {
 		return res, err

@@ -309,6 +309,9 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 		return executeLifelong(ctx, stdio, rs)
 	}
 	start := time.Now()
+	if man, ok := upToDate(rs.dir, cfg, mustHash(cfg), rs.report && rs.shard == nil); ok {
+		return unchangedRun(stdio, rs, man)
+	}
 
 	data, err := loadTask(ctx, stdio, cfg, rs.out)
 	if err != nil {
@@ -524,6 +527,9 @@ feed:
 			res.artefacts = append(res.artefacts, a.Path)
 		}
 		fmt.Fprintf(stdio.Err, "report: %s\n", filepath.Join(rs.dir, "report", "index.md"))
+		if err := stampFingerprint(st, rs.dir, cfg, hash, &man, res.errored); err != nil {
+			return res, err
+		}
 	}
 	if err := checkInvalid(usage, cfg.Eval.MaxInvalidRate, cfg.Eval.MaxAttempts); err != nil {
 		return res, err
@@ -592,6 +598,42 @@ func flatten(prefix string, v any, out map[string]string) {
 		b, _ := json.Marshal(x)
 		out[prefix] = string(b)
 	}
+}
+
+// mustHash is cfg's hash, or "" when it cannot be computed (then nothing is
+// up to date and the run's own hash check reports the error).
+func mustHash(cfg *config.Config) string {
+	h, err := cfg.Hash()
+	if err != nil {
+		return ""
+	}
+	return h
+}
+
+// unchangedRun reports a finished run that nothing has changed since its
+// report, and replays its verdicts (the invalid-answer threshold).
+func unchangedRun(stdio IO, rs runSpec, man runlog.Manifest) (runResult, error) {
+	res := runResult{planned: man.Samples, done: man.Samples - man.Errored, leftOut: man.LeftOut, dataWarnings: man.DataWarnings}
+	fmt.Fprintf(stdio.Err, "run %s: up to date (finished %s; config, data, harness build and logs unchanged): 0 live model calls, report kept: %s\n",
+		rs.cfg.Name, man.Finished.Local().Format(time.DateTime), filepath.Join(rs.dir, "report", "index.md"))
+	var usage map[string]runlog.MethodUsage
+	if b, err := os.ReadFile(filepath.Join(rs.dir, runlog.UsageFile)); err == nil {
+		if err := json.Unmarshal(b, &usage); err != nil {
+			return res, fmt.Errorf("%s: %w", filepath.Join(rs.dir, runlog.UsageFile), err)
+		}
+	}
+	return res, checkInvalid(usage, rs.cfg.Eval.MaxInvalidRate, rs.cfg.Eval.MaxAttempts)
+}
+
+// stampFingerprint records, once the report is written, what it was built
+// from, so an unchanged re-run can skip everything.
+func stampFingerprint(st *store.Store, dir string, cfg *config.Config, hash string, man *runlog.Manifest, errored int) error {
+	fp, err := runFingerprint(dir, hash, reportOptions(cfg))
+	if err != nil {
+		return err
+	}
+	man.Errored, man.Fingerprint = errored, fp
+	return st.WriteJSON(runlog.ManifestFile, man)
 }
 
 // writeResolvedConfig writes the resolved config as YAML, ready for

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/memharness/memharness/runlog"
 )
 
 // cmdSuite runs several configs one after the other (make bench), going on
@@ -73,7 +75,13 @@ func cmdSuite(ctx context.Context, stdio IO, args []string) error {
 			}
 		}
 		for _, w := range r.outcome.dataWarnings {
-			warnings = append(warnings, name+": "+w)
+			// Left-out parts are listed on their own below.
+			if slices.ContainsFunc(r.outcome.leftOut, func(lo runlog.LeftOut) bool { return strings.HasPrefix(w, lo.What+" left out") }) {
+				continue
+			}
+			if w = name + ": " + w; !slices.Contains(warnings, w) {
+				warnings = append(warnings, w)
+			}
 		}
 	}
 	w := stdio.Err
@@ -84,7 +92,7 @@ func cmdSuite(ctx context.Context, stdio IO, args []string) error {
 	}
 	for _, g := range groups {
 		fmt.Fprintf(w, "left out: %s in %s — %s\n", g.what, strings.Join(g.configs, ", "), g.reason)
-		if g.install != "" {
+		if g.install != "" && !strings.Contains(g.reason, g.install) {
 			fmt.Fprintf(w, "  to include it: %s\n", g.install)
 		}
 	}

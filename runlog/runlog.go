@@ -69,6 +69,11 @@ type Manifest struct {
 	// EmptyMemories names, per method, the users whose built memory came out
 	// empty (e.g. every extraction answer was invalid).
 	EmptyMemories map[string][]string `json:"empty_memories,omitempty"`
+	// Errored counts the samples (or episodes) that failed when the run last
+	// finished; Fingerprint says what its report was built from (see
+	// bench's up-to-date check), so an unchanged run is not redone.
+	Errored     int    `json:"errored,omitempty"`
+	Fingerprint string `json:"fingerprint,omitempty"`
 	// Shard is "I/N" for one shard of a sharded run (empty otherwise).
 	Shard    string     `json:"shard,omitempty"`
 	Seed     int64      `json:"seed"`
