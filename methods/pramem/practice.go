@@ -185,7 +185,14 @@ func (m *method) buildItem(env predict.Env, p *predict.Prompts, sp *stagePrompts
 	if err != nil {
 		return practiceItem{}, err
 	}
-	return practiceItem{idx: idx, input: input + task, label: label, visible: visible, target: target, questions: qs}, nil
+	joined := input + task
+	if sp.t.Lookup("practice_input") != nil {
+		// An override (a release pack) joins the two parts itself.
+		if joined, err = sp.exec("practice_input", struct{ Before, Task string }{input, task}); err != nil {
+			return practiceItem{}, err
+		}
+	}
+	return practiceItem{idx: idx, input: joined, label: label, visible: visible, target: target, questions: qs}, nil
 }
 
 // task is the hint view of a practice item.
