@@ -23,7 +23,6 @@ var templateNames = []string{
 	"perturb", "perturb_judge", "review", "eval", "init_pattern", "init_calibration",
 }
 
-
 // stagePrompts renders PraMem's own prompts (practice stages, memory block).
 // It is immutable after loading.
 type stagePrompts struct {
