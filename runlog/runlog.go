@@ -61,12 +61,39 @@ type Manifest struct {
 	DatasetSHA256 map[string]string `json:"dataset_sha256,omitempty"`
 	// DataWarnings are data problems that did not stop the run (e.g. a
 	// malformed user file whose user was left out).
-	DataWarnings []string   `json:"data_warnings,omitempty"`
-	Seed         int64      `json:"seed"`
-	Methods      []string   `json:"methods"`
-	Samples      int        `json:"samples"` // planned samples
-	Started      time.Time  `json:"started"`
-	Finished     *time.Time `json:"finished,omitempty"`
+	DataWarnings []string `json:"data_warnings,omitempty"`
+	Seed         int64    `json:"seed"`
+	// Prompts says whose wording the model saw: "own" (the harness's) or
+	// "release" (the authors', read from a release pack at run time);
+	// PromptsPack names the pack (repository@commit) and the pack's files'
+	// digests are in PromptsSHA256.
+	Prompts       string            `json:"prompts,omitempty"`
+	PromptsPack   string            `json:"prompts_pack,omitempty"`
+	PromptsSHA256 map[string]string `json:"prompts_sha256,omitempty"`
+	// Profile is the config profile applied (e.g. "paper") and
+	// ProfileSet the settings it changed.
+	Profile    string            `json:"profile,omitempty"`
+	ProfileSet map[string]string `json:"profile_set,omitempty"`
+	// Tokenizer counts the history windows' tokens: "approx" (the
+	// release's character estimate) or "tokenizer.json <sha256>".
+	Tokenizer string     `json:"tokenizer,omitempty"`
+	Methods   []string   `json:"methods"`
+	Samples   int        `json:"samples"` // planned samples
+	Started   time.Time  `json:"started"`
+	Finished  *time.Time `json:"finished,omitempty"`
+}
+
+// PromptsLabel is how reports name the prompts of a run: "own wording"
+// for the harness's (also for runs recorded before the field existed), or
+// "authors' release <pack>".
+func (m Manifest) PromptsLabel() string {
+	if m.Prompts == "release" {
+		if m.PromptsPack != "" {
+			return "authors' release " + m.PromptsPack
+		}
+		return "authors' release"
+	}
+	return "own wording"
 }
 
 // MethodUsage is the usage of one method (or memory-building stage).
