@@ -71,7 +71,13 @@ func userSeed(base int64, user string) int64 { return base + sampling.HashOffset
 // records; a record without a question has nothing to practise); draw
 // poolSize of them with replacement, weighting the candidate of rank r
 // (oldest first) by (r+1)²; shuffle; keep the first rounds.
-func samplePractice(pool []behavior.Event, book questionBook, minHist, poolSize, rounds int, seed int64, user string) ([]int, error) {
+//
+// With release set, the draws and the shuffle use the reference's seeds as
+// it sets them: z_2 calls random.seed(1024) before each user's shuffle
+// (reproduced exactly), and each z_1 worker starts from random.seed(42)
+// (reproduced for a user drawn first by its worker, the best a
+// process-pool order allows).
+func samplePractice(pool []behavior.Event, book questionBook, minHist, poolSize, rounds int, seed int64, user string, release bool) ([]int, error) {
 	var cands []int
 	for i := minHist; i < len(pool); i++ {
 		if strings.TrimSpace(pool[i].Context) != "" && len(book.of(pool[i])) > 0 {
@@ -85,7 +91,11 @@ func samplePractice(pool []behavior.Event, book questionBook, minHist, poolSize,
 	for r := range w {
 		w[r] = float64((r + 1) * (r + 1))
 	}
-	picks, err := pyrandom.New(userSeed(seed, user)).Choices(w, poolSize)
+	draw, shuffle := userSeed(seed, user), userSeed(shuffleSeed, user)
+	if release {
+		draw, shuffle = drawSeed, shuffleSeed
+	}
+	picks, err := pyrandom.New(draw).Choices(w, poolSize)
 	if err != nil {
 		return nil, fmt.Errorf("pramem: user %s: practice draws: %w", user, err)
 	}
@@ -93,7 +103,7 @@ func samplePractice(pool []behavior.Event, book questionBook, minHist, poolSize,
 	for i, p := range picks {
 		items[i] = cands[p]
 	}
-	pyrandom.ShuffleSlice(pyrandom.New(userSeed(shuffleSeed, user)), items)
+	pyrandom.ShuffleSlice(pyrandom.New(shuffle), items)
 	return items[:min(rounds, len(items))], nil
 }
 
