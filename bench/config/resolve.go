@@ -46,6 +46,8 @@ func (c *Config) Hash() (string, error) {
 	id.Backbone.Cache = ""
 	id.Backbone.Sim.Latency = Duration{}
 	id.Eval.Concurrency = 0
+	// Where the release pack lives does not change its (pinned) text.
+	id.Prompt.ReleaseDir = ""
 	var err error
 	id.Prompt.Templates = maps.Clone(c.Prompt.Templates)
 	for name, path := range id.Prompt.Templates {

@@ -1,0 +1,90 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+const profiled = `task: omnibehavior
+dataset: {name: omnibehavior, max_users: 12, synthetic: {users: 12}}
+methods:
+  - {name: truncation, kind: truncation}
+  - {name: pramem, kind: pramem, pramem: {rounds: 20}}
+profiles:
+  paper:
+    dataset.max_users: 0
+    dataset.synthetic.users: 200
+    methods[1].pramem.rounds: 80
+  tiny:
+    dataset.max_users: 2
+`
+
+func TestProfiles(t *testing.T) {
+	path := writeConfig(t, profiled)
+	for _, tc := range []struct {
+		name, profile string
+		sets          []string
+		users, rounds int
+		wantSet       int
+		wantErr       string
+	}{
+		{name: "none", users: 12, rounds: 20},
+		{name: "paper", profile: "paper", users: 0, rounds: 80, wantSet: 3},
+		{name: "set wins over profile", profile: "paper", sets: []string{"dataset.max_users=5"}, users: 5, rounds: 80, wantSet: 3},
+		{name: "unknown", profile: "huge", wantErr: "no such profile (have paper, tiny)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, err := Options{Getenv: func(string) string { return "" }, Profile: tc.profile}.Load(path, tc.sets)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Dataset.MaxUsers != tc.users || cfg.Methods[1].PraMem.Rounds != tc.rounds {
+				t.Errorf("max_users %d rounds %d, want %d %d", cfg.Dataset.MaxUsers, cfg.Methods[1].PraMem.Rounds, tc.users, tc.rounds)
+			}
+			if cfg.Profile != tc.profile || len(cfg.ProfileSet) != tc.wantSet {
+				t.Errorf("profile %q set %v", cfg.Profile, cfg.ProfileSet)
+			}
+			if tc.profile == "paper" && cfg.ProfileSet["methods[1].pramem.rounds"] != "80" {
+				t.Errorf("profile set %v", cfg.ProfileSet)
+			}
+			y, _ := cfg.ResolvedYAML()
+			if strings.Contains(string(y), "profiles") {
+				t.Error("the profiles block leaked into the resolved config")
+			}
+		})
+	}
+	bad := writeConfig(t, "task: omnibehavior\nprofiles:\n  paper:\n    dataset.max_userz: 0\n")
+	if _, err := (Options{Profile: "paper"}).Load(bad, nil); err == nil || !strings.Contains(err.Error(), "max_userz") {
+		t.Errorf("bad profile key: %v", err)
+	}
+}
+
+func TestPromptsSetting(t *testing.T) {
+	for _, tc := range []struct{ body, wantErr string }{
+		{"task: omnibehavior\nmethods: [{kind: truncation}]\nprompts: release\n", ""},
+		{"task: omnibehavior\nmethods: [{kind: truncation}]\nprompts: own\n", ""},
+		{"task: omnibehavior\nmethods: [{kind: truncation}]\nprompts: authors\n", `unknown value "authors"`},
+		{"task: omnibehavior\nmethods: [{kind: truncation}]\nprompt: {release_dir: /x}\n", "read only with prompts: release"},
+	} {
+		_, err := Options{Getenv: func(string) string { return "" }}.Load(writeConfig(t, tc.body), nil)
+		if tc.wantErr == "" && err != nil || tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)) {
+			t.Errorf("%q: err = %v, want %q", tc.body, err, tc.wantErr)
+		}
+	}
+	// The release pack's location does not change the hash; the setting does.
+	a, _ := Options{Getenv: func(string) string { return "" }}.Load(writeConfig(t, "task: omnibehavior\nmethods: [{kind: truncation}]\nprompts: release\nprompt: {release_dir: /a}\n"), nil)
+	b, _ := Options{Getenv: func(string) string { return "" }}.Load(writeConfig(t, "task: omnibehavior\nmethods: [{kind: truncation}]\nprompts: release\nprompt: {release_dir: /b}\n"), nil)
+	c, _ := Options{Getenv: func(string) string { return "" }}.Load(writeConfig(t, "task: omnibehavior\nmethods: [{kind: truncation}]\n"), nil)
+	ha, _ := a.Hash()
+	hb, _ := b.Hash()
+	hc, _ := c.Hash()
+	if ha != hb || ha == hc {
+		t.Errorf("hashes: /a %s /b %s own %s", ha, hb, hc)
+	}
+}
