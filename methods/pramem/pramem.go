@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/memharness/memharness/datasets/behavior"
@@ -80,6 +81,18 @@ func resolve(s predict.Spec, sp *stagePrompts) (config, error) {
 	}
 	if c.practiceParams.MaxTokens == 0 {
 		c.practiceParams.MaxTokens = DefaultPracticeMaxTokens
+	}
+	if ps.ReleaseRequest {
+		// The client sends the cap under max_completion_tokens; the OpenAI
+		// client skips max_tokens when the extra body carries it.
+		extra := maps.Clone(c.practiceParams.Extra)
+		if extra == nil {
+			extra = map[string]any{}
+		}
+		if _, ok := extra["max_completion_tokens"]; !ok {
+			extra["max_completion_tokens"] = c.practiceParams.MaxTokens
+		}
+		c.practiceParams.Extra = extra
 	}
 	switch c.init {
 	case "":
