@@ -20,6 +20,7 @@ import (
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/methods/registry"
+	"github.com/memharness/memharness/releases/pramemrel"
 	"github.com/memharness/memharness/reports"
 	"github.com/memharness/memharness/runlog"
 )
@@ -34,7 +35,7 @@ func cmdRun(ctx context.Context, stdio IO, args []string) error {
 		return err
 	}
 	cfgPath, sets, out := &cf.path, cf.sets, &cf.out
-	cfg, err := config.Options{Getenv: stdio.Getenv}.Load(*cfgPath, sets)
+	cfg, err := config.Options{Getenv: stdio.Getenv, Profile: cf.profile}.Load(*cfgPath, sets)
 	if err != nil {
 		return err
 	}
@@ -51,7 +52,7 @@ func cmdSweep(ctx context.Context, stdio IO, args []string) error {
 		return err
 	}
 	cfgPath, sets, out := &cf.path, cf.sets, &cf.out
-	variants, err := config.Options{Getenv: stdio.Getenv}.Expand(*cfgPath, sets)
+	variants, err := config.Options{Getenv: stdio.Getenv, Profile: cf.profile}.Expand(*cfgPath, sets)
 	if err != nil {
 		return err
 	}
@@ -116,9 +117,10 @@ func cmdSweep(ctx context.Context, stdio IO, args []string) error {
 
 // configFlags are the flags shared by run and sweep.
 type configFlags struct {
-	path string
-	sets multiFlag
-	out  string
+	path    string
+	sets    multiFlag
+	out     string
+	profile string
 }
 
 func addConfigFlags(fs *flag.FlagSet, setHelp string) *configFlags {
@@ -127,6 +129,7 @@ func addConfigFlags(fs *flag.FlagSet, setHelp string) *configFlags {
 	fs.StringVar(&cf.path, "config", "", "config file (YAML), same as -c")
 	fs.Var(&cf.sets, "set", setHelp)
 	fs.StringVar(&cf.out, "out", "runs", "directory that holds run directories")
+	fs.StringVar(&cf.profile, "profile", "", "apply a profile of the config's profiles block (e.g. paper: the paper's sizes) before --set")
 	return cf
 }
 
@@ -150,7 +153,9 @@ type runSpec struct {
 	variant    string
 	dir        string
 	out        string // the --out root (holds the shared data and LLM caches)
-	report     bool
+	// releasePins replace the release pack's pinned digests (tests).
+	releasePins []pramemrel.File
+	report      bool
 }
 
 // runResult summarises an executed run.
@@ -182,11 +187,19 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 		return executeLifelong(ctx, stdio, rs)
 	}
 	start := time.Now()
+	cfg, prompts, err := preparePrompts(cfg, stdio.Getenv, rs.out, rs.releasePins)
+	if err != nil {
+		return res, err
+	}
+	if prompts.warning != "" {
+		fmt.Fprintln(stdio.Err, prompts.warning)
+	}
 
 	data, err := loadTask(ctx, stdio, cfg, rs.out)
 	if err != nil {
 		return res, err
 	}
+	prompts.rewriteQuestions(data.users)
 	back, err := openBackbone(cfg, stdio.Getenv, rs.out)
 	if err != nil {
 		return res, err
@@ -201,11 +214,11 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 		}
 		methods[i] = m
 	}
-	prompts, err := predict.LoadNamedPrompts(cfg.Prompt.Language, cfg.Prompt.Templates)
+	texts, err := predict.LoadNamedPrompts(cfg.Prompt.Language, cfg.Prompt.Templates)
 	if err != nil {
 		return res, err
 	}
-	env := predict.Env{Model: back.model, Embedder: back.embedder, Tokens: back.tokens, Prompts: prompts, MaxAttempts: cfg.Eval.MaxAttempts,
+	env := predict.Env{Model: back.model, Embedder: back.embedder, Tokens: back.tokens, Prompts: texts, MaxAttempts: cfg.Eval.MaxAttempts,
 		BuildModel: back.buildModel}
 
 	st, err := store.Open(rs.dir)
@@ -252,6 +265,7 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 		Endpoints: back.endpoints, DataSource: data.source, DatasetSHA256: data.sha256, DataWarnings: data.warnings, Seed: cfg.Seed,
 		Samples: len(order), Started: start.UTC(),
 	}
+	prompts.stamp(&man, cfg)
 	for _, m := range methods {
 		man.Methods = append(man.Methods, m.Name())
 	}

@@ -14,19 +14,19 @@ type Config struct {
 	// Task selects the pipeline: "movielens" (later omnibehavior, pramem, lifemem).
 	Task string `yaml:"task" json:"task"`
 	// Seed drives every random choice of the run (default 42).
-	Seed     int64          `yaml:"seed" json:"seed"`
-	Dataset  Dataset        `yaml:"dataset" json:"dataset"`
-	Backbone Backbone       `yaml:"backbone" json:"backbone"`
-	Embedder Embedder       `yaml:"embedder" json:"embedder"`
-	Prompt   Prompt         `yaml:"prompt" json:"prompt"`
+	Seed     int64    `yaml:"seed" json:"seed"`
+	Dataset  Dataset  `yaml:"dataset" json:"dataset"`
+	Backbone Backbone `yaml:"backbone" json:"backbone"`
+	Embedder Embedder `yaml:"embedder" json:"embedder"`
+	Prompt   Prompt   `yaml:"prompt" json:"prompt"`
 	// Prompts chooses whose wording the model sees: "own" (the harness's,
 	// the default; "" means own) or "release" (the authors' prompts, read
 	// at run time from the user's copy of the paper's release: see
 	// prompt.release_dir and 'bench data fetch pramem-release').
-	Prompts string `yaml:"prompts,omitempty" json:"prompts,omitempty"`
-	Eval     Eval           `yaml:"eval" json:"eval"`
-	Methods  []predict.Spec `yaml:"methods" json:"methods"`
-	Report   Report         `yaml:"report" json:"report"`
+	Prompts string         `yaml:"prompts,omitempty" json:"prompts,omitempty"`
+	Eval    Eval           `yaml:"eval" json:"eval"`
+	Methods []predict.Spec `yaml:"methods" json:"methods"`
+	Report  Report         `yaml:"report" json:"report"`
 	// Lifelong configures task lifemem: the stream, its environments and the
 	// agent methods (see package lifelong).
 	Lifelong *lifelong.Config `yaml:"lifelong,omitempty" json:"lifelong,omitempty"`

@@ -48,12 +48,15 @@ var Files = []File{
 // Specs are the download specs of Files below base (a URL prefix ending in
 // "/"; "" means the raw files of Commit on GitHub). FileName keeps the
 // repository layout, so the fetched folder reads like a checkout.
-func Specs(base string) []fetch.Spec {
+func Specs(base string) []fetch.Spec { return SpecsFor(base, Files) }
+
+// SpecsFor is Specs for other pins (tests serve stand-in files).
+func SpecsFor(base string, pins []File) []fetch.Spec {
 	if base == "" {
 		base = rawBase
 	}
-	out := make([]fetch.Spec, len(Files))
-	for i, f := range Files {
+	out := make([]fetch.Spec, len(pins))
+	for i, f := range pins {
 		out[i] = fetch.Spec{Name: FetchName, URL: base + f.Path, SHA256: f.SHA256, Size: f.Size, FileName: f.Path}
 	}
 	return out
