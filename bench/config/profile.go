@@ -39,26 +39,30 @@ func (o Options) applyProfile(doc *document) error {
 	if o.Profile == "" {
 		return nil
 	}
-	vs, ok := profiles[o.Profile]
-	if !ok {
-		have := "the file has no profiles block"
-		if len(names) > 0 {
-			have = "have " + strings.Join(names, ", ")
+	// Several profiles apply in the order given (paper,as_released).
+	doc.profileSets = map[string]string{}
+	for _, name := range strings.Split(o.Profile, ",") {
+		name = strings.TrimSpace(name)
+		vs, ok := profiles[name]
+		if !ok {
+			have := "the file has no profiles block"
+			if len(names) > 0 {
+				have = "have " + strings.Join(names, ", ")
+			}
+			return &Error{Pos: src.file, Msg: fmt.Sprintf("--profile %s: no such profile (%s)", name, have)}
 		}
-		return &Error{Pos: src.file, Msg: fmt.Sprintf("--profile %s: no such profile (%s)", o.Profile, have)}
+		for _, ov := range vs.sets {
+			if err := ov.applyAt(src, root, src.pos(ov.value)); err != nil {
+				return err
+			}
+			b, err := yaml.Marshal(ov.value)
+			if err != nil {
+				return fmt.Errorf("profile %s: %w", name, err)
+			}
+			doc.profileSets[ov.path.String()] = strings.TrimSpace(string(b))
+		}
 	}
 	doc.profile = o.Profile
-	doc.profileSets = map[string]string{}
-	for _, ov := range vs.sets {
-		if err := ov.applyAt(src, root, src.pos(ov.value)); err != nil {
-			return err
-		}
-		b, err := yaml.Marshal(ov.value)
-		if err != nil {
-			return fmt.Errorf("profile %s: %w", o.Profile, err)
-		}
-		doc.profileSets[ov.path.String()] = strings.TrimSpace(string(b))
-	}
 	return nil
 }
 
