@@ -175,6 +175,13 @@ func (m *method) buildItem(env predict.Env, p *predict.Prompts, sp *stagePrompts
 			}
 		}
 	}
+	if order := sp.marker("practice_field_order"); order != "" {
+		// An override (a release pack) lists every question of the target
+		// in its own order, continuous ones (seconds watched) included.
+		if lines, err = sp.releaseQuestions(order, target, qs); err != nil {
+			return practiceItem{}, err
+		}
+	}
 	scene := target.RawScene
 	if scene == "" {
 		scene = target.Scene
@@ -205,6 +212,41 @@ func (m *method) buildItem(env predict.Env, p *predict.Prompts, sp *stagePrompts
 	return practiceItem{idx: idx, input: joined, label: label, visible: visible, target: target, questions: qs}, nil
 }
 
+// releaseQuestions are the practice question lines of an override that
+// defines practice_field_order (comma-separated fields) and
+// practice_question ({Field, Text, Continuous}): one line per field of the
+// order among the target's outcomes. A rating question keeps its own line.
+func (sp *stagePrompts) releaseQuestions(order string, target behavior.Event, qs []question) ([]string, error) {
+	known := map[string]question{}
+	for _, q := range qs {
+		known[q.Field] = q
+	}
+	var lines []string
+	for _, f := range strings.Split(order, ",") {
+		if _, ok := target.Outcomes[f]; !ok {
+			continue
+		}
+		q, ok := known[f]
+		if q.Kind == behavior.MultiClass {
+			s, err := sp.exec("practice_question_rating", struct{ Text, Classes string }{q.Text, "[" + strings.Join(q.Classes, ",") + "]"})
+			if err != nil {
+				return nil, err
+			}
+			lines = append(lines, s)
+			continue
+		}
+		s, err := sp.exec("practice_question", struct {
+			Field, Text string
+			Continuous  bool
+		}{f, q.Text, !ok})
+		if err != nil {
+			return nil, err
+		}
+		lines = append(lines, s)
+	}
+	return lines, nil
+}
+
 // task is the hint view of a practice item.
 func (it practiceItem) task() hint.PraMemTask {
 	t := hint.PraMemTask{Target: predict.HintEvent(it.target, false)}
@@ -226,14 +268,17 @@ func (it practiceItem) truth() map[string]float64 {
 	return out
 }
 
-// realScene is the real scene text of check1: what follows the scene
-// marker of the practice input, trimmed and cut to limit runes plus "...".
+// realScene is the real scene text of check1 as the reference builds it:
+// from the first scene marker of the practice input (marker included) to
+// the end, trimmed, cut to limit runes, and "..." appended even when
+// nothing was cut.
 func realScene(input, marker string, limit int) string {
-	i := strings.LastIndex(input, marker)
+	i := strings.Index(input, marker)
 	if marker == "" || i < 0 {
 		return ""
 	}
-	return cutRunes(strings.TrimSpace(input[i+len(marker):]), limit)
+	r := []rune(strings.TrimSpace(input[i:]))
+	return string(r[:min(limit, len(r))]) + "..."
 }
 
 func cutRunes(s string, limit int) string {

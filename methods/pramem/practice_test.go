@@ -106,7 +106,7 @@ func TestPracticeHistory(t *testing.T) {
 			if historyText(it.input, sp.marker("marker_history"), sp.marker("marker_details"), sp.marker("marker_task"), detailLimit, true) != "" {
 				t.Error("the released no-op found a history")
 			}
-			if got := realScene(it.input, sp.marker("marker_scene"), 6); !strings.HasPrefix(got, "这是第 15") || !strings.HasSuffix(got, "...") {
+			if got := realScene(it.input, sp.marker("marker_scene"), 14); !strings.HasPrefix(got, sp.marker("marker_scene")) || !strings.HasSuffix(got, "...") || len([]rune(got)) != 17 {
 				t.Errorf("real scene %q", got)
 			}
 		})

@@ -75,6 +75,12 @@ func TestEvalPromptsGolden(t *testing.T) {
 	}
 }
 
+// pq is what methods/pramem passes to practice_question.
+type pq struct {
+	Field, Text string
+	Continuous  bool
+}
+
 // stageFuncs mirror methods/pramem's template functions.
 var stageFuncs = template.FuncMap{
 	"inc":        func(i int) int { return i + 1 },
@@ -147,6 +153,13 @@ func TestStagePromptsGolden(t *testing.T) {
 		}{mem, "1. p1", 3})},
 		{"markers", run("marker_history", nil) + "|" + run("marker_details", nil) + "|" + run("marker_scene", nil) + "|" + run("marker_task", nil)},
 		{"practice_question_rating", run("practice_question_rating", struct{ Text, Classes string }{"t", "[1]"})},
+		{"practice_field_order", run("practice_field_order", nil)},
+		{"practice_question", strings.Join([]string{
+			run("practice_question", pq{"video_liked", "own", false}),
+			run("practice_question", pq{"live_watch_seconds", "", true}),
+			run("practice_question", pq{"ad_watch_seconds", "", true}),
+			run("practice_question", pq{"ad_clicked", "own", false}),
+		}, "\n")},
 	} {
 		out.WriteString("===== " + s.name + " =====\n" + s.text + "\n")
 	}

@@ -43,8 +43,14 @@ type Pack struct {
 	// QuestionFallback is the f-string for other fields ({field}).
 	Questions        map[string]string
 	QuestionFallback string
-	// Continuous maps a continuous field to its question (practice input).
-	Continuous map[string]string
+	// Continuous maps a continuous field to its question (practice input);
+	// ContinuousFallback is the f-string for other fields ({field}).
+	Continuous         map[string]string
+	ContinuousFallback string
+	// FieldOrder lists the question fields in the order
+	// build_prediction_questions asks them (practice tasks list every
+	// question of a target in this order).
+	FieldOrder []string
 	// Scenario is build_test_action_description's f-string.
 	Scenario string
 	// Record is a history record as shown ({i}), RecordCost as costed.
@@ -263,6 +269,16 @@ func (p *Pack) read(r *reader) {
 	p.Questions, _ = r.dict(pb, "_get_yes_no_question_by_field", "yes_no_questions")
 	p.QuestionFallback = r.fstring(pb, "_get_yes_no_question_by_field", "field")
 	p.Continuous, _ = r.dict(pb, "build_single_continuous_prompt", "continuous_questions")
+	p.ContinuousFallback = r.fstring(pb, "build_single_continuous_prompt", "field")
+	lits := r.file(pb).LiteralsIn("build_prediction_questions")
+	for i := 0; i+1 < len(lits); i++ {
+		if lits[i].Str == "field" && isIdent(lits[i+1].Str) {
+			p.FieldOrder = append(p.FieldOrder, lits[i+1].Str)
+		}
+	}
+	if len(p.FieldOrder) == 0 {
+		r.fail(pb, "build_prediction_questions", "no \"field\": NAME entries")
+	}
 	p.Scenario = r.fstring(pb, "build_test_action_description", "timestamp", "action_type", "context_str")
 	p.Record = r.fstring(pb, "build_history_summary", "i", "timestamp", "action_type", "context_str", "result_str")
 	p.RecordCost = r.fstring(pb, "get_actual_used_history", "timestamp", "action_type", "context_str", "result_str")
@@ -284,7 +300,7 @@ func (p *Pack) read(r *reader) {
 
 	const z5 = "z_5_practice_with_self_check.py"
 	const fm = "SelfPractice.format_exp_memory"
-	lits := r.file(z5).LiteralsIn(fm)
+	lits = r.file(z5).LiteralsIn(fm)
 	var texts []string
 	for _, l := range lits {
 		texts = append(texts, l.Str)
@@ -393,6 +409,20 @@ func (r *reader) seedCall(file, prefix string) int64 {
 		return 0
 	}
 	return n
+}
+
+// isIdent reports whether s looks like a field name (lower-case words
+// joined by underscores).
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 func first(ss []string, ok func(string) bool) string {

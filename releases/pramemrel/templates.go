@@ -2,6 +2,8 @@ package pramemrel
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -91,6 +93,22 @@ func (p *Pack) Templates() (string, error) {
 	b.define("practice_input", b.fill("practice_input", p.PracticeJoin, map[string]string{
 		"simulated_input_part1": "{{trimspace .Before}}", "simulated_input_part2": "{{.Task}}"}))
 	b.define("practice_question_rating", "")
+	// Every question of a practice target, in the release's order: the
+	// yes/no sentence, or the continuous one (seconds watched).
+	b.define("practice_field_order", lit(strings.Join(p.FieldOrder, ",")))
+	var qb strings.Builder
+	fields := slices.Sorted(maps.Keys(p.Questions))
+	for _, f := range fields {
+		fmt.Fprintf(&qb, "{{if eq .Field %s}}%s{{else}}", strconv.Quote(f), lit(p.Questions[f]))
+	}
+	cfields := slices.Sorted(maps.Keys(p.Continuous))
+	for _, f := range cfields {
+		fmt.Fprintf(&qb, "{{if eq .Field %s}}%s{{else}}", strconv.Quote(f), lit(p.Continuous[f]))
+	}
+	qb.WriteString("{{if .Continuous}}" + b.fill("practice_question", p.ContinuousFallback, map[string]string{"field": "{{.Field}}"}) +
+		"{{else}}" + b.fill("practice_question", p.QuestionFallback, map[string]string{"field": "{{.Field}}"}) + "{{end}}")
+	qb.WriteString(strings.Repeat("{{end}}", len(fields)+len(cfields)))
+	b.define("practice_question", qb.String())
 	// The label: the intro sentence, then the target rendered as history
 	// record 1 with the release's replacement applied to every piece.
 	repl := func(s string) string { return strings.ReplaceAll(s, p.LabelFrom, p.LabelTo) }
@@ -130,7 +148,7 @@ func (p *Pack) Question(field string) string {
 func TemplateNames() []string {
 	names := []string{"binary", "rating", "record", "history_header", "no_history", "memory", "eval", "trial",
 		"reflect", "review", "scenes", "generalize", "perturb", "perturb_judge", "practice_task", "practice_input",
-		"practice_question_rating", "practice_label", "marker_history", "marker_details", "marker_scene", "marker_task"}
+		"practice_question_rating", "practice_field_order", "practice_question", "practice_label", "marker_history", "marker_details", "marker_scene", "marker_task"}
 	sort.Strings(names)
 	return names
 }

@@ -92,11 +92,29 @@ def build_single_binary_prompt(user_profile, action_history, test_action, questi
 
 
 def build_single_continuous_prompt(user_profile, action_history, test_action, question_info):
+    field = question_info.get("field", "")
     continuous_questions = {
         "video_watch_seconds": "Stand-in: seconds on this clip?",
         "live_watch_seconds": "Stand-in: seconds in this room?",
     }
-    return continuous_questions
+    if field in continuous_questions:
+        question_text = continuous_questions[field]
+    else:
+        question_text = f"Stand-in: how long? ({field})"
+    return question_text
+
+
+def build_prediction_questions(action: Dict) -> List[Dict]:
+    """Questions of one record, in asking order."""
+    questions = []
+    if action.get("type") == "video":
+        questions.append({"question": "seconds", "type": "continuous", "field": "video_watch_seconds"})
+        questions.append({"question": "liked", "type": "binary", "field": "video_liked"})
+    if action.get("type") == "live":
+        questions.append({"question": "seconds", "type": "continuous", "field": "live_watch_seconds"})
+        questions.append({"question": "gift", "type": "binary", "field": "live_sent_gift"})
+        questions.append({"question": "shared", "type": "binary", "field": "live_shared"})
+    return questions
 
 
 def _get_yes_no_question_by_field(question_info: Dict) -> str:
