@@ -105,18 +105,36 @@ func preparePrompts(cfg *config.Config, getenv func(string) string, out string, 
 	return &c, ps, nil
 }
 
-// rewriteQuestions puts the release's yes/no sentences into OmniBehavior
-// instances (a rating prompt of the release carries no question text).
-func (ps promptsSetup) rewriteQuestions(users []behavior.UserSet) {
+// rewriteData puts the release's text into the loaded data: its yes/no
+// sentences into OmniBehavior questions (a rating prompt of the release
+// carries no question text), and its record sentences into MovieLens
+// records, rendered from each record's title, year, genres and rating.
+func (ps promptsSetup) rewriteData(users []behavior.UserSet) {
 	if ps.pack == nil {
 		return
 	}
+	movie := func(e *behavior.Event) {
+		if e.Attrs["movie_id"] == "" {
+			return
+		}
+		r, ok := e.Outcomes["movie_rating"]
+		e.Context, e.Result = ps.pack.MovieRecord(e.Attrs["title"], e.Attrs["year"], e.Attrs["genre"], int(r))
+		if !ok {
+			e.Result = "" // a target's outcome is not shown
+		}
+	}
 	for u := range users {
 		for i := range users[u].Instances {
-			q := &users[u].Instances[i].Question
-			if q.Kind == behavior.Binary {
-				q.Text = ps.pack.Question(q.Field)
+			in := &users[u].Instances[i]
+			if in.Question.Kind == behavior.Binary {
+				in.Question.Text = ps.pack.Question(in.Question.Field)
 			}
+			// History slices of one user share their records, so each
+			// is rewritten once (rendering is idempotent anyway).
+			for j := range in.History {
+				movie(&in.History[j])
+			}
+			movie(&in.Target)
 		}
 	}
 }

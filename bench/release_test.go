@@ -256,3 +256,45 @@ func TestReleasePromptsMissingPack(t *testing.T) {
 func loadConfigForTest(path string) (*config.Config, error) {
 	return config.Options{Getenv: func(string) string { return "" }}.Load(path, nil)
 }
+
+// TestRunMovieLensWithReleasePrompts: MovieLens records and the rating
+// prompt come from the pack too.
+func TestRunMovieLensWithReleasePrompts(t *testing.T) {
+	pack, pins, _ := standinPack(t)
+	var rc recorder
+	srv := rc.server(t)
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "ml.yaml")
+	body := `name: ml
+task: movielens
+prompts: release
+prompt: {release_dir: ` + pack + `}
+dataset: {name: movielens, max_users: 2, test_per_user: 2, synthetic: {users: 2, movies: 1500, seed: 7}}
+backbone: {kind: openai, model: m, base_urls: [` + srv.URL + `], max_retries: 0}
+methods:
+  - {name: truncation, kind: truncation}
+report: {bootstrap: 0}
+`
+	if err := os.WriteFile(cfgPath, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := loadConfigForTest(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errb strings.Builder
+	stdio := IO{Out: io.Discard, Err: &errb, Getenv: func(string) string { return "" }}
+	if _, err := executeRun(t.Context(), stdio, runSpec{cfg: cfg, configPath: cfgPath, dir: filepath.Join(dir, "ml"), out: dir, releasePins: pins}); err != nil {
+		t.Fatalf("run: %v\n%s", err, errb.String())
+	}
+	if len(rc.bodies) == 0 {
+		t.Fatal("no requests")
+	}
+	for _, b := range rc.bodies {
+		c := content(b)
+		if !strings.HasPrefix(c, "Stand-in film rater role line.\n## Part A: profile\n") || !strings.Contains(c, "\n  seen: Stand-in film ") ||
+			!strings.Contains(c, "\n  did: Stand-in rating ") || !strings.Contains(c, "\nScene details:\nStand-in film ") || !strings.HasSuffix(c, "\nAnswer:") {
+			t.Fatalf("rating prompt not assembled from the pack:\n%s", c)
+		}
+	}
+}

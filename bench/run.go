@@ -199,7 +199,7 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	if err != nil {
 		return res, err
 	}
-	prompts.rewriteQuestions(data.users)
+	prompts.rewriteData(data.users)
 	back, err := openBackbone(cfg, stdio.Getenv, rs.out)
 	if err != nil {
 		return res, err

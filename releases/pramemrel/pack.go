@@ -55,6 +55,9 @@ type Pack struct {
 	Scenario string
 	// Record is a history record as shown ({i}), RecordCost as costed.
 	Record, RecordCost string
+	// MovieContext and MovieResult render a MovieLens record (the 电影评分
+	// branches of format_action_context and format_action_result).
+	MovieContext, MovieResult string
 	// HistoryHeader is the f-string of the history block's first line.
 	HistoryHeader string
 	// NoHistory and NoValidHistory replace an empty history block (no
@@ -283,6 +286,8 @@ func (p *Pack) read(r *reader) {
 	p.Record = r.fstring(pb, "build_history_summary", "i", "timestamp", "action_type", "context_str", "result_str")
 	p.RecordCost = r.fstring(pb, "get_actual_used_history", "timestamp", "action_type", "context_str", "result_str")
 	p.HistoryHeader = r.fstring(pb, "build_history_summary", "len(display_actions)", "current_tokens")
+	p.MovieContext = r.fstring(pb, "format_action_context", "context['movie_title']", "context['release_year']", "context['genres']")
+	p.MovieResult = r.fstring(pb, "format_action_result", "act['rating']")
 	empty := r.after(pb, "build_history_summary", "original_count", 2)
 	p.NoHistory, p.NoValidHistory = empty[0], empty[1]
 	if !strings.HasSuffix(p.HistoryHeader, "\n") {
@@ -366,6 +371,17 @@ func (r *reader) source(file string) string {
 		r.fail(file, "", "%v", err)
 	}
 	return string(b)
+}
+
+// MovieRecord renders a MovieLens rating as the release does: the title,
+// release year and genres as the data holds them (genres '|'-separated as
+// in ml-1m's movies.dat; the release ships no MovieLens converter, so this
+// representation is the harness's assumption), and the rating.
+func (p *Pack) MovieRecord(title, year, genres string, rating int) (context, result string) {
+	context, _ = pysrc.Format(p.MovieContext, map[string]string{
+		"context['movie_title']": title, "context['release_year']": year, "context['genres']": genres})
+	result, _ = pysrc.Format(p.MovieResult, map[string]string{"act['rating']": strconv.Itoa(rating)})
+	return context, result
 }
 
 // argDefault reads the default= of an argparse option from the source.

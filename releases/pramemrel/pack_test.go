@@ -59,6 +59,7 @@ func TestExtraction(t *testing.T) {
 		{"practice task", p.PracticeTask, "## Stand-in task {task_id} ##\n{prompt_part2}\n\n"},
 		{"search practice", p.SearchPractice, "Stand-in: which keyword?"},
 		{"label", p.LabelIntro + "|" + p.LabelFrom + "|" + p.LabelTo, "Stand-in answers follow; unstated means No. |[Rec|[Answer"},
+		{"movie record", strings.Join(func() []string { c, r := p.MovieRecord("Heat", "1995", "Action|Crime", 4); return []string{c, r} }(), "|"), "Stand-in film Heat (1995), kinds Action|Crime|Stand-in rating 4"},
 		{"binary first part", p.BinaryParts[0].Text, `Stand-in role line with "quotes" and {{braces}}.`},
 		{"binary slot", p.BinaryParts[5].Slot, "user_profile_short"},
 	} {

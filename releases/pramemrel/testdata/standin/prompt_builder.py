@@ -128,3 +128,18 @@ def _get_yes_no_question_by_field(question_info: Dict) -> str:
     if field in yes_no_questions:
         return yes_no_questions[field]
     return f"Stand-in: will they do it? ({field})"
+
+
+def format_action_context(action: Dict) -> str:
+    context = action.get("context", {})
+    action_type = action.get("type", "")
+    if action_type == "movie":
+        return f"Stand-in film {context['movie_title']} ({context['release_year']}), kinds {context['genres']}"
+    return "none"
+
+
+def format_action_result(action: Dict) -> str:
+    results = []
+    for act in action.get("action", []):
+        results.append(f"Stand-in rating {act['rating']}")
+    return ", ".join(results) if results else "nothing"
