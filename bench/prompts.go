@@ -140,7 +140,8 @@ func (ps promptsSetup) rewriteData(users []behavior.UserSet) {
 }
 
 // stamp records the prompts, profile and tokenizer in the manifest.
-func (ps promptsSetup) stamp(m *runlog.Manifest, cfg *config.Config) {
+func (ps promptsSetup) stamp(m *runlog.Manifest, cfg *config.Config, tokenizer string) {
+	m.Tokenizer = tokenizer
 	m.Prompts = ps.label
 	if ps.pack != nil {
 		m.PromptsPack = pramemrel.Repository + "@" + pramemrel.Commit

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -16,6 +17,7 @@ import (
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/releases/pramemrel"
 	"github.com/memharness/memharness/runlog"
+	"github.com/sugarme/tokenizer/pretokenizer"
 )
 
 // standinPack is the stand-in release pack of package pramemrel (our own
@@ -296,5 +298,53 @@ report: {bootstrap: 0}
 			!strings.Contains(c, "\n  did: Stand-in rating ") || !strings.Contains(c, "\nScene details:\nStand-in film ") || !strings.HasSuffix(c, "\nAnswer:") {
 			t.Fatalf("rating prompt not assembled from the pack:\n%s", c)
 		}
+	}
+}
+
+// TestRunWithTokenizer: a tokenizer.json counts the windows and the
+// manifest names it; without one the manifest names the estimate.
+func TestRunWithTokenizer(t *testing.T) {
+	vocab := map[string]int{}
+	for b := 0; b < 256; b++ {
+		vocab[pretokenizer.BytesChar[uint8(b)]] = b
+	}
+	tok, _ := json.Marshal(map[string]any{
+		"normalizer": map[string]any{"type": "NFC"},
+		"pre_tokenizer": map[string]any{"type": "Sequence", "pretokenizers": []any{
+			map[string]any{"type": "Split", "pattern": map[string]any{"Regex": `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`}, "behavior": "Isolated", "invert": false},
+			map[string]any{"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": false, "use_regex": false},
+		}},
+		"model": map[string]any{"type": "BPE", "vocab": vocab, "merges": []string{}},
+	})
+	dir := t.TempDir()
+	tokPath := filepath.Join(dir, "tokenizer.json")
+	if err := os.WriteFile(tokPath, tok, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, withTok := range []bool{false, true} {
+		cfgPath := filepath.Join(dir, "tok.yaml")
+		body := "name: tok\ntask: omnibehavior\ndataset: {name: omnibehavior, max_users: 2, test_per_user: 3, synthetic: {users: 2, seed: 5}}\n" +
+			"backbone: {kind: sim}\nmethods: [{kind: truncation, history_tokens: 3000}]\nreport: {bootstrap: 0}\n"
+		if withTok {
+			body += "prompt: {tokenizer: " + tokPath + "}\n"
+		}
+		os.WriteFile(cfgPath, []byte(body), 0o644)
+		out := filepath.Join(dir, fmt.Sprint(withTok))
+		log, code := runCLI(t, "run", "-c", cfgPath, "--out", out, "--no-report")
+		if code != 0 {
+			t.Fatalf("exit %d:\n%s", code, log)
+		}
+		man, err := runlog.ReadManifest(filepath.Join(out, "tok", runlog.ManifestFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if withTok != strings.HasPrefix(man.Tokenizer, "tokenizer.json sha256:") || !withTok && man.Tokenizer != ApproxTokenizer {
+			t.Errorf("tokenizer %v: manifest names %q", withTok, man.Tokenizer)
+		}
+		samples, err := runlog.ReadSamples(filepath.Join(out, "tok", runlog.SamplesFile))
+		if err != nil || len(samples) == 0 {
+			t.Fatal(err)
+		}
+		t.Logf("tokenizer %v: first sample shows %d history records", withTok, samples[0].HistoryRecords)
 	}
 }

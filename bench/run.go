@@ -265,7 +265,7 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 		Endpoints: back.endpoints, DataSource: data.source, DatasetSHA256: data.sha256, DataWarnings: data.warnings, Seed: cfg.Seed,
 		Samples: len(order), Started: start.UTC(),
 	}
-	prompts.stamp(&man, cfg)
+	prompts.stamp(&man, cfg, back.tokenizer)
 	for _, m := range methods {
 		man.Methods = append(man.Methods, m.Name())
 	}

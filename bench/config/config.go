@@ -149,6 +149,11 @@ type Prompt struct {
 	// of the release at the pinned commit ("" = the fetched copy in the
 	// data cache). Every file is checked against its pinned SHA-256.
 	ReleaseDir string `yaml:"release_dir,omitempty" json:"release_dir,omitempty"`
+	// Tokenizer is a Hugging Face tokenizer.json (byte-level BPE, e.g.
+	// Qwen3-8B's, which the release uses when present) that counts the
+	// history windows' tokens; "" keeps the release's character estimate.
+	// Relative paths are relative to the working directory.
+	Tokenizer string `yaml:"tokenizer,omitempty" json:"tokenizer,omitempty"`
 }
 
 // Eval controls how samples are run.

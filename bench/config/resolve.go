@@ -46,9 +46,15 @@ func (c *Config) Hash() (string, error) {
 	id.Backbone.Cache = ""
 	id.Backbone.Sim.Latency = Duration{}
 	id.Eval.Concurrency = 0
-	// Where the release pack lives does not change its (pinned) text.
-	id.Prompt.ReleaseDir = ""
 	var err error
+	// Where the release pack lives does not change its (pinned) text; a
+	// tokenizer counts by its contents, not its path.
+	id.Prompt.ReleaseDir = ""
+	if c.Prompt.Tokenizer != "" {
+		if id.Prompt.Tokenizer, err = fileDigest(c.Prompt.Tokenizer); err != nil {
+			return "", fmt.Errorf("hash config: prompt.tokenizer: %w", err)
+		}
+	}
 	id.Prompt.Templates = maps.Clone(c.Prompt.Templates)
 	for name, path := range id.Prompt.Templates {
 		if id.Prompt.Templates[name], err = fileDigest(path); err != nil {

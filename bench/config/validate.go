@@ -119,6 +119,9 @@ func (c *Config) Validate() error {
 	if c.Prompts == PromptsRelease && c.Task == "lifemem" {
 		v.add("prompts", "no release pack is wired for task lifemem yet; use own")
 	}
+	if c.Prompt.Tokenizer != "" {
+		v.file("prompt.tokenizer", c.Prompt.Tokenizer)
+	}
 	if c.Prompt.ReleaseDir != "" && c.Prompts != PromptsRelease {
 		v.add("prompt.release_dir", "is read only with prompts: release")
 	}
