@@ -41,7 +41,8 @@ func cmdData(ctx context.Context, stdio IO, args []string) error {
 		"  stats   describe a local copy (--path DIR, a directory or the official zip)\n" +
 		"  inspect (omnibehavior) one JSON line per record: flags and the 18 binary labels\n" +
 		"  pramem-release: the PraMem authors' prompts (github.com/icip-cas/PraMem at a pinned commit)\n" +
-		"          for prompts: release; verify --path DIR checks a git checkout instead.\n" +
+		"          for prompts: release; verify --path DIR checks a git checkout instead;\n" +
+		"          $MEMHARNESS_PRAMEM_RELEASE_URL replaces the raw-file base (a mirror).\n" +
 		"Names: movielens, omnibehavior, pramem-release; environments (fetch, verify): " + strings.Join(envDataNames(), ", ") + ".\n" +
 		"The cache is $MEMHARNESS_DATA or the user cache directory."
 	fs := newFlags(stdio.Err, "data", synopsis, about)
