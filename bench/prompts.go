@@ -95,6 +95,9 @@ func preparePrompts(cfg *config.Config, getenv func(string) string, out string, 
 			m.PraMem = &spec
 		}
 	}
+	if pack.ShuffleSeed != 1024 {
+		ps.warning = fmt.Sprintf("warning: the release pack shuffles practice items with random.seed(%d); release_sampling uses 1024", pack.ShuffleSeed)
+	}
 	if pack.PracticeMaxTokens != pramem.DefaultPracticeMaxTokens {
 		// The spec's params also serve evaluation calls, which the release
 		// sends uncapped, so the practice cap is PraMem's own default.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -142,15 +141,6 @@ func (p *Pack) Question(field string) string {
 		return p.QuestionFallback
 	}
 	return s
-}
-
-// TemplateNames lists the harness templates the pack replaces.
-func TemplateNames() []string {
-	names := []string{"binary", "rating", "record", "history_header", "no_history", "memory", "eval", "trial",
-		"reflect", "review", "scenes", "generalize", "perturb", "perturb_judge", "practice_task", "practice_input",
-		"practice_question_rating", "practice_field_order", "practice_question", "practice_label", "marker_history", "marker_details", "marker_scene", "marker_task"}
-	sort.Strings(names)
-	return names
 }
 
 type builder struct {
