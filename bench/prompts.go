@@ -85,7 +85,9 @@ func preparePrompts(cfg *config.Config, getenv func(string) string, out string, 
 	c.Methods = slices.Clone(cfg.Methods)
 	for i := range c.Methods {
 		m := &c.Methods[i]
-		m.Templates = append(slices.Clone(m.Templates), path)
+		if !slices.Contains(m.Templates, path) { // a resolved config.yaml already lists it
+			m.Templates = append(slices.Clone(m.Templates), path)
+		}
 		if m.Kind == predict.KindPraMem {
 			spec := predict.PraMemSpec{}
 			if m.PraMem != nil {
