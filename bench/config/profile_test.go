@@ -155,3 +155,20 @@ func TestPaperConfigProfiles(t *testing.T) {
 		}
 	}
 }
+
+// TestProfileInSweep: every variant of a sweep gets the profile.
+func TestProfileInSweep(t *testing.T) {
+	vs, err := Options{Getenv: func(string) string { return "" }, Profile: "paper,as_released"}.Expand("../../configs/paper/pramem_table1.yaml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vs) != 2 {
+		t.Fatalf("%d variants", len(vs))
+	}
+	for _, v := range vs {
+		m := v.Config.Methods[4]
+		if v.Config.Profile != "paper,as_released" || m.PraMem.Rounds != 80 || !m.PraMem.ReleaseSampling || v.Config.Dataset.Synthetic.Users != 200 {
+			t.Errorf("variant %s: profile %q rounds %d sampling %v", v.Name, v.Config.Profile, m.PraMem.Rounds, m.PraMem.ReleaseSampling)
+		}
+	}
+}
