@@ -97,6 +97,12 @@ func preparePrompts(cfg *config.Config, getenv func(string) string, out string, 
 			m.PraMem = &spec
 		}
 	}
+	if cfg.Dataset.Language == "en" && cfg.Task == "omnibehavior" {
+		// Documented, not reproduced: on the English files the release
+		// recognises no scene and asks no question at all.
+		ps.warning = "warning: prompts: release on English OmniBehavior data: the release itself asks no question there " +
+			"(it only knows the Chinese scene names); the paper's runs use dataset.language zh"
+	}
 	if pack.ShuffleSeed != 1024 {
 		ps.warning = fmt.Sprintf("warning: the release pack shuffles practice items with random.seed(%d); release_sampling uses 1024", pack.ShuffleSeed)
 	}
