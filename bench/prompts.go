@@ -20,10 +20,10 @@ import (
 
 // promptsSetup is what prompts: own|release decided for a run.
 type promptsSetup struct {
-	label   string // config.PromptsOwn or config.PromptsRelease
-	pack    *pramemrel.Pack
-	tmpl    string // the generated template file (release)
-	warning string // printed once per run
+	label    string // config.PromptsOwn or config.PromptsRelease
+	pack     *pramemrel.Pack
+	tmpl     string   // the generated template file (release)
+	warnings []string // printed once per run
 }
 
 // releaseDir is where the pack is read from: prompt.release_dir, else the
@@ -48,8 +48,8 @@ func preparePrompts(cfg *config.Config, getenv func(string) string, out string, 
 	ps := promptsSetup{label: cfg.PromptsLabel()}
 	if ps.label != config.PromptsRelease {
 		if cfg.Backbone.Kind == "openai" && cfg.Task != "lifemem" {
-			ps.warning = "warning: prompts: own — the harness's own wording, not the authors'; these numbers are not comparable " +
-				"with the paper's (set prompts: release and run 'bench data fetch " + pramemrel.FetchName + "')"
+			ps.warnings = append(ps.warnings, "warning: prompts: own — the harness's own wording, not the authors'; these numbers are not comparable "+
+				"with the paper's (set prompts: release and run 'bench data fetch "+pramemrel.FetchName+"')")
 		}
 		return cfg, ps, nil
 	}
@@ -100,17 +100,17 @@ func preparePrompts(cfg *config.Config, getenv func(string) string, out string, 
 	if cfg.Dataset.Language == "en" && cfg.Task == "omnibehavior" {
 		// Documented, not reproduced: on the English files the release
 		// recognises no scene and asks no question at all.
-		ps.warning = "warning: prompts: release on English OmniBehavior data: the release itself asks no question there " +
-			"(it only knows the Chinese scene names); the paper's runs use dataset.language zh"
+		ps.warnings = append(ps.warnings, "warning: prompts: release on English OmniBehavior data: the release itself asks no question there "+
+			"(it only knows the Chinese scene names); the paper's runs use dataset.language zh")
 	}
 	if pack.ShuffleSeed != 1024 {
-		ps.warning = fmt.Sprintf("warning: the release pack shuffles practice items with random.seed(%d); release_sampling uses 1024", pack.ShuffleSeed)
+		ps.warnings = append(ps.warnings, fmt.Sprintf("warning: the release pack shuffles practice items with random.seed(%d); release_sampling uses 1024", pack.ShuffleSeed))
 	}
 	if pack.PracticeMaxTokens != pramem.DefaultPracticeMaxTokens {
 		// The spec's params also serve evaluation calls, which the release
 		// sends uncapped, so the practice cap is PraMem's own default.
-		ps.warning = fmt.Sprintf("warning: the release pack caps practice calls at %d tokens; PraMem sends %d",
-			pack.PracticeMaxTokens, pramem.DefaultPracticeMaxTokens)
+		ps.warnings = append(ps.warnings, fmt.Sprintf("warning: the release pack caps practice calls at %d tokens; PraMem sends %d",
+			pack.PracticeMaxTokens, pramem.DefaultPracticeMaxTokens))
 	}
 	ps.pack, ps.tmpl = pack, path
 	return &c, ps, nil

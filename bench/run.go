@@ -191,8 +191,8 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	if err != nil {
 		return res, err
 	}
-	if prompts.warning != "" {
-		fmt.Fprintln(stdio.Err, prompts.warning)
+	for _, w := range prompts.warnings {
+		fmt.Fprintln(stdio.Err, w)
 	}
 
 	data, err := loadTask(ctx, stdio, cfg, rs.out)
