@@ -15,8 +15,10 @@ build:
 # synthetic data) or, when OPENAI_BASE_URL is set, on that endpoint. The
 # suite goes on past a failing config and ends with a summary of what failed
 # and what was left out; it exits non-zero only when a config failed.
+# PROFILE=paper applies the paper's sizes to every config with a profiles block.
+PROFILE ?=
 bench: build
-	./$(BIN) suite --out $(OUT) $(CONFIGS)
+	./$(BIN) suite --out $(OUT) $(if $(PROFILE),--profile $(PROFILE)) $(CONFIGS)
 
 smoke: build
 	./$(BIN) run -c configs/smoke.yaml --out $(OUT)

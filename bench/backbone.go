@@ -19,6 +19,7 @@ import (
 	"github.com/memharness/memharness/llm/embed"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/llm/tokens"
+	"github.com/memharness/memharness/llm/tokens/hftok"
 )
 
 // Environment variables read for a real endpoint. Keys are read here and
@@ -42,8 +43,10 @@ type backbone struct {
 	buildModelName string
 	embedder       llm.Embedder
 	tokens         tokens.Counter
-	cache          *cache.Cache
-	caches         []*cache.Cache
+	// tokenizer names the counter for the manifest.
+	tokenizer string
+	cache     *cache.Cache
+	caches    []*cache.Cache
 }
 
 func (b *backbone) describe() string {
@@ -62,9 +65,19 @@ func (b *backbone) close() {
 	}
 }
 
+// ApproxTokenizer names the default token counter in manifests.
+const ApproxTokenizer = "approx: int(1.5*CJK + 1.3*other/5), the release's fallback estimate"
+
 func openBackbone(ctx context.Context, cfg *config.Config, getenv func(string) string, out string, warn io.Writer) (*backbone, error) {
 	// config.Load has already resolved "auto", the endpoints and the model.
-	b := &backbone{kind: cfg.Backbone.Kind, tokens: tokens.Approx{}}
+	b := &backbone{kind: cfg.Backbone.Kind, tokens: tokens.Approx{}, tokenizer: ApproxTokenizer}
+	if p := cfg.Prompt.Tokenizer; p != "" {
+		c, err := hftok.Load(p)
+		if err != nil {
+			return nil, fmt.Errorf("prompt.tokenizer: %w", err)
+		}
+		b.tokens, b.tokenizer = c, c.Label
+	}
 	switch b.kind {
 	case "sim":
 		sc := sim.Config{Threshold: cfg.Backbone.Sim.Threshold, Latency: cfg.Backbone.Sim.Latency.Duration, Seed: uint64(cfg.Seed)}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/memharness/memharness/datasets/movielens"
 	"github.com/memharness/memharness/datasets/omnibehavior"
 	"github.com/memharness/memharness/envs/all"
+	"github.com/memharness/memharness/releases/pramemrel"
 )
 
 // dataCacheDir is where `bench data fetch` stores official archives:
@@ -55,7 +57,10 @@ func cmdData(ctx context.Context, stdio IO, args []string) error {
 		"  verify  re-check the cached download against its pinned digests\n" +
 		"  stats   describe a local copy (--path DIR, a directory or the official zip)\n" +
 		"  inspect (omnibehavior) one JSON line per record: flags and the 18 binary labels\n" +
-		"Names: movielens, omnibehavior; environments (fetch, verify): " + strings.Join(envDataNames(), ", ") + ".\n" +
+		"  pramem-release: the PraMem authors' prompts (github.com/icip-cas/PraMem at a pinned commit)\n" +
+		"          for prompts: release; verify --path DIR checks a git checkout instead;\n" +
+		"          $MEMHARNESS_PRAMEM_RELEASE_URL replaces the raw-file base (a mirror).\n" +
+		"Names: movielens, omnibehavior, pramem-release; environments (fetch, verify): " + strings.Join(envDataNames(), ", ") + ".\n" +
 		"The cache is $MEMHARNESS_DATA or the user cache directory."
 	fs := newFlags(stdio.Err, "data", synopsis, about)
 	path := fs.String("path", "", "dataset directory or archive (stats; default: the fetched copy)")
@@ -78,13 +83,15 @@ func cmdData(ctx context.Context, stdio IO, args []string) error {
 	}
 	switch name {
 	case "movielens":
+	case pramemrel.FetchName:
+		return dataRelease(ctx, stdio, action, cache, stdio.Getenv("MEMHARNESS_PRAMEM_RELEASE_URL"), *path, pramemrel.Files)
 	case "omnibehavior":
 		return dataOmniBehavior(stdio, action, *path, *lang, *asJSON)
 	default:
 		if e, ok := envDataEntry(name); ok {
 			return dataEnv(ctx, stdio, action, e, cache)
 		}
-		return fmt.Errorf("unknown dataset %q (known: movielens, omnibehavior, %s)", name, strings.Join(envDataNames(), ", "))
+		return fmt.Errorf("unknown dataset %q (known: movielens, omnibehavior, pramem-release, %s)", name, strings.Join(envDataNames(), ", "))
 	}
 	switch action {
 	case "fetch":
@@ -128,6 +135,41 @@ func cmdData(ctx context.Context, stdio IO, args []string) error {
 		fs.Usage()
 		return errUsage
 	}
+}
+
+// dataRelease serves fetch and verify of the PraMem release pack: its
+// pinned files go to CACHE/pramem-release in the repository's layout (raw
+// files of the pinned commit, from base when set: tests and mirrors), then
+// the pack is read once to check its shape. verify --path checks another
+// copy, such as a git checkout.
+func dataRelease(ctx context.Context, stdio IO, action, cache, base, path string, pins []pramemrel.File) error {
+	dir := filepath.Join(cache, pramemrel.FetchName)
+	specs := pramemrel.SpecsFor(base, pins)
+	switch action {
+	case "fetch":
+		if err := fetchSpecs(ctx, stdio.Out, stdio.Err, specs, dir, fetch.Options{}); err != nil {
+			return err
+		}
+	case "verify":
+		if path != "" {
+			dir = path
+		}
+		if err := verifySpecs(stdio.Out, specs, dir); err != nil {
+			return fmt.Errorf("%w (%s)", err, pramemrel.FetchHint)
+		}
+	default:
+		return fmt.Errorf("%s: action %q is not available (fetch or verify)", pramemrel.FetchName, action)
+	}
+	p, err := pramemrel.OpenPinned(dir, pins)
+	if err != nil {
+		return err
+	}
+	if _, err := p.Templates(); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdio.Out, "%s: %s holds %s@%.12s; use it with prompts: release (prompt.release_dir: %s)\n",
+		pramemrel.FetchName, dir, pramemrel.Repository, pramemrel.Commit, dir)
+	return nil
 }
 
 // dataOmniBehavior serves the data verbs of OmniBehavior.
@@ -316,4 +358,16 @@ func verifySpecs(out io.Writer, specs []fetch.Spec, dir string) error {
 		return fmt.Errorf("no pinned file found below %s", dir)
 	}
 	return nil
+}
+
+// releaseFetchNames are the release packs `bench data fetch` downloads.
+func releaseFetchNames() []string { return []string{pramemrel.FetchName} }
+
+// isFetchTarget reports whether fetching name downloads something.
+func isFetchTarget(name string) bool {
+	if name == "movielens" || slices.Contains(releaseFetchNames(), name) {
+		return true
+	}
+	_, ok := envDataEntry(name)
+	return ok
 }

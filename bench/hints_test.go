@@ -17,23 +17,14 @@ import (
 // placeholders (NAME, %s) do not match or are upper case.
 var fetchHintRE = regexp.MustCompile(`bench data fetch ([a-z0-9][A-Za-z0-9_.-]*)`)
 
-// isFetchTarget reports whether `bench data fetch name` downloads something.
-func isFetchTarget(name string) bool {
-	if name == "movielens" {
-		return true
-	}
-	_, ok := envDataEntry(name)
-	return ok
-}
-
 func checkHints(t *testing.T, where, text string) int {
 	t.Helper()
 	n := 0
 	for _, m := range fetchHintRE.FindAllStringSubmatch(text, -1) {
 		n++
 		if !isFetchTarget(m[1]) {
-			t.Errorf("%s: hint %q names no fetch target (the targets: movielens, %s)",
-				where, m[0], strings.Join(envDataNames(), ", "))
+			t.Errorf("%s: hint %q names no fetch target (the targets: movielens, %s, %s)",
+				where, m[0], strings.Join(releaseFetchNames(), ", "), strings.Join(envDataNames(), ", "))
 		}
 	}
 	return n

@@ -24,6 +24,7 @@ import (
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/methods/registry"
+	"github.com/memharness/memharness/releases/pramemrel"
 	"github.com/memharness/memharness/reports"
 	"github.com/memharness/memharness/runlog"
 )
@@ -52,7 +53,7 @@ func cmdRun(ctx context.Context, stdio IO, args []string) error {
 		shard = &s
 	}
 	cfgPath, sets, out := &cf.path, cf.sets, &cf.out
-	cfg, err := config.Options{Getenv: stdio.Getenv}.Load(*cfgPath, sets)
+	cfg, err := config.Options{Getenv: stdio.Getenv, Profile: cf.profile}.Load(*cfgPath, sets)
 	if err != nil {
 		return err
 	}
@@ -77,7 +78,7 @@ func cmdSweep(ctx context.Context, stdio IO, args []string) error {
 	if err := cf.parse(fs, stdio, "sweep", args); err != nil {
 		return err
 	}
-	_, err := executeSweep(ctx, stdio, cf.path, cf.sets, cf.out)
+	_, err := executeSweep(ctx, stdio, cf.path, cf.sets, cf.out, cf.profile)
 	return err
 }
 
@@ -99,9 +100,9 @@ type sameRun struct {
 	Reason   string   `json:"reason"`
 }
 
-func executeSweep(ctx context.Context, stdio IO, cfgPath string, sets []string, out string) (sweepOutcome, error) {
+func executeSweep(ctx context.Context, stdio IO, cfgPath string, sets []string, out, profile string) (sweepOutcome, error) {
 	var outcome sweepOutcome
-	variants, err := config.Options{Getenv: stdio.Getenv}.Expand(cfgPath, sets)
+	variants, err := config.Options{Getenv: stdio.Getenv, Profile: profile}.Expand(cfgPath, sets)
 	if err != nil {
 		return outcome, err
 	}
@@ -228,9 +229,10 @@ func writeSameRun(variantDir, runDir string, variants []string) error {
 
 // configFlags are the flags shared by run and sweep.
 type configFlags struct {
-	path string
-	sets multiFlag
-	out  string
+	path    string
+	sets    multiFlag
+	out     string
+	profile string
 }
 
 func addConfigFlags(fs *flag.FlagSet, setHelp string) *configFlags {
@@ -239,6 +241,7 @@ func addConfigFlags(fs *flag.FlagSet, setHelp string) *configFlags {
 	fs.StringVar(&cf.path, "config", "", "config file (YAML), same as -c")
 	fs.Var(&cf.sets, "set", setHelp)
 	fs.StringVar(&cf.out, "out", "runs", "directory that holds run directories")
+	fs.StringVar(&cf.profile, "profile", "", "apply a profile of the config's profiles block (e.g. paper: the paper's sizes) before --set")
 	return cf
 }
 
@@ -263,6 +266,8 @@ type runSpec struct {
 	dir        string
 	out        string // the --out root (holds the shared data and LLM caches)
 	report     bool
+	// releasePins replace the release pack's pinned digests (tests).
+	releasePins []pramemrel.File
 	// shard, when set, restricts the run to its slice of users (or agent
 	// methods); dir is then the shard's folder, which also holds its cache.
 	shard *shardSpec
@@ -309,6 +314,13 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 		return executeLifelong(ctx, stdio, rs)
 	}
 	start := time.Now()
+	cfg, prompts, err := preparePrompts(cfg, stdio.Getenv, rs.out, rs.releasePins)
+	if err != nil {
+		return res, err
+	}
+	for _, w := range prompts.warnings {
+		fmt.Fprintln(stdio.Err, w)
+	}
 	if man, ok := upToDate(rs.dir, cfg, mustHash(cfg), rs.report && rs.shard == nil); ok {
 		return unchangedRun(stdio, rs, man)
 	}
@@ -318,6 +330,7 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 		return res, err
 	}
 	res.dataWarnings = data.warnings
+	prompts.rewriteData(data.users)
 	if rs.shard != nil {
 		var mine []behavior.UserSet
 		for i, u := range data.users {
@@ -341,11 +354,11 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 		}
 		methods[i] = m
 	}
-	prompts, err := predict.LoadNamedPrompts(cfg.Prompt.Language, cfg.Prompt.Templates)
+	texts, err := predict.LoadNamedPrompts(cfg.Prompt.Language, cfg.Prompt.Templates)
 	if err != nil {
 		return res, err
 	}
-	env := predict.Env{Model: back.model, Embedder: back.embedder, Tokens: back.tokens, Prompts: prompts, MaxAttempts: cfg.Eval.MaxAttempts,
+	env := predict.Env{Model: back.model, Embedder: back.embedder, Tokens: back.tokens, Prompts: texts, MaxAttempts: cfg.Eval.MaxAttempts,
 		BuildModel: back.buildModel}
 
 	st, err := store.Open(rs.dir)
@@ -394,6 +407,7 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	if rs.shard != nil {
 		man.Shard = rs.shard.String()
 	}
+	prompts.stamp(&man, cfg, back.tokenizer)
 	for _, m := range methods {
 		man.Methods = append(man.Methods, m.Name())
 	}

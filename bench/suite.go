@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -23,6 +24,7 @@ func cmdSuite(ctx context.Context, stdio IO, args []string) error {
 	out := fs.String("out", "runs", "directory that holds run directories")
 	var sets multiFlag
 	fs.Var(&sets, "set", "override a config key in every config (repeatable)")
+	profile := fs.String("profile", "", "apply this profile (e.g. paper) to every config that has a profiles block")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -41,7 +43,12 @@ func cmdSuite(ctx context.Context, stdio IO, args []string) error {
 	var results []result
 	for i, c := range pos {
 		fmt.Fprintf(stdio.Err, "== [%d/%d] %s\n", i+1, len(pos), c)
-		o, err := executeSweep(ctx, stdio, c, sets, *out)
+		prof := *profile
+		if prof != "" && !hasProfiles(c) {
+			fmt.Fprintf(stdio.Err, "bench suite: %s has no profiles block; it runs at its own sizes\n", c)
+			prof = ""
+		}
+		o, err := executeSweep(ctx, stdio, c, sets, *out, prof)
 		results = append(results, result{config: c, err: err, outcome: o})
 		if err != nil {
 			fmt.Fprintf(stdio.Err, "bench suite: %s failed: %v\n", c, err)
@@ -112,4 +119,18 @@ func cmdSuite(ctx context.Context, stdio IO, args []string) error {
 		return fmt.Errorf("%d of %d configs failed (listed above)", len(failed), len(results))
 	}
 	return nil
+}
+
+// hasProfiles reports whether a config file has a top-level profiles block.
+func hasProfiles(path string) bool {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return true // let the config loader report the problem
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "profiles:") {
+			return true
+		}
+	}
+	return false
 }

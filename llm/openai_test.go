@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -54,7 +56,6 @@ func TestOpenAIRequestAndResponse(t *testing.T) {
 			map[string]any{"role": "system", "content": "You predict."},
 			map[string]any{"role": "user", "content": "Will the user like it?"},
 		},
-		"stream":               false,
 		"temperature":          0.0,
 		"top_p":                0.95,
 		"max_tokens":           64.0,
@@ -265,5 +266,32 @@ func TestSanitizeURL(t *testing.T) {
 		if got := SanitizeURL(in); got != want {
 			t.Errorf("SanitizeURL(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestOpenAIReleaseRequestShape is the request the PraMem release's
+// practice client sends (model, one user message, max_completion_tokens):
+// a cap carried in the extra body replaces max_tokens, and no stream or
+// sampling field appears.
+func TestOpenAIReleaseRequestShape(t *testing.T) {
+	f := newFakeServer(t, func(int, map[string]any) reply { return okReply("ok") })
+	o, err := NewOpenAI(EndpointConfig{BaseURL: f.BaseURL(), Model: "gpt-oss-120b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := userMsg("pramem.trial", "hi")
+	req.Params.MaxTokens = 16000
+	req.Params.Extra = map[string]any{"max_completion_tokens": 16000}
+	if _, err := o.Generate(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	body := f.requests()[0].body
+	var keys []string
+	for k := range body {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	if got := strings.Join(keys, ","); got != "max_completion_tokens,messages,model" || body["max_completion_tokens"] != 16000.0 {
+		t.Errorf("body keys %s (%v), want max_completion_tokens,messages,model", got, body)
 	}
 }

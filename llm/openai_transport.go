@@ -38,7 +38,7 @@ func (d captureDoer) Do(r *http.Request) (*http.Response, error) {
 	if at == nil {
 		return d.next.Do(r)
 	}
-	if len(at.patch) > 0 && r.Body != nil {
+	if r.Body != nil {
 		if err := splice(r, at.patch); err != nil {
 			return nil, err
 		}
@@ -61,12 +61,28 @@ func (d captureDoer) Do(r *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
-// splice inserts patch before the closing brace of the JSON object body.
+// streamOff is what go-openai always writes for a non-streaming request;
+// the harness never streams, and a server should see no stream field at
+// all, as the papers' Python clients send none.
+var streamOff = []byte(`,"stream":false`)
+
+// splice drops the stream field and inserts patch before the closing brace
+// of the JSON object body. Inside JSON strings a quote is escaped, so the
+// unescaped streamOff can only be the top-level field.
 func splice(r *http.Request, patch []byte) error {
 	body, err := io.ReadAll(r.Body)
 	r.Body.Close()
 	if err != nil {
 		return fmt.Errorf("reading request body: %w", err)
+	}
+	if i := bytes.Index(body, streamOff); i >= 0 {
+		body = append(body[:i:i], body[i+len(streamOff):]...)
+	}
+	if len(patch) == 0 {
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.ContentLength = int64(len(body))
+		r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+		return nil
 	}
 	end := bytes.LastIndexByte(body, '}')
 	if end < 1 {

@@ -23,6 +23,13 @@ func (s *summary) writeIndex(dir string, arts []Artefact) (Artefact, error) {
 	fmt.Fprintf(&b, "- Run: %s\n", mdText(m.Name))
 	fmt.Fprintf(&b, "- Backbone: %s; model: %s\n", mdText(backboneText(m.Backbone, m.Model)), mdText(orDefault(m.Model, "unknown")))
 	fmt.Fprintf(&b, "- Data: %s\n", mdText(orDefault(m.DataSource, "unknown")))
+	fmt.Fprintf(&b, "- Prompts: %s\n", mdText(m.PromptsLabel()))
+	if m.Profile != "" {
+		fmt.Fprintf(&b, "- Profile: %s\n", mdText(m.Profile))
+	}
+	if m.Tokenizer != "" {
+		fmt.Fprintf(&b, "- Tokens counted by: %s\n", mdText(m.Tokenizer))
+	}
 	if h := strings.TrimSpace(m.HarnessVersion + " " + m.GitCommit); h != "" {
 		fmt.Fprintf(&b, "- Harness: %s\n", mdText(h))
 	}

@@ -9,7 +9,7 @@ import (
 // so a sim result can never be mistaken for an LLM result.
 func (s *summary) title() string {
 	m := s.run.manifest
-	parts := []string{s.task(), "backbone: " + backboneText(m.Backbone, m.Model)}
+	parts := []string{s.task(), "backbone: " + backboneText(m.Backbone, m.Model), "prompts: " + m.PromptsLabel()}
 	if m.DataSource != "" {
 		parts = append(parts, "data: "+m.DataSource)
 	}

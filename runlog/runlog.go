@@ -75,12 +75,39 @@ type Manifest struct {
 	Errored     int    `json:"errored,omitempty"`
 	Fingerprint string `json:"fingerprint,omitempty"`
 	// Shard is "I/N" for one shard of a sharded run (empty otherwise).
-	Shard    string     `json:"shard,omitempty"`
-	Seed     int64      `json:"seed"`
-	Methods  []string   `json:"methods"`
-	Samples  int        `json:"samples"` // planned samples
-	Started  time.Time  `json:"started"`
-	Finished *time.Time `json:"finished,omitempty"`
+	Shard string `json:"shard,omitempty"`
+	Seed  int64  `json:"seed"`
+	// Prompts says whose wording the model saw: "own" (the harness's) or
+	// "release" (the authors', read from a release pack at run time);
+	// PromptsPack names the pack (repository@commit) and the pack's files'
+	// digests are in PromptsSHA256.
+	Prompts       string            `json:"prompts,omitempty"`
+	PromptsPack   string            `json:"prompts_pack,omitempty"`
+	PromptsSHA256 map[string]string `json:"prompts_sha256,omitempty"`
+	// Profile is the config profile applied (e.g. "paper") and
+	// ProfileSet the settings it changed.
+	Profile    string            `json:"profile,omitempty"`
+	ProfileSet map[string]string `json:"profile_set,omitempty"`
+	// Tokenizer counts the history windows' tokens: "approx" (the
+	// release's character estimate) or "tokenizer.json <sha256>".
+	Tokenizer string     `json:"tokenizer,omitempty"`
+	Methods   []string   `json:"methods"`
+	Samples   int        `json:"samples"` // planned samples
+	Started   time.Time  `json:"started"`
+	Finished  *time.Time `json:"finished,omitempty"`
+}
+
+// PromptsLabel is how reports name the prompts of a run: "own wording"
+// for the harness's (also for runs recorded before the field existed), or
+// "authors' release <pack>".
+func (m Manifest) PromptsLabel() string {
+	if m.Prompts == "release" {
+		if m.PromptsPack != "" {
+			return "authors' release " + m.PromptsPack
+		}
+		return "authors' release"
+	}
+	return "own wording"
 }
 
 // LeftOut is one part of a run's configured work that did not run.

@@ -14,20 +14,30 @@ type Config struct {
 	// Task selects the pipeline: "movielens" (later omnibehavior, pramem, lifemem).
 	Task string `yaml:"task" json:"task"`
 	// Seed drives every random choice of the run (default 42).
-	Seed     int64          `yaml:"seed" json:"seed"`
-	Dataset  Dataset        `yaml:"dataset" json:"dataset"`
-	Backbone Backbone       `yaml:"backbone" json:"backbone"`
-	Embedder Embedder       `yaml:"embedder" json:"embedder"`
-	Prompt   Prompt         `yaml:"prompt" json:"prompt"`
-	Eval     Eval           `yaml:"eval" json:"eval"`
-	Methods  []predict.Spec `yaml:"methods" json:"methods"`
-	Report   Report         `yaml:"report" json:"report"`
+	Seed     int64    `yaml:"seed" json:"seed"`
+	Dataset  Dataset  `yaml:"dataset" json:"dataset"`
+	Backbone Backbone `yaml:"backbone" json:"backbone"`
+	Embedder Embedder `yaml:"embedder" json:"embedder"`
+	Prompt   Prompt   `yaml:"prompt" json:"prompt"`
+	// Prompts chooses whose wording the model sees: "own" (the harness's,
+	// the default; "" means own) or "release" (the authors' prompts, read
+	// at run time from the user's copy of the paper's release: see
+	// prompt.release_dir and 'bench data fetch pramem-release').
+	Prompts string         `yaml:"prompts,omitempty" json:"prompts,omitempty"`
+	Eval    Eval           `yaml:"eval" json:"eval"`
+	Methods []predict.Spec `yaml:"methods" json:"methods"`
+	Report  Report         `yaml:"report" json:"report"`
 	// Lifelong configures task lifemem: the stream, its environments and the
 	// agent methods (see package lifelong).
 	Lifelong *lifelong.Config `yaml:"lifelong,omitempty" json:"lifelong,omitempty"`
 	// Sweep is non-nil when the file has a sweep block; Expand uses it. It is
 	// never part of the resolved config.
 	Sweep *Sweep `yaml:"-" json:"-"`
+	// Profile is the profile applied by Options.Profile, and ProfileSet
+	// the settings it wrote (key -> YAML value), for the manifest. The
+	// profiles block itself is never part of the resolved config.
+	Profile    string            `yaml:"-" json:"-"`
+	ProfileSet map[string]string `yaml:"-" json:"-"`
 }
 
 // Dataset says where the samples come from.
@@ -134,6 +144,16 @@ type Prompt struct {
 	// Templates maps a template name to an override file. Paths are relative
 	// to the config file; Load makes them absolute.
 	Templates map[string]string `yaml:"templates" json:"templates,omitempty"`
+	// ReleaseDir is the release pack read when prompts is "release": a
+	// folder fetched by 'bench data fetch pramem-release' or a git checkout
+	// of the release at the pinned commit ("" = the fetched copy in the
+	// data cache). Every file is checked against its pinned SHA-256.
+	ReleaseDir string `yaml:"release_dir,omitempty" json:"release_dir,omitempty"`
+	// Tokenizer is a Hugging Face tokenizer.json (byte-level BPE, e.g.
+	// Qwen3-8B's, which the release uses when present) that counts the
+	// history windows' tokens; "" keeps the release's character estimate.
+	// Relative paths are relative to the working directory.
+	Tokenizer string `yaml:"tokenizer,omitempty" json:"tokenizer,omitempty"`
 }
 
 // Eval controls how samples are run.

@@ -20,6 +20,9 @@ type Options struct {
 	// Getenv reads OPENAI_BASE_URL and OPENAI_MODEL for backbone defaults;
 	// nil means os.Getenv.
 	Getenv func(string) string
+	// Profile names an entry of the file's profiles block whose settings
+	// are applied before the --set overrides ("" = none).
+	Profile string
 }
 
 // Load reads a config file, applies --set overrides (key=value), decodes it
@@ -38,6 +41,7 @@ func (o Options) Load(path string, sets []string) (*Config, error) {
 		return nil, err
 	}
 	cfg.Sweep = doc.sweep
+	doc.stampProfile(cfg)
 	return cfg, nil
 }
 
@@ -47,6 +51,16 @@ type document struct {
 	root  *yaml.Node // the top-level mapping, without the sweep block
 	sweep *Sweep
 	sets  []override
+	// profile is the applied profile (name and settings), if any.
+	profile     string
+	profileSets map[string]string
+}
+
+// stampProfile records the applied profile on a built config.
+func (d *document) stampProfile(c *Config) {
+	if d.profile != "" {
+		c.Profile, c.ProfileSet = d.profile, d.profileSets
+	}
 }
 
 func (o Options) prepare(path string, sets []string) (*document, error) {
@@ -67,6 +81,9 @@ func (o Options) prepare(path string, sets []string) (*document, error) {
 		if keys := removeKey(root, "sweep"); len(keys) > 1 {
 			return nil, src.errorf(keys[1], "", "duplicate key \"sweep\" in the config (first at %s)", src.pos(keys[0]))
 		}
+	}
+	if err := o.applyProfile(doc); err != nil {
+		return nil, err
 	}
 	var errs []error
 	for _, s := range sets {

@@ -52,6 +52,14 @@ func (c *Config) Hash() (string, error) {
 	id.Backbone.BaseURLs, id.Backbone.BuildBaseURLs = nil, nil
 	id.Eval.MaxInvalidRate = 0
 	var err error
+	// Where the release pack lives does not change its (pinned) text; a
+	// tokenizer counts by its contents, not its path.
+	id.Prompt.ReleaseDir = ""
+	if c.Prompt.Tokenizer != "" {
+		if id.Prompt.Tokenizer, err = fileDigest(c.Prompt.Tokenizer); err != nil {
+			return "", fmt.Errorf("hash config: prompt.tokenizer: %w", err)
+		}
+	}
 	id.Prompt.Templates = maps.Clone(c.Prompt.Templates)
 	for name, path := range id.Prompt.Templates {
 		if id.Prompt.Templates[name], err = fileDigest(path); err != nil {

@@ -71,6 +71,7 @@ func (o Options) Expand(path string, sets []string) ([]Variant, error) {
 		if err != nil {
 			return nil, err
 		}
+		doc.stampProfile(cfg)
 		return []Variant{{Config: cfg}}, nil
 	}
 	sw := doc.sweep
@@ -121,6 +122,7 @@ func (o Options) Expand(path string, sets []string) ([]Variant, error) {
 				}
 				continue
 			}
+			doc.stampProfile(cfg)
 			out = append(out, Variant{Name: name, Config: cfg})
 		}
 	}

@@ -87,6 +87,22 @@ func (v *validator) nonNegative(path string, val float64) {
 	}
 }
 
+// Values of Config.Prompts.
+const (
+	PromptsOwn     = "own"
+	PromptsRelease = "release"
+)
+
+func orOwn(s string) string {
+	if s == "" {
+		return PromptsOwn
+	}
+	return s
+}
+
+// PromptsLabel is the prompts setting as recorded: "own" or "release".
+func (c *Config) PromptsLabel() string { return orOwn(c.Prompts) }
+
 // Validate reports every problem it finds, each as an *Error naming the
 // field (joined with errors.Join). Load places them at file:line.
 func (c *Config) Validate() error {
@@ -99,6 +115,16 @@ func (c *Config) Validate() error {
 	c.Backbone.validate(v)
 	c.Embedder.validate(v)
 	c.Prompt.validate(v)
+	v.oneOf("prompts", orOwn(c.Prompts), []string{PromptsOwn, PromptsRelease})
+	if c.Prompts == PromptsRelease && c.Task == "lifemem" {
+		v.add("prompts", "no release pack is wired for task lifemem yet; use own")
+	}
+	if c.Prompt.Tokenizer != "" {
+		v.file("prompt.tokenizer", c.Prompt.Tokenizer)
+	}
+	if c.Prompt.ReleaseDir != "" && c.Prompts != PromptsRelease {
+		v.add("prompt.release_dir", "is read only with prompts: release")
+	}
 	v.between("eval.max_attempts", c.Eval.MaxAttempts, 1, maxAttempts)
 	v.between("eval.concurrency", c.Eval.Concurrency, 1, maxConcurrency)
 	v.unit("eval.max_invalid_rate", c.Eval.MaxInvalidRate)

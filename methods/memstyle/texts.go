@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"text/template"
+
+	"github.com/memharness/memharness/methods/predict"
 )
 
 //go:embed templates/*.tmpl
@@ -29,7 +31,7 @@ type texts struct {
 // are the spec's prediction-template files: a block named like one of
 // textNames replaces it, other blocks are ignored here.
 func loadTexts(lang string, overrides []string) (*texts, error) {
-	t, err := parseEmbedded(template.New("memstyle").Option("missingkey=error"), "en")
+	t, err := parseEmbedded(template.New("memstyle").Funcs(predict.TemplateFuncs).Option("missingkey=error"), "en")
 	if err != nil {
 		return nil, err
 	}

@@ -71,7 +71,13 @@ func userSeed(base int64, user string) int64 { return base + sampling.HashOffset
 // records; a record without a question has nothing to practise); draw
 // poolSize of them with replacement, weighting the candidate of rank r
 // (oldest first) by (r+1)²; shuffle; keep the first rounds.
-func samplePractice(pool []behavior.Event, book questionBook, minHist, poolSize, rounds int, seed int64, user string) ([]int, error) {
+//
+// With release set, the draws and the shuffle use the reference's seeds as
+// it sets them: z_2 calls random.seed(1024) before each user's shuffle
+// (reproduced exactly), and each z_1 worker starts from random.seed(42)
+// (reproduced for a user drawn first by its worker, the best a
+// process-pool order allows).
+func samplePractice(pool []behavior.Event, book questionBook, minHist, poolSize, rounds int, seed int64, user string, release bool) ([]int, error) {
 	var cands []int
 	for i := minHist; i < len(pool); i++ {
 		if strings.TrimSpace(pool[i].Context) != "" && len(book.of(pool[i])) > 0 {
@@ -85,7 +91,11 @@ func samplePractice(pool []behavior.Event, book questionBook, minHist, poolSize,
 	for r := range w {
 		w[r] = float64((r + 1) * (r + 1))
 	}
-	picks, err := pyrandom.New(userSeed(seed, user)).Choices(w, poolSize)
+	draw, shuffle := userSeed(seed, user), userSeed(shuffleSeed, user)
+	if release {
+		draw, shuffle = drawSeed, shuffleSeed
+	}
+	picks, err := pyrandom.New(draw).Choices(w, poolSize)
 	if err != nil {
 		return nil, fmt.Errorf("pramem: user %s: practice draws: %w", user, err)
 	}
@@ -93,7 +103,7 @@ func samplePractice(pool []behavior.Event, book questionBook, minHist, poolSize,
 	for i, p := range picks {
 		items[i] = cands[p]
 	}
-	pyrandom.ShuffleSlice(pyrandom.New(userSeed(shuffleSeed, user)), items)
+	pyrandom.ShuffleSlice(pyrandom.New(shuffle), items)
 	return items[:min(rounds, len(items))], nil
 }
 
@@ -165,6 +175,13 @@ func (m *method) buildItem(env predict.Env, p *predict.Prompts, sp *stagePrompts
 			}
 		}
 	}
+	if order := sp.marker("practice_field_order"); order != "" {
+		// An override (a release pack) lists every question of the target
+		// in its own order, continuous ones (seconds watched) included.
+		if lines, err = sp.releaseQuestions(order, target, qs); err != nil {
+			return practiceItem{}, err
+		}
+	}
 	scene := target.RawScene
 	if scene == "" {
 		scene = target.Scene
@@ -185,7 +202,49 @@ func (m *method) buildItem(env predict.Env, p *predict.Prompts, sp *stagePrompts
 	if err != nil {
 		return practiceItem{}, err
 	}
-	return practiceItem{idx: idx, input: input + task, label: label, visible: visible, target: target, questions: qs}, nil
+	joined := input + task
+	if sp.t.Lookup("practice_input") != nil {
+		// An override (a release pack) joins the two parts itself.
+		if joined, err = sp.exec("practice_input", struct{ Before, Task string }{input, task}); err != nil {
+			return practiceItem{}, err
+		}
+	}
+	return practiceItem{idx: idx, input: joined, label: label, visible: visible, target: target, questions: qs}, nil
+}
+
+// releaseQuestions are the practice question lines of an override that
+// defines practice_field_order (comma-separated fields) and
+// practice_question ({Field, Text, Continuous}): one line per field of the
+// order among the target's outcomes. A rating question keeps its own line.
+func (sp *stagePrompts) releaseQuestions(order string, target behavior.Event, qs []question) ([]string, error) {
+	known := map[string]question{}
+	for _, q := range qs {
+		known[q.Field] = q
+	}
+	var lines []string
+	for _, f := range strings.Split(order, ",") {
+		if _, ok := target.Outcomes[f]; !ok {
+			continue
+		}
+		q, ok := known[f]
+		if q.Kind == behavior.MultiClass {
+			s, err := sp.exec("practice_question_rating", struct{ Text, Classes string }{q.Text, "[" + strings.Join(q.Classes, ",") + "]"})
+			if err != nil {
+				return nil, err
+			}
+			lines = append(lines, s)
+			continue
+		}
+		s, err := sp.exec("practice_question", struct {
+			Field, Text string
+			Continuous  bool
+		}{f, q.Text, !ok})
+		if err != nil {
+			return nil, err
+		}
+		lines = append(lines, s)
+	}
+	return lines, nil
 }
 
 // task is the hint view of a practice item.
@@ -209,14 +268,17 @@ func (it practiceItem) truth() map[string]float64 {
 	return out
 }
 
-// realScene is the real scene text of check1: what follows the scene
-// marker of the practice input, trimmed and cut to limit runes plus "...".
+// realScene is the real scene text of check1 as the reference builds it:
+// from the first scene marker of the practice input (marker included) to
+// the end, trimmed, cut to limit runes, and "..." appended even when
+// nothing was cut.
 func realScene(input, marker string, limit int) string {
-	i := strings.LastIndex(input, marker)
+	i := strings.Index(input, marker)
 	if marker == "" || i < 0 {
 		return ""
 	}
-	return cutRunes(strings.TrimSpace(input[i+len(marker):]), limit)
+	r := []rune(strings.TrimSpace(input[i:]))
+	return string(r[:min(limit, len(r))]) + "..."
 }
 
 func cutRunes(s string, limit int) string {

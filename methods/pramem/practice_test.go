@@ -9,6 +9,7 @@ import (
 
 	"github.com/memharness/memharness/datasets/behavior"
 	"github.com/memharness/memharness/datasets/movielens"
+	"github.com/memharness/memharness/datasets/pyrandom"
 	"github.com/memharness/memharness/datasets/synth"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/hint"
@@ -30,12 +31,12 @@ func TestSamplePractice(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a, err := samplePractice(pool, book, tt.minHist, tt.poolSize, tt.round, drawSeed, "u1")
+			a, err := samplePractice(pool, book, tt.minHist, tt.poolSize, tt.round, drawSeed, "u1", false)
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, _ := samplePractice(pool, book, tt.minHist, tt.poolSize, tt.round, drawSeed, "u1")
-			c, _ := samplePractice(pool, book, tt.minHist, tt.poolSize, tt.round, drawSeed, "u2")
+			b, _ := samplePractice(pool, book, tt.minHist, tt.poolSize, tt.round, drawSeed, "u1", false)
+			c, _ := samplePractice(pool, book, tt.minHist, tt.poolSize, tt.round, drawSeed, "u2", false)
 			if len(a) != tt.wantLen || !slices.Equal(a, b) {
 				t.Fatalf("items %v (again %v), want %d deterministic items", a, b, tt.wantLen)
 			}
@@ -105,7 +106,7 @@ func TestPracticeHistory(t *testing.T) {
 			if historyText(it.input, sp.marker("marker_history"), sp.marker("marker_details"), sp.marker("marker_task"), detailLimit, true) != "" {
 				t.Error("the released no-op found a history")
 			}
-			if got := realScene(it.input, sp.marker("marker_scene"), 6); !strings.HasPrefix(got, "这是第 15") || !strings.HasSuffix(got, "...") {
+			if got := realScene(it.input, sp.marker("marker_scene"), 14); !strings.HasPrefix(got, sp.marker("marker_scene")) || !strings.HasSuffix(got, "...") || len([]rune(got)) != 17 {
 				t.Errorf("real scene %q", got)
 			}
 		})
@@ -169,5 +170,41 @@ func TestMovieLensPractice(t *testing.T) {
 	out, err := m.Predict(context.Background(), predict.Env{Model: simEnv(nil).Model}, mem, sets[0].Instances[0])
 	if err != nil || !out.Valid {
 		t.Errorf("predict %+v %v", out, err)
+	}
+}
+
+// TestReleaseSampling checks the release's seeds: the shuffle is z_2's
+// random.seed(1024) shuffle of the draws, the same for every user.
+func TestReleaseSampling(t *testing.T) {
+	pool := make([]behavior.Event, 40)
+	for i := range pool {
+		pool[i] = behavior.Event{Time: "t", Context: "c", Outcomes: map[string]float64{"video_liked": 0}}
+	}
+	book := questionBook{order: []string{"video_liked"}, byKey: map[string]question{"video_liked": {Field: "video_liked", Kind: behavior.Binary}}}
+	a, err := samplePractice(pool, book, 10, 100, 80, 7, "user_a", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := samplePractice(pool, book, 10, 100, 80, 7, "user_b", true)
+	if !slices.Equal(a, b) {
+		t.Error("release sampling depends on the user; the release seeds every user alike")
+	}
+	own, _ := samplePractice(pool, book, 10, 100, 80, 7, "user_a", false)
+	if slices.Equal(a, own) {
+		t.Error("release sampling equals the per-user draws")
+	}
+	// Re-derive: random.seed(42); choices; random.seed(1024); shuffle.
+	w := make([]float64, 30)
+	for r := range w {
+		w[r] = float64((r + 1) * (r + 1))
+	}
+	picks, _ := pyrandom.New(42).Choices(w, 100)
+	want := make([]int, len(picks))
+	for i, p := range picks {
+		want[i] = 10 + p
+	}
+	pyrandom.ShuffleSlice(pyrandom.New(1024), want)
+	if !slices.Equal(a, want[:80]) {
+		t.Errorf("release sampling = %v, want %v", a[:5], want[:5])
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/memharness/memharness/datasets/behavior"
@@ -41,7 +42,7 @@ type config struct {
 	init, sections                                                       string
 	evalRound                                                            int
 	noTrial, noReflection, noConsensus, noGroundedness, noGeneralization bool
-	leak, noopGrounding, fallback                                        bool
+	leak, noopGrounding, fallback, releaseSampling                       bool
 	memoryDir                                                            string
 	seed                                                                 int64
 	practiceParams                                                       llm.Params
@@ -72,13 +73,26 @@ func resolve(s predict.Spec, sp *stagePrompts) (config, error) {
 		noTrial: ps.NoTrial, noReflection: ps.NoReflection, noConsensus: ps.NoConsensus,
 		noGroundedness: ps.NoGroundedness, noGeneralization: ps.NoGeneralization,
 		leak: ps.ReproduceReleaseLeak, noopGrounding: ps.ReleaseNoopGrounding, fallback: ps.FallbackTruncation,
-		memoryDir: ps.MemoryDir, seed: drawSeed, practiceParams: s.Params,
+		releaseSampling: ps.ReleaseSampling,
+		memoryDir:       ps.MemoryDir, seed: drawSeed, practiceParams: s.Params,
 	}
 	if s.Params.Seed != nil {
 		c.seed = int64(*s.Params.Seed)
 	}
 	if c.practiceParams.MaxTokens == 0 {
 		c.practiceParams.MaxTokens = DefaultPracticeMaxTokens
+	}
+	if ps.ReleaseRequest {
+		// The client sends the cap under max_completion_tokens; the OpenAI
+		// client skips max_tokens when the extra body carries it.
+		extra := maps.Clone(c.practiceParams.Extra)
+		if extra == nil {
+			extra = map[string]any{}
+		}
+		if _, ok := extra["max_completion_tokens"]; !ok {
+			extra["max_completion_tokens"] = c.practiceParams.MaxTokens
+		}
+		c.practiceParams.Extra = extra
 	}
 	switch c.init {
 	case "":
@@ -108,12 +122,13 @@ func resolve(s predict.Spec, sp *stagePrompts) (config, error) {
 		Init                                                           string
 		NoTrial, NoReflection, NoConsensus, NoGround, NoGeneral        bool
 		Leak, Noop                                                     bool
+		ReleaseSampling                                                bool `json:",omitempty"`
 		Seed                                                           int64
 		Params                                                         llm.Params
 		Prompts                                                        string
 	}{stateVersion, c.rounds, c.q, c.n, c.m, c.t, c.support, c.poolSize, c.minHist, c.practiceTokens, c.init,
 		c.noTrial, c.noReflection, c.noConsensus, c.noGroundedness, c.noGeneralization, c.leak, c.noopGrounding,
-		c.seed, c.practiceParams, sp.digest})
+		c.releaseSampling, c.seed, c.practiceParams, sp.digest})
 	if err != nil {
 		return c, fmt.Errorf("pramem: hash of the construction knobs: %w", err)
 	}
@@ -308,7 +323,7 @@ func (m *method) build(ctx context.Context, env predict.Env, sp *stagePrompts, c
 	pool := first.History[:first.PracticeCut]
 	book := newQuestionBook(u)
 	if !ok || pr.Version != stateVersion {
-		items, err := samplePractice(pool, book, cfg.minHist, cfg.poolSize, cfg.rounds, cfg.seed, u.User)
+		items, err := samplePractice(pool, book, cfg.minHist, cfg.poolSize, cfg.rounds, cfg.seed, u.User, cfg.releaseSampling)
 		if err != nil {
 			return pr, err
 		}

@@ -23,11 +23,6 @@ var templateNames = []string{
 	"perturb", "perturb_judge", "review", "eval", "init_pattern", "init_calibration",
 }
 
-var funcs = template.FuncMap{
-	"inc": func(i int) int { return i + 1 },
-	"dec": func(i int) int { return i - 1 },
-}
-
 // stagePrompts renders PraMem's own prompts (practice stages, memory block).
 // It is immutable after loading.
 type stagePrompts struct {
@@ -51,7 +46,7 @@ func loadStagePrompts(lang string, overrides []string) (*stagePrompts, error) {
 	}
 	h := sha256.New()
 	h.Write(base)
-	t, err := template.New(lang).Funcs(funcs).Option("missingkey=error").Parse(string(base))
+	t, err := template.New(lang).Funcs(predict.TemplateFuncs).Option("missingkey=error").Parse(string(base))
 	if err != nil {
 		return nil, fmt.Errorf("pramem: embedded templates %s: %w", lang, err)
 	}

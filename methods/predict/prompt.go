@@ -25,6 +25,18 @@ var templateNames = []string{
 	"memory_rag", "memory_summary", "summary",
 }
 
+// TemplateFuncs are the functions every prompt template set of the
+// harness knows (predict's, memstyle's and PraMem's), so one override file
+// parses in each of them. A release pack's generated templates use them to
+// re-create the release's string handling (numbering from 1, strip, replace).
+var TemplateFuncs = template.FuncMap{
+	"inc":        func(i int) int { return i + 1 },
+	"dec":        func(i int) int { return i - 1 },
+	"trimspace":  strings.TrimSpace,
+	"trimsuffix": strings.TrimSuffix,
+	"replace":    strings.ReplaceAll,
+}
+
 // Prompts renders every text the baseline methods send: question prompts,
 // history records, memory blocks and the summariser prompt. It is immutable
 // after loading and safe for concurrent use.
@@ -45,7 +57,7 @@ func LoadPrompts(lang string, overrides ...string) (*Prompts, error) {
 	if err != nil {
 		return nil, fmt.Errorf("predict: no prompt templates for language %q (have %s)", lang, strings.Join(Languages(), ", "))
 	}
-	t, err := template.New(lang).Option("missingkey=error").Parse(string(base))
+	t, err := template.New(lang).Funcs(TemplateFuncs).Option("missingkey=error").Parse(string(base))
 	if err != nil {
 		return nil, fmt.Errorf("predict: embedded templates %s: %w", lang, err)
 	}

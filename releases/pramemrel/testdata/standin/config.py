@@ -1,0 +1,2 @@
+# Stand-in for config.py.
+MAX_HISTORY_TOKENS = 0
