@@ -129,8 +129,9 @@ func BenchmarkThroughput50ms(b *testing.B) {
 }
 
 // BenchmarkThroughput50msRawHTTP is the baseline for the benchmark above:
-// the same server and workers with a bare http.Client, so the gap between
-// the two is what the stack costs (the rest is timer and loopback slack).
+// the same server, workers, request body and response decoding with a bare
+// http.Client, so the gap between the two is what the stack costs (the rest
+// is timer and loopback slack).
 func BenchmarkThroughput50msRawHTTP(b *testing.B) {
 	const workers, batch, ideal = 32, 640, 32 / 0.050
 	srv := benchServer(b, 50*time.Millisecond)
@@ -146,13 +147,10 @@ func BenchmarkThroughput50msRawHTTP(b *testing.B) {
 			go func() {
 				defer wg.Done()
 				for i := next.Add(1); i <= batch; i = next.Add(1) {
-					resp, err := hc.Post(srv.URL+"/v1/chat/completions", "application/json", strings.NewReader(`{}`))
-					if err != nil {
+					if err := rawCall(hc, srv.URL, benchRequest(int(i))); err != nil {
 						b.Error(err)
 						return
 					}
-					io.Copy(io.Discard, resp.Body)
-					resp.Body.Close()
 				}
 			}()
 		}
@@ -177,26 +175,39 @@ func BenchmarkLiveCallRawHTTP(b *testing.B) {
 	start := cpuTime()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			req := benchRequest(int(seq.Add(1)))
-			body, _ := json.Marshal(map[string]any{"model": "bench-model", "messages": req.Messages, "temperature": 0, "max_tokens": 16})
-			resp, err := client.Post(srv.URL+"/v1/chat/completions", "application/json", bytes.NewReader(body))
-			if err != nil {
+			if err := rawCall(client, srv.URL, benchRequest(int(seq.Add(1)))); err != nil {
 				b.Error(err)
-				return
-			}
-			var out struct {
-				Choices []struct {
-					Message Message `json:"message"`
-				} `json:"choices"`
-			}
-			err = json.NewDecoder(resp.Body).Decode(&out)
-			resp.Body.Close()
-			if err != nil || len(out.Choices) == 0 {
-				b.Errorf("decode: %v", err)
 				return
 			}
 		}
 	})
 	b.StopTimer()
 	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/call")
+}
+
+// rawCall is the equal-work baseline of one chat call: the same JSON body
+// posted with a bare http.Client and the answer decoded with encoding/json.
+func rawCall(hc *http.Client, base string, req Request) error {
+	body, err := json.Marshal(map[string]any{"model": "bench-model", "messages": req.Messages, "temperature": 0, "max_tokens": 16})
+	if err != nil {
+		return err
+	}
+	resp, err := hc.Post(base+"/v1/chat/completions", "application/json", bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Choices []struct {
+			Message Message `json:"message"`
+		} `json:"choices"`
+		Usage struct {
+			PromptTokens     int `json:"prompt_tokens"`
+			CompletionTokens int `json:"completion_tokens"`
+		} `json:"usage"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || len(out.Choices) == 0 {
+		return fmt.Errorf("decode: %v (%d choices)", err, len(out.Choices))
+	}
+	return nil
 }
