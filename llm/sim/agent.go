@@ -14,9 +14,12 @@ import (
 //
 //   - hint.Act: the reader ranks the retrieved exemplars and the workflow
 //     rules (hint.Workflow form) by how much of the current task's content
-//     words their task shares (Jaccard), dropping candidates whose actions
-//     do not fit the environment's action syntax (a real model reads the
-//     instructions). The best one's action at the current step index (the
+//     words their task shares (Jaccard). It trusts the prompt: the most
+//     similar candidate is imitated even when it comes from another
+//     environment, so a foreign exemplar that reads like the task misleads
+//     it into actions of the wrong syntax (the cross-environment noise a
+//     memory without an environment filter lets in; LifeMem, Synapse). The
+//     best one's action at the current step index (the
 //     number of actions taken so far) is copied with entity substitution
 //     from the candidate's task to the current task, then from the
 //     observation the exemplar acted on to the current observation. When
@@ -117,7 +120,7 @@ func act(h hint.Act) string {
 	best := -1
 	for i := range cands {
 		c := &cands[i]
-		if len(c.actions) == 0 || !fitsSyntax(h.Env, c.actions[0]) {
+		if len(c.actions) == 0 {
 			continue
 		}
 		c.sim = jaccard(contentSet(c.task), taskSet)
@@ -196,47 +199,6 @@ func contextOf(action, obs string) string {
 		}
 	}
 	return ""
-}
-
-// syntaxOf holds each environment's action pattern, as its instructions
-// state it; environments that accept free text (τ-bench replies) or whose
-// syntax the reader does not know accept everything.
-func syntaxOf(env string) *regexp.Regexp {
-	switch env {
-	case "hotpotqa", "fever":
-		return reWiki
-	case "toolqa":
-		return reToolQA
-	case "webshop":
-		return reWebShop
-	case "apibank":
-		return reAPIBank
-	case "mind2web":
-		return reMind2Web
-	case "dbbench":
-		return reDB
-	case "miniwob":
-		return reMiniWoB
-	case "scienceworld", "alfworld":
-		return reText
-	}
-	return nil
-}
-
-var (
-	reWiki     = regexp.MustCompile(`(Search|Lookup|Finish)\[`)
-	reToolQA   = regexp.MustCompile(`(LoadDB|FilterDB|GetValue|SQLInterpreter|Calculate|Finish)\[`)
-	reWebShop  = regexp.MustCompile(`^\s*(search|click|think)\[`)
-	reAPIBank  = regexp.MustCompile(`^\s*\[\w+\(`)
-	reMind2Web = regexp.MustCompile(`(CLICK|TYPE|SELECT) \[`)
-	reDB       = regexp.MustCompile(`Action: (Operation|Answer)`)
-	reMiniWoB  = regexp.MustCompile(`agent\.\w+\(`)
-	reText     = regexp.MustCompile(`^[a-z][a-z0-9 ,'-]*$`)
-)
-
-func fitsSyntax(env, action string) bool {
-	re := syntaxOf(env)
-	return re == nil || re.MatchString(strings.TrimSpace(action))
 }
 
 var (

@@ -69,7 +69,7 @@ func TestAct(t *testing.T) {
 			Env: "scienceworld", Task: "warm the milk in the lab",
 			Turns:     []hint.SimTurn{{Role: "env", Text: "You are in the corridor."}, {Role: "agent", Text: "go to lab"}, {Role: "env", Text: "You move to the lab."}},
 			Exemplars: [][]llm.Message{hot, warm}, ExemplarTasks: []string{hotTask, warmTask}}},
-		{name: "skips exemplars of another syntax", want: "look around", h: hint.Act{
+		{name: "misled by a foreign exemplar that reads like the task", want: "Search[Varrow Bridge]", h: hint.Act{
 			Env: "scienceworld", Task: "Who designed Varrow Bridge?", Turns: []hint.SimTurn{{Role: "env", Text: "corridor"}},
 			Exemplars: [][]llm.Message{hot}, ExemplarTasks: []string{hotTask}}},
 		{name: "follows a workflow rule", want: "Search[Linmere]", h: hint.Act{
