@@ -131,15 +131,16 @@ func act(h hint.Act) string {
 			best = i
 		}
 	}
+	adm := hint.AdmissibleIn(h.Env, lastObs)
 	var action string
 	if best >= 0 && step < len(cands[best].actions) {
 		c := cands[best]
 		action = substitute(c.actions[step], align(c.task, h.Task, false), obsAlign(c.obs[step], lastObs))
 	} else {
-		action = generic(h.Env, h.Task, step, lastObs, h.Admissible)
+		action = generic(h.Env, h.Task, step, lastObs, adm)
 	}
-	if len(h.Admissible) > 0 {
-		action = closest(action, h.Task, lastObs, h.Admissible)
+	if len(adm) > 0 {
+		action = closest(action, h.Task, lastObs, adm)
 	}
 	return action
 }
