@@ -43,6 +43,10 @@ import (
 // agentSimMin is the task similarity below which a candidate is ignored.
 const agentSimMin = 0.05
 
+// minEcho is the shortest observation whose verbatim copy in an exemplar
+// action reads as "report the observation".
+const minEcho = 8
+
 // agreeSim is the similarity at which the rule editor agrees with a rule.
 const agreeSim = 0.5
 
@@ -135,7 +139,14 @@ func act(h hint.Act) string {
 	var action string
 	if best >= 0 && step < len(cands[best].actions) {
 		c := cands[best]
-		action = substitute(c.actions[step], align(c.task, h.Task, false), obsAlign(c.obs[step], lastObs))
+		action = c.actions[step]
+		if eo := strings.TrimSpace(c.obs[step]); len(eo) >= minEcho && lastObs != "" && strings.Contains(action, eo) {
+			// The exemplar reported what it had just been shown (a query
+			// result as the final answer): report what this episode shows.
+			action = strings.Replace(action, eo, strings.TrimSpace(lastObs), 1)
+		} else {
+			action = substitute(action, align(c.task, h.Task, false), obsAlign(c.obs[step], lastObs))
+		}
 	} else {
 		action = generic(h.Env, h.Task, step, lastObs, adm)
 	}
