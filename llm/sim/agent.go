@@ -14,7 +14,9 @@ import (
 //
 //   - hint.Act: the reader ranks the retrieved exemplars and the workflow
 //     rules (hint.Workflow form) by how much of the current task's content
-//     words their task shares (Jaccard). It trusts the prompt: the most
+//     words their task shares (Jaccard over words without digits: dates,
+//     prices and IDs say which instance, not which kind of task; entity
+//     substitution carries them over). It trusts the prompt: the most
 //     similar candidate is imitated even when it comes from another
 //     environment, so a foreign exemplar that reads like the task misleads
 //     it into actions of the wrong syntax (the cross-environment noise a
@@ -93,7 +95,7 @@ func act(h hint.Act) string {
 			lastObs = t.Text
 		}
 	}
-	taskSet := contentSet(h.Task)
+	taskSet := typeSet(h.Task)
 	var cands []candidate
 	for i, ex := range h.Exemplars {
 		c := candidate{}
@@ -127,7 +129,7 @@ func act(h hint.Act) string {
 		if len(c.actions) == 0 {
 			continue
 		}
-		c.sim = jaccard(contentSet(c.task), taskSet)
+		c.sim = jaccard(typeSet(c.task), taskSet)
 		if c.sim < agentSimMin {
 			continue
 		}
@@ -146,6 +148,7 @@ func act(h hint.Act) string {
 			action = strings.Replace(action, eo, strings.TrimSpace(lastObs), 1)
 		} else {
 			action = substitute(action, align(c.task, h.Task, false), obsAlign(c.obs[step], lastObs))
+			action = rounded(action, c.obs[step], lastObs)
 		}
 	} else {
 		action = generic(h.Env, h.Task, step, lastObs, adm)
@@ -326,13 +329,13 @@ func ruleEdit(h hint.RuleEdit) string {
 		if !tr.Success || len(tr.Actions) == 0 {
 			continue
 		}
-		ts := contentSet(tr.Task)
+		ts := typeSet(tr.Task)
 		bi, bs := -1, 0.0
 		for i, r := range rules {
 			if !r.ok || touched[i] {
 				continue
 			}
-			if s := jaccard(contentSet(r.task), ts); s > bs {
+			if s := jaccard(typeSet(r.task), ts); s > bs {
 				bi, bs = i, s
 			}
 		}
@@ -388,4 +391,40 @@ func skillExtract(h hint.SkillExtract) string {
 		b.WriteString(strconv.Itoa(i+1) + ". " + strconv.Quote(a) + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// rounded carries over a number the exemplar rounded from its observation
+// (an average of 173.8043 answered as 173.8): a number of the action that is
+// the i-th number of the exemplar's observation, rounded, becomes the i-th
+// number of the current observation rounded the same way.
+func rounded(action, eobs, cobs string) string {
+	if eobs == "" || cobs == "" {
+		return action
+	}
+	en, cn := number.FindAllString(eobs, -1), number.FindAllString(cobs, -1)
+	if len(en) != len(cn) {
+		return action
+	}
+	return number.ReplaceAllStringFunc(action, func(n string) string {
+		dec := 0
+		if i := strings.IndexByte(n, '.'); i >= 0 {
+			dec = len(n) - i - 1
+		}
+		v, err := strconv.ParseFloat(n, 64)
+		if err != nil {
+			return n
+		}
+		for i, e := range en {
+			ev, err := strconv.ParseFloat(e, 64)
+			if err != nil || e == n || strconv.FormatFloat(ev, 'f', dec, 64) != strconv.FormatFloat(v, 'f', dec, 64) {
+				continue
+			}
+			cv, err := strconv.ParseFloat(cn[i], 64)
+			if err != nil {
+				return n
+			}
+			return strconv.FormatFloat(cv, 'f', dec, 64)
+		}
+		return n
+	})
 }

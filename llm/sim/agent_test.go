@@ -135,3 +135,15 @@ func TestAgentRequestsThroughGenerate(t *testing.T) {
 		t.Errorf("failed trajectory: %q", resp.Text)
 	}
 }
+
+func TestRounded(t *testing.T) {
+	for _, c := range []struct{ action, eobs, cobs, want string }{
+		{"Finish[173.8 USD]", "AVG(Close): 173.80434782608697", "AVG(Close): 176.5195652173913", "Finish[176.5 USD]"},
+		{"Finish[19473.8]", "AVG(Volume): 19473.8", "AVG(Volume): 19165.2", "Finish[19473.8]"}, // exact copies are substitution's job
+		{"Finish[3]", "a: 1.2, b: 3.1", "a: 7", "Finish[3]"},                                   // observations of another shape
+	} {
+		if got := rounded(c.action, c.eobs, c.cobs); got != c.want {
+			t.Errorf("rounded(%q) = %q, want %q", c.action, got, c.want)
+		}
+	}
+}

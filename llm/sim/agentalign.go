@@ -383,6 +383,18 @@ func contentSet(text string) map[string]bool {
 	return out
 }
 
+// typeSet is contentSet without tokens that carry digits: the words that
+// say what kind of task a text asks for.
+func typeSet(text string) map[string]bool {
+	out := contentSet(text)
+	for w := range out {
+		if hasDigit(w) {
+			delete(out, w)
+		}
+	}
+	return out
+}
+
 // jaccard is |a∩b| / |a∪b| (0 for two empty sets).
 func jaccard(a, b map[string]bool) float64 {
 	inter := 0
