@@ -9,19 +9,21 @@ import (
 // Config is one fully described benchmark run.
 type Config struct {
 	// Name labels the run; it must be filesystem-safe when set.
-	Name        string `yaml:"name" json:"name"`
+	Name string `yaml:"name" json:"name"`
+	// Description is shown in reports.
 	Description string `yaml:"description" json:"description"`
 	// Task selects the pipeline: "movielens" (later omnibehavior, pramem, lifemem).
 	Task string `yaml:"task" json:"task"`
 	// Seed drives every random choice of the run (default 42).
-	Seed     int64          `yaml:"seed" json:"seed"`
-	Dataset  Dataset        `yaml:"dataset" json:"dataset"`
-	Backbone Backbone       `yaml:"backbone" json:"backbone"`
-	Embedder Embedder       `yaml:"embedder" json:"embedder"`
-	Prompt   Prompt         `yaml:"prompt" json:"prompt"`
-	Eval     Eval           `yaml:"eval" json:"eval"`
-	Methods  []predict.Spec `yaml:"methods" json:"methods"`
-	Report   Report         `yaml:"report" json:"report"`
+	Seed     int64    `yaml:"seed" json:"seed"`
+	Dataset  Dataset  `yaml:"dataset" json:"dataset"`
+	Backbone Backbone `yaml:"backbone" json:"backbone"`
+	Embedder Embedder `yaml:"embedder" json:"embedder"`
+	Prompt   Prompt   `yaml:"prompt" json:"prompt"`
+	Eval     Eval     `yaml:"eval" json:"eval"`
+	// Methods are the prediction methods compared in the run.
+	Methods []predict.Spec `yaml:"methods" json:"methods"`
+	Report  Report         `yaml:"report" json:"report"`
 	// Lifelong configures task lifemem: the stream, its environments and the
 	// agent methods (see package lifelong).
 	Lifelong *lifelong.Config `yaml:"lifelong,omitempty" json:"lifelong,omitempty"`
@@ -64,7 +66,8 @@ type Synthetic struct {
 // Backbone selects and tunes the language model.
 type Backbone struct {
 	// Kind is "auto", "sim" or "openai"; Load resolves "auto".
-	Kind  string `yaml:"kind" json:"kind"`
+	Kind string `yaml:"kind" json:"kind"`
+	// Model is the model name sent to the endpoint (OPENAI_MODEL wins).
 	Model string `yaml:"model" json:"model"`
 	// BuildModel, when set, serves memory construction (PraMem practice,
 	// summaries, Mem0 extraction) while Model answers the evaluation
@@ -93,6 +96,8 @@ type Backbone struct {
 
 // Prices are in currency units per million tokens.
 type Prices struct {
+	// PromptPer1M, CompletionPer1M and CachedPromptPer1M are US dollars
+	// per million tokens of each kind.
 	PromptPer1M       float64 `yaml:"prompt_per_1m" json:"prompt_per_1m"`
 	CompletionPer1M   float64 `yaml:"completion_per_1m" json:"completion_per_1m"`
 	CachedPromptPer1M float64 `yaml:"cached_prompt_per_1m" json:"cached_prompt_per_1m"`
@@ -112,7 +117,8 @@ type Sim struct {
 // Embedder selects the text embedding used by retrieval methods.
 type Embedder struct {
 	// Kind is "hash" (local, deterministic) or "openai".
-	Kind  string `yaml:"kind" json:"kind"`
+	Kind string `yaml:"kind" json:"kind"`
+	// Model is the embedding model name (openai).
 	Model string `yaml:"model" json:"model"`
 	// BuildModel, when set, serves memory construction (PraMem practice,
 	// summaries, Mem0 extraction) while Model answers the evaluation
