@@ -1,8 +1,10 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,9 +24,14 @@ import (
 //     it into actions of the wrong syntax (the cross-environment noise a
 //     memory without an environment filter lets in; LifeMem, Synapse). The
 //     best one's action at the current step index (the
-//     number of actions taken so far) is copied with entity substitution
+//     number of actions the environment accepted so far) is copied with
+//     entity substitution
 //     from the candidate's task to the current task, then from the
-//     observation the exemplar acted on to the current observation. When
+//     observation the exemplar acted on to the current observation. Each
+//     action the environment rejected ("Nothing happens.", an error, an
+//     invalid action) sends the reader to the next-best candidate: more
+//     experience in the prompt (a larger k, a skills block) gives it more
+//     to recover with. When
 //     the observation lists admissible actions, the closest one by token
 //     overlap is chosen instead (ties: the one whose line in the
 //     observation shares most with the task). Exemplars win ties with rules
@@ -44,6 +51,10 @@ import (
 
 // agentSimMin is the task similarity below which a candidate is ignored.
 const agentSimMin = 0.05
+
+// failure recognises an observation that rejects the last action: the
+// wording environments use for an action that did nothing or could not run.
+var failure = regexp.MustCompile(`(?i)^(nothing happens|invalid action|no known action)|error|could not find|not in the list`)
 
 // minEcho is the shortest observation whose verbatim copy in an exemplar
 // action reads as "report the observation".
@@ -86,15 +97,21 @@ type candidate struct {
 }
 
 func act(h hint.Act) string {
-	step := 0
+	// step counts the agent's actions so far, done the ones the
+	// environment accepted, failed the ones it rejected.
+	step, failed := 0, 0
 	lastObs := ""
-	for _, t := range h.Turns {
+	for i, t := range h.Turns {
 		if t.Role == "agent" {
 			step++
-		} else {
-			lastObs = t.Text
+			continue
+		}
+		lastObs = t.Text
+		if i > 0 && h.Turns[i-1].Role == "agent" && failure.MatchString(t.Text) {
+			failed++
 		}
 	}
+	done := step - failed
 	taskSet := typeSet(h.Task)
 	var cands []candidate
 	for i, ex := range h.Exemplars {
@@ -123,19 +140,25 @@ func act(h hint.Act) string {
 		}
 		cands = append(cands, candidate{task: task, actions: steps, obs: make([]string, len(steps)), rule: true})
 	}
-	best := -1
+	var ranked []int
 	for i := range cands {
 		c := &cands[i]
 		if len(c.actions) == 0 {
 			continue
 		}
 		c.sim = jaccard(typeSet(c.task), taskSet)
-		if c.sim < agentSimMin {
-			continue
+		if c.sim >= agentSimMin {
+			ranked = append(ranked, i)
 		}
-		if best < 0 || c.sim > cands[best].sim {
-			best = i
-		}
+	}
+	// Best first; exemplars before rules, then prompt order, on ties.
+	slices.SortStableFunc(ranked, func(a, b int) int { return cmp.Compare(cands[b].sim, cands[a].sim) })
+	// Each rejected action sends the reader to the next candidate, which
+	// it follows from the step the accepted actions reached.
+	best := -1
+	if failed < len(ranked) {
+		best = ranked[failed]
+		step = done
 	}
 	adm := hint.AdmissibleIn(h.Env, lastObs)
 	var action string
