@@ -335,14 +335,13 @@ func ruleEdit(h hint.RuleEdit) string {
 	if maxOps <= 0 {
 		maxOps = 4
 	}
-	type parsed struct {
+	rules := make([]struct {
 		task string
 		ok   bool
-	}
-	rules := make([]parsed, len(h.Rules))
+	}, len(h.Rules))
 	for i, r := range h.Rules {
 		t, _, ok := hint.ParseWorkflow(r)
-		rules[i] = parsed{t, ok}
+		rules[i].task, rules[i].ok = t, ok
 	}
 	var lines []string
 	ops := 0
@@ -376,12 +375,43 @@ func ruleEdit(h hint.RuleEdit) string {
 			ops++
 			touched[bi] = true
 			lines = append(lines, fmt.Sprintf("EDIT %d: %s", bi+1, rule))
+		default:
+			// A full list with nothing like this trajectory: rewrite the
+			// rule that fits this batch least (the first such), so a global
+			// list keeps up with what it reads and forgets what it read first.
+			if w := leastFitting(rules, touched, h.Batch); w >= 0 {
+				ops++
+				touched[w] = true
+				lines = append(lines, fmt.Sprintf("EDIT %d: %s", w+1, rule))
+			}
 		}
 	}
 	if len(lines) == 0 {
 		return "AGREE 1: no change"
 	}
 	return strings.Join(lines, "\n")
+}
+
+// leastFitting is the untouched workflow rule least similar to every task
+// of the batch (the first on ties), or -1.
+func leastFitting(rules []struct {
+	task string
+	ok   bool
+}, touched map[int]bool, batch []hint.TrajView) int {
+	best, bestS := -1, 2.0
+	for i, r := range rules {
+		if !r.ok || touched[i] {
+			continue
+		}
+		s := 0.0
+		for _, tr := range batch {
+			s = max(s, jaccard(typeSet(r.task), typeSet(tr.Task)))
+		}
+		if s < bestS {
+			best, bestS = i, s
+		}
+	}
+	return best
 }
 
 func skillExtract(h hint.SkillExtract) string {
