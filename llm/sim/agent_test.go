@@ -121,11 +121,11 @@ func TestAgentRequestsThroughGenerate(t *testing.T) {
 		t.Errorf("full list: %q", resp.Text)
 	}
 	// A full list with nothing alike: the rule that fits the batch least
-	// is rewritten.
+	// (the first of equals) is rewritten.
 	resp, _ = s.Generate(ctx, llm.Request{Purpose: "expel.rules", Hint: hint.RuleEdit{
-		Rules: []string{hint.Workflow("warm the water in the lab", []string{"go to lab"}), hint.Workflow("find the capital of France", []string{"Search[France]"})}, MaxRules: 2,
-		Batch: []hint.TrajView{{Task: "buy a red shirt for the lab", Actions: []string{"search[red shirt]"}, Success: true}}}})
-	if !strings.HasPrefix(resp.Text, "EDIT 2: For tasks like \"buy a red shirt") {
+		Rules: []string{hint.Workflow("find the capital of France", []string{"Search[France]"}), rule}, MaxRules: 2,
+		Batch: []hint.TrajView{{Task: "buy a red shirt", Actions: []string{"search[red shirt]"}, Success: true}}}})
+	if !strings.HasPrefix(resp.Text, "EDIT 1: For tasks like \"buy a red shirt") {
 		t.Errorf("full list, nothing alike: %q", resp.Text)
 	}
 	resp, err = s.Generate(ctx, llm.Request{Purpose: "autoskill.extract", Hint: hint.SkillExtract{Traj: hint.TrajView{
