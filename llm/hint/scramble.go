@@ -9,7 +9,7 @@ import (
 
 // Scramble returns a deep copy of h in which every value the prompt does
 // not show is replaced by noise: strings that do not occur in shown
-// (case-insensitively), integers whose decimal form does not occur in it,
+// (case-insensitively; multi-line strings line by line), integers whose decimal form does not occur in it,
 // and every floating-point value (a prompt shows text, so vectors and
 // scores carried beside it are exactly what a reader must not use).
 // Booleans are kept: they stand for wording the prompt does show (a
@@ -48,6 +48,25 @@ func (s *scrambler) noise() string {
 		b.WriteByte(letters[s.rng.IntN(len(letters))])
 	}
 	return b.String()
+}
+
+// str keeps a string the prompt shows; a multi-line string (a memory
+// block, a transcript) is judged line by line, since a prompt may lay the
+// same lines out differently around them.
+func (s *scrambler) str(v string) string {
+	if v == "" || strings.Contains(s.shown, strings.ToLower(v)) {
+		return v
+	}
+	if !strings.Contains(v, "\n") {
+		return s.noise()
+	}
+	lines := strings.Split(v, "\n")
+	for i, l := range lines {
+		if t := strings.TrimSpace(l); t != "" && !strings.Contains(s.shown, strings.ToLower(t)) {
+			lines[i] = s.noise()
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 func (s *scrambler) copy(dst, src reflect.Value) {
@@ -105,12 +124,7 @@ func (s *scrambler) copy(dst, src reflect.Value) {
 		}
 		dst.Set(out)
 	case reflect.String:
-		v := src.String()
-		if v == "" || strings.Contains(s.shown, strings.ToLower(v)) {
-			dst.SetString(v)
-			return
-		}
-		dst.SetString(s.noise())
+		dst.SetString(s.str(src.String()))
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		v := src.Int()
 		if strings.Contains(s.shown, strconv.FormatInt(v, 10)) {
