@@ -279,6 +279,9 @@ func (r *recording) Generate(ctx context.Context, req llm.Request) (llm.Response
 // hint value the prompt does not show is replaced by noise, and every
 // method's score matrix stays the same.
 func TestEmbeddedNoPeek(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays every method twice over the embedded stream")
+	}
 	e := loadEmbedded(t, paperEnvs...)
 	model := sim.New(sim.Config{})
 	for _, kind := range []string{"react", "synapse", "expel", "autoskill", "lifemem"} {
