@@ -111,8 +111,9 @@ func diagRow(r lifelong.Result) string {
 }
 
 // scrambled hands the sim a hint in which every value the prompt does not
-// show is noise (hint.Scramble). Env is kept: the instructions that open
-// every agent prompt describe the environment without naming it.
+// show is noise (hint.Scramble). Env and Role are kept: the instructions
+// that open every agent prompt describe the environment without naming it,
+// and a turn's role is its message's role, not text.
 type scrambled struct{ llm.Model }
 
 func (s scrambled) Generate(ctx context.Context, req llm.Request) (llm.Response, error) {
@@ -121,7 +122,7 @@ func (s scrambled) Generate(ctx context.Context, req llm.Request) (llm.Response,
 		shown.WriteString(m.Content)
 		shown.WriteByte('\n')
 	}
-	req.Hint = hint.Scramble(req.Hint, shown.String(), 7, "Env")
+	req.Hint = hint.Scramble(req.Hint, shown.String(), 7, "Env", "Role")
 	return s.Model.Generate(ctx, req)
 }
 
