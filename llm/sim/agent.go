@@ -21,29 +21,31 @@ import (
 //     substitution carries them over). It trusts the prompt: the most
 //     similar candidate is imitated even when it comes from another
 //     environment, so a foreign exemplar that reads like the task misleads
-//     it into actions of the wrong syntax (the cross-environment noise a
-//     memory without an environment filter lets in; LifeMem, Synapse). The
-//     best one's action at the current step index (the
-//     number of actions the environment accepted so far) is copied with
-//     entity substitution
-//     from the candidate's task to the current task, then from the
-//     observation the exemplar acted on to the current observation. Each
-//     action the environment rejected ("Nothing happens.", an error, an
-//     invalid action) sends the reader to the next-best candidate: more
-//     experience in the prompt (a larger k, a skills block) gives it more
-//     to recover with. When
-//     the observation lists admissible actions, the closest one by token
-//     overlap is chosen instead (ties: the one whose line in the
+//     it into actions of the wrong syntax (the cross-environment noise that
+//     a memory without an environment filter lets in). The candidate's
+//     action at the current step is copied with entity substitution from
+//     its task to the current task, then from the observation the exemplar
+//     acted on to the current observation; a value the exemplar reported
+//     verbatim from its observation is reported from the current one, and
+//     a number it rounded is rounded alike. Each action the environment
+//     rejected ("Nothing happens.", an error, an invalid action) sends the
+//     reader to the next-best candidate, followed from the step the
+//     accepted actions reached: more experience in the prompt (a larger k,
+//     a skills block) gives it more to recover with. When the observation
+//     lists admissible actions (hint.AdmissibleIn), the closest one by
+//     token overlap is chosen instead (ties: the one whose line in the
 //     observation shares most with the task). Exemplars win ties with rules
 //     because they show observations to substitute from. Without any
-//     candidate, or past the candidate's last step, the reader falls back to
-//     a plausible generic action in the environment's syntax (see generic).
-//     Gold data is never read: the hint holds only what the prompt shows.
+//     candidate left, or past the candidate's last step, the reader falls
+//     back to a plausible generic action in the environment's syntax (see
+//     generic). Gold data is never read: the hint holds only what the
+//     prompt shows.
 //   - hint.RuleEdit: for each trajectory of the batch, in order, the rule
 //     whose workflow task is most similar gets "AGREE n" when the
 //     similarity is at least agreeSim; otherwise a workflow rule for the
 //     trajectory is added ("ADD"), or, when the list is full, it replaces
-//     the most similar rule ("EDIT n"). At most MaxOps non-AGREE lines.
+//     the most similar rule ("EDIT n"), or, when no rule is similar at all,
+//     the rule that fits the batch least. At most MaxOps non-AGREE lines.
 //   - hint.SkillExtract: failed or empty trajectories give "NONE"; others a
 //     SKILL.md block whose name joins the task's first content words, whose
 //     purpose is a hint.Workflow line, and whose steps are the actions,
@@ -97,8 +99,8 @@ type candidate struct {
 }
 
 func act(h hint.Act) string {
-	// step counts the agent's actions so far, done the ones the
-	// environment accepted, failed the ones it rejected.
+	// step counts the agent's actions so far, failed the ones the
+	// environment rejected, done the ones it accepted.
 	step, failed := 0, 0
 	lastObs := ""
 	for i, t := range h.Turns {
