@@ -65,19 +65,32 @@ const DefaultBatch = 5
 //
 // Unknown keys are errors (DecodeConfig uses KnownFields).
 type Config struct {
-	Stream      string         `yaml:"stream" json:"stream"`
-	Envs        []string       `yaml:"envs" json:"envs"`
-	OOD         []string       `yaml:"ood" json:"ood,omitempty"`
-	SelfLearn   bool           `yaml:"self_learn" json:"self_learn,omitempty"`
-	Seed        int64          `yaml:"seed" json:"seed,omitempty"`
-	Batch       int            `yaml:"batch" json:"batch"`
-	TasksPerEnv int            `yaml:"tasks_per_env" json:"tasks_per_env,omitempty"`
-	MaxSteps    map[string]int `yaml:"max_steps" json:"max_steps,omitempty"`
+	// Stream is the task stream: similarity (one stage per environment, in
+	// Envs order), random (one seeded shuffle) or buffer (the shuffle
+	// committed through a per-environment cache of Batch trajectories).
+	Stream string `yaml:"stream" json:"stream"`
+	// Envs are the stream's environments in stream order (default: the
+	// paper's ten).
+	Envs []string `yaml:"envs" json:"envs"`
+	// OOD environments are evaluated zero-shot after the full stream.
+	OOD []string `yaml:"ood" json:"ood,omitempty"`
+	// SelfLearn adds Table 6's reference row: each environment learned and
+	// tested alone by a fresh method.
+	SelfLearn bool `yaml:"self_learn" json:"self_learn,omitempty"`
+	// Seed of the stream's shuffles and the methods (0: the top-level seed).
+	Seed int64 `yaml:"seed" json:"seed,omitempty"`
+	// Batch is the trajectories per Learn call and the buffer cache size (5).
+	Batch int `yaml:"batch" json:"batch"`
+	// TasksPerEnv keeps the first N test tasks of each environment (0: all).
+	TasksPerEnv int `yaml:"tasks_per_env" json:"tasks_per_env,omitempty"`
+	// MaxSteps overrides an environment's step limit ({env: steps}).
+	MaxSteps map[string]int `yaml:"max_steps" json:"max_steps,omitempty"`
 	// TrainDir holds LifeMem's training trajectories as train_<env>.jsonl
 	// ({task, messages} lines); it is read when the run uses official data
 	// (dataset.path), whose test sets come from the environments' own splits.
-	TrainDir string       `yaml:"train_dir" json:"train_dir,omitempty"`
-	Methods  []MethodSpec `yaml:"methods" json:"methods"`
+	TrainDir string `yaml:"train_dir" json:"train_dir,omitempty"`
+	// Methods are the agent methods, each learning the stream on its own.
+	Methods []MethodSpec `yaml:"methods" json:"methods"`
 }
 
 // MethodSpec is one method of a lifelong run with its knobs. Zero knobs mean

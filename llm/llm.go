@@ -21,11 +21,15 @@ type Message struct {
 // Params are the sampling parameters sent with a request. Nil pointers mean
 // "server default" (the PraMem reference never sends a temperature).
 type Params struct {
+	// Temperature and TopP are sent when set (nil: the server's default).
 	Temperature *float64 `json:"temperature,omitempty" yaml:"temperature,omitempty"`
 	TopP        *float64 `json:"top_p,omitempty" yaml:"top_p,omitempty"`
-	MaxTokens   int      `json:"max_tokens,omitempty" yaml:"max_tokens,omitempty"`
-	Seed        *int     `json:"seed,omitempty" yaml:"seed,omitempty"`
-	Stop        []string `json:"stop,omitempty" yaml:"stop,omitempty"`
+	// MaxTokens bounds the completion (0: the server's default).
+	MaxTokens int `json:"max_tokens,omitempty" yaml:"max_tokens,omitempty"`
+	// Seed is sent when set; servers that honour it sample reproducibly.
+	Seed *int `json:"seed,omitempty" yaml:"seed,omitempty"`
+	// Stop lists stop sequences.
+	Stop []string `json:"stop,omitempty" yaml:"stop,omitempty"`
 	// ReasoningEffort is sent as reasoning_effort when non-empty.
 	ReasoningEffort string `json:"reasoning_effort,omitempty" yaml:"reasoning_effort,omitempty"`
 	// Extra is merged into the request body (e.g. chat_template_kwargs for vLLM).

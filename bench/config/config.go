@@ -9,7 +9,8 @@ import (
 // Config is one fully described benchmark run.
 type Config struct {
 	// Name labels the run; it must be filesystem-safe when set.
-	Name        string `yaml:"name" json:"name"`
+	Name string `yaml:"name" json:"name"`
+	// Description is shown in reports.
 	Description string `yaml:"description" json:"description"`
 	// Task selects the pipeline: "movielens" (later omnibehavior, pramem, lifemem).
 	Task string `yaml:"task" json:"task"`
@@ -23,8 +24,9 @@ type Config struct {
 	// the default; "" means own) or "release" (the authors' prompts, read
 	// at run time from the user's copy of the paper's release: see
 	// prompt.release_dir and 'bench data fetch pramem-release').
-	Prompts string         `yaml:"prompts,omitempty" json:"prompts,omitempty"`
-	Eval    Eval           `yaml:"eval" json:"eval"`
+	Prompts string `yaml:"prompts,omitempty" json:"prompts,omitempty"`
+	Eval    Eval   `yaml:"eval" json:"eval"`
+	// Methods are the prediction methods compared in the run.
 	Methods []predict.Spec `yaml:"methods" json:"methods"`
 	Report  Report         `yaml:"report" json:"report"`
 	// Lifelong configures task lifemem: the stream, its environments and the
@@ -74,7 +76,8 @@ type Synthetic struct {
 // Backbone selects and tunes the language model.
 type Backbone struct {
 	// Kind is "auto", "sim" or "openai"; Load resolves "auto".
-	Kind  string `yaml:"kind" json:"kind"`
+	Kind string `yaml:"kind" json:"kind"`
+	// Model is the model name sent to the endpoint (OPENAI_MODEL wins).
 	Model string `yaml:"model" json:"model"`
 	// BuildModel, when set, serves memory construction (PraMem practice,
 	// summaries, Mem0 extraction) while Model answers the evaluation
@@ -103,6 +106,8 @@ type Backbone struct {
 
 // Prices are in currency units per million tokens.
 type Prices struct {
+	// PromptPer1M, CompletionPer1M and CachedPromptPer1M are US dollars
+	// per million tokens of each kind.
 	PromptPer1M       float64 `yaml:"prompt_per_1m" json:"prompt_per_1m"`
 	CompletionPer1M   float64 `yaml:"completion_per_1m" json:"completion_per_1m"`
 	CachedPromptPer1M float64 `yaml:"cached_prompt_per_1m" json:"cached_prompt_per_1m"`
@@ -122,7 +127,8 @@ type Sim struct {
 // Embedder selects the text embedding used by retrieval methods.
 type Embedder struct {
 	// Kind is "hash" (local, deterministic) or "openai".
-	Kind  string `yaml:"kind" json:"kind"`
+	Kind string `yaml:"kind" json:"kind"`
+	// Model is the embedding model name (openai).
 	Model string `yaml:"model" json:"model"`
 	// BuildModel, when set, serves memory construction (PraMem practice,
 	// summaries, Mem0 extraction) while Model answers the evaluation

@@ -29,12 +29,17 @@ var (
 // methodFields lists, per method kind, the optional Spec fields it reads, so
 // a knob set on a method that ignores it is reported instead of silently
 // doing nothing (a common sweep mistake).
+//
+// memory_tokens caps the block a retrieval or memory method appends (RAG's
+// retrieved records, the Mem0/MemOS/ProEx memory); the other kinds have no
+// such block to cap (the summary's own cap is summary_tokens; PraMem shows
+// its whole experience memory, as the paper), so they do not take it.
 var methodFields = map[string][]string{
-	predict.KindLongContext: {"history_tokens", "memory_tokens"},
-	predict.KindTruncation:  {"history_tokens", "memory_tokens"},
+	predict.KindLongContext: {"history_tokens"},
+	predict.KindTruncation:  {"history_tokens"},
 	predict.KindRAG:         {"history_tokens", "memory_tokens", "retriever", "doc_size", "top_k"},
-	predict.KindSummary:     {"history_tokens", "memory_tokens", "chunk_tokens", "summary_tokens"},
-	predict.KindPraMem:      {"history_tokens", "memory_tokens", "pramem"},
+	predict.KindSummary:     {"history_tokens", "chunk_tokens", "summary_tokens"},
+	predict.KindPraMem:      {"history_tokens", "pramem"},
 	predict.KindMem0:        {"history_tokens", "memory_tokens", "memory"},
 	predict.KindMemOS:       {"history_tokens", "memory_tokens", "memory"},
 	predict.KindProEx:       {"history_tokens", "memory_tokens", "memory"},

@@ -9,7 +9,10 @@ import (
 // embeddedData is a suite written for this project in the official layout
 // (json_2.1.1/embedded/<task type>-.../<trial>/game.tw-pddl): twelve small
 // rooms, two per task type, with our own PDDL domain and TextWorld grammar
-// (same predicates, commands and feedback sentences as ALFWorld's).
+// (same predicates, commands and feedback sentences as ALFWorld's), and a
+// copy of each room with another object (913-924), named so that each task
+// type sorts as train, test, train, test and every test room has a train
+// room of the same layout and type (an experience that transfers).
 //
 //go:embed embedded
 var embeddedData embed.FS

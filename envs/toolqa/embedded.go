@@ -8,7 +8,9 @@ import (
 
 // embeddedFiles is our own small suite in ToolQA's native format: a made-up
 // price table (45 trading days of 2023, not market data) and one or two
-// questions per template (22 in all), with answers computed by an
+// questions per template (22), then five train/test pairs of one template
+// each (a train question first, so the interleaved split keeps a
+// same-template example for a test question; 32 in all), with answers computed by an
 // implementation independent of this package. The price-range question uses
 // the true High-Low range.
 //

@@ -9,8 +9,8 @@ import (
 
 // Act asks an agent for its next action (Purpose "agent.act"). It carries
 // exactly what the agent prompt shows: the task, the episode so far, the
-// exemplar trajectories and the skill rules the method retrieved, and the
-// admissible actions when the last observation lists them. The sim
+// exemplar trajectories and the skill rules the method retrieved (the
+// actions an observation offers are parsed from it, AdmissibleIn). The sim
 // backbone imitates the best-matching exemplar or workflow rule (see
 // package llm/sim) and never sees gold data.
 type Act struct {
@@ -29,8 +29,6 @@ type Act struct {
 	ExemplarTasks []string
 	// Rules are the skill/insight lines of the prompt, in prompt order.
 	Rules []string
-	// Admissible lists the actions the last observation offers, if any.
-	Admissible []string
 }
 
 // RuleEdit asks an insight editor (ExpeL's, Purpose "expel.rules") to

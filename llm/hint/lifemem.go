@@ -17,9 +17,9 @@ type LifeMemTrajectory struct {
 	Task string
 	// Actions are the assistant turns, oldest first, as the prompt shows them.
 	Actions []string
-	// Vector is the trajectory's task embedding. A prompt shows text, not
-	// vectors: the sim reads the vector as its stand-in for judging how
-	// similar two trajectories read.
+	// Vector is the trajectory's task embedding, kept for inspection. A
+	// prompt shows text, not vectors, so the sim never reads it (it judges
+	// how alike two trajectories read from their task text).
 	Vector []float32 `json:",omitempty"`
 }
 

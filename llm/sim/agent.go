@@ -1,8 +1,10 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,24 +16,36 @@ import (
 //
 //   - hint.Act: the reader ranks the retrieved exemplars and the workflow
 //     rules (hint.Workflow form) by how much of the current task's content
-//     words their task shares (Jaccard), dropping candidates whose actions
-//     do not fit the environment's action syntax (a real model reads the
-//     instructions). The best one's action at the current step index (the
-//     number of actions taken so far) is copied with entity substitution
-//     from the candidate's task to the current task, then from the
-//     observation the exemplar acted on to the current observation. When
-//     the observation lists admissible actions, the closest one by token
-//     overlap is chosen instead (ties: the one whose line in the
+//     words their task shares (Jaccard over words without digits: dates,
+//     prices and IDs say which instance, not which kind of task; entity
+//     substitution carries them over). It trusts the prompt: the most
+//     similar candidate is imitated even when it comes from another
+//     environment, so a foreign exemplar that reads like the task misleads
+//     it into actions of the wrong syntax (the cross-environment noise that
+//     a memory without an environment filter lets in). The candidate's
+//     action at the current step is copied with entity substitution from
+//     its task to the current task, then from the observation the exemplar
+//     acted on to the current observation; a value the exemplar reported
+//     verbatim from its observation is reported from the current one, and
+//     a number it rounded is rounded alike. Each action the environment
+//     rejected ("Nothing happens.", an error, an invalid action) sends the
+//     reader to the next-best candidate, followed from the step the
+//     accepted actions reached: more experience in the prompt (a larger k,
+//     a skills block) gives it more to recover with. When the observation
+//     lists admissible actions (hint.AdmissibleIn), the closest one by
+//     token overlap is chosen instead (ties: the one whose line in the
 //     observation shares most with the task). Exemplars win ties with rules
 //     because they show observations to substitute from. Without any
-//     candidate, or past the candidate's last step, the reader falls back to
-//     a plausible generic action in the environment's syntax (see generic).
-//     Gold data is never read: the hint holds only what the prompt shows.
+//     candidate left, or past the candidate's last step, the reader falls
+//     back to a plausible generic action in the environment's syntax (see
+//     generic). Gold data is never read: the hint holds only what the
+//     prompt shows.
 //   - hint.RuleEdit: for each trajectory of the batch, in order, the rule
 //     whose workflow task is most similar gets "AGREE n" when the
 //     similarity is at least agreeSim; otherwise a workflow rule for the
 //     trajectory is added ("ADD"), or, when the list is full, it replaces
-//     the most similar rule ("EDIT n"). At most MaxOps non-AGREE lines.
+//     the most similar rule ("EDIT n"), or, when no rule is similar at all,
+//     the rule that fits the batch least. At most MaxOps non-AGREE lines.
 //   - hint.SkillExtract: failed or empty trajectories give "NONE"; others a
 //     SKILL.md block whose name joins the task's first content words, whose
 //     purpose is a hint.Workflow line, and whose steps are the actions,
@@ -39,6 +53,14 @@ import (
 
 // agentSimMin is the task similarity below which a candidate is ignored.
 const agentSimMin = 0.05
+
+// failure recognises an observation that rejects the last action: the
+// wording environments use for an action that did nothing or could not run.
+var failure = regexp.MustCompile(`(?i)^(nothing happens|invalid action|no known action)|error|could not find|not in the list`)
+
+// minEcho is the shortest observation whose verbatim copy in an exemplar
+// action reads as "report the observation".
+const minEcho = 8
 
 // agreeSim is the similarity at which the rule editor agrees with a rule.
 const agreeSim = 0.5
@@ -77,16 +99,22 @@ type candidate struct {
 }
 
 func act(h hint.Act) string {
-	step := 0
+	// step counts the agent's actions so far, failed the ones the
+	// environment rejected, done the ones it accepted.
+	step, failed := 0, 0
 	lastObs := ""
-	for _, t := range h.Turns {
+	for i, t := range h.Turns {
 		if t.Role == "agent" {
 			step++
-		} else {
-			lastObs = t.Text
+			continue
+		}
+		lastObs = t.Text
+		if i > 0 && h.Turns[i-1].Role == "agent" && failure.MatchString(t.Text) {
+			failed++
 		}
 	}
-	taskSet := contentSet(h.Task)
+	done := step - failed
+	taskSet := typeSet(h.Task)
 	var cands []candidate
 	for i, ex := range h.Exemplars {
 		c := candidate{}
@@ -114,29 +142,44 @@ func act(h hint.Act) string {
 		}
 		cands = append(cands, candidate{task: task, actions: steps, obs: make([]string, len(steps)), rule: true})
 	}
-	best := -1
+	var ranked []int
 	for i := range cands {
 		c := &cands[i]
-		if len(c.actions) == 0 || !fitsSyntax(h.Env, c.actions[0]) {
+		if len(c.actions) == 0 {
 			continue
 		}
-		c.sim = jaccard(contentSet(c.task), taskSet)
-		if c.sim < agentSimMin {
-			continue
-		}
-		if best < 0 || c.sim > cands[best].sim {
-			best = i
+		c.sim = jaccard(typeSet(c.task), taskSet)
+		if c.sim >= agentSimMin {
+			ranked = append(ranked, i)
 		}
 	}
+	// Best first; exemplars before rules, then prompt order, on ties.
+	slices.SortStableFunc(ranked, func(a, b int) int { return cmp.Compare(cands[b].sim, cands[a].sim) })
+	// Each rejected action sends the reader to the next candidate, which
+	// it follows from the step the accepted actions reached.
+	best := -1
+	if failed < len(ranked) {
+		best = ranked[failed]
+		step = done
+	}
+	adm := hint.AdmissibleIn(h.Env, lastObs)
 	var action string
 	if best >= 0 && step < len(cands[best].actions) {
 		c := cands[best]
-		action = substitute(c.actions[step], align(c.task, h.Task, false), obsAlign(c.obs[step], lastObs))
+		action = c.actions[step]
+		if eo := strings.TrimSpace(c.obs[step]); len(eo) >= minEcho && lastObs != "" && strings.Contains(action, eo) {
+			// The exemplar reported what it had just been shown (a query
+			// result as the final answer): report what this episode shows.
+			action = strings.Replace(action, eo, strings.TrimSpace(lastObs), 1)
+		} else {
+			action = substitute(action, align(c.task, h.Task, false), obsAlign(c.obs[step], lastObs))
+			action = rounded(action, c.obs[step], lastObs)
+		}
 	} else {
-		action = generic(h.Env, h.Task, step, lastObs, h.Admissible)
+		action = generic(h.Env, h.Task, step, lastObs, adm)
 	}
-	if len(h.Admissible) > 0 {
-		action = closest(action, h.Task, lastObs, h.Admissible)
+	if len(adm) > 0 {
+		action = closest(action, h.Task, lastObs, adm)
 	}
 	return action
 }
@@ -196,47 +239,6 @@ func contextOf(action, obs string) string {
 		}
 	}
 	return ""
-}
-
-// syntaxOf holds each environment's action pattern, as its instructions
-// state it; environments that accept free text (τ-bench replies) or whose
-// syntax the reader does not know accept everything.
-func syntaxOf(env string) *regexp.Regexp {
-	switch env {
-	case "hotpotqa", "fever":
-		return reWiki
-	case "toolqa":
-		return reToolQA
-	case "webshop":
-		return reWebShop
-	case "apibank":
-		return reAPIBank
-	case "mind2web":
-		return reMind2Web
-	case "dbbench":
-		return reDB
-	case "miniwob":
-		return reMiniWoB
-	case "scienceworld", "alfworld":
-		return reText
-	}
-	return nil
-}
-
-var (
-	reWiki     = regexp.MustCompile(`(Search|Lookup|Finish)\[`)
-	reToolQA   = regexp.MustCompile(`(LoadDB|FilterDB|GetValue|SQLInterpreter|Calculate|Finish)\[`)
-	reWebShop  = regexp.MustCompile(`^\s*(search|click|think)\[`)
-	reAPIBank  = regexp.MustCompile(`^\s*\[\w+\(`)
-	reMind2Web = regexp.MustCompile(`(CLICK|TYPE|SELECT) \[`)
-	reDB       = regexp.MustCompile(`Action: (Operation|Answer)`)
-	reMiniWoB  = regexp.MustCompile(`agent\.\w+\(`)
-	reText     = regexp.MustCompile(`^[a-z][a-z0-9 ,'-]*$`)
-)
-
-func fitsSyntax(env, action string) bool {
-	re := syntaxOf(env)
-	return re == nil || re.MatchString(strings.TrimSpace(action))
 }
 
 var (
@@ -335,14 +337,13 @@ func ruleEdit(h hint.RuleEdit) string {
 	if maxOps <= 0 {
 		maxOps = 4
 	}
-	type parsed struct {
+	rules := make([]struct {
 		task string
 		ok   bool
-	}
-	rules := make([]parsed, len(h.Rules))
+	}, len(h.Rules))
 	for i, r := range h.Rules {
 		t, _, ok := hint.ParseWorkflow(r)
-		rules[i] = parsed{t, ok}
+		rules[i].task, rules[i].ok = t, ok
 	}
 	var lines []string
 	ops := 0
@@ -352,13 +353,13 @@ func ruleEdit(h hint.RuleEdit) string {
 		if !tr.Success || len(tr.Actions) == 0 {
 			continue
 		}
-		ts := contentSet(tr.Task)
+		ts := typeSet(tr.Task)
 		bi, bs := -1, 0.0
 		for i, r := range rules {
 			if !r.ok || touched[i] {
 				continue
 			}
-			if s := jaccard(contentSet(r.task), ts); s > bs {
+			if s := jaccard(typeSet(r.task), ts); s > bs {
 				bi, bs = i, s
 			}
 		}
@@ -376,12 +377,43 @@ func ruleEdit(h hint.RuleEdit) string {
 			ops++
 			touched[bi] = true
 			lines = append(lines, fmt.Sprintf("EDIT %d: %s", bi+1, rule))
+		default:
+			// A full list with nothing like this trajectory: rewrite the
+			// rule that fits this batch least (the first such), so a global
+			// list keeps up with what it reads and forgets what it read first.
+			if w := leastFitting(rules, touched, h.Batch); w >= 0 {
+				ops++
+				touched[w] = true
+				lines = append(lines, fmt.Sprintf("EDIT %d: %s", w+1, rule))
+			}
 		}
 	}
 	if len(lines) == 0 {
 		return "AGREE 1: no change"
 	}
 	return strings.Join(lines, "\n")
+}
+
+// leastFitting is the untouched workflow rule least similar to every task
+// of the batch (the first on ties), or -1.
+func leastFitting(rules []struct {
+	task string
+	ok   bool
+}, touched map[int]bool, batch []hint.TrajView) int {
+	best, bestS := -1, 2.0
+	for i, r := range rules {
+		if !r.ok || touched[i] {
+			continue
+		}
+		s := 0.0
+		for _, tr := range batch {
+			s = max(s, jaccard(typeSet(r.task), typeSet(tr.Task)))
+		}
+		if s < bestS {
+			best, bestS = i, s
+		}
+	}
+	return best
 }
 
 func skillExtract(h hint.SkillExtract) string {
@@ -414,4 +446,40 @@ func skillExtract(h hint.SkillExtract) string {
 		b.WriteString(strconv.Itoa(i+1) + ". " + strconv.Quote(a) + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// rounded carries over a number the exemplar rounded from its observation
+// (an average of 173.8043 answered as 173.8): a number of the action that is
+// the i-th number of the exemplar's observation, rounded, becomes the i-th
+// number of the current observation rounded the same way.
+func rounded(action, eobs, cobs string) string {
+	if eobs == "" || cobs == "" {
+		return action
+	}
+	en, cn := number.FindAllString(eobs, -1), number.FindAllString(cobs, -1)
+	if len(en) != len(cn) {
+		return action
+	}
+	return number.ReplaceAllStringFunc(action, func(n string) string {
+		dec := 0
+		if i := strings.IndexByte(n, '.'); i >= 0 {
+			dec = len(n) - i - 1
+		}
+		v, err := strconv.ParseFloat(n, 64)
+		if err != nil {
+			return n
+		}
+		for i, e := range en {
+			ev, err := strconv.ParseFloat(e, 64)
+			if err != nil || e == n || strconv.FormatFloat(ev, 'f', dec, 64) != strconv.FormatFloat(v, 'f', dec, 64) {
+				continue
+			}
+			cv, err := strconv.ParseFloat(cn[i], 64)
+			if err != nil {
+				return n
+			}
+			return strconv.FormatFloat(cv, 'f', dec, 64)
+		}
+		return n
+	})
 }

@@ -69,7 +69,7 @@ func TestAct(t *testing.T) {
 			Env: "scienceworld", Task: "warm the milk in the lab",
 			Turns:     []hint.SimTurn{{Role: "env", Text: "You are in the corridor."}, {Role: "agent", Text: "go to lab"}, {Role: "env", Text: "You move to the lab."}},
 			Exemplars: [][]llm.Message{hot, warm}, ExemplarTasks: []string{hotTask, warmTask}}},
-		{name: "skips exemplars of another syntax", want: "look around", h: hint.Act{
+		{name: "misled by a foreign exemplar that reads like the task", want: "Search[Varrow Bridge]", h: hint.Act{
 			Env: "scienceworld", Task: "Who designed Varrow Bridge?", Turns: []hint.SimTurn{{Role: "env", Text: "corridor"}},
 			Exemplars: [][]llm.Message{hot}, ExemplarTasks: []string{hotTask}}},
 		{name: "follows a workflow rule", want: "Search[Linmere]", h: hint.Act{
@@ -78,12 +78,10 @@ func TestAct(t *testing.T) {
 		{name: "generic first search", want: "Search[Varrow Bridge]", h: hint.Act{
 			Env: "hotpotqa", Task: "Who designed Varrow Bridge?", Turns: []hint.SimTurn{{Role: "env", Text: "Question"}}}},
 		{name: "closest admissible action", want: "click[light blue]", h: hint.Act{
-			Env: "webshop", Task: "a shirt in light blue", Turns: []hint.SimTurn{{Role: "env", Text: "color [white][light blue]"}},
-			Rules:      []string{hint.Workflow("a shirt in white", []string{"click[white]"})},
-			Admissible: []string{"click[Back to Search]", "click[white]", "click[light blue]"}}},
+			Env: "webshop", Task: "a shirt in light blue", Turns: []hint.SimTurn{{Role: "env", Text: "[Back to Search]\ncolor [white][light blue]"}},
+			Rules: []string{hint.Workflow("a shirt in white", []string{"click[white]"})}}},
 		{name: "admissible tie broken by the observation line", want: "click[B2]", h: hint.Act{
-			Env: "webshop", Task: "red running shoes", Turns: []hint.SimTurn{{Role: "env", Text: "[B1]\nBlue kettle\n[B2]\nRed running shoes for men"}},
-			Admissible: []string{"click[B1]", "click[B2]"}}},
+			Env: "webshop", Task: "red running shoes", Turns: []hint.SimTurn{{Role: "env", Text: "[B1]\nBlue kettle\n[B2]\nRed running shoes for men"}}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := act(c.h); got != c.want {
@@ -122,6 +120,14 @@ func TestAgentRequestsThroughGenerate(t *testing.T) {
 	if !strings.HasPrefix(resp.Text, "EDIT 1: ") {
 		t.Errorf("full list: %q", resp.Text)
 	}
+	// A full list with nothing alike: the rule that fits the batch least
+	// (the first of equals) is rewritten.
+	resp, _ = s.Generate(ctx, llm.Request{Purpose: "expel.rules", Hint: hint.RuleEdit{
+		Rules: []string{hint.Workflow("find the capital of France", []string{"Search[France]"}), rule}, MaxRules: 2,
+		Batch: []hint.TrajView{{Task: "buy a red shirt", Actions: []string{"search[red shirt]"}, Success: true}}}})
+	if !strings.HasPrefix(resp.Text, "EDIT 1: For tasks like \"buy a red shirt") {
+		t.Errorf("full list, nothing alike: %q", resp.Text)
+	}
 	resp, err = s.Generate(ctx, llm.Request{Purpose: "autoskill.extract", Hint: hint.SkillExtract{Traj: hint.TrajView{
 		Task: "Warm the water in the lab", Actions: []string{"go to lab", "Action:\n{\"a\": 1}"}, Success: true}}})
 	if err != nil {
@@ -135,5 +141,17 @@ func TestAgentRequestsThroughGenerate(t *testing.T) {
 	resp, _ = s.Generate(ctx, llm.Request{Purpose: "autoskill.extract", Hint: hint.SkillExtract{Traj: hint.TrajView{Task: "t"}}})
 	if resp.Text != "NONE" {
 		t.Errorf("failed trajectory: %q", resp.Text)
+	}
+}
+
+func TestRounded(t *testing.T) {
+	for _, c := range []struct{ action, eobs, cobs, want string }{
+		{"Finish[173.8 USD]", "AVG(Close): 173.80434782608697", "AVG(Close): 176.5195652173913", "Finish[176.5 USD]"},
+		{"Finish[19473.8]", "AVG(Volume): 19473.8", "AVG(Volume): 19165.2", "Finish[19473.8]"}, // exact copies are substitution's job
+		{"Finish[3]", "a: 1.2, b: 3.1", "a: 7", "Finish[3]"},                                   // observations of another shape
+	} {
+		if got := rounded(c.action, c.eobs, c.cobs); got != c.want {
+			t.Errorf("rounded(%q) = %q, want %q", c.action, got, c.want)
+		}
 	}
 }

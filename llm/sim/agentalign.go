@@ -311,6 +311,15 @@ func substitute(action string, als ...*alignment) string {
 				bestN, bestA = n, ai
 			}
 		}
+		// A run stops at syntax in the action: "item = 'Eclair'" holds
+		// two runs, since the text it matched ("the item Eclair") does not
+		// carry the " = '" between them. Commas and spaces are prose.
+		for d := 1; d < bestN; d++ {
+			if strings.Trim(action[toks[k+d-1].end:toks[k+d].start], " ,") != "" {
+				bestN = d
+				break
+			}
+		}
 		if bestN == 0 || stopRun(toks[k:k+bestN]) {
 			k++
 			continue
@@ -369,6 +378,18 @@ func contentSet(text string) map[string]bool {
 	for _, t := range spans(text) {
 		if !isStop(t.low) {
 			out[t.low] = true
+		}
+	}
+	return out
+}
+
+// typeSet is contentSet without tokens that carry digits: the words that
+// say what kind of task a text asks for.
+func typeSet(text string) map[string]bool {
+	out := contentSet(text)
+	for w := range out {
+		if hasDigit(w) {
+			delete(out, w)
 		}
 	}
 	return out

@@ -24,13 +24,9 @@ func lmSplit(h hint.LifeMemSplit) string {
 	}
 	vecs := make([][]float64, n)
 	for i, m := range h.Members {
-		v := m.Vector
-		if len(v) == 0 {
-			// No vector shown: read the task text the way the harness's
-			// default embedder would.
-			v = embed.Hash{}.Vector(m.Task)
-		}
-		vecs[i] = lmUnit(v)
+		// A prompt shows text, not vectors: read the task text the way the
+		// harness's default embedder would, never the method's vector.
+		vecs[i] = lmUnit(embed.Hash{}.Vector(m.Task))
 	}
 	groups := lmBestPartition(vecs, lo, hi)
 	names := lmGroupNames(h, groups)

@@ -33,6 +33,10 @@ import (
 //     binary question gets one "add Calibration" bias line moving the
 //     threshold towards the answer. The Direct ablation proposes bias lines
 //     only (no analysis of the history);
+//     Where the answer leaves room, it adds up to two hasty facts per
+//     missed question, resting on the practice case alone (see
+//     hastyFacts): one on an entity the scene names, one on a category
+//     value its history never shows; the reviews below exist to reject them;
 //   - scenes: M variants of the real scene text with every entity value
 //     (attributes named product, items, *_id, *_name, *title) that occurs in
 //     the text replaced by an invented one; category values are kept;
@@ -172,7 +176,7 @@ func trialLabels(text string) map[string]string {
 func (s *Sim) pramemReflect(purpose string, h hint.PraMemReflect) (string, error) {
 	stated := trialLabels(h.Trial)
 	var b strings.Builder
-	var proposals []string
+	var proposals, hasty []string
 	for i, q := range h.Task.Questions {
 		truth, ok := h.Label[q.Field]
 		if !ok {
@@ -206,6 +210,11 @@ func (s *Sim) pramemReflect(purpose string, h hint.PraMemReflect) (string, error
 			lines = append(lines, proposalLine(h.Task.Target.Scene, "add Calibration", Fact{Field: q.Field, Bias: true, Shift: shift}))
 		}
 		proposals = append(proposals, lines...)
+		if !h.Direct {
+			for _, f := range hastyFacts(h.Task, q, truth) {
+				hasty = append(hasty, proposalLine(h.Task.Target.Scene, "add Pattern", f))
+			}
+		}
 	}
 	if len(proposals) > 0 && !h.Direct {
 		// After a mistake the reader re-studies the scene's history and
@@ -224,6 +233,19 @@ func (s *Sim) pramemReflect(purpose string, h hint.PraMemReflect) (string, error
 	})
 	if h.N > 0 && len(proposals) > h.N {
 		proposals = proposals[:h.N]
+	}
+	if !h.Direct {
+		// Room left: the reader also writes down what the missed case
+		// itself suggests, a fact resting on that one case. These are the
+		// proposals the self-review exists to catch.
+		for _, p := range hasty {
+			if h.N > 0 && len(proposals) >= h.N {
+				break
+			}
+			if !slices.Contains(proposals, p) {
+				proposals = append(proposals, p)
+			}
+		}
 	}
 	if len(proposals) == 0 {
 		b.WriteString("No proposals this round.\n")
@@ -293,6 +315,46 @@ func sceneRecords(visible []hint.Event, scene, field string) []hint.Event {
 			continue
 		}
 		out = append(out, e)
+	}
+	return out
+}
+
+// hastyFacts generalise from the missed practice case alone: its answer
+// is counted as a record of a condition on one of its attribute values. Two
+// such facts at most: one on an entity the scene names and its visible
+// history shows (the generalizability review rejects it: virtual scenes
+// replace entities; the groundedness review passes it), and
+// one on a category value the scene's visible history never shows (the
+// groundedness review rejects it: no shown record supports it).
+func hastyFacts(t hint.PraMemTask, q hint.PraMemQuestion, truth float64) []Fact {
+	recs := sceneRecords(t.Visible, t.Target.Scene, q.Field)
+	shown := func(k, v string) (n int, sum float64) {
+		for _, e := range recs {
+			if hasValue(e.Attrs[k], v) {
+				n++
+				sum += e.Outcomes[q.Field]
+			}
+		}
+		return n, sum
+	}
+	var entity, unseen *Fact
+	for _, k := range sortedAttrKeys(t.Target.Attrs) {
+		for _, v := range values(t.Target.Attrs[k]) {
+			n, sum := shown(k, v)
+			switch {
+			case entityKey(k) && entity == nil && n > 0 && len([]rune(v)) >= 2:
+				// The records that show the entity, plus the case.
+				entity = &Fact{Field: q.Field, Conds: []Cond{{k, v}}, Mean: (sum + truth) / float64(n+1), Count: n + 1, Sum: sum + truth}
+			case !entityKey(k) && unseen == nil && n == 0:
+				unseen = &Fact{Field: q.Field, Conds: []Cond{{k, v}}, Mean: truth, Count: 1, Sum: truth}
+			}
+		}
+	}
+	var out []Fact
+	for _, f := range []*Fact{entity, unseen} {
+		if f != nil {
+			out = append(out, *f)
+		}
 	}
 	return out
 }

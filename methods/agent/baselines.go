@@ -20,7 +20,8 @@ type Options struct {
 	// K is the number of exemplar trajectories retrieved per task
 	// (Synapse 3, as its Mind2Web code; ExpeL 2, its ALFWorld/WebShop k).
 	K int
-	// MaxRules caps the skills block of the prompt (5).
+	// MaxRules caps the skills block of the prompt (5; ExpeL: all its
+	// insights, MaxInsights).
 	MaxRules int
 	// ObsChars and ActionChars truncate exemplar messages.
 	ObsChars, ActionChars int

@@ -263,7 +263,13 @@ func (m *ExpeL) Agent(ctx context.Context, env Env, s envs.Suite, t envs.Task) (
 	for i, r := range ranked {
 		rules[i] = r.Text
 	}
-	return agentFor(m.Name(), m.opts, env, s, ex, rules), nil
+	// ExpeL's prompt holds all its insights (spec §2: "prompt = all
+	// insights + k successful trajectories"), not the shared skills cap.
+	o := m.opts
+	if o.MaxRules == 0 {
+		o.MaxRules = orDefault(o.MaxInsights, 20)
+	}
+	return agentFor(m.Name(), o, env, s, ex, rules), nil
 }
 
 // Save implements Method.

@@ -95,7 +95,6 @@ func dedupe(rules []string) []string {
 func (a *llmAgent) Act(ctx context.Context, t envs.Task, turns []envs.Turn) (string, error) {
 	msgs := []llm.Message{{Role: "system", Content: a.system}}
 	hturns := make([]hint.SimTurn, 0, len(turns))
-	lastObs := ""
 	step := 0
 	for i, turn := range turns {
 		hturns = append(hturns, hint.SimTurn{Role: turn.Role, Text: turn.Text})
@@ -110,7 +109,6 @@ func (a *llmAgent) Act(ctx context.Context, t envs.Task, turns []envs.Turn) (str
 			text = "Task: " + t.Instruction + "\n" + text
 		}
 		msgs = append(msgs, llm.Message{Role: "user", Content: text})
-		lastObs = turn.Text
 	}
 	env := a.cfg.Suite.Name()
 	temp := a.cfg.Temperature
@@ -128,7 +126,6 @@ func (a *llmAgent) Act(ctx context.Context, t envs.Task, turns []envs.Turn) (str
 			Exemplars:     a.ex,
 			ExemplarTasks: a.exTasks,
 			Rules:         a.rules,
-			Admissible:    admissibleIn(env, lastObs),
 		},
 	}
 	resp, err := a.cfg.Model.Generate(ctx, req)

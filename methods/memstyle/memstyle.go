@@ -216,7 +216,7 @@ func userFields(u behavior.UserSet) []string {
 // hintEvent is what a prompt shows of a record; a target's outcomes are
 // what is being predicted, so they are left out.
 func hintEvent(e behavior.Event, withOutcomes bool) hint.Event {
-	h := hint.Event{Scene: e.Scene, Attrs: e.Attrs}
+	h := hint.Event{Scene: e.Scene, Attrs: predict.ShownAttrs(e)}
 	if withOutcomes {
 		h.Outcomes = e.Outcomes
 	}

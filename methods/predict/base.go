@@ -3,6 +3,8 @@ package predict
 import (
 	"context"
 	"fmt"
+	"maps"
+	"strings"
 
 	"github.com/memharness/memharness/datasets/behavior"
 	"github.com/memharness/memharness/llm"
@@ -108,11 +110,37 @@ func (b base) compose(env Env, p *Prompts, inst behavior.Instance, w Window, ext
 // hintEvent is what a prompt shows of a record; the target's outcomes are
 // what is being predicted, so they are left out.
 func hintEvent(e behavior.Event, withOutcomes bool) hint.Event {
-	h := hint.Event{Scene: e.Scene, Attrs: e.Attrs}
+	h := hint.Event{Scene: e.Scene, Attrs: ShownAttrs(e)}
 	if withOutcomes {
 		h.Outcomes = e.Outcomes
 	}
 	return h
+}
+
+// ShownAttrs is e's attributes less the identifiers its rendered text does
+// not show (OmniBehavior's product_id): the sim reads attributes as its
+// parse of the record, so an ID the prompt leaves out must not reach it.
+// Other attributes are shown or derived from what is shown (a duration
+// band from the duration).
+func ShownAttrs(e behavior.Event) map[string]string {
+	var out map[string]string
+	for k, v := range e.Attrs {
+		if isIDKey(k) && !strings.Contains(e.Context, v) && !strings.Contains(e.Result, v) {
+			if out == nil {
+				out = maps.Clone(e.Attrs)
+			}
+			delete(out, k)
+		}
+	}
+	if out == nil {
+		return e.Attrs
+	}
+	return out
+}
+
+func isIDKey(k string) bool {
+	k = strings.ToLower(k)
+	return k == "id" || strings.HasSuffix(k, "_id")
 }
 
 // parser returns the answer parser for a question.

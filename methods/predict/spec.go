@@ -18,7 +18,8 @@ type Spec struct {
 	Retriever string `yaml:"retriever,omitempty" json:"retriever,omitempty"`
 	DocSize   int    `yaml:"doc_size,omitempty" json:"doc_size,omitempty"`
 	TopK      int    `yaml:"top_k,omitempty" json:"top_k,omitempty"`
-	// Summary: history chunk per recursion step and the summary's token cap.
+	// Summary: history chunk per recursion step (ChunkTokens) and the
+	// summary's token cap (SummaryTokens).
 	ChunkTokens   int `yaml:"chunk_tokens,omitempty" json:"chunk_tokens,omitempty"`
 	SummaryTokens int `yaml:"summary_tokens,omitempty" json:"summary_tokens,omitempty"`
 	// Language selects the embedded prompt templates ("zh" default, "en"),

@@ -26,17 +26,28 @@ type PraMemSpec struct {
 	PracticeTokens int `yaml:"practice_tokens,omitempty" json:"practice_tokens,omitempty"` // 12000
 	// Init is "empty" (released code) or "paper" (profile + generic bias alerts).
 	Init string `yaml:"init,omitempty" json:"init,omitempty"`
-	// Ablations.
-	NoTrial          bool `yaml:"no_trial,omitempty" json:"no_trial,omitempty"`
-	NoReflection     bool `yaml:"no_reflection,omitempty" json:"no_reflection,omitempty"`
-	NoConsensus      bool `yaml:"no_consensus,omitempty" json:"no_consensus,omitempty"`
-	NoGroundedness   bool `yaml:"no_groundedness,omitempty" json:"no_groundedness,omitempty"`
+	// NoTrial ablates the deep-thinking trial: the practice prediction is
+	// made directly, without listing the memory entries it rests on.
+	NoTrial bool `yaml:"no_trial,omitempty" json:"no_trial,omitempty"`
+	// NoReflection ablates the reflective proposal: a wrong practice answer
+	// yields only a calibration (bias) entry, no analysis of the history.
+	NoReflection bool `yaml:"no_reflection,omitempty" json:"no_reflection,omitempty"`
+	// NoConsensus ablates the consensual adjustment: proposals enter the
+	// memory without waiting for Support agreeing proposals.
+	NoConsensus bool `yaml:"no_consensus,omitempty" json:"no_consensus,omitempty"`
+	// NoGroundedness skips the groundedness review (is the proposal still
+	// true when the history's reactions are flipped?).
+	NoGroundedness bool `yaml:"no_groundedness,omitempty" json:"no_groundedness,omitempty"`
+	// NoGeneralization skips the generalizability review (does the
+	// proposal single out the real scene among virtual ones?).
 	NoGeneralization bool `yaml:"no_generalization,omitempty" json:"no_generalization,omitempty"`
 	// Sections shown at evaluation: "both" (default), "pattern" or "bias".
 	Sections string `yaml:"sections,omitempty" json:"sections,omitempty"`
 	// EvalRound evaluates the snapshot after this many rounds (0 = final).
 	EvalRound int `yaml:"eval_round,omitempty" json:"eval_round,omitempty"`
 	// Reproduce the released code's defects on purpose.
+	// ReproduceReleaseLeak and ReleaseNoopGrounding each switch one of them
+	// back on (see the PraMem spec's list of reference-code defects).
 	ReproduceReleaseLeak bool `yaml:"reproduce_release_leak,omitempty" json:"reproduce_release_leak,omitempty"`
 	ReleaseNoopGrounding bool `yaml:"release_noop_grounding,omitempty" json:"release_noop_grounding,omitempty"`
 	// ReleaseSampling draws the practice targets with the release's seeds
@@ -57,9 +68,9 @@ type PraMemSpec struct {
 
 // MemorySpec configures the Mem0-, MemOS- and ProEx-style baselines.
 type MemorySpec struct {
-	// TopK memories retrieved per question (Mem0/MemOS), chunk of history
-	// records per extraction call, profiles induced (ProEx), held-out
-	// records used to cross-validate profiles (ProEx).
+	// TopK memories retrieved per question (Mem0/MemOS), Chunk of history
+	// records per extraction call, Profiles induced (ProEx), Holdout records
+	// used to cross-validate profiles (ProEx).
 	TopK      int `yaml:"top_k,omitempty" json:"top_k,omitempty"`
 	Chunk     int `yaml:"chunk,omitempty" json:"chunk,omitempty"`
 	Profiles  int `yaml:"profiles,omitempty" json:"profiles,omitempty"`

@@ -1,0 +1,255 @@
+package config
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/memharness/memharness/lifelong"
+)
+
+// keysDocPath is the generated reference of every config key, relative to
+// this package.
+const keysDocPath = "../../docs/CONFIG_KEYS.md"
+
+const modulePath = "github.com/memharness/memharness"
+
+// TestConfigKeysDoc keeps docs/CONFIG_KEYS.md equal to what the schema
+// says: every key the strict decoder accepts, its type and the doc comment
+// of its Go field, and which method kinds read which method keys. Run
+// `go test ./bench/config -run TestConfigKeysDoc -update` after changing
+// the schema.
+func TestConfigKeysDoc(t *testing.T) {
+	got := keysDoc(t)
+	if *update {
+		if err := os.WriteFile(keysDocPath, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(keysDocPath)
+	if err != nil {
+		t.Fatalf("%v (run go test ./bench/config -run TestConfigKeysDoc -update)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s is out of date with the config schema; run go test ./bench/config -run TestConfigKeysDoc -update", keysDocPath)
+	}
+}
+
+// keysDoc renders the reference.
+func keysDoc(t *testing.T) string {
+	d := &docWriter{t: t, comments: map[string]map[string]string{}}
+	var b strings.Builder
+	b.WriteString("# Config keys\n\n")
+	b.WriteString("Generated from the config schema (`bench/config`, `methods/predict.Spec`, `lifelong.Config`) by\n")
+	b.WriteString("`go test ./bench/config -run TestConfigKeysDoc -update`; do not edit by hand. A key not listed here is\n")
+	b.WriteString("an error (the decoder is strict). `[]` marks a list, `<name>` a mapping key of your choice.\n\n")
+
+	b.WriteString("## Every key\n\n| key | value | meaning |\n| :--- | :--- | :--- |\n")
+	d.walk(&b, reflect.TypeFor[Config](), "")
+
+	b.WriteString("\n## Keys each prediction method kind reads\n\n")
+	b.WriteString("Every method takes `name`, `kind`, `language`, `templates` and `params`. Setting a knob that its kind\n")
+	b.WriteString("does not read is a validation error (not a silent no-op).\n\n| kind | keys |\n| :--- | :--- |\n")
+	for _, k := range MethodKinds() {
+		fmt.Fprintf(&b, "| %s | %s |\n", k, "`"+strings.Join(methodFields[k], "`, `")+"`")
+	}
+
+	b.WriteString("\n## Keys each agent method kind reads (`lifelong.methods[]`)\n\n| kind | keys |\n| :--- | :--- |\n")
+	for _, k := range []string{lifelong.KindReAct, lifelong.KindSynapse, lifelong.KindExpeL, lifelong.KindAutoSkill, lifelong.KindLifeMem} {
+		keys := []string{"name", "kind"}
+		for _, key := range []string{"top_k", "split_size", "tau", "no_skills", "no_trajectories"} {
+			if agentKeyAccepted(k, key) {
+				keys = append(keys, key)
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %s |\n", k, "`"+strings.Join(keys, "`, `")+"`")
+	}
+	return b.String()
+}
+
+// agentKeyAccepted asks lifelong's own validation whether kind takes key,
+// so the table cannot drift from it.
+func agentKeyAccepted(kind, key string) bool {
+	m := lifelong.MethodSpec{Name: "x", Kind: kind}
+	switch key {
+	case "top_k":
+		m.TopK = 2
+	case "split_size":
+		m.SplitSize = 10
+	case "tau":
+		m.Tau = 0.9
+	case "no_skills":
+		m.NoSkills = true
+	case "no_trajectories":
+		m.NoTrajectories = true
+	}
+	c := lifelong.Config{Methods: []lifelong.MethodSpec{m}}.WithDefaults()
+	err := c.Validate()
+	return err == nil || !strings.Contains(err.Error(), key+":")
+}
+
+type docWriter struct {
+	t *testing.T
+	// comments maps a package path to "Type.Field" doc comments.
+	comments map[string]map[string]string
+}
+
+func (d *docWriter) walk(b *strings.Builder, t reflect.Type, prefix string) {
+	t = deref(t)
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name := yamlName(f)
+		if name == "" {
+			continue
+		}
+		key := name
+		if prefix != "" {
+			key = prefix + "." + name
+		}
+		ft := deref(f.Type)
+		doc := d.comment(t, f.Name)
+		if doc == "" && ft.Kind() == reflect.Struct && ft.Name() != "" {
+			// A block without a field comment: its type's comment.
+			doc = d.comment(ft, "")
+		}
+		switch {
+		case isLeaf(ft) || ft.Kind() != reflect.Struct && ft.Kind() != reflect.Slice && ft.Kind() != reflect.Map:
+			fmt.Fprintf(b, "| `%s` | %s | %s |\n", key, want(ft), doc)
+		case ft.Kind() == reflect.Struct:
+			fmt.Fprintf(b, "| `%s` | a mapping | %s |\n", key, doc)
+			d.walk(b, ft, key)
+		case ft.Kind() == reflect.Slice:
+			et := deref(ft.Elem())
+			if et.Kind() == reflect.Struct && !isLeaf(et) {
+				fmt.Fprintf(b, "| `%s` | a list of mappings | %s |\n", key, doc)
+				d.walk(b, et, key+"[]")
+			} else {
+				fmt.Fprintf(b, "| `%s` | a list of %s | %s |\n", key, strings.TrimPrefix(strings.TrimPrefix(want(et), "a "), "an "), doc)
+			}
+		case ft.Kind() == reflect.Map:
+			et := deref(ft.Elem())
+			if et.Kind() == reflect.Struct && !isLeaf(et) {
+				fmt.Fprintf(b, "| `%s` | a mapping of mappings | %s |\n", key, doc)
+				d.walk(b, et, key+".<name>")
+			} else {
+				fmt.Fprintf(b, "| `%s` | a mapping to %s | %s |\n", key, want(et), doc)
+			}
+		}
+	}
+}
+
+// comment is the doc comment of field name of struct type t, from the
+// source of t's package, on one line.
+func (d *docWriter) comment(t reflect.Type, field string) string {
+	pkg := t.PkgPath()
+	if _, ok := d.comments[pkg]; !ok {
+		d.comments[pkg] = d.parse(pkg)
+	}
+	c := d.comments[pkg][t.Name()+"."+field]
+	c = strings.Join(strings.Fields(c), " ")
+	return strings.ReplaceAll(c, "|", `\|`)
+}
+
+// parse reads the field comments of every struct type of a package of
+// this module.
+func (d *docWriter) parse(pkg string) map[string]string {
+	out := map[string]string{}
+	rel, ok := strings.CutPrefix(pkg, modulePath)
+	if !ok {
+		return out
+	}
+	dir := filepath.Join("..", "..", filepath.FromSlash(strings.TrimPrefix(rel, "/")))
+	fset := token.NewFileSet()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	slices.Sort(files)
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
+		if err != nil {
+			d.t.Fatalf("%s: %v", path, err)
+		}
+		for _, decl := range f.Decls {
+			gd, ok := decl.(*ast.GenDecl)
+			if !ok || gd.Tok != token.TYPE {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				ts := spec.(*ast.TypeSpec)
+				switch {
+				case ts.Doc != nil:
+					out[ts.Name.Name+"."] = ts.Doc.Text()
+				case gd.Doc != nil && len(gd.Specs) == 1:
+					out[ts.Name.Name+"."] = gd.Doc.Text()
+				}
+			}
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			ts, ok := n.(*ast.TypeSpec)
+			if !ok {
+				return true
+			}
+			st, ok := ts.Type.(*ast.StructType)
+			if !ok {
+				return true
+			}
+			var pending string // a comment above a group of fields
+			for _, fl := range st.Fields.List {
+				own := ""
+				switch {
+				case fl.Doc != nil:
+					own = fl.Doc.Text()
+					pending = own
+				case fl.Comment != nil:
+					own = fl.Comment.Text()
+				}
+				for _, nm := range fl.Names {
+					c := own
+					if c == "" && mentions(pending, nm.Name, fieldKey(fl)) {
+						// A comment above a group that names this field
+						// ("RAG: retriever, DocSize, TopK") covers it.
+						c = pending
+					}
+					out[ts.Name.Name+"."+nm.Name] = c
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// mentions reports whether comment names the field (by its Go name or
+// its YAML key) as a word.
+func mentions(comment, field, key string) bool {
+	for _, w := range strings.FieldsFunc(comment, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_')
+	}) {
+		if w == field || key != "" && w == key {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldKey is the YAML key in a field's tag ("" without one).
+func fieldKey(f *ast.Field) string {
+	if f.Tag == nil {
+		return ""
+	}
+	tag := reflect.StructTag(strings.Trim(f.Tag.Value, "`"))
+	k, _, _ := strings.Cut(tag.Get("yaml"), ",")
+	return k
+}

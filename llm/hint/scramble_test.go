@@ -1,0 +1,46 @@
+package hint
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/memharness/memharness/llm"
+)
+
+func TestScramble(t *testing.T) {
+	shown := "Task: warm the milk\nUser: You are in the lab.\nAssistant: go to lab\n4 rules at most"
+	h := &Act{
+		Env:           "scienceworld",
+		Task:          "warm the milk",
+		Turns:         []SimTurn{{Role: "user", Text: "You are in the lab."}},
+		Exemplars:     [][]llm.Message{{{Role: "assistant", Content: "go to lab"}}},
+		ExemplarTasks: []string{"a gold answer the prompt never shows"},
+	}
+	got := Scramble(h, shown, 1, "Env").(*Act)
+	if got == h {
+		t.Fatal("Scramble returned the same pointer")
+	}
+	want := *h
+	want.ExemplarTasks = got.ExemplarTasks
+	if !reflect.DeepEqual(*got, want) {
+		t.Errorf("shown values changed:\n got %+v\nwant %+v", *got, want)
+	}
+	if got.ExemplarTasks[0] == h.ExemplarTasks[0] {
+		t.Error("a string the prompt does not show was kept")
+	}
+	if h.ExemplarTasks[0] != "a gold answer the prompt never shows" {
+		t.Error("Scramble modified its input")
+	}
+
+	tr := LifeMemSplit{Cluster: "c", MinClusters: 4, MaxClusters: 9, Members: []LifeMemTrajectory{{Label: "t1", Task: "warm the milk", Vector: []float32{1, 0}}}}
+	gs := Scramble(tr, shown+" c t1", 2).(LifeMemSplit)
+	if gs.MinClusters != 4 || gs.MaxClusters == 9 {
+		t.Errorf("ints: got min %d max %d; want 4 kept (shown) and 9 changed", gs.MinClusters, gs.MaxClusters)
+	}
+	if reflect.DeepEqual(gs.Members[0].Vector, tr.Members[0].Vector) {
+		t.Error("vector kept; a prompt never shows one")
+	}
+	if gs.Members[0].Task != "warm the milk" || gs.Members[0].Label != "t1" {
+		t.Errorf("shown strings changed: %+v", gs.Members[0])
+	}
+}
