@@ -127,6 +127,7 @@ func (st *pramemStudy) writeTable2(dir string) ([]Artefact, error) {
 	}, st.paperCaveats()...)
 	tab.Notes = append(tab.Notes, st.absentNote()...)
 	tab.Notes = append(tab.Notes, st.rowNotes(rows)...)
+	tab.Notes = append(tab.Notes, st.flatNotes(rows, full)...)
 
 	head, sub := st.figureTitle("PraMem Table 2 (ablations, F1)")
 	ours, paperPanel := barPanel{Title: "Ours (" + st.backboneShort() + ")", YLabel: "F1 (%)"}, barPanel{Title: "Paper: " + paper.StudiesBackbone, YLabel: "F1 (%)"}
@@ -236,6 +237,7 @@ func (st *pramemStudy) writeFigure(dir, base, study, what string, vs []pmVariant
 	}, st.paperCaveats()...)
 	tab.Notes = append(tab.Notes, st.absentNote()...)
 	tab.Notes = append(tab.Notes, st.rowNotes(rows)...)
+	tab.Notes = append(tab.Notes, st.flatNotes(rows, full)...)
 	png, err := barFigure(head, sub, []barPanel{panel}, 1)
 	if err != nil {
 		return nil, fmt.Errorf("%s.png: %w", base, err)
@@ -249,4 +251,24 @@ func (st *pramemStudy) writeFigure(dir, base, study, what string, vs []pmVariant
 		png:    png,
 		what:   what,
 	}.write(dir)
+}
+
+// flatNotes explains, on the sim backbone, variants whose Overall F1 equals
+// full PraMem's: the switch changes the built memory (methods/pramem's wiring
+// test checks that for every switch), but the sim reader's answers did not
+// change, so the row is no evidence that the switch does nothing.
+func (st *pramemStudy) flatNotes(rows []pmRow, full t1Agg) []string {
+	if st.s.run.manifest.Backbone != "sim" {
+		return nil
+	}
+	var notes []string
+	for _, r := range rows {
+		if r.V == pmFull {
+			continue
+		}
+		if d := st.scores[r.M.Name].F1[t1Overall] - full.F1[t1Overall]; d > -0.005 && d < 0.005 {
+			notes = append(notes, fmt.Sprintf("%s: Δ 0.00 on the sim backbone. The switch changes the memory PraMem builds, but the sim reader's answers do not move with it here; this row does not show that the switch is inert.", r.V.label()))
+		}
+	}
+	return notes
 }
