@@ -384,7 +384,7 @@ func runJob(ctx context.Context, env predict.Env, st *store.Store, j job) (runlo
 		rec.Error = err.Error()
 		return rec, true
 	}
-	rec.Pred, rec.Valid, rec.Attempts, rec.Raw = out.Pred, out.Valid, out.Attempts, out.Raw
+	rec.Pred, rec.Valid, rec.Attempts, rec.Raw, rec.Prompt = out.Pred, out.Valid, out.Attempts, out.Raw, out.Prompt
 	rec.Calls, rec.CachedCalls = out.Calls, out.CachedCalls
 	rec.PromptTokens, rec.CompletionTokens, rec.Cost = out.Usage.PromptTokens, out.Usage.CompletionTokens, out.Usage.Cost
 	rec.LatencyMS = float64(out.Latency.Microseconds()) / 1000
