@@ -186,7 +186,7 @@ func (st *pramemStudy) evolutionPNG(pts []evoPoint, curveMethod string, cRounds 
 			pxs, pacc, pf1 = append(pxs, x), append(pacc, p.Paper.Overall.ACC), append(pf1, p.Paper.Overall.F1)
 		}
 	}
-	top := linePanel{Title: "Overall ACC and F1", XLabel: "practice rounds", YLabel: "%", YMax: 100, Series: []xySeries{
+	top := linePanel{Title: "Overall ACC and F1", XLabel: "practice rounds", YLabel: "%", YFloor: 0, YCeil: 100, Series: []xySeries{
 		{Name: "ACC (ours)", X: xs, Y: acc, Line: true, Color: 0},
 		{Name: "F1 (ours)", X: xs, Y: f1, Line: true, Color: 1},
 	}}
@@ -195,7 +195,7 @@ func (st *pramemStudy) evolutionPNG(pts []evoPoint, curveMethod string, cRounds 
 			xySeries{Name: "ACC (paper, " + paper.StudiesBackbone + ")", X: pxs, Y: pacc, Color: 0, Hollow: true},
 			xySeries{Name: "F1 (paper, " + paper.StudiesBackbone + ")", X: pxs, Y: pf1, Color: 1, Hollow: true})
 	}
-	bottom := linePanel{Title: "Memory size", XLabel: "practice rounds", YLabel: "memory tokens (mean per user)"}
+	bottom := linePanel{Title: "Memory size", XLabel: "practice rounds", YLabel: "memory tokens (mean per user)", YFloor: 0, YCeil: math.NaN()}
 	if curveMethod != "" {
 		cx := make([]float64, len(cRounds))
 		for i, r := range cRounds {

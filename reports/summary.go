@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/memharness/memharness/metrics"
 	"github.com/memharness/memharness/runlog"
@@ -151,6 +152,10 @@ type summary struct {
 	cells map[string]map[string]*cell // method -> field -> cell
 	usage map[string]usage
 	pairs map[string]map[string]*comparison // method -> field -> vs baseline
+
+	t1once sync.Once // Table 1 is built once and shared by its figures
+	t1     *table1
+	t1err  error
 }
 
 func summarise(r *run, opts Options) (*summary, error) {
