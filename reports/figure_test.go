@@ -137,7 +137,7 @@ func TestFigureKindsFollowRules(t *testing.T) {
 		{"lines", func() ([]byte, error) {
 			return lineFigure("Evolution", title, []linePanel{{Title: "F1", XLabel: "round", YLabel: "%", YFloor: 0, YCeil: 100,
 				Series: []xySeries{{Name: "F1 (ours)", X: []float64{0, 5, 10, 20}, Y: []float64{20, 22, 25, 26}, Line: true},
-					{Name: "F1 (paper, a long backbone name)", X: []float64{5, 10, 20}, Y: []float64{28, 30, 31.6}, Hollow: true}}}})
+					{Name: "F1 (paper, a long backbone name)", X: []float64{5, 10, 20}, Y: []float64{28, 30, 31.6}, Hollow: true}}}}, 1)
 		}},
 		{"confusion", func() ([]byte, error) { return HeatMaps(title, confs, "Rows are normalised.") }},
 		{"one heat map", func() ([]byte, error) { return HeatMaps(title, confs[:1], "note") }},

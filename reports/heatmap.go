@@ -28,7 +28,7 @@ type Panel struct {
 // heatMaxSide caps a heat-map panel's side; heatCols is the most panels in
 // one row (three keep six-class confusion cells legible at two columns).
 const (
-	heatMaxSide = 3.6 * vg.Inch
+	heatMaxSide = 4.6 * vg.Inch
 	heatCols    = 3
 )
 
@@ -37,6 +37,11 @@ const (
 // notes below. The colour scale is fixed to [0, 1] so panels are
 // comparable; NaN cells are drawn light grey, which a note should explain.
 func HeatMaps(title string, panels []Panel, notes ...string) ([]byte, error) {
+	return heatFigure(title, "share of the row", panels, notes)
+}
+
+// heatFigure is HeatMaps with the colour bar's label.
+func heatFigure(title, barLabel string, panels []Panel, notes []string) ([]byte, error) {
 	if len(panels) == 0 {
 		return nil, fmt.Errorf("heat maps: no panels")
 	}
@@ -54,21 +59,26 @@ func HeatMaps(title string, panels []Panel, notes ...string) ([]byte, error) {
 	cbW := colourBarWidth()
 	m := vg.Points(figMargin)
 	side := min((w-cbW-2*m)/vg.Length(cols), heatMaxSide)
+	// Cells stay roughly square: a panel of one row is a strip, not a
+	// square of stretched cells (1.5 cells of room for the axes).
+	mr, mc := len(panels[0].Matrix), len(panels[0].Matrix[0])
+	panelH := side * vg.Length(min(max((float64(mr)+1.5)/(float64(mc)+1.5), 0.3), 1.3))
 	th, nh := titleHeight(title, w), noteHeight(notes, w)
-	h := th + vg.Length(rows)*side + nh + m
+	h := th + vg.Length(rows)*panelH + nh + m
 	f := newFigure(w, h)
 	f.drawTitle(title)
 	f.drawNotes(notes)
 	gridW := vg.Length(cols) * side
 	left := (w - cbW - gridW) / 2
+	rotateCrowdedTicks(plots, side)
 	area := draw.Crop(f.dc, left, -(w - left - gridW), nh+m, -th)
 	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(8), PadY: vg.Points(8)}
 	for i, pl := range plots {
 		pl.Draw(tiles.At(area, i%cols, i/cols))
 	}
 	barTop := h - th - vg.Points(20)
-	barBottom := max(nh+m+vg.Points(30), barTop-vg.Length(rows)*side+vg.Points(40))
-	f.drawColourBar(w-cbW, barBottom, barTop, "share of the row")
+	barBottom := max(nh+m+vg.Points(30), barTop-vg.Length(rows)*panelH+vg.Points(40))
+	f.drawColourBar(left+gridW+vg.Points(10), barBottom, barTop, barLabel)
 	return f.png()
 }
 

@@ -64,15 +64,16 @@ func lmHeatMap(title string, m *lmMethod, envs []string, stream string) ([]byte,
 	notes := []string{"Cells: success rate (%) on the column's test set after the row's stage. Grey: not evaluated (upper triangle: environments not yet learned)."}
 	if shuffled {
 		ylabel = "after stage"
+		notes = []string{"Cells: success rate (%) on the column's test set after the row's stage; grey: not evaluated."}
 		notes = append(notes, fmt.Sprintf("The %s stream shuffles tasks across environments, so rows are stages, not environments; %d stages that were not scored are left out.", stream, left))
 	}
 	if len(m.Self) > 0 {
 		notes = append(notes, "self: a fresh memory that learned only that environment, tested on it.")
 	}
-	return HeatMaps(title, []Panel{{
+	return heatFigure(title, "success rate", []Panel{{
 		Title: "S matrix of " + m.Spec.Name, Matrix: mat, RowLabels: rowLabels,
 		ColLabels: lmMap(envs, lmEnvShort), XLabel: "test set", YLabel: ylabel,
-	}}, notes...)
+	}}, notes)
 }
 
 // lmTransferPlot draws Figure 3: one stacked bar per method, positive at

@@ -24,3 +24,17 @@ func (st *pramemStudy) f1Intervals(method string) (lo, hi []float64) {
 	}
 	return lo, hi
 }
+
+// accInterval is the bootstrap interval of a method's Overall ACC.
+func (st *pramemStudy) accInterval(method string) (lo, hi float64) {
+	t, err := st.s.table1()
+	if err != nil || t == nil {
+		return math.NaN(), math.NaN()
+	}
+	for _, m := range t.methods {
+		if m.Method == method {
+			return m.ACC[t1Overall].Lo, m.ACC[t1Overall].Hi
+		}
+	}
+	return math.NaN(), math.NaN()
+}

@@ -97,6 +97,7 @@ func (st *pramemStudy) writeTable3(dir string) ([]Artefact, error) {
 	}
 	ours, theirs := make([][]float64, 3), make([][]float64, 3)
 	var ms []*pmMethod
+	var f1Lo, f1Hi []float64 // Overall F1 intervals, ours
 	var problems []string
 	noTime := []string{}
 	for _, r := range rows {
@@ -130,11 +131,14 @@ func (st *pramemStudy) writeTable3(dir string) ([]Artefact, error) {
 			problems = append(problems, "Unreadable memory file, left out: "+p+".")
 		}
 		panels[0].Groups = append(panels[0].Groups, r.M.Name)
+		lo, hi := st.f1Intervals(r.M.Name)
+		f1Lo, f1Hi = append(f1Lo, lo[t1Overall]), append(f1Hi, hi[t1Overall])
 	}
 	for i := range panels {
 		panels[i].Groups = panels[0].Groups
 		panels[i].Series = []barSeries{{Name: "ours (" + st.backboneShort() + ")", Values: ours[i]}, {Name: "paper (" + paper.StudiesBackbone + ")", Values: theirs[i]}}
 	}
+	panels[2].Series[0].Lo, panels[2].Series[0].Hi = f1Lo, f1Hi
 	tab.Notes = []string{
 		"Per user, over the users the method answered for: construction time is the mean of meta.construction_seconds in memory/<method>/<user>.json (wall clock of building that memory), calls and tokens the memory's construction calls and usage, memory tokens its size; Memories = memory files read / users.",
 		"Overall F1 in %, aggregated exactly as Table 1.",

@@ -218,7 +218,8 @@ func rotateCrowdedTicks(plots []*plot.Plot, panelW vg.Length) {
 type xySeries struct {
 	Name   string
 	X, Y   []float64
-	Line   bool // join the points (otherwise markers only)
+	Lo, Hi []float64 // optional interval of each point, drawn as an error bar
+	Line   bool      // join the points (otherwise markers only)
 	Color  int  // index into Palette
 	Hollow bool // paper values: ring markers
 }
@@ -234,9 +235,9 @@ type linePanel struct {
 // maxMarkers is the most points a joined series marks individually.
 const maxMarkers = 25
 
-// lineFigure draws line panels stacked vertically, with one legend column
-// right of the plots listing every panel's series.
-func lineFigure(head, sub string, panels []linePanel) ([]byte, error) {
+// lineFigure draws line panels in rows of cols, with one legend column
+// right of the plots listing every panel's series once.
+func lineFigure(head, sub string, panels []linePanel, cols int) ([]byte, error) {
 	if len(panels) == 0 {
 		return nil, fmt.Errorf("line figure: no panels")
 	}
@@ -260,6 +261,10 @@ func lineFigure(head, sub string, panels []linePanel) ([]byte, error) {
 			}
 			if len(xys) == 0 {
 				continue
+			}
+			if len(sr.Lo) == len(sr.X) && len(sr.Hi) == len(sr.X) {
+				pl.Add(ciBars{xs: sr.X, lo: sr.Lo, hi: sr.Hi})
+				allY = append(append(allY, sr.Lo...), sr.Hi...)
 			}
 			c := seriesColor(sr.Color)
 			if sr.Line && len(xys) > 1 {
@@ -299,5 +304,5 @@ func lineFigure(head, sub string, panels []linePanel) ([]byte, error) {
 		pl.Y.Min, pl.Y.Max = dataRange(allY, p.YFloor, p.YCeil)
 		plots[pi] = pl
 	}
-	return layoutPanels(head+" — "+sub, plots, 1, entries, nil)
+	return layoutPanels(head+" — "+sub, plots, max(1, min(cols, len(plots))), entries, nil)
 }
