@@ -293,7 +293,9 @@ func leadingNumber(s string) (float64, string) {
 }
 
 // sortNatural sorts in place with naturalLess.
-func sortNatural(s []string) { sort.SliceStable(s, func(i, j int) bool { return naturalLess(s[i], s[j]) }) }
+func sortNatural(s []string) {
+	sort.SliceStable(s, func(i, j int) bool { return naturalLess(s[i], s[j]) })
+}
 
 // dataRange returns a y range covering vals (NaNs ignored) with a tenth of
 // the span as headroom either side, clamped to [floor, ceil] when those are

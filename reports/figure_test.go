@@ -133,7 +133,9 @@ func TestFigureKindsFollowRules(t *testing.T) {
 		render func() ([]byte, error)
 	}{
 		{"bars", func() ([]byte, error) { return barFigure("Study", title, bars, 2, true) }},
-		{"log bars", func() ([]byte, error) { return barFigure("Study", title, []barPanel{logPanel, logPanel, bars[0]}, 3, false) }},
+		{"log bars", func() ([]byte, error) {
+			return barFigure("Study", title, []barPanel{logPanel, logPanel, bars[0]}, 3, false)
+		}},
 		{"lines", func() ([]byte, error) {
 			return lineFigure("Evolution", title, []linePanel{{Title: "F1", XLabel: "round", YLabel: "%", YFloor: 0, YCeil: 100,
 				Series: []xySeries{{Name: "F1 (ours)", X: []float64{0, 5, 10, 20}, Y: []float64{20, 22, 25, 26}, Line: true},

@@ -220,8 +220,8 @@ type xySeries struct {
 	X, Y   []float64
 	Lo, Hi []float64 // optional interval of each point, drawn as an error bar
 	Line   bool      // join the points (otherwise markers only)
-	Color  int  // index into Palette
-	Hollow bool // paper values: ring markers
+	Color  int       // index into Palette
+	Hollow bool      // paper values: ring markers
 }
 
 // linePanel is one line chart. The y axis is chosen from the data (with

@@ -25,7 +25,7 @@ type Store struct {
 
 	mu      sync.Mutex
 	f       *os.File
-	prompts *os.File // prompts.jsonl, opened on the first prompt
+	prompts *os.File                 // prompts.jsonl, opened on the first prompt
 	samples map[string]runlog.Sample // last record per ID
 	order   []string                 // first-seen order of IDs
 }
