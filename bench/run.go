@@ -4,9 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -459,24 +457,14 @@ func simEquivalent(cfg *config.Config) string {
 }
 
 func writeSweepIndex(dir string, entries []sweepEntry) error {
-	sort.SliceStable(entries, func(i, j int) bool { return entries[i].name < entries[j].name })
-	var b strings.Builder
-	b.WriteString("# Sweep " + filepath.Base(dir) + "\n\n| variant | samples | errored | report |\n|---|---|---|---|\n")
-	for _, e := range entries {
-		rel, _ := filepath.Rel(dir, filepath.Join(e.dir, "report", "index.md"))
-		name := mdEscape(e.name)
-		if e.sameAs != "" {
-			name += " (same run as " + mdEscape(e.sameAs) + ": the sim backbone ignores model name and sampling parameters)"
-		}
-		fmt.Fprintf(&b, "| %s | %d | %d | [%s](%s) |\n", name, e.res.planned, e.res.errored, "index", filepath.ToSlash(rel))
+	vs := make([]reports.SweepVariant, len(entries))
+	for i, e := range entries {
+		vs[i] = reports.SweepVariant{Name: e.name, Dir: e.dir, Planned: e.res.planned, Errored: e.res.errored, SameAs: e.sameAs}
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	return store.WriteFileAtomic(filepath.Join(dir, "sweep.md"), []byte(b.String()))
+	_, err := reports.WriteSweep(dir, vs)
+	return err
 }
 
-func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
 // safeName makes a string safe as one path element.
 func safeName(s string) string {

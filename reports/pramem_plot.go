@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"math"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -229,7 +230,9 @@ type xySeries struct {
 type linePanel struct {
 	Title, XLabel, YLabel string
 	YFloor, YCeil         float64
-	Series                []xySeries
+	// XTicks, when set, are the only labelled x ticks (the swept values).
+	XTicks []float64
+	Series []xySeries
 }
 
 // maxMarkers is the most points a joined series marks individually.
@@ -302,6 +305,13 @@ func lineFigure(head, sub string, panels []linePanel, cols int) ([]byte, error) 
 		// against a 0–100 axis.
 		pl.X.Min, pl.X.Max = dataRange(allX, math.NaN(), math.NaN())
 		pl.Y.Min, pl.Y.Max = dataRange(allY, p.YFloor, p.YCeil)
+		if len(p.XTicks) > 0 {
+			var ticks plot.ConstantTicks
+			for _, x := range p.XTicks {
+				ticks = append(ticks, plot.Tick{Value: x, Label: strconv.FormatFloat(x, 'g', -1, 64)})
+			}
+			pl.X.Tick.Marker = ticks
+		}
 		plots[pi] = pl
 	}
 	return layoutPanels(head+" — "+sub, plots, max(1, min(cols, len(plots))), entries, nil)
