@@ -465,7 +465,6 @@ func writeSweepIndex(dir string, entries []sweepEntry) error {
 	return err
 }
 
-
 // safeName makes a string safe as one path element.
 func safeName(s string) string {
 	r := strings.NewReplacer("/", "_", `\`, "_", "..", "_", ":", "_", " ", "_")

@@ -254,7 +254,7 @@ func WriteSweep(root string, variants []SweepVariant) (Artefacts, error) {
 // method and named variant; nil when no variant has a numeric value.
 func sweepPlot(name, metric string, vs []SweepVariant, ms []sweepMetric, methods []string) ([]byte, error) {
 	type curve struct {
-		name      string
+		name       string
 		x, y, l, h []float64
 	}
 	var curves []*curve
