@@ -5,11 +5,12 @@
 //
 //	bench run   -c CONFIG [--set key=value ...] [--out DIR]
 //	bench sweep -c CONFIG [--set key=value ...] [--out DIR]
-//	bench report RUNDIR
+//	bench report RUNDIR [--html]
 //	bench data  fetch|verify|stats NAME [--path DIR] [--json]
 //	bench cache stats|prune [--dir DIR]
 //	bench envs  list | check [NAME] [--data DIR] [--json] | replay NAME TASK
 //	bench memory show RUNDIR [--method NAME]
+//	bench view  [RUNS_DIR] [--addr 127.0.0.1:8080]
 //
 // Every verb takes --help.
 package bench
@@ -50,6 +51,7 @@ func verbs() []verb {
 		{"cache", "inspect or prune the LLM response cache", cmdCache},
 		{"envs", "list agent environments, check their gold oracles, replay a task", cmdEnvs},
 		{"memory", "describe the memory a LifeMem run built (clusters, rules, costs)", cmdMemory},
+		{"view", "browse runs, samples, transcripts and memories in a local web page", cmdView},
 	}
 }
 

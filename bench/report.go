@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/memharness/memharness/bench/config"
+	"github.com/memharness/memharness/bench/view"
 	"github.com/memharness/memharness/reports"
 	"github.com/memharness/memharness/runlog"
 )
@@ -16,6 +17,7 @@ func cmdReport(ctx context.Context, stdio IO, args []string) error {
 		"Rewrites RUNDIR/report/ (CSV, Parquet, Markdown, LaTeX, PNG, index.md) from the run's logs.\n"+
 			"It never calls a model, so reports can be regenerated at any time.")
 	bootstrap := fs.Int("bootstrap", -1, "bootstrap resamples for confidence intervals (default: the run's config)")
+	html := fs.Bool("html", false, "also write report/index.html, the browsable report that opens from disk")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -44,6 +46,13 @@ func cmdReport(ctx context.Context, stdio IO, args []string) error {
 	}
 	for _, f := range arts.Files {
 		fmt.Fprintln(stdio.Out, filepath.Join(arts.Dir, f.Path))
+	}
+	if *html {
+		index, err := view.WriteStatic(ctx, dir)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdio.Out, index)
 	}
 	return nil
 }
