@@ -89,6 +89,7 @@ func (l staticLinks) file(name string) string {
 func (l staticLinks) samples(f Filter, page int) string {
 	return l.page(samplesFile(f.Method, max(page, 1)))
 }
+
 // sample points into the all-methods list, which carries every sample's
 // details inline (in log order, so sample idx sits on page idx/PageSize+1).
 func (l staticLinks) sample(_ string, idx int) string {

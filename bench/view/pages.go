@@ -381,4 +381,3 @@ func lifelongData(ctx context.Context, ri *runIndex, method string, l links) (Li
 	d.Memory = m
 	return d, err
 }
-
