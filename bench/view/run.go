@@ -78,11 +78,8 @@ func loadRun(dir string) (*runIndex, error) {
 		return nil, err
 	}
 	ri := &runIndex{dir: dir, manifest: man, byID: map[string]int{}}
-	path := filepath.Join(dir, runlog.SamplesFile)
-	if _, err := os.Stat(path); err == nil {
-		if ri.samples, err = runlog.ReadSamples(path); err != nil {
-			return nil, err
-		}
+	if ri.samples, err = readSamples(filepath.Join(dir, runlog.SamplesFile)); err != nil {
+		return nil, err
 	}
 	seen := [3]map[string]bool{{}, {}, {}}
 	for i := range ri.samples {
@@ -102,6 +99,9 @@ func loadRun(dir string) (*runIndex, error) {
 			}
 		}
 	}
+	// Index the prompts in the background: the first sample page should not
+	// wait for a scan of prompts.jsonl.
+	go ri.prompt("")
 	sort.SliceStable(ri.users, func(i, j int) bool { return naturalLess(ri.users[i], ri.users[j]) })
 	sort.SliceStable(ri.fields, func(i, j int) bool { return naturalLess(ri.fields[i], ri.fields[j]) })
 	return ri, nil

@@ -73,6 +73,23 @@ func (s *Server) run(rel string) (*runIndex, error) {
 	return e.ri, e.err
 }
 
+// warm indexes every run under the root, one after another, so that the
+// first click on a large run finds it loaded.
+func (s *Server) warm(ctx context.Context) {
+	ents, err := discover(s.root)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if ctx.Err() != nil {
+			return
+		}
+		if !e.Sweep {
+			s.run(e.Rel)
+		}
+	}
+}
+
 // Handler returns the HTTP handler of the viewer.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
@@ -309,6 +326,7 @@ func Serve(ctx context.Context, addr string, s *Server, ready func(url string)) 
 	if ready != nil {
 		ready("http://" + ln.Addr().String() + "/")
 	}
+	go s.warm(ctx)
 	go func() {
 		<-ctx.Done()
 		srv.Close()
