@@ -172,3 +172,39 @@ func mustRender(t *testing.T, f func() ([]byte, error)) []byte {
 	}
 	return b
 }
+
+// Table 1's figure lists methods in the config's order, not the report's
+// baseline-first order (the evolution run's baseline is pramem_r20).
+func TestFigureOrder(t *testing.T) {
+	ms := []*t1Method{{Method: "pramem_r20"}, {Method: "pramem_r5"}, {Method: "extra_r10"}, {Method: "pramem_r10"}, {Method: "extra_r9"}}
+	got := figureOrder(ms, []string{"pramem_r5", "pramem_r10", "pramem_r20"})
+	var names []string
+	for _, m := range got {
+		names = append(names, m.Method)
+	}
+	want := []string{"pramem_r5", "pramem_r10", "pramem_r20", "extra_r9", "extra_r10"}
+	if !slices.Equal(names, want) {
+		t.Errorf("figureOrder = %v, want %v", names, want)
+	}
+}
+
+// Every PNG of the PraMem study report follows the figure rules.
+func TestPraMemFiguresFollowRules(t *testing.T) {
+	dir := copyPMRun(t)
+	arts := writePM(t, dir)
+	n := 0
+	for _, a := range arts.Files {
+		if !strings.HasSuffix(a.Path, ".png") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(arts.Dir, a.Path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkFigureRules(t, a.Path, decodePNG(t, b))
+		n++
+	}
+	if n < 4 {
+		t.Errorf("only %d figures checked", n)
+	}
+}

@@ -194,19 +194,21 @@ func layoutPanels(title string, plots []*plot.Plot, cols int, entries []legendEn
 	return f.png()
 }
 
-// rotateCrowdedTicks turns x tick labels 30° when the widest would not fit
-// its slot, so long method names do not overlap.
+// rotateCrowdedTicks turns x tick labels 30° when two neighbours would
+// touch in their slots, so long method names do not overlap.
 func rotateCrowdedTicks(plots []*plot.Plot, panelW vg.Length) {
 	for _, pl := range plots {
 		ticks, ok := pl.X.Tick.Marker.(plot.ConstantTicks)
 		if !ok || len(ticks) == 0 {
 			continue
 		}
-		widest := vg.Length(0)
-		for _, t := range ticks {
-			widest = max(widest, textWidth(t.Label, tickFont))
+		slot := (panelW - 0.6*vg.Inch) / vg.Length(len(ticks))
+		crowded := len(ticks) == 1 && textWidth(ticks[0].Label, tickFont) > slot
+		for i := 1; i < len(ticks); i++ {
+			pair := (textWidth(ticks[i-1].Label, tickFont) + textWidth(ticks[i].Label, tickFont)) / 2
+			crowded = crowded || pair+vg.Points(3) > slot
 		}
-		if widest > 0.9*(panelW-0.6*vg.Inch)/vg.Length(len(ticks)) {
+		if crowded {
 			pl.X.Tick.Label.Rotation = math.Pi / 6
 			pl.X.Tick.Label.XAlign = text.XRight
 			pl.X.Tick.Label.YAlign = text.YCenter

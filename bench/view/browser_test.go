@@ -34,6 +34,7 @@ dataset:
   max_users: 3
   synthetic: {users: 12, movies: 800, seed: 3}
 backbone: {kind: sim}
+prompt: {language: en}
 methods:
   - {name: truncation, kind: truncation, history_tokens: 4000}
   - {name: pramem, kind: pramem, pramem: {rounds: 3}}
