@@ -115,6 +115,10 @@ func get(t *testing.T, h http.Handler, target string) (int, string) {
 func newTestServer(t *testing.T, n int) (http.Handler, string) {
 	root := t.TempDir()
 	writeRun(t, filepath.Join(root, "demo"), n)
+	sw := filepath.Join(root, "sw")
+	writeRun(t, filepath.Join(sw, "top_k=5"), 30)
+	must(t, os.WriteFile(filepath.Join(sw, "sweep.md"), []byte("# Sweep sw\n\n| variant | rag |\n|---|---|\n| top_k=5 | 0.40 [0.30, 0.50] |\n\n![plot](sweep.png)\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(sw, "sweep.png"), []byte("\x89PNG"), 0o644))
 	s, err := NewServer(root, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -139,6 +143,10 @@ func TestPages(t *testing.T) {
 			[]string{"&lt;script&gt;alert(&#34;raw&#34;)&lt;/script&gt;", "&lt;img src=x onerror=", "0 of 1 calls answered from the cache"},
 			[]string{"<script>alert", "<img src=x"}},
 		{"memory with round diffs", "/memory?r=demo&method=pramem&user=u001", 200, []string{"likes &lt;b&gt;drama&lt;/b&gt;", `<li class="add">+ - b</li>`, "round 1"}, nil},
+		{"sweep listed", "/", 200, []string{`href="/sweep?s=sw"`, `/run?r=sw%2Ftop_k%3D5`}, nil},
+		{"sweep page", "/sweep?s=sw", 200, []string{"<td>0.40 [0.30, 0.50]</td>", `src="/file?s=sw&amp;f=sweep.png"`, "top_k=5"}, nil},
+		{"sweep figure", "/file?s=sw&f=sweep.png", 200, []string{"PNG"}, nil},
+		{"sweep traversal", "/file?s=../..&f=sweep.png", 404, nil, nil},
 		{"traversal in run", "/run?r=../etc", 404, nil, nil},
 		{"traversal in file", "/file?r=demo&f=report/../manifest.json", 404, nil, nil},
 		{"only report types served", "/file?r=demo&f=report/table.md", 200, []string{"| rag | 0.42 |"}, nil},
