@@ -161,15 +161,19 @@ func (ri *runIndex) match(f Filter) []int {
 }
 
 // reportFiles lists the run's report artefacts: tables (Markdown) and
-// figures (PNG), in natural order.
+// figures (PNG), in natural order. When report/index.md exists only the
+// files it links are listed: a file a later report no longer writes (a
+// stale figure) stays out.
 func reportFiles(dir string) (tables, figures []string) {
 	ents, err := os.ReadDir(filepath.Join(dir, "report"))
 	if err != nil {
 		return nil, nil
 	}
+	index, _ := readText(filepath.Join(dir, "report", "index.md"))
 	for _, e := range ents {
 		switch n := e.Name(); {
 		case e.IsDir():
+		case index != "" && n != "index.md" && !strings.Contains(index, "("+n+")"):
 		case strings.HasSuffix(n, ".md") && n != "index.md":
 			tables = append(tables, n)
 		case strings.HasSuffix(n, ".png"):

@@ -115,6 +115,9 @@ func get(t *testing.T, h http.Handler, target string) (int, string) {
 func newTestServer(t *testing.T, n int) (http.Handler, string) {
 	root := t.TempDir()
 	writeRun(t, filepath.Join(root, "demo"), n)
+	// index.md links table.md; stale.png is left over from an older report.
+	must(t, os.WriteFile(filepath.Join(root, "demo", "report", "index.md"), []byte("- [table.md](table.md)\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(root, "demo", "report", "stale.png"), []byte("\x89PNG"), 0o644))
 	sw := filepath.Join(root, "sw")
 	writeRun(t, filepath.Join(sw, "top_k=5"), 30)
 	must(t, os.WriteFile(filepath.Join(sw, "sweep.md"), []byte("# Sweep sw\n\n| variant | rag |\n|---|---|\n| top_k=5 | 0.40 [0.30, 0.50] |\n\n![plot](sweep.png)\n"), 0o644))
@@ -135,7 +138,7 @@ func TestPages(t *testing.T) {
 		not          []string
 	}{
 		{"home lists the run", "/", 200, []string{`href="/run?r=demo"`, "synthetic"}, nil},
-		{"run overview", "/run?r=demo", 200, []string{"table.md", "name: demo", "pramem", `&#34;backbone&#34;: &#34;sim&#34;`, "Run demo&lt;b&gt;"}, []string{"demo<b>"}},
+		{"run overview", "/run?r=demo", 200, []string{"table.md", "index.md", "name: demo", "pramem", `&#34;backbone&#34;: &#34;sim&#34;`, "Run demo&lt;b&gt;"}, []string{"demo<b>", "stale.png"}},
 		{"table rendered and escaped", "/table?r=demo&f=table.md", 200, []string{"<td>0.42</td>", "<td>x|y</td>", "&lt;i&gt;1&lt;/i&gt;"}, []string{"<i>1</i>"}},
 		{"filter by method and outcome", "/samples?r=demo&method=rag&outcome=invalid", 200, []string{"rag/"}, []string{"truncation/", `class="correct"`}},
 		{"last page", "/samples?r=demo&page=3", 200, []string{"page 3 of 3", `id="prev"`}, []string{`id="next"`}},
