@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/memharness/memharness/runlog"
 )
 
 // Server serves the runs and sweeps under one root directory.
@@ -132,9 +134,9 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		rl := RunLink{Name: e.Rel, URL: serverLinks{e.Rel}.run()}
-		if ri, err := s.run(e.Rel); err == nil {
-			m := ri.manifest
-			rl.Backbone, rl.Model, rl.Data, rl.Samples = m.Backbone, m.Model, m.DataSource, len(ri.samples)
+		// The manifest alone: listing runs must not wait for their samples.
+		if m, err := runlog.ReadManifest(filepath.Join(s.root, filepath.FromSlash(e.Rel), runlog.ManifestFile)); err == nil {
+			rl.Backbone, rl.Model, rl.Data, rl.Samples = m.Backbone, m.Model, m.DataSource, m.Samples
 			rl.Methods = strings.Join(m.Methods, ", ")
 		} else {
 			rl.Data = "unreadable: " + err.Error()
