@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -74,6 +75,7 @@ func newFigPlot() *plot.Plot {
 		ax.Tick.Label.Font = figFont(tickFont)
 	}
 	pl.Legend.TextStyle.Font = figFont(labelFont)
+	pl.X.Tick.Marker, pl.Y.Tick.Marker = niceTicks{}, niceTicks{}
 	return pl
 }
 
@@ -351,3 +353,33 @@ var _ plot.Plotter = ciBars{}
 var _ = plotter.NewGrid
 
 var colorBlack = color.Black
+
+// niceTicks labels about five round values (1, 2 or 5 × 10^k apart) with
+// no more decimals than the step needs; gonum's default can leave a bar
+// chart's axis with only its two ends labelled.
+type niceTicks struct{}
+
+func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) {
+		return []plot.Tick{{Value: lo, Label: strconv.FormatFloat(lo, 'g', 4, 64)}}
+	}
+	raw := (hi - lo) / 6
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := mag
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*mag >= raw {
+			step = m * mag
+			break
+		}
+	}
+	dec := max(0, -int(math.Floor(math.Log10(step)+1e-9)))
+	var out []plot.Tick
+	for v := math.Ceil(lo/step-1e-9) * step; v <= hi+step*1e-9; v += step {
+		out = append(out, plot.Tick{Value: v, Label: strconv.FormatFloat(v+0, 'f', dec, 64)})
+		// An unlabelled minor tick halfway to the next.
+		if m := v + step/2; m < hi {
+			out = append(out, plot.Tick{Value: m})
+		}
+	}
+	return out
+}

@@ -208,3 +208,26 @@ func TestPraMemFiguresFollowRules(t *testing.T) {
 		t.Errorf("only %d figures checked", n)
 	}
 }
+
+func TestNiceTicks(t *testing.T) {
+	tests := []struct {
+		lo, hi float64
+		want   []string
+	}{
+		{0, 28, []string{"0", "5", "10", "15", "20", "25"}},
+		{86.5, 91.2, []string{"87", "88", "89", "90", "91"}},
+		{0, 0.55, []string{"0.0", "0.1", "0.2", "0.3", "0.4", "0.5"}},
+		{2000, 16000, []string{"5000", "10000", "15000"}},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, tk := range (niceTicks{}).Ticks(tt.lo, tt.hi) {
+			if tk.Label != "" {
+				got = append(got, tk.Label)
+			}
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("Ticks(%g, %g) = %v, want %v", tt.lo, tt.hi, got, tt.want)
+		}
+	}
+}
