@@ -61,8 +61,7 @@ func readSamples(path string) ([]runlog.Sample, error) {
 	}
 	wg.Wait()
 	index := make(map[string]int, len(lines))
-	out := recs[:0:0]
-	out = make([]runlog.Sample, 0, len(lines))
+	out := make([]runlog.Sample, 0, len(lines))
 	for i := range recs {
 		if errs[i] != nil {
 			if torn && i == len(lines)-1 {

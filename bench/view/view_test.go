@@ -307,3 +307,46 @@ func BenchmarkOpenRun(b *testing.B) {
 		}
 	}
 }
+
+// readSamples agrees with runlog.ReadSamples: last record per ID, torn
+// final line ignored, a malformed line elsewhere an error naming it.
+func TestReadSamples(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name, body string
+		ids        []string
+		preds      []string
+		err        string
+	}{
+		{"last wins, first-seen order", `{"id":"a","pred":"1"}` + "\n" + `{"id":"b","pred":"2"}` + "\n" + `{"id":"a","pred":"3"}` + "\n", []string{"a", "b"}, []string{"3", "2"}, ""},
+		{"torn tail", `{"id":"a","pred":"1"}` + "\n" + `{"id":"b","pr`, []string{"a"}, []string{"1"}, ""},
+		{"blank lines", "\n" + `{"id":"a"}` + "\n\n", []string{"a"}, []string{""}, ""},
+		{"malformed", `{"id":"a"}` + "\nnot json\n" + `{"id":"b"}` + "\n", nil, nil, ":2:"},
+	}
+	for _, tt := range tests {
+		path := filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "_"))
+		must(t, os.WriteFile(path, []byte(tt.body), 0o644))
+		got, err := readSamples(path)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s: err %v, want one naming %s", tt.name, err, tt.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		want, err := runlog.ReadSamples(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(tt.ids) || len(want) != len(got) {
+			t.Fatalf("%s: %d samples (runlog %d), want %d", tt.name, len(got), len(want), len(tt.ids))
+		}
+		for i := range got {
+			if got[i].ID != tt.ids[i] || got[i].Pred != tt.preds[i] || got[i] != want[i] {
+				t.Errorf("%s: sample %d = %s/%s, want %s/%s", tt.name, i, got[i].ID, got[i].Pred, tt.ids[i], tt.preds[i])
+			}
+		}
+	}
+}
