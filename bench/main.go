@@ -5,11 +5,12 @@
 //
 //	bench run   -c CONFIG [--set key=value ...] [--out DIR]
 //	bench sweep -c CONFIG [--set key=value ...] [--out DIR]
-//	bench report RUNDIR|SWEEPDIR
+//	bench report RUNDIR|SWEEPDIR [--html]
 //	bench data  fetch|verify|stats NAME [--path DIR] [--json]
 //	bench cache stats|prune [--dir DIR]
 //	bench envs  list | check [NAME] [--data DIR] [--json] | replay NAME [TASK]
 //	bench memory show RUNDIR [--method NAME] [--user U] [--json]
+//	bench view  [RUNS_DIR] [--addr 127.0.0.1:8080]
 //
 // Every verb takes --help.
 package bench
@@ -52,6 +53,7 @@ func verbs() []verb {
 		{"cache", "inspect or prune the LLM response cache", cmdCache},
 		{"envs", "list agent environments, check their gold oracles, replay a task", cmdEnvs},
 		{"memory", "show the memory a run's methods built (PraMem, Mem0, MemOS, ProEx, summary, LifeMem, ...)", cmdMemory},
+		{"view", "browse runs, samples, transcripts and memories in a local web page", cmdView},
 	}
 }
 

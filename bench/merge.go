@@ -289,7 +289,48 @@ func mergePredictions(ctx context.Context, stdio IO, cfg *config.Config, shards 
 		return fmt.Errorf("merge: %d samples in the shards are not in the plan (e.g. %s); were the shards run with another config?", len(extra), strings.Join(firstN(extra, 3), ", "))
 	}
 	man.Samples = len(order)
-	return store.WriteFileAtomic(filepath.Join(runDir, runlog.SamplesFile), buf.Bytes())
+	if err := store.WriteFileAtomic(filepath.Join(runDir, runlog.SamplesFile), buf.Bytes()); err != nil {
+		return err
+	}
+	return mergePrompts(shards, order, runDir)
+}
+
+// mergePrompts writes prompts.jsonl in plan order from the shards' files,
+// copying each sample's line as it is.
+func mergePrompts(shards []shardRun, order []string, runDir string) error {
+	type source struct {
+		data []byte
+		idx  map[string]runlog.Span
+	}
+	var srcs []source
+	for _, s := range shards {
+		path := filepath.Join(s.dir, runlog.PromptsFile)
+		idx, err := runlog.IndexPrompts(path)
+		if err != nil {
+			return fmt.Errorf("shard %s: %w", s.spec, err)
+		}
+		if len(idx) == 0 {
+			continue
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("shard %s: %w", s.spec, err)
+		}
+		srcs = append(srcs, source{b, idx})
+	}
+	if len(srcs) == 0 {
+		return nil // runs that keep no prompts
+	}
+	var out bytes.Buffer
+	for _, id := range order {
+		for _, sr := range srcs {
+			if sp, ok := sr.idx[id]; ok {
+				out.Write(sr.data[sp.Off : sp.Off+sp.Len])
+				break
+			}
+		}
+	}
+	return store.WriteFileAtomic(filepath.Join(runDir, runlog.PromptsFile), out.Bytes())
 }
 
 // mergeLifelong gathers each shard's method folders and writes run.json

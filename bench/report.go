@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/bench/config"
+	"github.com/memharness/memharness/bench/view"
 	"github.com/memharness/memharness/reports"
 	"github.com/memharness/memharness/runlog"
 )
@@ -24,6 +25,7 @@ func cmdReport(ctx context.Context, stdio IO, args []string) error {
 			"(the one holding sweep.md), it rewrites the report of every variant's run.")
 	var bootstrap optionalInt
 	fs.Var(&bootstrap, "bootstrap", "`N` bootstrap resamples for confidence intervals (default: report.bootstrap of the run's config)")
+	html := fs.Bool("html", false, "also write report/index.html, the browsable report that opens from disk")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -35,11 +37,11 @@ func cmdReport(ctx context.Context, stdio IO, args []string) error {
 	}
 	dir := pos[0]
 	if isRunDir(dir) {
-		return reportRun(stdio, dir, bootstrap, "")
+		return reportRun(ctx, stdio, dir, bootstrap, *html, "")
 	}
 	if shared, ok := sharedRun(dir); ok {
 		fmt.Fprintf(stdio.Err, "report: %s shares the run in %s (sim backbone); rewriting that run's report\n", dir, shared)
-		return reportRun(stdio, shared, bootstrap, "")
+		return reportRun(ctx, stdio, shared, bootstrap, *html, "")
 	}
 	st, err := os.Stat(dir)
 	if err != nil {
@@ -62,7 +64,7 @@ func cmdReport(ctx context.Context, stdio IO, args []string) error {
 		fmt.Fprintf(stdio.Err, "report: %s %s %d run directories; rewriting the report of each: %s\n",
 			dir, what, len(variants), strings.Join(variants, ", "))
 		for _, v := range variants {
-			if err := reportRun(stdio, filepath.Join(dir, v), bootstrap, v); err != nil {
+			if err := reportRun(ctx, stdio, filepath.Join(dir, v), bootstrap, *html, v); err != nil {
 				return fmt.Errorf("variant %s: %w", v, err)
 			}
 		}
@@ -87,7 +89,7 @@ func cmdReport(ctx context.Context, stdio IO, args []string) error {
 
 // reportRun rewrites one run directory's reports and prints the files it
 // wrote (prefixed with the variant's name inside a sweep).
-func reportRun(stdio IO, dir string, bootstrap optionalInt, variant string) error {
+func reportRun(ctx context.Context, stdio IO, dir string, bootstrap optionalInt, html bool, variant string) error {
 	man, err := runlog.ReadManifest(filepath.Join(dir, runlog.ManifestFile))
 	if err != nil {
 		return fmt.Errorf("%s is not a run directory: %w", dir, err)
@@ -109,6 +111,13 @@ func reportRun(stdio IO, dir string, bootstrap optionalInt, variant string) erro
 	}
 	for _, f := range arts.Files {
 		fmt.Fprintln(stdio.Out, filepath.Join(arts.Dir, f.Path))
+	}
+	if html {
+		index, err := view.WriteStatic(ctx, dir)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdio.Out, index)
 	}
 	return nil
 }

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -741,7 +740,7 @@ func runJob(ctx context.Context, env predict.Env, st *store.Store, j job, empty 
 		rec.Error = err.Error()
 		return rec, true, nil
 	}
-	rec.Pred, rec.Valid, rec.Attempts, rec.Raw = out.Pred, out.Valid, out.Attempts, out.Raw
+	rec.Pred, rec.Valid, rec.Attempts, rec.Raw, rec.Prompt = out.Pred, out.Valid, out.Attempts, out.Raw, out.Prompt
 	rec.Calls, rec.CachedCalls = out.Calls, out.CachedCalls
 	rec.PromptTokens, rec.CompletionTokens, rec.Cost = out.Usage.PromptTokens, out.Usage.CompletionTokens, out.Usage.Cost
 	// Per call, so runs with redraws compare with runs without.
@@ -916,24 +915,13 @@ func simEquivalent(cfg *config.Config) string {
 }
 
 func writeSweepIndex(dir string, entries []sweepEntry) error {
-	sort.SliceStable(entries, func(i, j int) bool { return entries[i].name < entries[j].name })
-	var b strings.Builder
-	b.WriteString("# Sweep " + filepath.Base(dir) + "\n\n| variant | samples | errored | report |\n|---|---|---|---|\n")
-	for _, e := range entries {
-		rel, _ := filepath.Rel(dir, filepath.Join(e.dir, "report", "index.md"))
-		name := mdEscape(e.name)
-		if e.sameAs != "" {
-			name += " (same run as " + mdEscape(e.sameAs) + ": the sim backbone ignores model name and sampling parameters)"
-		}
-		fmt.Fprintf(&b, "| %s | %d | %d | [%s](%s) |\n", name, e.res.planned, e.res.errored, "index", filepath.ToSlash(rel))
+	vs := make([]reports.SweepVariant, len(entries))
+	for i, e := range entries {
+		vs[i] = reports.SweepVariant{Name: e.name, Dir: e.dir, Planned: e.res.planned, Errored: e.res.errored, SameAs: e.sameAs}
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	return store.WriteFileAtomic(filepath.Join(dir, "sweep.md"), []byte(b.String()))
+	_, err := reports.WriteSweep(dir, vs)
+	return err
 }
-
-func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
 // safeName makes a string safe as one path element.
 func safeName(s string) string {

@@ -162,7 +162,7 @@ func TestMergedShardsEqualOneProcess(t *testing.T) {
 		t.Fatalf("merge exit %d:\n%s", code, log)
 	}
 	compareRuns(t, filepath.Join(one, "sh"), filepath.Join(sharded, "sh"),
-		runlog.SamplesFile, "report/metrics.csv", "report/table.md", "report/confusion_mem0.csv")
+		runlog.SamplesFile, runlog.PromptsFile, "report/metrics.csv", "report/table.md", "report/confusion_mem0.csv")
 	// Merging twice changes nothing.
 	before, _ := os.ReadFile(filepath.Join(sharded, "sh", runlog.SamplesFile))
 	if log, code := runCLI(t, "merge", filepath.Join(sharded, "sh")); code != 0 {

@@ -81,7 +81,8 @@ func (s *summary) writeHeatMaps(dir string) ([]Artefact, error) {
 		if len(fields) > 1 {
 			title += " — " + f.Name
 		}
-		if err := WriteHeatMaps(filepath.Join(dir, name), title, panels); err != nil {
+		note := "Rows are normalised: each cell is the share of that row's true label answered with the column's label (rows sum to 100%); \"invalid\" counts answers that could not be parsed; grey rows have no samples."
+		if err := WriteHeatMaps(filepath.Join(dir, name), title, panels, note); err != nil {
 			return nil, err
 		}
 		arts = append(arts, Artefact{name, fmt.Sprintf("row-normalised confusion heat maps of %s, one panel per method, invalid column included", f.Name)})

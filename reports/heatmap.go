@@ -1,19 +1,16 @@
 package reports
 
 import (
-	"bytes"
 	"fmt"
 	"image/color"
 	"math"
 	"os"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // Panel is one heat map: Matrix[r][c] in [0, 1] (e.g. a row-normalised
@@ -28,18 +25,23 @@ type Panel struct {
 	XLabel, YLabel string
 }
 
-// Panel geometry: each panel is a square-ish tile; the figure title sits in
-// a band above them.
+// heatMaxSide caps a heat-map panel's side; heatCols is the most panels in
+// one row (three keep six-class confusion cells legible at two columns).
 const (
-	panelWidth  = 4 * vg.Inch
-	panelHeight = 4 * vg.Inch
-	titleBand   = 0.45 * vg.Inch
-	heatDPI     = 96
+	heatMaxSide = 4.6 * vg.Inch
+	heatCols    = 3
 )
 
-// HeatMaps renders the panels side by side in one PNG under a common title.
-// The colour scale is fixed to [0, 1] so panels are comparable.
-func HeatMaps(title string, panels []Panel) ([]byte, error) {
+// HeatMaps renders the panels in a grid (at most three per row) two
+// columns wide under a common title, with a colour bar on the right and the
+// notes below. The colour scale is fixed to [0, 1] so panels are
+// comparable; NaN cells are drawn light grey, which a note should explain.
+func HeatMaps(title string, panels []Panel, notes ...string) ([]byte, error) {
+	return heatFigure(title, "share of the row", panels, notes)
+}
+
+// heatFigure is HeatMaps with the colour bar's label.
+func heatFigure(title, barLabel string, panels []Panel, notes []string) ([]byte, error) {
 	if len(panels) == 0 {
 		return nil, fmt.Errorf("heat maps: no panels")
 	}
@@ -51,30 +53,38 @@ func HeatMaps(title string, panels []Panel) ([]byte, error) {
 		}
 		plots[i] = pl
 	}
-	w := vg.Length(len(panels)) * panelWidth
-	h := panelHeight + titleBand
-	img := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(heatDPI), vgimg.UseBackgroundColor(color.White))
-	dc := draw.New(img)
-
-	style := plots[0].Title.TextStyle
-	style.Font.Size = vg.Points(13)
-	style.XAlign, style.YAlign = text.XCenter, text.YCenter
-	dc.FillText(style, vg.Point{X: w / 2, Y: h - titleBand/2}, title)
-
-	tiles := draw.Tiles{Rows: 1, Cols: len(panels), PadTop: titleBand, PadX: vg.Points(4)}
+	cols := min(len(panels), heatCols)
+	rows := (len(panels) + cols - 1) / cols
+	w := TwoColumn
+	cbW := colourBarWidth()
+	m := vg.Points(figMargin)
+	side := min((w-cbW-2*m)/vg.Length(cols), heatMaxSide)
+	// Cells stay roughly square: a panel of one row is a strip, not a
+	// square of stretched cells (1.5 cells of room for the axes).
+	mr, mc := len(panels[0].Matrix), len(panels[0].Matrix[0])
+	panelH := side * vg.Length(min(max((float64(mr)+1.5)/(float64(mc)+1.5), 0.3), 1.3))
+	th, nh := titleHeight(title, w), noteHeight(notes, w)
+	h := th + vg.Length(rows)*panelH + nh + m
+	f := newFigure(w, h)
+	f.drawTitle(title)
+	f.drawNotes(notes)
+	gridW := vg.Length(cols) * side
+	left := (w - cbW - gridW) / 2
+	rotateCrowdedTicks(plots, side)
+	area := draw.Crop(f.dc, left, -(w - left - gridW), nh+m, -th)
+	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(8), PadY: vg.Points(8)}
 	for i, pl := range plots {
-		pl.Draw(tiles.At(dc, i, 0))
+		pl.Draw(tiles.At(area, i%cols, i/cols))
 	}
-	var buf bytes.Buffer
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(&buf); err != nil {
-		return nil, fmt.Errorf("heat maps: encode png: %w", err)
-	}
-	return buf.Bytes(), nil
+	barTop := h - th - vg.Points(20)
+	barBottom := max(nh+m+vg.Points(30), barTop-vg.Length(rows)*panelH+vg.Points(40))
+	f.drawColourBar(left+gridW+vg.Points(10), barBottom, barTop, barLabel)
+	return f.png()
 }
 
 // WriteHeatMaps renders the panels to a PNG file.
-func WriteHeatMaps(path, title string, panels []Panel) error {
-	b, err := HeatMaps(title, panels)
+func WriteHeatMaps(path, title string, panels []Panel, notes ...string) error {
+	b, err := HeatMaps(title, panels, notes...)
 	if err != nil {
 		return err
 	}
@@ -92,7 +102,7 @@ func panelPlot(p Panel) (*plot.Plot, error) {
 	if len(p.RowLabels) != g.rows || len(p.ColLabels) != g.cols {
 		return nil, fmt.Errorf("%d×%d matrix with %d row and %d column labels", g.rows, g.cols, len(p.RowLabels), len(p.ColLabels))
 	}
-	pl := plot.New()
+	pl := newFigPlot()
 	pl.Title.Text = p.Title
 	pl.X.Label.Text = orDefault(p.XLabel, "predicted")
 	pl.Y.Label.Text = orDefault(p.YLabel, "true")
@@ -179,7 +189,7 @@ type cellText struct{ g grid }
 func (ct cellText) Plot(c draw.Canvas, pl *plot.Plot) {
 	trX, trY := pl.Transforms(&c)
 	sty := text.Style{
-		Font:    font.From(plot.DefaultFont, vg.Points(9)),
+		Font:    figFont(tickFont),
 		XAlign:  text.XCenter,
 		YAlign:  text.YCenter,
 		Handler: plot.DefaultTextHandler,

@@ -53,9 +53,12 @@ func checkGolden(t *testing.T, name, dir string, arts []Artefact) {
 			t.Fatal(err)
 		}
 		if strings.HasSuffix(a.Path, ".png") {
-			if _, err := png.Decode(bytes.NewReader(got)); err != nil {
+			img, err := png.Decode(bytes.NewReader(got))
+			if err != nil {
 				t.Errorf("%s: %v", a.Path, err)
+				continue
 			}
+			checkFigureRules(t, a.Path, img)
 			continue
 		}
 		path := filepath.Join(gold, a.Path)

@@ -337,9 +337,12 @@ func (r *lmRun) writeMatrices(dir string) ([]Artefact, error) {
 			t.Notes = append(t.Notes, "self-learn: a fresh memory learns only that environment and is tested on it (reference only; not part of OP or BwT).")
 		}
 		tables = append(tables, t)
-		png, err := lmHeatMap(r.title(), m, envs)
+		png, err := lmHeatMap(r.title(), m, envs, r.info.Config.Stream)
 		if err != nil {
 			return nil, fmt.Errorf("matrix of %s: %w", m.Spec.Name, err)
+		}
+		if png == nil {
+			continue // a one-cell matrix: the table says it all
 		}
 		pngs = append(pngs, lmPNG{name: "lifemem_matrix_" + m.Spec.Name + ".png", desc: "heat map of the score matrix of " + m.Spec.Name, body: png})
 	}

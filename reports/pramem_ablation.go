@@ -145,10 +145,12 @@ func (st *pramemStudy) writeTable2(dir string) ([]Artefact, error) {
 				pv[i] = ablationValue(p, i)
 			}
 		}
-		ours.Series = append(ours.Series, barSeries{Name: r.V.label(), Values: ov})
+		lo, hi := st.f1Intervals(r.M.Name)
+		ours.Series = append(ours.Series, barSeries{Name: r.V.label(), Values: ov, Lo: lo, Hi: hi})
 		paperPanel.Series = append(paperPanel.Series, barSeries{Name: r.V.label(), Values: pv})
 	}
-	png, err := barFigure(head, sub, []barPanel{ours, paperPanel}, 1)
+	// Side by side on one y scale, so our bars and the paper's read alike.
+	png, err := barFigure(head, sub, []barPanel{ours, paperPanel}, 2, true)
 	if err != nil {
 		return nil, fmt.Errorf("pramem_table2.png: %w", err)
 	}
@@ -220,7 +222,8 @@ func (st *pramemStudy) writeFigure(dir, base, study, what string, vs []pmVariant
 			delta = signed(a.F1[t1Overall] - full.F1[t1Overall])
 		}
 		tab.Rows = append(tab.Rows, append(row, f2(a.ACC[t1Overall]), delta))
-		panel.Series = append(panel.Series, barSeries{Name: r.V.label(), Values: vals})
+		lo, hi := st.f1Intervals(r.M.Name)
+		panel.Series = append(panel.Series, barSeries{Name: r.V.label(), Values: vals, Lo: lo, Hi: hi})
 		for i := range t1Overall + 1 {
 			if i < t1Overall && !st.present[i] {
 				continue
@@ -238,7 +241,7 @@ func (st *pramemStudy) writeFigure(dir, base, study, what string, vs []pmVariant
 	tab.Notes = append(tab.Notes, st.absentNote()...)
 	tab.Notes = append(tab.Notes, st.rowNotes(rows)...)
 	tab.Notes = append(tab.Notes, st.flatNotes(rows, full)...)
-	png, err := barFigure(head, sub, []barPanel{panel}, 1)
+	png, err := barFigure(head, sub, []barPanel{panel}, 1, false)
 	if err != nil {
 		return nil, fmt.Errorf("%s.png: %w", base, err)
 	}

@@ -174,6 +174,7 @@ func (st *pramemStudy) writeEvolution(dir string) ([]Artefact, error) {
 
 func (st *pramemStudy) evolutionPNG(pts []evoPoint, curveMethod string, cRounds []int, cTokens []float64) ([]byte, error) {
 	var xs, acc, f1, tok, pxs, pacc, pf1 []float64
+	var accLo, accHi, f1Lo, f1Hi []float64 // bootstrap intervals of the Overall scores
 	for i, p := range pts {
 		// Several methods at one round (e.g. pramem and pramem_r80) are the
 		// same snapshot: plot the first.
@@ -182,20 +183,26 @@ func (st *pramemStudy) evolutionPNG(pts []evoPoint, curveMethod string, cRounds 
 		}
 		x := float64(p.M.Round)
 		xs, acc, f1, tok = append(xs, x), append(acc, p.Agg.ACC[t1Overall]), append(f1, p.Agg.F1[t1Overall]), append(tok, p.Tokens)
+		al, ah := st.accInterval(p.M.Name)
+		fl, fh := st.f1Intervals(p.M.Name)
+		accLo, accHi, f1Lo, f1Hi = append(accLo, al), append(accHi, ah), append(f1Lo, fl[t1Overall]), append(f1Hi, fh[t1Overall])
 		if p.Paper != nil {
 			pxs, pacc, pf1 = append(pxs, x), append(pacc, p.Paper.Overall.ACC), append(pf1, p.Paper.Overall.F1)
 		}
 	}
-	top := linePanel{Title: "Overall ACC and F1", XLabel: "practice rounds", YLabel: "%", YMax: 100, Series: []xySeries{
-		{Name: "ACC (ours)", X: xs, Y: acc, Line: true, Color: 0},
-		{Name: "F1 (ours)", X: xs, Y: f1, Line: true, Color: 1},
+	// ACC and F1 get a panel each: on one shared axis the lower curve
+	// (F1) would look flat whatever it does.
+	accP := linePanel{Title: "Overall ACC", XLabel: "practice rounds", YLabel: "ACC (%)", YFloor: 0, YCeil: 100, Series: []xySeries{
+		{Name: "ours", X: xs, Y: acc, Lo: accLo, Hi: accHi, Line: true, Color: 0},
+	}}
+	f1P := linePanel{Title: "Overall F1", XLabel: "practice rounds", YLabel: "F1 (%)", YFloor: 0, YCeil: 100, Series: []xySeries{
+		{Name: "ours", X: xs, Y: f1, Lo: f1Lo, Hi: f1Hi, Line: true, Color: 0},
 	}}
 	if len(pxs) > 0 {
-		top.Series = append(top.Series,
-			xySeries{Name: "ACC (paper, " + paper.StudiesBackbone + ")", X: pxs, Y: pacc, Color: 0, Hollow: true},
-			xySeries{Name: "F1 (paper, " + paper.StudiesBackbone + ")", X: pxs, Y: pf1, Color: 1, Hollow: true})
+		accP.Series = append(accP.Series, xySeries{Name: "paper (" + paper.StudiesBackbone + ")", X: pxs, Y: pacc, Color: 1, Hollow: true})
+		f1P.Series = append(f1P.Series, xySeries{Name: "paper (" + paper.StudiesBackbone + ")", X: pxs, Y: pf1, Color: 1, Hollow: true})
 	}
-	bottom := linePanel{Title: "Memory size", XLabel: "practice rounds", YLabel: "memory tokens (mean per user)"}
+	bottom := linePanel{Title: "Memory size", XLabel: "practice rounds", YLabel: "memory tokens (mean per user)", YFloor: 0, YCeil: math.NaN()}
 	if curveMethod != "" {
 		cx := make([]float64, len(cRounds))
 		for i, r := range cRounds {
@@ -205,7 +212,7 @@ func (st *pramemStudy) evolutionPNG(pts []evoPoint, curveMethod string, cRounds 
 	}
 	bottom.Series = append(bottom.Series, xySeries{Name: "evaluated memories", X: xs, Y: tok, Color: 3})
 	head, sub := st.figureTitle("PraMem Figure 4 (memory evolution)")
-	png, err := lineFigure(head, sub, []linePanel{top, bottom})
+	png, err := lineFigure(head, sub, []linePanel{accP, f1P, bottom}, 2)
 	if err != nil {
 		return nil, fmt.Errorf("pramem_evolution.png: %w", err)
 	}

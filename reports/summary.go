@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/memharness/memharness/metrics"
 	"github.com/memharness/memharness/runlog"
@@ -153,6 +154,10 @@ type summary struct {
 	pairs map[string]map[string]*comparison // method -> field -> vs baseline
 	// runUsage is usage.json (per call purpose), read for the index.
 	runUsage map[string]runlog.MethodUsage
+
+	t1once sync.Once // Table 1 is built once and shared by its figures
+	t1     *table1
+	t1err  error
 }
 
 func summarise(r *run, opts Options) (*summary, error) {

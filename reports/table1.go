@@ -156,7 +156,14 @@ type table1 struct {
 
 // table1 builds Table 1, or returns nil when the run has no binary field
 // with an OmniBehavior prefix.
+// table1 builds Table 1 once per summary (its bootstraps are the costly
+// part of a report) and returns the same result to every later caller.
 func (s *summary) table1() (*table1, error) {
+	s.t1once.Do(func() { s.t1, s.t1err = s.buildTable1() })
+	return s.t1, s.t1err
+}
+
+func (s *summary) buildTable1() (*table1, error) {
 	t := &table1{}
 	for _, f := range s.run.fields {
 		if sc, ok := t1SceneOf(f); ok {

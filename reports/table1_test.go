@@ -212,9 +212,7 @@ func TestTable1PNG(t *testing.T) {
 	if err != nil {
 		t.Fatalf("decode: %v", err)
 	}
-	if b := img.Bounds(); b.Dx() != 9*heatDPI {
-		t.Errorf("width %d, want %d", b.Dx(), 9*heatDPI)
-	}
+	checkFigureRules(t, "table1.png", img)
 }
 
 func TestTable1VsPaper(t *testing.T) {

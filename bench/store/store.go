@@ -25,6 +25,7 @@ type Store struct {
 
 	mu      sync.Mutex
 	f       *os.File
+	prompts *os.File                 // prompts.jsonl, opened on the first prompt
 	samples map[string]runlog.Sample // last record per ID
 	order   []string                 // first-seen order of IDs
 }
@@ -118,15 +119,27 @@ func (s *Store) Counts() (done, errored int) {
 }
 
 // Append writes one record and fsyncs it before returning, so a record that
-// Append acknowledged survives a crash.
+// Append acknowledged survives a crash. The record's prompt, when set, goes to
+// prompts.jsonl first, so an acknowledged sample always has its prompt.
 func (s *Store) Append(rec runlog.Sample) error {
 	b, err := json.Marshal(rec)
 	if err != nil {
 		return fmt.Errorf("run store: encode %s: %w", rec.ID, err)
 	}
 	b = append(b, '\n')
+	var pl []byte
+	if rec.Prompt != "" {
+		if pl, err = runlog.EncodePrompt(rec.ID, rec.Prompt); err != nil {
+			return fmt.Errorf("run store: %w", err)
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if pl != nil {
+		if err := s.appendPrompt(pl); err != nil {
+			return err
+		}
+	}
 	if _, err := s.f.Write(b); err != nil {
 		return fmt.Errorf("run store: append %s: %w", rec.ID, err)
 	}
@@ -184,6 +197,9 @@ func (s *Store) Compact(order []string) error {
 		buf.Write(b)
 		buf.WriteByte('\n')
 	}
+	if err := s.compactPrompts(ids); err != nil {
+		return err
+	}
 	path := filepath.Join(s.dir, runlog.SamplesFile)
 	if err := WriteFileAtomic(path, buf.Bytes()); err != nil {
 		return err
@@ -202,7 +218,114 @@ func (s *Store) Compact(order []string) error {
 func (s *Store) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.prompts != nil {
+		s.prompts.Close()
+		s.prompts = nil
+	}
 	return s.f.Close()
+}
+
+// appendPrompt appends one prompts.jsonl line; the caller holds mu. On first
+// use a torn tail left by a killed process is cut back to the last newline so
+// the new line starts fresh. The sample's own fsync follows, so the prompt
+// reaches disk no later than the sample.
+func (s *Store) appendPrompt(line []byte) error {
+	if s.prompts == nil {
+		path := filepath.Join(s.dir, runlog.PromptsFile)
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+		if err != nil {
+			return fmt.Errorf("run store: %w", err)
+		}
+		end, err := completeLength(f)
+		if err == nil {
+			err = f.Truncate(end)
+		}
+		if err == nil {
+			_, err = f.Seek(end, io.SeekStart)
+		}
+		if err != nil {
+			f.Close()
+			return fmt.Errorf("run store: %s: %w", path, err)
+		}
+		s.prompts = f
+	}
+	if _, err := s.prompts.Write(line); err != nil {
+		return fmt.Errorf("run store: append prompt: %w", err)
+	}
+	if err := s.prompts.Sync(); err != nil {
+		return fmt.Errorf("run store: fsync prompts: %w", err)
+	}
+	return nil
+}
+
+// completeLength is the length of f up to and including its last newline.
+func completeLength(f *os.File) (int64, error) {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return 0, err
+	}
+	br := bufio.NewReaderSize(f, 1<<16)
+	var n, good int64
+	for {
+		b, err := br.ReadBytes('\n')
+		n += int64(len(b))
+		if err == nil {
+			good = n
+			continue
+		}
+		if errors.Is(err, io.EOF) {
+			return good, nil
+		}
+		return 0, err
+	}
+}
+
+// compactPrompts rewrites prompts.jsonl with the last line of every ID in ids
+// order (lines of IDs not in ids are dropped); the caller holds mu. It
+// streams line by line so prompts never all sit in memory at once.
+func (s *Store) compactPrompts(ids []string) error {
+	path := filepath.Join(s.dir, runlog.PromptsFile)
+	if s.prompts != nil {
+		s.prompts.Close()
+		s.prompts = nil
+	}
+	idx, err := runlog.IndexPrompts(path)
+	if err != nil || len(idx) == 0 {
+		return err
+	}
+	src, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("run store: %w", err)
+	}
+	defer src.Close()
+	tmp, err := os.CreateTemp(s.dir, "."+runlog.PromptsFile+".tmp*")
+	if err != nil {
+		return fmt.Errorf("run store: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	w := bufio.NewWriterSize(tmp, 1<<16)
+	for _, id := range ids {
+		sp, ok := idx[id]
+		if !ok {
+			continue
+		}
+		if _, err := io.Copy(w, io.NewSectionReader(src, sp.Off, sp.Len)); err != nil {
+			tmp.Close()
+			return fmt.Errorf("run store: compact prompts: %w", err)
+		}
+	}
+	if err := w.Flush(); err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("run store: compact prompts: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("run store: compact prompts: %w", err)
+	}
+	return nil
 }
 
 // WriteJSON writes v as indented JSON to name inside the run directory, atomically.

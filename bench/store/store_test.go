@@ -102,3 +102,74 @@ func TestStoreJSON(t *testing.T) {
 		t.Fatalf("round trip: ok=%v err=%v m=%+v", ok, err, m)
 	}
 }
+
+// Prompts go to prompts.jsonl; a torn prompt line is cut on resume and
+// Compact keeps one line per sample, in sample order, with the last prompt.
+func TestStorePrompts(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range []runlog.Sample{
+		{ID: "m/b", Prompt: "first prompt of b", Error: "timeout"},
+		{ID: "m/a", Prompt: "prompt of a <tag> & \"quotes\"", Valid: true},
+	} {
+		if err := s.Append(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	path := filepath.Join(dir, runlog.PromptsFile)
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"id":"m/c","gz":"H4sI`)
+	f.Close()
+
+	s, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Append(runlog.Sample{ID: "m/b", Prompt: "second prompt of b", Valid: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Compact([]string{"m/a", "m/b"}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	want := [][2]string{{"m/a", "prompt of a <tag> & \"quotes\""}, {"m/b", "second prompt of b"}}
+	if len(lines) != len(want) {
+		t.Fatalf("prompts.jsonl has %d lines, want %d:\n%s", len(lines), len(want), b)
+	}
+	for i, w := range want {
+		id, p, err := runlog.DecodePrompt([]byte(lines[i]))
+		if err != nil || id != w[0] || p != w[1] {
+			t.Errorf("line %d = (%q, %q, %v), want (%q, %q)", i+1, id, p, err, w[0], w[1])
+		}
+	}
+	idx, err := runlog.IndexPrompts(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, _ := os.Open(path)
+	defer pf.Close()
+	if p, err := runlog.ReadPrompt(pf, idx["m/b"]); err != nil || p != "second prompt of b" {
+		t.Errorf("ReadPrompt(m/b) = %q, %v", p, err)
+	}
+	if strings.Contains(mustRead(t, filepath.Join(dir, runlog.SamplesFile)), "prompt of") {
+		t.Error("samples.jsonl must not carry prompts")
+	}
+}
+
+func mustRead(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

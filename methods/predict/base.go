@@ -168,6 +168,7 @@ func (b base) ask(ctx context.Context, env Env, inst behavior.Instance, v view) 
 		Accept:   func(r llm.Response) bool { _, ok := parse(r.Text); return ok },
 	}
 	out := v.out
+	out.Prompt = v.prompt
 	for a := 0; a < env.maxAttempts(); a++ {
 		if err := ctx.Err(); err != nil {
 			return out, fmt.Errorf("method %s: %s: %w", b.name, inst.ID, err)

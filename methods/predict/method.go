@@ -83,6 +83,8 @@ type Outcome struct {
 	Valid bool   `json:"valid"`
 	// Attempts is how many draws were made (1..MaxAttempts).
 	Attempts int `json:"attempts"`
+	// Prompt is the prompt as sent (the run store keeps it compressed).
+	Prompt string `json:"prompt,omitempty"`
 	// Raw and Reasoning are from the last draw.
 	Raw         string        `json:"raw"`
 	Reasoning   string        `json:"reasoning,omitempty"`

@@ -119,6 +119,13 @@ func TestPredictRequestAndRedraws(t *testing.T) {
 		Calls: 3, CachedCalls: 1, Usage: llm.Usage{PromptTokens: 300, CompletionTokens: 6},
 		HistoryRecords: 3, HistoryTokens: 9,
 	}
+	// The outcome keeps the prompt exactly as the model received it.
+	if len(fm.reqs) > 0 && len(fm.reqs[0].Messages) == 1 {
+		want.Prompt = fm.reqs[0].Messages[0].Content
+	}
+	if out.Prompt == "" {
+		t.Error("outcome carries no prompt")
+	}
 	if d := cmp.Diff(want, out); d != "" {
 		t.Errorf("outcome (-want +got):\n%s", d)
 	}

@@ -63,6 +63,9 @@ type Efficiency struct {
 	Label     string
 	Minutes   float64
 	OverallF1 float64
+	// Calls is the LLM calls per user the paper's text gives (only for
+	// PraMem: "about 500"); 0 when the paper gives none.
+	Calls float64
 }
 
 // Table3 is PraMem's efficiency table (GPT-OSS-120B).
@@ -71,6 +74,6 @@ func Table3() []Efficiency {
 		{Key: "mem0", Label: "Mem0", Minutes: 34.1, OverallF1: 26.4},
 		{Key: "memos", Label: "MemOS", Minutes: 30.6, OverallF1: 26.2},
 		{Key: "proex", Label: "ProEx", Minutes: 24.7, OverallF1: 26.9},
-		{Key: "pramem", Label: "PraMem", Minutes: 55.8, OverallF1: 31.6},
+		{Key: "pramem", Label: "PraMem", Minutes: 55.8, OverallF1: 31.6, Calls: 500},
 	}
 }

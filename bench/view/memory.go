@@ -1,0 +1,277 @@
+package view
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/memharness/memharness/lifelong"
+	"github.com/memharness/memharness/methods/agent/lifemem"
+)
+
+// maxShown caps how much of one stored file a page shows.
+const maxShown = 256 << 10
+
+// memoryMethods lists the methods with per-user memories (memory/<method>/)
+// and, for lifelong runs, the methods with a lifelong folder.
+func memoryMethods(dir string) (perUser, lifelongMethods []string) {
+	for _, e := range dirsOf(filepath.Join(dir, "memory")) {
+		perUser = append(perUser, e)
+	}
+	for _, e := range dirsOf(filepath.Join(dir, lifelong.Dir)) {
+		lifelongMethods = append(lifelongMethods, e)
+	}
+	return perUser, lifelongMethods
+}
+
+func dirsOf(dir string) []string {
+	ents, _ := os.ReadDir(dir)
+	var out []string
+	for _, e := range ents {
+		if e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return naturalLess(out[i], out[j]) })
+	return out
+}
+
+// memoryUsers lists the users with a stored memory of method.
+func memoryUsers(dir, method string) []string {
+	ents, _ := os.ReadDir(filepath.Join(dir, "memory", method))
+	var out []string
+	for _, e := range ents {
+		if n, ok := strings.CutSuffix(e.Name(), ".json"); ok && !e.IsDir() {
+			out = append(out, n)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return naturalLess(out[i], out[j]) })
+	return out
+}
+
+// storedMemory is memory/<method>/<user>.json as the runner stores it.
+type storedMemory struct {
+	Text   string          `json:"text"`
+	Tokens int             `json:"tokens"`
+	Calls  int             `json:"calls"`
+	Meta   json.RawMessage `json:"meta"`
+}
+
+// Section is one named list of memory entries in one round, with what
+// changed since the previous round.
+type Section struct {
+	Name           string
+	Entries        []string
+	Added, Removed []string
+}
+
+// Round is the PraMem memory after one practice round.
+type Round struct {
+	Index    int
+	Sections []Section
+	Review   bool // the self-review ran in this round
+}
+
+// MemoryPage is the memory one method built for one user.
+type MemoryPage struct {
+	Method, User string
+	Text         string
+	Tokens       int
+	Calls        int
+	Meta         string
+	// Rounds are PraMem's practice rounds, oldest first; Checkpoints are
+	// the other construction checkpoints of the user (Mem0, MemOS, ProEx).
+	Rounds      []Round
+	Checkpoints []NamedText
+}
+
+// NamedText is a file name with its (possibly truncated) content.
+type NamedText struct{ Name, Text string }
+
+var roundFile = regexp.MustCompile(`^(.+)-round-(\d+)\.json$`)
+
+// prSections names PraMem's memory sections as the paper does.
+var prSections = []struct{ key, name string }{
+	{"user_exp", "experience (patterns of this user)"},
+	{"model_exp", "bias alerts (calibration of the model)"},
+	{"proposal", "pending proposals"},
+}
+
+func loadMemory(dir, method, user string) (MemoryPage, error) {
+	p := MemoryPage{Method: method, User: user}
+	b, err := os.ReadFile(filepath.Join(dir, "memory", method, user+".json"))
+	if err != nil {
+		return p, fmt.Errorf("memory of %s for %s: %w", method, user, err)
+	}
+	var m storedMemory
+	if err := json.Unmarshal(b, &m); err != nil {
+		return p, fmt.Errorf("memory/%s/%s.json: %w", method, user, err)
+	}
+	p.Text, p.Tokens, p.Calls = m.Text, m.Tokens, m.Calls
+	if len(m.Meta) > 0 {
+		p.Meta = clip(prettyJSON(m.Meta))
+	}
+	// Construction checkpoints live per user; a method's files start with
+	// its kind (pramem-<hash>-round-NNN, mem0-<hash>).
+	cdir := filepath.Join(dir, "checkpoints", user)
+	ents, _ := os.ReadDir(cdir)
+	kind := methodKind(method)
+	prev := map[string][]string{}
+	for _, e := range ents {
+		n := e.Name()
+		if !strings.HasPrefix(n, kind+"-") {
+			continue
+		}
+		if mm := roundFile.FindStringSubmatch(n); mm != nil {
+			r, err := readRound(filepath.Join(cdir, n))
+			if err != nil {
+				return p, err
+			}
+			p.Rounds = append(p.Rounds, r)
+			continue
+		}
+		if strings.HasSuffix(n, "-progress.json") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(cdir, n))
+		if err != nil {
+			return p, err
+		}
+		p.Checkpoints = append(p.Checkpoints, NamedText{n, clip(prettyJSON(b))})
+	}
+	sort.SliceStable(p.Rounds, func(i, j int) bool { return p.Rounds[i].Index < p.Rounds[j].Index })
+	for i := range p.Rounds {
+		for k := range p.Rounds[i].Sections {
+			s := &p.Rounds[i].Sections[k]
+			s.Added, s.Removed = diff(prev[s.Name], s.Entries)
+			prev[s.Name] = s.Entries
+		}
+	}
+	return p, nil
+}
+
+// methodKind guesses the kind prefix of a method's checkpoints from its
+// name (pramem_r5 → pramem); the runner namespaces checkpoints by kind.
+func methodKind(method string) string {
+	for _, k := range []string{"pramem", "mem0", "memos", "proex", "summary"} {
+		if strings.HasPrefix(method, k) {
+			return k
+		}
+	}
+	return method
+}
+
+func readRound(path string) (Round, error) {
+	var raw struct {
+		Round  int                 `json:"round_idx"`
+		After  map[string][]string `json:"memory_snapshot_after"`
+		Review bool                `json:"review_triggered"`
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Round{}, err
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return Round{}, fmt.Errorf("%s: %w", path, err)
+	}
+	r := Round{Index: raw.Round, Review: raw.Review}
+	for _, s := range prSections {
+		r.Sections = append(r.Sections, Section{Name: s.name, Entries: raw.After[s.key]})
+	}
+	return r, nil
+}
+
+// diff returns the entries of b not in a (added) and of a not in b (removed).
+func diff(a, b []string) (added, removed []string) {
+	in := func(xs []string) map[string]bool {
+		m := map[string]bool{}
+		for _, x := range xs {
+			m[x] = true
+		}
+		return m
+	}
+	ina, inb := in(a), in(b)
+	for _, x := range b {
+		if !ina[x] {
+			added = append(added, x)
+		}
+	}
+	for _, x := range a {
+		if !inb[x] {
+			removed = append(removed, x)
+		}
+	}
+	return added, removed
+}
+
+func clip(s string) string {
+	if len(s) > maxShown {
+		return s[:maxShown] + fmt.Sprintf("\n… (%d more bytes not shown)", len(s)-maxShown)
+	}
+	return s
+}
+
+// Stage is one lifelong stage record (what the memory took in and what
+// building it cost), kept as display text.
+type Stage struct {
+	Name, Text string
+}
+
+// LifelongMemory is what one agent method stored over a lifelong run.
+type LifelongMemory struct {
+	Method string
+	// Describe is LifeMem's listing of clusters, rules and costs; States
+	// are the other methods' stored state files.
+	Describe string
+	States   []NamedText
+	Stages   []Stage
+	Stats    string
+}
+
+func loadLifelongMemory(ctx context.Context, dir, method string) (LifelongMemory, error) {
+	md := lifelong.MethodDir(dir, method)
+	lm := LifelongMemory{Method: method}
+	state := filepath.Join(md, "state")
+	if _, err := os.Stat(filepath.Join(state, "lifemem.json")); err == nil {
+		m, err := lifemem.Inspect(ctx, state, lifemem.Options{})
+		if err != nil {
+			return lm, err
+		}
+		var b strings.Builder
+		err = m.Describe(&b)
+		m.Close()
+		if err != nil {
+			return lm, err
+		}
+		lm.Describe = clip(b.String())
+	}
+	ents, _ := os.ReadDir(state)
+	for _, e := range ents {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") || e.Name() == "lifemem.json" {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(state, e.Name()))
+		if err != nil {
+			return lm, err
+		}
+		lm.States = append(lm.States, NamedText{e.Name(), clip(prettyJSON(b))})
+	}
+	sents, _ := os.ReadDir(filepath.Join(md, "stages"))
+	for _, e := range sents {
+		b, err := os.ReadFile(filepath.Join(md, "stages", e.Name()))
+		if err != nil {
+			return lm, err
+		}
+		lm.Stages = append(lm.Stages, Stage{strings.TrimSuffix(e.Name(), ".json"), clip(prettyJSON(b))})
+	}
+	sort.SliceStable(lm.Stages, func(i, j int) bool { return naturalLess(lm.Stages[i].Name, lm.Stages[j].Name) })
+	if b, err := os.ReadFile(filepath.Join(md, method+"_stats.json")); err == nil {
+		lm.Stats = clip(prettyJSON(b))
+	}
+	return lm, nil
+}

@@ -1,0 +1,71 @@
+package view
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/lifelong"
+)
+
+// transcriptStages lists the stages of a lifelong method with transcripts
+// (stage folders such as 01..10, self, ood), in natural order.
+func transcriptStages(dir, method string) []string {
+	return dirsOf(filepath.Join(lifelong.MethodDir(dir, method), "transcripts"))
+}
+
+// EnvEpisodes are the episodes of one environment in one stage.
+type EnvEpisodes struct {
+	Env      string
+	Episodes []envs.Transcript
+}
+
+// loadStage reads every transcript of one method and stage.
+func loadStage(dir, method, stage string) ([]EnvEpisodes, error) {
+	sdir := filepath.Join(lifelong.MethodDir(dir, method), "transcripts", stage)
+	ents, err := os.ReadDir(sdir)
+	if err != nil {
+		return nil, fmt.Errorf("transcripts of %s, stage %s: %w", method, stage, err)
+	}
+	var out []EnvEpisodes
+	for _, e := range ents {
+		env, ok := strings.CutSuffix(e.Name(), ".jsonl")
+		if !ok {
+			continue
+		}
+		eps, err := readTranscripts(filepath.Join(sdir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, EnvEpisodes{Env: env, Episodes: eps})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return naturalLess(out[i].Env, out[j].Env) })
+	return out, nil
+}
+
+func readTranscripts(path string) ([]envs.Transcript, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []envs.Transcript
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for line := 1; sc.Scan(); line++ {
+		if len(strings.TrimSpace(sc.Text())) == 0 {
+			continue
+		}
+		var t envs.Transcript
+		if err := json.Unmarshal(sc.Bytes(), &t); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+		}
+		out = append(out, t)
+	}
+	return out, sc.Err()
+}

@@ -1,0 +1,352 @@
+package view
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/memharness/memharness/bench/store"
+	"github.com/memharness/memharness/runlog"
+)
+
+// writeRun writes a run directory of n samples over three methods through
+// the run store (so prompts land in prompts.jsonl as in a real run), plus a
+// report table and a per-user memory with two PraMem practice rounds.
+func writeRun(t testing.TB, dir string, n int) {
+	t.Helper()
+	st, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Large runs for the benchmarks skip the store's per-sample fsync and
+	// write both logs directly, in the same format.
+	var direct, directPrompts *bufio.Writer
+	if n > 1000 {
+		sf, err := os.Create(filepath.Join(dir, runlog.SamplesFile))
+		must(t, err)
+		pf, err := os.Create(filepath.Join(dir, runlog.PromptsFile))
+		must(t, err)
+		defer sf.Close()
+		defer pf.Close()
+		direct, directPrompts = bufio.NewWriter(sf), bufio.NewWriter(pf)
+		defer direct.Flush()
+		defer directPrompts.Flush()
+	}
+	methods := []string{"truncation", "rag", "pramem"}
+	var order []string
+	for i := range n {
+		m := methods[i%3]
+		s := runlog.Sample{
+			ID: fmt.Sprintf("%s/u%03d/%d", m, i/3%50, i), Method: m, Dataset: "movielens", User: fmt.Sprintf("u%03d", i/3%50),
+			Index: i, Field: "movie_rating", Kind: "multiclass", Label: fmt.Sprint(1 + i%5), Pred: fmt.Sprint(1 + i%4),
+			Valid: i%17 != 0, Attempts: 1, Raw: fmt.Sprintf("Rating: %d", 1+i%4), Calls: 1, CachedCalls: i % 2,
+			PromptTokens: 100 + i%7, CompletionTokens: 3, LatencyMS: 12.5,
+			Prompt: fmt.Sprintf("Predict the rating of sample %d.\nHistory: ...", i),
+		}
+		if i == 4 {
+			s.Raw = `<script>alert("raw")</script>`
+			s.Prompt = `<img src=x onerror="alert('prompt')">`
+		}
+		if !s.Valid {
+			s.Pred = ""
+		}
+		order = append(order, s.ID)
+		if direct != nil {
+			b, _ := json.Marshal(s)
+			direct.Write(append(b, '\n'))
+			pl, err := runlog.EncodePrompt(s.ID, s.Prompt)
+			must(t, err)
+			directPrompts.Write(pl)
+			continue
+		}
+		if err := st.Append(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if direct == nil {
+		if err := st.Compact(order); err != nil {
+			t.Fatal(err)
+		}
+	}
+	man := runlog.Manifest{Name: "demo<b>", Backbone: "sim", Model: "m", DataSource: "synthetic", Methods: methods, Samples: n,
+		Config: map[string]any{"name": "demo"}}
+	if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	must(t, os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("name: demo\n"), 0o644))
+	must(t, os.MkdirAll(filepath.Join(dir, "report"), 0o755))
+	must(t, os.WriteFile(filepath.Join(dir, "report", "table.md"), []byte("# Metrics\n\n| method | acc |\n|---|---|\n| rag | 0.42 |\n| x\\|y | <i>1</i> |\n"), 0o644))
+	must(t, os.MkdirAll(filepath.Join(dir, "memory", "pramem"), 0o755))
+	mem, _ := json.Marshal(map[string]any{"text": "- likes <b>drama</b>", "tokens": 5, "calls": 2, "meta": map[string]any{"rounds": 2}})
+	must(t, os.WriteFile(filepath.Join(dir, "memory", "pramem", "u001.json"), mem, 0o644))
+	must(t, os.MkdirAll(filepath.Join(dir, "checkpoints", "u001"), 0o755))
+	for r, after := range [][]string{{"- a"}, {"- a", "- b"}} {
+		b, _ := json.Marshal(map[string]any{"round_idx": r, "memory_snapshot_after": map[string]any{"user_exp": after, "model_exp": []string{"- bias +0.1"}, "proposal": []string{}}})
+		must(t, os.WriteFile(filepath.Join(dir, "checkpoints", "u001", fmt.Sprintf("pramem-abc-round-%03d.json", r)), b, 0o644))
+	}
+}
+
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func get(t *testing.T, h http.Handler, target string) (int, string) {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", target, nil))
+	b, _ := io.ReadAll(rec.Body)
+	return rec.Code, string(b)
+}
+
+func newTestServer(t *testing.T, n int) (http.Handler, string) {
+	root := t.TempDir()
+	writeRun(t, filepath.Join(root, "demo"), n)
+	// index.md links table.md; stale.png is left over from an older report.
+	must(t, os.WriteFile(filepath.Join(root, "demo", "report", "index.md"), []byte("- [table.md](table.md)\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(root, "demo", "report", "stale.png"), []byte("\x89PNG"), 0o644))
+	sw := filepath.Join(root, "sw")
+	writeRun(t, filepath.Join(sw, "top_k=5"), 30)
+	must(t, os.WriteFile(filepath.Join(sw, "sweep.md"), []byte("# Sweep sw\n\n| variant | rag |\n|---|---|\n| top_k=5 | 0.40 [0.30, 0.50] |\n\n![plot](sweep.png)\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(sw, "sweep.png"), []byte("\x89PNG"), 0o644))
+	s, err := NewServer(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.Handler(), root
+}
+
+func TestPages(t *testing.T) {
+	h, _ := newTestServer(t, 300)
+	tests := []struct {
+		name, target string
+		code         int
+		want         []string
+		not          []string
+	}{
+		{"home lists the run", "/", 200, []string{`href="/run?r=demo"`, "synthetic"}, nil},
+		{"run overview", "/run?r=demo", 200, []string{"table.md", "index.md", "name: demo", "pramem", `&#34;backbone&#34;: &#34;sim&#34;`, "Run demo&lt;b&gt;"}, []string{"demo<b>", "stale.png"}},
+		{"table rendered and escaped", "/table?r=demo&f=table.md", 200, []string{"<td>0.42</td>", "<td>x|y</td>", "&lt;i&gt;1&lt;/i&gt;"}, []string{"<i>1</i>"}},
+		{"filter by method and outcome", "/samples?r=demo&method=rag&outcome=invalid", 200, []string{"rag/"}, []string{"truncation/", `class="correct"`}},
+		{"last page", "/samples?r=demo&page=3", 200, []string{"page 3 of 3", `id="prev"`}, []string{`id="next"`}},
+		{"sample with prompt, escaped", "/sample?r=" + url.QueryEscape("demo") + "&id=" + url.QueryEscape("rag/u001/4"), 200,
+			[]string{"&lt;script&gt;alert(&#34;raw&#34;)&lt;/script&gt;", "&lt;img src=x onerror=", "0 of 1 calls answered from the cache"},
+			[]string{"<script>alert", "<img src=x"}},
+		{"memory with round diffs", "/memory?r=demo&method=pramem&user=u001", 200, []string{"likes &lt;b&gt;drama&lt;/b&gt;", `<li class="add">+ - b</li>`, "round 1"}, nil},
+		{"sweep listed", "/", 200, []string{`href="/sweep?s=sw"`, `/run?r=sw%2Ftop_k%3D5`}, nil},
+		{"sweep page", "/sweep?s=sw", 200, []string{"<td>0.40 [0.30, 0.50]</td>", `src="/file?s=sw&amp;f=sweep.png"`, "top_k=5"}, nil},
+		{"sweep figure", "/file?s=sw&f=sweep.png", 200, []string{"PNG"}, nil},
+		{"sweep traversal", "/file?s=../..&f=sweep.png", 404, nil, nil},
+		{"traversal in run", "/run?r=../etc", 404, nil, nil},
+		{"traversal in file", "/file?r=demo&f=report/../manifest.json", 404, nil, nil},
+		{"only report types served", "/file?r=demo&f=report/table.md", 200, []string{"| rag | 0.42 |"}, nil},
+		{"unknown sample", "/sample?r=demo&id=nope", 404, nil, nil},
+		{"memory outside the run", "/memory?r=demo&method=..&user=x", 404, nil, nil},
+	}
+	for _, tt := range tests {
+		code, body := get(t, h, tt.target)
+		if code != tt.code {
+			t.Errorf("%s: GET %s = %d, want %d\n%s", tt.name, tt.target, code, tt.code, body)
+			continue
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(body, w) {
+				t.Errorf("%s: GET %s lacks %q", tt.name, tt.target, w)
+			}
+		}
+		for _, w := range tt.not {
+			if strings.Contains(body, w) {
+				t.Errorf("%s: GET %s contains %q", tt.name, tt.target, w)
+			}
+		}
+	}
+}
+
+// The filters select exactly the samples that match, page by page.
+func TestSampleFilterCounts(t *testing.T) {
+	root := t.TempDir()
+	writeRun(t, root, 500)
+	ri, err := loadRun(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	samples, err := runlog.ReadSamples(filepath.Join(root, runlog.SamplesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []Filter{{}, {Method: "rag"}, {User: "u007"}, {Outcome: "invalid"}, {Method: "pramem", Outcome: "correct"}, {Field: "none"}} {
+		want := 0
+		for i := range samples {
+			s := &samples[i]
+			if (f.Method == "" || s.Method == f.Method) && (f.User == "" || s.User == f.User) &&
+				(f.Field == "" || s.Field == f.Field) && (f.Outcome == "" || outcomeOf(s) == f.Outcome) {
+				want++
+			}
+		}
+		seen := 0
+		d, err := samplesData(ri, f, 1, serverLinks{"."}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for p := 1; p <= d.Pages; p++ {
+			pd, _ := samplesData(ri, f, p, serverLinks{"."}, false)
+			seen += len(pd.Rows)
+		}
+		if d.Total != want || seen != want {
+			t.Errorf("filter %+v: total %d, rows over pages %d, want %d", f, d.Total, seen, want)
+		}
+	}
+}
+
+// The static report opens from disk: every page it links to exists.
+func TestWriteStatic(t *testing.T) {
+	root := t.TempDir()
+	writeRun(t, root, 250)
+	index, err := WriteStatic(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	var walk func(page string)
+	seen := map[string]bool{}
+	walk = func(page string) {
+		if seen[page] {
+			return
+		}
+		seen[page] = true
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Errorf("linked page missing: %v", err)
+			return
+		}
+		for _, part := range strings.Split(string(b), `href="`)[1:] {
+			target := part[:strings.IndexByte(part, '"')]
+			target, _, _ = strings.Cut(target, "#")
+			if target == "" || strings.Contains(target, "://") {
+				continue
+			}
+			target = strings.ReplaceAll(target, "&amp;", "&")
+			checked++
+			walk(filepath.Join(filepath.Dir(page), filepath.FromSlash(target)))
+		}
+	}
+	walk(index)
+	if checked < 10 {
+		t.Errorf("only %d links checked", checked)
+	}
+	b, _ := os.ReadFile(filepath.Join(root, "report", StaticDir, "samples-all-1.html"))
+	if !strings.Contains(string(b), `id="s4"`) || strings.Contains(string(b), "<script>alert") {
+		t.Error("static sample list lacks sample 4's inline details or does not escape its response")
+	}
+}
+
+func TestNaturalLess(t *testing.T) {
+	for _, c := range [][2]string{{"stage 2", "stage 10"}, {"01", "10"}, {"r5", "r20"}, {"a", "b"}, {"user_9", "user_10"}} {
+		if !naturalLess(c[0], c[1]) || naturalLess(c[1], c[0]) {
+			t.Errorf("naturalLess(%q, %q) wrong", c[0], c[1])
+		}
+	}
+}
+
+// BenchmarkSamplesPage measures one filtered list page of a run of
+// 100,000 samples once the run is indexed (what every page view costs).
+func BenchmarkSamplesPage(b *testing.B) {
+	root := b.TempDir()
+	writeRun(b, filepath.Join(root, "big"), 100_000)
+	s, err := NewServer(root, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := s.Handler()
+	warm := httptest.NewRecorder()
+	h.ServeHTTP(warm, httptest.NewRequest("GET", "/run?r=big", nil))
+	runtime.GC() // the setup's garbage is not the page's cost
+	targets := []string{
+		"/samples?r=big&page=500",
+		"/samples?r=big&method=rag&outcome=wrong&page=3",
+		"/sample?r=big&id=" + url.QueryEscape("pramem/u032/99998"),
+	}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", targets[i%len(targets)], nil))
+		if rec.Code != 200 {
+			b.Fatalf("%s: %d", targets[i%len(targets)], rec.Code)
+		}
+	}
+}
+
+// BenchmarkOpenRun measures the first page of a run of 100,000 samples:
+// reading and indexing samples.jsonl, then rendering the overview.
+func BenchmarkOpenRun(b *testing.B) {
+	root := b.TempDir()
+	writeRun(b, filepath.Join(root, "big"), 100_000)
+	runtime.GC()
+	for b.Loop() {
+		s, err := NewServer(root, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rec := httptest.NewRecorder()
+		s.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/samples?r=big", nil))
+		if rec.Code != 200 {
+			b.Fatal(rec.Code)
+		}
+	}
+}
+
+// readSamples agrees with runlog.ReadSamples: last record per ID, torn
+// final line ignored, a malformed line elsewhere an error naming it.
+func TestReadSamples(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name, body string
+		ids        []string
+		preds      []string
+		err        string
+	}{
+		{"last wins, first-seen order", `{"id":"a","pred":"1"}` + "\n" + `{"id":"b","pred":"2"}` + "\n" + `{"id":"a","pred":"3"}` + "\n", []string{"a", "b"}, []string{"3", "2"}, ""},
+		{"torn tail", `{"id":"a","pred":"1"}` + "\n" + `{"id":"b","pr`, []string{"a"}, []string{"1"}, ""},
+		{"blank lines", "\n" + `{"id":"a"}` + "\n\n", []string{"a"}, []string{""}, ""},
+		{"malformed", `{"id":"a"}` + "\nnot json\n" + `{"id":"b"}` + "\n", nil, nil, ":2:"},
+	}
+	for _, tt := range tests {
+		path := filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "_"))
+		must(t, os.WriteFile(path, []byte(tt.body), 0o644))
+		got, err := readSamples(path)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s: err %v, want one naming %s", tt.name, err, tt.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		want, err := runlog.ReadSamples(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(tt.ids) || len(want) != len(got) {
+			t.Fatalf("%s: %d samples (runlog %d), want %d", tt.name, len(got), len(want), len(tt.ids))
+		}
+		for i := range got {
+			if got[i].ID != tt.ids[i] || got[i].Pred != tt.preds[i] || got[i] != want[i] {
+				t.Errorf("%s: sample %d = %s/%s, want %s/%s", tt.name, i, got[i].ID, got[i].Pred, tt.ids[i], tt.preds[i])
+			}
+		}
+	}
+}

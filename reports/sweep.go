@@ -1,0 +1,305 @@
+package reports
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// SweepVariant is one variant of a sweep as the runner finished it.
+type SweepVariant struct {
+	// Name is the variant's name: named variants and grid points joined by
+	// "__", grid points as key=value (e.g. "sim-default__top_k=5").
+	Name string
+	// Dir is the run directory holding the variant's report/.
+	Dir              string
+	Planned, Errored int
+	// SameAs names the variant whose run this one shares (the sim backbone
+	// ignores model names and sampling parameters); "" when it ran itself.
+	SameAs string
+}
+
+// sweepPoint is one variant's headline metric for one method.
+type sweepPoint struct{ v, lo, hi float64 }
+
+// sweepMetric is the headline metric the sweep compares, read from the
+// variant's report: Overall F1 of Table 1 (OmniBehavior), LifeMem's
+// average OP, or accuracy over all answers of the first question field.
+type sweepMetric struct {
+	name    string
+	methods []string
+	at      map[string]sweepPoint // method → value
+}
+
+// readSweepMetric reads the headline metric of one variant's report.
+func readSweepMetric(reportDir string) (sweepMetric, error) {
+	if rows, err := readCSVRows(filepath.Join(reportDir, "table1.csv")); err == nil {
+		m := sweepMetric{name: "Overall F1 (%)", at: map[string]sweepPoint{}}
+		for _, r := range rows {
+			if r["scene"] == "overall" && r["metric"] == "f1" {
+				m.add(r["method"], r["value"], r["ci_low"], r["ci_high"])
+			}
+		}
+		return m, nil
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return sweepMetric{}, err
+	}
+	if rows, err := readCSVRows(filepath.Join(reportDir, "lifemem_table2.csv")); err == nil {
+		m := sweepMetric{name: "average OP (%)", at: map[string]sweepPoint{}}
+		for _, r := range rows {
+			if r["category"] == "Avg" && r["metric"] == "op" {
+				m.add(r["method"], r["value"], "", "")
+			}
+		}
+		return m, nil
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return sweepMetric{}, err
+	}
+	rows, err := readCSVRows(filepath.Join(reportDir, "metrics.csv"))
+	if err != nil {
+		return sweepMetric{}, err
+	}
+	field := ""
+	for _, r := range rows {
+		if r["metric"] == "accuracy_all" && r["field"] != "all" {
+			field = r["field"]
+			break
+		}
+	}
+	m := sweepMetric{name: "accuracy of " + field + " (all answers)", at: map[string]sweepPoint{}}
+	for _, r := range rows {
+		if r["field"] == field && r["metric"] == "accuracy_all" {
+			m.add(r["method"], r["value"], r["ci_low"], r["ci_high"])
+		}
+	}
+	return m, nil
+}
+
+func (m *sweepMetric) add(method, v, lo, hi string) {
+	p := sweepPoint{parseNum(v), parseNum(lo), parseNum(hi)}
+	if _, ok := m.at[method]; !ok {
+		m.methods = append(m.methods, method)
+	}
+	m.at[method] = p
+}
+
+func parseNum(s string) float64 {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return math.NaN()
+	}
+	return v
+}
+
+// readCSVRows reads a CSV with a header into one map per row.
+func readCSVRows(path string) ([]map[string]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(recs) == 0 {
+		return nil, nil
+	}
+	var out []map[string]string
+	for _, r := range recs[1:] {
+		row := map[string]string{}
+		for i, h := range recs[0] {
+			if i < len(r) {
+				row[h] = r[i]
+			}
+		}
+		out = append(out, row)
+	}
+	return out, nil
+}
+
+// sweptValue splits a variant name into its numeric swept key and value
+// (the last key=value part that is a number) and the rest, which names the
+// curve the variant belongs to.
+func sweptValue(name string) (key string, x float64, rest string, ok bool) {
+	parts := strings.Split(name, "__")
+	for i := len(parts) - 1; i >= 0; i-- {
+		k, v, found := strings.Cut(parts[i], "=")
+		if !found {
+			continue
+		}
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			continue
+		}
+		return k, f, strings.Join(slices.Delete(slices.Clone(parts), i, i+1), "__"), true
+	}
+	return "", 0, name, false
+}
+
+// WriteSweep writes the comparison of a sweep's variants into root:
+// sweep.md (variants in natural order, the headline metric ± CI per method,
+// samples, errors, links), sweep.csv and, when the variants differ in a
+// numeric value, sweep.png (the metric against that value, one line per
+// method and named variant, CIs as error bars).
+func WriteSweep(root string, variants []SweepVariant) (Artefacts, error) {
+	vs := slices.Clone(variants)
+	slices.SortStableFunc(vs, func(a, b SweepVariant) int {
+		if naturalLess(a.Name, b.Name) {
+			return -1
+		}
+		if naturalLess(b.Name, a.Name) {
+			return 1
+		}
+		return 0
+	})
+	metrics := make([]sweepMetric, len(vs))
+	var methods []string
+	metricName := ""
+	var problems []string
+	for i, v := range vs {
+		m, err := readSweepMetric(filepath.Join(v.Dir, ReportDir))
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s: no metrics (%v)", v.Name, err))
+			continue
+		}
+		metrics[i] = m
+		if metricName == "" {
+			metricName = m.name
+		}
+		for _, mm := range m.methods {
+			if !slices.Contains(methods, mm) {
+				methods = append(methods, mm)
+			}
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Sweep %s\n\n", mdText(filepath.Base(root)))
+	if metricName != "" {
+		fmt.Fprintf(&b, "Metric: %s, point estimate [bootstrap CI] per method; variants in numeric order.\n\n", mdText(metricName))
+	}
+	b.WriteString("| variant |")
+	for _, m := range methods {
+		b.WriteString(" " + mdCell(m) + " |")
+	}
+	b.WriteString(" samples | errored | report |\n|---|")
+	b.WriteString(strings.Repeat("---|", len(methods)+3) + "\n")
+	header := []string{"variant", "swept_key", "swept_value", "method", "metric", "value", "ci_low", "ci_high", "samples", "errored", "same_as"}
+	var rows [][]string
+	for i, v := range vs {
+		name := mdCell(v.Name)
+		if v.SameAs != "" {
+			name += " (same run as " + mdCell(v.SameAs) + ": the sim backbone ignores model name and sampling parameters)"
+		}
+		fmt.Fprintf(&b, "| %s |", name)
+		key, x, _, numeric := sweptValue(v.Name)
+		xs := ""
+		if numeric {
+			xs = strconv.FormatFloat(x, 'f', -1, 64)
+		}
+		for _, m := range methods {
+			p, ok := metrics[i].at[m]
+			cell := "—"
+			if ok && !math.IsNaN(p.v) {
+				cell = f2(p.v)
+				if !math.IsNaN(p.lo) && !math.IsNaN(p.hi) {
+					cell += " [" + f2(p.lo) + ", " + f2(p.hi) + "]"
+				}
+				rows = append(rows, []string{v.Name, key, xs, m, metricName, num(p.v), num(p.lo), num(p.hi),
+					strconv.Itoa(v.Planned), strconv.Itoa(v.Errored), v.SameAs})
+			}
+			b.WriteString(" " + cell + " |")
+		}
+		rel, _ := filepath.Rel(root, filepath.Join(v.Dir, ReportDir, "index.md"))
+		fmt.Fprintf(&b, " %d | %d | [index](%s) |\n", v.Planned, v.Errored, filepath.ToSlash(rel))
+	}
+	for _, p := range problems {
+		b.WriteString("\n- " + mdText(p))
+	}
+	arts := Artefacts{Dir: root}
+	png, err := sweepPlot(filepath.Base(root), metricName, vs, metrics, methods)
+	if err != nil {
+		return arts, err
+	}
+	if png != nil {
+		b.WriteString("\n![metric against the swept value](sweep.png)\n")
+	}
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return arts, err
+	}
+	if err := os.WriteFile(filepath.Join(root, "sweep.md"), []byte(b.String()), 0o644); err != nil {
+		return arts, fmt.Errorf("write sweep.md: %w", err)
+	}
+	arts.Files = append(arts.Files, Artefact{"sweep.md", "the variants compared: headline metric ± CI per method"})
+	if err := WriteCSV(filepath.Join(root, "sweep.csv"), header, rows); err != nil {
+		return arts, err
+	}
+	arts.Files = append(arts.Files, Artefact{"sweep.csv", "the same comparison, one row per variant and method"})
+	if png != nil {
+		if err := os.WriteFile(filepath.Join(root, "sweep.png"), png, 0o644); err != nil {
+			return arts, fmt.Errorf("write sweep.png: %w", err)
+		}
+		arts.Files = append(arts.Files, Artefact{"sweep.png", "the metric against the swept value"})
+	}
+	return arts, nil
+}
+
+// sweepPlot draws the metric against the swept numeric value, one line per
+// method and named variant; nil when no variant has a numeric value.
+func sweepPlot(name, metric string, vs []SweepVariant, ms []sweepMetric, methods []string) ([]byte, error) {
+	type curve struct {
+		name       string
+		x, y, l, h []float64
+	}
+	var curves []*curve
+	byName := map[string]*curve{}
+	xKey := ""
+	for i, v := range vs {
+		key, x, rest, ok := sweptValue(v.Name)
+		if !ok {
+			continue
+		}
+		xKey = key
+		for _, m := range methods {
+			p, ok := ms[i].at[m]
+			if !ok {
+				continue
+			}
+			cn := m
+			if rest != "" {
+				cn = m + " (" + rest + ")"
+			}
+			c := byName[cn]
+			if c == nil {
+				c = &curve{name: cn}
+				byName[cn] = c
+				curves = append(curves, c)
+			}
+			c.x, c.y, c.l, c.h = append(c.x, x), append(c.y, p.v), append(c.l, p.lo), append(c.h, p.hi)
+		}
+	}
+	if len(curves) == 0 {
+		return nil, nil
+	}
+	panel := linePanel{Title: metric + " against " + xKey, XLabel: xKey, YLabel: metric, YFloor: 0, YCeil: math.NaN()}
+	for _, c := range curves {
+		for _, x := range c.x {
+			if !slices.Contains(panel.XTicks, x) {
+				panel.XTicks = append(panel.XTicks, x)
+			}
+		}
+	}
+	if len(panel.XTicks) > 12 {
+		panel.XTicks = nil // too many to label each
+	}
+	for k, c := range curves {
+		panel.Series = append(panel.Series, xySeries{Name: c.name, X: c.x, Y: c.y, Lo: c.l, Hi: c.h, Line: true, Color: k})
+	}
+	return lineFigure("Sweep "+name, metric+" by "+xKey, []linePanel{panel}, 1)
+}

@@ -1,0 +1,82 @@
+package reports
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A sweep over top_k lists its variants in numeric order with the metric
+// and its interval per method, and plots the metric against top_k.
+func TestWriteSweep(t *testing.T) {
+	root := t.TempDir()
+	var vs []SweepVariant
+	for _, k := range []int{20, 1, 5} { // the runner's order; text order would be 1, 20, 5
+		for _, named := range []string{"sim-eager", "sim-default"} {
+			name := fmt.Sprintf("%s__top_k=%d", named, k)
+			dir := filepath.Join(root, name)
+			if err := os.MkdirAll(filepath.Join(dir, ReportDir), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			acc := 0.3 + float64(k)/100
+			csv := "method,field,metric,value,ci_low,ci_high,n\n" +
+				fmt.Sprintf("rag,movie_rating,accuracy_all,%f,%f,%f,100\n", acc, acc-0.05, acc+0.05) +
+				"rag,all,calls,100,,,100\n"
+			if err := os.WriteFile(filepath.Join(dir, ReportDir, "metrics.csv"), []byte(csv), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			vs = append(vs, SweepVariant{Name: name, Dir: dir, Planned: 100})
+		}
+	}
+	arts, err := WriteSweep(root, vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(root, "sweep.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, l := range strings.Split(string(md), "\n") {
+		if strings.HasPrefix(l, "| sim-") {
+			order = append(order, strings.TrimSpace(strings.Split(l, "|")[1]))
+		}
+	}
+	want := []string{"sim-default__top_k=1", "sim-default__top_k=5", "sim-default__top_k=20",
+		"sim-eager__top_k=1", "sim-eager__top_k=5", "sim-eager__top_k=20"}
+	if strings.Join(order, ",") != strings.Join(want, ",") {
+		t.Errorf("variant order %v, want %v", order, want)
+	}
+	if !strings.Contains(string(md), "| 0.35 [0.30, 0.40] |") {
+		t.Errorf("sweep.md lacks top_k=5's accuracy with its interval:\n%s", md)
+	}
+	if len(arts.Files) != 3 {
+		t.Fatalf("artefacts %v, want sweep.md, sweep.csv, sweep.png", arts.Files)
+	}
+	png, err := os.ReadFile(filepath.Join(root, "sweep.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFigureRules(t, "sweep.png", decodePNG(t, png))
+}
+
+func TestSweptValue(t *testing.T) {
+	tests := []struct {
+		name, key, rest string
+		x               float64
+		ok              bool
+	}{
+		{"sim-default__history_tokens=2000", "history_tokens", "sim-default", 2000, true},
+		{"top_k=5", "top_k", "", 5, true},
+		{"stream=random", "", "stream=random", 0, false},
+		{"tau=0.9__model=x", "tau", "model=x", 0.9, true},
+	}
+	for _, tt := range tests {
+		k, x, rest, ok := sweptValue(tt.name)
+		if k != tt.key || x != tt.x || rest != tt.rest || ok != tt.ok {
+			t.Errorf("sweptValue(%q) = %q, %g, %q, %v", tt.name, k, x, rest, ok)
+		}
+	}
+}
