@@ -46,11 +46,15 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	if err != nil {
 		return res, err
 	}
-	var prev runlog.Manifest
-	if ok, err := st.ReadJSON(runlog.ManifestFile, &prev); err != nil {
+	for _, r := range st.Repairs() {
+		fmt.Fprintf(stdio.Err, "run %s: repaired: %s\n", cfg.Name, r)
+	}
+	if err := st.CheckConfig(hash); err != nil {
 		return res, err
-	} else if ok && prev.ConfigHash != hash {
-		return res, fmt.Errorf("run directory %s holds a run of a different config; use another --out or remove it", rs.dir)
+	}
+	var prev runlog.Manifest
+	if _, err := st.ReadJSON(runlog.ManifestFile, &prev); err != nil {
+		return res, err
 	}
 
 	// Suites and training data. Embedded default: the suites written by us,

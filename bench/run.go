@@ -213,16 +213,19 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 		return res, err
 	}
 	defer st.Close()
+	for _, r := range st.Repairs() {
+		fmt.Fprintf(stdio.Err, "run %s: repaired: %s\n", cfg.Name, r)
+	}
 	hash, err := cfg.Hash()
 	if err != nil {
 		return res, err
 	}
-	var prev runlog.Manifest
-	if ok, err := st.ReadJSON(runlog.ManifestFile, &prev); err != nil {
+	if err := st.CheckConfig(hash); err != nil {
 		return res, err
-	} else if ok && prev.ConfigHash != hash {
-		return res, fmt.Errorf("run directory %s holds a run of a different config (hash %.12s, now %.12s); "+
-			"use another --out or remove the directory", rs.dir, prev.ConfigHash, hash)
+	}
+	var prev runlog.Manifest
+	if _, err := st.ReadJSON(runlog.ManifestFile, &prev); err != nil {
+		return res, err
 	}
 
 	// Plan: every (method, instance), ordered by method then user so that a
@@ -281,15 +284,25 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	}})
 	jobsCh := make(chan job)
 	var wg sync.WaitGroup
+	// A failed write stops the run: the store is closed for writing, and
+	// work is cancelled so no more calls are paid for samples that cannot
+	// be saved.
+	runCtx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	var appendErr error
 	var appendOnce sync.Once
+	var callsAtFailure int
 	workers := max(1, cfg.Eval.Concurrency)
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for j := range jobsCh {
-				rec, ok := runJob(ctx, j.u.env, st, j)
+				if st.Err() != nil || runCtx.Err() != nil {
+					continue
+				}
+				var calls llm.CallLog
+				rec, ok := runJob(llm.WithCallLog(runCtx, &calls), j.u.env, st, j)
 				if !ok { // cancelled: leave the sample for the next run
 					continue
 				}
@@ -298,8 +311,12 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 				} else if !rec.Valid {
 					invalid.Add(1)
 				}
-				if err := st.Append(rec); err != nil {
-					appendOnce.Do(func() { appendErr = err })
+				if err := st.AppendWith(rec, calls.Take()); err != nil {
+					appendOnce.Do(func() {
+						appendErr = err
+						callsAtFailure = back.meter.Snapshot().Total.Calls
+						stop(err)
+					})
 				}
 				bar.Add(1)
 			}
@@ -309,7 +326,7 @@ feed:
 	for _, j := range jobs {
 		select {
 		case jobsCh <- j:
-		case <-ctx.Done():
+		case <-runCtx.Done():
 			break feed
 		}
 	}
@@ -317,16 +334,13 @@ feed:
 	wg.Wait()
 	bar.Finish()
 
-	if err := writeUsage(st, back.meter); err != nil {
-		return res, err
-	}
-	if back.buildMeter != nil {
-		if err := writeUsage(st, back.buildMeter); err != nil {
-			return res, err
-		}
-	}
 	if appendErr != nil {
-		return res, appendErr
+		return res, fmt.Errorf("stopped: %w (%d model calls were in flight at the failure and finished after it; "+
+			"free the space or fix the cause and re-run the same command to resume)",
+			appendErr, back.meter.Snapshot().Total.Calls-callsAtFailure)
+	}
+	if err := writeJournalUsage(st); err != nil {
+		return res, err
 	}
 	if ctx.Err() != nil {
 		return res, fmt.Errorf("interrupted; re-run the same command to resume: %w", ctx.Err())
@@ -368,7 +382,7 @@ func runJob(ctx context.Context, env predict.Env, st *store.Store, j job) (runlo
 		ID: j.id, Method: j.u.method.Name(), Dataset: inst.Dataset, User: inst.User, Index: inst.Index,
 		Scene: inst.Target.Scene, Field: inst.Question.Field, Kind: inst.Question.Kind, Label: inst.Question.Label,
 	}
-	j.u.once.Do(func() { j.u.mem, j.u.err = userMemory(ctx, env, st, j.u) })
+	j.u.once.Do(func() { j.u.mem, j.u.err = userMemory(ctx, st, j.u) })
 	if j.u.err != nil {
 		if ctx.Err() != nil {
 			return rec, false
@@ -392,21 +406,39 @@ func runJob(ctx context.Context, env predict.Env, st *store.Store, j job) (runlo
 	return rec, true
 }
 
-// userMemory loads a stored per-user memory or builds and stores it.
-func userMemory(ctx context.Context, env predict.Env, st *store.Store, u *unit) (predict.Memory, error) {
+// userMemory loads a stored per-user memory or builds and stores it. The
+// construction's model calls are journalled with the checkpoints and the
+// memory they paid for (not with the sample that triggered the build).
+func userMemory(ctx context.Context, st *store.Store, u *unit) (predict.Memory, error) {
 	name := filepath.Join("memory", safeName(u.method.Name()), safeName(u.user.User)+".json")
 	var mem predict.Memory
 	if ok, err := st.ReadJSON(name, &mem); err != nil || ok {
 		return mem, err
 	}
-	mem, err := u.method.PrepareUser(ctx, env, *u.user)
+	calls := &llm.CallLog{}
+	env := u.env
+	env.Checkpoints = checkpoints{st: st, calls: calls}
+	mem, err := u.method.PrepareUser(llm.WithCallLog(ctx, calls), env, *u.user)
 	if err != nil {
 		return mem, err
 	}
 	if mem.Text == "" && mem.Calls == 0 && mem.Meta == nil {
 		return mem, nil // memoryless method: nothing to store
 	}
-	return mem, st.WriteJSON(name, mem)
+	return mem, st.WriteJSONWith(name, mem, calls.Take())
+}
+
+// writeJournalUsage writes usage.json from the store's usage journal: the
+// calls of every saved sample and state over all processes that worked on
+// the run, so a killed and resumed run counts what an uninterrupted one does.
+func writeJournalUsage(st *store.Store) error {
+	meter := llm.NewMeter(nil)
+	for _, rec := range st.Usage() {
+		meter.Restore(rec)
+	}
+	total := map[string]runlog.MethodUsage{}
+	addUsage(total, meter)
+	return st.WriteJSON(runlog.UsageFile, total)
 }
 
 // writeUsage adds this invocation's usage to usage.json.
@@ -418,6 +450,12 @@ func writeUsage(st *store.Store, meter *llm.Meter) error {
 	if total == nil {
 		total = map[string]runlog.MethodUsage{}
 	}
+	addUsage(total, meter)
+	return st.WriteJSON(runlog.UsageFile, total)
+}
+
+// addUsage adds a meter's counters to total, by purpose.
+func addUsage(total map[string]runlog.MethodUsage, meter *llm.Meter) {
 	snap := meter.Snapshot()
 	for purpose, u := range snap.ByPurpose {
 		t := total[purpose]
@@ -432,7 +470,6 @@ func writeUsage(st *store.Store, meter *llm.Meter) error {
 		t.LatencyMS += u.LatencySec * 1000
 		total[purpose] = t
 	}
-	return st.WriteJSON(runlog.UsageFile, total)
 }
 
 type sweepEntry struct {
@@ -505,7 +542,8 @@ func questionClasses() map[string][]string {
 // only at evaluation (ablated memory sections, the evolution snapshots)
 // share one construction.
 type checkpoints struct {
-	st *store.Store
+	st    *store.Store
+	calls *llm.CallLog // construction calls not yet journalled; nil: none
 }
 
 func (c checkpoints) path(user, name string) string {
@@ -516,6 +554,12 @@ func (c checkpoints) Load(user, name string, v any) (bool, error) {
 	return c.st.ReadJSON(c.path(user, name), v)
 }
 
+// Save stores a state together with the model calls made since the last
+// Save, so a resumed run counts the calls of every state it resumes from.
 func (c checkpoints) Save(user, name string, v any) error {
-	return c.st.WriteJSON(c.path(user, name), v)
+	var calls []llm.CallRecord
+	if c.calls != nil {
+		calls = c.calls.Take()
+	}
+	return c.st.WriteJSONWith(c.path(user, name), v, calls)
 }
