@@ -41,6 +41,8 @@ type backbone struct {
 	tokens         tokens.Counter
 	cache          *cache.Cache
 	caches         []*cache.Cache
+	// retries follows live retries for the progress line (nil on sim).
+	retries *retryWatch
 }
 
 func (b *backbone) describe() string {
@@ -80,7 +82,8 @@ func openBackbone(cfg *config.Config, getenv func(string) string, out string) (*
 			return nil, fmt.Errorf("backbone openai: no model: set backbone.model or OPENAI_MODEL")
 		}
 		b.endpoints = urls
-		model, c, err := openaiStack(cfg, urls, b.modelName, getenv, out)
+		b.retries = newRetryWatch()
+		model, c, err := openaiStack(cfg, urls, b.modelName, getenv, out, b.retries.observe)
 		if err != nil {
 			return nil, err
 		}
@@ -91,7 +94,7 @@ func openBackbone(cfg *config.Config, getenv func(string) string, out string) (*
 				burls = urls
 			}
 			bmodel := cfg.Backbone.BuildModel
-			built, bc, err := openaiStack(cfg, burls, bmodel, getenv, out)
+			built, bc, err := openaiStack(cfg, burls, bmodel, getenv, out, b.retries.observe)
 			if err != nil {
 				return nil, fmt.Errorf("construction backbone: %w", err)
 			}
@@ -128,11 +131,12 @@ func openBackbone(cfg *config.Config, getenv func(string) string, out string) (*
 }
 
 // openaiStack builds cache(defaults(stack)) for one model at some endpoints.
-func openaiStack(cfg *config.Config, urls []string, modelName string, getenv func(string) string, out string) (llm.Model, *cache.Cache, error) {
+func openaiStack(cfg *config.Config, urls []string, modelName string, getenv func(string) string, out string, onRetry func(llm.RetryEvent)) (llm.Model, *cache.Cache, error) {
 	var cc *cache.Cache
 	stack, err := llm.Open(llm.StackConfig{
 		BaseURLs: urls, Model: modelName, APIKey: getenv(envAPIKey),
 		Timeout: cfg.Backbone.Timeout.Duration, MaxRetries: cfg.Backbone.MaxRetries,
+		MaxResponseBytes: cfg.Backbone.MaxResponseBytes, OnRetry: onRetry,
 		Concurrency: cfg.Backbone.Concurrency, MaxConcurrency: cfg.Backbone.MaxConcurrency,
 		Prices: pricesOf(cfg), RetrySeed: uint64(cfg.Seed),
 		NoMeter: true, // the run's meter sits outside the cache, so it sees cached calls too

@@ -167,6 +167,8 @@ type unit struct {
 	once   sync.Once
 	mem    predict.Memory
 	err    error
+	// retryBudget bounds the retry waits of the user's memory construction.
+	retryBudget time.Duration
 }
 
 type job struct {
@@ -236,7 +238,7 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 		menv := env
 		menv.Checkpoints = checkpoints{st: st}
 		for ui := range data.users {
-			u := &unit{method: m, env: menv, user: &data.users[ui]}
+			u := &unit{method: m, env: menv, user: &data.users[ui], retryBudget: cfg.Backbone.RetryBudget.Duration}
 			for ii := range u.user.Instances {
 				inst := &u.user.Instances[ii]
 				id := m.Name() + "/" + inst.ID
@@ -280,7 +282,8 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	var invalid, failed atomic.Int64
 	bar := progress.New(stdio.Err, "run "+cfg.Name, len(jobs), progress.Options{Stats: func() string {
 		s := back.meter.Snapshot().Total
-		return fmt.Sprintf("calls=%d cached=%d retries=%d invalid=%d errors=%d", s.Calls, s.Cached, s.Retries, invalid.Load(), failed.Load())
+		return fmt.Sprintf("calls=%d cached=%d retries=%d invalid=%d errors=%d", s.Calls, s.Cached, s.Retries, invalid.Load(), failed.Load()) +
+			back.retries.describe()
 	}})
 	jobsCh := make(chan job)
 	var wg sync.WaitGroup
@@ -302,7 +305,8 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 					continue
 				}
 				var calls llm.CallLog
-				rec, ok := runJob(llm.WithCallLog(runCtx, &calls), j.u.env, st, j)
+				jctx := llm.WithRetryBudget(llm.WithCallLog(runCtx, &calls), cfg.Backbone.RetryBudget.Duration)
+				rec, ok := runJob(jctx, j.u.env, st, j)
 				if !ok { // cancelled: leave the sample for the next run
 					continue
 				}
@@ -418,7 +422,8 @@ func userMemory(ctx context.Context, st *store.Store, u *unit) (predict.Memory, 
 	calls := &llm.CallLog{}
 	env := u.env
 	env.Checkpoints = checkpoints{st: st, calls: calls}
-	mem, err := u.method.PrepareUser(llm.WithCallLog(ctx, calls), env, *u.user)
+	ctx = llm.WithRetryBudget(llm.WithCallLog(ctx, calls), u.retryBudget)
+	mem, err := u.method.PrepareUser(ctx, env, *u.user)
 	if err != nil {
 		return mem, err
 	}

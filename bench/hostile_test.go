@@ -1,0 +1,114 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/runlog"
+)
+
+// hostileRun runs the tiny config against a server that answers every
+// request with h.
+func hostileRun(t *testing.T, h http.HandlerFunc, sets ...string) (string, string, int) {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	env := map[string]string{"OPENAI_BASE_URL": srv.URL + "/v1", "OPENAI_API_KEY": testKey, "OPENAI_MODEL": "fake-model"}
+	cfg := writeConfig(t, "0s")
+	cfgText, _ := os.ReadFile(cfg)
+	os.WriteFile(cfg, bytes.Replace(cfgText, []byte("kind: sim"), []byte("kind: auto"), 1), 0o644)
+	out := t.TempDir()
+	args := append([]string{"run", "-c", cfg, "--out", out, "--no-report", "--set", "backbone.cache=off"}, sets...)
+	var o, e bytes.Buffer
+	code := Main(context.Background(), args, IO{Out: &o, Err: &e, Getenv: func(k string) string { return env[k] }})
+	return filepath.Join(out, "tiny"), o.String() + e.String(), code
+}
+
+// A server that answers 10 MB per call: every answer is discarded as
+// invalid with a reason, and nothing of it is stored.
+func TestOversizeAnswersAreInvalidNotStored(t *testing.T) {
+	huge, _ := json.Marshal(map[string]any{
+		"id": "x", "object": "chat.completion", "model": "fake-model",
+		"choices": []map[string]any{{"index": 0, "message": map[string]any{"role": "assistant", "content": strings.Repeat("4", 10<<20)}}},
+	})
+	dir, log, _ := hostileRun(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(huge)
+	}, "--set", "methods=[{name: truncation, kind: truncation, history_tokens: 2000}]")
+	samples, err := runlog.ReadSamples(filepath.Join(dir, runlog.SamplesFile))
+	if err != nil || len(samples) == 0 {
+		t.Fatalf("no samples (%v):\n%s", err, log)
+	}
+	for _, s := range samples {
+		if s.Valid || s.Raw != llm.OversizeAnswer {
+			t.Fatalf("%s: valid=%v raw=%.80q error=%q", s.ID, s.Valid, s.Raw, s.Error)
+		}
+	}
+	if fi, _ := os.Stat(filepath.Join(dir, runlog.SamplesFile)); fi.Size() > 1<<20 {
+		t.Errorf("samples.jsonl is %d bytes", fi.Size())
+	}
+}
+
+// An endless 429 with Retry-After: 3600 ends each sample once its retry
+// budget is spent, with the reason in the sample's error.
+func TestEndless429IsBoundedByRetryBudget(t *testing.T) {
+	start := time.Now()
+	dir, log, code := hostileRun(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "3600")
+		http.Error(w, `{"error":{"message":"slow down"}}`, http.StatusTooManyRequests)
+	}, "--set", "backbone.retry_budget=1s", "--set", "methods=[{name: truncation, kind: truncation, history_tokens: 2000}]")
+	if code == 0 {
+		t.Fatalf("run succeeded against a server that only answers 429:\n%s", log)
+	}
+	samples, _ := runlog.ReadSamples(filepath.Join(dir, runlog.SamplesFile))
+	if len(samples) == 0 || !strings.Contains(samples[0].Error, "retry budget of 1s") {
+		t.Fatalf("samples: %+v\n%s", samples, log)
+	}
+	t.Logf("sample error: %s", samples[0].Error)
+	if el := time.Since(start); el > 2*time.Minute { // a hang guard, not a speed test
+		t.Errorf("run took %s", el)
+	}
+}
+
+func TestRetryWatchShowsRateLimitWait(t *testing.T) {
+	now := time.Date(2026, 1, 2, 10, 0, 0, 0, time.Local)
+	w := &retryWatch{now: func() time.Time { return now }}
+	if got := w.describe(); got != " retrying=0" {
+		t.Errorf("idle: %q", got)
+	}
+	err := &llm.RetryError{Attempts: 1, Err: rateLimitErr(t)}
+	w.observe(llm.RetryEvent{Attempt: 1, Wait: time.Hour, Err: err.Err})
+	if got := w.describe(); got != " retrying=1 waiting on 429 until 11:00:00" {
+		t.Errorf("waiting: %q", got)
+	}
+	now = now.Add(2 * time.Hour)
+	if got := w.describe(); got != " retrying=1" {
+		t.Errorf("after the wait: %q", got)
+	}
+}
+
+// rateLimitErr gets a real 429 error from the client.
+func rateLimitErr(t *testing.T) error {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, `{"error":{"message":"slow down"}}`, http.StatusTooManyRequests)
+	}))
+	defer srv.Close()
+	o, err := llm.NewOpenAI(llm.EndpointConfig{BaseURL: srv.URL + "/v1", Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = o.Generate(context.Background(), llm.Request{Messages: []llm.Message{{Role: "user", Content: "x"}}})
+	if !llm.IsRateLimit(err) {
+		t.Fatalf("not a rate limit: %v", err)
+	}
+	return err
+}
