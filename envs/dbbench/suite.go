@@ -4,12 +4,13 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/internal/safefile"
 )
 
 // Name is the environment's registry name.
@@ -87,7 +88,11 @@ func Open(dataDir string) (*Suite, error) {
 	var lastErr error
 	for _, name := range []string{DataFile, "entry_dict.json"} {
 		path := filepath.Join(dataDir, name)
-		data, err := os.ReadFile(path)
+		data, err := safefile.ReadFile(path, 0)
+		var refused *safefile.Error
+		if errors.As(err, &refused) {
+			return nil, fmt.Errorf("dbbench: %w", err)
+		}
 		if err != nil {
 			lastErr = err
 			continue

@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path"
+
+	"github.com/memharness/memharness/internal/safefile"
 )
 
 // Domain is a τ-bench domain.
@@ -81,7 +83,7 @@ func loadDir(dir string, domain Domain) (*data, error) {
 	if _, err := os.Stat(dir); err != nil {
 		return nil, fmt.Errorf("taubench: %w (fetch the data with `bench data fetch taubench`)", err)
 	}
-	fsys := os.DirFS(dir)
+	fsys := safefile.FS(os.DirFS(dir), 0)
 	if domain == "" {
 		d, err := detectDomain(fsys, dir)
 		if err != nil {
