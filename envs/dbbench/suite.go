@@ -29,6 +29,9 @@ const (
 	DefaultMaxRows = 1000
 	// DefaultMaxObservation caps an observation's length in bytes.
 	DefaultMaxObservation = 32 << 10
+	// DefaultMaxMemory is the engine's memory ceiling per episode (an
+	// episode's engine process idles at about 100 MiB).
+	DefaultMaxMemory = 1 << 30
 )
 
 // DataFile is the official file name (as fetched; see FetchSpec).
@@ -49,11 +52,17 @@ type Config struct {
 	MaxSteps int
 	// MaxObservation caps an observation's length in bytes.
 	MaxObservation int
+	// MaxMemory is the in-process engine's memory ceiling per episode in
+	// bytes: a statement that needs more is stopped with an error.
+	MaxMemory int64
 }
 
 func (c Config) withDefaults() Config {
 	if c.Timeout <= 0 {
 		c.Timeout = DefaultTimeout
+	}
+	if c.MaxMemory <= 0 {
+		c.MaxMemory = DefaultMaxMemory
 	}
 	if c.MaxRows <= 0 {
 		c.MaxRows = DefaultMaxRows
@@ -120,7 +129,11 @@ func (s *Suite) With(c Config) (*Suite, error) {
 	c = c.withDefaults()
 	out := &Suite{entries: s.entries, tasks: s.tasks, cfg: c}
 	if c.DSN == "" {
-		out.back = gmsBackend{timeout: c.Timeout}
+		bin, err := findEngine()
+		if err != nil {
+			return nil, err
+		}
+		out.back = newProcBackend(bin, c.Timeout, c.MaxMemory)
 		return out, nil
 	}
 	b, err := newMySQLBackend(c.DSN, c.Timeout)
