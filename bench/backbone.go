@@ -81,7 +81,10 @@ func openBackbone(cfg *config.Config, getenv func(string) string, out string) (*
 		if b.modelName == "" {
 			return nil, fmt.Errorf("backbone openai: no model: set backbone.model or OPENAI_MODEL")
 		}
-		b.endpoints = urls
+		// Endpoints are shown and recorded without credentials.
+		for _, u := range urls {
+			b.endpoints = append(b.endpoints, config.RedactURL(u))
+		}
 		b.retries = newRetryWatch()
 		model, c, err := openaiStack(cfg, urls, b.modelName, getenv, out, b.retries.observe)
 		if err != nil {

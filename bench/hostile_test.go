@@ -112,3 +112,36 @@ func rateLimitErr(t *testing.T) error {
 	}
 	return err
 }
+
+// A key carried in the endpoint URL is written nowhere: not in
+// manifest.json, config.yaml, the report or the console.
+func TestURLTokenNotWritten(t *testing.T) {
+	const token = "sk-URL-TOKEN-5d2c"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, `{"error":{"message":"no"}}`, http.StatusBadRequest)
+	}))
+	defer srv.Close()
+	env := map[string]string{"OPENAI_BASE_URL": srv.URL + "/v1?api-key=" + token, "OPENAI_MODEL": "fake-model"}
+	cfg := writeConfig(t, "0s")
+	cfgText, _ := os.ReadFile(cfg)
+	os.WriteFile(cfg, bytes.Replace(cfgText, []byte("kind: sim"), []byte("kind: auto"), 1), 0o644)
+	out := t.TempDir()
+	var o, e bytes.Buffer
+	Main(context.Background(), []string{"run", "-c", cfg, "--out", out, "--set", "backbone.cache=off",
+		"--set", "methods=[{name: truncation, kind: truncation, history_tokens: 2000}]"}, IO{Out: &o, Err: &e, Getenv: func(k string) string { return env[k] }})
+	if strings.Contains(o.String()+e.String(), token) {
+		t.Errorf("token on the console:\n%s%s", o.String(), e.String())
+	}
+	filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if b, _ := os.ReadFile(p); bytes.Contains(b, []byte(token)) {
+				t.Errorf("token written to %s", p)
+			}
+		}
+		return nil
+	})
+	man, err := os.ReadFile(filepath.Join(out, "tiny", runlog.ManifestFile))
+	if err != nil || !bytes.Contains(man, []byte("api-key=REDACTED")) {
+		t.Errorf("manifest does not show the redacted endpoint (%v):\n%s", err, man)
+	}
+}
