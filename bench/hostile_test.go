@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -143,5 +144,53 @@ func TestURLTokenNotWritten(t *testing.T) {
 	man, err := os.ReadFile(filepath.Join(out, "tiny", runlog.ManifestFile))
 	if err != nil || !bytes.Contains(man, []byte("api-key=REDACTED")) {
 		t.Errorf("manifest does not show the redacted endpoint (%v):\n%s", err, man)
+	}
+}
+
+// A damaged per-user memory is moved aside and rebuilt, instead of
+// failing its samples on every resume.
+func TestDamagedMemoryRebuilt(t *testing.T) {
+	cfg := writeConfig(t, "0s")
+	out := t.TempDir()
+	if log, code := runCLI(t, "run", "-c", cfg, "--out", out, "--no-report"); code != 0 {
+		t.Fatalf("first run exit %d:\n%s", code, log)
+	}
+	dir := filepath.Join(out, "tiny")
+	want := sampleLines(t, filepath.Join(dir, runlog.SamplesFile))
+	mems, _ := filepath.Glob(filepath.Join(dir, "memory", "summary", "*.json"))
+	if len(mems) == 0 {
+		t.Fatal("no summary memories")
+	}
+	os.WriteFile(mems[0], []byte(`{"text": "half a memo`), 0o644)
+	// The samples that memory serves are still to do (as after a kill).
+	user := strings.TrimSuffix(filepath.Base(mems[0]), ".json")
+	var keep []string
+	for _, l := range want {
+		var s runlog.Sample
+		json.Unmarshal([]byte(l), &s)
+		if s.Method != "summary" || s.User != user {
+			keep = append(keep, l)
+		}
+	}
+	if len(keep) == len(want) {
+		t.Fatalf("no samples of summary/%s", user)
+	}
+	os.WriteFile(filepath.Join(dir, runlog.SamplesFile), []byte(strings.Join(keep, "\n")+"\n"), 0o644)
+
+	log, code := runCLI(t, "run", "-c", cfg, "--out", out, "--no-report")
+	if code != 0 {
+		t.Fatalf("run over a damaged memory: exit %d\n%s", code, log)
+	}
+	if !strings.Contains(log, "was damaged") {
+		t.Errorf("the run did not say what it repaired:\n%s", log)
+	}
+	if _, err := os.Stat(mems[0] + ".rejected"); err != nil {
+		t.Errorf("damaged memory not kept aside: %v", err)
+	}
+	got := sampleLines(t, filepath.Join(dir, runlog.SamplesFile))
+	sort.Strings(got)
+	sort.Strings(want)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Error("samples after the rebuild differ from the first run's")
 	}
 }

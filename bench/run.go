@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -215,6 +216,7 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 		return res, err
 	}
 	defer st.Close()
+	repaired := len(st.Repairs())
 	for _, r := range st.Repairs() {
 		fmt.Fprintf(stdio.Err, "run %s: repaired: %s\n", cfg.Name, r)
 	}
@@ -337,6 +339,9 @@ feed:
 	close(jobsCh)
 	wg.Wait()
 	bar.Finish()
+	for _, r := range st.Repairs()[repaired:] {
+		fmt.Fprintf(stdio.Err, "run %s: repaired: %s\n", cfg.Name, r)
+	}
 
 	if appendErr != nil {
 		return res, fmt.Errorf("stopped: %w (%d model calls were in flight at the failure and finished after it; "+
@@ -416,14 +421,23 @@ func runJob(ctx context.Context, env predict.Env, st *store.Store, j job) (runlo
 func userMemory(ctx context.Context, st *store.Store, u *unit) (predict.Memory, error) {
 	name := filepath.Join("memory", safeName(u.method.Name()), safeName(u.user.User)+".json")
 	var mem predict.Memory
-	if ok, err := st.ReadJSON(name, &mem); err != nil || ok {
+	ok, err := st.ReadJSON(name, &mem)
+	if errors.Is(err, store.ErrDamaged) {
+		// A damaged memory is rebuilt rather than failing its samples on
+		// every resume.
+		if err := st.Reject(name, err); err != nil {
+			return mem, err
+		}
+		mem, ok, err = predict.Memory{}, false, nil
+	}
+	if err != nil || ok {
 		return mem, err
 	}
 	calls := &llm.CallLog{}
 	env := u.env
 	env.Checkpoints = checkpoints{st: st, calls: calls}
 	ctx = llm.WithRetryBudget(llm.WithCallLog(ctx, calls), u.retryBudget)
-	mem, err := u.method.PrepareUser(ctx, env, *u.user)
+	mem, err = u.method.PrepareUser(ctx, env, *u.user)
 	if err != nil {
 		return mem, err
 	}

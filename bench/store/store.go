@@ -715,6 +715,10 @@ func (s *Store) WriteJSONWith(name string, v any, calls []llm.CallRecord) error 
 	return WriteFileAtomic(path, b)
 }
 
+// ErrDamaged is wrapped by ReadJSON's error for a file that exists but
+// does not decode.
+var ErrDamaged = errors.New("damaged file")
+
 // ReadJSON reads name inside the run directory into v. It reports false when
 // the file does not exist.
 func (s *Store) ReadJSON(name string, v any) (bool, error) {
@@ -727,9 +731,22 @@ func (s *Store) ReadJSON(name string, v any) (bool, error) {
 		return false, fmt.Errorf("run store: %w", err)
 	}
 	if err := json.Unmarshal(b, v); err != nil {
-		return false, fmt.Errorf("%s: %w", path, err)
+		return false, fmt.Errorf("%s: %w: %w", path, ErrDamaged, err)
 	}
 	return true, nil
+}
+
+// Reject moves a damaged file aside (to NAME.rejected, replacing an older
+// one) so that what it held is rebuilt, and records why among the repairs.
+func (s *Store) Reject(name string, why error) error {
+	path := filepath.Join(s.dir, name)
+	if err := os.Rename(path, path+".rejected"); err != nil {
+		return fmt.Errorf("run store: move aside %s: %w", path, err)
+	}
+	s.mu.Lock()
+	s.repairs = append(s.repairs, fmt.Sprintf("%s was damaged (%v); moved to %s.rejected and rebuilt", path, why, filepath.Base(path)))
+	s.mu.Unlock()
+	return nil
 }
 
 // WriteFileAtomic writes data to path through a synced temp file and a rename.
