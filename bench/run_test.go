@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -333,14 +334,16 @@ func TestSecondRunOnSameDirectoryRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
-	deadline := time.Now().Add(60 * time.Second)
+	// Wait until the child holds the lock (it writes its PID there).
+	deadline := time.Now().Add(2 * time.Minute)
+	pid := strconv.Itoa(cmd.Process.Pid)
 	for {
-		b, _ := os.ReadFile(filepath.Join(out, "full", runlog.SamplesFile))
-		if len(b) > 0 {
+		b, _ := os.ReadFile(filepath.Join(out, "tiny", store.LockFile))
+		if strings.TrimSpace(string(b)) == pid {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("child made no progress")
+			t.Fatal("child never took the lock")
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

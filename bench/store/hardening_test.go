@@ -409,3 +409,24 @@ func BenchmarkAppendParallel(b *testing.B) {
 	})
 	b.ReportMetric(float64(syncs.Load())/2/float64(b.N), "fsyncs/append")
 }
+
+// Saving a state identical to one already saved (work redone after a kill
+// between two checkpoints) does not count its calls twice.
+func TestUsageJournalRedoneStateCountsOnce(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := Open(dir)
+	s.WriteJSONWith("checkpoints/u1/round-001.json", map[string]int{"round": 1}, calls(3, "build"))
+	s.Close()
+	s, _ = Open(dir)
+	s.WriteJSONWith("checkpoints/u1/round-001.json", map[string]int{"round": 1}, calls(3, "build"))
+	s.WriteJSONWith("checkpoints/u1/progress.json", map[string]int{"done": 1}, calls(1, "build"))
+	if got := len(s.Usage()); got != 4 {
+		t.Errorf("in the resumed process: %d calls, want 4", got)
+	}
+	s.Close()
+	s, _ = Open(dir)
+	defer s.Close()
+	if got := len(s.Usage()); got != 4 {
+		t.Errorf("after reopening: %d calls, want 4", got)
+	}
+}

@@ -73,6 +73,7 @@ type Store struct {
 	order        []string                 // first-seen order of IDs
 	records      map[string]int           // sample records per ID in the log
 	usage        []usageLine
+	saved        map[string]bool // file unit + hash journalled (see loadUsage)
 	repairs      []string
 }
 
@@ -103,7 +104,7 @@ func open(dir string, wrap func(logFile) logFile) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{dir: dir, lock: lock, wrap: wrap, samples: map[string]runlog.Sample{}, records: map[string]int{}}
+	s := &Store{dir: dir, lock: lock, wrap: wrap, samples: map[string]runlog.Sample{}, records: map[string]int{}, saved: map[string]bool{}}
 	if err := s.load(); err != nil {
 		s.Close()
 		return nil, err
@@ -300,6 +301,12 @@ func (s *Store) loadUsage() error {
 	for i, ul := range all {
 		keep := true
 		switch {
+		case strings.HasPrefix(ul.Unit, filePrefix) && s.saved[ul.Unit+" "+ul.SHA256]:
+			// The same state saved again: work redone after a kill
+			// between saving it and the state the method resumes from
+			// (PraMem's round record, then its progress). The first
+			// save's calls are the ones an uninterrupted run made.
+			keep = false
 		case strings.HasPrefix(ul.Unit, samplePrefix):
 			id := strings.TrimPrefix(ul.Unit, samplePrefix)
 			seen[id]++
@@ -310,6 +317,9 @@ func (s *Store) loadUsage() error {
 		}
 		if keep {
 			s.usage = append(s.usage, ul)
+			if strings.HasPrefix(ul.Unit, filePrefix) {
+				s.saved[ul.Unit+" "+ul.SHA256] = true
+			}
 		} else {
 			dropped++
 			droppedCalls += len(ul.Calls)
@@ -699,12 +709,18 @@ func (s *Store) WriteJSONWith(name string, v any, calls []llm.CallRecord) error 
 			s.mu.Unlock()
 			return fmt.Errorf("run store: not saving %s: closed after an earlier write failure: %w", name, err)
 		}
+		if s.saved[ul.Unit+" "+ul.SHA256] {
+			// The same state again: redone work (see loadUsage).
+			s.mu.Unlock()
+			return WriteFileAtomic(path, b)
+		}
 		if err := writeLine(s.u, &s.usize, encodeUsage([]usageLine{ul})); err != nil {
 			err = s.fail(fmt.Errorf("run store: journal usage of %s: %w", name, err))
 			s.mu.Unlock()
 			return err
 		}
 		s.usage = append(s.usage, ul)
+		s.saved[ul.Unit+" "+ul.SHA256] = true
 		s.written++
 		seq := s.written
 		s.mu.Unlock()
