@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/memharness/memharness/bench/config"
@@ -13,6 +14,7 @@ import (
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/lifelong"
+	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
 	"github.com/memharness/memharness/methods/agent/lifemem"
 	"github.com/memharness/memharness/reports"
@@ -164,8 +166,19 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 		if err != nil {
 			return res, err
 		}
-		r, err := lifelong.Run(ctx, m, lifelong.Options{
-			RunDir: rs.dir, Stream: stream, Suites: suites, OOD: ood, SelfLearn: lc.SelfLearn,
+		// The calls made for a cell or a stage are journalled with its
+		// record, so usage.json after a kill and resume counts what an
+		// uninterrupted run does.
+		calls := &llm.CallLog{}
+		commit := func(path string, data []byte) error {
+			rel, err := filepath.Rel(rs.dir, path)
+			if err != nil || strings.HasPrefix(rel, "..") {
+				return lifelong.WriteFileAtomic(path, data)
+			}
+			return st.WriteFileWith(rel, data, calls.Take())
+		}
+		r, err := lifelong.Run(llm.WithCallLog(ctx, calls), m, lifelong.Options{
+			RunDir: rs.dir, Stream: stream, Suites: suites, OOD: ood, SelfLearn: lc.SelfLearn, Commit: commit,
 			NewMethod: newMethod, Env: env, MaxSteps: lc.MaxSteps, TasksPerEnv: lc.TasksPerEnv,
 			TestTasks: func(s envs.Suite) []envs.Task { return tests[s.Name()] },
 			Meters:    []lifelong.Snapshotter{back.meter}, Workers: 1, Log: stdio.Err,
@@ -179,7 +192,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 		fmt.Fprintf(stdio.Err, "run %s: %s done (final row %v)\n", cfg.Name, spec.Name, finalRow(r))
 	}
 	res.liveCalls = int(back.meter.Snapshot().Total.Live)
-	if err := writeUsage(st, back.meter); err != nil {
+	if err := writeJournalUsage(st); err != nil {
 		return res, err
 	}
 	fin := time.Now().UTC()

@@ -460,19 +460,6 @@ func writeJournalUsage(st *store.Store) error {
 	return st.WriteJSON(runlog.UsageFile, total)
 }
 
-// writeUsage adds this invocation's usage to usage.json.
-func writeUsage(st *store.Store, meter *llm.Meter) error {
-	var total map[string]runlog.MethodUsage
-	if _, err := st.ReadJSON(runlog.UsageFile, &total); err != nil {
-		return err
-	}
-	if total == nil {
-		total = map[string]runlog.MethodUsage{}
-	}
-	addUsage(total, meter)
-	return st.WriteJSON(runlog.UsageFile, total)
-}
-
 // addUsage adds a meter's counters to total, by purpose.
 func addUsage(total map[string]runlog.MethodUsage, meter *llm.Meter) {
 	snap := meter.Snapshot()

@@ -352,3 +352,56 @@ func TestSecondRunOnSameDirectoryRefused(t *testing.T) {
 		t.Errorf("second run: exit %d\n%s", code, log)
 	}
 }
+
+// A killed LifeMem run resumes to the usage.json of an uninterrupted one
+// (calls are journalled with the cell or stage record they paid for).
+func TestKilledLifelongRunKeepsUsage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	cfg := filepath.Join(t.TempDir(), "ll.yaml")
+	os.WriteFile(cfg, []byte(`name: ll
+task: lifemem
+backbone: {kind: sim, sim: {latency: 5ms}}
+lifelong:
+  stream: similarity
+  envs: [scienceworld, webshop]
+  ood: [fever]
+  methods:
+    - {name: synapse, kind: synapse, top_k: 2}
+    - {name: lifemem, kind: lifemem, top_k: 2}
+`), 0o644)
+	ref := t.TempDir()
+	if log, code := runCLI(t, "run", "-c", cfg, "--out", ref, "--no-report"); code != 0 {
+		t.Fatalf("reference run exit %d:\n%s", code, log)
+	}
+	want := usageCounts(t, filepath.Join(ref, "ll"))
+
+	out := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childEnv+"="+strings.Join([]string{"run", "-c", cfg, "--out", out, "--no-report"}, "\x1f"))
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	journal := filepath.Join(out, "ll", store.UsageJournal)
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		b, _ := os.ReadFile(journal)
+		if bytes.Count(b, []byte("\n")) >= 4 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("child made no progress")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	if log, code := runCLI(t, "run", "-c", cfg, "--out", out, "--no-report"); code != 0 {
+		t.Fatalf("resumed run exit %d:\n%s", code, log)
+	}
+	if d := cmp.Diff(want, usageCounts(t, filepath.Join(out, "ll"))); d != "" {
+		t.Errorf("usage.json after kill and resume differs from an uninterrupted run's (-want +got):\n%s", d)
+	}
+}

@@ -696,7 +696,12 @@ func (s *Store) WriteJSONWith(name string, v any, calls []llm.CallRecord) error 
 	if err != nil {
 		return fmt.Errorf("run store: encode %s: %w", name, err)
 	}
-	b = append(b, '\n')
+	return s.WriteFileWith(name, append(b, '\n'), calls)
+}
+
+// WriteFileWith writes data to name (relative to the run directory)
+// atomically, journalling calls first as WriteJSONWith does.
+func (s *Store) WriteFileWith(name string, b []byte, calls []llm.CallRecord) error {
 	path := filepath.Join(s.dir, name)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("run store: %w", err)
