@@ -505,14 +505,14 @@ func (s *Store) commit(seq uint64) error {
 	s.syncMu.Lock()
 	defer s.syncMu.Unlock()
 	s.mu.Lock()
+	if s.synced >= seq { // an fsync that started after our write covered it
+		s.mu.Unlock()
+		return nil
+	}
 	if s.err != nil {
 		err := s.err
 		s.mu.Unlock()
 		return err
-	}
-	if s.synced >= seq {
-		s.mu.Unlock()
-		return nil
 	}
 	target, f, u := s.written, s.f, s.u
 	s.mu.Unlock()
