@@ -6,11 +6,12 @@ WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-RUN CGO_ENABLED=0 GOOS=linux go build -trimpath -ldflags="-s -w" -o /out/bench ./cmd/bench
+RUN CGO_ENABLED=0 GOOS=linux go build -trimpath -ldflags="-s -w" -o /out/bench ./cmd/bench && \
+    CGO_ENABLED=0 GOOS=linux go build -trimpath -ldflags="-s -w" -o /out/bench-sql ./cmd/bench-sql
 
 FROM gcr.io/distroless/static-debian12:nonroot
 WORKDIR /app
-COPY --from=build /out/bench /usr/local/bin/bench
+COPY --from=build /out/bench /out/bench-sql /usr/local/bin/
 COPY --from=build /src/configs /app/configs
 USER 65532:65532
 ENTRYPOINT ["/usr/local/bin/bench"]

@@ -10,6 +10,7 @@ all: build
 
 build:
 	$(GO) build -o $(BIN) ./cmd/bench
+	$(GO) build -o $(dir $(BIN))bench-sql ./cmd/bench-sql
 
 # Runs every paper config on the embedded default (the sim backbone and
 # synthetic data) or, when OPENAI_BASE_URL is set, on that endpoint. The

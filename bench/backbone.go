@@ -47,6 +47,8 @@ type backbone struct {
 	tokenizer string
 	cache     *cache.Cache
 	caches    []*cache.Cache
+	// retries follows live retries for the progress line (nil on sim).
+	retries *retryWatch
 }
 
 func (b *backbone) describe() string {
@@ -95,11 +97,15 @@ func openBackbone(ctx context.Context, cfg *config.Config, getenv func(string) s
 		if b.modelName == "" {
 			return nil, fmt.Errorf("backbone openai: no model: set backbone.model or OPENAI_MODEL")
 		}
-		b.endpoints = urls
+		// Endpoints are shown and recorded without credentials.
+		for _, u := range urls {
+			b.endpoints = append(b.endpoints, config.RedactURL(u))
+		}
 		if err := probeEndpoints(ctx, urls, getenv(envAPIKey), b.modelName, warn); err != nil {
 			return nil, err
 		}
-		model, c, err := openaiStack(cfg, urls, b.modelName, getenv, out)
+		b.retries = newRetryWatch()
+		model, c, err := openaiStack(cfg, urls, b.modelName, getenv, out, b.retries.observe)
 		if err != nil {
 			return nil, err
 		}
@@ -118,7 +124,7 @@ func openBackbone(ctx context.Context, cfg *config.Config, getenv func(string) s
 					return nil, fmt.Errorf("construction backbone: %w", err)
 				}
 			}
-			built, bc, err := openaiStack(cfg, burls, bmodel, getenv, out)
+			built, bc, err := openaiStack(cfg, burls, bmodel, getenv, out, b.retries.observe)
 			if err != nil {
 				return nil, fmt.Errorf("construction backbone: %w", err)
 			}
@@ -172,11 +178,12 @@ func probeEndpoints(ctx context.Context, urls []string, key, model string, warn 
 }
 
 // openaiStack builds cache(defaults(stack)) for one model at some endpoints.
-func openaiStack(cfg *config.Config, urls []string, modelName string, getenv func(string) string, out string) (llm.Model, *cache.Cache, error) {
+func openaiStack(cfg *config.Config, urls []string, modelName string, getenv func(string) string, out string, onRetry func(llm.RetryEvent)) (llm.Model, *cache.Cache, error) {
 	var cc *cache.Cache
 	stack, err := llm.Open(llm.StackConfig{
 		BaseURLs: urls, Model: modelName, APIKey: getenv(envAPIKey),
 		Timeout: cfg.Backbone.Timeout.Duration, MaxRetries: cfg.Backbone.MaxRetries,
+		MaxResponseBytes: cfg.Backbone.MaxResponseBytes, OnRetry: onRetry,
 		Concurrency: cfg.Backbone.Concurrency, MaxConcurrency: cfg.Backbone.MaxConcurrency,
 		Prices: pricesOf(cfg), RetrySeed: uint64(cfg.Seed),
 		NoMeter: true, // the run's meter sits outside the cache, so it sees cached calls too

@@ -61,11 +61,17 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	if err != nil {
 		return res, err
 	}
+	for _, r := range st.Repairs() {
+		fmt.Fprintf(stdio.Err, "run %s: repaired: %s\n", cfg.Name, r)
+	}
 	var prev runlog.Manifest
 	if ok, err := st.ReadJSON(runlog.ManifestFile, &prev); err != nil {
 		return res, err
 	} else if ok && prev.ConfigHash != hash {
-		return res, differentConfig(rs.dir, prev, cfg)
+		return res, differentConfig(rs.dir, prev, cfg) // names the keys that changed
+	}
+	if err := st.CheckConfig(hash); err != nil {
+		return res, err
 	}
 
 	// Suites and training data. Embedded default: the suites written by us,
@@ -210,8 +216,19 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 		if err != nil {
 			return res, err
 		}
-		r, err := lifelong.Run(ctx, m, lifelong.Options{
-			RunDir: rs.dir, Stream: stream, Suites: suites, OOD: ood, SelfLearn: lc.SelfLearn,
+		// The calls made for a cell or a stage are journalled with its
+		// record, so usage.json after a kill and resume counts what an
+		// uninterrupted run does.
+		calls := &llm.CallLog{}
+		commit := func(path string, data []byte) error {
+			rel, err := filepath.Rel(rs.dir, path)
+			if err != nil || strings.HasPrefix(rel, "..") {
+				return lifelong.WriteFileAtomic(path, data)
+			}
+			return st.WriteFileWith(rel, data, calls.Take())
+		}
+		r, err := lifelong.Run(llm.WithCallLog(ctx, calls), m, lifelong.Options{
+			RunDir: rs.dir, Stream: stream, Suites: suites, OOD: ood, SelfLearn: lc.SelfLearn, Commit: commit,
 			NewMethod: newMethod, Env: env, MaxSteps: lc.MaxSteps, TasksPerEnv: lc.TasksPerEnv,
 			TestTasks: func(s envs.Suite) []envs.Task { return tests[s.Name()] },
 			Meters:    []lifelong.Snapshotter{back.meter}, Workers: 1, Log: stdio.Err,
@@ -220,7 +237,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 			c.Close()
 		}
 		if cause := context.Cause(runCtx); errors.Is(cause, llm.ErrEndpointDown) {
-			writeUsage(st, back.meter, cfg.Backbone.Prices != nil)
+			writeJournalUsage(st, cfg.Backbone.Prices != nil)
 			return res, fmt.Errorf("stopped: %w; finished cells are kept, re-run the same command to resume", cause)
 		}
 		if err != nil {
@@ -229,7 +246,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 		fmt.Fprintf(stdio.Err, "run %s: %s done (final row %v)\n", cfg.Name, spec.Name, finalRow(r))
 	}
 	res.liveCalls = int(back.meter.Snapshot().Total.Live)
-	usage, err := writeUsage(st, back.meter, cfg.Backbone.Prices != nil)
+	usage, err := writeJournalUsage(st, cfg.Backbone.Prices != nil)
 	if err != nil {
 		return res, err
 	}

@@ -298,6 +298,8 @@ type unit struct {
 	once   sync.Once
 	mem    predict.Memory
 	err    error
+	// retryBudget bounds the retry waits of the user's memory construction.
+	retryBudget time.Duration
 }
 
 type job struct {
@@ -365,6 +367,10 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 		return res, err
 	}
 	defer st.Close()
+	repaired := len(st.Repairs())
+	for _, r := range st.Repairs() {
+		fmt.Fprintf(stdio.Err, "run %s: repaired: %s\n", cfg.Name, r)
+	}
 	hash, err := cfg.Hash()
 	if err != nil {
 		return res, err
@@ -373,7 +379,10 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	if ok, err := st.ReadJSON(runlog.ManifestFile, &prev); err != nil {
 		return res, err
 	} else if ok && prev.ConfigHash != hash {
-		return res, differentConfig(rs.dir, prev, cfg)
+		return res, differentConfig(rs.dir, prev, cfg) // names the keys that changed
+	}
+	if err := st.CheckConfig(hash); err != nil {
+		return res, err
 	}
 
 	// Plan: every (method, instance), ordered by method then user so that a
@@ -384,7 +393,7 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 		menv := env
 		menv.Checkpoints = checkpoints{st: st}
 		for ui := range data.users {
-			u := &unit{method: m, env: menv, user: &data.users[ui]}
+			u := &unit{method: m, env: menv, user: &data.users[ui], retryBudget: cfg.Backbone.RetryBudget.Duration}
 			for ii := range u.user.Instances {
 				inst := &u.user.Instances[ii]
 				id := m.Name() + "/" + inst.ID
@@ -425,19 +434,6 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 		cfg.Name, len(order), len(methods), len(order)/max(1, len(methods)), back.describe(), data.source, already)
 
 	var invalid, failed atomic.Int64
-	runCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var stopErr error
-	var stopOnce sync.Once
-	// stop ends the run early (an endpoint that is down): samples not yet
-	// attempted stay unattempted, so a re-run resumes them.
-	stop := func(err error) {
-		stopOnce.Do(func() {
-			stopErr = err
-			fmt.Fprintf(stdio.Err, "\nrun %s: stopping: %v\n", cfg.Name, err)
-			cancel()
-		})
-	}
 	bar := progress.New(stdio.Err, "run "+cfg.Name, len(jobs), progress.Options{Stats: func() string {
 		snap := back.meter.Snapshot()
 		s := snap.Total
@@ -445,22 +441,44 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 		if iv := invalidSummary(snap.ByPurpose); iv != "" {
 			line += " invalid by purpose: " + iv
 		}
-		return line
+		return line + back.retries.describe()
 	}})
 	empty := &emptyMemories{}
 	jobsCh := make(chan job)
 	var wg sync.WaitGroup
+	// A failed write stops the run: the store is closed for writing, and
+	// work is cancelled so no more calls are paid for samples that cannot
+	// be saved.
+	runCtx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	var stopErr error
+	var stopOnce sync.Once
+	// endpointDown ends the run early: samples not yet attempted stay
+	// unattempted, so a re-run resumes them.
+	endpointDown := func(err error) {
+		stopOnce.Do(func() {
+			stopErr = err
+			fmt.Fprintf(stdio.Err, "\nrun %s: stopping: %v\n", cfg.Name, err)
+			stop(err)
+		})
+	}
 	var appendErr error
 	var appendOnce sync.Once
+	var callsAtFailure int
 	workers := max(1, cfg.Eval.Concurrency)
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for j := range jobsCh {
-				rec, ok, err := runJob(runCtx, j.u.env, st, j, empty)
+				if st.Err() != nil || runCtx.Err() != nil {
+					continue
+				}
+				var calls llm.CallLog
+				jctx := llm.WithRetryBudget(llm.WithCallLog(runCtx, &calls), cfg.Backbone.RetryBudget.Duration)
+				rec, ok, err := runJob(jctx, j.u.env, st, j, empty)
 				if errors.Is(err, llm.ErrEndpointDown) {
-					stop(err)
+					endpointDown(err)
 					continue
 				}
 				if !ok { // cancelled: leave the sample for the next run
@@ -471,8 +489,12 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 				} else if !rec.Valid {
 					invalid.Add(1)
 				}
-				if err := st.Append(rec); err != nil {
-					appendOnce.Do(func() { appendErr = err })
+				if err := st.AppendWith(rec, calls.Take()); err != nil {
+					appendOnce.Do(func() {
+						appendErr = err
+						callsAtFailure = back.meter.Snapshot().Total.Calls
+						stop(err)
+					})
 				}
 				bar.Add(1)
 			}
@@ -489,19 +511,18 @@ feed:
 	close(jobsCh)
 	wg.Wait()
 	bar.Finish()
+	for _, r := range st.Repairs()[repaired:] {
+		fmt.Fprintf(stdio.Err, "run %s: repaired: %s\n", cfg.Name, r)
+	}
 
-	priced := cfg.Backbone.Prices != nil
-	usage, err := writeUsage(st, back.meter, priced)
+	if appendErr != nil {
+		return res, fmt.Errorf("stopped: %w (%d model calls were in flight at the failure and finished after it; "+
+			"free the space or fix the cause and re-run the same command to resume)",
+			appendErr, back.meter.Snapshot().Total.Calls-callsAtFailure)
+	}
+	usage, err := writeJournalUsage(st, cfg.Backbone.Prices != nil)
 	if err != nil {
 		return res, err
-	}
-	if back.buildMeter != nil {
-		if usage, err = writeUsage(st, back.buildMeter, priced); err != nil {
-			return res, err
-		}
-	}
-	if appendErr != nil {
-		return res, appendErr
 	}
 	if stopErr != nil {
 		done, _ := st.Counts()
@@ -714,7 +735,7 @@ func runJob(ctx context.Context, env predict.Env, st *store.Store, j job, empty 
 		Scene: inst.Target.Scene, Field: inst.Question.Field, Kind: inst.Question.Kind, Label: inst.Question.Label,
 	}
 	j.u.once.Do(func() {
-		j.u.mem, j.u.err = userMemory(ctx, env, st, j.u)
+		j.u.mem, j.u.err = userMemory(ctx, st, j.u)
 		if j.u.err == nil && memoryEmpty(j.u.mem) {
 			empty.add(j.u.method.Name(), j.u.user.User)
 		}
@@ -782,33 +803,54 @@ func memoryEmpty(mem predict.Memory) bool {
 	return mem.Calls > 0 && strings.TrimSpace(mem.Text) == ""
 }
 
-// userMemory loads a stored per-user memory or builds and stores it.
-func userMemory(ctx context.Context, env predict.Env, st *store.Store, u *unit) (predict.Memory, error) {
+// userMemory loads a stored per-user memory or builds and stores it. The
+// construction's model calls are journalled with the checkpoints and the
+// memory they paid for (not with the sample that triggered the build).
+func userMemory(ctx context.Context, st *store.Store, u *unit) (predict.Memory, error) {
 	name := filepath.Join("memory", safeName(u.method.Name()), safeName(u.user.User)+".json")
 	var mem predict.Memory
-	if ok, err := st.ReadJSON(name, &mem); err != nil || ok {
+	ok, err := st.ReadJSON(name, &mem)
+	if errors.Is(err, store.ErrDamaged) {
+		// A damaged memory is rebuilt rather than failing its samples on
+		// every resume.
+		if err := st.Reject(name, err); err != nil {
+			return mem, err
+		}
+		mem, ok, err = predict.Memory{}, false, nil
+	}
+	if err != nil || ok {
 		return mem, err
 	}
-	mem, err := u.method.PrepareUser(ctx, env, *u.user)
+	calls := &llm.CallLog{}
+	env := u.env
+	env.Checkpoints = checkpoints{st: st, calls: calls}
+	ctx = llm.WithRetryBudget(llm.WithCallLog(ctx, calls), u.retryBudget)
+	mem, err = u.method.PrepareUser(ctx, env, *u.user)
 	if err != nil {
 		return mem, err
 	}
 	if mem.Text == "" && mem.Calls == 0 && mem.Meta == nil {
 		return mem, nil // memoryless method: nothing to store
 	}
-	return mem, st.WriteJSON(name, mem)
+	return mem, st.WriteJSONWith(name, mem, calls.Take())
 }
 
-// writeUsage adds this invocation's usage to usage.json and returns the
-// totals. Costs stay null unless the run has prices.
-func writeUsage(st *store.Store, meter *llm.Meter, priced bool) (map[string]runlog.MethodUsage, error) {
-	var total map[string]runlog.MethodUsage
-	if _, err := st.ReadJSON(runlog.UsageFile, &total); err != nil {
-		return nil, err
+// writeJournalUsage writes usage.json from the store's usage journal: the
+// calls of every saved sample and state over all processes that worked on
+// the run, so a killed and resumed run counts what an uninterrupted one
+// does. Costs stay null unless the run has prices.
+func writeJournalUsage(st *store.Store, priced bool) (map[string]runlog.MethodUsage, error) {
+	meter := llm.NewMeter(nil)
+	for _, rec := range st.Usage() {
+		meter.Restore(rec)
 	}
-	if total == nil {
-		total = map[string]runlog.MethodUsage{}
-	}
+	total := map[string]runlog.MethodUsage{}
+	addUsage(total, meter, priced)
+	return total, st.WriteJSON(runlog.UsageFile, total)
+}
+
+// addUsage adds a meter's counters to total, by purpose.
+func addUsage(total map[string]runlog.MethodUsage, meter *llm.Meter, priced bool) {
 	snap := meter.Snapshot()
 	for purpose, u := range snap.ByPurpose {
 		t := total[purpose]
@@ -841,7 +883,6 @@ func writeUsage(st *store.Store, meter *llm.Meter, priced bool) (map[string]runl
 		}
 		total[purpose] = t
 	}
-	return total, st.WriteJSON(runlog.UsageFile, total)
 }
 
 // invalidSummary lists the purposes with invalid answers: "predict 3/40
@@ -950,7 +991,8 @@ func questionClasses() map[string][]string {
 // only at evaluation (ablated memory sections, the evolution snapshots)
 // share one construction.
 type checkpoints struct {
-	st *store.Store
+	st    *store.Store
+	calls *llm.CallLog // construction calls not yet journalled; nil: none
 }
 
 func (c checkpoints) path(user, name string) string {
@@ -961,6 +1003,12 @@ func (c checkpoints) Load(user, name string, v any) (bool, error) {
 	return c.st.ReadJSON(c.path(user, name), v)
 }
 
+// Save stores a state together with the model calls made since the last
+// Save, so a resumed run counts the calls of every state it resumes from.
 func (c checkpoints) Save(user, name string, v any) error {
-	return c.st.WriteJSON(c.path(user, name), v)
+	var calls []llm.CallRecord
+	if c.calls != nil {
+		calls = c.calls.Take()
+	}
+	return c.st.WriteJSONWith(c.path(user, name), v, calls)
 }

@@ -3,15 +3,23 @@ package bench
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -19,8 +27,20 @@ import (
 // a real process part-way through a run.
 const childEnv = "MEMHARNESS_BENCH_CHILD_ARGS"
 
+// fsizeEnv caps the size of every file the child writes (RLIMIT_FSIZE).
+const fsizeEnv = "MEMHARNESS_BENCH_CHILD_FSIZE"
+
 func TestMain(m *testing.M) {
 	if args := os.Getenv(childEnv); args != "" {
+		if lim := os.Getenv(fsizeEnv); lim != "" {
+			// A disk that fills: writes past the limit fail (EFBIG)
+			// part-way through, as on a full disk.
+			n, _ := strconv.ParseUint(lim, 10, 64)
+			signal.Ignore(syscall.SIGXFSZ)
+			if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: n, Max: n}); err != nil {
+				panic(err)
+			}
+		}
 		os.Exit(Main(context.Background(), strings.Split(args, "\x1f"), IO{Out: os.Stdout, Err: os.Stderr, Getenv: func(string) string { return "" }}))
 	}
 	os.Exit(m.Run())
@@ -108,16 +128,99 @@ func TestRunTwiceIsIdempotentAndDeterministic(t *testing.T) {
 	}
 }
 
+// memMethods adds methods with a per-user construction (checkpointed
+// rounds or chunks) to the tiny config, for the crash tests.
+const memMethods = `  - {name: pramem, kind: pramem, pramem: {rounds: 3}}
+  - {name: mem0, kind: mem0}
+report:`
+
 func TestKilledRunResumes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns processes")
 	}
 	cfg := writeConfig(t, "20ms")
+	b, _ := os.ReadFile(cfg)
+	os.WriteFile(cfg, []byte(strings.Replace(string(b), "report:", memMethods, 1)), 0o644)
 	ref := t.TempDir()
 	if log, code := runCLI(t, "run", "-c", cfg, "--out", ref, "--no-report"); code != 0 {
 		t.Fatalf("reference run exit %d:\n%s", code, log)
 	}
 	want := sampleLines(t, filepath.Join(ref, "tiny", runlog.SamplesFile))
+	wantUsage := usageCounts(t, filepath.Join(ref, "tiny"))
+	wantMem := memoryCalls(t, filepath.Join(ref, "tiny"))
+	if len(wantMem) == 0 {
+		t.Fatal("reference run stored no memories")
+	}
+	for i, frac := range []int{6, 3} {
+		t.Run(fmt.Sprintf("kill%d", i), func(t *testing.T) {
+			out := killAndResume(t, cfg, len(want)/frac)
+			got := sampleLines(t, filepath.Join(out, "tiny", runlog.SamplesFile))
+			seen := map[string]bool{}
+			for _, line := range got {
+				if seen[line] {
+					t.Errorf("duplicate line after resume: %s", line)
+				}
+				seen[line] = true
+			}
+			sort.Strings(got)
+			sort.Strings(want)
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("resumed samples differ from an uninterrupted run: %d vs %d lines", len(got), len(want))
+			}
+			if d := cmp.Diff(wantUsage, usageCounts(t, filepath.Join(out, "tiny"))); d != "" {
+				t.Errorf("usage.json differs from an uninterrupted run's (-want +got):\n%s", d)
+			}
+			if d := cmp.Diff(wantMem, memoryCalls(t, filepath.Join(out, "tiny"))); d != "" {
+				t.Errorf("per-user memory call counts differ from an uninterrupted run's (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// usageCounts reads usage.json without the latencies (wall-clock) and with
+// costs rounded (float sums depend on the order calls finished).
+func usageCounts(t *testing.T, dir string) map[string]runlog.MethodUsage {
+	t.Helper()
+	var u map[string]runlog.MethodUsage
+	b, err := os.ReadFile(filepath.Join(dir, runlog.UsageFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &u); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range u {
+		v.LatencyMS, v.LatencyMeanMS = 0, 0
+		if v.Cost != nil {
+			c := math.Round(*v.Cost*1e6) / 1e6
+			v.Cost = &c
+		}
+		u[k] = v
+	}
+	return u
+}
+
+// memoryCalls reads the construction calls of every stored memory.
+func memoryCalls(t *testing.T, dir string) map[string]int {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "memory", "*", "*.json"))
+	out := map[string]int{}
+	for _, f := range files {
+		var m struct{ Calls int }
+		b, _ := os.ReadFile(f)
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		rel, _ := filepath.Rel(dir, f)
+		out[rel] = m.Calls
+	}
+	return out
+}
+
+// killAndResume starts a run in a child process, SIGKILLs it once the
+// sample log has `at` lines, and resumes it in-process.
+func killAndResume(t *testing.T, cfg string, at int) string {
+	t.Helper()
 
 	out := t.TempDir()
 	args := strings.Join([]string{"run", "-c", cfg, "--out", out, "--no-report"}, "\x1f")
@@ -132,7 +235,7 @@ func TestKilledRunResumes(t *testing.T) {
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		b, _ := os.ReadFile(log)
-		if n := bytes.Count(b, []byte("\n")); n >= len(want)/3 {
+		if n := bytes.Count(b, []byte("\n")); n >= at {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -146,27 +249,12 @@ func TestKilledRunResumes(t *testing.T) {
 	}
 	cmd.Wait()
 	partial := sampleLines(t, log)
-	if len(partial) >= len(want) {
-		t.Fatalf("child finished before it was killed (%d samples); slow the sim down", len(partial))
-	}
-
-	if l, code := runCLI(t, "run", "-c", cfg, "--out", out, "--no-report"); code != 0 {
+	l, code := runCLI(t, "run", "-c", cfg, "--out", out, "--no-report")
+	if code != 0 {
 		t.Fatalf("resumed run exit %d:\n%s", code, l)
 	}
-	got := sampleLines(t, log)
-	seen := map[string]bool{}
-	for _, line := range got {
-		if seen[line] {
-			t.Errorf("duplicate line after resume: %s", line)
-		}
-		seen[line] = true
-	}
-	sort.Strings(got)
-	sort.Strings(want)
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("resumed samples differ from an uninterrupted run: %d vs %d lines", len(got), len(want))
-	}
-	t.Logf("killed after %d of %d samples; resumed to %d", len(partial), len(want), len(got))
+	t.Logf("killed after %d samples; resumed:\n%s", len(partial), l)
+	return out
 }
 
 func sampleLines(t *testing.T, path string) []string {
@@ -182,4 +270,141 @@ func sampleLines(t *testing.T, path string) []string {
 		}
 	}
 	return out
+}
+
+// A run whose disk fills stops calling the model, says why, and resumes
+// once the disk has room again.
+func TestFullDiskStopsRunThenResumes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	cfg := writeConfig(t, "2ms")
+	ref := t.TempDir()
+	if log, code := runCLI(t, "run", "-c", cfg, "--out", ref, "--no-report"); code != 0 {
+		t.Fatalf("reference run exit %d:\n%s", code, log)
+	}
+	want := sampleLines(t, filepath.Join(ref, "tiny", runlog.SamplesFile))
+	wantUsage := usageCounts(t, filepath.Join(ref, "tiny"))
+
+	// The same --out, so the generated data is already there; another name.
+	out, args := ref, []string{"run", "-c", cfg, "--out", ref, "--no-report", "--set", "name=full"}
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childEnv+"="+strings.Join(args, "\x1f"), fsizeEnv+"=30000")
+	b, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("run on a full disk succeeded:\n%s", b)
+	}
+	msg := string(b)
+	if !strings.Contains(msg, "stopped: run store:") || !strings.Contains(msg, "file too large") {
+		t.Fatalf("run on a full disk did not say why it stopped:\n%s", msg)
+	}
+	partial := sampleLines(t, filepath.Join(out, "full", runlog.SamplesFile))
+	// The config has 3 workers; at most they finish what they hold.
+	re := regexp.MustCompile(`(\d+) model calls were in flight`)
+	m := re.FindStringSubmatch(msg)
+	if m == nil {
+		t.Fatalf("no count of calls after the failure:\n%s", msg)
+	}
+	if n, _ := strconv.Atoi(m[1]); n > 3*2 {
+		t.Errorf("%d model calls after the write failure", n)
+	}
+	log, code := runCLI(t, args...)
+	if code != 0 {
+		t.Fatalf("resume after the disk freed up: exit %d\n%s", code, log)
+	}
+	got := sampleLines(t, filepath.Join(out, "full", runlog.SamplesFile))
+	sort.Strings(got)
+	sort.Strings(want)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("resumed samples differ from an uninterrupted run's")
+	}
+	if d := cmp.Diff(wantUsage, usageCounts(t, filepath.Join(out, "full"))); d != "" {
+		t.Errorf("usage.json differs (-want +got):\n%s", d)
+	}
+	t.Logf("disk full after %d of %d samples: %s", len(partial), len(want), m[0])
+}
+
+// A second process on a run directory exits at once naming the holder.
+func TestSecondRunOnSameDirectoryRefused(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	cfg := writeConfig(t, "20ms")
+	out := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childEnv+"="+strings.Join([]string{"run", "-c", cfg, "--out", out, "--no-report"}, "\x1f"))
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	// Wait until the child holds the lock (it writes its PID there).
+	deadline := time.Now().Add(2 * time.Minute)
+	pid := strconv.Itoa(cmd.Process.Pid)
+	for {
+		b, _ := os.ReadFile(filepath.Join(out, "tiny", store.LockFile))
+		if strings.TrimSpace(string(b)) == pid {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("child never took the lock")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	log, code := runCLI(t, "run", "-c", cfg, "--out", out, "--no-report")
+	if code == 0 || !strings.Contains(log, fmt.Sprintf("in use by process %d", cmd.Process.Pid)) {
+		t.Errorf("second run: exit %d\n%s", code, log)
+	}
+}
+
+// A killed LifeMem run resumes to the usage.json of an uninterrupted one
+// (calls are journalled with the cell or stage record they paid for).
+func TestKilledLifelongRunKeepsUsage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	cfg := filepath.Join(t.TempDir(), "ll.yaml")
+	os.WriteFile(cfg, []byte(`name: ll
+task: lifemem
+backbone: {kind: sim, sim: {latency: 5ms}}
+lifelong:
+  stream: similarity
+  envs: [scienceworld, webshop]
+  ood: [fever]
+  methods:
+    - {name: synapse, kind: synapse, top_k: 2}
+    - {name: lifemem, kind: lifemem, top_k: 2}
+`), 0o644)
+	ref := t.TempDir()
+	if log, code := runCLI(t, "run", "-c", cfg, "--out", ref, "--no-report"); code != 0 {
+		t.Fatalf("reference run exit %d:\n%s", code, log)
+	}
+	want := usageCounts(t, filepath.Join(ref, "ll"))
+
+	out := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childEnv+"="+strings.Join([]string{"run", "-c", cfg, "--out", out, "--no-report"}, "\x1f"))
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	journal := filepath.Join(out, "ll", store.UsageJournal)
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		b, _ := os.ReadFile(journal)
+		if bytes.Count(b, []byte("\n")) >= 4 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("child made no progress")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	if log, code := runCLI(t, "run", "-c", cfg, "--out", out, "--no-report"); code != 0 {
+		t.Fatalf("resumed run exit %d:\n%s", code, log)
+	}
+	if d := cmp.Diff(want, usageCounts(t, filepath.Join(out, "ll"))); d != "" {
+		t.Errorf("usage.json after kill and resume differs from an uninterrupted run's (-want +got):\n%s", d)
+	}
 }

@@ -49,6 +49,10 @@ type Options struct {
 	// Store persists cells and stage records (default FileStore on the
 	// method's directory).
 	Store CellStore
+	// Commit, when set, writes the default FileStore's commit files (a
+	// cell, a stage record) instead of WriteFileAtomic, so the caller can
+	// journal the model calls each one paid for.
+	Commit func(path string, data []byte) error
 	// Meters are read before and after each stage and cell to split usage
 	// into construction and acting; none means usage is not recorded.
 	Meters []Snapshotter
@@ -139,7 +143,7 @@ func Run(ctx context.Context, m agent.Method, opts Options) (Result, error) {
 	}
 	r := &runner{opts: opts, method: m, dir: MethodDir(opts.RunDir, name), store: opts.Store, log: opts.Log}
 	if r.store == nil {
-		r.store = FileStore{Dir: r.dir}
+		r.store = FileStore{Dir: r.dir, Commit: opts.Commit}
 	}
 	if r.log == nil {
 		r.log = io.Discard

@@ -95,6 +95,20 @@ type CellStore interface {
 // (lifelong/<method>/ of a run; see the package documentation).
 type FileStore struct {
 	Dir string
+	// Commit writes a cell or stage record file (default WriteFileAtomic).
+	Commit func(path string, data []byte) error
+}
+
+// commit writes one commit file as JSON.
+func (f FileStore) commit(path string, v any) error {
+	if f.Commit == nil {
+		return writeJSON(path, v)
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", path, err)
+	}
+	return f.Commit(path, append(b, '\n'))
 }
 
 func (f FileStore) cellPath(k CellKey) string {
@@ -147,7 +161,7 @@ func (f FileStore) Save(c CellResult) error {
 	if err := WriteFileAtomic(f.transcriptPath(c.Key()), buf.Bytes()); err != nil {
 		return fmt.Errorf("save cell %s: %w", c.Key(), err)
 	}
-	if err := writeJSON(f.cellPath(c.Key()), c); err != nil {
+	if err := f.commit(f.cellPath(c.Key()), c); err != nil {
 		return fmt.Errorf("save cell %s: %w", c.Key(), err)
 	}
 	return nil
@@ -165,7 +179,7 @@ func (f FileStore) LoadStage(j int) (StageRecord, bool, error) {
 
 // SaveStage writes stage r.Stage's record.
 func (f FileStore) SaveStage(r StageRecord) error {
-	if err := writeJSON(f.stagePath(r.Stage), r); err != nil {
+	if err := f.commit(f.stagePath(r.Stage), r); err != nil {
 		return fmt.Errorf("save stage %d: %w", r.Stage, err)
 	}
 	return nil

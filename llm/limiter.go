@@ -133,6 +133,10 @@ func (l *Limiter) acquire(ctx context.Context) (ticket, error) {
 		now := l.cfg.Now()
 		if until := l.pausedUntil; until.After(now) && !until.Equal(slept) {
 			l.mu.Unlock()
+			if b := retryBudgetOf(ctx); b != nil && !b.spend(until.Sub(now)) {
+				return ticket{}, fmt.Errorf("llm: endpoint paused by a rate limit for %s more, beyond the retry budget of %s (backbone.retry_budget)",
+					until.Sub(now).Round(time.Second), b.limit)
+			}
 			if err := l.cfg.Sleep(ctx, until.Sub(now)); err != nil {
 				return ticket{}, err
 			}

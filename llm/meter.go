@@ -2,7 +2,6 @@ package llm
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"sort"
 	"sync"
@@ -97,19 +96,19 @@ type meterCell struct {
 	lastValid map[string]bool
 }
 
-// judge books the Accept verdict of one answered request.
-func (c *meterCell) judge(req Request, resp Response) {
-	if req.Accept == nil {
+// judge books the Accept verdict of one answered call.
+func (c *meterCell) judge(rec CallRecord) {
+	if !rec.Judged {
 		return
 	}
-	ok := req.Accept(resp)
+	ok := !rec.Invalid
 	if !ok {
 		c.Invalid++
 		if c.InvalidExample == "" {
-			c.InvalidExample = Shorten(resp.Text, maxInvalidExample)
+			c.InvalidExample = rec.InvalidText
 		}
 	}
-	if req.SampleID == "" {
+	if rec.SampleID == "" {
 		c.Units++
 		if !ok {
 			c.InvalidFinal++
@@ -119,8 +118,8 @@ func (c *meterCell) judge(req Request, resp Response) {
 	if c.lastValid == nil {
 		c.lastValid = map[string]bool{}
 	}
-	prev, seen := c.lastValid[req.SampleID]
-	c.lastValid[req.SampleID] = ok
+	prev, seen := c.lastValid[rec.SampleID]
+	c.lastValid[rec.SampleID] = ok
 	switch {
 	case !seen:
 		c.Units++
@@ -164,42 +163,52 @@ func (m *Meter) Generate(ctx context.Context, req Request) (Response, error) {
 	resp, err := m.next.Generate(ctx, req)
 	wall := time.Since(start)
 
-	key := req.Purpose
+	rec := newCallRecord(req, resp, err, wall)
+	m.mu.Lock()
+	m.inflight--
+	m.book(rec)
+	m.mu.Unlock()
+	logCall(ctx, rec)
+	if m.hook != nil {
+		m.hook(MeterEvent{Purpose: req.Purpose, Resp: resp, Err: err})
+	}
+	return resp, err
+}
+
+// Restore books a call journalled by an earlier process, exactly as
+// Generate booked it then.
+func (m *Meter) Restore(rec CallRecord) {
+	m.mu.Lock()
+	m.book(rec)
+	m.mu.Unlock()
+}
+
+// book adds one call to its purpose's counters; m.mu is held.
+func (m *Meter) book(rec CallRecord) {
+	key := rec.Purpose
 	if key == "" {
 		key = NoPurpose
 	}
-	m.mu.Lock()
-	m.inflight--
 	c := m.by[key]
 	if c == nil {
 		c = &meterCell{}
 		m.by[key] = c
 	}
 	c.Calls++
+	c.Retries += rec.Retries
 	switch {
-	case err != nil:
+	case rec.Failed:
 		c.Errors++
-		var re *RetryError
-		if errors.As(err, &re) {
-			c.Retries += re.Attempts - 1
-		}
-	case resp.Cached:
+	case rec.Cached:
 		c.Cached++
-		c.Usage = c.Usage.Add(resp.Usage)
-		c.judge(req, resp)
+		c.Usage = c.Usage.Add(rec.Usage)
 	default:
 		c.Live++
-		c.Retries += resp.Retries
-		c.Usage = c.Usage.Add(resp.Usage)
-		c.latency += resp.Latency
-		c.wall += wall
-		c.judge(req, resp)
+		c.Usage = c.Usage.Add(rec.Usage)
+		c.latency += time.Duration(rec.LatencyNS)
+		c.wall += time.Duration(rec.WallNS)
 	}
-	m.mu.Unlock()
-	if m.hook != nil {
-		m.hook(MeterEvent{Purpose: req.Purpose, Resp: resp, Err: err})
-	}
-	return resp, err
+	c.judge(rec)
 }
 
 // ObserveRetry counts a retry as it happens; pass it as RetryPolicy.OnRetry.

@@ -18,6 +18,16 @@ import (
 // DefaultTimeout bounds one attempt when EndpointConfig.Timeout is zero.
 const DefaultTimeout = 5 * time.Minute
 
+// DefaultMaxResponseBytes caps a response body when
+// EndpointConfig.MaxResponseBytes is zero: far above any real answer, far
+// below what a runaway or hostile server can send.
+const DefaultMaxResponseBytes = 1 << 20
+
+// OversizeAnswer is the answer text of a response whose body exceeded the
+// cap. It is a deliberately unparseable answer, so the sample is redrawn or
+// ends invalid with this as its raw text, instead of storing megabytes.
+const OversizeAnswer = "[answer discarded: the response body exceeded the size cap (backbone.max_response_bytes)]"
+
 // EndpointConfig configures one OpenAI-compatible chat endpoint.
 //
 // APIKey is supplied by the caller (read from the environment); String,
@@ -31,6 +41,8 @@ type EndpointConfig struct {
 	APIKey string `yaml:"-" json:"-"`
 	// Timeout bounds each attempt (DefaultTimeout when zero).
 	Timeout time.Duration `yaml:"timeout,omitempty" json:"timeout,omitempty"`
+	// MaxResponseBytes caps a response body (DefaultMaxResponseBytes when zero).
+	MaxResponseBytes int64 `yaml:"max_response_bytes,omitempty" json:"max_response_bytes,omitempty"`
 	// HTTPClient overrides the transport (NewHTTPClient(64) when nil).
 	HTTPClient *http.Client `yaml:"-" json:"-"`
 }
@@ -96,6 +108,7 @@ type OpenAI struct {
 	endpoint string
 	key      string
 	timeout  time.Duration
+	maxBody  int64
 }
 
 // NewOpenAI builds a client for one endpoint.
@@ -120,7 +133,12 @@ func NewOpenAI(cfg EndpointConfig) (*OpenAI, error) {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
+	maxBody := cfg.MaxResponseBytes
+	if maxBody <= 0 {
+		maxBody = DefaultMaxResponseBytes
+	}
 	return &OpenAI{
+		maxBody:  maxBody,
 		client:   openai.NewClientWithConfig(oc),
 		model:    cfg.Model,
 		endpoint: SanitizeURL(cfg.BaseURL),
@@ -140,12 +158,15 @@ func (o *OpenAI) Generate(ctx context.Context, req Request) (Response, error) {
 	}
 	actx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	at := &attempt{patch: patch}
+	at := &attempt{patch: patch, maxBody: o.maxBody}
 	actx = context.WithValue(actx, attemptKey{}, at)
 
 	start := time.Now()
 	cresp, err := o.client.CreateChatCompletion(actx, creq)
 	lat := time.Since(start)
+	if at.oversize {
+		return Response{Text: OversizeAnswer, Latency: lat, Model: o.model, Endpoint: o.endpoint}, nil
+	}
 	if err != nil {
 		return Response{Latency: lat, Endpoint: o.endpoint}, o.classify(ctx, err, at)
 	}

@@ -24,6 +24,8 @@ type attempt struct {
 	header    http.Header
 	body      []byte
 	transport bool // the failure happened below HTTP
+	maxBody   int64
+	oversize  bool // a 2xx body exceeded maxBody and was not read further
 }
 
 type attemptKey struct{}
@@ -50,11 +52,22 @@ func (d captureDoer) Do(r *http.Request) (*http.Response, error) {
 	}
 	at.status = resp.StatusCode
 	at.header = resp.Header
-	body, err := io.ReadAll(resp.Body)
+	r2 := io.Reader(resp.Body)
+	if at.maxBody > 0 {
+		r2 = io.LimitReader(resp.Body, at.maxBody+1)
+	}
+	body, err := io.ReadAll(r2)
 	resp.Body.Close()
 	if err != nil {
 		at.transport = true
 		return nil, fmt.Errorf("reading response body: %w", err)
+	}
+	if at.maxBody > 0 && int64(len(body)) > at.maxBody {
+		if resp.StatusCode/100 == 2 {
+			at.oversize = true
+			return nil, fmt.Errorf("response body exceeds %d bytes", at.maxBody)
+		}
+		body = body[:at.maxBody] // an error page: keep its head for the message
 	}
 	at.body = body
 	resp.Body = io.NopCloser(bytes.NewReader(body))

@@ -113,6 +113,10 @@ func (r *retrier) Generate(ctx context.Context, req Request) (Response, error) {
 		if ra, ok := RetryAfterOf(err); ok && ra > wait {
 			wait = min(ra, r.p.MaxRetryAfter)
 		}
+		if b := retryBudgetOf(ctx); b != nil && !b.spend(wait) {
+			return resp, &RetryError{Attempts: n, Err: fmt.Errorf("%w; giving up: waiting %s more would exceed the retry budget of %s (backbone.retry_budget)",
+				err, wait.Round(time.Second), b.limit)}
+		}
 		if r.p.OnRetry != nil {
 			r.p.OnRetry(RetryEvent{Purpose: req.Purpose, Attempt: n, Wait: wait, Err: err})
 		}
@@ -134,4 +138,41 @@ func (r *retrier) backoff(failed int) time.Duration {
 	f := r.rng.Float64()
 	r.mu.Unlock()
 	return d/2 + time.Duration(f*float64(d/2))
+}
+
+// retryBudget is the total backoff time the calls under one context may
+// spend (e.g. every call of one sample), so a server that answers 429 with
+// a long Retry-After forever cannot hold a sample for MaxAttempts × that.
+type retryBudget struct {
+	limit time.Duration
+	mu    sync.Mutex
+	spent time.Duration
+}
+
+type retryBudgetKey struct{}
+
+// WithRetryBudget returns a context whose calls may wait at most d in
+// retry backoffs in total. A retry whose wait would exceed what is left
+// fails at once.
+func WithRetryBudget(ctx context.Context, d time.Duration) context.Context {
+	if d <= 0 {
+		return ctx
+	}
+	return context.WithValue(ctx, retryBudgetKey{}, &retryBudget{limit: d})
+}
+
+func retryBudgetOf(ctx context.Context) *retryBudget {
+	b, _ := ctx.Value(retryBudgetKey{}).(*retryBudget)
+	return b
+}
+
+// spend books d if it fits in what is left.
+func (b *retryBudget) spend(d time.Duration) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.spent+d > b.limit {
+		return false
+	}
+	b.spent += d
+	return true
 }

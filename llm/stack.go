@@ -22,6 +22,8 @@ type StackConfig struct {
 	APIKey  string    `yaml:"-" json:"-"`
 	// Timeout bounds one attempt (DefaultTimeout when zero).
 	Timeout time.Duration `yaml:"timeout,omitempty" json:"timeout,omitempty"`
+	// MaxResponseBytes caps a response body (DefaultMaxResponseBytes when zero).
+	MaxResponseBytes int64 `yaml:"max_response_bytes,omitempty" json:"max_response_bytes,omitempty"`
 	// MaxRetries is the number of retries after the first attempt
 	// (default 5; negative disables retries).
 	MaxRetries int `yaml:"max_retries,omitempty" json:"max_retries,omitempty"`
@@ -140,6 +142,7 @@ func OpenStack(cfg StackConfig) (*Stack, error) {
 	for i, u := range cfg.BaseURLs {
 		oa, err := NewOpenAI(EndpointConfig{
 			BaseURL: u, Model: cfg.Model, APIKey: cfg.APIKey, Timeout: cfg.Timeout, HTTPClient: hc,
+			MaxResponseBytes: cfg.MaxResponseBytes,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("llm: base_urls[%d]: %w", i, err)

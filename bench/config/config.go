@@ -95,6 +95,13 @@ type Backbone struct {
 	MaxRetries int `yaml:"max_retries" json:"max_retries"`
 	// Timeout of one attempt.
 	Timeout Duration `yaml:"timeout" json:"timeout"`
+	// MaxResponseBytes caps one response body; a longer answer is
+	// discarded and counts as invalid (default 1 MiB).
+	MaxResponseBytes int64 `yaml:"max_response_bytes,omitempty" json:"max_response_bytes,omitempty"`
+	// RetryBudget bounds the total time one sample (or one user's memory
+	// construction) may wait in retry backoffs, 429 Retry-After included
+	// (default 10m).
+	RetryBudget Duration `yaml:"retry_budget,omitempty" json:"retry_budget,omitempty"`
 	// Cache is the response cache file: "" for the default location, "off"
 	// to disable caching.
 	Cache  string     `yaml:"cache" json:"cache"`

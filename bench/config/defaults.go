@@ -16,14 +16,17 @@ const (
 	DefaultMaxConcurrency = 64
 	DefaultMaxRetries     = 6
 	DefaultTimeout        = 2 * time.Minute
-	DefaultSimThreshold   = 0.5
-	DefaultHashDim        = 256
-	DefaultMaxAttempts    = 5
-	DefaultEvalParallel   = 8
-	DefaultMaxInvalidRate = 0.2
-	DefaultBootstrap      = 1000
-	DefaultLevel          = 0.95
-	DefaultSimModel       = "sim"
+	// DefaultMaxResponseBytes: far above any real answer.
+	DefaultMaxResponseBytes = 1 << 20
+	DefaultRetryBudget      = 10 * time.Minute
+	DefaultSimThreshold     = 0.5
+	DefaultHashDim          = 256
+	DefaultMaxAttempts      = 5
+	DefaultEvalParallel     = 8
+	DefaultMaxInvalidRate   = 0.2
+	DefaultBootstrap        = 1000
+	DefaultLevel            = 0.95
+	DefaultSimModel         = "sim"
 )
 
 // defaults is the config before the file is decoded onto it; the decoder
@@ -33,12 +36,14 @@ func defaults() *Config {
 		Seed:    DefaultSeed,
 		Dataset: Dataset{TestPerUser: DefaultTestPerUser, Questions: "binary"},
 		Backbone: Backbone{
-			Kind:           "auto",
-			Concurrency:    DefaultConcurrency,
-			MaxConcurrency: DefaultMaxConcurrency,
-			MaxRetries:     DefaultMaxRetries,
-			Timeout:        Duration{DefaultTimeout},
-			Sim:            Sim{Threshold: DefaultSimThreshold},
+			Kind:             "auto",
+			Concurrency:      DefaultConcurrency,
+			MaxConcurrency:   DefaultMaxConcurrency,
+			MaxRetries:       DefaultMaxRetries,
+			Timeout:          Duration{DefaultTimeout},
+			MaxResponseBytes: DefaultMaxResponseBytes,
+			RetryBudget:      Duration{DefaultRetryBudget},
+			Sim:              Sim{Threshold: DefaultSimThreshold},
 		},
 		Embedder: Embedder{Kind: "hash"},
 		Eval:     Eval{MaxAttempts: DefaultMaxAttempts, Concurrency: DefaultEvalParallel, MaxInvalidRate: DefaultMaxInvalidRate},

@@ -43,6 +43,7 @@ func (c *Config) Hash() (string, error) {
 	id.Sweep = nil
 	id.Backbone.Concurrency, id.Backbone.MaxConcurrency, id.Backbone.MaxRetries = 0, 0, 0
 	id.Backbone.Timeout = Duration{}
+	id.Backbone.MaxResponseBytes, id.Backbone.RetryBudget = 0, Duration{}
 	id.Backbone.Cache = ""
 	id.Backbone.Sim.Latency = Duration{}
 	id.Eval.Concurrency = 0

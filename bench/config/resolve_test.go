@@ -187,3 +187,16 @@ func TestJSON(t *testing.T) {
 		t.Errorf("JSON round trip lost values: %+v", back)
 	}
 }
+
+func TestURLCredentialsRedacted(t *testing.T) {
+	for in, want := range map[string]string{
+		"http://h:8000/v1":                     "http://h:8000/v1",
+		"https://h/v1?api-key=sk-SECRET":       "https://h/v1?api-key=REDACTED",
+		"https://user:sk-SECRET@h/v1":          "https://h/v1",
+		"https://h/v1?a=1&api-key=sk-SECRET#x": "https://h/v1?a=REDACTED&api-key=REDACTED#x",
+	} {
+		if got := RedactURL(in); got != want {
+			t.Errorf("RedactURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -195,6 +195,12 @@ func (b *Backbone) validate(v *validator) {
 	if b.Timeout.Duration <= 0 {
 		v.add("backbone.timeout", "must be positive, got %v", b.Timeout)
 	}
+	if b.MaxResponseBytes < 1024 {
+		v.add("backbone.max_response_bytes", "must be at least 1024, got %d", b.MaxResponseBytes)
+	}
+	if b.RetryBudget.Duration <= 0 {
+		v.add("backbone.retry_budget", "must be positive, got %v", b.RetryBudget)
+	}
 	p := b.Params
 	if p.Temperature != nil && (math.IsNaN(*p.Temperature) || *p.Temperature < 0 || *p.Temperature > 2) {
 		v.add("backbone.params.temperature", "must be between 0 and 2, got %v", *p.Temperature)

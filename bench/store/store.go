@@ -1,87 +1,381 @@
 // Package store is the run store: one directory per run holding the
-// manifest, an append-only sample log (one fsync'd JSON line per finished
-// sample), usage totals and per-user memory snapshots. Re-opening a run
-// directory resumes it: finished samples are skipped, errored ones retried.
+// manifest, an append-only sample log (one JSON line per finished sample), a
+// usage journal (the model calls each sample or saved state paid for), usage
+// totals and per-user memory snapshots. Re-opening a run directory resumes
+// it: finished samples are skipped, errored ones retried.
+//
+// Durability: Append returns only once its line is fsync'd. Concurrent
+// appends share fsyncs (group commit): one fsync covers every line written
+// before it started. A failed write is cut back to the last complete line
+// and closes the store for writing (Err), so a run stops paying for
+// samples it cannot save. One process at a time writes a directory (an
+// advisory lock, LockFile).
 package store
 
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 
+	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/runlog"
 )
 
-// Store is an open run directory. It is safe for concurrent use.
-type Store struct {
-	dir string
+// File names the store owns besides runlog's.
+const (
+	// UsageJournal holds one JSON line per committed unit of work: a
+	// sample ("sample:<id>", one line per sample record, in step with
+	// samples.jsonl) or a saved state ("file:<name>" with the SHA-256 of the
+	// bytes saved), listing the model calls that paid for it.
+	UsageJournal = "usage.jsonl"
+	// RejectedFile receives damaged lines moved out of samples.jsonl.
+	RejectedFile = runlog.SamplesFile + ".rejected"
+	// ConfigHashFile keeps the run's config hash apart from the manifest,
+	// so deleting manifest.json does not let another config resume.
+	ConfigHashFile = "config.sha256"
+)
 
-	mu      sync.Mutex
-	f       *os.File
-	prompts *os.File                 // prompts.jsonl, opened on the first prompt
-	samples map[string]runlog.Sample // last record per ID
-	order   []string                 // first-seen order of IDs
+// logFile is what the store needs of an append-only file; tests wrap it to
+// inject failures.
+type logFile interface {
+	io.Writer
+	Sync() error
+	Truncate(size int64) error
+	Close() error
 }
 
-// Open opens (creating if needed) the run directory dir. An existing sample
-// log is read back; a torn final line left by a killed process is cut off so
-// that new records start on a fresh line.
-func Open(dir string) (*Store, error) {
+// Store is an open run directory. It is safe for concurrent use.
+type Store struct {
+	dir  string
+	lock *os.File
+	wrap func(logFile) logFile // test hook; nil in production
+
+	// syncMu serialises fsyncs (taken before mu).
+	syncMu sync.Mutex
+	synced uint64 // lines covered by the last fsync
+
+	mu           sync.Mutex
+	f, u         logFile                  // samples.jsonl, usage.jsonl
+	fsize, usize int64                    // bytes of complete lines
+	written      uint64                   // lines written
+	err          error                    // first write failure; the store is closed for writing
+	samples      map[string]runlog.Sample // last record per ID
+	prompts      *os.File                 // prompts.jsonl, opened on the first prompt
+	order        []string                 // first-seen order of IDs
+	records      map[string]int           // sample records per ID in the log
+	usage        []usageLine
+	saved        map[string]bool // file unit + hash journalled (see loadUsage)
+	repairs      []string
+}
+
+// usageLine is one line of the usage journal.
+type usageLine struct {
+	Unit   string           `json:"unit"`
+	SHA256 string           `json:"sha256,omitempty"`
+	Calls  []llm.CallRecord `json:"calls"`
+}
+
+const (
+	samplePrefix = "sample:"
+	filePrefix   = "file:"
+)
+
+// Open opens (creating if needed) the run directory dir and locks it. An
+// existing sample log is read back and repaired: a torn final line left by
+// a killed process is cut off, a damaged line elsewhere is moved to
+// RejectedFile (its sample is recomputed), and usage journalled for work
+// that was never saved is dropped. Repairs says what was done.
+func Open(dir string) (*Store, error) { return open(dir, nil) }
+
+func open(dir string, wrap func(logFile) logFile) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("run store: %w", err)
 	}
-	path := filepath.Join(dir, runlog.SamplesFile)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	lock, err := lockDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("run store: %w", err)
+		return nil, err
 	}
-	s := &Store{dir: dir, f: f, samples: map[string]runlog.Sample{}}
+	s := &Store{dir: dir, lock: lock, wrap: wrap, samples: map[string]runlog.Sample{}, records: map[string]int{}, saved: map[string]bool{}}
 	if err := s.load(); err != nil {
-		f.Close()
+		s.Close()
 		return nil, err
 	}
 	return s, nil
 }
 
-// load reads the log and truncates any torn tail.
+// Repairs lists what Open repaired, one sentence each.
+func (s *Store) Repairs() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.repairs...)
+}
+
+// Err is the write failure that closed the store, or nil. A run loop checks
+// it before starting work it would have to save.
+func (s *Store) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
 func (s *Store) load() error {
-	name := filepath.Join(s.dir, runlog.SamplesFile)
-	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
-		return fmt.Errorf("run store: %w", err)
+	if err := s.removeTemps(); err != nil {
+		return err
 	}
-	br := bufio.NewReaderSize(s.f, 1<<16)
-	var good int64 // offset just past the last complete, valid line
-	for line := 1; ; line++ {
-		b, err := br.ReadBytes('\n')
-		complete := err == nil
-		if complete && len(bytes.TrimSpace(b)) > 0 {
-			var rec runlog.Sample
-			if jerr := json.Unmarshal(b, &rec); jerr != nil {
-				return fmt.Errorf("%s:%d: %w", name, line, jerr)
-			}
-			s.put(rec)
+	if err := s.loadSamples(); err != nil {
+		return err
+	}
+	return s.loadUsage()
+}
+
+// removeTemps deletes temp files (".NAME.tmp*") left by a process killed
+// inside WriteFileAtomic. Holding the lock, nobody else can be writing them.
+func (s *Store) removeTemps() error {
+	n := 0
+	err := filepath.WalkDir(s.dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
 		}
-		if complete {
-			good += int64(len(b))
+		name := d.Name()
+		if d.Type().IsRegular() && strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp") {
+			if err := os.Remove(path); err != nil {
+				return err
+			}
+			n++
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("run store: remove leftover temp files: %w", err)
+	}
+	if n > 0 {
+		s.repairs = append(s.repairs, fmt.Sprintf("removed %d temp file(s) left by an interrupted write", n))
+	}
+	return nil
+}
+
+// splitLog splits a log into complete lines (newline included) and the
+// torn tail (bytes after the last newline).
+func splitLog(b []byte) (lines [][]byte, tail []byte) {
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			return lines, b
+		}
+		lines = append(lines, b[:i+1])
+		b = b[i+1:]
+	}
+	return lines, nil
+}
+
+// salvage finds a whole record glued after a torn one (a write that
+// resumed after a failed one): the longest valid suffix starting at `{"`.
+func salvage[T any](line []byte) (prefix, rest []byte, v T, ok bool) {
+	for i := 1; i < len(line); i++ {
+		if line[i] != '{' || i+1 >= len(line) || line[i+1] != '"' {
 			continue
 		}
-		if errors.Is(err, io.EOF) {
-			break
+		var x T
+		if json.Unmarshal(line[i:], &x) == nil {
+			return line[:i], line[i:], x, true
 		}
-		return fmt.Errorf("%s:%d: %w", name, line, err)
 	}
-	if err := s.f.Truncate(good); err != nil {
-		return fmt.Errorf("run store: truncate torn tail: %w", err)
+	return line, nil, v, false
+}
+
+func (s *Store) openLog(name string) (logFile, error) {
+	f, err := os.OpenFile(filepath.Join(s.dir, name), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("run store: %w", err)
 	}
-	if _, err := s.f.Seek(good, io.SeekStart); err != nil {
+	if s.wrap != nil {
+		return s.wrap(f), nil
+	}
+	return f, nil
+}
+
+// readLog reads a whole log (they are megabytes, not gigabytes).
+func (s *Store) readLog(name string) ([]byte, error) {
+	b, err := os.ReadFile(filepath.Join(s.dir, name))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("run store: %w", err)
+	}
+	return b, nil
+}
+
+func (s *Store) loadSamples() error {
+	name := runlog.SamplesFile
+	path := filepath.Join(s.dir, name)
+	b, err := s.readLog(name)
+	if err != nil {
+		return err
+	}
+	lines, tail := splitLog(b)
+	var good bytes.Buffer
+	var rejected [][]byte
+	var where []string
+	for i, line := range lines {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var rec runlog.Sample
+		if json.Unmarshal(line, &rec) == nil && rec.ID != "" {
+			s.put(rec)
+			good.Write(line)
+			continue
+		}
+		prefix, rest, rec, ok := salvage[runlog.Sample](line)
+		if ok && rec.ID != "" {
+			s.put(rec)
+			good.Write(rest)
+			where = append(where, fmt.Sprintf("%d (kept the record of %s glued after it)", i+1, rec.ID))
+		} else {
+			prefix = line
+			where = append(where, fmt.Sprint(i+1))
+		}
+		rejected = append(rejected, append(bytes.TrimRight(prefix, "\n"), '\n'))
+	}
+	if len(rejected) > 0 {
+		if err := appendFile(filepath.Join(s.dir, RejectedFile), bytes.Join(rejected, nil)); err != nil {
+			return err
+		}
+		if err := WriteFileAtomic(path, good.Bytes()); err != nil {
+			return err
+		}
+		s.repairs = append(s.repairs, fmt.Sprintf("%s: moved %d damaged line(s) (line %s) to %s; their samples will be recomputed",
+			path, len(rejected), strings.Join(where, ", "), RejectedFile))
+	} else if len(tail) > 0 {
+		if err := os.Truncate(path, int64(good.Len())); err != nil {
+			return fmt.Errorf("run store: cut torn tail of %s: %w", path, err)
+		}
+		s.repairs = append(s.repairs, fmt.Sprintf("%s: cut a torn final line (%d bytes) left by an interrupted write", path, len(tail)))
+	}
+	if s.f, err = s.openLog(name); err != nil {
+		return err
+	}
+	s.fsize = int64(good.Len())
+	return nil
+}
+
+// loadUsage reads the usage journal and keeps the lines whose work was
+// saved: the first k lines of a sample that has k records, and for a saved
+// state every line but the last, which counts only if the file still holds
+// the bytes it was journalled with (a line is written before its file).
+func (s *Store) loadUsage() error {
+	name := UsageJournal
+	b, err := s.readLog(name)
+	if err != nil {
+		return err
+	}
+	lines, tail := splitLog(b)
+	var all []usageLine
+	damaged := 0
+	for _, line := range lines {
+		var ul usageLine
+		if json.Unmarshal(line, &ul) != nil || ul.Unit == "" {
+			damaged++
+			if _, _, v, ok := salvage[usageLine](line); ok && v.Unit != "" {
+				all = append(all, v)
+			}
+			continue
+		}
+		all = append(all, ul)
+	}
+	lastOf := map[string]int{}
+	for i, ul := range all {
+		if strings.HasPrefix(ul.Unit, filePrefix) {
+			lastOf[ul.Unit] = i
+		}
+	}
+	seen := map[string]int{}
+	dropped, droppedCalls := 0, 0
+	for i, ul := range all {
+		keep := true
+		switch {
+		case strings.HasPrefix(ul.Unit, filePrefix) && s.saved[ul.Unit+" "+ul.SHA256]:
+			// The same state saved again: work redone after a kill
+			// between saving it and the state the method resumes from
+			// (PraMem's round record, then its progress). The first
+			// save's calls are the ones an uninterrupted run made.
+			keep = false
+		case strings.HasPrefix(ul.Unit, samplePrefix):
+			id := strings.TrimPrefix(ul.Unit, samplePrefix)
+			seen[id]++
+			keep = seen[id] <= s.records[id]
+		case strings.HasPrefix(ul.Unit, filePrefix) && lastOf[ul.Unit] == i:
+			fb, err := os.ReadFile(filepath.Join(s.dir, strings.TrimPrefix(ul.Unit, filePrefix)))
+			keep = err == nil && sha(fb) == ul.SHA256
+		}
+		if keep {
+			s.usage = append(s.usage, ul)
+			if strings.HasPrefix(ul.Unit, filePrefix) {
+				s.saved[ul.Unit+" "+ul.SHA256] = true
+			}
+		} else {
+			dropped++
+			droppedCalls += len(ul.Calls)
+		}
+	}
+	path := filepath.Join(s.dir, name)
+	if damaged > 0 || dropped > 0 || len(tail) > 0 {
+		if err := WriteFileAtomic(path, encodeUsage(s.usage)); err != nil {
+			return err
+		}
+	}
+	if damaged > 0 {
+		s.repairs = append(s.repairs, fmt.Sprintf("%s: skipped %d damaged line(s)", path, damaged))
+	}
+	if dropped > 0 {
+		s.repairs = append(s.repairs, fmt.Sprintf("%s: dropped the usage of %d model call(s) whose work was never saved (it is redone and counted once)", path, droppedCalls))
+	}
+	if s.u, err = s.openLog(name); err != nil {
+		return err
+	}
+	s.usize = int64(len(encodeUsage(s.usage)))
+	return nil
+}
+
+func encodeUsage(lines []usageLine) []byte {
+	var buf bytes.Buffer
+	for _, ul := range lines {
+		b, _ := json.Marshal(ul) // plain structs: cannot fail
+		buf.Write(b)
+		buf.WriteByte('\n')
+	}
+	return buf.Bytes()
+}
+
+func sha(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// appendFile appends data to path and fsyncs it.
+func appendFile(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
 		return fmt.Errorf("run store: %w", err)
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("run store: write %s: %w", path, err)
 	}
 	return nil
 }
@@ -91,6 +385,7 @@ func (s *Store) put(rec runlog.Sample) {
 		s.order = append(s.order, rec.ID)
 	}
 	s.samples[rec.ID] = rec
+	s.records[rec.ID]++
 }
 
 // Dir is the run directory.
@@ -118,10 +413,54 @@ func (s *Store) Counts() (done, errored int) {
 	return done, errored
 }
 
-// Append writes one record and fsyncs it before returning, so a record that
-// Append acknowledged survives a crash. The record's prompt, when set, goes to
-// prompts.jsonl first, so an acknowledged sample always has its prompt.
-func (s *Store) Append(rec runlog.Sample) error {
+// Usage returns every journalled call whose work is saved, in journal
+// order; replaying them into an llm.Meter (Restore) gives the run's usage
+// over all the processes that worked on it.
+func (s *Store) Usage() []llm.CallRecord {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []llm.CallRecord
+	for _, ul := range s.usage {
+		out = append(out, ul.Calls...)
+	}
+	return out
+}
+
+// writeLine appends b to f, cutting a partial write back off so the file
+// still ends on a complete line.
+func writeLine(f logFile, size *int64, b []byte) error {
+	n, err := f.Write(b)
+	if err == nil && n < len(b) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		if n > 0 {
+			if terr := f.Truncate(*size); terr != nil {
+				err = fmt.Errorf("%w (and cutting the partial line failed: %v)", err, terr)
+			}
+		}
+		return err
+	}
+	*size += int64(n)
+	return nil
+}
+
+// fail closes the store for writing; s.mu is held.
+func (s *Store) fail(err error) error {
+	if s.err == nil {
+		s.err = err
+	}
+	return err
+}
+
+// Append writes one record; see AppendWith.
+func (s *Store) Append(rec runlog.Sample) error { return s.AppendWith(rec, nil) }
+
+// AppendWith writes one record and the model calls it paid for, and returns
+// once both are fsync'd, so a record AppendWith acknowledged survives a
+// crash. The usage line goes first: one without its record is dropped at
+// the next Open. After a failure every append fails with that first error.
+func (s *Store) AppendWith(rec runlog.Sample, calls []llm.CallRecord) error {
 	b, err := json.Marshal(rec)
 	if err != nil {
 		return fmt.Errorf("run store: encode %s: %w", rec.ID, err)
@@ -133,20 +472,83 @@ func (s *Store) Append(rec runlog.Sample) error {
 			return fmt.Errorf("run store: %w", err)
 		}
 	}
+	ul := usageLine{Unit: samplePrefix + rec.ID, Calls: calls}
+	if ul.Calls == nil {
+		ul.Calls = []llm.CallRecord{}
+	}
+	ub := encodeUsage([]usageLine{ul})
+
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	if s.err != nil {
+		s.mu.Unlock()
+		return fmt.Errorf("run store: not saving %s: closed after an earlier write failure: %w", rec.ID, s.err)
+	}
+	// The prompt goes first: one without its sample is dropped when the
+	// prompts are compacted, and the commit's fsync covers it.
 	if pl != nil {
 		if err := s.appendPrompt(pl); err != nil {
+			err = s.fail(err)
+			s.mu.Unlock()
 			return err
 		}
 	}
-	if _, err := s.f.Write(b); err != nil {
-		return fmt.Errorf("run store: append %s: %w", rec.ID, err)
+	usize := s.usize
+	if err := writeLine(s.u, &s.usize, ub); err != nil {
+		err = s.fail(fmt.Errorf("run store: append usage of %s: %w", rec.ID, err))
+		s.mu.Unlock()
+		return err
 	}
-	if err := s.f.Sync(); err != nil {
-		return fmt.Errorf("run store: fsync: %w", err)
+	if err := writeLine(s.f, &s.fsize, b); err != nil {
+		// Take the usage line back too, so the pair stays all-or-nothing.
+		if terr := s.u.Truncate(usize); terr == nil {
+			s.usize = usize
+		}
+		err = s.fail(fmt.Errorf("run store: append %s: %w", rec.ID, err))
+		s.mu.Unlock()
+		return err
 	}
+	s.usage = append(s.usage, ul)
 	s.put(rec)
+	s.written++
+	seq := s.written
+	s.mu.Unlock()
+	return s.commit(seq)
+}
+
+// commit returns once line seq is fsync'd. Whoever holds syncMu fsyncs
+// every line written so far; appends that queued meanwhile find their line
+// covered and return without an fsync of their own (group commit).
+func (s *Store) commit(seq uint64) error {
+	s.syncMu.Lock()
+	defer s.syncMu.Unlock()
+	s.mu.Lock()
+	if s.synced >= seq { // an fsync that started after our write covered it
+		s.mu.Unlock()
+		return nil
+	}
+	if s.err != nil {
+		err := s.err
+		s.mu.Unlock()
+		return err
+	}
+	target, f, u, pr := s.written, s.f, s.u, s.prompts
+	s.mu.Unlock()
+	var err error
+	if pr != nil {
+		err = pr.Sync()
+	}
+	if err == nil {
+		err = u.Sync()
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil {
+		return s.fail(fmt.Errorf("run store: fsync: %w", err))
+	}
+	s.synced = target
 	return nil
 }
 
@@ -163,11 +565,18 @@ func (s *Store) Samples() []runlog.Sample {
 
 // Compact rewrites the log with one record per ID in the given order (IDs not
 // in order follow, sorted), so that a finished run's log does not depend on
-// goroutine scheduling or on where an earlier process was killed. The rewrite
-// is atomic: a temp file is fsync'd and renamed over the log.
+// goroutine scheduling or on where an earlier process was killed. The usage
+// journal is rewritten first with one line per sample (a crash between the
+// two rewrites leaves at most as many usage lines per sample as records).
+// Both rewrites are atomic: a temp file is fsync'd and renamed over the log.
 func (s *Store) Compact(order []string) error {
+	s.syncMu.Lock()
+	defer s.syncMu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.err != nil {
+		return fmt.Errorf("run store: not compacting after a write failure: %w", s.err)
+	}
 	rank := make(map[string]int, len(order))
 	for i, id := range order {
 		rank[id] = i
@@ -185,12 +594,31 @@ func (s *Store) Compact(order []string) error {
 			return ids[i] < ids[j]
 		}
 	})
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
+
+	// Usage: the lines of saved states as they are, then one merged line
+	// per sample in the new order.
+	bySample := map[string][]llm.CallRecord{}
+	var usage []usageLine
+	for _, ul := range s.usage {
+		if id, ok := strings.CutPrefix(ul.Unit, samplePrefix); ok {
+			bySample[id] = append(bySample[id], ul.Calls...)
+			continue
+		}
+		usage = append(usage, ul)
+	}
 	for _, id := range ids {
-		rec := s.samples[id]
-		b, err := json.Marshal(rec)
+		if calls, ok := bySample[id]; ok {
+			usage = append(usage, usageLine{Unit: samplePrefix + id, Calls: calls})
+		}
+	}
+	ub := encodeUsage(usage)
+	if err := WriteFileAtomic(filepath.Join(s.dir, UsageJournal), ub); err != nil {
+		return err
+	}
+
+	var buf bytes.Buffer
+	for _, id := range ids {
+		b, err := json.Marshal(s.samples[id])
 		if err != nil {
 			return fmt.Errorf("run store: encode %s: %w", id, err)
 		}
@@ -200,35 +628,97 @@ func (s *Store) Compact(order []string) error {
 	if err := s.compactPrompts(ids); err != nil {
 		return err
 	}
-	path := filepath.Join(s.dir, runlog.SamplesFile)
-	if err := WriteFileAtomic(path, buf.Bytes()); err != nil {
+	if err := WriteFileAtomic(filepath.Join(s.dir, runlog.SamplesFile), buf.Bytes()); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0o644)
+	f, err := s.openLog(runlog.SamplesFile)
 	if err != nil {
-		return fmt.Errorf("run store: reopen: %w", err)
+		return err
+	}
+	u, err := s.openLog(UsageJournal)
+	if err != nil {
+		f.Close()
+		return err
 	}
 	s.f.Close()
-	s.f = f
+	s.u.Close()
+	s.f, s.u = f, u
+	s.fsize, s.usize = int64(buf.Len()), int64(len(ub))
+	s.usage = usage
 	s.order = ids
+	for _, id := range ids {
+		s.records[id] = 1
+	}
 	return nil
 }
 
-// Close closes the log.
+// Close closes the logs and releases the directory's lock.
 func (s *Store) Close() error {
+	s.syncMu.Lock()
+	defer s.syncMu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.prompts != nil {
 		s.prompts.Close()
 		s.prompts = nil
 	}
-	return s.f.Close()
+	var err error
+	for _, f := range []logFile{s.f, s.u} {
+		if f != nil {
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+	}
+	s.f, s.u = nil, nil
+	if s.err == nil {
+		s.err = errors.New("run store: closed")
+	}
+	if s.lock != nil {
+		s.lock.Close() // closing the descriptor drops the flock
+		s.lock = nil
+	}
+	return err
+}
+
+// CheckConfig binds the run directory to a config hash: it refuses a
+// directory whose manifest or ConfigHashFile names another hash, or that
+// holds samples with no record of their config, and otherwise records hash
+// in ConfigHashFile.
+func (s *Store) CheckConfig(hash string) error {
+	var prev struct {
+		ConfigHash string `json:"config_hash"`
+	}
+	if _, err := s.ReadJSON(runlog.ManifestFile, &prev); err != nil {
+		return err
+	}
+	kept, err := os.ReadFile(filepath.Join(s.dir, ConfigHashFile))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("run store: %w", err)
+	}
+	for _, h := range []string{prev.ConfigHash, strings.TrimSpace(string(kept))} {
+		if h != "" && h != hash {
+			return fmt.Errorf("run directory %s holds a run of a different config (hash %.12s, now %.12s); "+
+				"use another --out or remove the directory", s.dir, h, hash)
+		}
+	}
+	s.mu.Lock()
+	n := len(s.order)
+	s.mu.Unlock()
+	if prev.ConfigHash == "" && len(kept) == 0 && n > 0 {
+		return fmt.Errorf("run directory %s holds %d samples but no record of the config that made them (%s and %s are missing); "+
+			"use another --out or remove the directory", s.dir, n, runlog.ManifestFile, ConfigHashFile)
+	}
+	if len(kept) == 0 {
+		return WriteFileAtomic(filepath.Join(s.dir, ConfigHashFile), []byte(hash+"\n"))
+	}
+	return nil
 }
 
 // appendPrompt appends one prompts.jsonl line; the caller holds mu. On first
 // use a torn tail left by a killed process is cut back to the last newline so
-// the new line starts fresh. The sample's own fsync follows, so the prompt
-// reaches disk no later than the sample.
+// the new line starts fresh. The commit's fsync covers it with the sample's
+// line, so the prompt reaches disk no later than the sample.
 func (s *Store) appendPrompt(line []byte) error {
 	if s.prompts == nil {
 		path := filepath.Join(s.dir, runlog.PromptsFile)
@@ -251,9 +741,6 @@ func (s *Store) appendPrompt(line []byte) error {
 	}
 	if _, err := s.prompts.Write(line); err != nil {
 		return fmt.Errorf("run store: append prompt: %w", err)
-	}
-	if err := s.prompts.Sync(); err != nil {
-		return fmt.Errorf("run store: fsync prompts: %w", err)
 	}
 	return nil
 }
@@ -329,17 +816,59 @@ func (s *Store) compactPrompts(ids []string) error {
 }
 
 // WriteJSON writes v as indented JSON to name inside the run directory, atomically.
-func (s *Store) WriteJSON(name string, v any) error {
+func (s *Store) WriteJSON(name string, v any) error { return s.WriteJSONWith(name, v, nil) }
+
+// WriteJSONWith is WriteJSON for a saved state that model calls paid for:
+// the calls are journalled (and fsync'd) first, with the hash of the bytes
+// about to be written, so Open counts them only if the file was written.
+func (s *Store) WriteJSONWith(name string, v any, calls []llm.CallRecord) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return fmt.Errorf("run store: encode %s: %w", name, err)
 	}
+	return s.WriteFileWith(name, append(b, '\n'), calls)
+}
+
+// WriteFileWith writes data to name (relative to the run directory)
+// atomically, journalling calls first as WriteJSONWith does.
+func (s *Store) WriteFileWith(name string, b []byte, calls []llm.CallRecord) error {
 	path := filepath.Join(s.dir, name)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("run store: %w", err)
 	}
-	return WriteFileAtomic(path, append(b, '\n'))
+	if len(calls) > 0 {
+		ul := usageLine{Unit: filePrefix + filepath.ToSlash(name), SHA256: sha(b), Calls: calls}
+		s.mu.Lock()
+		if s.err != nil {
+			err := s.err
+			s.mu.Unlock()
+			return fmt.Errorf("run store: not saving %s: closed after an earlier write failure: %w", name, err)
+		}
+		if s.saved[ul.Unit+" "+ul.SHA256] {
+			// The same state again: redone work (see loadUsage).
+			s.mu.Unlock()
+			return WriteFileAtomic(path, b)
+		}
+		if err := writeLine(s.u, &s.usize, encodeUsage([]usageLine{ul})); err != nil {
+			err = s.fail(fmt.Errorf("run store: journal usage of %s: %w", name, err))
+			s.mu.Unlock()
+			return err
+		}
+		s.usage = append(s.usage, ul)
+		s.saved[ul.Unit+" "+ul.SHA256] = true
+		s.written++
+		seq := s.written
+		s.mu.Unlock()
+		if err := s.commit(seq); err != nil {
+			return err
+		}
+	}
+	return WriteFileAtomic(path, b)
 }
+
+// ErrDamaged is wrapped by ReadJSON's error for a file that exists but
+// does not decode.
+var ErrDamaged = errors.New("damaged file")
 
 // ReadJSON reads name inside the run directory into v. It reports false when
 // the file does not exist.
@@ -353,9 +882,22 @@ func (s *Store) ReadJSON(name string, v any) (bool, error) {
 		return false, fmt.Errorf("run store: %w", err)
 	}
 	if err := json.Unmarshal(b, v); err != nil {
-		return false, fmt.Errorf("%s: %w", path, err)
+		return false, fmt.Errorf("%s: %w: %w", path, ErrDamaged, err)
 	}
 	return true, nil
+}
+
+// Reject moves a damaged file aside (to NAME.rejected, replacing an older
+// one) so that what it held is rebuilt, and records why among the repairs.
+func (s *Store) Reject(name string, why error) error {
+	path := filepath.Join(s.dir, name)
+	if err := os.Rename(path, path+".rejected"); err != nil {
+		return fmt.Errorf("run store: move aside %s: %w", path, err)
+	}
+	s.mu.Lock()
+	s.repairs = append(s.repairs, fmt.Sprintf("%s was damaged (%v); moved to %s.rejected and rebuilt", path, why, filepath.Base(path)))
+	s.mu.Unlock()
+	return nil
 }
 
 // WriteFileAtomic writes data to path through a synced temp file and a rename.

@@ -12,6 +12,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/memharness/memharness/internal/safefile"
 )
 
 // source reads the three .dat files from a directory or a zip archive.
@@ -24,7 +26,7 @@ type source interface {
 type dirSource string
 
 func (d dirSource) read(name string) ([]byte, error) {
-	return os.ReadFile(filepath.Join(string(d), name))
+	return safefile.ReadFile(filepath.Join(string(d), name), 0)
 }
 func (d dirSource) close() error   { return nil }
 func (d dirSource) String() string { return string(d) }
@@ -45,7 +47,13 @@ func (z *zipSource) read(name string) ([]byte, error) {
 			return nil, fmt.Errorf("%s: open %s: %w", z.path, f.Name, err)
 		}
 		defer rc.Close()
-		data, err := io.ReadAll(rc)
+		if f.UncompressedSize64 > uint64(safefile.MaxBytes) {
+			return nil, fmt.Errorf("%s: %s: %d bytes uncompressed, over the %d-byte limit for a data file", z.path, f.Name, f.UncompressedSize64, safefile.MaxBytes)
+		}
+		data, err := io.ReadAll(io.LimitReader(rc, safefile.MaxBytes+1))
+		if int64(len(data)) > safefile.MaxBytes {
+			return nil, fmt.Errorf("%s: %s: over the %d-byte limit for a data file", z.path, f.Name, safefile.MaxBytes)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: read %s: %w", z.path, f.Name, err)
 		}
@@ -71,6 +79,11 @@ func open(p string) (source, error) {
 		if !strings.HasSuffix(strings.ToLower(p), ".zip") {
 			return nil, fmt.Errorf("movielens: %q is a file but not a .zip archive; %s", p, FetchHint)
 		}
+		f, err := safefile.Open(p, 0)
+		if err != nil {
+			return nil, fmt.Errorf("movielens: %w", err)
+		}
+		f.Close()
 		rc, err := zip.OpenReader(p)
 		if err != nil {
 			return nil, fmt.Errorf("movielens: open %s: %w", p, err)

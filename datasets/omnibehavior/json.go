@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/memharness/memharness/internal/safefile"
 )
 
 // Kind is the JSON type of a Value. Numbers are split into KindInt and
@@ -182,6 +184,7 @@ func decodeJSON(src string) (Value, error) {
 type jsonParser struct {
 	src   string
 	pos   int
+	depth int      // containers open; bounded so hostile nesting cannot overflow the stack
 	stack []Member // members of the containers being read, reused
 	arena []Member // free tail of the current chunk of finished members
 }
@@ -246,9 +249,15 @@ func (p *jsonParser) value() (Value, error) {
 		return Value{}, p.fail("unexpected end of input")
 	}
 	switch c := p.src[p.pos]; {
-	case c == '{':
-		return p.object()
-	case c == '[':
+	case c == '{' || c == '[':
+		if p.depth >= safefile.MaxDepth {
+			return Value{}, p.fail("arrays and objects nested more than %d deep", safefile.MaxDepth)
+		}
+		p.depth++
+		defer func() { p.depth-- }()
+		if c == '{' {
+			return p.object()
+		}
 		return p.array()
 	case c == '"':
 		s, err := p.str()

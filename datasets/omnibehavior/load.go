@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/memharness/memharness/internal/safefile"
 )
 
 // ErrNotFound is wrapped by Load when no dataset is found at the path.
@@ -230,7 +232,7 @@ func isExperiment(f Fields) bool {
 // readString reads a file into a string without the extra copy of
 // string(os.ReadFile(...)): decoded strings point into it.
 func readString(file string) (string, error) {
-	f, err := os.Open(file)
+	f, err := safefile.Open(file, 0)
 	if err != nil {
 		return "", err
 	}

@@ -12,10 +12,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/memharness/memharness/internal/safefile"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
 )
@@ -70,7 +70,7 @@ type record struct {
 // empty it is inferred from the file name, then from each line's own env or
 // source_file field.
 func Load(path, env string) ([]agent.Trajectory, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, 0)
 	if err != nil {
 		return nil, fmt.Errorf("trajectories: %w", err)
 	}

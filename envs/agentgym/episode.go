@@ -89,6 +89,14 @@ func (e *Episode) Step(ctx context.Context, action string) (envs.Step, error) {
 
 // absorb updates the episode from a reset or step reply.
 func (e *Episode) absorb(r reply) {
+	// The server is untrusted: scores and rewards are clamped to their
+	// ranges (NaN to 0), so a reply of -1e9 cannot swamp a mean.
+	r.Score = clampTo(r.Score, -100, 100)
+	if e.s.cfg.Kind == SciWorld {
+		r.Reward = clampTo(r.Reward, -100, 100) // a score delta
+	} else {
+		r.Reward = clampTo(r.Reward, -1, 1)
+	}
 	e.reward = r.Reward
 	if r.Done {
 		e.done = true
@@ -98,7 +106,7 @@ func (e *Episode) absorb(r reply) {
 		if r.HasScore {
 			e.score = r.Score
 		} else {
-			e.score += r.Reward
+			e.score = clampTo(e.score+r.Reward, -100, 100)
 		}
 		// LifeMem stops at score 100; a negative score means the task
 		// failed (ScienceWorld ends such episodes).
@@ -176,6 +184,19 @@ func (e *Episode) Close() error {
 	}
 	e.s.release(e.id)
 	return nil
+}
+
+// clampTo bounds x to [lo, hi]; NaN becomes 0.
+func clampTo(x, lo, hi float64) float64 {
+	switch {
+	case x != x:
+		return 0
+	case x < lo:
+		return lo
+	case x > hi:
+		return hi
+	}
+	return x
 }
 
 func clamp01(x float64) float64 {

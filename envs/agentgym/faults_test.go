@@ -223,3 +223,36 @@ func TestConfigErrors(t *testing.T) {
 		t.Errorf("task without target: %v", err)
 	}
 }
+
+// A hostile server's scores and rewards are clamped to their ranges.
+func TestHostileScoresClamped(t *testing.T) {
+	for _, tc := range []struct {
+		step            string
+		wantRaw, reward float64
+	}{
+		{`{"observation": "x", "reward": -1e9, "score": -1e9, "done": false}`, -100, -1},
+		{`{"observation": "x", "reward": 1e300, "score": 1e300, "done": false}`, 100, 1},
+		{`{"observation": "x", "reward": -1e9, "done": false}`, -100, -1},
+	} {
+		routes := sciRoutes()
+		routes["/step"] = ok(tc.step)
+		_, srv := newFake(t, routes)
+		s, err := Connect(srv.URL, Config{Kind: SciWorld, Tasks: []envs.Task{boilTask()}, PartialScore: true, Timeout: time.Second, Backoff: time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ep, err := s.NewEpisode(context.Background(), s.Tasks()[0], envs.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := ep.Step(context.Background(), "go to kitchen")
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := ep.(*Episode)
+		if e.RawScore() != tc.wantRaw || st.Reward != tc.reward || e.Score() < 0 || e.Score() > 1 {
+			t.Errorf("%s: raw %v reward %v score %v; want raw %v reward %v", tc.step, e.RawScore(), st.Reward, e.Score(), tc.wantRaw, tc.reward)
+		}
+		ep.Close()
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/internal/safefile"
 	"io/fs"
 	"os"
 	"path"
@@ -35,7 +36,7 @@ func Open(dir string) (*Suite, error) {
 	if _, err := os.Stat(dir); err != nil {
 		return nil, fmt.Errorf("scienceworld: %w: %w", ErrNoData, err)
 	}
-	return openFS(os.DirFS(dir), dir)
+	return openFS(safefile.FS(os.DirFS(dir), 0), dir)
 }
 
 //go:embed embedded/*.json

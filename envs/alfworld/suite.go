@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/internal/safefile"
 )
 
 // Name is the environment's registry name.
@@ -66,7 +67,7 @@ func Open(dir string) (*Suite, error) {
 	if _, err := os.Stat(dir); err != nil {
 		return nil, fmt.Errorf("alfworld: %w: %w", ErrNoData, err)
 	}
-	return openFS(os.DirFS(dir), dir)
+	return openFS(safefile.FS(os.DirFS(dir), 0), dir)
 }
 
 func openFS(fsys fs.FS, prefix string) (*Suite, error) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/internal/safefile"
 )
 
 // Name is the registry name of the environment.
@@ -36,7 +37,7 @@ func Open(dataDir string) (*Suite, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("apibank: %s is not a directory", dataDir)
 	}
-	d, err := load(os.DirFS(dataDir))
+	d, err := load(safefile.FS(os.DirFS(dataDir), 0))
 	if err != nil {
 		return nil, fmt.Errorf("apibank: %s: %w", dataDir, err)
 	}

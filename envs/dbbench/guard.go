@@ -69,9 +69,15 @@ var allowedShows = map[string]bool{
 // and changing tables of database db: no other databases, no files, no
 // server or session state, no users, no stored programs, no dynamic SQL.
 func checkStatement(stmt, db string) error {
+	if err := checkLimits(stmt); err != nil {
+		return err
+	}
 	st, err := sqlparser.Parse(stmt)
 	if err != nil {
 		return syntaxError(err)
+	}
+	if err := checkTableRefs(st); err != nil {
+		return err
 	}
 	return checkParsed(st, db)
 }

@@ -64,10 +64,16 @@ func (p prepared) finish(res result) result {
 // (lower case) to their types, for typing aggregates; eval runs subqueries
 // when d.materialize is set.
 func prepare(stmt, db string, d dialect, cols map[string]string, eval evalFunc) (prepared, error) {
+	if err := checkLimits(stmt); err != nil {
+		return prepared{}, err
+	}
 	text := rewriteDeleteAlias(stmt)
 	st, err := sqlparser.Parse(text)
 	if err != nil {
 		return prepared{}, syntaxError(err)
+	}
+	if err := checkTableRefs(st); err != nil {
+		return prepared{}, err
 	}
 	if err := checkParsed(st, db); err != nil {
 		return prepared{}, err

@@ -2,6 +2,7 @@ package dbbench
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,8 +128,8 @@ func TestTimeout(t *testing.T) {
 	const timeout = 2 * time.Second
 	slow := []string{
 		"SELECT SLEEP(11)",
-		"SELECT COUNT(*) FROM gym_sessions a, gym_sessions b, gym_sessions c, gym_sessions d, gym_sessions e, " +
-			"gym_sessions f, gym_sessions g, gym_sessions h, gym_sessions i, gym_sessions j",
+		// One second per row: the time goes into execution, row by row.
+		"SELECT SLEEP(1) FROM gym_sessions",
 	}
 	for name, s := range suites(t, Config{Timeout: timeout, MaxSteps: 10}) {
 		t.Run(name, func(t *testing.T) {
@@ -182,6 +183,79 @@ func TestGarbageAgent(t *testing.T) {
 				}
 				if tr.Score != 0 || tr.End != "done" || tr.Invalid != tr.Steps {
 					t.Errorf("%s: score %v end %q steps %d invalid %d", task.ID, tr.Score, tr.End, tr.Steps, tr.Invalid)
+				}
+			}
+		})
+	}
+}
+
+// nest wraps inner in n calls of f(_, args).
+func nest(f, inner, args string, n int) string {
+	for i := 0; i < n; i++ {
+		inner = f + "(" + inner + args + ")"
+	}
+	return inner
+}
+
+func unionOf(n int) string {
+	terms := make([]string, n)
+	for i := range terms {
+		terms[i] = fmt.Sprintf("SELECT trainer FROM gym_sessions WHERE room = 'r%d'", i)
+	}
+	return strings.Join(terms, " UNION ALL ")
+}
+
+// TestPlanningAttacks: statements whose planning or execution would hold a
+// CPU or gigabytes are refused before any engine sees them, as are table
+// options that name host paths or file-reading engines.
+func TestPlanningAttacks(t *testing.T) {
+	self := "gym_sessions a JOIN gym_sessions b JOIN gym_sessions c JOIN gym_sessions d JOIN gym_sessions e JOIN gym_sessions f"
+	attacks := map[string]string{
+		"1000 UNION terms":          unionOf(1000),
+		"40 UNION terms":            unionOf(40),
+		"HEX nested 27 deep":        "SELECT " + nest("HEX", "trainer", "", 27) + " FROM gym_sessions",
+		"REPLACE nested 14 deep":    "SELECT " + nest("REPLACE", "trainer", ", 'a', 'aaaaaaaa'", 14) + " FROM gym_sessions",
+		"parentheses 200 deep":      "SELECT " + strings.Repeat("(", 200) + "1" + strings.Repeat(")", 200),
+		"6-way self-join INSERT":    "INSERT INTO gym_sessions (trainer) SELECT a.trainer FROM " + self,
+		"CTE joined with itself 9x": "WITH c AS (SELECT * FROM gym_sessions) SELECT COUNT(*) FROM c c1, c c2, c c3, c c4, c c5, c c6, c c7, c c8, c c9",
+		"DATA DIRECTORY":            "CREATE TABLE evil (a INT) DATA DIRECTORY = '/tmp/evil'",
+		"INDEX DIRECTORY":           "CREATE TABLE evil (a INT) INDEX DIRECTORY = '/tmp/evil'",
+		"ALTER ... DATA DIRECTORY":  "ALTER TABLE gym_sessions DATA DIRECTORY = '/tmp/evil'",
+		"ENGINE=CONNECT file_name":  "CREATE TABLE evil (a TEXT) ENGINE=CONNECT TABLE_TYPE=CSV FILE_NAME='/etc/passwd'",
+		"FEDERATED CONNECTION":      "CREATE TABLE evil (a INT) ENGINE=FEDERATED CONNECTION='mysql://u@host:3306/db/t'",
+		"TABLESPACE":                "CREATE TABLE evil (a INT) TABLESPACE innodb_system",
+		"statement over 16 KiB":     "SELECT '" + strings.Repeat("x", 17<<10) + "'",
+	}
+	for name, s := range suites(t, Config{Timeout: 3 * time.Second, MaxSteps: 1000}) {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			ep, err := s.NewEpisode(ctx, firstTask(t, s, "gym_sessions", true), envs.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ep.Close()
+			for what, sql := range attacks {
+				start := time.Now()
+				st, err := ep.Step(ctx, OperationText(sql))
+				if err != nil {
+					t.Fatalf("%s: env error %v", what, err)
+				}
+				if !st.Invalid || !strings.Contains(st.Observation, "not allowed") {
+					t.Errorf("%s: not refused: %.200s", what, st.Observation)
+				}
+				if took := time.Since(start); took > time.Minute { // a hang guard
+					t.Errorf("%s: took %v", what, took)
+				}
+			}
+			// Real statements within the limits still run.
+			for _, sql := range []string{
+				unionOf(5),
+				"SELECT " + nest("CONCAT", "trainer", ", 'x'", 3) + " FROM gym_sessions",
+				"SELECT COUNT(*) FROM gym_sessions a JOIN gym_sessions b ON a.trainer = b.trainer",
+				"CREATE TABLE ok_t (a INT) ENGINE=InnoDB",
+			} {
+				if st, err := ep.Step(ctx, OperationText(sql)); err != nil || st.Invalid {
+					t.Errorf("%.60s: refused: %+v %v", sql, st, err)
 				}
 			}
 		})

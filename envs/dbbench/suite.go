@@ -4,12 +4,13 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/internal/safefile"
 )
 
 // Name is the environment's registry name.
@@ -28,6 +29,9 @@ const (
 	DefaultMaxRows = 1000
 	// DefaultMaxObservation caps an observation's length in bytes.
 	DefaultMaxObservation = 32 << 10
+	// DefaultMaxMemory is the engine's memory ceiling per episode (an
+	// episode's engine process idles at about 100 MiB).
+	DefaultMaxMemory = 1 << 30
 )
 
 // DataFile is the official file name (as fetched; see FetchSpec).
@@ -48,11 +52,17 @@ type Config struct {
 	MaxSteps int
 	// MaxObservation caps an observation's length in bytes.
 	MaxObservation int
+	// MaxMemory is the in-process engine's memory ceiling per episode in
+	// bytes: a statement that needs more is stopped with an error.
+	MaxMemory int64
 }
 
 func (c Config) withDefaults() Config {
 	if c.Timeout <= 0 {
 		c.Timeout = DefaultTimeout
+	}
+	if c.MaxMemory <= 0 {
+		c.MaxMemory = DefaultMaxMemory
 	}
 	if c.MaxRows <= 0 {
 		c.MaxRows = DefaultMaxRows
@@ -87,7 +97,11 @@ func Open(dataDir string) (*Suite, error) {
 	var lastErr error
 	for _, name := range []string{DataFile, "entry_dict.json"} {
 		path := filepath.Join(dataDir, name)
-		data, err := os.ReadFile(path)
+		data, err := safefile.ReadFile(path, 0)
+		var refused *safefile.Error
+		if errors.As(err, &refused) {
+			return nil, fmt.Errorf("dbbench: %w", err)
+		}
 		if err != nil {
 			lastErr = err
 			continue
@@ -115,7 +129,11 @@ func (s *Suite) With(c Config) (*Suite, error) {
 	c = c.withDefaults()
 	out := &Suite{entries: s.entries, tasks: s.tasks, cfg: c}
 	if c.DSN == "" {
-		out.back = gmsBackend{timeout: c.Timeout}
+		bin, err := findEngine()
+		if err != nil {
+			return nil, err
+		}
+		out.back = newProcBackend(bin, c.Timeout, c.MaxMemory)
 		return out, nil
 	}
 	b, err := newMySQLBackend(c.DSN, c.Timeout)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/internal/safefile"
 	"io/fs"
 	"os"
 	"path"
@@ -55,7 +56,7 @@ func Open(dataDir string) (*Suite, error) {
 
 // OpenWith is Open with a Config.
 func OpenWith(dataDir string, cfg Config) (*Suite, error) {
-	return openFS(os.DirFS(dataDir), dataDir, cfg)
+	return openFS(safefile.FS(os.DirFS(dataDir), 0), dataDir, cfg)
 }
 
 // openFS reads a release from fsys; label prefixes file names in errors.

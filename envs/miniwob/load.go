@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/memharness/memharness/internal/safefile"
 )
 
 // embeddedFS is our own task suite: MiniWoB-style pages plus tasks.json.
@@ -112,7 +114,7 @@ func OpenConfig(dir string, cfg Config) (*Suite, error) {
 	if err != nil {
 		return nil, err
 	}
-	fsys := os.DirFS(root)
+	fsys := safefile.FS(os.DirFS(root), 0)
 	names, err := fs.Glob(fsys, "miniwob/*.html")
 	if err != nil {
 		return nil, fmt.Errorf("miniwob: list %s: %w", root, err)

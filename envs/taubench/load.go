@@ -10,6 +10,7 @@ import (
 	"path"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/internal/safefile"
 )
 
 // Domain is a τ-bench domain.
@@ -88,7 +89,7 @@ func loadDir(dir string, domain Domain) (*data, error) {
 		}
 		return nil, fmt.Errorf("taubench: %w (fetch the data with `bench data fetch %s`): %w", err, target, envs.ErrNoData)
 	}
-	fsys := os.DirFS(dir)
+	fsys := safefile.FS(os.DirFS(dir), 0)
 	if domain == "" {
 		d, err := detectDomain(fsys, dir)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"path"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/internal/safefile"
 )
 
 // Name is the environment's registry name.
@@ -56,7 +57,7 @@ func Open(dir string) (*Suite, error) {
 	if _, err := os.Stat(dir); err != nil {
 		return nil, fmt.Errorf("toolqa: %w: %w", ErrNoData, err)
 	}
-	return openFS(os.DirFS(dir), dir, questionFiles)
+	return openFS(safefile.FS(os.DirFS(dir), 0), dir, questionFiles)
 }
 
 // openFS loads a suite from fsys; prefix names files in errors.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/internal/safefile"
 	"io/fs"
 	"os"
 	"path"
@@ -36,7 +37,7 @@ func Open(dir string) (*Suite, error) {
 	if _, err := os.Stat(dir); err != nil {
 		return nil, fmt.Errorf("webshop: %w: %w", ErrNoData, err)
 	}
-	return openFS(os.DirFS(dir), dir)
+	return openFS(safefile.FS(os.DirFS(dir), 0), dir)
 }
 
 func openFS(fsys fs.FS, prefix string) (*Suite, error) {

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/memharness/memharness/internal/safefile"
 )
 
 // hotpotFiles are the question files OpenHotpotQA looks for, in order: the
@@ -40,7 +42,7 @@ func OpenHotpotQA(dir string) (*Suite, error) {
 	if err != nil {
 		return nil, err
 	}
-	return loadHotpotQA(os.DirFS(dir), dir, name, splitOf(name))
+	return loadHotpotQA(safefile.FS(os.DirFS(dir), 0), dir, name, splitOf(name))
 }
 
 // OpenFEVER loads FEVER claims from dir (the first of paper_dev.jsonl,
@@ -52,7 +54,7 @@ func OpenFEVER(dir string) (*Suite, error) {
 	if err != nil {
 		return nil, err
 	}
-	return loadFEVER(os.DirFS(dir), dir, name, splitOf(name))
+	return loadFEVER(safefile.FS(os.DirFS(dir), 0), dir, name, splitOf(name))
 }
 
 // EmbeddedHotpotQA is a small HotpotQA suite written for this project (a

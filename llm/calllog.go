@@ -1,0 +1,96 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+)
+
+// CallRecord is everything a Meter books for one finished call. A live call
+// and a replayed one (Meter.Restore) go through the same booking, so a run
+// store that journals CallRecords can rebuild a Meter exactly after a crash,
+// whatever counters PurposeStats grows.
+type CallRecord struct {
+	Purpose string `json:"purpose,omitempty"`
+	Cached  bool   `json:"cached,omitempty"`
+	// Failed marks a call that returned an error.
+	Failed  bool  `json:"failed,omitempty"`
+	Retries int   `json:"retries,omitempty"`
+	Usage   Usage `json:"usage"`
+	// LatencyNS is the model's answer time, WallNS what the caller waited.
+	LatencyNS int64 `json:"latency_ns,omitempty"`
+	WallNS    int64 `json:"wall_ns,omitempty"`
+	// Judged is set when the request had an Accept; Invalid when Accept
+	// rejected the answer, whose shortened text is InvalidText. SampleID
+	// ties redraws of one answer together (see PurposeStats.InvalidFinal).
+	Judged      bool   `json:"judged,omitempty"`
+	Invalid     bool   `json:"invalid,omitempty"`
+	InvalidText string `json:"invalid_text,omitempty"`
+	SampleID    string `json:"sample_id,omitempty"`
+}
+
+// newCallRecord describes one finished call as the Meter books it.
+func newCallRecord(req Request, resp Response, err error, wall time.Duration) CallRecord {
+	rec := CallRecord{Purpose: req.Purpose}
+	switch {
+	case err != nil:
+		rec.Failed = true
+		var re *RetryError
+		if errors.As(err, &re) {
+			rec.Retries = re.Attempts - 1
+		}
+	case resp.Cached:
+		rec.Cached = true
+		rec.Usage = resp.Usage
+	default:
+		rec.Retries = resp.Retries
+		rec.Usage = resp.Usage
+		rec.LatencyNS = int64(resp.Latency)
+		rec.WallNS = int64(wall)
+	}
+	if err == nil && req.Accept != nil {
+		rec.Judged, rec.SampleID = true, req.SampleID
+		if !req.Accept(resp) {
+			rec.Invalid, rec.InvalidText = true, Shorten(resp.Text, maxInvalidExample)
+		}
+	}
+	return rec
+}
+
+// CallLog collects the CallRecords of the calls made under one context, so
+// the caller can commit them together with the work they paid for (a
+// sample, a checkpoint). It is safe for concurrent use.
+type CallLog struct {
+	mu   sync.Mutex
+	recs []CallRecord
+}
+
+type callLogKey struct{}
+
+// WithCallLog returns a context whose metered calls are also added to l.
+func WithCallLog(ctx context.Context, l *CallLog) context.Context {
+	return context.WithValue(ctx, callLogKey{}, l)
+}
+
+// Take returns the records collected since the last Take and forgets them.
+func (l *CallLog) Take() []CallRecord {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := l.recs
+	l.recs = nil
+	return out
+}
+
+func (l *CallLog) add(rec CallRecord) {
+	l.mu.Lock()
+	l.recs = append(l.recs, rec)
+	l.mu.Unlock()
+}
+
+// logCall adds rec to the context's CallLog, if any.
+func logCall(ctx context.Context, rec CallRecord) {
+	if l, ok := ctx.Value(callLogKey{}).(*CallLog); ok && l != nil {
+		l.add(rec)
+	}
+}
