@@ -43,6 +43,9 @@ type Env struct {
 	Seed int64
 	// Dir is a private working directory for the method's stores (SQLite).
 	Dir string
+	// Prompts holds the release Prompters and own-mode few-shots (nil:
+	// the harness's own prompt without few-shots).
+	Prompts *Prompts
 }
 
 // Builder returns the model for memory construction.

@@ -263,7 +263,13 @@ func (m *ExpeL) Agent(ctx context.Context, env Env, s envs.Suite, t envs.Task) (
 	for i, r := range ranked {
 		rules[i] = r.Text
 	}
-	return agentFor(m.Name(), m.opts, env, s, ex, rules), nil
+	// ExpeL shows its whole insight list (at most MaxInsights long) at
+	// evaluation; the shared skills-block cap applies only when set.
+	o := m.opts
+	if o.MaxRules <= 0 {
+		o.MaxRules = max(len(rules), 1)
+	}
+	return agentFor(m.Name(), o, env, s, ex, rules), nil
 }
 
 // Save implements Method.
