@@ -91,6 +91,14 @@ func record(t envs.Task) (*TaskRecord, error) {
 	return r, nil
 }
 
+// ConversationMarker separates the first observation's system prompt
+// from the customer's opening message.
+const ConversationMarker = "\n\n#Conversation\nCustomer: "
+
+// ToolsJSON is the tool list as τ-bench's agents show it
+// (json.dumps(tools_info)).
+func (s *Suite) ToolsJSON() string { return Dumps(s.d.schemas) }
+
 // SystemPrompt is what the agent is told before the conversation: the
 // policy, the tool list and the action syntax. The first observation of
 // every episode starts with it.
@@ -125,7 +133,7 @@ func (s *Suite) NewEpisode(ctx context.Context, t envs.Task, opts envs.Options) 
 		return nil, fmt.Errorf("taubench: %s: %w", t.ID, err)
 	}
 	e := &episode{s: s, rec: r, db: s.d.base.Fresh(), cust: c}
-	e.obs = s.SystemPrompt() + "\n\n#Conversation\nCustomer: " + first
+	e.obs = s.SystemPrompt() + ConversationMarker + first
 	if strings.Contains(first, Stop) {
 		e.finish()
 	}

@@ -77,6 +77,8 @@ const (
 	NameExpeL      = "expel"
 	NameAgentBench = "agentbench"
 	NameSynapse    = "synapse"
+	// NameLifelongAgentBench is the DB task's own repository.
+	NameLifelongAgentBench = "lifelongagentbench"
 )
 
 // LifeMem commits: the release's folders were committed separately; these
@@ -112,6 +114,7 @@ var TauBench = Source{
 	Files: []File{
 		{"tau_bench/agents/chat_react_agent.py", tauCommit, "c545fe77d51a24d0595e719d6bd234f1342a33477f507bc72a29545c04193cb9", 6731},
 		{"tau_bench/agents/tool_calling_agent.py", tauCommit, "2d4a02ccd14cb6bdbbeafde49d5d682690625875feb6c9506f903bf98b0792f8", 3252},
+		{"tau_bench/types.py", tauCommit, "38c2e79f48f9ac87fbdd7bb763c3ef7e8a825cd3de3998f51b12ecf55733b9db", 1823},
 		{"tau_bench/envs/user.py", tauCommit, "ab24eeed85e6261eb2f45420432d84a390cc39b82fc5910b8a4ccd3cee36f07e", 13515},
 		{"tau_bench/envs/base.py", tauCommit, "1ad0402073f0ac9ca6b527efa0706e2aa8836dd2e5c1d453ed414ecb768c6d21", 5688},
 		{"tau_bench/envs/retail/wiki.md", tauCommit, "d539fd2a46a8b8dd2e934ff9ed92f43e9f6b56bc7a718db8d2803ba8ad8f6bf7", 5718},
@@ -147,6 +150,20 @@ var AgentBench = Source{
 	},
 }
 
+// LifelongAgentBench is github.com/caixd-220529/LifelongAgentBench, whose
+// DB task the stream's "dbbench" environment is: LifeMem's training
+// trajectories open with its task requirement, not AgentBench's.
+const lifelongCommit = "d6f19b42eb358d9150379f0c68c2985c5a867520"
+
+var LifelongAgentBench = Source{
+	Name: NameLifelongAgentBench, Repository: "github.com/caixd-220529/LifelongAgentBench", Owner: "caixd-220529", Repo: "LifelongAgentBench",
+	Files: []File{
+		{"src/factories/chat_history_item/offline/task_requirement.py", lifelongCommit, "e56ed91d4dda424c750a69aa9f6d04684b97e7982270baf84f21cebbc258b1da", 7682},
+		{"src/factories/chat_history_item/offline/construct.py", lifelongCommit, "41f0a89d692370b83c33088d460ac859cd55dec5a511a02e62d25f5514eef23a", 1510},
+		{"src/tasks/instance/db_bench/task.py", lifelongCommit, "64a7a8a930dd2e4e854de66209958c9138009e6793eded275e307f4ecddb138c", 23735},
+	},
+}
+
 // Synapse is github.com/ltzheng/Synapse (MiniWoB++ and Mind2Web agents,
 // MiniWoB++ exemplars).
 const synapseCommit = "9e6021f86ef7ea56c83cdee29c8d07b3e5d1121b"
@@ -163,7 +180,7 @@ var Synapse = Source{
 }
 
 // Sources lists every source in fetch-name order.
-var Sources = []Source{LifeMem, TauBench, ExpeL, AgentBench, Synapse}
+var Sources = []Source{LifeMem, TauBench, ExpeL, AgentBench, LifelongAgentBench, Synapse}
 
 // Find returns the source named name.
 func Find(name string) (Source, bool) {
