@@ -1,0 +1,130 @@
+package lifememrel
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/methods/agent"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// pinnedStandIn is src pinned to the stand-in files under
+// testdata/standin/<name> (same paths, their digests).
+func pinnedStandIn(t *testing.T, src Source) (string, Source) {
+	t.Helper()
+	dir := filepath.Join("testdata", "standin", src.Name)
+	s := src
+	s.Files = nil
+	for _, f := range src.Files {
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f.Path)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.SHA256, f.Size = digest(b), int64(len(b))
+		s.Files = append(s.Files, f)
+	}
+	return dir, s
+}
+
+// fakeSuite is an environment by name, with a tool list for τ-bench.
+type fakeSuite struct{ name string }
+
+func (f fakeSuite) Name() string       { return f.name }
+func (f fakeSuite) Tasks() []envs.Task { return nil }
+func (f fakeSuite) MaxSteps() int      { return 5 }
+func (f fakeSuite) NewEpisode(context.Context, envs.Task, envs.Options) (envs.Episode, error) {
+	return nil, nil
+}
+func (f fakeSuite) ToolsJSON() string { return `[{"type": "function", "function": {"name": "lookup"}}]` }
+
+func TestPromptersGolden(t *testing.T) {
+	trees := Trees{}
+	for _, src := range []Source{TauBench, LifelongAgentBench} {
+		dir, s := pinnedStandIn(t, src)
+		tr, err := Open(dir, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		trees[src.Name] = tr
+	}
+	suites := []envs.Suite{fakeSuite{"taubench-retail"}, fakeSuite{"dbbench"}, fakeSuite{"hotpotqa"}}
+	ps, own, err := Prompters(trees, suites)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(own, ",") != "hotpotqa" {
+		t.Errorf("own-prompt environments %v", own)
+	}
+	first := map[string]string{
+		"taubench-retail": "policy and tools..." + "\n\n#Conversation\nCustomer: " + "Hi, I want to return a lamp.",
+		"dbbench":         "(the harness's own protocol text)",
+	}
+	task := map[string]envs.Task{
+		"taubench-retail": {ID: "3", Instruction: "return a lamp"},
+		"dbbench":         {ID: "0", Instruction: "How many rows?\nThe name of this table is t, and the headers of this table are a, b."},
+	}
+	inputs := []struct {
+		name string
+		in   func(env string) agent.PromptInput
+	}{
+		{"first", func(env string) agent.PromptInput {
+			return agent.PromptInput{Task: task[env], Turns: []envs.Turn{{Role: "env", Text: first[env]}}}
+		}},
+		{"memory", func(env string) agent.PromptInput {
+			return agent.PromptInput{Task: task[env], Rules: []string{"check the id first", "answer briefly"},
+				Exemplars: []agent.Trajectory{{Task: "an earlier task", Messages: []llm.Message{{Role: "user", Content: "obs"}, {Role: "assistant", Content: "act"}}}},
+				Turns:     []envs.Turn{{Role: "env", Text: first[env]}, {Role: "agent", Text: "Thought: look\nAction: x"}, {Role: "env", Text: "API output: 1"}}}
+		}},
+	}
+	for _, env := range []string{"taubench-retail", "dbbench"} {
+		for _, in := range inputs {
+			t.Run(env+"/"+in.name, func(t *testing.T) {
+				got, err := ps[env].Messages(in.in(env))
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, _ := json.MarshalIndent(map[string]any{"label": ps[env].Label(), "messages": got}, "", "  ")
+				path := filepath.Join("testdata", "golden", env+"-"+in.name+".json")
+				if *update {
+					if err := os.WriteFile(path, b, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				want, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatalf("%v (run with -update)", err)
+				}
+				if string(want) != string(b) {
+					t.Errorf("assembly differs from %s:\n%s", path, b)
+				}
+			})
+		}
+	}
+}
+
+// TestPromptersShapeErrors: a source whose named pieces moved is refused
+// with the file and name.
+func TestPromptersShapeErrors(t *testing.T) {
+	dir, s := pinnedStandIn(t, LifelongAgentBench)
+	tr, err := Open(dir, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	delete(tr.py, "src/factories/chat_history_item/offline/construct.py")
+	_, _, err = Prompters(Trees{NameLifelongAgentBench: tr}, []envs.Suite{fakeSuite{"dbbench"}})
+	if err == nil || !strings.Contains(err.Error(), "construct.py") {
+		t.Errorf("err = %v", err)
+	}
+	_, _, err = Prompters(Trees{}, []envs.Suite{fakeSuite{"taubench-airline"}})
+	if err == nil || !strings.Contains(err.Error(), "bench data fetch tau-bench") {
+		t.Errorf("missing pack: %v", err)
+	}
+}
