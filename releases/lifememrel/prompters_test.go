@@ -43,7 +43,9 @@ func (f fakeSuite) MaxSteps() int      { return 5 }
 func (f fakeSuite) NewEpisode(context.Context, envs.Task, envs.Options) (envs.Episode, error) {
 	return nil, nil
 }
-func (f fakeSuite) ToolsJSON() string { return `[{"type": "function", "function": {"name": "lookup"}}]` }
+func (f fakeSuite) ToolsJSON() string {
+	return `[{"type": "function", "function": {"name": "lookup"}}]`
+}
 
 func TestPromptersGolden(t *testing.T) {
 	trees := Trees{}
