@@ -123,6 +123,13 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 			train = append(train, tr...)
 		}
 	}
+	prompts, err := lifelongPrompts(ctx, cfg, stdio.Getenv, suites)
+	if err != nil {
+		return res, err
+	}
+	if prompts.warning != "" {
+		fmt.Fprintln(stdio.Err, prompts.warning)
+	}
 	ood := slices.DeleteFunc(slices.Clone(lc.OOD), func(x string) bool { return suites[x] == nil })
 	stream, err := lifelong.NewStream(lc.Stream, train, streamEnvs, lc.Batch, lc.Seed)
 	if err != nil {
@@ -135,6 +142,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 		Endpoints: back.endpoints, DataSource: lifelongSource(cfg, lc),
 		DataWarnings: warnings, Seed: cfg.Seed, Started: start.UTC(),
 	}
+	prompts.stamp(&man)
 	for _, m := range lc.Methods {
 		man.Methods = append(man.Methods, m.Name)
 	}
@@ -153,7 +161,8 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	fmt.Fprintf(stdio.Err, "run %s: lifelong %s stream over %d environments (%d training trajectories), %d methods on %s\n",
 		cfg.Name, lc.Stream, len(streamEnvs), len(train), len(lc.Methods), back.describe())
 
-	env := agent.Env{Model: back.model, Embedder: back.embedder, Seed: lc.Seed}
+	env := agent.Env{Model: back.model, BuildModel: back.buildModel, AssignModel: back.assign.model,
+		SkillModel: back.skill.model, Embedder: back.embedder, Seed: lc.Seed, Prompts: prompts.prompts}
 	for _, spec := range lc.Methods {
 		newMethod := func() (agent.Method, error) { return buildAgentMethod(spec) }
 		m, err := newMethod()
@@ -164,7 +173,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 			RunDir: rs.dir, Stream: stream, Suites: suites, OOD: ood, SelfLearn: lc.SelfLearn,
 			NewMethod: newMethod, Env: env, MaxSteps: lc.MaxSteps, TasksPerEnv: lc.TasksPerEnv,
 			TestTasks: func(s envs.Suite) []envs.Task { return tests[s.Name()] },
-			Meters:    []lifelong.Snapshotter{back.meter}, Workers: 1, Log: stdio.Err,
+			Meters:    back.lifelongMeters(), Workers: 1, Log: stdio.Err,
 		})
 		if c, ok := m.(interface{ Close() error }); ok {
 			c.Close()

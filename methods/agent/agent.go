@@ -38,7 +38,11 @@ type Env struct {
 	// construction (LifeMem uses other models for clustering and skills).
 	Model      llm.Model
 	BuildModel llm.Model
-	Embedder   llm.Embedder
+	// AssignModel serves LifeMem's assignment and summary calls;
+	// SkillModel its split and skill calls and the baselines' extraction.
+	// Each falls back to Builder().
+	AssignModel, SkillModel llm.Model
+	Embedder                llm.Embedder
 	// Seed seeds every random choice of the method.
 	Seed int64
 	// Dir is a private working directory for the method's stores (SQLite).
@@ -54,6 +58,23 @@ func (e Env) Builder() llm.Model {
 		return e.BuildModel
 	}
 	return e.Model
+}
+
+// Assigner returns the model for cluster assignment and summaries.
+func (e Env) Assigner() llm.Model {
+	if e.AssignModel != nil {
+		return e.AssignModel
+	}
+	return e.Builder()
+}
+
+// Distiller returns the model for splits, skills and the baselines'
+// insight and skill extraction.
+func (e Env) Distiller() llm.Model {
+	if e.SkillModel != nil {
+		return e.SkillModel
+	}
+	return e.Builder()
 }
 
 // Method is an agent method under the lifelong protocol.

@@ -184,7 +184,7 @@ func (m *ExpeL) edit(ctx context.Context, env Env, batch []Trajectory) error {
 		Hint:     hint.RuleEdit{Rules: texts, Batch: views, MaxOps: maxOps, MaxRules: maxRules},
 		Accept:   func(r llm.Response) bool { _, err := ParseRuleOps(r.Text); return err == nil },
 	}
-	resp, err := env.Builder().Generate(ctx, req)
+	resp, err := env.Distiller().Generate(ctx, req)
 	if err != nil {
 		return fmt.Errorf("expel: edit: %w", err)
 	}

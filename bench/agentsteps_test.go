@@ -1,0 +1,85 @@
+package bench
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+
+	"github.com/memharness/memharness/bench/config"
+	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/methods/agent"
+)
+
+// TestStepModels: with assign_model/skill_model set, the lifelong path's
+// agent.Env sends each construction step to its model, with its reasoning
+// effort, over the OpenAI wire (httptest), and the acting model stays the
+// evaluation model.
+func TestStepModels(t *testing.T) {
+	type seen struct{ model, effort string }
+	var mu sync.Mutex
+	got := map[string]seen{} // by the request's first message
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var req struct {
+			Model    string                     `json:"model"`
+			Effort   string                     `json:"reasoning_effort"`
+			Messages []struct{ Content string } `json:"messages"`
+		}
+		if err := json.Unmarshal(body, &req); err != nil || len(req.Messages) == 0 {
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
+		mu.Lock()
+		got[req.Messages[0].Content] = seen{req.Model, req.Effort}
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"x","object":"chat.completion","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"ok"}}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`)
+	}))
+	t.Cleanup(srv.Close)
+
+	cases := []struct {
+		name                      string
+		build, assign, skill      string
+		assignEffort, skillEffort string
+		want                      map[string]seen // by step
+	}{
+		{"paper", "", "gpt-5-mini", "gpt-4.1", "low", "", map[string]seen{
+			"act": {"eval-model", ""}, "assign": {"gpt-5-mini", "low"}, "skill": {"gpt-4.1", ""}}},
+		{"build model only", "builder", "", "", "", "", map[string]seen{
+			"act": {"eval-model", ""}, "assign": {"builder", ""}, "skill": {"builder", ""}}},
+		{"effort on the build model", "builder", "", "", "low", "high", map[string]seen{
+			"act": {"eval-model", ""}, "assign": {"builder", "low"}, "skill": {"builder", "high"}}},
+		{"nothing set", "", "", "", "", "", map[string]seen{
+			"act": {"eval-model", ""}, "assign": {"eval-model", ""}, "skill": {"eval-model", ""}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := &config.Config{Backbone: config.Backbone{
+				Kind: "openai", Model: "eval-model", BaseURLs: []string{srv.URL + "/v1"}, Cache: "off", MaxRetries: 1,
+				BuildModel: tc.build, AssignModel: tc.assign, AssignReasoningEffort: tc.assignEffort,
+				SkillModel: tc.skill, SkillReasoningEffort: tc.skillEffort,
+			}}
+			back, err := openBackbone(cfg, func(string) string { return "" }, t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer back.close()
+			env := agent.Env{Model: back.model, BuildModel: back.buildModel, AssignModel: back.assign.model, SkillModel: back.skill.model}
+			for step, m := range map[string]llm.Model{"act": env.Model, "assign": env.Assigner(), "skill": env.Distiller()} {
+				msg := tc.name + "/" + step
+				if _, err := m.Generate(t.Context(), llm.Request{Purpose: "test." + step, Messages: []llm.Message{{Role: "user", Content: msg}}}); err != nil {
+					t.Fatal(err)
+				}
+				mu.Lock()
+				s := got[msg]
+				mu.Unlock()
+				if s != tc.want[step] {
+					t.Errorf("%s call went to %+v, want %+v", step, s, tc.want[step])
+				}
+			}
+		})
+	}
+}
