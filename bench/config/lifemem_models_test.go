@@ -1,0 +1,20 @@
+package config
+
+import "testing"
+
+// TestLifeMemPaperConstructionModels: every LifeMem paper config builds
+// memory with the paper's models per step.
+func TestLifeMemPaperConstructionModels(t *testing.T) {
+	for _, name := range []string{"lifemem_similarity", "lifemem_streams", "lifemem_sensitivity", "lifemem_ood"} {
+		t.Run(name, func(t *testing.T) {
+			cfg, err := Options{Getenv: func(string) string { return "" }}.Load("../../configs/paper/"+name+".yaml", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := cfg.Backbone
+			if b.AssignModel != "gpt-5-mini" || b.AssignReasoningEffort != "low" || b.SkillModel != "gpt-4.1" || b.SkillReasoningEffort != "" {
+				t.Errorf("construction models: assign %q/%q, skill %q/%q", b.AssignModel, b.AssignReasoningEffort, b.SkillModel, b.SkillReasoningEffort)
+			}
+		})
+	}
+}
