@@ -1,0 +1,33 @@
+package lifelong
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/memharness/memharness/methods/agent"
+)
+
+// TestStreamKeepsFileOrder: within one environment and difficulty the
+// similarity stream learns trajectories in the order the file lists them
+// (the release reads its files top to bottom), whatever their IDs.
+func TestStreamKeepsFileOrder(t *testing.T) {
+	ids := []string{"toolqa_2", "toolqa_10", "toolqa_1", "toolqa_000003"}
+	var trs []agent.Trajectory
+	for _, id := range ids {
+		trs = append(trs, agent.Trajectory{ID: id, Env: "toolqa", Task: id})
+	}
+	trs = append(trs, agent.Trajectory{ID: "toolqa_0", Env: "toolqa", Task: "hard", Difficulty: 1})
+	st, err := NewStream("similarity", trs, []string{"toolqa"}, 10, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, b := range st.Stages[0].Batches {
+		for _, tr := range b.Items {
+			got = append(got, tr.ID)
+		}
+	}
+	if want := fmt.Sprint(append(ids, "toolqa_0")); fmt.Sprint(got) != want {
+		t.Errorf("order %v, want %v", got, want)
+	}
+}
