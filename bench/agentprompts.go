@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/memharness/memharness/datasets/trajectories"
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/envs/all"
+	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/methods/agent"
 	"github.com/memharness/memharness/releases/lifememrel"
 	"github.com/memharness/memharness/runlog"
@@ -128,4 +130,35 @@ func (ps agentPromptsSetup) stamp(m *runlog.Manifest) {
 	if len(ps.digests) > 0 {
 		m.PromptsSHA256 = ps.digests
 	}
+}
+
+// releaseTrainNames are the names LifeMem's release gives the training
+// files of environments the harness names otherwise.
+var releaseTrainNames = map[string][]string{
+	"dbbench":         {"train_lifelong.jsonl"},
+	"taubench-retail": {"train_taubench.jsonl"},
+}
+
+// trainFile is env's training file in dir: train_<env>.jsonl, else the
+// release's name for it; the error lists every name tried.
+func trainFile(dir, env string) (string, error) {
+	names := append([]string{"train_" + env + ".jsonl"}, releaseTrainNames[env]...)
+	for _, n := range names {
+		p := filepath.Join(dir, n)
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("no training file for %s in %s (tried %s)", env, dir, strings.Join(names, ", "))
+}
+
+// refusePartial stops a run on a real endpoint whose stream loses an
+// environment (probe failed with cause), unless the config allows a
+// partial stream: OP and BwT over fewer environments are other numbers.
+func refusePartial(backbone string, lc lifelong.Config, env string, cause error) error {
+	if backbone != "openai" || lc.AllowPartialStream {
+		return nil
+	}
+	return fmt.Errorf("%s cannot run here (%v): a run on a real endpoint needs every environment of its stream and OOD set; "+
+		"fix that, or pass --allow-partial-stream to leave it out (the titles then name it)", env, cause)
 }

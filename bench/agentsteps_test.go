@@ -2,13 +2,19 @@ package bench
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/memharness/memharness/bench/config"
+	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
 )
@@ -81,5 +87,67 @@ func TestStepModels(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestTrainFileReleaseNames(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"train_lifelong.jsonl", "train_taubench.jsonl", "train_toolqa.jsonl", "train_dbbench.jsonl"} {
+		if n == "train_dbbench.jsonl" {
+			continue
+		}
+		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for env, want := range map[string]string{"dbbench": "train_lifelong.jsonl", "taubench-retail": "train_taubench.jsonl", "toolqa": "train_toolqa.jsonl"} {
+		got, err := trainFile(dir, env)
+		if err != nil || filepath.Base(got) != want {
+			t.Errorf("%s: %s, %v; want %s", env, got, err, want)
+		}
+	}
+	if _, err := trainFile(dir, "hotpotqa"); err == nil || !strings.Contains(err.Error(), "train_hotpotqa.jsonl") {
+		t.Errorf("missing file: %v", err)
+	}
+	// The harness's own name wins when both exist.
+	if err := os.WriteFile(filepath.Join(dir, "train_dbbench.jsonl"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := trainFile(dir, "dbbench"); filepath.Base(got) != "train_dbbench.jsonl" {
+		t.Errorf("dbbench: %s", got)
+	}
+}
+
+func TestRefusePartialStream(t *testing.T) {
+	cause := errors.New("no browser")
+	cases := []struct {
+		backbone string
+		allow    bool
+		refuse   bool
+	}{
+		{"openai", false, true},
+		{"openai", true, false},
+		{"sim", false, false},
+	}
+	for _, tc := range cases {
+		err := refusePartial(tc.backbone, lifelong.Config{AllowPartialStream: tc.allow}, "miniwob", cause)
+		if (err != nil) != tc.refuse {
+			t.Errorf("%s allow=%v: %v", tc.backbone, tc.allow, err)
+		}
+		if err != nil && (!strings.Contains(err.Error(), "miniwob") || !strings.Contains(err.Error(), "--allow-partial-stream")) {
+			t.Errorf("error does not name the environment and the flag: %v", err)
+		}
+	}
+}
+
+// TestAllowPartialStreamFlag: the flag reaches the lifelong block.
+func TestAllowPartialStreamFlag(t *testing.T) {
+	fs := newFlags(io.Discard, "run", "", "")
+	cf := addConfigFlags(fs, "")
+	if err := cf.parse(fs, IO{Err: io.Discard}, "run", []string{"-c", "x.yaml", "--allow-partial-stream"}); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint([]string(cf.sets)) != "[lifelong.allow_partial_stream=true]" {
+		t.Errorf("sets %v", cf.sets)
 	}
 }

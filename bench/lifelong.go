@@ -91,6 +91,9 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 			// An environment that cannot run here (MiniWoB++ without
 			// Chromium) is left out and said so, rather than scored 0.
 			closeSuite(s)
+			if err := refusePartial(back.kind, lc, name, err); err != nil {
+				return res, err
+			}
 			msg := fmt.Sprintf("%s left out: %v", name, err)
 			warnings = append(warnings, msg)
 			fmt.Fprintf(stdio.Err, "warning: %s\n", msg)
@@ -106,7 +109,11 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 				tests[name] = s.Tasks()
 			}
 			if slices.Contains(lc.Envs, name) {
-				tr, err := trajectories.Load(filepath.Join(lc.TrainDir, "train_"+name+".jsonl"), name)
+				path, err := trainFile(lc.TrainDir, name)
+				if err != nil {
+					return res, err
+				}
+				tr, err := trajectories.Load(path, name)
 				if err != nil {
 					return res, fmt.Errorf("%s: training trajectories: %w", name, err)
 				}

@@ -78,6 +78,12 @@ type Config struct {
 	// (dataset.path), whose test sets come from the environments' own splits.
 	TrainDir string       `yaml:"train_dir" json:"train_dir,omitempty"`
 	Methods  []MethodSpec `yaml:"methods" json:"methods"`
+	// AllowPartialStream lets a run on a real endpoint go on when an
+	// environment of its stream cannot run here (it is left out and named
+	// in the titles); without it such a run refuses to start, since OP and
+	// BwT over fewer environments mean something else. The sim backbone
+	// always runs partial, with a warning. (--allow-partial-stream)
+	AllowPartialStream bool `yaml:"allow_partial_stream" json:"allow_partial_stream,omitempty"`
 }
 
 // MethodSpec is one method of a lifelong run with its knobs. Zero knobs mean

@@ -18,3 +18,15 @@ func TestLifeMemPaperConstructionModels(t *testing.T) {
 		})
 	}
 }
+
+// TestAllowPartialStreamKey: --allow-partial-stream's --set reaches the
+// strictly decoded lifelong block.
+func TestAllowPartialStreamKey(t *testing.T) {
+	cfg, err := Options{Getenv: func(string) string { return "" }}.Load("../../configs/paper/lifemem_similarity.yaml", []string{"lifelong.allow_partial_stream=true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cfg.Lifelong.AllowPartialStream {
+		t.Error("allow_partial_stream not set")
+	}
+}
