@@ -130,6 +130,9 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 			train = append(train, tr...)
 		}
 	}
+	for n, ts := range tests {
+		tests[n] = lc.TestSet(n, ts)
+	}
 	prompts, err := lifelongPrompts(ctx, cfg, stdio.Getenv, suites)
 	if err != nil {
 		return res, err

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/methods/agent"
 )
 
@@ -29,5 +30,21 @@ func TestStreamKeepsFileOrder(t *testing.T) {
 	}
 	if want := fmt.Sprint(append(ids, "toolqa_0")); fmt.Sprint(got) != want {
 		t.Errorf("order %v, want %v", got, want)
+	}
+}
+
+func TestTestSetSize(t *testing.T) {
+	var tasks []envs.Task
+	for i := range 5 {
+		tasks = append(tasks, envs.Task{ID: fmt.Sprint(i)})
+	}
+	c := Config{TestSize: map[string]int{"toolqa": 3, "fever": 9}}
+	if got := c.TestSet("toolqa", tasks); len(got) != 3 || got[2].ID != "2" {
+		t.Errorf("toolqa: %v", got)
+	}
+	for _, env := range []string{"fever", "webshop"} {
+		if got := c.TestSet(env, tasks); len(got) != 5 {
+			t.Errorf("%s: %d tasks", env, len(got))
+		}
 	}
 }

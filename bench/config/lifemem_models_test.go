@@ -1,6 +1,10 @@
 package config
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/memharness/memharness/lifelong"
+)
 
 // TestLifeMemPaperConstructionModels: every LifeMem paper config builds
 // memory with the paper's models per step.
@@ -28,5 +32,21 @@ func TestAllowPartialStreamKey(t *testing.T) {
 	}
 	if !cfg.Lifelong.AllowPartialStream {
 		t.Error("allow_partial_stream not set")
+	}
+}
+
+// TestLifeMemPaperTestSizes: every LifeMem paper config pins the
+// recoverable per-environment test-set sizes.
+func TestLifeMemPaperTestSizes(t *testing.T) {
+	for _, name := range []string{"lifemem_similarity", "lifemem_streams", "lifemem_sensitivity", "lifemem_ood"} {
+		cfg, err := Options{Getenv: func(string) string { return "" }}.Load("../../configs/paper/"+name+".yaml", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for env, want := range lifelong.PaperTestSizes {
+			if got := cfg.Lifelong.TestSize[env]; got != want.Size {
+				t.Errorf("%s: test_size.%s = %d, want %d (%s)", name, env, got, want.Size, want.Note)
+			}
+		}
 	}
 }
