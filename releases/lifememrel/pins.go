@@ -135,6 +135,11 @@ var ExpeL = Source{
 		{"prompts/webshop.py", expelCommit, "20107b58023277f7a8cd89c195aa378f2c8ef9a85e4cbd349fda2da5600598de", 22190},
 		{"prompts/templates/system.py", expelCommit, "90ff238965728e5f8922c2294be95bc030e1374f22e31bf805a97cb5171b70aa", 204},
 		{"prompts/templates/human.py", expelCommit, "fbfdeeb32ce1299b38a7a61b15ec732a53fce42a5e950be176dad367b05bf216", 5997},
+		{"configs/benchmark/hotpotqa.yaml", expelCommit, "97fb380ac34a25b9f6f9c76e560363d5307da0ea98f9418512ada0cabd926e86", 194},
+		{"configs/benchmark/fever.yaml", expelCommit, "b73452efcfcb3848e2f0afdb1ccf87852b86cd6c23ad881a6a4e7e74664f46cf", 149},
+		{"configs/benchmark/alfworld.yaml", expelCommit, "651f3b5551178bc3073985a403fd1d050be25e88412dc399d10d29b609482bde", 7942},
+		{"configs/benchmark/webshop.yaml", expelCommit, "da65654875bdb142ea8c21173726085a8ed92fe4dfe3c112fd1ae1b4f0142d02", 197},
+		{"agent/react.py", expelCommit, "a0b8f6c2652bedfaa1442cafd0f22f8f6e050b5daf3355041df532d9a8adb552", 11193},
 	},
 }
 

@@ -29,6 +29,8 @@ var builders = map[string]builder{
 	"taubench-retail":  {[]string{NameTauBench}, tauPrompter("retail")},
 	"taubench-airline": {[]string{NameTauBench}, tauPrompter("airline")},
 	"dbbench":          {[]string{NameLifelongAgentBench}, dbPrompter},
+	"hotpotqa":         {[]string{NameExpeL}, expelPrompter("hotpotqa")},
+	"fever":            {[]string{NameExpeL}, expelPrompter("fever")},
 }
 
 // Needs lists the sources the named environments read, sorted.

@@ -49,7 +49,7 @@ func (f fakeSuite) ToolsJSON() string {
 
 func TestPromptersGolden(t *testing.T) {
 	trees := Trees{}
-	for _, src := range []Source{TauBench, LifelongAgentBench} {
+	for _, src := range []Source{TauBench, LifelongAgentBench, ExpeL} {
 		dir, s := pinnedStandIn(t, src)
 		tr, err := Open(dir, s)
 		if err != nil {
@@ -57,21 +57,25 @@ func TestPromptersGolden(t *testing.T) {
 		}
 		trees[src.Name] = tr
 	}
-	suites := []envs.Suite{fakeSuite{"taubench-retail"}, fakeSuite{"dbbench"}, fakeSuite{"hotpotqa"}}
+	suites := []envs.Suite{fakeSuite{"taubench-retail"}, fakeSuite{"dbbench"}, fakeSuite{"hotpotqa"}, fakeSuite{"fever"}, fakeSuite{"webshop"}}
 	ps, own, err := Prompters(trees, suites)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(own, ",") != "hotpotqa" {
+	if strings.Join(own, ",") != "webshop" {
 		t.Errorf("own-prompt environments %v", own)
 	}
 	first := map[string]string{
 		"taubench-retail": "policy and tools..." + "\n\n#Conversation\nCustomer: " + "Hi, I want to return a lamp.",
 		"dbbench":         "(the harness's own protocol text)",
+		"hotpotqa":        "Question: Who wrote the stand-in?",
+		"fever":           "Claim: The stand-in is true.",
 	}
 	task := map[string]envs.Task{
 		"taubench-retail": {ID: "3", Instruction: "return a lamp"},
 		"dbbench":         {ID: "0", Instruction: "How many rows?\nThe name of this table is t, and the headers of this table are a, b."},
+		"hotpotqa":        {ID: "q1", Instruction: "Who wrote the stand-in?"},
+		"fever":           {ID: "7", Instruction: "The stand-in is true."},
 	}
 	inputs := []struct {
 		name string
@@ -86,7 +90,7 @@ func TestPromptersGolden(t *testing.T) {
 				Turns:     []envs.Turn{{Role: "env", Text: first[env]}, {Role: "agent", Text: "Thought: look\nAction: x"}, {Role: "env", Text: "API output: 1"}}}
 		}},
 	}
-	for _, env := range []string{"taubench-retail", "dbbench"} {
+	for _, env := range []string{"taubench-retail", "dbbench", "hotpotqa", "fever"} {
 		for _, in := range inputs {
 			t.Run(env+"/"+in.name, func(t *testing.T) {
 				got, err := ps[env].Messages(in.in(env))

@@ -1,0 +1,204 @@
+package lifememrel
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/internal/pysrc"
+	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/methods/agent"
+)
+
+// expelBenchmarks maps a stream environment to ExpeL's benchmark name and
+// prompt module.
+var expelBenchmarks = map[string]struct{ name, module string }{
+	"hotpotqa": {"hotpotqa", "prompts/hotpotQA.py"},
+	"fever":    {"fever", "prompts/fever.py"},
+}
+
+// expelPrompter is ExpeL's ReactAgent (agent/react.py): every message of
+// its prompt history is a human message, and collapse_prompts joins
+// consecutive ones with "\n", so the model sees ONE user message:
+//
+//	system_template(ai_name, SYSTEM_INSTRUCTION)
+//	human_instruction_fewshots_template(HUMAN_INSTRUCTION(instruction="", max_steps), "\n\n".join(FEWSHOTS))
+//	[RULE_TEMPLATE(rules)]                      (ExpeL at evaluation)
+//	human_task_template(task_prefix + question)
+//	then each step's "Thought k: …", "Action k: …", "Observation k: …" lines.
+//
+// ai_name, max_steps and task_prefix come from configs/benchmark/<name>.yaml.
+// Retrieved trajectories replace the fixed few-shots (as ExpeL's
+// evaluation does), each rendered as its task line then its steps.
+func expelPrompter(env string) func(Trees, envs.Suite) (agent.Prompter, error) {
+	return func(tr Trees, _ envs.Suite) (agent.Prompter, error) {
+		t := tr[NameExpeL]
+		b := expelBenchmarks[env]
+		cfgPath := "configs/benchmark/" + b.name + ".yaml"
+		raw, _ := t.Raw(cfgPath)
+		cfg := yamlScalars(raw)
+		aiName, prefix := cfg["ai_name"], cfg["task_prefix"]
+		maxSteps := cfg["max_steps"]
+		if aiName == "" || maxSteps == "" {
+			return nil, fmt.Errorf("%s: no ai_name or max_steps", cfgPath)
+		}
+		sysTmpl, err := lookupStr(t, "prompts/templates/system.py", "", "system_template")
+		if err != nil {
+			return nil, err
+		}
+		shotsTmpl, err := lookupStr(t, "prompts/templates/human.py", "", "human_instruction_fewshots_template")
+		if err != nil {
+			return nil, err
+		}
+		taskTmpl, err := lookupStr(t, "prompts/templates/human.py", "", "human_task_template")
+		if err != nil {
+			return nil, err
+		}
+		instr, err := lookupStr(t, b.module, "", "SYSTEM_INSTRUCTION")
+		if err != nil {
+			return nil, err
+		}
+		human, err := lookupStr(t, b.module, "", "human_instruction_template")
+		if err != nil {
+			return nil, err
+		}
+		pf := t.Py(b.module)
+		fv, ok := pf.Lookup("", "FEWSHOTS")
+		if !ok || fv.Kind != pysrc.List {
+			return nil, fmt.Errorf("%s: FEWSHOTS is not a list", b.module)
+		}
+		shots, err := fv.Strings()
+		if err != nil {
+			return nil, fmt.Errorf("%s: FEWSHOTS: %w", b.module, err)
+		}
+		ruleTmpl, err := expelRuleTemplate(t, b.name)
+		if err != nil {
+			return nil, err
+		}
+		format := func(v pysrc.Value, args map[string]string) (string, error) {
+			s, err := pysrc.Format(v.Str, args)
+			if err != nil {
+				return "", fmt.Errorf("line %d: %w", v.Line, err)
+			}
+			return s, nil
+		}
+		system, err := format(sysTmpl, map[string]string{"ai_name": aiName, "instruction": instr.Str})
+		if err != nil {
+			return nil, err
+		}
+		humanText, err := format(human, map[string]string{"instruction": "", "max_steps": maxSteps})
+		if err != nil {
+			return nil, err
+		}
+		return &prompter{
+			label: fmt.Sprintf("%s@%.7s ReactAgent/%s", ExpeL.Repository, expelCommit, b.name),
+			stop:  nil, // ExpeL stops at "\n" for its one-line calls; the harness takes Thought and Action in one reply
+			build: func(in agent.PromptInput) ([]llm.Message, error) {
+				fewshots := shots
+				if len(in.Exemplars) > 0 {
+					fewshots = nil
+					for _, ex := range in.Exemplars {
+						fewshots = append(fewshots, expelTrajectory(prefix, ex))
+					}
+				}
+				block, err := format(shotsTmpl, map[string]string{"instruction": humanText, "fewshots": strings.Join(fewshots, "\n\n")})
+				if err != nil {
+					return nil, err
+				}
+				parts := []string{system, block}
+				if len(in.Rules) > 0 && ruleTmpl.Str != "" {
+					var rules []string
+					for i, r := range in.Rules {
+						rules = append(rules, strconv.Itoa(i+1)+". "+r)
+					}
+					rt, err := format(ruleTmpl, map[string]string{"rules": strings.Join(rules, "\n")})
+					if err != nil {
+						return nil, err
+					}
+					parts = append(parts, rt)
+				}
+				task, err := format(taskTmpl, map[string]string{"task": prefix + in.Task.Instruction})
+				if err != nil {
+					return nil, err
+				}
+				parts = append(parts, task)
+				step := 0
+				for _, turn := range in.Turns[1:] {
+					if turn.Role == "agent" {
+						step++
+						parts = append(parts, strings.TrimSpace(turn.Text))
+						continue
+					}
+					parts = append(parts, "Observation "+strconv.Itoa(step)+": "+strings.TrimRight(turn.Text, ":"))
+				}
+				return []llm.Message{{Role: "user", Content: strings.Join(parts, "\n")}}, nil
+			},
+		}, nil
+	}
+}
+
+// expelTrajectory renders a retrieved trajectory as ExpeL's few-shots read:
+// the task line, then the steps.
+func expelTrajectory(prefix string, ex agent.Trajectory) string {
+	lines := []string{prefix + ex.Task}
+	step := 0
+	for i, m := range ex.Messages {
+		switch {
+		case i == 0 && m.Role == "user":
+			// the task, already shown
+		case m.Role == "assistant":
+			step++
+			lines = append(lines, strings.TrimSpace(m.Content))
+		default:
+			lines = append(lines, "Observation "+strconv.Itoa(step)+": "+strings.TrimSpace(m.Content))
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// expelRuleTemplate finds RULE_TEMPLATE[name]'s template: the string
+// literal on the line of the "name=" entry of the dict(...) call.
+func expelRuleTemplate(t *Tree, name string) (pysrc.Value, error) {
+	const file = "prompts/templates/human.py"
+	raw, _ := t.Raw(file)
+	lines := strings.Split(string(raw), "\n")
+	start := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "RULE_TEMPLATE = dict(") {
+			start = i
+		}
+		if start >= 0 && strings.HasPrefix(strings.TrimSpace(l), name+"=") {
+			for _, lit := range t.Py(file).Literals {
+				if lit.Scope == "" && lit.Value.Line == i+1 {
+					return lit.Value, nil
+				}
+			}
+		}
+	}
+	return pysrc.Value{}, fmt.Errorf("%s: no RULE_TEMPLATE entry %s", file, name)
+}
+
+// yamlScalars reads the top-level "key: value" lines of a YAML file
+// (quoted values unquoted with Go's rules, which match YAML's for the
+// escapes these files use).
+func yamlScalars(b []byte) map[string]string {
+	out := map[string]string{}
+	for _, l := range strings.Split(string(b), "\n") {
+		if l == "" || l[0] == ' ' || l[0] == '#' {
+			continue
+		}
+		k, v, ok := strings.Cut(l, ":")
+		if !ok {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		if strings.HasPrefix(v, `"`) {
+			if u, err := strconv.Unquote(v); err == nil {
+				v = u
+			}
+		}
+		out[strings.TrimSpace(k)] = v
+	}
+	return out
+}
