@@ -90,6 +90,18 @@ func lifelongPrompts(ctx context.Context, cfg *config.Config, getenv func(string
 	if err != nil {
 		return ps, err
 	}
+	// τ-bench's customer speaks with its source's system prompt too.
+	for _, su := range suiteList {
+		cs, ok := su.(interface{ SetCustomerPrompt(func(string) string) })
+		if !ok {
+			continue
+		}
+		f, err := lifememrel.TauCustomerPrompt(trees)
+		if err != nil {
+			return ps, err
+		}
+		cs.SetCustomerPrompt(f)
+	}
 	ps.prompts = &agent.Prompts{Release: release}
 	ps.pack = strings.Join(pins, ", ")
 	if len(own) > 0 {

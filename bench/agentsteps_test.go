@@ -24,7 +24,10 @@ import (
 // effort, over the OpenAI wire (httptest), and the acting model stays the
 // evaluation model.
 func TestStepModels(t *testing.T) {
-	type seen struct{ model, effort string }
+	type seen struct {
+		model, effort string
+		temperature   bool
+	}
 	var mu sync.Mutex
 	got := map[string]seen{} // by the request's first message
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -32,6 +35,7 @@ func TestStepModels(t *testing.T) {
 		var req struct {
 			Model    string                     `json:"model"`
 			Effort   string                     `json:"reasoning_effort"`
+			Temp     *float64                   `json:"temperature"`
 			Messages []struct{ Content string } `json:"messages"`
 		}
 		if err := json.Unmarshal(body, &req); err != nil || len(req.Messages) == 0 {
@@ -39,7 +43,7 @@ func TestStepModels(t *testing.T) {
 			return
 		}
 		mu.Lock()
-		got[req.Messages[0].Content] = seen{req.Model, req.Effort}
+		got[req.Messages[0].Content] = seen{req.Model, req.Effort, req.Temp != nil}
 		mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"id":"x","object":"chat.completion","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"ok"}}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`)
@@ -53,18 +57,20 @@ func TestStepModels(t *testing.T) {
 		want                      map[string]seen // by step
 	}{
 		{"paper", "", "gpt-5-mini", "gpt-4.1", "low", "", map[string]seen{
-			"act": {"eval-model", ""}, "assign": {"gpt-5-mini", "low"}, "skill": {"gpt-4.1", ""}}},
+			"act": {"eval-model", "", true}, "assign": {"gpt-5-mini", "low", false}, "skill": {"gpt-4.1", "", false}, "user": {"gpt-4o", "", false}}},
 		{"build model only", "builder", "", "", "", "", map[string]seen{
-			"act": {"eval-model", ""}, "assign": {"builder", ""}, "skill": {"builder", ""}}},
+			"act": {"eval-model", "", true}, "assign": {"builder", "", true}, "skill": {"builder", "", true}, "user": {"gpt-4o", "", false}}},
 		{"effort on the build model", "builder", "", "", "low", "high", map[string]seen{
-			"act": {"eval-model", ""}, "assign": {"builder", "low"}, "skill": {"builder", "high"}}},
+			"act": {"eval-model", "", true}, "assign": {"builder", "low", false}, "skill": {"builder", "high", false}, "user": {"gpt-4o", "", false}}},
 		{"nothing set", "", "", "", "", "", map[string]seen{
-			"act": {"eval-model", ""}, "assign": {"eval-model", ""}, "skill": {"eval-model", ""}}},
+			"act": {"eval-model", "", true}, "assign": {"eval-model", "", true}, "skill": {"eval-model", "", true}, "user": {"gpt-4o", "", false}}},
 	}
+	temp := 0.3
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := &config.Config{Backbone: config.Backbone{
 				Kind: "openai", Model: "eval-model", BaseURLs: []string{srv.URL + "/v1"}, Cache: "off", MaxRetries: 1,
+				Params: llm.Params{Temperature: &temp}, UserModel: "gpt-4o",
 				BuildModel: tc.build, AssignModel: tc.assign, AssignReasoningEffort: tc.assignEffort,
 				SkillModel: tc.skill, SkillReasoningEffort: tc.skillEffort,
 			}}
@@ -73,8 +79,8 @@ func TestStepModels(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer back.close()
-			env := agent.Env{Model: back.model, BuildModel: back.buildModel, AssignModel: back.assign.model, SkillModel: back.skill.model}
-			for step, m := range map[string]llm.Model{"act": env.Model, "assign": env.Assigner(), "skill": env.Distiller()} {
+			env := agent.Env{Model: back.model, BuildModel: back.buildModel, AssignModel: back.assign.model, SkillModel: back.skill.model, UserModel: back.user.model}
+			for step, m := range map[string]llm.Model{"act": env.Model, "assign": env.Assigner(), "skill": env.Distiller(), "user": env.User()} {
 				msg := tc.name + "/" + step
 				if _, err := m.Generate(t.Context(), llm.Request{Purpose: "test." + step, Messages: []llm.Message{{Role: "user", Content: msg}}}); err != nil {
 					t.Fatal(err)

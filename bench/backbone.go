@@ -41,10 +41,12 @@ type backbone struct {
 	// assign and skill serve LifeMem's construction steps (lifelong path);
 	// nil: the construction model builds.
 	assign, skill stepModel
-	embedder      llm.Embedder
-	tokens        tokens.Counter
-	cache         *cache.Cache
-	caches        []*cache.Cache
+	// user plays simulated users (zero: the acting model).
+	user     stepModel
+	embedder llm.Embedder
+	tokens   tokens.Counter
+	cache    *cache.Cache
+	caches   []*cache.Cache
 }
 
 func (b *backbone) describe() string {
@@ -114,6 +116,7 @@ func openBackbone(cfg *config.Config, getenv func(string) string, out string) (*
 		}{
 			{&b.assign, "assign", cfg.Backbone.AssignModel, cfg.Backbone.AssignReasoningEffort},
 			{&b.skill, "skill", cfg.Backbone.SkillModel, cfg.Backbone.SkillReasoningEffort},
+			{&b.user, "user", cfg.Backbone.UserModel, ""},
 		} {
 			sm, err := openStepModel(cfg, b, urls, st.step, st.model, st.effort, getenv, out)
 			if err != nil {
@@ -163,7 +166,7 @@ func shortHash(s string) string {
 // acting model's and every construction model's.
 func (b *backbone) lifelongMeters() []lifelong.Snapshotter {
 	out := []lifelong.Snapshotter{b.meter}
-	for _, m := range []*llm.Meter{b.buildMeter, b.assign.meter, b.skill.meter} {
+	for _, m := range []*llm.Meter{b.buildMeter, b.assign.meter, b.skill.meter, b.user.meter} {
 		if m != nil {
 			out = append(out, m)
 		}
@@ -171,11 +174,11 @@ func (b *backbone) lifelongMeters() []lifelong.Snapshotter {
 	return out
 }
 
-// openStepModel opens the model of one construction step when the config
-// names one or a reasoning effort for it: the step's model (default: the
-// construction model, then the acting model) at the construction
-// endpoints, with the effort as a default parameter and its own cache
-// file.
+// openStepModel opens the model of one construction step (or the
+// simulated user) when the config names one or a reasoning effort for it:
+// the step's model (default: the construction model, then the acting
+// model) at the construction endpoints, with the effort as its only
+// default parameter and its own cache file.
 func openStepModel(cfg *config.Config, b *backbone, urls []string, step, name, effort string,
 	getenv func(string) string, out string) (stepModel, error) {
 	if name == "" && effort == "" {
@@ -192,7 +195,10 @@ func openStepModel(cfg *config.Config, b *backbone, urls []string, step, name, e
 		burls = urls
 	}
 	c := *cfg
-	c.Backbone.Params.ReasoningEffort = effort
+	// The acting sampling parameters (temperature 0.3) are not the
+	// construction calls' or the customer's: those send the API default,
+	// plus the step's reasoning effort; server extras still apply.
+	c.Backbone.Params = llm.Params{ReasoningEffort: effort, Extra: cfg.Backbone.Params.Extra}
 	switch c.Backbone.Cache {
 	case "off":
 	case "":

@@ -172,7 +172,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 		cfg.Name, lc.Stream, len(streamEnvs), len(train), len(lc.Methods), back.describe())
 
 	env := agent.Env{Model: back.model, BuildModel: back.buildModel, AssignModel: back.assign.model,
-		SkillModel: back.skill.model, Embedder: back.embedder, Seed: lc.Seed, Prompts: prompts.prompts}
+		SkillModel: back.skill.model, UserModel: back.user.model, Embedder: back.embedder, Seed: lc.Seed, Prompts: prompts.prompts}
 	for _, spec := range lc.Methods {
 		newMethod := func() (agent.Method, error) { return buildAgentMethod(spec) }
 		m, err := newMethod()

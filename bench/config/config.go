@@ -94,6 +94,9 @@ type Backbone struct {
 	AssignReasoningEffort string `yaml:"assign_reasoning_effort,omitempty" json:"assign_reasoning_effort,omitempty"`
 	SkillModel            string `yaml:"skill_model,omitempty" json:"skill_model,omitempty"`
 	SkillReasoningEffort  string `yaml:"skill_reasoning_effort,omitempty" json:"skill_reasoning_effort,omitempty"`
+	// UserModel plays simulated users (τ-bench's customer) on the lifelong
+	// path; default: the acting model. τ-bench's own runs use GPT-4o.
+	UserModel string `yaml:"user_model,omitempty" json:"user_model,omitempty"`
 	// BaseURLs of OpenAI-compatible endpoints; users are pinned to one each.
 	BaseURLs []string `yaml:"base_urls" json:"base_urls"`
 	// Concurrency is the starting number of requests in flight per endpoint;

@@ -19,7 +19,15 @@ type Suite struct {
 	d      *data
 	tasks  []envs.Task
 	prompt string // SystemPrompt, built once
+	// customerPrompt, when set, replaces the customer model's system
+	// prompt (the source's, under prompts: release); it is then sent with
+	// the source's request shape (no temperature, no seed).
+	customerPrompt func(instruction string) string
 }
+
+// SetCustomerPrompt makes model customers use f(instruction) as their
+// system prompt and the source's request shape (no sampling parameters).
+func (s *Suite) SetCustomerPrompt(f func(instruction string) string) { s.customerPrompt = f }
 
 var (
 	_ envs.Suite         = (*Suite)(nil)
@@ -126,7 +134,12 @@ func (s *Suite) NewEpisode(ctx context.Context, t envs.Task, opts envs.Options) 
 	}
 	var c customer = &scriptedCustomer{instruction: r.Instruction}
 	if opts.Model != nil {
-		c = newModelCustomer(opts.Model, s.name, t.ID, r.Instruction, opts.Seed)
+		mc := newModelCustomer(opts.Model, s.name, t.ID, r.Instruction, opts.Seed)
+		if s.customerPrompt != nil {
+			mc.msgs[0].Content = s.customerPrompt(r.Instruction)
+			mc.sourceShape = true
+		}
+		c = mc
 	}
 	first, err := c.open(ctx)
 	if err != nil {

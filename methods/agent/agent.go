@@ -42,7 +42,10 @@ type Env struct {
 	// SkillModel its split and skill calls and the baselines' extraction.
 	// Each falls back to Builder().
 	AssignModel, SkillModel llm.Model
-	Embedder                llm.Embedder
+	// UserModel plays simulated users inside episodes (τ-bench's
+	// customer); nil: Model.
+	UserModel llm.Model
+	Embedder  llm.Embedder
 	// Seed seeds every random choice of the method.
 	Seed int64
 	// Dir is a private working directory for the method's stores (SQLite).
@@ -56,6 +59,14 @@ type Env struct {
 func (e Env) Builder() llm.Model {
 	if e.BuildModel != nil {
 		return e.BuildModel
+	}
+	return e.Model
+}
+
+// User returns the model that plays simulated users.
+func (e Env) User() llm.Model {
+	if e.UserModel != nil {
+		return e.UserModel
 	}
 	return e.Model
 }

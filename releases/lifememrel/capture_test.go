@@ -126,3 +126,32 @@ func firstDiff(got, want string) string {
 
 func itoa(i int) string     { return strconv.Itoa(i) }
 func quote(s string) string { return strconv.Quote(s) }
+
+// TestCustomerPromptMatchesSource compares τ-bench's customer system
+// prompt with LLMUserSimulationEnv.build_system_prompt's output, captured
+// in MEMHARNESS_LIFEMEM_CAPTURES/customer/taubench-customer.json.
+func TestCustomerPromptMatchesSource(t *testing.T) {
+	packs, caps := os.Getenv("MEMHARNESS_LIFEMEM_PACKS"), os.Getenv("MEMHARNESS_LIFEMEM_CAPTURES")
+	if packs == "" || caps == "" {
+		t.Skip("MEMHARNESS_LIFEMEM_PACKS and MEMHARNESS_LIFEMEM_CAPTURES not set (real packs and python captures)")
+	}
+	b, err := os.ReadFile(filepath.Join(caps, "customer", "taubench-customer.json"))
+	if err != nil {
+		t.Skip("no customer capture")
+	}
+	var c struct{ Instruction, Customer string }
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := lifememrel.Open(filepath.Join(packs, lifememrel.NameTauBench), lifememrel.TauBench)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := lifememrel.TauCustomerPrompt(lifememrel.Trees{lifememrel.NameTauBench: tr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f(c.Instruction); got != c.Customer {
+		t.Errorf("customer prompt differs:\n%s", firstDiff(got, c.Customer))
+	}
+}

@@ -248,3 +248,33 @@ func dbPrompter(tr Trees, s envs.Suite) (agent.Prompter, error) {
 		},
 	}, nil
 }
+
+// TauCustomerPrompt is LLMUserSimulationEnv.build_system_prompt
+// (tau_bench/envs/user.py): its f-string with instruction_display =
+// "\n\nInstruction: " + instruction + "\n".
+func TauCustomerPrompt(tr Trees) (func(instruction string) string, error) {
+	t := tr[NameTauBench]
+	if t == nil {
+		return nil, fmt.Errorf("prompts: release: the customer needs the %s pack; %s", NameTauBench, TauBench.FetchHint())
+	}
+	const file, scope = "tau_bench/envs/user.py", "LLMUserSimulationEnv.build_system_prompt"
+	pf := t.Py(file)
+	if pf == nil {
+		return nil, fmt.Errorf("%s: not read", file)
+	}
+	lits := pf.LiteralsIn(scope)
+	// The literals in order: the two halves around the instruction, the
+	// empty alternative, then the f-string.
+	if len(lits) != 4 || !lits[3].FString || lits[2].Str != "" {
+		return nil, fmt.Errorf("%s (%s): want 3 literals and an f-string, found %d", file, scope, len(lits))
+	}
+	fields, err := pysrc.Fields(lits[3].Str)
+	if err != nil || strings.Join(fields, ",") != "instruction_display" {
+		return nil, fmt.Errorf("%s:%d: the f-string's fields are %v, want instruction_display", file, lits[3].Line, fields)
+	}
+	before, after, tmpl := lits[0].Str, lits[1].Str, lits[3].Str
+	return func(instruction string) string {
+		out, _ := pysrc.Format(tmpl, map[string]string{"instruction_display": before + instruction + after})
+		return out
+	}, nil
+}

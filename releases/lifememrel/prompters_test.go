@@ -134,3 +134,22 @@ func TestPromptersShapeErrors(t *testing.T) {
 		t.Errorf("missing pack: %v", err)
 	}
 }
+
+func TestTauCustomerPrompt(t *testing.T) {
+	dir, s := pinnedStandIn(t, TauBench)
+	tr, err := Open(dir, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := TauCustomerPrompt(Trees{NameTauBench: tr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Stand-in: play a customer.\n\nGoal: return the lamp\n\nSay one line at a time; end with '###STOP###'."
+	if got := f("return the lamp"); got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	if _, err := TauCustomerPrompt(Trees{}); err == nil || !strings.Contains(err.Error(), "tau-bench") {
+		t.Errorf("missing pack: %v", err)
+	}
+}
