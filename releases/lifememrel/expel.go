@@ -16,6 +16,7 @@ import (
 var expelBenchmarks = map[string]struct{ name, module string }{
 	"hotpotqa": {"hotpotqa", "prompts/hotpotQA.py"},
 	"fever":    {"fever", "prompts/fever.py"},
+	"alfworld": {"alfworld", "prompts/alfworld.py"},
 }
 
 // expelPrompter is ExpeL's ReactAgent (agent/react.py): every message of
@@ -63,14 +64,9 @@ func expelPrompter(env string) func(Trees, envs.Suite) (agent.Prompter, error) {
 		if err != nil {
 			return nil, err
 		}
-		pf := t.Py(b.module)
-		fv, ok := pf.Lookup("", "FEWSHOTS")
-		if !ok || fv.Kind != pysrc.List {
-			return nil, fmt.Errorf("%s: FEWSHOTS is not a list", b.module)
-		}
-		shots, err := fv.Strings()
+		shotsFor, err := expelFewshots(t, b.name, b.module)
 		if err != nil {
-			return nil, fmt.Errorf("%s: FEWSHOTS: %w", b.module, err)
+			return nil, err
 		}
 		ruleTmpl, err := expelRuleTemplate(t, b.name)
 		if err != nil {
@@ -95,7 +91,7 @@ func expelPrompter(env string) func(Trees, envs.Suite) (agent.Prompter, error) {
 			label: fmt.Sprintf("%s@%.7s ReactAgent/%s", ExpeL.Repository, expelCommit, b.name),
 			stop:  nil, // ExpeL stops at "\n" for its one-line calls; the harness takes Thought and Action in one reply
 			build: func(in agent.PromptInput) ([]llm.Message, error) {
-				fewshots := shots
+				fewshots := shotsFor(in.Task)
 				if len(in.Exemplars) > 0 {
 					fewshots = nil
 					for _, ex := range in.Exemplars {
@@ -118,7 +114,13 @@ func expelPrompter(env string) func(Trees, envs.Suite) (agent.Prompter, error) {
 					}
 					parts = append(parts, rt)
 				}
-				task, err := format(taskTmpl, map[string]string{"task": prefix + in.Task.Instruction})
+				taskText := prefix + in.Task.Instruction
+				if b.name == "alfworld" {
+					// ExpeL's ALFWorld task is the game's opening text
+					// (goal before its "___" suffix): the first observation.
+					taskText = prefix + in.Turns[0].Text
+				}
+				task, err := format(taskTmpl, map[string]string{"task": taskText})
 				if err != nil {
 					return nil, err
 				}
@@ -130,12 +132,72 @@ func expelPrompter(env string) func(Trees, envs.Suite) (agent.Prompter, error) {
 						parts = append(parts, strings.TrimSpace(turn.Text))
 						continue
 					}
+					if b.name == "alfworld" {
+						parts = append(parts, turn.Text) // OBSERVATION_FORMATTER: as is
+						continue
+					}
 					parts = append(parts, "Observation "+strconv.Itoa(step)+": "+strings.TrimRight(turn.Text, ":"))
 				}
 				return []llm.Message{{Role: "user", Content: strings.Join(parts, "\n")}}, nil
 			},
 		}, nil
 	}
+}
+
+// expelFewshots returns the few-shots ExpeL's ReactAgent shows for a
+// task: FEWSHOTS (a list) for HotpotQA and FEVER; for ALFWorld, FEWSHOTS
+// is {k: [d[f'react_{v}_{i}'] for i in range(2)] for k, v in
+// PREFIXES.items()} keyed by the task type, the first of utils.ENV_NAMES
+// found in the game file path (the task ID here).
+func expelFewshots(t *Tree, bench, module string) (func(envs.Task) []string, error) {
+	pf := t.Py(module)
+	if pf == nil {
+		return nil, fmt.Errorf("%s: not read", module)
+	}
+	fv, ok := pf.Lookup("", "FEWSHOTS")
+	if !ok {
+		return nil, fmt.Errorf("%s: no FEWSHOTS", module)
+	}
+	if bench != "alfworld" {
+		if fv.Kind != pysrc.List {
+			return nil, fmt.Errorf("%s:%d: FEWSHOTS is a %s, want a list", module, fv.Line, fv.Kind)
+		}
+		shots, err := fv.Strings()
+		if err != nil {
+			return nil, fmt.Errorf("%s: FEWSHOTS: %w", module, err)
+		}
+		return func(envs.Task) []string { return shots }, nil
+	}
+	const want = "{k: [d[f'react_{v}_{i}'] for i in range(2)] for k, v in PREFIXES.items()}"
+	if fv.Expr != want {
+		return nil, fmt.Errorf("%s:%d: FEWSHOTS is not %s", module, fv.Line, want)
+	}
+	d, ok := pf.Lookup("", "d")
+	prefixes, ok2 := pf.Lookup("", "PREFIXES")
+	names, ok3 := t.Py("utils.py").Lookup("", "ENV_NAMES")
+	if !ok || !ok2 || !ok3 || d.Kind != pysrc.Dict || prefixes.Kind != pysrc.Dict || names.Kind != pysrc.List {
+		return nil, fmt.Errorf("%s: want the dicts d and PREFIXES and utils.py's ENV_NAMES list", module)
+	}
+	envNames, err := names.Strings()
+	if err != nil {
+		return nil, fmt.Errorf("utils.py: ENV_NAMES: %w", err)
+	}
+	return func(task envs.Task) []string {
+		for _, k := range envNames {
+			if !strings.Contains(task.ID, k) {
+				continue
+			}
+			v, _ := prefixes.Get(k)
+			var out []string
+			for i := range 2 {
+				if s, ok := d.Get("react_" + v.Str + "_" + strconv.Itoa(i)); ok {
+					out = append(out, s.Str)
+				}
+			}
+			return out
+		}
+		return nil
+	}, nil
 }
 
 // expelTrajectory renders a retrieved trajectory as ExpeL's few-shots read:

@@ -140,6 +140,7 @@ var ExpeL = Source{
 		{"configs/benchmark/alfworld.yaml", expelCommit, "651f3b5551178bc3073985a403fd1d050be25e88412dc399d10d29b609482bde", 7942},
 		{"configs/benchmark/webshop.yaml", expelCommit, "da65654875bdb142ea8c21173726085a8ed92fe4dfe3c112fd1ae1b4f0142d02", 197},
 		{"agent/react.py", expelCommit, "a0b8f6c2652bedfaa1442cafd0f22f8f6e050b5daf3355041df532d9a8adb552", 11193},
+		{"utils.py", expelCommit, "5b7ee915b8f4aa53c6f4162a19834a663030b679178001c86129afb05211a82b", 22542},
 	},
 }
 

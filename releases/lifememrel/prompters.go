@@ -31,6 +31,7 @@ var builders = map[string]builder{
 	"dbbench":          {[]string{NameLifelongAgentBench}, dbPrompter},
 	"hotpotqa":         {[]string{NameExpeL}, expelPrompter("hotpotqa")},
 	"fever":            {[]string{NameExpeL}, expelPrompter("fever")},
+	"alfworld":         {[]string{NameExpeL}, expelPrompter("alfworld")},
 }
 
 // Needs lists the sources the named environments read, sorted.

@@ -57,7 +57,7 @@ func TestPromptersGolden(t *testing.T) {
 		}
 		trees[src.Name] = tr
 	}
-	suites := []envs.Suite{fakeSuite{"taubench-retail"}, fakeSuite{"dbbench"}, fakeSuite{"hotpotqa"}, fakeSuite{"fever"}, fakeSuite{"webshop"}}
+	suites := []envs.Suite{fakeSuite{"taubench-retail"}, fakeSuite{"dbbench"}, fakeSuite{"hotpotqa"}, fakeSuite{"fever"}, fakeSuite{"alfworld"}, fakeSuite{"webshop"}}
 	ps, own, err := Prompters(trees, suites)
 	if err != nil {
 		t.Fatal(err)
@@ -70,12 +70,14 @@ func TestPromptersGolden(t *testing.T) {
 		"dbbench":         "(the harness's own protocol text)",
 		"hotpotqa":        "Question: Who wrote the stand-in?",
 		"fever":           "Claim: The stand-in is true.",
+		"alfworld":        "Stand-in room three.\n\nYour task is to: examine a bowl.",
 	}
 	task := map[string]envs.Task{
 		"taubench-retail": {ID: "3", Instruction: "return a lamp"},
 		"dbbench":         {ID: "0", Instruction: "How many rows?\nThe name of this table is t, and the headers of this table are a, b."},
 		"hotpotqa":        {ID: "q1", Instruction: "Who wrote the stand-in?"},
 		"fever":           {ID: "7", Instruction: "The stand-in is true."},
+		"alfworld":        {ID: "valid_unseen/look_at_obj_in_light-Bowl-1/trial_1", Instruction: "examine a bowl."},
 	}
 	inputs := []struct {
 		name string
@@ -90,7 +92,7 @@ func TestPromptersGolden(t *testing.T) {
 				Turns:     []envs.Turn{{Role: "env", Text: first[env]}, {Role: "agent", Text: "Thought: look\nAction: x"}, {Role: "env", Text: "API output: 1"}}}
 		}},
 	}
-	for _, env := range []string{"taubench-retail", "dbbench", "hotpotqa", "fever"} {
+	for _, env := range []string{"taubench-retail", "dbbench", "hotpotqa", "fever", "alfworld"} {
 		for _, in := range inputs {
 			t.Run(env+"/"+in.name, func(t *testing.T) {
 				got, err := ps[env].Messages(in.in(env))

@@ -12,5 +12,8 @@ RULE_TEMPLATE = dict(
     hotpotqa=HumanMessagePromptTemplate.from_template("""Stand-in rules for questions:
 {rules}
 """),
+    alfworld=HumanMessagePromptTemplate.from_template("""Stand-in household rules:
+{rules}
+"""),
     fever=HumanMessagePromptTemplate.from_template("""Fixed stand-in advice without a slot."""),
 )
