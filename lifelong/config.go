@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/internal/pyrand"
 )
 
 // PaperOrder returns the ten stream environments in the paper's similarity
@@ -90,6 +91,10 @@ type Config struct {
 	// order (the paper's per-environment test-set sizes; see
 	// PaperTestSizes). Environments not listed run their whole test split.
 	TestSize map[string]int `yaml:"test_size" json:"test_size,omitempty"`
+	// TestShuffle reorders an environment's test split before TestSize
+	// cuts it, as Python's random.Random(seed).shuffle(list(range(size)))
+	// does (ReAct's and ExpeL's FEVER selection: size 7405, seed 233).
+	TestShuffle map[string]PyShuffle `yaml:"test_shuffle" json:"test_shuffle,omitempty"`
 }
 
 // MethodSpec is one method of a lifelong run with its knobs. Zero knobs mean
@@ -287,10 +292,26 @@ func sortedKeys[V any](m map[string]V) []string {
 // TestSet cuts tasks, the test split of env in file order, to the
 // configured size.
 func (c Config) TestSet(env string, tasks []envs.Task) []envs.Task {
+	if sh, ok := c.TestShuffle[env]; ok && sh.Size > 0 {
+		var out []envs.Task
+		for _, i := range pyrand.ShuffledRange(sh.Size, sh.Seed) {
+			if i < len(tasks) {
+				out = append(out, tasks[i])
+			}
+		}
+		tasks = out
+	}
 	if n := c.TestSize[env]; n > 0 && len(tasks) > n {
 		return tasks[:n]
 	}
 	return tasks
+}
+
+// PyShuffle names a Python shuffle of list(range(Size)) by
+// random.Random(Seed).
+type PyShuffle struct {
+	Size int    `yaml:"size" json:"size"`
+	Seed uint64 `yaml:"seed" json:"seed"`
 }
 
 // TestSetSize is what is known of one environment's test set in the
@@ -309,7 +330,7 @@ type TestSetSize struct {
 var PaperTestSizes = map[string]TestSetSize{
 	"apibank":          {262, true, "the release's api-bank/lv1-lv2-samples/test/ dialogues"},
 	"toolqa":           {80, true, "30 easy + 50 hard coffee questions (the release's test file)"},
-	"fever":            {100, true, "OOD: 100 claims (which 100 is not recoverable: the first 100 of the file)"},
+	"fever":            {100, true, "OOD: 100 claims; assumed ExpeL's (and ReAct's) choice, the first 100 of Random(233).shuffle(range(7405))"},
 	"taubench-airline": {50, true, "OOD: the 50 upstream airline test tasks"},
 	"taubench-retail":  {115, false, "assumed: the 115 upstream retail test tasks"},
 	"hotpotqa":         {100, false, "assumed: ExpeL's 100 hard-distractor questions (first 100 of the file)"},

@@ -48,3 +48,17 @@ func TestTestSetSize(t *testing.T) {
 		}
 	}
 }
+
+// TestTestShuffleFEVER: with ExpeL's shuffle the FEVER OOD set is the
+// claims at positions Random(233).shuffle(range(7405))[:100] of the file.
+func TestTestShuffleFEVER(t *testing.T) {
+	var tasks []envs.Task
+	for i := range 9999 {
+		tasks = append(tasks, envs.Task{ID: fmt.Sprint(i)})
+	}
+	c := Config{TestSize: map[string]int{"fever": 100}, TestShuffle: map[string]PyShuffle{"fever": {Size: 7405, Seed: 233}}}
+	got := c.TestSet("fever", tasks)
+	if len(got) != 100 || got[0].ID != "3687" || got[1].ID != "6238" || got[99].ID != "3725" {
+		t.Errorf("fever set: %d tasks, first %v, last %v", len(got), got[0], got[len(got)-1])
+	}
+}

@@ -50,3 +50,13 @@ func TestLifeMemPaperTestSizes(t *testing.T) {
 		}
 	}
 }
+
+func TestLifeMemPaperFEVERShuffle(t *testing.T) {
+	cfg, err := Options{Getenv: func(string) string { return "" }}.Load("../../configs/paper/lifemem_ood.yaml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cfg.Lifelong.TestShuffle["fever"]; got != (lifelong.PyShuffle{Size: 7405, Seed: 233}) {
+		t.Errorf("fever shuffle %+v", got)
+	}
+}
