@@ -116,9 +116,6 @@ func (c *Config) Validate() error {
 	c.Embedder.validate(v)
 	c.Prompt.validate(v)
 	v.oneOf("prompts", orOwn(c.Prompts), []string{PromptsOwn, PromptsRelease})
-	if c.Prompts == PromptsRelease && c.Task == "lifemem" {
-		v.add("prompts", "no release pack is wired for task lifemem yet; use own")
-	}
 	if c.Prompt.ReleaseDir != "" && c.Prompts != PromptsRelease {
 		v.add("prompt.release_dir", "is read only with prompts: release")
 	}
