@@ -86,7 +86,7 @@ func lifelongPrompts(ctx context.Context, cfg *config.Config, getenv func(string
 	for _, n := range names {
 		suiteList = append(suiteList, suites[n])
 	}
-	release, own, err := lifememrel.Prompters(trees, suiteList)
+	release, own, err := lifememrel.Prompters(trees, suiteList, lifememrel.Options{TauAct: cfg.Prompt.TauBenchAgent == "act"})
 	if err != nil {
 		return ps, err
 	}

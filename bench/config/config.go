@@ -169,6 +169,11 @@ type Prompt struct {
 	// lifelongagentbench, synapse): a fetched copy or a checkout at the
 	// pinned commit ("" = CACHE/<name>). Every file is checked either way.
 	ReleaseDirs map[string]string `yaml:"release_dirs,omitempty" json:"release_dirs,omitempty"`
+	// TauBenchAgent picks τ-bench's ChatReActAgent instruction under
+	// prompts: release: "react" (REACT_INSTRUCTION, τ-bench's default) or
+	// "act" (ACT_INSTRUCTION; LifeMem's released τ-bench trajectories are
+	// act-only).
+	TauBenchAgent string `yaml:"taubench_agent,omitempty" json:"taubench_agent,omitempty"`
 }
 
 // Eval controls how samples are run.

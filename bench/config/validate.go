@@ -241,6 +241,9 @@ func (e *Embedder) validate(v *validator) {
 
 func (p *Prompt) validate(v *validator) {
 	v.oneOf("prompt.language", p.Language, languages)
+	if p.TauBenchAgent != "" {
+		v.oneOf("prompt.taubench_agent", p.TauBenchAgent, []string{"react", "act"})
+	}
 	names := make([]string, 0, len(p.Templates))
 	for n := range p.Templates {
 		names = append(names, n)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/memharness/memharness/envs"
@@ -49,7 +50,13 @@ func TestFirstPromptsMatchSources(t *testing.T) {
 	}
 	for _, f := range files {
 		name := filepath.Base(f[:len(f)-len(".json")])
-		t.Run(name, func(t *testing.T) {
+		// <env>.act.json captures τ-bench's act variant.
+		opts := lifememrel.Options{}
+		variant := name
+		if n, ok := strings.CutSuffix(name, ".act"); ok {
+			name, opts.TauAct = n, true
+		}
+		t.Run(variant, func(t *testing.T) {
 			var c struct {
 				System   string        `json:"system"`
 				Task     string        `json:"task"`
@@ -70,7 +77,7 @@ func TestFirstPromptsMatchSources(t *testing.T) {
 			if err != nil {
 				t.Skipf("%s: %v", name, err)
 			}
-			ps, _, err := lifememrel.Prompters(trees, []envs.Suite{s})
+			ps, _, err := lifememrel.Prompters(trees, []envs.Suite{s}, opts)
 			if err != nil {
 				t.Fatal(err)
 			}

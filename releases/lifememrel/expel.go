@@ -32,8 +32,8 @@ var expelBenchmarks = map[string]struct{ name, module string }{
 // ai_name, max_steps and task_prefix come from configs/benchmark/<name>.yaml.
 // Retrieved trajectories replace the fixed few-shots (as ExpeL's
 // evaluation does), each rendered as its task line then its steps.
-func expelPrompter(env string) func(Trees, envs.Suite) (agent.Prompter, error) {
-	return func(tr Trees, _ envs.Suite) (agent.Prompter, error) {
+func expelPrompter(env string) func(Trees, envs.Suite, Options) (agent.Prompter, error) {
+	return func(tr Trees, _ envs.Suite, _ Options) (agent.Prompter, error) {
 		t := tr[NameExpeL]
 		b := expelBenchmarks[env]
 		cfgPath := "configs/benchmark/" + b.name + ".yaml"

@@ -15,11 +15,17 @@ import (
 // Trees are the opened sources by fetch name.
 type Trees map[string]*Tree
 
+// Options choose among a source's variants.
+type Options struct {
+	// TauAct uses τ-bench's ACT_INSTRUCTION instead of REACT_INSTRUCTION.
+	TauAct bool
+}
+
 // builder makes one environment's Prompter from the trees.
 type builder struct {
 	// needs are the sources the Prompter reads.
 	needs []string
-	build func(tr Trees, s envs.Suite) (agent.Prompter, error)
+	build func(tr Trees, s envs.Suite, o Options) (agent.Prompter, error)
 }
 
 // builders maps a stream environment to how its source assembles prompts.
@@ -52,7 +58,7 @@ func Needs(envNames []string) []string {
 
 // Prompters builds the release Prompter of every suite that has one and
 // lists the suites left on the harness's own prompt.
-func Prompters(tr Trees, suites []envs.Suite) (map[string]agent.Prompter, []string, error) {
+func Prompters(tr Trees, suites []envs.Suite, o Options) (map[string]agent.Prompter, []string, error) {
 	out := map[string]agent.Prompter{}
 	var own []string
 	for _, s := range suites {
@@ -67,7 +73,7 @@ func Prompters(tr Trees, suites []envs.Suite) (map[string]agent.Prompter, []stri
 				return nil, nil, fmt.Errorf("prompts: release: %s needs the %s pack; %s", s.Name(), n, src.FetchHint())
 			}
 		}
-		p, err := b.build(tr, s)
+		p, err := b.build(tr, s, o)
 		if err != nil {
 			return nil, nil, fmt.Errorf("prompts: release: %s: %w", s.Name(), err)
 		}
@@ -154,8 +160,8 @@ func memoryBlock(in agent.PromptInput) string {
 // json.dumps(tools_info) + REACT_INSTRUCTION, the first user message is the
 // customer's opening, then the model's replies and "API output: …" or the
 // customer's answers.
-func tauPrompter(domain string) func(Trees, envs.Suite) (agent.Prompter, error) {
-	return func(tr Trees, s envs.Suite) (agent.Prompter, error) {
+func tauPrompter(domain string) func(Trees, envs.Suite, Options) (agent.Prompter, error) {
+	return func(tr Trees, s envs.Suite, o Options) (agent.Prompter, error) {
 		t := tr[NameTauBench]
 		ts, ok := s.(interface{ ToolsJSON() string })
 		if !ok {
@@ -165,7 +171,11 @@ func tauPrompter(domain string) func(Trees, envs.Suite) (agent.Prompter, error) 
 		if !ok {
 			return nil, fmt.Errorf("tau_bench/envs/%s/wiki.md: not read", domain)
 		}
-		instr, err := lookupStr(t, "tau_bench/agents/chat_react_agent.py", "", "REACT_INSTRUCTION")
+		name, variant := "REACT_INSTRUCTION", "chat_react_agent"
+		if o.TauAct {
+			name, variant = "ACT_INSTRUCTION", "chat_react_agent (act)"
+		}
+		instr, err := lookupStr(t, "tau_bench/agents/chat_react_agent.py", "", name)
 		if err != nil {
 			return nil, err
 		}
@@ -180,12 +190,12 @@ func tauPrompter(domain string) func(Trees, envs.Suite) (agent.Prompter, error) 
 		react := instr.Str
 		if instr.FString {
 			if react, err = pysrc.Format(instr.Str, args); err != nil {
-				return nil, fmt.Errorf("chat_react_agent.py:%d: REACT_INSTRUCTION: %w", instr.Line, err)
+				return nil, fmt.Errorf("chat_react_agent.py:%d: %s: %w", instr.Line, name, err)
 			}
 		}
 		system := string(wiki) + "\n#Available tools\n" + ts.ToolsJSON() + react
 		return &prompter{
-			label: fmt.Sprintf("%s@%.7s chat_react_agent", TauBench.Repository, tauCommit),
+			label: fmt.Sprintf("%s@%.7s %s", TauBench.Repository, tauCommit, variant),
 			build: func(in agent.PromptInput) ([]llm.Message, error) {
 				first := in.Turns[0].Text
 				if i := strings.Index(first, taubench.ConversationMarker); i >= 0 {
@@ -202,7 +212,7 @@ func tauPrompter(domain string) func(Trees, envs.Suite) (agent.Prompter, error) 
 // history (construct.py): user = TASK_REQUIREMENT_DICT[DB_BENCH] + the
 // standard suffix, agent = "OK.", then the question (instruction, then the
 // table's name and headers: the task's Instruction).
-func dbPrompter(tr Trees, s envs.Suite) (agent.Prompter, error) {
+func dbPrompter(tr Trees, _ envs.Suite, _ Options) (agent.Prompter, error) {
 	t := tr[NameLifelongAgentBench]
 	const reqFile = "src/factories/chat_history_item/offline/task_requirement.py"
 	const conFile = "src/factories/chat_history_item/offline/construct.py"

@@ -58,7 +58,7 @@ func TestPromptersGolden(t *testing.T) {
 		trees[src.Name] = tr
 	}
 	suites := []envs.Suite{fakeSuite{"taubench-retail"}, fakeSuite{"dbbench"}, fakeSuite{"hotpotqa"}, fakeSuite{"fever"}, fakeSuite{"alfworld"}, fakeSuite{"webshop"}}
-	ps, own, err := Prompters(trees, suites)
+	ps, own, err := Prompters(trees, suites, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,11 +127,11 @@ func TestPromptersShapeErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	delete(tr.py, "src/factories/chat_history_item/offline/construct.py")
-	_, _, err = Prompters(Trees{NameLifelongAgentBench: tr}, []envs.Suite{fakeSuite{"dbbench"}})
+	_, _, err = Prompters(Trees{NameLifelongAgentBench: tr}, []envs.Suite{fakeSuite{"dbbench"}}, Options{})
 	if err == nil || !strings.Contains(err.Error(), "construct.py") {
 		t.Errorf("err = %v", err)
 	}
-	_, _, err = Prompters(Trees{}, []envs.Suite{fakeSuite{"taubench-airline"}})
+	_, _, err = Prompters(Trees{}, []envs.Suite{fakeSuite{"taubench-airline"}}, Options{})
 	if err == nil || !strings.Contains(err.Error(), "bench data fetch tau-bench") {
 		t.Errorf("missing pack: %v", err)
 	}
@@ -153,5 +153,27 @@ func TestTauCustomerPrompt(t *testing.T) {
 	}
 	if _, err := TauCustomerPrompt(Trees{}); err == nil || !strings.Contains(err.Error(), "tau-bench") {
 		t.Errorf("missing pack: %v", err)
+	}
+}
+
+func TestTauActVariant(t *testing.T) {
+	dir, s := pinnedStandIn(t, TauBench)
+	tr, err := Open(dir, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, _, err := Prompters(Trees{NameTauBench: tr}, []envs.Suite{fakeSuite{"taubench-retail"}}, Options{TauAct: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := ps["taubench-retail"]
+	msgs, err := p.Messages(agent.PromptInput{Turns: []envs.Turn{{Role: "env", Text: "x" + "\n\n#Conversation\nCustomer: " + "hello"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "# Stand-in retail policy\n\nBe kind.\n\n#Available tools\n" + `[{"type": "function", "function": {"name": "lookup"}}]` +
+		"\n# Stand-in act instruction\nReply with Action: and a JSON object such as\n{\"name\": reply, \"arguments\": {\"text\": \"hi\"}}\n"
+	if msgs[0].Content != want || msgs[1].Content != "hello" || !strings.Contains(p.Label(), "(act)") {
+		t.Errorf("act variant:\n%q\n%q\nlabel %s", msgs[0].Content, msgs[1].Content, p.Label())
 	}
 }

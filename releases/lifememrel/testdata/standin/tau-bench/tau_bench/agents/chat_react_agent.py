@@ -12,3 +12,10 @@ REACT_INSTRUCTION = f"""
 Reply with a Thought line, then Action: and a JSON object such as
 {{"name": {RESPOND_ACTION_NAME}, "arguments": {{"{RESPOND_ACTION_FIELD_NAME}": "hello"}}}}
 """
+
+
+ACT_INSTRUCTION = f"""
+# Stand-in act instruction
+Reply with Action: and a JSON object such as
+{{"name": {RESPOND_ACTION_NAME}, "arguments": {{"{RESPOND_ACTION_FIELD_NAME}": "hi"}}}}
+"""
