@@ -106,7 +106,7 @@ func lifelongPrompts(ctx context.Context, cfg *config.Config, getenv func(string
 	ps.pack = strings.Join(pins, ", ")
 	if len(own) > 0 {
 		ps.pack += "; own prompts for " + strings.Join(own, ", ")
-		ps.warning = "warning: prompts: release has no source assembly yet for " + strings.Join(own, ", ") +
+		ps.warning = "warning: prompts: release has no usable source assembly (none yet, or its source has no pinned digests) for " + strings.Join(own, ", ") +
 			"; these environments keep the harness's own prompt (named in the titles)"
 	}
 	return ps, nil

@@ -42,7 +42,7 @@ lifelong:
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
-	if !strings.Contains(out, "no source assembly yet for toolqa") {
+	if !strings.Contains(out, "pinned digests) for toolqa") {
 		t.Errorf("no warning naming the own-prompt environments:\n%s", out)
 	}
 	man, err := runlog.ReadManifest(filepath.Join(dir, "rel", runlog.ManifestFile))

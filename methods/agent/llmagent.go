@@ -162,9 +162,34 @@ func (a *llmAgent) Act(ctx context.Context, t envs.Task, turns []envs.Turn) (str
 			Admissible:    admissibleIn(env, lastObs),
 		},
 	}
+	if sp, ok := a.cfg.Prompter.(ScratchpadPrompter); ok {
+		return a.scratchpadStep(ctx, sp, req, PromptInput{Task: t, Turns: turns, Exemplars: a.cfg.Exemplars, Rules: a.rules})
+	}
 	resp, err := a.cfg.Model.Generate(ctx, req)
 	if err != nil {
 		return "", fmt.Errorf("agent %s: %s/%s step %d: %w", a.cfg.Method, env, t.ID, step, err)
 	}
 	return cleanAction(resp.Text), nil
+}
+
+// scratchpadStep makes a step's two calls: the thought (req), then the
+// action on the prompt extended by the thought.
+func (a *llmAgent) scratchpadStep(ctx context.Context, sp ScratchpadPrompter, req llm.Request, in PromptInput) (string, error) {
+	base := req.SampleID
+	req.SampleID = base + "/thought"
+	resp, err := a.cfg.Model.Generate(ctx, req)
+	if err != nil {
+		return "", fmt.Errorf("agent %s: %s thought: %w", a.cfg.Method, base, err)
+	}
+	thought := sp.Thought(resp.Text)
+	msgs, err := sp.ActionMessages(in, thought)
+	if err != nil {
+		return "", fmt.Errorf("agent %s: %s: %s: %w", a.cfg.Method, base, sp.Label(), err)
+	}
+	req.Messages, req.SampleID = msgs, base+"/action"
+	resp, err = a.cfg.Model.Generate(ctx, req)
+	if err != nil {
+		return "", fmt.Errorf("agent %s: %s action: %w", a.cfg.Method, base, err)
+	}
+	return thought + "\n" + sp.Action(resp.Text), nil
 }

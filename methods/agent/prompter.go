@@ -49,3 +49,16 @@ func (p *Prompts) For(env string) (Prompter, []Trajectory) {
 	}
 	return p.Release[env], p.FewShots[env]
 }
+
+// ScratchpadPrompter is a Prompter whose source asks for each step in two
+// calls on one growing prompt (ToolQA's ReactAgent: "Thought k:", then
+// "Action k:"). Messages is the thought request; the agent's action is the
+// thought and the action on two lines, as LifeMem's trajectories store it.
+type ScratchpadPrompter interface {
+	Prompter
+	// Thought and Action cut a reply as the source does.
+	Thought(reply string) string
+	Action(reply string) string
+	// ActionMessages is the step's second request, after thought.
+	ActionMessages(in PromptInput, thought string) ([]llm.Message, error)
+}

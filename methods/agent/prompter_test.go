@@ -108,3 +108,44 @@ func (p *rulePrompter) Messages(in agent.PromptInput) ([]llm.Message, error) {
 	*p.got = in.Rules
 	return []llm.Message{{Role: "user", Content: in.Turns[0].Text}}, nil
 }
+
+// padPrompter is a two-call source: the thought request, then the action
+// request with the thought appended.
+type padPrompter struct{}
+
+func (padPrompter) Label() string               { return "pad" }
+func (padPrompter) Stop() []string              { return nil }
+func (padPrompter) Thought(reply string) string { return "T(" + strings.TrimSpace(reply) + ")" }
+func (padPrompter) Action(reply string) string  { return strings.TrimSpace(reply) }
+func (padPrompter) Messages(in agent.PromptInput) ([]llm.Message, error) {
+	return []llm.Message{{Role: "user", Content: "Q " + in.Task.Instruction + "\nThought:"}}, nil
+}
+func (padPrompter) ActionMessages(in agent.PromptInput, thought string) ([]llm.Message, error) {
+	return []llm.Message{{Role: "user", Content: "Q " + in.Task.Instruction + "\nThought: " + thought + "\nAction:"}}, nil
+}
+
+// TestScratchpadTwoCalls: a ScratchpadPrompter gets two calls per step
+// with distinct sample IDs; the action carries the thought and the action.
+func TestScratchpadTwoCalls(t *testing.T) {
+	d := load(t, "toolqa")[0]
+	var reqs []llm.Request
+	m := llm.ModelFunc(func(_ context.Context, req llm.Request) (llm.Response, error) {
+		reqs = append(reqs, req)
+		if len(reqs) == 1 {
+			return llm.Response{Text: " need data "}, nil
+		}
+		return llm.Response{Text: "LoadDB[coffee]"}, nil
+	})
+	a := agent.NewAgent(agent.AgentConfig{Model: m, Suite: d.s, Prompter: padPrompter{}, Method: "t"})
+	got, err := a.Act(context.Background(), d.test[0], []envs.Turn{{Role: "env", Text: d.test[0].Instruction}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != "T(need data)\nLoadDB[coffee]" {
+		t.Errorf("action %q", got)
+	}
+	if len(reqs) != 2 || !strings.HasSuffix(reqs[0].SampleID, "/thought") || !strings.HasSuffix(reqs[1].SampleID, "/action") ||
+		!strings.HasSuffix(reqs[1].Messages[0].Content, "Thought: T(need data)\nAction:") {
+		t.Errorf("requests %+v", reqs)
+	}
+}

@@ -65,6 +65,16 @@ func (s Source) Specs(base string) []fetch.Spec {
 	return out
 }
 
+// Pinned reports whether every file of s has a recorded SHA-256.
+func (s Source) Pinned() bool {
+	for _, f := range s.Files {
+		if f.SHA256 == "" {
+			return false
+		}
+	}
+	return len(s.Files) > 0
+}
+
 // FetchHint says how to obtain s.
 func (s Source) FetchHint() string {
 	return fmt.Sprintf("run 'bench data fetch %s' (or point prompt.release_dirs.%s at a checkout of %s)", s.Name, s.Name, s.Pin())

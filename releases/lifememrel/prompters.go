@@ -38,14 +38,19 @@ var builders = map[string]builder{
 	"hotpotqa":         {[]string{NameExpeL}, expelPrompter("hotpotqa")},
 	"fever":            {[]string{NameExpeL}, expelPrompter("fever")},
 	"alfworld":         {[]string{NameExpeL}, expelPrompter("alfworld")},
+	"toolqa":           {[]string{NameLifeMem}, toolqaBuilder},
 }
 
-// Needs lists the sources the named environments read, sorted.
+// Needs lists the sources the named environments read, sorted; sources
+// without pinned digests are left out (their environments keep the own
+// prompt).
 func Needs(envNames []string) []string {
 	seen := map[string]bool{}
 	for _, e := range envNames {
 		for _, n := range builders[e].needs {
-			seen[n] = true
+			if src, _ := Find(n); src.Pinned() {
+				seen[n] = true
+			}
 		}
 	}
 	out := make([]string, 0, len(seen))
@@ -67,11 +72,22 @@ func Prompters(tr Trees, suites []envs.Suite, o Options) (map[string]agent.Promp
 			own = append(own, s.Name())
 			continue
 		}
+		usable := true
 		for _, n := range b.needs {
+			src, _ := Find(n)
+			if tr[n] == nil && !src.Pinned() {
+				// No digests recorded for this source yet: the
+				// environment keeps the own prompt (and is named).
+				usable = false
+				continue
+			}
 			if tr[n] == nil {
-				src, _ := Find(n)
 				return nil, nil, fmt.Errorf("prompts: release: %s needs the %s pack; %s", s.Name(), n, src.FetchHint())
 			}
+		}
+		if !usable {
+			own = append(own, s.Name())
+			continue
 		}
 		p, err := b.build(tr, s, o)
 		if err != nil {

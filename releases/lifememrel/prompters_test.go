@@ -49,7 +49,7 @@ func (f fakeSuite) ToolsJSON() string {
 
 func TestPromptersGolden(t *testing.T) {
 	trees := Trees{}
-	for _, src := range []Source{TauBench, LifelongAgentBench, ExpeL} {
+	for _, src := range []Source{TauBench, LifelongAgentBench, ExpeL, LifeMem} {
 		dir, s := pinnedStandIn(t, src)
 		tr, err := Open(dir, s)
 		if err != nil {
@@ -57,7 +57,7 @@ func TestPromptersGolden(t *testing.T) {
 		}
 		trees[src.Name] = tr
 	}
-	suites := []envs.Suite{fakeSuite{"taubench-retail"}, fakeSuite{"dbbench"}, fakeSuite{"hotpotqa"}, fakeSuite{"fever"}, fakeSuite{"alfworld"}, fakeSuite{"webshop"}}
+	suites := []envs.Suite{fakeSuite{"taubench-retail"}, fakeSuite{"dbbench"}, fakeSuite{"hotpotqa"}, fakeSuite{"fever"}, fakeSuite{"alfworld"}, fakeSuite{"toolqa"}, fakeSuite{"webshop"}}
 	ps, own, err := Prompters(trees, suites, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -71,6 +71,7 @@ func TestPromptersGolden(t *testing.T) {
 		"hotpotqa":        "Question: Who wrote the stand-in?",
 		"fever":           "Claim: The stand-in is true.",
 		"alfworld":        "Stand-in room three.\n\nYour task is to: examine a bowl.",
+		"toolqa":           "What was the stand-in price?",
 	}
 	task := map[string]envs.Task{
 		"taubench-retail": {ID: "3", Instruction: "return a lamp"},
@@ -78,6 +79,7 @@ func TestPromptersGolden(t *testing.T) {
 		"hotpotqa":        {ID: "q1", Instruction: "Who wrote the stand-in?"},
 		"fever":           {ID: "7", Instruction: "The stand-in is true."},
 		"alfworld":        {ID: "valid_unseen/look_at_obj_in_light-Bowl-1/trial_1", Instruction: "examine a bowl."},
+		"toolqa":           {ID: "easy-0", Instruction: "What was the stand-in price?"},
 	}
 	inputs := []struct {
 		name string
@@ -92,7 +94,7 @@ func TestPromptersGolden(t *testing.T) {
 				Turns:     []envs.Turn{{Role: "env", Text: first[env]}, {Role: "agent", Text: "Thought: look\nAction: x"}, {Role: "env", Text: "API output: 1"}}}
 		}},
 	}
-	for _, env := range []string{"taubench-retail", "dbbench", "hotpotqa", "fever", "alfworld"} {
+	for _, env := range []string{"taubench-retail", "dbbench", "hotpotqa", "fever", "alfworld", "toolqa"} {
 		for _, in := range inputs {
 			t.Run(env+"/"+in.name, func(t *testing.T) {
 				got, err := ps[env].Messages(in.in(env))
@@ -175,5 +177,49 @@ func TestTauActVariant(t *testing.T) {
 		"\n# Stand-in act instruction\nReply with Action: and a JSON object such as\n{\"name\": reply, \"arguments\": {\"text\": \"hi\"}}\n"
 	if msgs[0].Content != want || msgs[1].Content != "hello" || !strings.Contains(p.Label(), "(act)") {
 		t.Errorf("act variant:\n%q\n%q\nlabel %s", msgs[0].Content, msgs[1].Content, p.Label())
+	}
+}
+
+// TestToolQAScratchpad: ToolQA's two calls per step, cut as the release
+// cuts them, on one growing prompt.
+func TestToolQAScratchpad(t *testing.T) {
+	dir, s := pinnedStandIn(t, LifeMem)
+	tr, err := Open(dir, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, own, err := Prompters(Trees{NameLifeMem: tr}, []envs.Suite{fakeSuite{"toolqa"}}, Options{})
+	if err != nil || len(own) != 0 {
+		t.Fatal(err, own)
+	}
+	sp, ok := ps["toolqa"].(agent.ScratchpadPrompter)
+	if !ok {
+		t.Fatalf("%T is not a ScratchpadPrompter", ps["toolqa"])
+	}
+	cuts := []struct{ reply, thought, action string }{
+		{" I need the table.\nAction 1: LoadDB[coffee]", "I need the table.", "LoadDB[coffee]"},
+		{"no label here", "no label her", "no label here"},
+		{"Thought 2: sum\n", "Thought 2: su", "Thought 2: sum"},
+	}
+	for _, c := range cuts {
+		if got := sp.Thought(c.reply); got != c.thought {
+			t.Errorf("Thought(%q) = %q, want %q", c.reply, got, c.thought)
+		}
+		if got := sp.Action(c.reply); got != c.action {
+			t.Errorf("Action(%q) = %q, want %q", c.reply, got, c.action)
+		}
+	}
+	in := agent.PromptInput{Task: envs.Task{Instruction: "Q?"}, Turns: []envs.Turn{
+		{Role: "env", Text: "Q?"}, {Role: "agent", Text: "load\nLoadDB[coffee]"}, {Role: "env", Text: "loaded"}}}
+	m1, _ := sp.Messages(in)
+	m2, _ := sp.ActionMessages(in, "query it")
+	want := "Question: Q?\nThought 1: load\nAction 1: LoadDB[coffee]\nObservation 1: loaded"
+	if !strings.HasSuffix(m1[0].Content, want+"\nThought 2:") || !strings.HasSuffix(m2[0].Content, want+"\nThought 2: query it\nAction 2:") {
+		t.Errorf("scratchpad:\n%s\n---\n%s", m1[0].Content, m2[0].Content)
+	}
+	// Without a pinned LifeMem pack the environment keeps the own prompt.
+	_, own, err = Prompters(Trees{}, []envs.Suite{fakeSuite{"toolqa"}}, Options{})
+	if err != nil || len(own) != 1 {
+		t.Errorf("unpinned LifeMem: own %v, err %v", own, err)
 	}
 }
