@@ -39,6 +39,7 @@ var builders = map[string]builder{
 	"fever":            {[]string{NameExpeL}, expelPrompter("fever")},
 	"alfworld":         {[]string{NameExpeL}, expelPrompter("alfworld")},
 	"toolqa":           {[]string{NameLifeMem}, toolqaBuilder},
+	"scienceworld":     {[]string{NameLifeMem}, scienceworldBuilder},
 }
 
 // Needs lists the sources the named environments read, sorted; sources

@@ -57,7 +57,7 @@ func TestPromptersGolden(t *testing.T) {
 		}
 		trees[src.Name] = tr
 	}
-	suites := []envs.Suite{fakeSuite{"taubench-retail"}, fakeSuite{"dbbench"}, fakeSuite{"hotpotqa"}, fakeSuite{"fever"}, fakeSuite{"alfworld"}, fakeSuite{"toolqa"}, fakeSuite{"webshop"}}
+	suites := []envs.Suite{fakeSuite{"taubench-retail"}, fakeSuite{"dbbench"}, fakeSuite{"hotpotqa"}, fakeSuite{"fever"}, fakeSuite{"alfworld"}, fakeSuite{"toolqa"}, fakeSuite{"scienceworld"}, fakeSuite{"webshop"}}
 	ps, own, err := Prompters(trees, suites, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -72,6 +72,7 @@ func TestPromptersGolden(t *testing.T) {
 		"fever":           "Claim: The stand-in is true.",
 		"alfworld":        "Stand-in room three.\n\nYour task is to: examine a bowl.",
 		"toolqa":           "What was the stand-in price?",
+		"scienceworld":     "This room is called the stand-in lab.\nYour task is to melt ice.",
 	}
 	task := map[string]envs.Task{
 		"taubench-retail": {ID: "3", Instruction: "return a lamp"},
@@ -80,6 +81,7 @@ func TestPromptersGolden(t *testing.T) {
 		"fever":           {ID: "7", Instruction: "The stand-in is true."},
 		"alfworld":        {ID: "valid_unseen/look_at_obj_in_light-Bowl-1/trial_1", Instruction: "examine a bowl."},
 		"toolqa":           {ID: "easy-0", Instruction: "What was the stand-in price?"},
+		"scienceworld":     {ID: "melt-0", Instruction: "Your task is to melt ice."},
 	}
 	inputs := []struct {
 		name string
@@ -94,7 +96,7 @@ func TestPromptersGolden(t *testing.T) {
 				Turns:     []envs.Turn{{Role: "env", Text: first[env]}, {Role: "agent", Text: "Thought: look\nAction: x"}, {Role: "env", Text: "API output: 1"}}}
 		}},
 	}
-	for _, env := range []string{"taubench-retail", "dbbench", "hotpotqa", "fever", "alfworld", "toolqa"} {
+	for _, env := range []string{"taubench-retail", "dbbench", "hotpotqa", "fever", "alfworld", "toolqa", "scienceworld"} {
 		for _, in := range inputs {
 			t.Run(env+"/"+in.name, func(t *testing.T) {
 				got, err := ps[env].Messages(in.in(env))
