@@ -40,6 +40,7 @@ var builders = map[string]builder{
 	"alfworld":         {[]string{NameExpeL}, expelPrompter("alfworld")},
 	"toolqa":           {[]string{NameLifeMem}, toolqaBuilder},
 	"scienceworld":     {[]string{NameLifeMem}, scienceworldBuilder},
+	"apibank":          {[]string{NameLifeMem}, apibankBuilder},
 }
 
 // Needs lists the sources the named environments read, sorted; sources

@@ -57,7 +57,7 @@ func TestPromptersGolden(t *testing.T) {
 		}
 		trees[src.Name] = tr
 	}
-	suites := []envs.Suite{fakeSuite{"taubench-retail"}, fakeSuite{"dbbench"}, fakeSuite{"hotpotqa"}, fakeSuite{"fever"}, fakeSuite{"alfworld"}, fakeSuite{"toolqa"}, fakeSuite{"scienceworld"}, fakeSuite{"webshop"}}
+	suites := []envs.Suite{fakeSuite{"taubench-retail"}, fakeSuite{"dbbench"}, fakeSuite{"hotpotqa"}, fakeSuite{"fever"}, fakeSuite{"alfworld"}, fakeSuite{"toolqa"}, fakeSuite{"scienceworld"}, fakeSuite{"apibank"}, fakeSuite{"webshop"}}
 	ps, own, err := Prompters(trees, suites, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -73,6 +73,7 @@ func TestPromptersGolden(t *testing.T) {
 		"alfworld":        "Stand-in room three.\n\nYour task is to: examine a bowl.",
 		"toolqa":           "What was the stand-in price?",
 		"scienceworld":     "This room is called the stand-in lab.\nYour task is to melt ice.",
+		"apibank":          "(the harness's own tool instructions)\n\nUser: add a meeting",
 	}
 	task := map[string]envs.Task{
 		"taubench-retail": {ID: "3", Instruction: "return a lamp"},
@@ -82,6 +83,7 @@ func TestPromptersGolden(t *testing.T) {
 		"alfworld":        {ID: "valid_unseen/look_at_obj_in_light-Bowl-1/trial_1", Instruction: "examine a bowl."},
 		"toolqa":           {ID: "easy-0", Instruction: "What was the stand-in price?"},
 		"scienceworld":     {ID: "melt-0", Instruction: "Your task is to melt ice."},
+		"apibank":          {ID: "AddMeeting-level-1-1", Instruction: "add a meeting"},
 	}
 	inputs := []struct {
 		name string
@@ -96,7 +98,7 @@ func TestPromptersGolden(t *testing.T) {
 				Turns:     []envs.Turn{{Role: "env", Text: first[env]}, {Role: "agent", Text: "Thought: look\nAction: x"}, {Role: "env", Text: "API output: 1"}}}
 		}},
 	}
-	for _, env := range []string{"taubench-retail", "dbbench", "hotpotqa", "fever", "alfworld", "toolqa", "scienceworld"} {
+	for _, env := range []string{"taubench-retail", "dbbench", "hotpotqa", "fever", "alfworld", "toolqa", "scienceworld", "apibank"} {
 		for _, in := range inputs {
 			t.Run(env+"/"+in.name, func(t *testing.T) {
 				got, err := ps[env].Messages(in.in(env))
