@@ -1,6 +1,7 @@
 package lifememrel
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -17,6 +18,7 @@ var expelBenchmarks = map[string]struct{ name, module string }{
 	"hotpotqa": {"hotpotqa", "prompts/hotpotQA.py"},
 	"fever":    {"fever", "prompts/fever.py"},
 	"alfworld": {"alfworld", "prompts/alfworld.py"},
+	"webshop":  {"webshop", "prompts/webshop.py"},
 }
 
 // expelPrompter is ExpeL's ReactAgent (agent/react.py): every message of
@@ -68,6 +70,12 @@ func expelPrompter(env string) func(Trees, envs.Suite, Options) (agent.Prompter,
 		if err != nil {
 			return nil, err
 		}
+		webshopTask := func(goal string) string { return goal }
+		if b.name == "webshop" {
+			if webshopTask, err = expelWebshopTasks(t); err != nil {
+				return nil, err
+			}
+		}
 		ruleTmpl, err := expelRuleTemplate(t, b.name)
 		if err != nil {
 			return nil, err
@@ -115,10 +123,13 @@ func expelPrompter(env string) func(Trees, envs.Suite, Options) (agent.Prompter,
 					parts = append(parts, rt)
 				}
 				taskText := prefix + in.Task.Instruction
-				if b.name == "alfworld" {
+				switch b.name {
+				case "alfworld":
 					// ExpeL's ALFWorld task is the game's opening text
 					// (goal before its "___" suffix): the first observation.
 					taskText = prefix + in.Turns[0].Text
+				case "webshop":
+					taskText = prefix + webshopTask(in.Task.Instruction)
 				}
 				task, err := format(taskTmpl, map[string]string{"task": taskText})
 				if err != nil {
@@ -132,8 +143,12 @@ func expelPrompter(env string) func(Trees, envs.Suite, Options) (agent.Prompter,
 						parts = append(parts, strings.TrimSpace(turn.Text))
 						continue
 					}
-					if b.name == "alfworld" {
+					switch b.name {
+					case "alfworld":
 						parts = append(parts, turn.Text) // OBSERVATION_FORMATTER: as is
+						continue
+					case "webshop":
+						parts = append(parts, "Observation: "+turn.Text+"\n")
 						continue
 					}
 					parts = append(parts, "Observation "+strconv.Itoa(step)+": "+strings.TrimRight(turn.Text, ":"))
@@ -197,6 +212,44 @@ func expelFewshots(t *Tree, bench, module string) (func(envs.Task) []string, err
 			return out
 		}
 		return nil
+	}, nil
+}
+
+// expelWebshopTasks maps a goal to its task text in ExpeL's fixed
+// sessions (data/webshop/webshop.fixed100.json: the goal, then the search
+// page's " \n[Search]\n"); a goal outside them gets the same ending, the
+// one every fixed session has.
+func expelWebshopTasks(t *Tree) (func(goal string) string, error) {
+	const file = "data/webshop/webshop.fixed100.json"
+	raw, _ := t.Raw(file)
+	var rows []struct {
+		Task string `json:"task"`
+	}
+	if err := json.Unmarshal(raw, &rows); err != nil || len(rows) == 0 {
+		return nil, fmt.Errorf("%s: want a list of {task: ...}: %v", file, err)
+	}
+	// The ending is the tasks' longest common suffix from its first
+	// " \n" (the goals themselves may share their last words).
+	common := rows[0].Task
+	for _, r := range rows[1:] {
+		for !strings.HasSuffix(r.Task, common) {
+			common = common[1:]
+		}
+	}
+	i := strings.Index(common, " \n")
+	if i < 0 {
+		return nil, fmt.Errorf("%s: the tasks share no search-page ending", file)
+	}
+	end := common[i:]
+	byGoal := map[string]string{}
+	for _, r := range rows {
+		byGoal[strings.TrimSuffix(r.Task, end)] = r.Task
+	}
+	return func(goal string) string {
+		if task, ok := byGoal[goal]; ok {
+			return task
+		}
+		return goal + end
 	}, nil
 }
 

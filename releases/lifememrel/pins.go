@@ -151,6 +151,9 @@ var ExpeL = Source{
 		{"configs/benchmark/webshop.yaml", expelCommit, "da65654875bdb142ea8c21173726085a8ed92fe4dfe3c112fd1ae1b4f0142d02", 197},
 		{"agent/react.py", expelCommit, "a0b8f6c2652bedfaa1442cafd0f22f8f6e050b5daf3355041df532d9a8adb552", 11193},
 		{"utils.py", expelCommit, "5b7ee915b8f4aa53c6f4162a19834a663030b679178001c86129afb05211a82b", 22542},
+		// ExpeL's 100 fixed WebShop sessions: their task text is the
+		// prompt's task line.
+		{"data/webshop/webshop.fixed100.json", expelCommit, "5a46d7690fcc0cd8b5f3a3e28165ee7c8a3053e62c8a8e43534d057f71c60887", 52818},
 	},
 }
 

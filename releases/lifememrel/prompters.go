@@ -38,6 +38,7 @@ var builders = map[string]builder{
 	"hotpotqa":         {[]string{NameExpeL}, expelPrompter("hotpotqa")},
 	"fever":            {[]string{NameExpeL}, expelPrompter("fever")},
 	"alfworld":         {[]string{NameExpeL}, expelPrompter("alfworld")},
+	"webshop":          {[]string{NameExpeL}, expelPrompter("webshop")},
 	"toolqa":           {[]string{NameLifeMem}, toolqaBuilder},
 	"scienceworld":     {[]string{NameLifeMem}, scienceworldBuilder},
 	"apibank":          {[]string{NameLifeMem}, apibankBuilder},

@@ -57,12 +57,12 @@ func TestPromptersGolden(t *testing.T) {
 		}
 		trees[src.Name] = tr
 	}
-	suites := []envs.Suite{fakeSuite{"taubench-retail"}, fakeSuite{"dbbench"}, fakeSuite{"hotpotqa"}, fakeSuite{"fever"}, fakeSuite{"alfworld"}, fakeSuite{"toolqa"}, fakeSuite{"scienceworld"}, fakeSuite{"apibank"}, fakeSuite{"webshop"}}
+	suites := []envs.Suite{fakeSuite{"taubench-retail"}, fakeSuite{"dbbench"}, fakeSuite{"hotpotqa"}, fakeSuite{"fever"}, fakeSuite{"alfworld"}, fakeSuite{"toolqa"}, fakeSuite{"scienceworld"}, fakeSuite{"apibank"}, fakeSuite{"webshop"}, fakeSuite{"mind2web"}}
 	ps, own, err := Prompters(trees, suites, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(own, ",") != "webshop" {
+	if strings.Join(own, ",") != "mind2web" {
 		t.Errorf("own-prompt environments %v", own)
 	}
 	first := map[string]string{
@@ -71,9 +71,10 @@ func TestPromptersGolden(t *testing.T) {
 		"hotpotqa":        "Question: Who wrote the stand-in?",
 		"fever":           "Claim: The stand-in is true.",
 		"alfworld":        "Stand-in room three.\n\nYour task is to: examine a bowl.",
-		"toolqa":           "What was the stand-in price?",
-		"scienceworld":     "This room is called the stand-in lab.\nYour task is to melt ice.",
-		"apibank":          "(the harness's own tool instructions)\n\nUser: add a meeting",
+		"toolqa":          "What was the stand-in price?",
+		"scienceworld":    "This room is called the stand-in lab.\nYour task is to melt ice.",
+		"apibank":         "(the harness's own tool instructions)\n\nUser: add a meeting",
+		"webshop":         "WebShop\nInstruction:\ni want a blue hat, and price lower than 30.00 dollars\n[Search]",
 	}
 	task := map[string]envs.Task{
 		"taubench-retail": {ID: "3", Instruction: "return a lamp"},
@@ -81,9 +82,10 @@ func TestPromptersGolden(t *testing.T) {
 		"hotpotqa":        {ID: "q1", Instruction: "Who wrote the stand-in?"},
 		"fever":           {ID: "7", Instruction: "The stand-in is true."},
 		"alfworld":        {ID: "valid_unseen/look_at_obj_in_light-Bowl-1/trial_1", Instruction: "examine a bowl."},
-		"toolqa":           {ID: "easy-0", Instruction: "What was the stand-in price?"},
-		"scienceworld":     {ID: "melt-0", Instruction: "Your task is to melt ice."},
-		"apibank":          {ID: "AddMeeting-level-1-1", Instruction: "add a meeting"},
+		"toolqa":          {ID: "easy-0", Instruction: "What was the stand-in price?"},
+		"scienceworld":    {ID: "melt-0", Instruction: "Your task is to melt ice."},
+		"apibank":         {ID: "AddMeeting-level-1-1", Instruction: "add a meeting"},
+		"webshop":         {ID: "goal_1", Instruction: "i want a blue hat, and price lower than 30.00 dollars"},
 	}
 	inputs := []struct {
 		name string
@@ -98,7 +100,7 @@ func TestPromptersGolden(t *testing.T) {
 				Turns:     []envs.Turn{{Role: "env", Text: first[env]}, {Role: "agent", Text: "Thought: look\nAction: x"}, {Role: "env", Text: "API output: 1"}}}
 		}},
 	}
-	for _, env := range []string{"taubench-retail", "dbbench", "hotpotqa", "fever", "alfworld", "toolqa", "scienceworld", "apibank"} {
+	for _, env := range []string{"taubench-retail", "dbbench", "hotpotqa", "fever", "alfworld", "toolqa", "scienceworld", "apibank", "webshop"} {
 		for _, in := range inputs {
 			t.Run(env+"/"+in.name, func(t *testing.T) {
 				got, err := ps[env].Messages(in.in(env))
@@ -225,5 +227,25 @@ func TestToolQAScratchpad(t *testing.T) {
 	_, own, err = Prompters(Trees{}, []envs.Suite{fakeSuite{"toolqa"}}, Options{})
 	if err != nil || len(own) != 1 {
 		t.Errorf("unpinned LifeMem: own %v, err %v", own, err)
+	}
+}
+
+func TestWebshopTaskText(t *testing.T) {
+	dir, s := pinnedStandIn(t, ExpeL)
+	tr, err := Open(dir, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := expelWebshopTasks(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for goal, want := range map[string]string{
+		"i need red socks, and price lower than 10.00 dollars": "i need red socks, and price lower than 10.00 dollars \n[Search]\n",
+		"a goal outside the fixed sessions":                    "a goal outside the fixed sessions \n[Search]\n",
+	} {
+		if got := f(goal); got != want {
+			t.Errorf("%q: %q, want %q", goal, got, want)
+		}
 	}
 }

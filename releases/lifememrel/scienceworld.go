@@ -77,4 +77,3 @@ func scienceworldBuilder(tr Trees, _ envs.Suite, _ Options) (agent.Prompter, err
 		},
 	}, nil
 }
-

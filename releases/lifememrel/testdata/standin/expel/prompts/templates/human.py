@@ -15,5 +15,9 @@ RULE_TEMPLATE = dict(
     alfworld=HumanMessagePromptTemplate.from_template("""Stand-in household rules:
 {rules}
 """),
+    webshop=HumanMessagePromptTemplate.from_template("""
+Stand-in shopping experiences:
+{rules}
+"""),
     fever=HumanMessagePromptTemplate.from_template("""Fixed stand-in advice without a slot."""),
 )
