@@ -79,6 +79,9 @@ func TestStepModels(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer back.close()
+			if tc.name == "paper" && back.constructionModels() != "assign=gpt-5-mini (low), skill=gpt-4.1" {
+				t.Errorf("construction models %q", back.constructionModels())
+			}
 			env := agent.Env{Model: back.model, BuildModel: back.buildModel, AssignModel: back.assign.model, SkillModel: back.skill.model, UserModel: back.user.model}
 			for step, m := range map[string]llm.Model{"act": env.Model, "assign": env.Assigner(), "skill": env.Distiller(), "user": env.User()} {
 				msg := tc.name + "/" + step

@@ -162,6 +162,29 @@ func shortHash(s string) string {
 	return hex.EncodeToString(sum[:6])
 }
 
+// constructionModels names the lifelong path's construction models when
+// any differs from the acting one: "assign=M1 (low), skill=M2", or the one
+// build model.
+func (b *backbone) constructionModels() string {
+	if b.assign.model == nil && b.skill.model == nil {
+		return b.buildModelName
+	}
+	name := func(s stepModel) string {
+		n := s.name
+		if s.model == nil {
+			n = b.buildModelName
+			if n == "" {
+				n = b.modelName
+			}
+		}
+		if s.effort != "" {
+			n += " (" + s.effort + ")"
+		}
+		return n
+	}
+	return "assign=" + name(b.assign) + ", skill=" + name(b.skill)
+}
+
 // lifelongMeters are the meters a lifelong run books usage from: the
 // acting model's and every construction model's.
 func (b *backbone) lifelongMeters() []lifelong.Snapshotter {

@@ -148,7 +148,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 
 	man := runlog.Manifest{
 		Name: cfg.Name, Config: cfg, ConfigPath: rs.configPath, ConfigHash: hash, Variant: rs.variant,
-		HarnessVersion: Version, GitCommit: gitCommit(), Backbone: back.kind, Model: back.modelName,
+		HarnessVersion: Version, GitCommit: gitCommit(), Backbone: back.kind, Model: back.modelName, BuildModel: back.constructionModels(),
 		Endpoints: back.endpoints, DataSource: lifelongSource(cfg, lc),
 		DataWarnings: warnings, Seed: cfg.Seed, Started: start.UTC(),
 	}
@@ -163,7 +163,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 		return res, err
 	}
 	if err := lifelong.WriteInfo(rs.dir, lifelong.Info{
-		Name: cfg.Name, Variant: rs.variant, Backbone: back.kind, Model: back.modelName,
+		Name: cfg.Name, Variant: rs.variant, Backbone: back.kind, Model: back.modelName, BuildModel: back.constructionModels(),
 		DataSource: man.DataSource, Config: lc,
 	}); err != nil {
 		return res, err
