@@ -169,6 +169,9 @@ func (a *llmAgent) Act(ctx context.Context, t envs.Task, turns []envs.Turn) (str
 	if err != nil {
 		return "", fmt.Errorf("agent %s: %s/%s step %d: %w", a.cfg.Method, env, t.ID, step, err)
 	}
+	if rp, ok := a.cfg.Prompter.(ReplyParser); ok {
+		return rp.ParseReply(resp.Text), nil
+	}
 	return cleanAction(resp.Text), nil
 }
 

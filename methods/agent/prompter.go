@@ -62,3 +62,11 @@ type ScratchpadPrompter interface {
 	// ActionMessages is the step's second request, after thought.
 	ActionMessages(in PromptInput, thought string) ([]llm.Message, error)
 }
+
+// ReplyParser is implemented by Prompters whose source rewrites the
+// model's reply before the environment sees it (ExpeL's llm_parser: ALFWorld
+// drops the "> " and lower-cases, WebShop drops the "Action:" label); the
+// agent hands the environment the parsed action.
+type ReplyParser interface {
+	ParseReply(reply string) string
+}

@@ -149,3 +149,19 @@ func TestScratchpadTwoCalls(t *testing.T) {
 		t.Errorf("requests %+v", reqs)
 	}
 }
+
+type parsingPrompter struct{ echoPrompter }
+
+func (parsingPrompter) ParseReply(reply string) string { return "PARSED(" + reply + ")" }
+
+// TestReplyParserApplied: the environment gets the source's parse of the
+// reply.
+func TestReplyParserApplied(t *testing.T) {
+	d := load(t, "toolqa")[0]
+	m := llm.ModelFunc(func(context.Context, llm.Request) (llm.Response, error) { return llm.Response{Text: "> Go"}, nil })
+	a := agent.NewAgent(agent.AgentConfig{Model: m, Suite: d.s, Prompter: &parsingPrompter{}, Method: "t"})
+	got, err := a.Act(context.Background(), d.test[0], []envs.Turn{{Role: "env", Text: "q"}})
+	if err != nil || got != "PARSED(> Go)" {
+		t.Errorf("%q, %v", got, err)
+	}
+}

@@ -3,6 +3,7 @@ package lifememrel
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -95,7 +96,7 @@ func expelPrompter(env string) func(Trees, envs.Suite, Options) (agent.Prompter,
 		if err != nil {
 			return nil, err
 		}
-		return &prompter{
+		pr := &prompter{
 			label: fmt.Sprintf("%s@%.7s ReactAgent/%s", ExpeL.Repository, expelCommit, b.name),
 			stop:  nil, // ExpeL stops at "\n" for its one-line calls; the harness takes Thought and Action in one reply
 			build: func(in agent.PromptInput) ([]llm.Message, error) {
@@ -155,7 +156,11 @@ func expelPrompter(env string) func(Trees, envs.Suite, Options) (agent.Prompter,
 				}
 				return []llm.Message{{Role: "user", Content: strings.Join(parts, "\n")}}, nil
 			},
-		}, nil
+		}
+		if b.name == "alfworld" || b.name == "webshop" {
+			return expelReplyPrompter{prompter: pr, bench: b.name}, nil
+		}
+		return pr, nil
 	}
 }
 
@@ -316,4 +321,63 @@ func yamlScalars(b []byte) map[string]string {
 		out[strings.TrimSpace(k)] = v
 	}
 	return out
+}
+
+// expelReplyPrompter adds ExpeL's llm_parser for ALFWorld and WebShop. ExpeL
+// asks one line at a time (stop "\n") and calls again after a thought; the
+// harness takes the whole reply in one call, so the action is the first
+// line that parses as one (the thought lines are dropped), else the first
+// line as a thought.
+type expelReplyPrompter struct {
+	*prompter
+	bench string
+}
+
+var (
+	alfThink   = regexp.MustCompile(`(?i)^(?:>|)\s*think(?::|)\s*`)
+	alfPrefix  = regexp.MustCompile(`(?i)^>\s*`)
+	alfAction  = regexp.MustCompile(`(?i)^(?:go to|open|take|put|use|heat|cool|look|clean|inventory)`)
+	shopLabel  = regexp.MustCompile(`(?i)action\s*\d*\s*:\s*`)
+	shopAction = regexp.MustCompile(`(?i)^(?:search|click)\[`)
+)
+
+// ParseReply implements agent.ReplyParser.
+func (p expelReplyPrompter) ParseReply(reply string) string {
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(reply), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	switch p.bench {
+	case "alfworld":
+		for _, l := range lines {
+			if alfThink.MatchString(l) {
+				continue
+			}
+			if alfPrefix.MatchString(l) || alfAction.MatchString(l) {
+				return strings.TrimSpace(alfPrefix.ReplaceAllString(strings.ToLower(l), ""))
+			}
+		}
+		return "think: " + alfThink.ReplaceAllString(lines[0], "")
+	case "webshop":
+		for _, l := range lines {
+			a := shopLabel.ReplaceAllString(l, "")
+			if shopAction.MatchString(a) {
+				if !strings.HasSuffix(a, "]") {
+					a += "]"
+				}
+				return a
+			}
+		}
+		first := shopLabel.ReplaceAllString(lines[0], "")
+		if strings.Contains(first, "[") {
+			return first
+		}
+		return "think[" + strings.TrimSpace(strings.TrimPrefix(first, "Observation:")) + "]"
+	}
+	return strings.TrimSpace(reply)
 }

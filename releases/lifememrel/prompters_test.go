@@ -249,3 +249,22 @@ func TestWebshopTaskText(t *testing.T) {
 		}
 	}
 }
+
+func TestExpeLReplyParser(t *testing.T) {
+	cases := []struct{ bench, reply, want string }{
+		{"alfworld", "> think: the bowl is on the desk\n> Go to desk 1", "go to desk 1"},
+		{"alfworld", "  >   open drawer 2", "open drawer 2"},
+		{"alfworld", "take bowl 1 from desk 1", "take bowl 1 from desk 1"},
+		{"alfworld", "> think: First I need a lamp.", "think: First I need a lamp."},
+		{"alfworld", "I should look for a lamp", "think: I should look for a lamp"},
+		{"webshop", "Action: think[compare prices]\nAction: click[B0MH000002]", "click[B0MH000002]"},
+		{"webshop", "search[red socks", "search[red socks]"},
+		{"webshop", "I should search first", "think[I should search first]"},
+	}
+	for _, c := range cases {
+		p := expelReplyPrompter{bench: c.bench}
+		if got := p.ParseReply(c.reply); got != c.want {
+			t.Errorf("%s %q: %q, want %q", c.bench, c.reply, got, c.want)
+		}
+	}
+}
