@@ -63,6 +63,7 @@ func TestFirstPromptsMatchSources(t *testing.T) {
 				System      string        `json:"system"`
 				Task        string        `json:"task"`
 				Instruction string        `json:"instruction"`
+				Observation string        `json:"observation"`
 				Messages    []llm.Message `json:"messages"`
 			}
 			b, err := os.ReadFile(f)
@@ -98,7 +99,7 @@ func TestFirstPromptsMatchSources(t *testing.T) {
 					task = tk
 				}
 			}
-			first := ""
+			first := c.Observation
 			if _, ok := s.(taskOnly); !ok {
 				ep, err := s.NewEpisode(t.Context(), task, envs.Options{Seed: 1})
 				if err != nil {

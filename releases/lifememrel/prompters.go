@@ -39,6 +39,7 @@ var builders = map[string]builder{
 	"fever":            {[]string{NameExpeL}, expelPrompter("fever")},
 	"alfworld":         {[]string{NameExpeL}, expelPrompter("alfworld")},
 	"webshop":          {[]string{NameExpeL}, expelPrompter("webshop")},
+	"miniwob":          {[]string{NameSynapse}, synapseMiniwobBuilder},
 	"toolqa":           {[]string{NameLifeMem}, toolqaBuilder},
 	"scienceworld":     {[]string{NameLifeMem}, scienceworldBuilder},
 	"apibank":          {[]string{NameLifeMem}, apibankBuilder},

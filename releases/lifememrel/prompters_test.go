@@ -49,7 +49,7 @@ func (f fakeSuite) ToolsJSON() string {
 
 func TestPromptersGolden(t *testing.T) {
 	trees := Trees{}
-	for _, src := range []Source{TauBench, LifelongAgentBench, ExpeL, LifeMem} {
+	for _, src := range []Source{TauBench, LifelongAgentBench, ExpeL, LifeMem, Synapse} {
 		dir, s := pinnedStandIn(t, src)
 		tr, err := Open(dir, s)
 		if err != nil {
@@ -57,7 +57,7 @@ func TestPromptersGolden(t *testing.T) {
 		}
 		trees[src.Name] = tr
 	}
-	suites := []envs.Suite{fakeSuite{"taubench-retail"}, fakeSuite{"dbbench"}, fakeSuite{"hotpotqa"}, fakeSuite{"fever"}, fakeSuite{"alfworld"}, fakeSuite{"toolqa"}, fakeSuite{"scienceworld"}, fakeSuite{"apibank"}, fakeSuite{"webshop"}, fakeSuite{"mind2web"}}
+	suites := []envs.Suite{fakeSuite{"taubench-retail"}, fakeSuite{"dbbench"}, fakeSuite{"hotpotqa"}, fakeSuite{"fever"}, fakeSuite{"alfworld"}, fakeSuite{"toolqa"}, fakeSuite{"scienceworld"}, fakeSuite{"apibank"}, fakeSuite{"webshop"}, fakeSuite{"miniwob"}, fakeSuite{"mind2web"}}
 	ps, own, err := Prompters(trees, suites, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -75,6 +75,7 @@ func TestPromptersGolden(t *testing.T) {
 		"scienceworld":    "This room is called the stand-in lab.\nYour task is to melt ice.",
 		"apibank":         "(the harness's own tool instructions)\n\nUser: add a meeting",
 		"webshop":         "WebShop\nInstruction:\ni want a blue hat, and price lower than 30.00 dollars\n[Search]",
+		"miniwob":         "Task: Log in as bob.\nObservation:\n<form><input id=u></form>",
 	}
 	task := map[string]envs.Task{
 		"taubench-retail": {ID: "3", Instruction: "return a lamp"},
@@ -86,6 +87,7 @@ func TestPromptersGolden(t *testing.T) {
 		"scienceworld":    {ID: "melt-0", Instruction: "Your task is to melt ice."},
 		"apibank":         {ID: "AddMeeting-level-1-1", Instruction: "add a meeting"},
 		"webshop":         {ID: "goal_1", Instruction: "i want a blue hat, and price lower than 30.00 dollars"},
+		"miniwob":         {ID: "login-user/seed-3", Instruction: "MiniWoB++ login-user, episode seed 3"},
 	}
 	inputs := []struct {
 		name string
@@ -100,7 +102,7 @@ func TestPromptersGolden(t *testing.T) {
 				Turns:     []envs.Turn{{Role: "env", Text: first[env]}, {Role: "agent", Text: "Thought: look\nAction: x"}, {Role: "env", Text: "API output: 1"}}}
 		}},
 	}
-	for _, env := range []string{"taubench-retail", "dbbench", "hotpotqa", "fever", "alfworld", "toolqa", "scienceworld", "apibank", "webshop"} {
+	for _, env := range []string{"taubench-retail", "dbbench", "hotpotqa", "fever", "alfworld", "toolqa", "scienceworld", "apibank", "webshop", "miniwob"} {
 		for _, in := range inputs {
 			t.Run(env+"/"+in.name, func(t *testing.T) {
 				got, err := ps[env].Messages(in.in(env))
@@ -266,5 +268,38 @@ func TestExpeLReplyParser(t *testing.T) {
 		if got := p.ParseReply(c.reply); got != c.want {
 			t.Errorf("%s %q: %q, want %q", c.bench, c.reply, got, c.want)
 		}
+	}
+}
+
+func TestSynapseMiniwob(t *testing.T) {
+	dir, s := pinnedStandIn(t, Synapse)
+	tr, err := Open(dir, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, _, err := Prompters(Trees{NameSynapse: tr}, []envs.Suite{fakeSuite{"miniwob"}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := ps["miniwob"]
+	// A single-step exemplar: demos, then only the current state.
+	in := agent.PromptInput{Task: envs.Task{ID: "click-button/seed-1"}, Turns: []envs.Turn{
+		{Role: "env", Text: "Task: Click ok.\nObservation:\n<button>ok</button>"},
+		{Role: "agent", Text: "agent.click_xpath(\"//a\")"},
+		{Role: "env", Text: "Task: Click ok.\nObservation:\n<button>ok</button><p>moved</p>"}}}
+	msgs, err := p.Messages(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) != 4 || msgs[1].Content != "Observation:\n<button>ok</button>\nAction:" ||
+		msgs[3].Content != "Observation:\n<button>ok</button><p>moved</p>\nAction:" {
+		t.Errorf("single-step prompt %+v", msgs)
+	}
+	if got := p.(agent.ReplyParser).ParseReply("Sure.\n```python\nagent.click_xpath(\"//button\")\n```\nDone"); got != "agent.click_xpath(\"//button\")" {
+		t.Errorf("reply parsed as %q", got)
+	}
+	in.Task.ID = "no-such-task/seed-1"
+	if _, err := p.Messages(in); err == nil || !strings.Contains(err.Error(), "no-such-task") {
+		t.Errorf("unknown task: %v", err)
 	}
 }
