@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/memharness/memharness/bench/config"
+	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/cache"
 	"github.com/memharness/memharness/llm/embed"
@@ -41,8 +42,13 @@ type backbone struct {
 	buildModel     llm.Model
 	buildMeter     *llm.Meter
 	buildModelName string
-	embedder       llm.Embedder
-	tokens         tokens.Counter
+	// assign and skill serve LifeMem's construction steps (lifelong path);
+	// nil: the construction model builds.
+	assign, skill stepModel
+	// user plays simulated users (zero: the acting model).
+	user     stepModel
+	embedder llm.Embedder
+	tokens   tokens.Counter
 	// tokenizer names the counter for the manifest.
 	tokenizer string
 	cache     *cache.Cache
@@ -136,6 +142,21 @@ func openBackbone(ctx context.Context, cfg *config.Config, getenv func(string) s
 			b.buildModelName = bmodel
 		}
 		b.meter = llm.NewMeter(model)
+		for _, st := range []struct {
+			into          *stepModel
+			step          string
+			model, effort string
+		}{
+			{&b.assign, "assign", cfg.Backbone.AssignModel, cfg.Backbone.AssignReasoningEffort},
+			{&b.skill, "skill", cfg.Backbone.SkillModel, cfg.Backbone.SkillReasoningEffort},
+			{&b.user, "user", cfg.Backbone.UserModel, ""},
+		} {
+			sm, err := openStepModel(cfg, b, urls, st.step, st.model, st.effort, getenv, out)
+			if err != nil {
+				return nil, err
+			}
+			*st.into = sm
+		}
 	default:
 		return nil, fmt.Errorf("backbone.kind %q: want auto, sim or openai", b.kind)
 	}
@@ -175,6 +196,102 @@ func probeEndpoints(ctx context.Context, urls []string, key, model string, warn 
 		}
 	}
 	return nil
+}
+
+// stepModel is one construction step's model (zero: none configured).
+type stepModel struct {
+	model  llm.Model
+	meter  *llm.Meter
+	name   string
+	effort string
+}
+
+// shortHash is the first 12 hex digits of the SHA-256 of s.
+func shortHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:6])
+}
+
+// constructionModels names the lifelong path's construction models when
+// any differs from the acting one: "assign=M1 (low), skill=M2", or the one
+// build model.
+func (b *backbone) constructionModels() string {
+	if b.assign.model == nil && b.skill.model == nil {
+		return b.buildModelName
+	}
+	name := func(s stepModel) string {
+		n := s.name
+		if s.model == nil {
+			n = b.buildModelName
+			if n == "" {
+				n = b.modelName
+			}
+		}
+		if s.effort != "" {
+			n += " (" + s.effort + ")"
+		}
+		return n
+	}
+	return "assign=" + name(b.assign) + ", skill=" + name(b.skill)
+}
+
+// lifelongMeters are the meters a lifelong run books usage from: the
+// acting model's and every construction model's.
+func (b *backbone) lifelongMeters() []lifelong.Snapshotter {
+	out := []lifelong.Snapshotter{b.meter}
+	for _, m := range []*llm.Meter{b.buildMeter, b.assign.meter, b.skill.meter, b.user.meter} {
+		if m != nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// openStepModel opens the model of one construction step (or the
+// simulated user) when the config names one or a reasoning effort for it:
+// the step's model (default: the construction model, then the acting
+// model) at the construction endpoints, with the effort as its only
+// default parameter and its own cache file.
+func openStepModel(cfg *config.Config, b *backbone, urls []string, step, name, effort string,
+	getenv func(string) string, out string) (stepModel, error) {
+	if name == "" && effort == "" {
+		return stepModel{}, nil
+	}
+	if name == "" {
+		name = cfg.Backbone.BuildModel
+	}
+	if name == "" {
+		name = b.modelName
+	}
+	burls := cfg.Backbone.BuildBaseURLs
+	if len(burls) == 0 {
+		burls = urls
+	}
+	c := *cfg
+	// The acting sampling parameters (temperature 0.3) are not the
+	// construction calls' or the customer's: those send the API default,
+	// plus the step's reasoning effort; server extras still apply.
+	c.Backbone.Params = llm.Params{ReasoningEffort: effort, Extra: cfg.Backbone.Params.Extra}
+	switch c.Backbone.Cache {
+	case "off":
+	case "":
+		// Its own file, even when the step's model equals another's.
+		c.Backbone.Cache = filepath.Join(out, ".cache", "llm-"+step+"-"+shortHash(name)+".sqlite")
+	default:
+		c.Backbone.Cache += "." + step
+	}
+	// A distinct default-parameter set shares no cache entries anyway, but
+	// a model equal to the acting one would share its cache file.
+	c.Backbone.Model = ""
+	m, cc, err := openaiStack(&c, burls, name, getenv, out, b.retries.observe)
+	if err != nil {
+		return stepModel{}, fmt.Errorf("%s model: %w", step, err)
+	}
+	if cc != nil {
+		b.caches = append(b.caches, cc)
+	}
+	meter := llm.NewMeter(m)
+	return stepModel{model: meter, meter: meter, name: name, effort: effort}, nil
 }
 
 // openaiStack builds cache(defaults(stack)) for one model at some endpoints.

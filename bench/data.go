@@ -17,6 +17,7 @@ import (
 	"github.com/memharness/memharness/datasets/movielens"
 	"github.com/memharness/memharness/datasets/omnibehavior"
 	"github.com/memharness/memharness/envs/all"
+	"github.com/memharness/memharness/releases/lifememrel"
 	"github.com/memharness/memharness/releases/pramemrel"
 )
 
@@ -60,7 +61,9 @@ func cmdData(ctx context.Context, stdio IO, args []string) error {
 		"  pramem-release: the PraMem authors' prompts (github.com/icip-cas/PraMem at a pinned commit)\n" +
 		"          for prompts: release; verify --path DIR checks a git checkout instead;\n" +
 		"          $MEMHARNESS_PRAMEM_RELEASE_URL replaces the raw-file base (a mirror).\n" +
-		"Names: movielens, omnibehavior, pramem-release; environments (fetch, verify): " + strings.Join(envDataNames(), ", ") + ".\n" +
+		"  lifemem-release, tau-bench, expel, agentbench, synapse: the LifeMem paper's agent prompts\n" +
+		"          (the authors' release and the benchmark code it uses, at pinned commits).\n" +
+		"Names: movielens, omnibehavior, pramem-release, " + strings.Join(lifememrel.Names(), ", ") + "; environments (fetch, verify): " + strings.Join(envDataNames(), ", ") + ".\n" +
 		"The cache is $MEMHARNESS_DATA or the user cache directory."
 	fs := newFlags(stdio.Err, "data", synopsis, about)
 	path := fs.String("path", "", "dataset directory or archive (stats; default: the fetched copy)")
@@ -88,6 +91,9 @@ func cmdData(ctx context.Context, stdio IO, args []string) error {
 	case "omnibehavior":
 		return dataOmniBehavior(stdio, action, *path, *lang, *asJSON)
 	default:
+		if src, ok := lifememrel.Find(name); ok {
+			return dataSource(ctx, stdio, action, cache, *path, src)
+		}
 		if e, ok := envDataEntry(name); ok {
 			return dataEnv(ctx, stdio, action, e, cache)
 		}
@@ -361,7 +367,7 @@ func verifySpecs(out io.Writer, specs []fetch.Spec, dir string) error {
 }
 
 // releaseFetchNames are the release packs `bench data fetch` downloads.
-func releaseFetchNames() []string { return []string{pramemrel.FetchName} }
+func releaseFetchNames() []string { return append([]string{pramemrel.FetchName}, lifememrel.Names()...) }
 
 // isFetchTarget reports whether fetching name downloads something.
 func isFetchTarget(name string) bool {

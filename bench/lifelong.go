@@ -113,6 +113,9 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 			// An environment that cannot run here (MiniWoB++ without
 			// Chromium) is left out and said so, rather than scored 0.
 			closeSuite(s)
+			if err := refusePartial(back.kind, lc, name, err); err != nil {
+				return res, err
+			}
 			lo := lifelong.LeftOut{Env: name, Reason: err.Error(), Install: installHint(err)}
 			leftOut = append(leftOut, lo)
 			msg := fmt.Sprintf("%s left out: %v", name, err)
@@ -133,7 +136,11 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 				tests[name] = s.Tasks()
 			}
 			if slices.Contains(lc.Envs, name) {
-				tr, err := trajectories.Load(filepath.Join(lc.TrainDir, "train_"+name+".jsonl"), name)
+				path, err := trainFile(lc.TrainDir, name)
+				if err != nil {
+					return res, err
+				}
+				tr, err := trajectories.Load(path, name)
 				if err != nil {
 					return res, fmt.Errorf("%s: training trajectories: %w", name, err)
 				}
@@ -150,6 +157,16 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 			train = append(train, tr...)
 		}
 	}
+	for n, ts := range tests {
+		tests[n] = lc.TestSet(n, ts)
+	}
+	prompts, err := lifelongPrompts(ctx, cfg, stdio.Getenv, suites)
+	if err != nil {
+		return res, err
+	}
+	if prompts.warning != "" {
+		fmt.Fprintln(stdio.Err, prompts.warning)
+	}
 	ood := slices.DeleteFunc(slices.Clone(lc.OOD), func(x string) bool { return suites[x] == nil })
 	stream, err := lifelong.NewStream(lc.Stream, train, streamEnvs, lc.Batch, lc.Seed)
 	if err != nil {
@@ -164,7 +181,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	}
 	man := runlog.Manifest{
 		Name: cfg.Name, Config: cfg, ConfigPath: rs.configPath, ConfigHash: hash, Variant: rs.variant,
-		HarnessVersion: Version, GitCommit: gitCommit(), Backbone: back.kind, Model: back.modelName,
+		HarnessVersion: Version, GitCommit: gitCommit(), Backbone: back.kind, Model: back.modelName, BuildModel: back.constructionModels(),
 		Endpoints: back.endpoints, DataSource: lifelongSource(cfg, lc),
 		DataWarnings: warnings, Seed: cfg.Seed, Started: start.UTC(),
 	}
@@ -174,6 +191,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	if rs.shard != nil {
 		man.Shard = rs.shard.String()
 	}
+	prompts.stamp(&man)
 	for _, m := range lc.Methods {
 		man.Methods = append(man.Methods, m.Name)
 	}
@@ -189,7 +207,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	ran := lc
 	ran.Envs = streamEnvs
 	if err := lifelong.WriteInfo(rs.dir, lifelong.Info{
-		Name: cfg.Name, Variant: rs.variant, Backbone: back.kind, Model: back.modelName,
+		Name: cfg.Name, Variant: rs.variant, Backbone: back.kind, Model: back.modelName, BuildModel: back.constructionModels(),
 		DataSource: man.DataSource, Config: ran, LeftOut: leftOut,
 	}); err != nil {
 		return res, err
@@ -209,7 +227,8 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 		return resp, err
 	})
 	ctx = runCtx
-	env := agent.Env{Model: watched, Embedder: back.embedder, Seed: lc.Seed}
+	env := agent.Env{Model: watched, BuildModel: back.buildModel, AssignModel: back.assign.model,
+		SkillModel: back.skill.model, UserModel: back.user.model, Embedder: back.embedder, Seed: lc.Seed, Prompts: prompts.prompts}
 	for _, spec := range lc.Methods {
 		newMethod := func() (agent.Method, error) { return buildAgentMethod(spec) }
 		m, err := newMethod()
@@ -231,7 +250,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 			RunDir: rs.dir, Stream: stream, Suites: suites, OOD: ood, SelfLearn: lc.SelfLearn, Commit: commit,
 			NewMethod: newMethod, Env: env, MaxSteps: lc.MaxSteps, TasksPerEnv: lc.TasksPerEnv,
 			TestTasks: func(s envs.Suite) []envs.Task { return tests[s.Name()] },
-			Meters:    []lifelong.Snapshotter{back.meter}, Workers: 1, Log: stdio.Err,
+			Meters:    back.lifelongMeters(), Workers: 1, Log: stdio.Err,
 		})
 		if c, ok := m.(interface{ Close() error }); ok {
 			c.Close()

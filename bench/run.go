@@ -241,6 +241,8 @@ func addConfigFlags(fs *flag.FlagSet, setHelp string) *configFlags {
 	fs.Var(&cf.sets, "set", setHelp)
 	fs.StringVar(&cf.out, "out", "runs", "directory that holds run directories")
 	fs.StringVar(&cf.profile, "profile", "", "apply a profile of the config's profiles block (e.g. paper: the paper's sizes) before --set")
+	fs.BoolFunc("allow-partial-stream", "task lifemem on a real endpoint: run even when an environment of the stream cannot run here (same as --set lifelong.allow_partial_stream=true)",
+		func(string) error { return cf.sets.Set("lifelong.allow_partial_stream=true") })
 	return cf
 }
 

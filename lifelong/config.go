@@ -11,6 +11,9 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/internal/pyrand"
 )
 
 // PaperOrder returns the ten stream environments in the paper's similarity
@@ -91,6 +94,20 @@ type Config struct {
 	TrainDir string `yaml:"train_dir" json:"train_dir,omitempty"`
 	// Methods are the agent methods, each learning the stream on its own.
 	Methods []MethodSpec `yaml:"methods" json:"methods"`
+	// AllowPartialStream lets a run on a real endpoint go on when an
+	// environment of its stream cannot run here (it is left out and named
+	// in the titles); without it such a run refuses to start, since OP and
+	// BwT over fewer environments mean something else. The sim backbone
+	// always runs partial, with a warning. (--allow-partial-stream)
+	AllowPartialStream bool `yaml:"allow_partial_stream" json:"allow_partial_stream,omitempty"`
+	// TestSize keeps the first N test tasks of an environment, in file
+	// order (the paper's per-environment test-set sizes; see
+	// PaperTestSizes). Environments not listed run their whole test split.
+	TestSize map[string]int `yaml:"test_size" json:"test_size,omitempty"`
+	// TestShuffle reorders an environment's test split before TestSize
+	// cuts it, as Python's random.Random(seed).shuffle(list(range(size)))
+	// does (ReAct's and ExpeL's FEVER selection: size 7405, seed 233).
+	TestShuffle map[string]PyShuffle `yaml:"test_shuffle" json:"test_shuffle,omitempty"`
 }
 
 // MethodSpec is one method of a lifelong run with its knobs. Zero knobs mean
@@ -283,4 +300,53 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// TestSet cuts tasks, the test split of env in file order, to the
+// configured size.
+func (c Config) TestSet(env string, tasks []envs.Task) []envs.Task {
+	if sh, ok := c.TestShuffle[env]; ok && sh.Size > 0 {
+		var out []envs.Task
+		for _, i := range pyrand.ShuffledRange(sh.Size, sh.Seed) {
+			if i < len(tasks) {
+				out = append(out, tasks[i])
+			}
+		}
+		tasks = out
+	}
+	if n := c.TestSize[env]; n > 0 && len(tasks) > n {
+		return tasks[:n]
+	}
+	return tasks
+}
+
+// PyShuffle names a Python shuffle of list(range(Size)) by
+// random.Random(Seed).
+type PyShuffle struct {
+	Size int    `yaml:"size" json:"size"`
+	Seed uint64 `yaml:"seed" json:"seed"`
+}
+
+// TestSetSize is what is known of one environment's test set in the
+// LifeMem paper.
+type TestSetSize struct {
+	Size int
+	// Known is false when the size is an assumption (Note says why).
+	Known bool
+	Note  string
+}
+
+// PaperTestSizes are the per-environment test-set sizes recoverable from
+// the paper and its release (shared/specs/lifemem_envs.md). The paper's
+// total is 1,230 test tasks; environments missing here have no
+// recoverable size and run their whole test split.
+var PaperTestSizes = map[string]TestSetSize{
+	"apibank":          {262, true, "the release's api-bank/lv1-lv2-samples/test/ dialogues"},
+	"toolqa":           {80, true, "30 easy + 50 hard coffee questions (the release's test file)"},
+	"fever":            {100, true, "OOD: 100 claims; assumed ExpeL's (and ReAct's) choice, the first 100 of Random(233).shuffle(range(7405))"},
+	"taubench-airline": {50, true, "OOD: the 50 upstream airline test tasks"},
+	"taubench-retail":  {115, false, "assumed: the 115 upstream retail test tasks"},
+	"hotpotqa":         {100, false, "assumed: ExpeL's 100 hard-distractor questions (first 100 of the file)"},
+	"webshop":          {100, false, "assumed: ExpeL's 100 fixed sessions"},
+	"alfworld":         {134, false, "assumed: ExpeL's 134 valid-unseen games"},
 }

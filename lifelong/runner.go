@@ -389,7 +389,7 @@ func (r *runner) episode(ctx context.Context, m agent.Method, env agent.Env, s e
 	if r.opts.EpisodeOptions != nil {
 		opts = r.opts.EpisodeOptions(s.Name(), t)
 	} else {
-		opts = envs.Options{Model: env.Model, Embedder: env.Embedder, Seed: EpisodeSeed(env.Seed, s.Name(), t.ID)}
+		opts = envs.Options{Model: env.User(), Embedder: env.Embedder, Seed: EpisodeSeed(env.Seed, s.Name(), t.ID)}
 	}
 	tr, err := envs.Run(ctx, s, t, ag, opts, r.opts.MaxSteps[s.Name()])
 	if err != nil {

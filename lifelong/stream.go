@@ -104,8 +104,10 @@ func groupByEnv(trajs []agent.Trajectory, envs []string) (map[string][]agent.Tra
 		by[t.Env] = append(by[t.Env], t)
 	}
 	for _, list := range by {
+		// Easy→hard, and within one difficulty the order the files list
+		// them in (the release reads its files top to bottom).
 		slices.SortStableFunc(list, func(a, b agent.Trajectory) int {
-			return cmp.Or(cmp.Compare(a.Difficulty, b.Difficulty), cmp.Compare(a.ID, b.ID))
+			return cmp.Compare(a.Difficulty, b.Difficulty)
 		})
 	}
 	return by, dropped, nil

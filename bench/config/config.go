@@ -85,6 +85,21 @@ type Backbone struct {
 	// evaluates it with two backbones. BuildBaseURLs default to BaseURLs.
 	BuildModel    string   `yaml:"build_model" json:"build_model,omitempty"`
 	BuildBaseURLs []string `yaml:"build_base_urls" json:"build_base_urls,omitempty"`
+	// Construction models per step on the lifelong path (task lifemem).
+	// AssignModel serves LifeMem's cluster assignment and summaries;
+	// SkillModel its splits and skill distillation and the baselines'
+	// extraction (ExpeL insights, AutoSkill skills). The LifeMem paper uses
+	// GPT-5-mini at low reasoning effort and GPT-4.1. Each defaults to
+	// BuildModel, then Model; endpoints are BuildBaseURLs, else BaseURLs.
+	// The reasoning efforts are sent as reasoning_effort with that step's
+	// calls only.
+	AssignModel           string `yaml:"assign_model,omitempty" json:"assign_model,omitempty"`
+	AssignReasoningEffort string `yaml:"assign_reasoning_effort,omitempty" json:"assign_reasoning_effort,omitempty"`
+	SkillModel            string `yaml:"skill_model,omitempty" json:"skill_model,omitempty"`
+	SkillReasoningEffort  string `yaml:"skill_reasoning_effort,omitempty" json:"skill_reasoning_effort,omitempty"`
+	// UserModel plays simulated users (τ-bench's customer) on the lifelong
+	// path; default: the acting model. τ-bench's own runs use GPT-4o.
+	UserModel string `yaml:"user_model,omitempty" json:"user_model,omitempty"`
 	// BaseURLs of OpenAI-compatible endpoints; users are pinned to one each.
 	BaseURLs []string `yaml:"base_urls" json:"base_urls"`
 	// Concurrency is the starting number of requests in flight per endpoint;
@@ -167,6 +182,16 @@ type Prompt struct {
 	// history windows' tokens; "" keeps the release's character estimate.
 	// Relative paths are relative to the working directory.
 	Tokenizer string `yaml:"tokenizer,omitempty" json:"tokenizer,omitempty"`
+	// ReleaseDirs are, for task lifemem, the folders of the agent prompt
+	// sources by fetch name (lifemem-release, tau-bench, expel, agentbench,
+	// lifelongagentbench, synapse): a fetched copy or a checkout at the
+	// pinned commit ("" = CACHE/<name>). Every file is checked either way.
+	ReleaseDirs map[string]string `yaml:"release_dirs,omitempty" json:"release_dirs,omitempty"`
+	// TauBenchAgent picks τ-bench's ChatReActAgent instruction under
+	// prompts: release: "react" (REACT_INSTRUCTION, τ-bench's default) or
+	// "act" (ACT_INSTRUCTION; LifeMem's released τ-bench trajectories are
+	// act-only).
+	TauBenchAgent string `yaml:"taubench_agent,omitempty" json:"taubench_agent,omitempty"`
 }
 
 // Eval controls how samples are run.

@@ -121,9 +121,6 @@ func (c *Config) Validate() error {
 	c.Embedder.validate(v)
 	c.Prompt.validate(v)
 	v.oneOf("prompts", orOwn(c.Prompts), []string{PromptsOwn, PromptsRelease})
-	if c.Prompts == PromptsRelease && c.Task == "lifemem" {
-		v.add("prompts", "no release pack is wired for task lifemem yet; use own")
-	}
 	if c.Prompt.Tokenizer != "" {
 		v.file("prompt.tokenizer", c.Prompt.Tokenizer)
 	}
@@ -259,6 +256,9 @@ func (e *Embedder) validate(v *validator) {
 
 func (p *Prompt) validate(v *validator) {
 	v.oneOf("prompt.language", p.Language, languages)
+	if p.TauBenchAgent != "" {
+		v.oneOf("prompt.taubench_agent", p.TauBenchAgent, []string{"react", "act"})
+	}
 	names := make([]string, 0, len(p.Templates))
 	for n := range p.Templates {
 		names = append(names, n)

@@ -139,7 +139,9 @@ func parseLine(raw []byte, env string, line int) (agent.Trajectory, error) {
 	}
 	id := rec.TaskID
 	if id == "" {
-		id = fmt.Sprintf("%s_%d", env, line)
+		// Zero-padded, so IDs sort in file order (env_000010 after
+		// env_000002).
+		id = fmt.Sprintf("%s_%06d", env, line)
 	}
 	success := true // LifeMem's training files hold successful trajectories only
 	if rec.Success != nil {

@@ -2,10 +2,10 @@ package trajectories_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -41,13 +41,13 @@ func TestRead(t *testing.T) {
 		{name: "generated ids", env: "toolqa",
 			in: `{"task":"q","messages":` + msgs + "}\n\n" + `{"task":"r","messages":` + msgs + "}\n",
 			want: []agent.Trajectory{
-				{ID: "toolqa_0", Env: "toolqa", Task: "q", Messages: []llm.Message{{Role: "user", Content: "q"}, {Role: "assistant", Content: "Finish[a]"}}, Success: true},
-				{ID: "toolqa_2", Env: "toolqa", Task: "r", Messages: []llm.Message{{Role: "user", Content: "q"}, {Role: "assistant", Content: "Finish[a]"}}, Success: true},
+				{ID: "toolqa_000000", Env: "toolqa", Task: "q", Messages: []llm.Message{{Role: "user", Content: "q"}, {Role: "assistant", Content: "Finish[a]"}}, Success: true},
+				{ID: "toolqa_000002", Env: "toolqa", Task: "r", Messages: []llm.Message{{Role: "user", Content: "q"}, {Role: "assistant", Content: "Finish[a]"}}, Success: true},
 			}},
 		{name: "own id, env and success", in: `{"task_id":"x_9","env":"lifelong","task":"","messages":` + msgs + `,"success":false}`,
 			want: []agent.Trajectory{{ID: "x_9", Env: "dbbench", Task: "q", Messages: []llm.Message{{Role: "user", Content: "q"}, {Role: "assistant", Content: "Finish[a]"}}}}},
 		{name: "env from source_file", in: `{"source_file":"train_apibank.jsonl","task":"t","messages":` + msgs + `}`,
-			want: []agent.Trajectory{{ID: "apibank_0", Env: "apibank", Task: "t", Messages: []llm.Message{{Role: "user", Content: "q"}, {Role: "assistant", Content: "Finish[a]"}}, Success: true}}},
+			want: []agent.Trajectory{{ID: "apibank_000000", Env: "apibank", Task: "t", Messages: []llm.Message{{Role: "user", Content: "q"}, {Role: "assistant", Content: "Finish[a]"}}, Success: true}}},
 		{name: "no env", in: `{"task":"t","messages":` + msgs + `}`, err: "f.jsonl:1: no environment"},
 		{name: "bad json", env: "toolqa", in: "{\"task\":\"t\",\"messages\":" + msgs + "}\n{oops", err: "f.jsonl:2: not a trajectory object"},
 		{name: "bad role", env: "toolqa", in: `{"task":"t","messages":[{"role":"tool","content":"x"}]}`, err: "f.jsonl:1: field messages[0].role"},
@@ -96,7 +96,7 @@ func TestLoadFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1 || got[0].Env != "hotpotqa" || got[0].ID != "hotpotqa_0" {
+	if len(got) != 1 || got[0].Env != "hotpotqa" || got[0].ID != "hotpotqa_000000" {
 		t.Errorf("got %+v", got)
 	}
 	if _, err := trajectories.Load(filepath.Join(t.TempDir(), "missing.jsonl"), "x"); err == nil {
@@ -124,7 +124,7 @@ func TestSharedSamples(t *testing.T) {
 		if tr.Task == "" || len(tr.Messages) < 2 || !tr.Success {
 			t.Errorf("line %d: %+v", i+1, tr)
 		}
-		if want := tr.Env + "_" + strconv.Itoa(i); tr.ID != want {
+		if want := fmt.Sprintf("%s_%06d", tr.Env, i); tr.ID != want {
 			t.Errorf("line %d: id %q, want %q", i+1, tr.ID, want)
 		}
 		if tr.Messages[1].Role != "assistant" {

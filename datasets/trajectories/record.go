@@ -1,8 +1,10 @@
 package trajectories
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/llm"
@@ -47,6 +49,10 @@ func SplitEmbedded(s envs.Suite) (train, test []envs.Task) {
 			test = append(test, t)
 		}
 	}
+	// The embedded suites are our own: their "file order" is their ID order,
+	// which keeps the train list stable however a suite lists its tasks
+	// (official training files keep the order they are read in).
+	slices.SortStableFunc(train, func(a, b envs.Task) int { return cmp.Compare(a.ID, b.ID) })
 	return train, test
 }
 

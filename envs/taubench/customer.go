@@ -44,6 +44,9 @@ type modelCustomer struct {
 	seed        *int
 	msgs        []llm.Message // conversation with the roles seen by the model
 	turns       []hint.SimTurn
+	// sourceShape sends no temperature and no seed, as τ-bench's
+	// LLMUserSimulationEnv does.
+	sourceShape bool
 }
 
 func newModelCustomer(m llm.Model, env, taskID, instruction string, seed int64) *modelCustomer {
@@ -67,6 +70,9 @@ func (c *modelCustomer) reply(ctx context.Context, agent string) (string, error)
 		SampleID: c.env + "/" + c.taskID,
 		Affinity: c.taskID,
 		Hint:     hint.UserSim{Env: c.env, Instruction: c.instruction, Turns: append([]hint.SimTurn(nil), c.turns...)},
+	}
+	if c.sourceShape {
+		req.Params = llm.Params{}
 	}
 	resp, err := c.model.Generate(ctx, req)
 	if err != nil {

@@ -158,3 +158,29 @@ func TestModelCustomer(t *testing.T) {
 		t.Errorf("messages %+v", last.Messages)
 	}
 }
+
+// TestSourceCustomerPrompt: with SetCustomerPrompt the customer model gets
+// that system prompt and the source's request shape (no temperature, no
+// seed); other suites are unaffected.
+func TestSourceCustomerPrompt(t *testing.T) {
+	s := embeddedSuite(t, Airline)
+	task := taskByID(t, s, "test-7")
+	s.SetCustomerPrompt(func(instruction string) string { return "SOURCE PROMPT for " + instruction })
+	var reqs []llm.Request
+	m := llm.ModelFunc(func(_ context.Context, req llm.Request) (llm.Response, error) {
+		reqs = append(reqs, req)
+		return llm.Response{Text: Stop}, nil
+	})
+	ep, err := s.NewEpisode(context.Background(), task, envs.Options{Model: m, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ep.Close()
+	r, _ := record(task)
+	if len(reqs) != 1 || reqs[0].Messages[0].Content != "SOURCE PROMPT for "+r.Instruction {
+		t.Fatalf("requests %+v", reqs)
+	}
+	if p := reqs[0].Params; p.Temperature != nil || p.Seed != nil {
+		t.Errorf("params %+v, want none", p)
+	}
+}

@@ -19,7 +19,15 @@ type Suite struct {
 	d      *data
 	tasks  []envs.Task
 	prompt string // SystemPrompt, built once
+	// customerPrompt, when set, replaces the customer model's system
+	// prompt (the source's, under prompts: release); it is then sent with
+	// the source's request shape (no temperature, no seed).
+	customerPrompt func(instruction string) string
 }
+
+// SetCustomerPrompt makes model customers use f(instruction) as their
+// system prompt and the source's request shape (no sampling parameters).
+func (s *Suite) SetCustomerPrompt(f func(instruction string) string) { s.customerPrompt = f }
 
 var (
 	_ envs.Suite         = (*Suite)(nil)
@@ -91,6 +99,14 @@ func record(t envs.Task) (*TaskRecord, error) {
 	return r, nil
 }
 
+// ConversationMarker separates the first observation's system prompt
+// from the customer's opening message.
+const ConversationMarker = "\n\n#Conversation\nCustomer: "
+
+// ToolsJSON is the tool list as τ-bench's agents show it
+// (json.dumps(tools_info)).
+func (s *Suite) ToolsJSON() string { return Dumps(s.d.schemas) }
+
 // SystemPrompt is what the agent is told before the conversation: the
 // policy, the tool list and the action syntax. The first observation of
 // every episode starts with it.
@@ -118,14 +134,19 @@ func (s *Suite) NewEpisode(ctx context.Context, t envs.Task, opts envs.Options) 
 	}
 	var c customer = &scriptedCustomer{instruction: r.Instruction}
 	if opts.Model != nil {
-		c = newModelCustomer(opts.Model, s.name, t.ID, r.Instruction, opts.Seed)
+		mc := newModelCustomer(opts.Model, s.name, t.ID, r.Instruction, opts.Seed)
+		if s.customerPrompt != nil {
+			mc.msgs[0].Content = s.customerPrompt(r.Instruction)
+			mc.sourceShape = true
+		}
+		c = mc
 	}
 	first, err := c.open(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("taubench: %s: %w", t.ID, err)
 	}
 	e := &episode{s: s, rec: r, db: s.d.base.Fresh(), cust: c}
-	e.obs = s.SystemPrompt() + "\n\n#Conversation\nCustomer: " + first
+	e.obs = s.SystemPrompt() + ConversationMarker + first
 	if strings.Contains(first, Stop) {
 		e.finish()
 	}

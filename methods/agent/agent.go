@@ -38,11 +38,21 @@ type Env struct {
 	// construction (LifeMem uses other models for clustering and skills).
 	Model      llm.Model
 	BuildModel llm.Model
-	Embedder   llm.Embedder
+	// AssignModel serves LifeMem's assignment and summary calls;
+	// SkillModel its split and skill calls and the baselines' extraction.
+	// Each falls back to Builder().
+	AssignModel, SkillModel llm.Model
+	// UserModel plays simulated users inside episodes (τ-bench's
+	// customer); nil: Model.
+	UserModel llm.Model
+	Embedder  llm.Embedder
 	// Seed seeds every random choice of the method.
 	Seed int64
 	// Dir is a private working directory for the method's stores (SQLite).
 	Dir string
+	// Prompts holds the release Prompters and own-mode few-shots (nil:
+	// the harness's own prompt without few-shots).
+	Prompts *Prompts
 }
 
 // Builder returns the model for memory construction.
@@ -51,6 +61,31 @@ func (e Env) Builder() llm.Model {
 		return e.BuildModel
 	}
 	return e.Model
+}
+
+// User returns the model that plays simulated users.
+func (e Env) User() llm.Model {
+	if e.UserModel != nil {
+		return e.UserModel
+	}
+	return e.Model
+}
+
+// Assigner returns the model for cluster assignment and summaries.
+func (e Env) Assigner() llm.Model {
+	if e.AssignModel != nil {
+		return e.AssignModel
+	}
+	return e.Builder()
+}
+
+// Distiller returns the model for splits, skills and the baselines'
+// insight and skill extraction.
+func (e Env) Distiller() llm.Model {
+	if e.SkillModel != nil {
+		return e.SkillModel
+	}
+	return e.Builder()
 }
 
 // Method is an agent method under the lifelong protocol.

@@ -144,7 +144,7 @@ func (m *AutoSkill) learnOne(ctx context.Context, env Env, t Trajectory) error {
 	temp := 0.0
 	seed := int(env.Seed)
 	m.state.Calls++
-	resp, err := env.Builder().Generate(ctx, llm.Request{
+	resp, err := env.Distiller().Generate(ctx, llm.Request{
 		Purpose:  PurposeSkillExtract,
 		Messages: []llm.Message{{Role: "user", Content: b.String()}},
 		Params:   llm.Params{Temperature: &temp, MaxTokens: 1024, Seed: &seed},

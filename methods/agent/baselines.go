@@ -84,10 +84,12 @@ func New(kind string, opts Options) (Method, error) {
 
 // agentFor is the shared construction of an acting agent.
 func agentFor(name string, o Options, env Env, s envs.Suite, ex []Trajectory, rules []string) envs.Agent {
+	pr, shots := env.Prompts.For(s.Name())
 	return NewAgent(AgentConfig{
 		Model: env.Model, Suite: s, Exemplars: ex, Rules: rules,
 		MaxRules: o.MaxRules, ObsChars: o.ObsChars, ActionChars: o.ActionChars,
 		Seed: env.Seed, Temperature: o.temperature(), Method: name,
+		Prompter: pr, FewShots: shots,
 	})
 }
 

@@ -184,7 +184,7 @@ func (m *ExpeL) edit(ctx context.Context, env Env, batch []Trajectory) error {
 		Hint:     hint.RuleEdit{Rules: texts, Batch: views, MaxOps: maxOps, MaxRules: maxRules},
 		Accept:   func(r llm.Response) bool { _, err := ParseRuleOps(r.Text); return err == nil },
 	}
-	resp, err := env.Builder().Generate(ctx, req)
+	resp, err := env.Distiller().Generate(ctx, req)
 	if err != nil {
 		return fmt.Errorf("expel: edit: %w", err)
 	}
@@ -263,11 +263,11 @@ func (m *ExpeL) Agent(ctx context.Context, env Env, s envs.Suite, t envs.Task) (
 	for i, r := range ranked {
 		rules[i] = r.Text
 	}
-	// ExpeL's prompt holds all its insights (spec §2: "prompt = all
-	// insights + k successful trajectories"), not the shared skills cap.
+	// ExpeL shows its whole insight list (at most MaxInsights long) at
+	// evaluation; the shared skills-block cap applies only when set.
 	o := m.opts
-	if o.MaxRules == 0 {
-		o.MaxRules = orDefault(o.MaxInsights, 20)
+	if o.MaxRules <= 0 {
+		o.MaxRules = max(len(rules), 1)
 	}
 	return agentFor(m.Name(), o, env, s, ex, rules), nil
 }

@@ -41,6 +41,13 @@ type AgentConfig struct {
 	Temperature float64
 	// Method names the method in SampleIDs.
 	Method string
+	// Prompter, when set, assembles every request as a source does
+	// (prompts: release); exemplars and rules then reach it uncut and
+	// uncapped.
+	Prompter Prompter
+	// FewShots are solved examples shown before the exemplars (prompts:
+	// own), labelled as examples rather than retrieved experience.
+	FewShots []Trajectory
 }
 
 // NewAgent returns the shared LLM agent: every step renders the prompt
@@ -57,6 +64,15 @@ func NewAgent(cfg AgentConfig) envs.Agent {
 		cfg.ActionChars = DefaultActionChars
 	}
 	rules := dedupe(cfg.Rules)
+	if cfg.Prompter != nil {
+		// The source decides what to show; nothing is cut here.
+		a := &llmAgent{cfg: cfg, rules: rules}
+		for _, t := range cfg.Exemplars {
+			a.exTasks = append(a.exTasks, t.Task)
+			a.ex = append(a.ex, exemplarMessages(t, 0, 0))
+		}
+		return a
+	}
 	if len(rules) > cfg.MaxRules {
 		rules = rules[:cfg.MaxRules]
 	}
@@ -65,7 +81,13 @@ func NewAgent(cfg AgentConfig) envs.Agent {
 		a.exTasks = append(a.exTasks, t.Task)
 		a.ex = append(a.ex, exemplarMessages(t, cfg.ObsChars, cfg.ActionChars))
 	}
-	a.system = renderSystem(Instructions(cfg.Suite), rules, a.exTasks, a.ex)
+	var shotTasks []string
+	var shots [][]llm.Message
+	for _, t := range cfg.FewShots {
+		shotTasks = append(shotTasks, t.Task)
+		shots = append(shots, exemplarMessages(t, cfg.ObsChars, cfg.ActionChars))
+	}
+	a.system = renderSystem(Instructions(cfg.Suite), rules, a.exTasks, a.ex, shotTasks, shots)
 	return a
 }
 
@@ -113,10 +135,19 @@ func (a *llmAgent) Act(ctx context.Context, t envs.Task, turns []envs.Turn) (str
 	env := a.cfg.Suite.Name()
 	temp := a.cfg.Temperature
 	seed := int(a.cfg.Seed)
+	stop := []string{"\nUser:"}
+	if p := a.cfg.Prompter; p != nil {
+		var err error
+		msgs, err = p.Messages(PromptInput{Task: t, Turns: turns, Exemplars: a.cfg.Exemplars, Rules: a.rules})
+		if err != nil {
+			return "", fmt.Errorf("agent %s: %s/%s: %s: %w", a.cfg.Method, env, t.ID, p.Label(), err)
+		}
+		stop = p.Stop()
+	}
 	req := llm.Request{
 		Purpose:  PurposeAct,
 		Messages: msgs,
-		Params:   llm.Params{Temperature: &temp, MaxTokens: 512, Seed: &seed, Stop: []string{"\nUser:"}},
+		Params:   llm.Params{Temperature: &temp, MaxTokens: 512, Seed: &seed, Stop: stop},
 		SampleID: fmt.Sprintf("%s/%s/%s/%d", a.cfg.Method, env, t.ID, step),
 		Affinity: env + "/" + t.ID,
 		Hint: hint.Act{
@@ -128,9 +159,37 @@ func (a *llmAgent) Act(ctx context.Context, t envs.Task, turns []envs.Turn) (str
 			Rules:         a.rules,
 		},
 	}
+	if sp, ok := a.cfg.Prompter.(ScratchpadPrompter); ok {
+		return a.scratchpadStep(ctx, sp, req, PromptInput{Task: t, Turns: turns, Exemplars: a.cfg.Exemplars, Rules: a.rules})
+	}
 	resp, err := a.cfg.Model.Generate(ctx, req)
 	if err != nil {
 		return "", fmt.Errorf("agent %s: %s/%s step %d: %w", a.cfg.Method, env, t.ID, step, err)
 	}
+	if rp, ok := a.cfg.Prompter.(ReplyParser); ok {
+		return rp.ParseReply(resp.Text), nil
+	}
 	return cleanAction(resp.Text), nil
+}
+
+// scratchpadStep makes a step's two calls: the thought (req), then the
+// action on the prompt extended by the thought.
+func (a *llmAgent) scratchpadStep(ctx context.Context, sp ScratchpadPrompter, req llm.Request, in PromptInput) (string, error) {
+	base := req.SampleID
+	req.SampleID = base + "/thought"
+	resp, err := a.cfg.Model.Generate(ctx, req)
+	if err != nil {
+		return "", fmt.Errorf("agent %s: %s thought: %w", a.cfg.Method, base, err)
+	}
+	thought := sp.Thought(resp.Text)
+	msgs, err := sp.ActionMessages(in, thought)
+	if err != nil {
+		return "", fmt.Errorf("agent %s: %s: %s: %w", a.cfg.Method, base, sp.Label(), err)
+	}
+	req.Messages, req.SampleID = msgs, base+"/action"
+	resp, err = a.cfg.Model.Generate(ctx, req)
+	if err != nil {
+		return "", fmt.Errorf("agent %s: %s action: %w", a.cfg.Method, base, err)
+	}
+	return thought + "\n" + sp.Action(resp.Text), nil
 }

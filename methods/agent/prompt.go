@@ -91,9 +91,13 @@ func exemplarMessages(t Trajectory, obsChars, actChars int) []llm.Message {
 
 // renderSystem writes the system message: instructions, the skills block,
 // then the exemplars as transcripts.
-func renderSystem(instr string, rules []string, exTasks []string, ex [][]llm.Message) string {
+func renderSystem(instr string, rules []string, exTasks []string, ex [][]llm.Message, shotTasks []string, shots [][]llm.Message) string {
 	var b strings.Builder
 	b.WriteString(strings.TrimSpace(instr))
+	if len(shots) > 0 {
+		b.WriteString("\n\nHere is how solved tasks of this environment went.\n")
+		writeTranscripts(&b, "Solved task", shotTasks, shots)
+	}
 	if len(rules) > 0 {
 		b.WriteString("\n\nSkills learned from past experience (use them when they fit):\n")
 		for i, r := range rules {
@@ -102,19 +106,24 @@ func renderSystem(instr string, rules []string, exTasks []string, ex [][]llm.Mes
 	}
 	if len(ex) > 0 {
 		b.WriteString("\n\nHere are solved examples of similar tasks.\n")
-		for i, msgs := range ex {
-			b.WriteString("\nExample " + itoa(i+1) + "\nTask: " + exTasks[i] + "\n")
-			for _, m := range msgs {
-				who := "User"
-				if m.Role == "assistant" {
-					who = "Assistant"
-				}
-				b.WriteString(who + ": " + m.Content + "\n")
-			}
-		}
+		writeTranscripts(&b, "Example", exTasks, ex)
 	}
 	b.WriteString("\n\nNow the current task. Reply with the next action only.")
 	return b.String()
+}
+
+// writeTranscripts writes numbered transcripts under a heading word.
+func writeTranscripts(b *strings.Builder, heading string, tasks []string, ex [][]llm.Message) {
+	for i, msgs := range ex {
+		b.WriteString("\n" + heading + " " + itoa(i+1) + "\nTask: " + tasks[i] + "\n")
+		for _, m := range msgs {
+			who := "User"
+			if m.Role == "assistant" {
+				who = "Assistant"
+			}
+			b.WriteString(who + ": " + m.Content + "\n")
+		}
+	}
 }
 
 // cleanAction strips what a chat model wraps around an action: the

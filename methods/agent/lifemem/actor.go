@@ -22,6 +22,7 @@ func (m *LifeMem) sharedActor(_ context.Context, env agent.Env, s envs.Suite, _ 
 	if m.opts.Temperature != nil {
 		temp = *m.opts.Temperature
 	}
+	pr, shots := env.Prompts.For(s.Name())
 	return agent.NewAgent(agent.AgentConfig{
 		Model:       env.Model,
 		Suite:       s,
@@ -31,5 +32,7 @@ func (m *LifeMem) sharedActor(_ context.Context, env agent.Env, s envs.Suite, _ 
 		Seed:        env.Seed,
 		Temperature: temp,
 		Method:      m.Name(),
+		Prompter:    pr,
+		FewShots:    shots,
 	}), nil
 }

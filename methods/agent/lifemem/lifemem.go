@@ -309,7 +309,12 @@ func rng(seed int64, purpose string) *rand.Rand {
 // call sends one construction request and books its usage under op.
 func (m *LifeMem) call(ctx context.Context, env agent.Env, op, sampleID string, attempt int,
 	msgs []llm.Message, h any, accept func(llm.Response) bool) (string, error) {
-	model := env.Builder()
+	// Assignment and summaries go to the assignment model, splits and
+	// skills to the skill model (the paper: GPT-5-mini and GPT-4.1).
+	model := env.Distiller()
+	if op == opAssign || op == opSummary {
+		model = env.Assigner()
+	}
 	if model == nil {
 		return "", errors.New("lifemem: agent.Env has no model")
 	}

@@ -1,0 +1,59 @@
+package bench
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memharness/memharness/runlog"
+)
+
+// TestLifelongReleasePrompts runs a small lifelong stream on the sim
+// backbone with prompts: release against real source checkouts
+// (MEMHARNESS_LIFEMEM_PACKS: one folder per source; skipped otherwise) and
+// checks that the sources reach the manifest and the agents' requests.
+func TestLifelongReleasePrompts(t *testing.T) {
+	packs := os.Getenv("MEMHARNESS_LIFEMEM_PACKS")
+	if packs == "" {
+		t.Skip("MEMHARNESS_LIFEMEM_PACKS not set (real source checkouts)")
+	}
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "rel.yaml")
+	os.WriteFile(cfg, []byte(`name: rel
+task: lifemem
+prompts: release
+prompt:
+  release_dirs:
+    tau-bench: `+filepath.Join(packs, "tau-bench")+`
+    expel: `+filepath.Join(packs, "expel")+`
+    lifelongagentbench: `+filepath.Join(packs, "lifelongagentbench")+`
+backbone: {kind: sim}
+lifelong:
+  stream: similarity
+  envs: [hotpotqa, dbbench, toolqa]
+  ood: [taubench-airline]
+  tasks_per_env: 2
+  methods:
+    - {name: react, kind: react}
+    - {name: expel, kind: expel, top_k: 2}
+`), 0o644)
+	out, code := runCLI(t, "run", "-c", cfg, "--out", dir, "--no-report")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if !strings.Contains(out, "pinned digests) for toolqa") {
+		t.Errorf("no warning naming the own-prompt environments:\n%s", out)
+	}
+	man, err := runlog.ReadManifest(filepath.Join(dir, "rel", runlog.ManifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if man.Prompts != "release" || !strings.Contains(man.PromptsPack, "tau-bench@") || !strings.Contains(man.PromptsPack, "own prompts for toolqa") ||
+		man.PromptsSHA256["expel/prompts/hotpotQA.py"] == "" {
+		t.Errorf("manifest prompts %q pack %q digests %d", man.Prompts, man.PromptsPack, len(man.PromptsSHA256))
+	}
+	if !strings.Contains(man.PromptsLabel(), "tau-bench") {
+		t.Errorf("title label %q", man.PromptsLabel())
+	}
+}

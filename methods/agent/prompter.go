@@ -1,0 +1,72 @@
+package agent
+
+import (
+	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/llm"
+)
+
+// Prompter assembles the acting request of one environment the way a
+// source's code does (prompts: release): system prompt, few-shots,
+// exemplar and skill formatting, and the episode so far. The harness's own
+// prompt (prompts: own) is used when a method is lent none.
+type Prompter interface {
+	// Label names the source and what it assembles, for titles and
+	// manifests (e.g. "tau-bench@59a200c chat_react_agent").
+	Label() string
+	// Messages is the whole request for the next action.
+	Messages(in PromptInput) ([]llm.Message, error)
+	// Stop lists the stop sequences the source sends (nil: none).
+	Stop() []string
+}
+
+// PromptInput is what a Prompter sees for one step.
+type PromptInput struct {
+	Task envs.Task
+	// Turns is the episode so far; the first is the first observation.
+	Turns []envs.Turn
+	// Exemplars are the retrieved trajectories, most relevant first, uncut.
+	Exemplars []Trajectory
+	// Rules are the skills or insights to show, in order, uncapped.
+	Rules []string
+}
+
+// Prompts gives, per environment, the Prompter of prompts: release (nil:
+// the harness's own prompt) and the own-mode few-shots.
+type Prompts struct {
+	// Release maps an environment name to its source Prompter.
+	Release map[string]Prompter
+	// FewShots maps an environment name to the solved examples every
+	// method shows before its own exemplars (prompts: own; the ReAct
+	// baseline's only examples).
+	FewShots map[string][]Trajectory
+}
+
+// For returns env's release Prompter (nil under prompts: own) and its
+// own-mode few-shots; a nil *Prompts has neither.
+func (p *Prompts) For(env string) (Prompter, []Trajectory) {
+	if p == nil {
+		return nil, nil
+	}
+	return p.Release[env], p.FewShots[env]
+}
+
+// ScratchpadPrompter is a Prompter whose source asks for each step in two
+// calls on one growing prompt (ToolQA's ReactAgent: "Thought k:", then
+// "Action k:"). Messages is the thought request; the agent's action is the
+// thought and the action on two lines, as LifeMem's trajectories store it.
+type ScratchpadPrompter interface {
+	Prompter
+	// Thought and Action cut a reply as the source does.
+	Thought(reply string) string
+	Action(reply string) string
+	// ActionMessages is the step's second request, after thought.
+	ActionMessages(in PromptInput, thought string) ([]llm.Message, error)
+}
+
+// ReplyParser is implemented by Prompters whose source rewrites the
+// model's reply before the environment sees it (ExpeL's llm_parser: ALFWorld
+// drops the "> " and lower-cases, WebShop drops the "Action:" label); the
+// agent hands the environment the parsed action.
+type ReplyParser interface {
+	ParseReply(reply string) string
+}

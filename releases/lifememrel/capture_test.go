@@ -1,0 +1,190 @@
+package lifememrel_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/envs/all"
+	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/methods/agent"
+	"github.com/memharness/memharness/releases/lifememrel"
+)
+
+// TestFirstPromptsMatchSources compares, per environment, the first
+// request a release Prompter assembles with the one the source's own code
+// builds, captured with python3 into a scratch folder (never committed).
+// MEMHARNESS_LIFEMEM_PACKS names a folder with one sub-folder per source
+// (tau-bench/, lifelongagentbench/, ...: checkouts at the pinned commits);
+// MEMHARNESS_LIFEMEM_CAPTURES a folder of <env>.json captures: {"system":
+// ...} (the system message) or {"task": ID, "messages": [...]} (the whole
+// first request for that task).
+func TestFirstPromptsMatchSources(t *testing.T) {
+	packs, caps := os.Getenv("MEMHARNESS_LIFEMEM_PACKS"), os.Getenv("MEMHARNESS_LIFEMEM_CAPTURES")
+	if packs == "" || caps == "" {
+		t.Skip("MEMHARNESS_LIFEMEM_PACKS and MEMHARNESS_LIFEMEM_CAPTURES not set (real packs and python captures)")
+	}
+	data := filepath.Join("..", "..", "..", "shared", "fixtures", "envs")
+	if _, err := os.Stat(data); err != nil {
+		t.Skip("no fixtures at ../shared/fixtures/envs")
+	}
+	trees := lifememrel.Trees{}
+	for _, s := range lifememrel.Sources {
+		dir := filepath.Join(packs, s.Name)
+		if _, err := os.Stat(dir); err != nil {
+			continue
+		}
+		tr, err := lifememrel.Open(dir, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		trees[s.Name] = tr
+	}
+	files, _ := filepath.Glob(filepath.Join(caps, "*.json"))
+	if len(files) == 0 {
+		t.Skip("no captures")
+	}
+	for _, f := range files {
+		name := filepath.Base(f[:len(f)-len(".json")])
+		// <env>.act.json captures τ-bench's act variant.
+		opts := lifememrel.Options{}
+		variant := name
+		if n, ok := strings.CutSuffix(name, ".act"); ok {
+			name, opts.TauAct = n, true
+		}
+		t.Run(variant, func(t *testing.T) {
+			var c struct {
+				System      string        `json:"system"`
+				Task        string        `json:"task"`
+				Instruction string        `json:"instruction"`
+				Observation string        `json:"observation"`
+				Messages    []llm.Message `json:"messages"`
+			}
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(b, &c); err != nil {
+				t.Fatal(err)
+			}
+			e, err := all.Find(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := e.OpenData(data, all.Options{})
+			if err != nil && c.Instruction != "" {
+				// No official data here (WebShop's catalogue): the
+				// capture names the task itself.
+				s = taskOnly{name: name, task: envs.Task{ID: c.Task, Env: name, Instruction: c.Instruction}}
+			} else if err != nil {
+				t.Skipf("%s: %v", name, err)
+			}
+			ps, _, err := lifememrel.Prompters(trees, []envs.Suite{s}, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := ps[name]
+			if p == nil {
+				t.Fatalf("no release prompter for %s", name)
+			}
+			task := s.Tasks()[0]
+			for _, tk := range s.Tasks() {
+				if tk.ID == c.Task {
+					task = tk
+				}
+			}
+			first := c.Observation
+			if _, ok := s.(taskOnly); !ok {
+				ep, err := s.NewEpisode(t.Context(), task, envs.Options{Seed: 1})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer ep.Close()
+				first = ep.Observation()
+			}
+			got, err := p.Messages(agent.PromptInput{Task: task, Turns: []envs.Turn{{Role: "env", Text: first}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.System != "" {
+				if got[0].Role != "system" || got[0].Content != c.System {
+					t.Errorf("system message differs from the source's:\n%s", firstDiff(got[0].Content, c.System))
+				}
+				return
+			}
+			if c.Task != task.ID {
+				t.Fatalf("task %s not found", c.Task)
+			}
+			if len(got) != len(c.Messages) {
+				t.Fatalf("%d messages, source %d", len(got), len(c.Messages))
+			}
+			for i := range got {
+				if got[i] != c.Messages[i] {
+					t.Errorf("message %d differs:\n%s", i, firstDiff(got[i].Role+": "+got[i].Content, c.Messages[i].Role+": "+c.Messages[i].Content))
+				}
+			}
+		})
+	}
+}
+
+// firstDiff shows where two texts part.
+func firstDiff(got, want string) string {
+	i := 0
+	for i < len(got) && i < len(want) && got[i] == want[i] {
+		i++
+	}
+	lo := max(i-80, 0)
+	return "at byte " + itoa(i) + "\n got: " + quote(got[lo:min(i+120, len(got))]) + "\nwant: " + quote(want[lo:min(i+120, len(want))])
+}
+
+func itoa(i int) string     { return strconv.Itoa(i) }
+func quote(s string) string { return strconv.Quote(s) }
+
+// TestCustomerPromptMatchesSource compares τ-bench's customer system
+// prompt with LLMUserSimulationEnv.build_system_prompt's output, captured
+// in MEMHARNESS_LIFEMEM_CAPTURES/customer/taubench-customer.json.
+func TestCustomerPromptMatchesSource(t *testing.T) {
+	packs, caps := os.Getenv("MEMHARNESS_LIFEMEM_PACKS"), os.Getenv("MEMHARNESS_LIFEMEM_CAPTURES")
+	if packs == "" || caps == "" {
+		t.Skip("MEMHARNESS_LIFEMEM_PACKS and MEMHARNESS_LIFEMEM_CAPTURES not set (real packs and python captures)")
+	}
+	b, err := os.ReadFile(filepath.Join(caps, "customer", "taubench-customer.json"))
+	if err != nil {
+		t.Skip("no customer capture")
+	}
+	var c struct{ Instruction, Customer string }
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := lifememrel.Open(filepath.Join(packs, lifememrel.NameTauBench), lifememrel.TauBench)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := lifememrel.TauCustomerPrompt(lifememrel.Trees{lifememrel.NameTauBench: tr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f(c.Instruction); got != c.Customer {
+		t.Errorf("customer prompt differs:\n%s", firstDiff(got, c.Customer))
+	}
+}
+
+// taskOnly is an environment known by one task, for captures whose
+// environment has no data here.
+type taskOnly struct {
+	name string
+	task envs.Task
+}
+
+func (s taskOnly) Name() string       { return s.name }
+func (s taskOnly) Tasks() []envs.Task { return []envs.Task{s.task} }
+func (s taskOnly) MaxSteps() int      { return 15 }
+func (s taskOnly) NewEpisode(context.Context, envs.Task, envs.Options) (envs.Episode, error) {
+	return nil, errors.New("no episodes")
+}

@@ -1,0 +1,305 @@
+package lifememrel
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/methods/agent"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// pinnedStandIn is src pinned to the stand-in files under
+// testdata/standin/<name> (same paths, their digests).
+func pinnedStandIn(t *testing.T, src Source) (string, Source) {
+	t.Helper()
+	dir := filepath.Join("testdata", "standin", src.Name)
+	s := src
+	s.Files = nil
+	for _, f := range src.Files {
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f.Path)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.SHA256, f.Size = digest(b), int64(len(b))
+		s.Files = append(s.Files, f)
+	}
+	return dir, s
+}
+
+// fakeSuite is an environment by name, with a tool list for τ-bench.
+type fakeSuite struct{ name string }
+
+func (f fakeSuite) Name() string       { return f.name }
+func (f fakeSuite) Tasks() []envs.Task { return nil }
+func (f fakeSuite) MaxSteps() int      { return 5 }
+func (f fakeSuite) NewEpisode(context.Context, envs.Task, envs.Options) (envs.Episode, error) {
+	return nil, nil
+}
+func (f fakeSuite) ToolsJSON() string {
+	return `[{"type": "function", "function": {"name": "lookup"}}]`
+}
+
+func TestPromptersGolden(t *testing.T) {
+	trees := Trees{}
+	for _, src := range []Source{TauBench, LifelongAgentBench, ExpeL, LifeMem, Synapse} {
+		dir, s := pinnedStandIn(t, src)
+		tr, err := Open(dir, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		trees[src.Name] = tr
+	}
+	suites := []envs.Suite{fakeSuite{"taubench-retail"}, fakeSuite{"dbbench"}, fakeSuite{"hotpotqa"}, fakeSuite{"fever"}, fakeSuite{"alfworld"}, fakeSuite{"toolqa"}, fakeSuite{"scienceworld"}, fakeSuite{"apibank"}, fakeSuite{"webshop"}, fakeSuite{"miniwob"}, fakeSuite{"mind2web"}}
+	ps, own, err := Prompters(trees, suites, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(own, ",") != "mind2web" {
+		t.Errorf("own-prompt environments %v", own)
+	}
+	first := map[string]string{
+		"taubench-retail": "policy and tools..." + "\n\n#Conversation\nCustomer: " + "Hi, I want to return a lamp.",
+		"dbbench":         "(the harness's own protocol text)",
+		"hotpotqa":        "Question: Who wrote the stand-in?",
+		"fever":           "Claim: The stand-in is true.",
+		"alfworld":        "Stand-in room three.\n\nYour task is to: examine a bowl.",
+		"toolqa":          "What was the stand-in price?",
+		"scienceworld":    "This room is called the stand-in lab.\nYour task is to melt ice.",
+		"apibank":         "(the harness's own tool instructions)\n\nUser: add a meeting",
+		"webshop":         "WebShop\nInstruction:\ni want a blue hat, and price lower than 30.00 dollars\n[Search]",
+		"miniwob":         "Task: Log in as bob.\nObservation:\n<form><input id=u></form>",
+	}
+	task := map[string]envs.Task{
+		"taubench-retail": {ID: "3", Instruction: "return a lamp"},
+		"dbbench":         {ID: "0", Instruction: "How many rows?\nThe name of this table is t, and the headers of this table are a, b."},
+		"hotpotqa":        {ID: "q1", Instruction: "Who wrote the stand-in?"},
+		"fever":           {ID: "7", Instruction: "The stand-in is true."},
+		"alfworld":        {ID: "valid_unseen/look_at_obj_in_light-Bowl-1/trial_1", Instruction: "examine a bowl."},
+		"toolqa":          {ID: "easy-0", Instruction: "What was the stand-in price?"},
+		"scienceworld":    {ID: "melt-0", Instruction: "Your task is to melt ice."},
+		"apibank":         {ID: "AddMeeting-level-1-1", Instruction: "add a meeting"},
+		"webshop":         {ID: "goal_1", Instruction: "i want a blue hat, and price lower than 30.00 dollars"},
+		"miniwob":         {ID: "login-user/seed-3", Instruction: "MiniWoB++ login-user, episode seed 3"},
+	}
+	inputs := []struct {
+		name string
+		in   func(env string) agent.PromptInput
+	}{
+		{"first", func(env string) agent.PromptInput {
+			return agent.PromptInput{Task: task[env], Turns: []envs.Turn{{Role: "env", Text: first[env]}}}
+		}},
+		{"memory", func(env string) agent.PromptInput {
+			return agent.PromptInput{Task: task[env], Rules: []string{"check the id first", "answer briefly"},
+				Exemplars: []agent.Trajectory{{Task: "an earlier task", Messages: []llm.Message{{Role: "user", Content: "obs"}, {Role: "assistant", Content: "act"}}}},
+				Turns:     []envs.Turn{{Role: "env", Text: first[env]}, {Role: "agent", Text: "Thought: look\nAction: x"}, {Role: "env", Text: "API output: 1"}}}
+		}},
+	}
+	for _, env := range []string{"taubench-retail", "dbbench", "hotpotqa", "fever", "alfworld", "toolqa", "scienceworld", "apibank", "webshop", "miniwob"} {
+		for _, in := range inputs {
+			t.Run(env+"/"+in.name, func(t *testing.T) {
+				got, err := ps[env].Messages(in.in(env))
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, _ := json.MarshalIndent(map[string]any{"label": ps[env].Label(), "messages": got}, "", "  ")
+				path := filepath.Join("testdata", "golden", env+"-"+in.name+".json")
+				if *update {
+					if err := os.WriteFile(path, b, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				want, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatalf("%v (run with -update)", err)
+				}
+				if string(want) != string(b) {
+					t.Errorf("assembly differs from %s:\n%s", path, b)
+				}
+			})
+		}
+	}
+}
+
+// TestPromptersShapeErrors: a source whose named pieces moved is refused
+// with the file and name.
+func TestPromptersShapeErrors(t *testing.T) {
+	dir, s := pinnedStandIn(t, LifelongAgentBench)
+	tr, err := Open(dir, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	delete(tr.py, "src/factories/chat_history_item/offline/construct.py")
+	_, _, err = Prompters(Trees{NameLifelongAgentBench: tr}, []envs.Suite{fakeSuite{"dbbench"}}, Options{})
+	if err == nil || !strings.Contains(err.Error(), "construct.py") {
+		t.Errorf("err = %v", err)
+	}
+	_, _, err = Prompters(Trees{}, []envs.Suite{fakeSuite{"taubench-airline"}}, Options{})
+	if err == nil || !strings.Contains(err.Error(), "bench data fetch tau-bench") {
+		t.Errorf("missing pack: %v", err)
+	}
+}
+
+func TestTauCustomerPrompt(t *testing.T) {
+	dir, s := pinnedStandIn(t, TauBench)
+	tr, err := Open(dir, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := TauCustomerPrompt(Trees{NameTauBench: tr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Stand-in: play a customer.\n\nGoal: return the lamp\n\nSay one line at a time; end with '###STOP###'."
+	if got := f("return the lamp"); got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	if _, err := TauCustomerPrompt(Trees{}); err == nil || !strings.Contains(err.Error(), "tau-bench") {
+		t.Errorf("missing pack: %v", err)
+	}
+}
+
+func TestTauActVariant(t *testing.T) {
+	dir, s := pinnedStandIn(t, TauBench)
+	tr, err := Open(dir, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, _, err := Prompters(Trees{NameTauBench: tr}, []envs.Suite{fakeSuite{"taubench-retail"}}, Options{TauAct: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := ps["taubench-retail"]
+	msgs, err := p.Messages(agent.PromptInput{Turns: []envs.Turn{{Role: "env", Text: "x" + "\n\n#Conversation\nCustomer: " + "hello"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "# Stand-in retail policy\n\nBe kind.\n\n#Available tools\n" + `[{"type": "function", "function": {"name": "lookup"}}]` +
+		"\n# Stand-in act instruction\nReply with Action: and a JSON object such as\n{\"name\": reply, \"arguments\": {\"text\": \"hi\"}}\n"
+	if msgs[0].Content != want || msgs[1].Content != "hello" || !strings.Contains(p.Label(), "(act)") {
+		t.Errorf("act variant:\n%q\n%q\nlabel %s", msgs[0].Content, msgs[1].Content, p.Label())
+	}
+}
+
+// TestToolQAScratchpad: ToolQA's two calls per step, cut as the release
+// cuts them, on one growing prompt.
+func TestToolQAScratchpad(t *testing.T) {
+	dir, s := pinnedStandIn(t, LifeMem)
+	tr, err := Open(dir, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, own, err := Prompters(Trees{NameLifeMem: tr}, []envs.Suite{fakeSuite{"toolqa"}}, Options{})
+	if err != nil || len(own) != 0 {
+		t.Fatal(err, own)
+	}
+	sp, ok := ps["toolqa"].(agent.ScratchpadPrompter)
+	if !ok {
+		t.Fatalf("%T is not a ScratchpadPrompter", ps["toolqa"])
+	}
+	cuts := []struct{ reply, thought, action string }{
+		{" I need the table.\nAction 1: LoadDB[coffee]", "I need the table.", "LoadDB[coffee]"},
+		{"no label here", "no label her", "no label here"},
+		{"Thought 2: sum\n", "Thought 2: su", "Thought 2: sum"},
+	}
+	for _, c := range cuts {
+		if got := sp.Thought(c.reply); got != c.thought {
+			t.Errorf("Thought(%q) = %q, want %q", c.reply, got, c.thought)
+		}
+		if got := sp.Action(c.reply); got != c.action {
+			t.Errorf("Action(%q) = %q, want %q", c.reply, got, c.action)
+		}
+	}
+	in := agent.PromptInput{Task: envs.Task{Instruction: "Q?"}, Turns: []envs.Turn{
+		{Role: "env", Text: "Q?"}, {Role: "agent", Text: "load\nLoadDB[coffee]"}, {Role: "env", Text: "loaded"}}}
+	m1, _ := sp.Messages(in)
+	m2, _ := sp.ActionMessages(in, "query it")
+	want := "Question: Q?\nThought 1: load\nAction 1: LoadDB[coffee]\nObservation 1: loaded"
+	if !strings.HasSuffix(m1[0].Content, want+"\nThought 2:") || !strings.HasSuffix(m2[0].Content, want+"\nThought 2: query it\nAction 2:") {
+		t.Errorf("scratchpad:\n%s\n---\n%s", m1[0].Content, m2[0].Content)
+	}
+	// Without a pinned LifeMem pack the environment keeps the own prompt.
+	_, own, err = Prompters(Trees{}, []envs.Suite{fakeSuite{"toolqa"}}, Options{})
+	if err != nil || len(own) != 1 {
+		t.Errorf("unpinned LifeMem: own %v, err %v", own, err)
+	}
+}
+
+func TestWebshopTaskText(t *testing.T) {
+	dir, s := pinnedStandIn(t, ExpeL)
+	tr, err := Open(dir, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := expelWebshopTasks(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for goal, want := range map[string]string{
+		"i need red socks, and price lower than 10.00 dollars": "i need red socks, and price lower than 10.00 dollars \n[Search]\n",
+		"a goal outside the fixed sessions":                    "a goal outside the fixed sessions \n[Search]\n",
+	} {
+		if got := f(goal); got != want {
+			t.Errorf("%q: %q, want %q", goal, got, want)
+		}
+	}
+}
+
+func TestExpeLReplyParser(t *testing.T) {
+	cases := []struct{ bench, reply, want string }{
+		{"alfworld", "> think: the bowl is on the desk\n> Go to desk 1", "go to desk 1"},
+		{"alfworld", "  >   open drawer 2", "open drawer 2"},
+		{"alfworld", "take bowl 1 from desk 1", "take bowl 1 from desk 1"},
+		{"alfworld", "> think: First I need a lamp.", "think: First I need a lamp."},
+		{"alfworld", "I should look for a lamp", "think: I should look for a lamp"},
+		{"webshop", "Action: think[compare prices]\nAction: click[B0MH000002]", "click[B0MH000002]"},
+		{"webshop", "search[red socks", "search[red socks]"},
+		{"webshop", "I should search first", "think[I should search first]"},
+	}
+	for _, c := range cases {
+		p := expelReplyPrompter{bench: c.bench}
+		if got := p.ParseReply(c.reply); got != c.want {
+			t.Errorf("%s %q: %q, want %q", c.bench, c.reply, got, c.want)
+		}
+	}
+}
+
+func TestSynapseMiniwob(t *testing.T) {
+	dir, s := pinnedStandIn(t, Synapse)
+	tr, err := Open(dir, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, _, err := Prompters(Trees{NameSynapse: tr}, []envs.Suite{fakeSuite{"miniwob"}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := ps["miniwob"]
+	// A single-step exemplar: demos, then only the current state.
+	in := agent.PromptInput{Task: envs.Task{ID: "click-button/seed-1"}, Turns: []envs.Turn{
+		{Role: "env", Text: "Task: Click ok.\nObservation:\n<button>ok</button>"},
+		{Role: "agent", Text: "agent.click_xpath(\"//a\")"},
+		{Role: "env", Text: "Task: Click ok.\nObservation:\n<button>ok</button><p>moved</p>"}}}
+	msgs, err := p.Messages(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) != 4 || msgs[1].Content != "Observation:\n<button>ok</button>\nAction:" ||
+		msgs[3].Content != "Observation:\n<button>ok</button><p>moved</p>\nAction:" {
+		t.Errorf("single-step prompt %+v", msgs)
+	}
+	if got := p.(agent.ReplyParser).ParseReply("Sure.\n```python\nagent.click_xpath(\"//button\")\n```\nDone"); got != "agent.click_xpath(\"//button\")" {
+		t.Errorf("reply parsed as %q", got)
+	}
+	in.Task.ID = "no-such-task/seed-1"
+	if _, err := p.Messages(in); err == nil || !strings.Contains(err.Error(), "no-such-task") {
+		t.Errorf("unknown task: %v", err)
+	}
+}

@@ -1,0 +1,191 @@
+package lifememrel
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/methods/agent"
+)
+
+const (
+	synapseAgent     = "synapse/agents/miniwob.py"
+	synapseExemplars = "synapse/memory/miniwob/exemplars.json"
+)
+
+// synapseDemo is one exemplar of exemplars.json.
+type synapseDemo struct {
+	Task       string `json:"task"`
+	State      string `json:"state"`
+	Obs        string `json:"obs"`
+	Act        string `json:"act"`
+	Trajectory []struct {
+		State string `json:"state"`
+		Obs   string `json:"obs"`
+		Act   string `json:"act"`
+	} `json:"trajectory"`
+}
+
+type synapseEntry struct {
+	Demo              []synapseDemo `json:"demo"`
+	AblationActPrompt string        `json:"ablation_act_prompt"`
+	hasAblationPrompt bool
+}
+
+// synapseMiniwob is Synapse's MiniWoB++ agent (synapse/agents/miniwob.py)
+// without its state abstraction (the --no_filter path): the system
+// message of Agent.act, then the exemplar demos of the task's exemplar
+// (exemplars.json, chosen by task name as without memory), then
+// "Observation:\n<state>\nAction:". Single-step exemplars show state and
+// act pairs and the agent sees only the current state; trajectory
+// exemplars show whole episodes and the agent sees its own trajectory
+// under "Task: …\nTrajectory:". Acts are fenced in ``` and the reply's
+// first fenced block is the action. Retrieved trajectories (the methods'
+// memory) are shown as trajectory demos instead of the task's exemplar.
+//
+// Synapse's default path abstracts the state first with an extra model
+// call (a filter prompt or generated code over the raw state); that is
+// not reproduced, so this is the paper's no-filter ablation.
+type synapseMiniwob struct {
+	*prompter
+}
+
+var fenced = regexp.MustCompile("(?s)```(?:[a-zA-Z]*)\\n?(.*?)\\n?```")
+
+// ParseReply is extract_from_response(response, "```").
+func (synapseMiniwob) ParseReply(reply string) string {
+	if m := fenced.FindStringSubmatch(reply); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// synapseExemplarName maps a task family to its exemplar as reset() does
+// without memory.
+func synapseExemplarName(page string) string {
+	switch page {
+	case "click-tab-2-hard":
+		return "click-tab-2"
+	case "email-inbox", "email-inbox-forward-nl", "email-inbox-forward-nl-turk":
+		return "email-inbox-nl-turk"
+	}
+	return page
+}
+
+func synapseMiniwobBuilder(tr Trees, _ envs.Suite, _ Options) (agent.Prompter, error) {
+	t := tr[NameSynapse]
+	system := ""
+	for _, l := range t.Py(synapseAgent).LiteralsIn("Agent.act") {
+		if strings.HasPrefix(l.Str, "You are a large language model") {
+			system = l.Str
+		}
+	}
+	if system == "" {
+		return nil, fmt.Errorf("%s (Agent.act): no system message", synapseAgent)
+	}
+	raw, _ := t.Raw(synapseExemplars)
+	var entries map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &entries); err != nil {
+		return nil, fmt.Errorf("%s: %w", synapseExemplars, err)
+	}
+	demos := map[string]synapseEntry{}
+	for name, r := range entries {
+		var e synapseEntry
+		if err := json.Unmarshal(r, &e); err != nil {
+			return nil, fmt.Errorf("%s: %s: %w", synapseExemplars, name, err)
+		}
+		var probe map[string]any
+		_ = json.Unmarshal(r, &probe)
+		_, e.hasAblationPrompt = probe["ablation_act_prompt"]
+		demos[name] = e
+	}
+	fence := func(act string) string { return "```\n" + act + "\n```" }
+	obsMsg := func(s string) llm.Message {
+		return llm.Message{Role: "user", Content: "Observation:\n" + s + "\nAction:"}
+	}
+	p := &prompter{
+		label: fmt.Sprintf("%s@%.7s MiniWoB++ agent (no state abstraction)", Synapse.Repository, synapseCommit),
+		stop:  []string{"Observation:"},
+	}
+	p.build = func(in agent.PromptInput) ([]llm.Message, error) {
+		page, _, _ := strings.Cut(in.Task.ID, "/")
+		task, state := splitMiniwobObs(in.Turns[0].Text)
+		msgs := []llm.Message{{Role: "system", Content: system}}
+		multi := true
+		if len(in.Exemplars) > 0 {
+			for _, ex := range in.Exemplars {
+				msgs = append(msgs, llm.Message{Role: "user", Content: "Task: " + ex.Task + "\nTrajectory:"})
+				for i, m := range ex.Messages {
+					if i == 0 && m.Role == "user" {
+						_, s := splitMiniwobObs(m.Content)
+						msgs = append(msgs, obsMsg(s))
+						continue
+					}
+					if m.Role == "assistant" {
+						msgs = append(msgs, llm.Message{Role: "assistant", Content: fence(m.Content)})
+					} else {
+						_, s := splitMiniwobObs(m.Content)
+						msgs = append(msgs, obsMsg(s))
+					}
+				}
+			}
+		} else {
+			e, ok := demos[synapseExemplarName(page)]
+			if !ok || len(e.Demo) == 0 {
+				return nil, fmt.Errorf("%s: no exemplar for %s", synapseExemplars, page)
+			}
+			multi = e.Demo[0].Trajectory != nil
+			if !multi && e.hasAblationPrompt {
+				msgs = append(msgs, llm.Message{Role: "user", Content: e.AblationActPrompt})
+			}
+			for _, d := range e.Demo {
+				if !multi {
+					if d.State != "" {
+						msgs = append(msgs, obsMsg(d.State), llm.Message{Role: "assistant", Content: fence(d.Act)})
+					}
+					continue
+				}
+				complete := true
+				for _, st := range d.Trajectory {
+					complete = complete && st.State != ""
+				}
+				if !complete {
+					continue
+				}
+				msgs = append(msgs, llm.Message{Role: "user", Content: "Task: " + d.Task + "\nTrajectory:"})
+				for _, st := range d.Trajectory {
+					msgs = append(msgs, obsMsg(st.State), llm.Message{Role: "assistant", Content: fence(st.Act)})
+				}
+			}
+		}
+		if multi {
+			msgs = append(msgs, llm.Message{Role: "user", Content: "Task: " + task + "\nTrajectory:"})
+			for i := 1; i+1 < len(in.Turns); i += 2 {
+				_, prev := splitMiniwobObs(in.Turns[i-1].Text)
+				msgs = append(msgs, obsMsg(prev), llm.Message{Role: "assistant", Content: fence(in.Turns[i].Text)})
+			}
+			_, state = splitMiniwobObs(in.Turns[len(in.Turns)-1].Text)
+		} else {
+			_, state = splitMiniwobObs(in.Turns[len(in.Turns)-1].Text)
+		}
+		return append(msgs, obsMsg(state)), nil
+	}
+	return synapseMiniwob{p}, nil
+}
+
+// splitMiniwobObs splits the harness's MiniWoB++ observation ("Task: …
+// \nObservation:\n<html>") into the utterance and the state.
+func splitMiniwobObs(obs string) (task, state string) {
+	rest, ok := strings.CutPrefix(obs, "Task: ")
+	if !ok {
+		return "", obs
+	}
+	task, state, ok = strings.Cut(rest, "\nObservation:\n")
+	if !ok {
+		return "", obs
+	}
+	return task, state
+}

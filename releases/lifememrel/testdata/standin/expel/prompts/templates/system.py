@@ -1,0 +1,3 @@
+from langchain.prompts.chat import HumanMessagePromptTemplate
+
+system_template = """Stand-in: you are {ai_name}. {instruction}"""
