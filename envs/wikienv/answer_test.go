@@ -16,8 +16,15 @@ func TestNormalizeAnswer(t *testing.T) {
 		{"Gesellschaft mit beschränkter Haftung", "gesellschaft mit beschränkter haftung"},
 		{"NOT ENOUGH INFO", "not enough info"},
 		{"a", ""},
-		{"éthe the", "éthe"},    // Unicode letters are word characters
-		{"“the” end", "“” end"}, // non-ASCII quotes are not punctuation here
+		{"éthe the", "éthe"},     // Unicode letters are word characters
+		{"“the” end", "“ ” end"}, // non-ASCII quotes stay; the article becomes a space
+		// Cases from issue 14, each checked against CPython 3.11.
+		{"«the»", "« »"},
+		{"21\x1f", "21"},               // \x1c-\x1f split like white space
+		{"ΟΔΟΣ", "οδος"},               // word-final sigma
+		{"İstanbul", "i\u0307stanbul"}, // dotted capital I
+		{"the\u0301 x", "\u0301 x"},    // a combining mark is not a word character
+		{"²the ½a Ⅻan", "²the ½a ⅻan"}, // No and Nl characters are
 	}
 	for _, tt := range tests {
 		if got := NormalizeAnswer(tt.in); got != tt.want {
@@ -38,6 +45,8 @@ func TestExactMatchAndF1(t *testing.T) {
 		{"yes sir", "yes", false, 0}, // yes/no only match themselves
 		{"88 metres", "88 metres.", true, 1},
 		{"", "x", false, 0},
+		{"21\x1f", "21", true, 1},
+		{"ΟΔΟΣ", "οδος", true, 1},
 	}
 	for _, tt := range tests {
 		if got := ExactMatch(tt.pred, tt.gold); got != tt.em {
