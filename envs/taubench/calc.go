@@ -13,19 +13,30 @@ const calcChars = "0123456789+-*/(). "
 // calculate mirrors the official tool: reject other characters, evaluate
 // the expression as Python would (true division, //, **, int/float), then
 // str(round(float(result), 2)). Errors read like the Python exceptions.
-func calculate(expr string) string {
-	for _, r := range expr {
-		if !strings.ContainsRune(calcChars, r) {
+// The character check iterates whatever the agent sent (a list's items, a
+// dict's keys) and raises outside the tool's try block; eval then rejects
+// anything but a string inside it.
+func calculate(v Value) string {
+	for _, c := range pyIter(v) {
+		if !pyIn(c, calcChars) {
 			return "Error: invalid characters in expression"
 		}
 	}
+	expr, ok := v.(string)
+	if !ok {
+		return "Error: eval() arg 1 must be a string, bytes or code object"
+	}
+	if strings.Trim(expr, " ") == "" {
+		// CPython 3.11 reports an empty source at line 0.
+		return "Error: invalid syntax (<string>, line 0)"
+	}
 	p := &calcParser{s: expr}
-	v, err := p.parse()
+	n, err := p.parse()
 	if err != nil {
 		return "Error: " + err.Error()
 	}
-	f := v.Float64()
-	if math.IsInf(f, 0) && !v.IsFloat {
+	f := n.Float64()
+	if math.IsInf(f, 0) && !n.IsFloat {
 		return "Error: int too large to convert to float"
 	}
 	return Float(f).Round2().String()

@@ -53,7 +53,7 @@ func (e *episode) Step(ctx context.Context, text string) (envs.Step, error) {
 			e.finish()
 		}
 	case t != nil:
-		out, bad, err := invoke(t, e.db, act.Kwargs)
+		out, bad, err := invoke(t, e.db, act.Args())
 		if err != nil {
 			return envs.Step{}, err
 		}
@@ -105,7 +105,7 @@ func (s *Suite) GoldState(r *TaskRecord) (*DB, []string) {
 			outs = append(outs, "")
 			continue
 		}
-		out, _, err := invoke(t, db, a.Kwargs)
+		out, _, err := invoke(t, db, a.Args())
 		if err != nil {
 			out = "Error: " + err.Error()
 		}

@@ -1,9 +1,6 @@
 package taubench
 
-import (
-	"fmt"
-	"strings"
-)
+import "fmt"
 
 // pyError is what a Python tool would raise. Tools raise it (panic) from
 // deep inside data access and the dispatcher turns it into the observation
@@ -18,16 +15,6 @@ func raise(format string, args ...any) {
 
 // keyErr mimics str(KeyError(k)): the key's repr.
 func keyErr(k string) { raise("%s", pyRepr(k)) }
-
-// pyRepr is Python's repr of a str (enough for error messages).
-func pyRepr(s string) string {
-	q := "'"
-	if strings.Contains(s, "'") && !strings.Contains(s, `"`) {
-		q = `"`
-	}
-	r := strings.NewReplacer(`\`, `\\`, "\n", `\n`, "\r", `\r`, "\t", `\t`, q, `\`+q)
-	return q + r.Replace(s) + q
-}
 
 func typeName(v Value) string {
 	switch v.(type) {

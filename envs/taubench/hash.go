@@ -1,0 +1,113 @@
+package taubench
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"sort"
+	"strings"
+
+	"github.com/memharness/memharness/internal/pyfmt"
+)
+
+// The official reward compares sha256(str(to_hashable(data))) of the
+// agent's final database with that of the gold replay. to_hashable turns
+// every dict into a tuple of (key, value) pairs sorted by key and every
+// list into a tuple, so the comparison is on Python's text of the values:
+// 150 and 150.0 differ, True and 1 differ, key order does not matter, and
+// a dict and a list of [key, value] pairs print alike.
+
+// writeHashable writes str(to_hashable(v)).
+func writeHashable(b *strings.Builder, v Value) {
+	switch x := v.(type) {
+	case *Object:
+		keys := append([]string(nil), x.keys...)
+		sort.Strings(keys)
+		b.WriteByte('(')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteByte('(')
+			b.WriteString(pyfmt.Str(k))
+			b.WriteString(", ")
+			writeHashable(b, x.vals[k])
+			b.WriteByte(')')
+		}
+		if len(keys) == 1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte(')')
+	case []Value:
+		b.WriteByte('(')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeHashable(b, e)
+		}
+		if len(x) == 1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte(')')
+	default:
+		writeRepr(b, v)
+	}
+}
+
+// hashable text of one value.
+func hashableText(v Value) string {
+	var b strings.Builder
+	writeHashable(&b, v)
+	return b.String()
+}
+
+// DataHash is the official get_data_hash() of a database state.
+func DataHash(db *DB) string {
+	names := make([]string, 0, len(db.tables))
+	for n := range db.tables {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	h := sha256.New()
+	var b strings.Builder
+	b.WriteByte('(')
+	for i, n := range names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteByte('(')
+		b.WriteString(pyfmt.Str(n))
+		b.WriteString(", (")
+		var ids []string
+		db.Each(n, func(id string, _ *Object) bool {
+			ids = append(ids, id)
+			return true
+		})
+		sort.Strings(ids)
+		for j, id := range ids {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			r, _ := db.Row(n, id)
+			b.WriteByte('(')
+			b.WriteString(pyfmt.Str(id))
+			b.WriteString(", ")
+			writeHashable(&b, r)
+			b.WriteByte(')')
+			if b.Len() > 1<<16 {
+				h.Write([]byte(b.String()))
+				b.Reset()
+			}
+		}
+		if len(ids) == 1 {
+			b.WriteByte(',')
+		}
+		b.WriteString("))")
+	}
+	if len(names) == 1 {
+		b.WriteByte(',')
+	}
+	b.WriteByte(')')
+	h.Write([]byte(b.String()))
+	return hex.EncodeToString(h.Sum(nil))
+}
