@@ -88,11 +88,10 @@ func DataHash(db *DB) string {
 			if j > 0 {
 				b.WriteString(", ")
 			}
-			r, _ := db.Row(n, id)
 			b.WriteByte('(')
 			b.WriteString(pyfmt.Str(id))
 			b.WriteString(", ")
-			writeHashable(&b, r)
+			b.WriteString(db.rowText(n, id))
 			b.WriteByte(')')
 			if b.Len() > 1<<16 {
 				h.Write([]byte(b.String()))
@@ -110,4 +109,19 @@ func DataHash(db *DB) string {
 	b.WriteByte(')')
 	h.Write([]byte(b.String()))
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// rowText is the hashable text of one row, cached for untouched rows.
+func (db *DB) rowText(tbl, id string) string {
+	t := db.table(tbl)
+	if r, ok := t.rows[id]; ok {
+		return hashableText(r)
+	}
+	if s, ok := t.text.Load(id); ok {
+		return s.(string)
+	}
+	r, _ := db.Row(tbl, id)
+	s := hashableText(r)
+	t.text.Store(id, s)
+	return s
 }

@@ -63,6 +63,9 @@ func Str(s string) string {
 	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
 		q = '"'
 	}
+	if plainASCII(s, q) {
+		return string(q) + s + string(q)
+	}
 	var b strings.Builder
 	b.Grow(len(s) + 2)
 	b.WriteByte(q)
@@ -98,6 +101,18 @@ func Str(s string) string {
 	}
 	b.WriteByte(q)
 	return b.String()
+}
+
+// plainASCII reports whether s is printable ASCII needing no escape
+// inside quotes q (the common case, printed as is).
+func plainASCII(s string, q byte) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c > 0x7e || c == '\\' || c == q {
+			return false
+		}
+	}
+	return true
 }
 
 // AppendJSONString appends s as a JSON string the way Python's json.dumps
