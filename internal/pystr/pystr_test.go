@@ -105,3 +105,13 @@ func FuzzReplaceWords(f *testing.F) {
 		}
 	})
 }
+
+func TestUpper(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"abc", "ABC"}, {"straße", "STRASSE"}, {"ﬁle", "FILE"}, {"ǅ", "Ǆ"}, {"ᾳ", "ΑΙ"}, {"ŉ", "ʼN"}, {"µ", "Μ"}, {"ı", "I"},
+	} {
+		if got := Upper(tc.in); got != tc.want {
+			t.Errorf("Upper(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
