@@ -3,7 +3,6 @@ package taubench
 import (
 	"sort"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/memharness/memharness/internal/pyfmt"
@@ -572,7 +571,7 @@ func pyInt(v Value) Num {
 		ok := t != "" && !strings.HasPrefix(pystr.Strip(x), "_") && !strings.Contains(x, "__") && !strings.HasSuffix(pystr.Strip(x), "_")
 		var val int64
 		for _, r := range t {
-			d := digitValue(r)
+			d := pystr.DigitValue(r)
 			if d < 0 || val > (1<<62)/10 {
 				ok = false
 				break
@@ -589,17 +588,4 @@ func pyInt(v Value) Num {
 	}
 	raise("int() argument must be a string, a bytes-like object or a real number, not '%s'", typeName(v))
 	return Num{}
-}
-
-// digitValue is the decimal value of a Unicode decimal digit (Nd), or -1.
-// Nd digits come in runs of ten that start at a zero, some runs adjacent.
-func digitValue(r rune) int {
-	if !unicode.IsDigit(r) {
-		return -1
-	}
-	d := 0
-	for unicode.IsDigit(r - rune(d) - 1) {
-		d++
-	}
-	return d % 10
 }

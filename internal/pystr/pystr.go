@@ -185,3 +185,36 @@ func RemovePunctuation(s string) string {
 		return r
 	}, s)
 }
+
+// DigitValue is the value of a Unicode decimal digit (category Nd) as
+// int() and float() read it, or -1. Nd digits come in runs of ten that
+// start at a zero, some runs adjacent.
+func DigitValue(r rune) int {
+	if r >= '0' && r <= '9' {
+		return int(r - '0')
+	}
+	if !unicode.IsDigit(r) {
+		return -1
+	}
+	d := 0
+	for unicode.IsDigit(r - rune(d) - 1) {
+		d++
+	}
+	return d % 10
+}
+
+// ASCIIDigits replaces every non-ASCII decimal digit by its ASCII digit,
+// the first step of Python's int() and float() on a str.
+func ASCIIDigits(s string) string {
+	for _, r := range s {
+		if r >= utf8.RuneSelf && unicode.IsDigit(r) {
+			return strings.Map(func(r rune) rune {
+				if r >= utf8.RuneSelf && unicode.IsDigit(r) {
+					return '0' + rune(DigitValue(r))
+				}
+				return r
+			}, s)
+		}
+	}
+	return s
+}

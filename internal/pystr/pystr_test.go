@@ -115,3 +115,18 @@ func TestUpper(t *testing.T) {
 		}
 	}
 }
+
+func TestDigits(t *testing.T) {
+	// int('٣'), int('９'), int('𝟗') in CPython: 3, 9, 9.
+	for _, tc := range []struct {
+		r    rune
+		want int
+	}{{'7', 7}, {'٣', 3}, {'９', 9}, {'𝟗', 9}, {'𝟎', 0}, {'²', -1}, {'a', -1}} {
+		if got := DigitValue(tc.r); got != tc.want {
+			t.Errorf("DigitValue(%q) = %d, want %d", tc.r, got, tc.want)
+		}
+	}
+	if got := ASCIIDigits("x٣.５"); got != "x3.5" {
+		t.Errorf("ASCIIDigits = %q", got)
+	}
+}
