@@ -3,6 +3,7 @@ package taubench
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"sort"
 	"strings"
 
@@ -61,7 +62,8 @@ func hashableText(v Value) string {
 	return b.String()
 }
 
-// DataHash is the official get_data_hash() of a database state.
+// DataHash is the official get_data_hash() of a database state. The text
+// streams into the hash; untouched rows reuse their cached text.
 func DataHash(db *DB) string {
 	names := make([]string, 0, len(db.tables))
 	for n := range db.tables {
@@ -69,15 +71,13 @@ func DataHash(db *DB) string {
 	}
 	sort.Strings(names)
 	h := sha256.New()
-	var b strings.Builder
-	b.WriteByte('(')
+	w := func(s string) { _, _ = io.WriteString(h, s) }
+	w("(")
 	for i, n := range names {
 		if i > 0 {
-			b.WriteString(", ")
+			w(", ")
 		}
-		b.WriteByte('(')
-		b.WriteString(pyfmt.Str(n))
-		b.WriteString(", (")
+		w("(" + pyfmt.Str(n) + ", (")
 		var ids []string
 		db.Each(n, func(id string, _ *Object) bool {
 			ids = append(ids, id)
@@ -86,28 +86,23 @@ func DataHash(db *DB) string {
 		sort.Strings(ids)
 		for j, id := range ids {
 			if j > 0 {
-				b.WriteString(", ")
+				w(", ")
 			}
-			b.WriteByte('(')
-			b.WriteString(pyfmt.Str(id))
-			b.WriteString(", ")
-			b.WriteString(db.rowText(n, id))
-			b.WriteByte(')')
-			if b.Len() > 1<<16 {
-				h.Write([]byte(b.String()))
-				b.Reset()
-			}
+			w("(")
+			w(pyfmt.Str(id))
+			w(", ")
+			w(db.rowText(n, id))
+			w(")")
 		}
 		if len(ids) == 1 {
-			b.WriteByte(',')
+			w(",")
 		}
-		b.WriteString("))")
+		w("))")
 	}
 	if len(names) == 1 {
-		b.WriteByte(',')
+		w(",")
 	}
-	b.WriteByte(')')
-	h.Write([]byte(b.String()))
+	w(")")
 	return hex.EncodeToString(h.Sum(nil))
 }
 

@@ -162,6 +162,20 @@ func (m *mutator) mutateArgs(kw *Object) Value {
 	return o
 }
 
+// fromPools fills every parameter of t from values seen in gold calls
+// (or a type-shifted stand-in when there are none).
+func (m *mutator) fromPools(t *tool) *Object {
+	o := NewObject()
+	for _, p := range t.params {
+		if pool := m.pools[p.name]; len(pool) > 0 {
+			o.Set(p.name, Clone(pool[m.pick(len(pool))]))
+		} else {
+			o.Set(p.name, m.wrongType("1 + 2"))
+		}
+	}
+	return o
+}
+
 // sequence builds one mutated sequence for task i.
 func (m *mutator) sequence(i int) mutSeq {
 	r := m.s.d.tasks[i]
@@ -184,12 +198,12 @@ func (m *mutator) sequence(i int) mutSeq {
 		default:
 			// nothing: the agent skipped the call
 		}
-		if m.pick(6) == 0 {
+		if m.pick(3) == 0 {
 			name := m.tools[m.pick(len(m.tools))]
-			if gs := m.gold[name]; len(gs) > 0 && m.pick(3) > 0 {
+			if gs := m.gold[name]; len(gs) > 0 && m.pick(4) > 0 {
 				add(name, m.mutateArgs(gs[m.pick(len(gs))]))
 			} else {
-				add(name, NewObject())
+				add(name, m.mutateArgs(m.fromPools(m.s.d.tools[name])))
 			}
 		}
 		if m.pick(25) == 0 {
@@ -217,8 +231,9 @@ type seqResult struct {
 	Reward   float64  `json:"reward"`
 }
 
-// runSeq plays a sequence the way env.step does.
-func runSeq(s *Suite, q mutSeq, withHash bool) (seqResult, *DB, error) {
+// runSeq plays a sequence the way env.step does. goldHash caches the
+// gold data hash per task when hashes are wanted.
+func runSeq(s *Suite, q mutSeq, goldHash map[int]string) (seqResult, *DB, error) {
 	db := s.d.base.Fresh()
 	var res seqResult
 	for _, c := range q.Calls {
@@ -243,9 +258,14 @@ func runSeq(s *Suite, q mutSeq, withHash bool) (seqResult, *DB, error) {
 	if v := s.judge(rec, db, nil); v.StateOK {
 		res.Reward = 1
 	}
-	if withHash {
-		gold, _ := s.GoldState(rec)
-		res.Hash, res.GoldHash = DataHash(db), DataHash(gold)
+	if goldHash != nil {
+		g, ok := goldHash[q.Task]
+		if !ok {
+			gold, _ := s.GoldState(rec)
+			g = DataHash(gold)
+			goldHash[q.Task] = g
+		}
+		res.Hash, res.GoldHash = DataHash(db), g
 	}
 	return res, db, nil
 }

@@ -109,7 +109,7 @@ func TestCopyOnWrite(t *testing.T) {
 	}
 	gift := func(db *DB) string {
 		u, _ := db.Row("users", "sam_okafor_1004")
-		return Dumps(getObj(getObj(u, "payment_methods"), "gift_card_5550006"))
+		return Dumps(pyGet(pyGet(u, "payment_methods"), "gift_card_5550006"))
 	}
 	if got := gift(db); !strings.Contains(got, `"balance": 214.25`) {
 		t.Errorf("gift card after refund: %s", got)
