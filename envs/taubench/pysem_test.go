@@ -104,3 +104,60 @@ func TestHashableText(t *testing.T) {
 		}
 	}
 }
+
+// FuzzToolSemantics: for any tool name and arguments, a call never fails
+// inside the environment, arguments that are not an object (or that carry
+// "data") give CPython's call-site text, a call is deterministic, and the
+// reward's state comparison agrees with the official hash rule.
+func FuzzToolSemantics(f *testing.F) {
+	s := embeddedSuite(f, Airline)
+	r := embeddedSuite(f, Retail)
+	for _, seed := range [][2]string{
+		{"calculate", `{"expression": 123}`}, {"calculate", `{"expression": ""}`},
+		{"book_reservation", `{"user_id": "leo_park_2002", "origin": "BOS", "destination": "SEA", "flight_type": "one_way", "cabin": "economy", "flights": [{"flight_number": "HAT903", "date": "2024-05-16"}], "passengers": null, "payment_methods": [], "total_baggages": "0", "nonfree_baggages": 0, "insurance": "no"}`},
+		{"send_certificate", `{"user_id": "nia_cole_2003", "amount": 150.0}`}, {"cancel_reservation", `{}`},
+		{"cancel_reservation", `[1]`}, {"cancel_pending_order", `{"order_id": "#E1000001", "reason": "no longer needed", "data": 1}`},
+		{"exchange_delivered_order_items", `{"item_ids": [], "payment_method_id": "x"}`},
+		{"update_reservation_baggages", `{"reservation_id": "R2BBB1", "total_baggages": 1, "nonfree_baggages": 2.5, "payment_id": "credit_card_7000003"}`},
+		{"search_onestop_flight", `{"origin": "BOS", "destination": "SEA", "date": ["2024-05-16"]}`},
+	} {
+		f.Add(seed[0], seed[1])
+	}
+	f.Fuzz(func(t *testing.T, name, argsJSON string) {
+		args, err := Decode([]byte(argsJSON))
+		if err != nil {
+			return
+		}
+		for _, suite := range []*Suite{s, r} {
+			tl := suite.d.tools[name]
+			if tl == nil {
+				continue
+			}
+			db1, db2 := suite.d.base.Fresh(), suite.d.base.Fresh()
+			out1, _, err1 := invoke(tl, db1, Clone(args))
+			out2, _, err2 := invoke(tl, db2, Clone(args))
+			if err1 != nil || err2 != nil {
+				t.Fatalf("%s(%s): internal error %v %v", name, argsJSON, err1, err2)
+			}
+			if out1 != out2 {
+				t.Fatalf("%s(%s): not deterministic: %q vs %q", name, argsJSON, out1, out2)
+			}
+			o, isObj := args.(*Object)
+			switch {
+			case !isObj:
+				if want := "Error: " + tl.fullName() + " argument after ** must be a mapping, not " + typeName(args); out1 != want {
+					t.Fatalf("%s(%s) = %q, want %q", name, argsJSON, out1, want)
+				}
+			case o.Has("data"):
+				if want := "Error: " + tl.fullName() + " got multiple values for keyword argument 'data'"; out1 != want {
+					t.Fatalf("%s(%s) = %q, want %q", name, argsJSON, out1, want)
+				}
+			}
+			fresh := suite.d.base.Fresh()
+			same, _ := SameState(db1, fresh)
+			if same != (DataHash(db1) == DataHash(fresh)) {
+				t.Fatalf("%s(%s): SameState %v disagrees with the data hash", name, argsJSON, same)
+			}
+		}
+	})
+}

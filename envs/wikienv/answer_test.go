@@ -3,6 +3,9 @@ package wikienv
 import (
 	"math"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/memharness/memharness/internal/pystr"
 )
 
 func TestNormalizeAnswer(t *testing.T) {
@@ -56,4 +59,29 @@ func TestExactMatchAndF1(t *testing.T) {
 			t.Errorf("F1(%q, %q) = %v, want %v", tt.pred, tt.gold, got, tt.f1)
 		}
 	}
+}
+
+// FuzzNormalizeAnswer: the official normalisation is idempotent, leaves no
+// article standing alone, and no white space at either end or doubled.
+func FuzzNormalizeAnswer(f *testing.F) {
+	for _, s := range []string{"the cat", "«the»", "21\x1f", "ΟΔΟΣ", "İstanbul", "the\u0301", "²the"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) {
+			return
+		}
+		n := NormalizeAnswer(s)
+		if again := NormalizeAnswer(n); again != n {
+			t.Fatalf("not idempotent: %q -> %q -> %q", s, n, again)
+		}
+		for _, w := range pystr.Fields(n) {
+			if w == "a" || w == "an" || w == "the" {
+				t.Fatalf("article left in %q -> %q", s, n)
+			}
+		}
+		if n != pystr.JoinFields(n) {
+			t.Fatalf("white space not collapsed: %q", n)
+		}
+	})
 }
