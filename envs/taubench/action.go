@@ -3,6 +3,7 @@ package taubench
 import (
 	"errors"
 	"fmt"
+	"github.com/memharness/memharness/internal/pystr"
 	"strings"
 )
 
@@ -46,7 +47,7 @@ func ParseAction(text string) (Action, error) {
 	if i := strings.LastIndex(s, "Action:"); i >= 0 {
 		s = s[i+len("Action:"):]
 	}
-	s = strings.TrimSpace(s)
+	s = pystr.Strip(s) // Python's str.strip()
 	v, err := Decode([]byte(s))
 	if err != nil {
 		return Action{Name: Respond, Kwargs: NewObject().Set("content", s)}, nil
