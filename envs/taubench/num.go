@@ -1,9 +1,11 @@
 package taubench
 
 import (
-	"github.com/memharness/memharness/internal/pyfmt"
 	"math"
+	"math/big"
 	"strconv"
+
+	"github.com/memharness/memharness/internal/pyfmt"
 )
 
 // Num is a JSON number with Python's int/float distinction, which decides
@@ -82,18 +84,55 @@ func (n Num) Abs() Num {
 
 // Less reports n < m.
 func (n Num) Less(m Num) bool {
-	if !n.IsFloat && !m.IsFloat {
+	switch {
+	case !n.IsFloat && !m.IsFloat:
 		return n.I < m.I
+	case !n.IsFloat:
+		c, ok := cmpIntFloat(n.I, m.F)
+		return ok && c < 0
+	case !m.IsFloat:
+		c, ok := cmpIntFloat(m.I, n.F)
+		return ok && c > 0
 	}
-	return n.Float64() < m.Float64()
+	return n.F < m.F
 }
 
 // Equal reports n == m by value (Python: 60 == 60.0).
 func (n Num) Equal(m Num) bool {
-	if !n.IsFloat && !m.IsFloat {
+	switch {
+	case !n.IsFloat && !m.IsFloat:
 		return n.I == m.I
+	case !n.IsFloat:
+		c, ok := cmpIntFloat(n.I, m.F)
+		return ok && c == 0
+	case !m.IsFloat:
+		c, ok := cmpIntFloat(m.I, n.F)
+		return ok && c == 0
 	}
-	return n.Float64() == m.Float64()
+	return n.F == m.F
+}
+
+// cmpIntFloat compares an int with a float exactly, as Python does
+// (2**53 + 1 != 2.0**53); ok is false when f is NaN.
+func cmpIntFloat(i int64, f float64) (int, bool) {
+	if math.IsNaN(f) {
+		return 0, false
+	}
+	if math.IsInf(f, 0) || math.Abs(f) < 1<<52 {
+		// Small floats and ints compare exactly in float64 when the int
+		// is small too; only large magnitudes need the exact path.
+		if i > -(1<<52) && i < 1<<52 {
+			fi := float64(i)
+			switch {
+			case fi < f:
+				return -1, true
+			case fi > f:
+				return 1, true
+			}
+			return 0, true
+		}
+	}
+	return new(big.Float).SetInt64(i).Cmp(big.NewFloat(f)), true
 }
 
 // Round2 is Python's round(n, 2): ints are unchanged, floats are rounded

@@ -1,6 +1,7 @@
 package taubench
 
 import (
+	"math"
 	"testing"
 
 	"github.com/memharness/memharness/internal/pyfmt"
@@ -81,5 +82,16 @@ func TestCalculate(t *testing.T) {
 		if got := calculate(tc.expr); got != tc.want {
 			t.Errorf("calculate(%q) = %q, want %q", tc.expr, got, tc.want)
 		}
+	}
+}
+
+func TestNumExactCompare(t *testing.T) {
+	big := Int(1<<53 + 1)
+	f := Float(1 << 53)
+	if big.Equal(f) || f.Equal(big) || big.Less(f) || !f.Less(big) {
+		t.Error("2**53+1 vs 2.0**53 must compare exactly, as in Python")
+	}
+	if !Int(60).Equal(Float(60)) || Int(1).Less(Float(math.NaN())) || Float(math.Inf(1)).Less(Int(5)) || !Int(5).Less(Float(math.Inf(1))) {
+		t.Error("small and special values")
 	}
 }
