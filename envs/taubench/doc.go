@@ -36,8 +36,8 @@
 // removed from the reply) in some reply to the customer.
 //
 // Where Python cannot be matched exactly:
-//   - integers beyond int64 become floats (Python keeps big ints), so an
-//     agent's 2**70 prints and compares as a float;
+//   - inside calculate, ** with an int operand beyond int64 is evaluated
+//     in floats (Python raises or rounds only when converting the result);
 //   - JSON that encoding/json rejects but json.loads accepts (NaN,
 //     Infinity, -Infinity literals) is read as a reply, not a tool call,
 //     and a lone surrogate escape (\ud800) becomes U+FFFD where Python

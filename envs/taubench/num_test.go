@@ -50,7 +50,8 @@ func TestNumArith(t *testing.T) {
 		{"sub", Int(17).Sub(Float(21.1)), "-4.100000000000001"},
 		{"neg", Int(5).Neg(), "-5"},
 		{"abs", Float(-1.4).Abs(), "1.4"},
-		{"overflow goes float", Int(1 << 62).Add(Int(1 << 62)), "9.223372036854776e+18"},
+		{"overflow grows, as Python ints do", Int(1 << 62).Add(Int(1 << 62)), "9223372036854775808"},
+		{"big back to int64", Int(1 << 62).Add(Int(1 << 62)).Sub(Int(1 << 62)), "4611686018427387904"},
 	} {
 		if s := tc.got.String(); s != tc.want {
 			t.Errorf("%s: got %s, want %s", tc.name, s, tc.want)

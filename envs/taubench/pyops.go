@@ -148,6 +148,9 @@ func seqIndex(k Value, n int, what string) int {
 		raise("list indices must be integers or slices, not %s", typeName(k))
 	}
 	kn, _ := number(k)
+	if kn.B != nil {
+		raise("cannot fit 'int' into an index-sized integer")
+	}
 	i := kn.I
 	if i < 0 {
 		i += int64(n)
@@ -318,6 +321,9 @@ func repeat(seq, n Value) Value {
 	}
 	k, _ := number(n)
 	c := k.I
+	if k.B != nil {
+		raise("cannot fit 'int' into an index-sized integer")
+	}
 	if c < 0 {
 		c = 0
 	}

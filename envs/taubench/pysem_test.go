@@ -161,3 +161,20 @@ func FuzzToolSemantics(f *testing.F) {
 		}
 	})
 }
+
+// Python keeps big ints exactly; they print, compare and hash as ints.
+func TestBigInts(t *testing.T) {
+	runToolCases(t, Airline, []toolCase{
+		{"certificate with a big int", "send_certificate", `{"user_id": "nia_cole_2003", "amount": 100000000000000000000000}`, "with amount 100000000000000000000000.", false},
+		{"big baggage count", "update_reservation_baggages", `{"reservation_id": "R2BBB1", "total_baggages": 1, "nonfree_baggages": 100000000000000000000, "payment_id": "credit_card_7000003"}`, `"amount": 5000000000000000000000}`, false},
+		{"big int times string", "book_reservation", `{"user_id": "leo_park_2002", "origin": "BOS", "destination": "SEA", "flight_type": "one_way", "cabin": "economy", "flights": [], "passengers": [], "payment_methods": [], "total_baggages": 0, "nonfree_baggages": 100000000000000000000, "insurance": "no"}`, "Error: payment amount does not add up, total price is 5000000000000000000000, but paid 0", false},
+	})
+	runToolCases(t, Retail, []toolCase{
+		{"calculate overflow", "calculate", `{"expression": "99999999999 * 99999999999 * 99999999999 * 99999999999"}`, "9.9999999996e+43", false},
+	})
+	a, _ := Decode([]byte(`[18446744073709551616, 18446744073709551616.0]`))
+	l := a.([]Value)
+	if !pyEq(l[0], l[1]) || typeName(l[0]) != "int" || hashableText(a) != "(18446744073709551616, 1.8446744073709552e+19)" {
+		t.Errorf("big int: eq %v type %s text %s", pyEq(l[0], l[1]), typeName(l[0]), hashableText(a))
+	}
+}
