@@ -3,6 +3,8 @@ package taubench
 import (
 	"crypto/sha256"
 	"fmt"
+	"math"
+	"math/big"
 	"math/rand/v2"
 	"sort"
 )
@@ -62,7 +64,9 @@ func (m *mutator) pick(n int) int { return m.rng.IntN(n) }
 
 // wrongType returns a value of another JSON type than v, or a variant.
 func (m *mutator) wrongType(v Value) Value {
-	opts := []Value{Int(123), Float(12.5), true, false, nil, []Value{}, []Value{Clone(v)}, NewObject().Set("a", Clone(v)), "0", "", "É ΣΑ İ"}
+	huge, _ := new(big.Int).SetString("123456789012345678901234567890", 10)
+	opts := []Value{Int(123), Float(12.5), true, false, nil, []Value{}, []Value{Clone(v)}, NewObject().Set("a", Clone(v)), "0", "", "É ΣΑ İ",
+		fromBig(huge), Float(1e300), Float(math.Copysign(0, -1)), Int(-7)}
 	if n, ok := v.(Num); ok {
 		opts = append(opts, n.String(), Float(n.Float64()), Int(int64(n.Float64())))
 	}
