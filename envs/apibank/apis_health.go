@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/memharness/memharness/internal/pystr"
 )
 
 // Hospital appointments, health records and symptom look-ups.
@@ -20,7 +22,7 @@ type fmtDate struct {
 func (f fmtDate) equal(o fmtDate) bool { return f.err == nil && o.err == nil && f.s == o.s }
 
 func normalizeDate(s, layout string) fmtDate {
-	s = strings.TrimSpace(s)
+	s = pystr.Strip(s)
 	if parts := strings.Split(s, "-"); len(parts) == 3 {
 		if len([]rune(parts[0])) != 4 {
 			parts[0] = zfill(parts[0], 4)
@@ -36,7 +38,7 @@ func normalizeDate(s, layout string) fmtDate {
 
 // normalizeTime is normalizeDate for date-times, keeping the parsed time.
 func normalizeTime(s string) (time.Time, error) {
-	s = strings.TrimSpace(s)
+	s = pystr.Strip(s)
 	if parts := strings.Split(s, "-"); len(parts) == 3 {
 		if len([]rune(parts[0])) != 4 {
 			parts[0] = zfill(parts[0], 4)
@@ -60,7 +62,7 @@ func zfill(s string, width int) string {
 }
 
 func appointmentRegistration(_ context.Context, m *manager, a kwargs) (any, error) {
-	patient, doctor := strings.TrimSpace(a.str("patient_name")), strings.TrimSpace(a.str("doctor_name"))
+	patient, doctor := pystr.Strip(a.str("patient_name")), pystr.Strip(a.str("doctor_name"))
 	if patient == "" || doctor == "" {
 		return nil, raise("Patient name or doctor name cannot be empty.")
 	}
@@ -90,7 +92,7 @@ func appointmentRegistration(_ context.Context, m *manager, a kwargs) (any, erro
 }
 
 func cancelRegistration(_ context.Context, m *manager, a kwargs) (any, error) {
-	id := strings.TrimSpace(a.str("appointment_id"))
+	id := pystr.Strip(a.str("appointment_id"))
 	db := m.db("Appointments")
 	if !db.Has(id) {
 		return nil, raise("The appointment ID is incorrect.")
@@ -100,7 +102,7 @@ func cancelRegistration(_ context.Context, m *manager, a kwargs) (any, error) {
 }
 
 func modifyRegistration(_ context.Context, m *manager, a kwargs) (any, error) {
-	id := strings.TrimSpace(a.str("appointment_id"))
+	id := pystr.Strip(a.str("appointment_id"))
 	db := m.db("Appointments")
 	rec, _ := mustGet(db, id).(*Dict)
 	if !db.Has(id) {
@@ -112,7 +114,7 @@ func modifyRegistration(_ context.Context, m *manager, a kwargs) (any, error) {
 	if hasDate {
 		date = normalizeDate(a.str("new_appointment_date"), layoutDate)
 	}
-	doctor := strings.TrimSpace(a.str("new_appointment_doctor"))
+	doctor := pystr.Strip(a.str("new_appointment_doctor"))
 	if hasDoc && doctor == "" {
 		return nil, raise("Fail because the doctor name is empty.")
 	}
@@ -150,7 +152,7 @@ func modifyRegistration(_ context.Context, m *manager, a kwargs) (any, error) {
 }
 
 func queryRegistration(_ context.Context, m *manager, a kwargs) (any, error) {
-	patient := strings.TrimSpace(a.str("patient_name"))
+	patient := pystr.Strip(a.str("patient_name"))
 	date := normalizeDate(a.str("date"), layoutDate)
 	if date.err != nil {
 		return nil, raise("%s", date.err.Error())
@@ -170,7 +172,7 @@ func queryRegistration(_ context.Context, m *manager, a kwargs) (any, error) {
 }
 
 func queryHealthData(_ context.Context, m *manager, a kwargs) (any, error) {
-	user := strings.ToUpper(strings.TrimSpace(a.str("user_id")))
+	user := pystr.Upper(pystr.Strip(a.str("user_id")))
 	start, errS := normalizeTime(a.str("start_time"))
 	end, errE := normalizeTime(a.str("end_time"))
 	switch {
@@ -208,7 +210,7 @@ func queryHealthData(_ context.Context, m *manager, a kwargs) (any, error) {
 }
 
 func recordHealthData(_ context.Context, m *manager, a kwargs) (any, error) {
-	user := strings.ToUpper(strings.TrimSpace(a.str("user_id")))
+	user := pystr.Upper(pystr.Strip(a.str("user_id")))
 	if user == "" {
 		return nil, raise("The user id cannot be empty.")
 	}
@@ -297,7 +299,7 @@ func symptomSearch(_ context.Context, m *manager, a kwargs) (any, error) {
 }
 
 func emergencyKnowledge(_ context.Context, m *manager, a kwargs) (any, error) {
-	if strings.TrimSpace(a.str("symptom")) == "" {
+	if pystr.Strip(a.str("symptom")) == "" {
 		// Upstream builds an Exception and then calls .lower() on it.
 		return nil, raise("'Exception' object has no attribute 'lower'")
 	}

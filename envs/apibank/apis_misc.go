@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/memharness/memharness/internal/pystr"
 )
 
 // Hotel, stock, history, smart home, media, email and knowledge APIs.
@@ -51,7 +53,7 @@ func bookHotel(_ context.Context, m *manager, a kwargs) (any, error) {
 }
 
 func queryStock(_ context.Context, m *manager, a kwargs) (any, error) {
-	code := strings.ToUpper(strings.TrimSpace(a.str("stock_code")))
+	code := pystr.Upper(pystr.Strip(a.str("stock_code")))
 	date := normalizeDate(a.str("date"), layoutDate)
 	if code == "" {
 		return nil, raise("The stock code cannot be empty.")
@@ -77,7 +79,7 @@ func historyDate(s string) fmtDate {
 		t, _ := strptime(d.s, layoutDate)
 		return fmtDate{s: strftime(t, layoutMonthDay)}
 	}
-	s = strings.TrimSpace(s)
+	s = pystr.Strip(s)
 	if parts := strings.Split(s, "-"); len(parts) == 3 && len([]rune(parts[0])) != 4 {
 		parts[0] = zfill(parts[0], 4)
 		s = strings.Join(parts, "-")
@@ -103,7 +105,7 @@ func queryHistoryToday(_ context.Context, m *manager, a kwargs) (any, error) {
 	for _, x := range list {
 		h, _ := x.(*Dict)
 		out = append(out, fmt.Sprintf("Title: %s, Date: %s, Description: %s",
-			strings.TrimSpace(h.Str("Title")), strings.TrimSpace(h.Str("Date")), strings.TrimSpace(h.Str("Description"))))
+			pystr.Strip(h.Str("Title")), pystr.Strip(h.Str("Date")), pystr.Strip(h.Str("Description"))))
 	}
 	return out, nil
 }
@@ -149,7 +151,7 @@ func normalizeDevices(devs []any) error {
 		}
 		name = stripLower(name)
 		d.Set("name", name)
-		d.Set("description", strings.TrimSpace(desc))
+		d.Set("description", pystr.Strip(desc))
 		if seen[name] {
 			return raise("Device name cannot be duplicated.")
 		}
@@ -253,11 +255,11 @@ var emailRE = regexp.MustCompile(`^[a-z0-9]+[\._]?[a-z0-9]+[@][\p{L}\p{N}_]+[.][
 
 func sendEmail(_ context.Context, _ *manager, a kwargs) (any, error) {
 	switch {
-	case !emailRE.MatchString(strings.TrimSpace(a.str("receiver"))):
+	case !emailRE.MatchString(pystr.Strip(a.str("receiver"))):
 		return nil, raise("Email address of the receiver is invalid.")
-	case strings.TrimSpace(a.str("subject")) == "":
+	case pystr.Strip(a.str("subject")) == "":
 		return nil, raise("Subject cannot be empty.")
-	case strings.TrimSpace(a.str("content")) == "":
+	case pystr.Strip(a.str("content")) == "":
 		return nil, raise("Content cannot be empty.")
 	}
 	return "success", nil
@@ -274,7 +276,7 @@ func wiki(_ context.Context, m *manager, a kwargs) (any, error) {
 }
 
 func documentQA(_ context.Context, m *manager, a kwargs) (any, error) {
-	url, q := strings.TrimSpace(a.str("url")), strings.TrimSpace(a.str("question"))
+	url, q := pystr.Strip(a.str("url")), pystr.Strip(a.str("question"))
 	if q == "" {
 		return nil, raise("The question is empty.")
 	}
@@ -295,7 +297,7 @@ func documentQA(_ context.Context, m *manager, a kwargs) (any, error) {
 }
 
 func speechRecognition(_ context.Context, m *manager, a kwargs) (any, error) {
-	url := strings.TrimSpace(a.str("url"))
+	url := pystr.Strip(a.str("url"))
 	if !strings.HasSuffix(url, ".wav") {
 		return nil, raise("The url should end with .wav.")
 	}
@@ -309,7 +311,7 @@ func speechRecognition(_ context.Context, m *manager, a kwargs) (any, error) {
 // imageCaption reads ImageCaptioning ([{url, caption}]); the fixture does not
 // ship that 2.5 MB file, so without it captions come from recorded results.
 func imageCaption(_ context.Context, m *manager, a kwargs) (any, error) {
-	url := strings.TrimSpace(a.str("url"))
+	url := pystr.Strip(a.str("url"))
 	if !strings.HasSuffix(url, ".jpg") && !strings.HasSuffix(url, ".jpeg") && !strings.HasSuffix(url, ".png") {
 		return nil, raise("The url should end with .jpg, .jpeg or .png.")
 	}
@@ -350,14 +352,14 @@ func translate(_ context.Context, m *manager, a kwargs) (any, error) {
 		src = &s
 	}
 	if src != nil {
-		if _, err := languageCode(strings.ToLower(*src), true); err != nil {
+		if _, err := languageCode(pystr.Lower(*src), true); err != nil {
 			return nil, err
 		}
 	}
 	code := "en"
 	if v, ok := a.get("tgt_lang"); ok {
 		s, _ := v.(string)
-		c, err := languageCode(strings.ToLower(s), true)
+		c, err := languageCode(pystr.Lower(s), true)
 		if err != nil {
 			return nil, err
 		}

@@ -2,9 +2,10 @@ package apibank
 
 import (
 	"context"
-	"github.com/memharness/memharness/internal/pyfmt"
 	"strconv"
-	"strings"
+
+	"github.com/memharness/memharness/internal/pyfmt"
+	"github.com/memharness/memharness/internal/pystr"
 )
 
 // Agenda, alarm, reminder and meeting APIs. Records are keyed by id and carry
@@ -42,7 +43,7 @@ func nextID(db *Dict) (int64, error) {
 		case int64:
 			n = k
 		case string:
-			v, err := strconv.ParseInt(strings.TrimSpace(k), 10, 64)
+			v, err := strconv.ParseInt(pystr.Strip(k), 10, 64)
 			if err != nil {
 				return 0, raise("invalid literal for int() with base 10: %s", pyfmt.Str(k))
 			}
@@ -59,7 +60,7 @@ func addAgenda(_ context.Context, m *manager, a kwargs) (any, error) {
 	if err := checkDT(a.str("time")); err != nil {
 		return nil, err
 	}
-	if strings.TrimSpace(a.str("content")) == "" {
+	if pystr.Strip(a.str("content")) == "" {
 		return nil, raise("Content should not be null")
 	}
 	db := m.db("Agenda")
@@ -223,7 +224,7 @@ func reminderPrep(m *manager, a kwargs) (string, error) {
 	if err := checkDT(a.str("time")); err != nil {
 		return "", err
 	}
-	if strings.TrimSpace(a.str("content")) == "" {
+	if pystr.Strip(a.str("content")) == "" {
 		return "", raise("Content should not be null")
 	}
 	return "", nil
@@ -303,7 +304,7 @@ func addMeeting(_ context.Context, m *manager, a kwargs) (any, error) {
 	if err := checkDT(a.str("end_time")); err != nil {
 		return nil, err
 	}
-	if strings.TrimSpace(a.str("meeting_topic")) == "" {
+	if pystr.Strip(a.str("meeting_topic")) == "" {
 		return nil, raise("Meeting Topic should not be null")
 	}
 	db := m.db("Meeting")
@@ -330,7 +331,7 @@ func meetingPrep(m *manager, a kwargs) (string, func(*Dict) bool, error) {
 			}
 		}
 	}
-	if strings.TrimSpace(a.str("meeting_topic")) == "" && a.str("start_time") == "" {
+	if pystr.Strip(a.str("meeting_topic")) == "" && a.str("start_time") == "" {
 		return "", nil, raise("Meeting Topic and start_time should not be null both")
 	}
 	u, err := m.checkToken(a.str("token"))

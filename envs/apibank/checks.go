@@ -2,6 +2,8 @@ package apibank
 
 import (
 	"strings"
+
+	"github.com/memharness/memharness/internal/pystr"
 )
 
 // correct is the reference check_api_call_correctness of api, comparing a
@@ -57,7 +59,7 @@ func correct(api string, resp, gt Result) bool {
 	case "AddMeeting", "ModifyMeeting", "QueryMeeting":
 		return jaccardOK(ri, gi, "meeting_topic", false) && equalExcept(ri, gi, "meeting_topic") && out && exc
 	case "AppointmentRegistration":
-		if !field("patient_name", strings.TrimSpace) || !date("date", layoutDate) || !field("doctor_name", strings.TrimSpace) {
+		if !field("patient_name", pystr.Strip) || !date("date", layoutDate) || !field("doctor_name", pystr.Strip) {
 			return false
 		}
 		if gt.Output == nil && resp.Output != nil {
@@ -65,18 +67,18 @@ func correct(api string, resp, gt Result) bool {
 		}
 		return exc
 	case "CancelRegistration":
-		return field("appointment_id", strings.TrimSpace) && out && exc
+		return field("appointment_id", pystr.Strip) && out && exc
 	case "ModifyRegistration":
-		if !field("appointment_id", strings.TrimSpace) {
+		if !field("appointment_id", pystr.Strip) {
 			return false
 		}
 		if !optionalEqual(ri, gi, "new_appointment_date", func(s string) fmtDate { return normalizeDate(s, layoutDate) }) ||
-			!optionalEqual(ri, gi, "new_appointment_doctor", func(s string) fmtDate { return fmtDate{s: strings.TrimSpace(s)} }) {
+			!optionalEqual(ri, gi, "new_appointment_doctor", func(s string) fmtDate { return fmtDate{s: pystr.Strip(s)} }) {
 			return false
 		}
 		return out && exc
 	case "QueryRegistration":
-		return field("patient_name", strings.TrimSpace) && date("date", layoutDate) && out && exc
+		return field("patient_name", pystr.Strip) && date("date", layoutDate) && out && exc
 	case "CancelTimedSwitch":
 		return field("name", stripLower) && date("time", layoutDateTime) && out && exc
 	case "TimedSwitch":
@@ -85,10 +87,10 @@ func correct(api string, resp, gt Result) bool {
 	case "Calculator":
 		return field("formula", func(s string) string { return strings.ReplaceAll(s, " ", "") }) && out && exc
 	case "DocumentQA":
-		return field("url", strings.TrimSpace) && field("question", strings.TrimSpace) && out && exc
+		return field("url", pystr.Strip) && field("question", pystr.Strip) && out && exc
 	case "EmergencyKnowledge", "SymptomSearch":
 		nonEmpty := func(s string) string {
-			if strings.TrimSpace(s) == "" {
+			if pystr.Strip(s) == "" {
 				return "\x00empty" + s // upstream raises here
 			}
 			return stripLower(s)
@@ -107,9 +109,9 @@ func correct(api string, resp, gt Result) bool {
 	case "PlayMusic":
 		return out
 	case "QueryBalance":
-		return field("token", strings.TrimSpace) && out && exc
+		return field("token", pystr.Strip) && out && exc
 	case "QueryHealthData":
-		if !field("user_id", func(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }) {
+		if !field("user_id", func(s string) string { return pystr.Upper(pystr.Strip(s)) }) {
 			return false
 		}
 		for _, k := range []string{"start_time", "end_time"} {
@@ -128,10 +130,10 @@ func correct(api string, resp, gt Result) bool {
 	case "QueryScene", "DeleteScene":
 		return field("name", stripLower) && out && exc
 	case "QueryStock":
-		return field("stock_code", func(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }) &&
+		return field("stock_code", func(s string) string { return pystr.Upper(pystr.Strip(s)) }) &&
 			date("date", layoutDate) && out && exc
 	case "RecordHealthData":
-		return field("user_id", func(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }) &&
+		return field("user_id", func(s string) string { return pystr.Upper(pystr.Strip(s)) }) &&
 			date("time", layoutDateTime) && healthDataEqual(ri, gi) && out && exc
 	case "RegisterUser":
 		if gt.Output == nil && resp.Output != nil {
@@ -144,8 +146,8 @@ func correct(api string, resp, gt Result) bool {
 		}
 		return searchResultsEqual(resp.Output, gt.Output)
 	case "SendEmail":
-		return field("receiver", stripLower) && field("subject", strings.TrimSpace) &&
-			field("content", strings.TrimSpace) && out && exc
+		return field("receiver", stripLower) && field("subject", pystr.Strip) &&
+			field("content", pystr.Strip) && out && exc
 	case "ToolSearcher", "Wiki", "Dictionary":
 		return out && exc
 	case "Translate":
@@ -177,7 +179,7 @@ func jaccardOK(ri, gi *Dict, k string, lower bool) bool {
 		return false
 	}
 	if lower {
-		a, b = strings.ToLower(a), strings.ToLower(b)
+		a, b = pystr.Lower(a), pystr.Lower(b)
 	}
 	sa, sb := map[string]bool{}, map[string]bool{}
 	for _, w := range strings.Split(a, " ") {

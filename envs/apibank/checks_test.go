@@ -26,6 +26,13 @@ func TestCorrect(t *testing.T) {
 				[]any{dictOf("name", "bp", "value", "1/2"), dictOf("name", "hr", "value", "80")}), true},
 		{"GetUserToken", res(dictOf("token", "x"), "username", "u", "password", "p"), res(dictOf("token", "x"), "username", "u", "password", "q"), false},
 		{"PlayMusic", res("music://a", "music_name", "A"), res("music://a", "music_name", "a"), true},
+		// Python's str.strip/lower/upper (issue 14): \x1c-\x1f are white space,
+		// lower() knows the final sigma, upper() maps ß to SS.
+		{"SendEmail", res("success", "receiver", "A@B.COM\x1f", "subject", "\x1ehi", "content", "c"),
+			res("success", "receiver", "a@b.com", "subject", "hi", "content", "c"), true},
+		{"QueryScene", res("ok", "name", "ΟΔΟΣ"), res("ok", "name", "οδος"), true},
+		{"QueryStock", res(1.0, "stock_code", "straße", "date", "2024-04-30"), res(1.0, "stock_code", "STRASSE", "date", "2024-04-30"), true},
+		{"Calculator", res(int64(9007199254740993), "formula", "1"), res(9007199254740992.0, "formula", "1"), false},
 	} {
 		tc.resp.APIName, tc.gt.APIName = tc.api, tc.api
 		if got := correct(tc.api, tc.resp, tc.gt); got != tc.want {

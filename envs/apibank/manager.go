@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
-	"strings"
 
+	"github.com/memharness/memharness/internal/pystr"
 	"github.com/memharness/memharness/llm"
 )
 
@@ -198,4 +198,4 @@ func inputDict(api string, spec APISpec, args kwargs) any {
 }
 
 // stripLower is Python's s.strip().lower().
-func stripLower(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+func stripLower(s string) string { return pystr.Lower(pystr.Strip(s)) }

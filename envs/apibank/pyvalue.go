@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"sort"
 	"strconv"
 	"strings"
@@ -137,7 +138,22 @@ func deepCopy(v any) any {
 func pyEqual(a, b any) bool {
 	if na, ok := pyNumber(a); ok {
 		nb, ok := pyNumber(b)
-		return ok && na == nb
+		if !ok {
+			return false
+		}
+		// Python compares an int with an int or a float exactly, not
+		// after rounding the int to a float.
+		ia, aInt := pyInt(a)
+		ib, bInt := pyInt(b)
+		switch {
+		case aInt && bInt:
+			return ia == ib
+		case aInt && !math.IsInf(nb, 0) && !math.IsNaN(nb):
+			return new(big.Float).SetInt64(ia).Cmp(big.NewFloat(nb)) == 0
+		case bInt && !math.IsInf(na, 0) && !math.IsNaN(na):
+			return new(big.Float).SetInt64(ib).Cmp(big.NewFloat(na)) == 0
+		}
+		return na == nb
 	}
 	switch a := a.(type) {
 	case nil:
@@ -171,6 +187,20 @@ func pyEqual(a, b any) bool {
 		return true
 	}
 	return false
+}
+
+// pyInt is an int or bool as int64.
+func pyInt(v any) (int64, bool) {
+	switch v := v.(type) {
+	case bool:
+		if v {
+			return 1, true
+		}
+		return 0, true
+	case int64:
+		return v, true
+	}
+	return 0, false
 }
 
 // pyNumber widens bool/int/float for comparison.

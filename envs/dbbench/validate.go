@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/memharness/memharness/internal/pystr"
 )
 
 // MatchDirect reports whether a final answer matches the gold rows the way
@@ -81,7 +83,7 @@ var (
 func matchTuple(s string, gold []any) bool {
 	var elems []string
 	for _, e := range commaRe.Split(s, -1) {
-		if t := pyStrip(e); t != "" {
+		if t := pystr.Strip(e); t != "" {
 			elems = append(elems, t)
 		}
 	}
@@ -98,10 +100,19 @@ func matchTuple(s string, gold []any) bool {
 
 func matchElem(e string, g any) bool {
 	switch g := g.(type) {
-	case json.Number:
-		want, err := strconv.ParseFloat(string(g), 64)
-		if err != nil {
-			return false
+	case json.Number, bool:
+		// isinstance(x, (int, float)) holds for bools too (as 1 and 0).
+		var want float64
+		if b, ok := g.(bool); ok {
+			if b {
+				want = 1
+			}
+		} else {
+			w, err := strconv.ParseFloat(string(g.(json.Number)), 64)
+			if err != nil {
+				return false
+			}
+			want = w
 		}
 		got, ok := pyFloat(trimNumber(decimalRe.ReplaceAllString(e, "$2")))
 		return ok && isClose(got, want)
@@ -152,9 +163,10 @@ func trimNumber(e string) string {
 // pyFloatRe is the syntax Python's float() accepts (besides inf/nan).
 var pyFloatRe = regexp.MustCompile(`^[+-]?((\d(_?\d)*)?\.?\d(_?\d)*|\d(_?\d)*\.)([eE][+-]?\d(_?\d)*)?$`)
 
-// pyFloat parses s as Python's float() would.
+// pyFloat parses s as Python's float() would, which also accepts the
+// decimal digits of every script (Unicode Nd: "٣" is 3.0).
 func pyFloat(s string) (float64, bool) {
-	s = pyStrip(s)
+	s = pystr.ASCIIDigits(pystr.Strip(s))
 	switch strings.ToLower(strings.TrimLeft(s, "+-")) {
 	case "inf", "infinity", "nan":
 		f, err := strconv.ParseFloat(s, 64)
@@ -180,17 +192,4 @@ func isClose(a, b float64) bool {
 	}
 	d := math.Abs(a - b)
 	return d <= 1e-6*math.Max(math.Abs(a), math.Abs(b)) || d <= 1e-6
-}
-
-// pyStrip is Python's str.strip() with no arguments (Unicode whitespace).
-func pyStrip(s string) string {
-	return strings.TrimFunc(s, isPySpace)
-}
-
-func isPySpace(r rune) bool {
-	switch r {
-	case ' ', '\t', '\n', '\v', '\f', '\r', 0x1c, 0x1d, 0x1e, 0x1f, 0x85, 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200a
 }

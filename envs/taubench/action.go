@@ -3,6 +3,7 @@ package taubench
 import (
 	"errors"
 	"fmt"
+	"github.com/memharness/memharness/internal/pystr"
 	"strings"
 )
 
@@ -14,6 +15,17 @@ const Respond = "respond"
 type Action struct {
 	Name   string
 	Kwargs *Object
+	// Raw holds the arguments when the agent sent something other than
+	// a JSON object (Kwargs is nil then).
+	Raw Value
+}
+
+// Args is what the tool call spreads with **: Kwargs, or the raw value.
+func (a Action) Args() Value {
+	if a.Kwargs != nil {
+		return a.Kwargs
+	}
+	return a.Raw
 }
 
 // Content is the reply text of a Respond action.
@@ -35,7 +47,7 @@ func ParseAction(text string) (Action, error) {
 	if i := strings.LastIndex(s, "Action:"); i >= 0 {
 		s = s[i+len("Action:"):]
 	}
-	s = strings.TrimSpace(s)
+	s = pystr.Strip(s) // Python's str.strip()
 	v, err := Decode([]byte(s))
 	if err != nil {
 		return Action{Name: Respond, Kwargs: NewObject().Set("content", s)}, nil
@@ -58,6 +70,11 @@ func ParseAction(text string) (Action, error) {
 	}
 	kw, ok := av.(*Object)
 	if !ok {
+		if name != Respond {
+			// The official env spreads the arguments with **, which
+			// raises for a non-object; the tool call reports that text.
+			return Action{Name: name, Raw: av}, nil
+		}
 		return Action{}, fmt.Errorf(`action "arguments" must be a JSON object, got %s`, typeName(av))
 	}
 	if name == Respond {
@@ -75,9 +92,12 @@ func (a Action) Format() string {
 	if a.Name == Respond {
 		return a.Content()
 	}
-	kw := a.Kwargs
-	if kw == nil {
-		kw = NewObject()
+	var kw Value = a.Kwargs
+	if a.Kwargs == nil {
+		kw = a.Raw
+		if kw == nil {
+			kw = NewObject()
+		}
 	}
 	return "Action:\n" + Dumps(NewObject().Set("name", a.Name).Set("arguments", kw))
 }

@@ -1,10 +1,5 @@
 package taubench
 
-import (
-	"strconv"
-	"strings"
-)
-
 var (
 	pResID      = param{name: "reservation_id", kind: kString, desc: "Reservation id, e.g. 'ZFA04Y'."}
 	pAirPayment = param{name: "payment_id", kind: kString, desc: "Payment id from the user profile, e.g. 'credit_card_7815826' or 'gift_card_7815826'."}
@@ -57,18 +52,15 @@ func airlineTools() []*tool {
 		{name: "cancel_reservation", desc: "Cancel a whole reservation and refund its payments.",
 			params: []param{pResID},
 			run: func(db *DB, a args) string {
-				id := a.str("reservation_id")
-				if !db.Has("reservations", id) {
+				if !tblHas(db, "reservations", a["reservation_id"]) {
 					return "Error: reservation not found"
 				}
-				res := db.Mut("reservations", id)
-				history := getArr(res, "payment_history")
+				res := row(db, "reservations", a["reservation_id"], true)
 				var refunds []Value
-				for _, p := range history {
-					pay := asObj(p, "payment")
-					refunds = append(refunds, NewObject().Set("payment_id", get(pay, "payment_id")).Set("amount", getNum(pay, "amount").Neg()))
+				for _, p := range pyIter(pyGet(res, "payment_history")) {
+					refunds = append(refunds, NewObject().Set("payment_id", pyGet(p, "payment_id")).Set("amount", pyNeg(pyGet(p, "amount"))))
 				}
-				res.Set("payment_history", append(history, refunds...))
+				appendTo(res, "payment_history", "extend", refunds...)
 				res.Set("status", "cancelled")
 				return Dumps(res)
 			}},
@@ -91,20 +83,21 @@ func airlineTools() []*tool {
 		{name: "send_certificate", desc: "Add a travel certificate to a user's profile.",
 			params: []param{{name: "user_id", kind: kString, desc: "User id."}, {name: "amount", kind: kNumber, desc: "Certificate amount."}},
 			run: func(db *DB, a args) string {
-				uid := a.str("user_id")
-				if !db.Has("users", uid) {
+				uid := a["user_id"]
+				if !tblHas(db, "users", uid) {
 					return "Error: user not found"
 				}
-				user := db.Mut("users", uid)
-				pms := getObj(user, "payment_methods")
+				pms := pyGet(row(db, "users", uid, true), "payment_methods")
 				// At most three certificates per task, with fixed ids.
 				for _, n := range []string{"3221322", "3221323", "3221324"} {
 					id := "certificate_" + n
-					if !pms.Has(id) {
-						pms.Set(id, NewObject().Set("source", "certificate").Set("amount", a.num("amount")).Set("id", id))
-						return "Certificate " + id + " added to user " + uid + " with amount " + a.num("amount").String() + "."
+					if !pyIn(id, pms) {
+						pySet(pms, id, NewObject().Set("source", "certificate").Set("amount", a["amount"]).Set("id", id))
+						return "Certificate " + id + " added to user " + pyStr(uid) + " with amount " + pyStr(a["amount"]) + "."
 					}
 				}
+				// The official function then falls off its end; env.step
+				// passes the None on as the observation.
 				return "None"
 			}},
 		thinkTool(),
@@ -121,46 +114,47 @@ func airlineTools() []*tool {
 		{name: "update_reservation_passengers", desc: "Replace the passengers of a reservation (same number). Needs explicit user confirmation first.",
 			params: []param{pResID, pPassengers},
 			run: func(db *DB, a args) string {
-				id := a.str("reservation_id")
-				if !db.Has("reservations", id) {
+				if !tblHas(db, "reservations", a["reservation_id"]) {
 					return "Error: reservation not found"
 				}
-				res := db.Mut("reservations", id)
-				if len(a.list("passengers")) != len(getArr(res, "passengers")) {
+				res := row(db, "reservations", a["reservation_id"], true)
+				if pyLen(a["passengers"]) != pyLen(pyGet(res, "passengers")) {
 					return "Error: number of passengers does not match"
 				}
-				res.Set("passengers", a.list("passengers"))
+				res.Set("passengers", a["passengers"])
 				return Dumps(res)
 			}},
 	}
 }
 
-// flightPrice checks one requested segment against the flight table and
-// prices it; msg is the official error text when it cannot be booked.
-func flightPrice(db *DB, seg *Object, cabin string, seats int) (price Value, origin, dest Value, msg string) {
-	num := getStr(seg, "flight_number")
-	flight, ok := db.Row("flights", num)
-	if !ok {
-		return nil, nil, nil, "Error: flight " + num + " not found"
+// priceSegment is the official checks and pricing of one new segment
+// against the flight table: it sets the segment's price, origin and
+// destination and returns the price, or returns the error text.
+func priceSegment(db *DB, flight Value, cabin Value, seats func() int) (Value, string) {
+	num := pyGet(flight, "flight_number")
+	if !tblHas(db, "flights", num) {
+		return nil, "Error: flight " + pyStr(num) + " not found"
 	}
-	date := getStr(seg, "date")
-	dv, ok := getObj(flight, "dates").Get(date)
-	if !ok {
-		return nil, nil, nil, "Error: flight " + num + " not found on date " + date
+	fd := row(db, "flights", num, false)
+	if !pyIn(pyGet(flight, "date"), pyGet(fd, "dates")) {
+		return nil, "Error: flight " + pyStr(num) + " not found on date " + pyStr(pyGet(flight, "date"))
 	}
-	day := asObj(dv, "date")
-	if getStr(day, "status") != "available" {
-		return nil, nil, nil, "Error: flight " + num + " not available on date " + date
+	day := pyGet(pyGet(fd, "dates"), pyGet(flight, "date"))
+	if !pyEq(pyGet(day, "status"), "available") {
+		return nil, "Error: flight " + pyStr(num) + " not available on date " + pyStr(pyGet(flight, "date"))
 	}
-	if getNum(getObj(day, "available_seats"), cabin).Less(Int(int64(seats))) {
-		return nil, nil, nil, "Error: not enough seats on flight " + num
+	if pyLt(pyGet(pyGet(day, "available_seats"), cabin), Int(int64(seats()))) {
+		return nil, "Error: not enough seats on flight " + pyStr(num)
 	}
-	return get(getObj(day, "prices"), cabin), get(flight, "origin"), get(flight, "destination"), ""
+	pySet(flight, "price", pyGet(pyGet(day, "prices"), cabin))
+	pySet(flight, "origin", pyGet(fd, "origin"))
+	pySet(flight, "destination", pyGet(fd, "destination"))
+	return pyGet(flight, "price"), ""
 }
 
 func bookReservation(db *DB, a args) string {
-	uid := a.str("user_id")
-	if !db.Has("users", uid) {
+	uid := a["user_id"]
+	if !tblHas(db, "users", uid) {
 		return "Error: user not found"
 	}
 	// The official tool assumes at most three bookings per task.
@@ -171,106 +165,97 @@ func bookReservation(db *DB, a args) string {
 			resID = "HATHAV"
 		}
 	}
-	cabin, passengers, payments := a.str("cabin"), a.list("passengers"), a.list("payment_methods")
-	flights := a.list("flights")
+	passengers, payments := a["passengers"], a["payment_methods"]
 	res := NewObject().
 		Set("reservation_id", resID).Set("user_id", uid).
-		Set("origin", a.str("origin")).Set("destination", a.str("destination")).
-		Set("flight_type", a.str("flight_type")).Set("cabin", cabin).
-		Set("flights", flights).Set("passengers", passengers).
+		Set("origin", a["origin"]).Set("destination", a["destination"]).
+		Set("flight_type", a["flight_type"]).Set("cabin", a["cabin"]).
+		Set("flights", Clone(a["flights"])).Set("passengers", passengers).
 		Set("payment_history", payments).Set("created_at", "2024-05-15T15:00:00").
-		Set("total_baggages", a.num("total_baggages")).Set("nonfree_baggages", a.num("nonfree_baggages")).
-		Set("insurance", a.str("insurance"))
-	n := Int(int64(len(passengers)))
-	total := Int(0)
-	for _, f := range flights {
-		seg := f.(*Object)
-		price, origin, dest, msg := flightPrice(db, seg, cabin, len(passengers))
+		Set("total_baggages", a["total_baggages"]).Set("nonfree_baggages", a["nonfree_baggages"]).
+		Set("insurance", a["insurance"])
+	var total Value = Int(0)
+	for _, f := range pyIter(res.vals["flights"]) {
+		price, msg := priceSegment(db, f, a["cabin"], func() int { return pyLen(passengers) })
 		if msg != "" {
 			return msg
 		}
-		seg.Set("price", price).Set("origin", origin).Set("destination", dest)
-		total = total.Add(asNum(price, "price").Mul(n))
+		total = pyAdd(total, pyMul(price, Int(int64(pyLen(passengers)))), "+=")
 	}
-	if a.str("insurance") == "yes" {
-		total = total.Add(Int(30).Mul(n))
+	if pyEq(a["insurance"], "yes") {
+		total = pyAdd(total, pyMul(Int(30), Int(int64(pyLen(passengers)))), "+=")
 	}
-	total = total.Add(Int(50).Mul(a.num("nonfree_baggages")))
-	user, _ := db.Row("users", uid)
-	pms := getObj(user, "payment_methods")
-	paid := Int(0)
-	for _, p := range payments {
-		pay := p.(*Object)
-		pid, amount := getStr(pay, "payment_id"), getNum(pay, "amount")
-		pv, ok := pms.Get(pid)
-		if !ok {
-			return "Error: payment method " + pid + " not found"
+	total = pyAdd(total, pyMul(Int(50), a["nonfree_baggages"]), "+=")
+	user := row(db, "users", uid, false)
+	for _, p := range pyIter(payments) {
+		pid, amount := pyGet(p, "payment_id"), pyGet(p, "amount")
+		if !pyIn(pid, pyGet(user, "payment_methods")) {
+			return "Error: payment method " + pyStr(pid) + " not found"
 		}
-		pm := asObj(pv, "payment method")
-		if src := getStr(pm, "source"); src == "gift_card" || src == "certificate" {
-			if getNum(pm, "amount").Less(amount) {
-				return "Error: not enough balance in payment method " + pid
+		pm := pyGet(pyGet(user, "payment_methods"), pid)
+		if pyIn(pyGet(pm, "source"), []Value{"gift_card", "certificate"}) {
+			if pyLt(pyGet(pm, "amount"), amount) {
+				return "Error: not enough balance in payment method " + pyStr(pid)
 			}
 		}
 	}
-	for _, p := range payments {
-		paid = paid.Add(getNum(p.(*Object), "amount"))
+	var amounts []Value
+	for _, p := range pyIter(payments) {
+		amounts = append(amounts, pyGet(p, "amount"))
 	}
-	if !paid.Equal(total) {
-		return "Error: payment amount does not add up, total price is " + total.String() + ", but paid " + paid.String()
+	paid := pySum(amounts)
+	if !pyEq(paid, total) {
+		return "Error: payment amount does not add up, total price is " + pyStr(total) + ", but paid " + pyStr(pySum(amounts))
 	}
-	user = db.Mut("users", uid)
-	pms = getObj(user, "payment_methods")
-	for _, p := range payments {
-		pay := p.(*Object)
-		pid := getStr(pay, "payment_id")
-		pm := getObj(pms, pid)
-		switch getStr(pm, "source") {
-		case "gift_card":
-			pm.Set("amount", getNum(pm, "amount").Sub(getNum(pay, "amount")))
-		case "certificate":
-			pms.Delete(pid)
+	user = row(db, "users", uid, true)
+	pms := pyGet(user, "payment_methods")
+	for _, p := range pyIter(payments) {
+		pid, amount := pyGet(p, "payment_id"), pyGet(p, "amount")
+		pm := pyGet(pms, pid)
+		switch {
+		case pyEq(pyGet(pm, "source"), "gift_card"):
+			pySet(pm, "amount", pySub(pyGet(pm, "amount"), amount, "-="))
+		case pyEq(pyGet(pm, "source"), "certificate"):
+			pyDel(pms, pid)
 		}
 	}
 	db.Put("reservations", resID, res)
-	user.Set("reservations", append(getArr(user, "reservations"), resID))
+	appendTo(user, "reservations", "append", resID)
 	return Dumps(res)
 }
 
-// flightResult is a flight without its dates, merged with one day's data.
-func flightResult(flight, day *Object) *Object {
+// pyDel is del o[k].
+func pyDel(o, k Value) {
+	pyGet(o, k)
+	o.(*Object).Delete(k.(string))
+}
+
+// flightResult is {k: v for k, v in flight.items() if k != "dates"}
+// updated with one day's data.
+func flightResult(flight *Object, day Value) *Object {
 	r := NewObject()
 	for _, k := range flight.Keys() {
 		if k != "dates" {
-			r.Set(k, Clone(flight.vals[k]))
+			r.Set(k, flight.vals[k])
 		}
 	}
-	for _, k := range day.Keys() {
-		r.Set(k, Clone(day.vals[k]))
+	d, ok := day.(*Object)
+	if !ok {
+		raise("'%s' object is not iterable", typeName(day))
+	}
+	for _, k := range d.Keys() {
+		r.Set(k, d.vals[k])
 	}
 	return r
 }
 
-// availableDay returns the flight's data for date when it is bookable.
-func availableDay(flight *Object, date string) *Object {
-	v, ok := getObj(flight, "dates").Get(date)
-	if !ok {
-		return nil
-	}
-	day := asObj(v, "date")
-	if getStr(day, "status") != "available" {
-		return nil
-	}
-	return day
-}
-
 func searchDirectFlight(db *DB, a args) string {
-	origin, dest, date := a.str("origin"), a.str("destination"), a.str("date")
+	origin, dest, date := a["origin"], a["destination"], a["date"]
 	results := []Value{}
 	db.Each("flights", func(_ string, f *Object) bool {
-		if getStr(f, "origin") == origin && getStr(f, "destination") == dest {
-			if day := availableDay(f, date); day != nil {
-				results = append(results, flightResult(f, day))
+		if pyEq(pyGet(f, "origin"), origin) && pyEq(pyGet(f, "destination"), dest) {
+			if pyIn(date, pyGet(f, "dates")) && pyEq(pyGet(pyGet(pyGet(f, "dates"), date), "status"), "available") {
+				results = append(results, flightResult(f, pyGet(pyGet(f, "dates"), date)))
 			}
 		}
 		return true
@@ -278,54 +263,59 @@ func searchDirectFlight(db *DB, a args) string {
 	return Dumps(results)
 }
 
-// nextDay is the official (unpadded, May-only) "+1 day" date.
-func nextDay(date string) string {
-	tail := date
-	if len(tail) > 2 {
-		tail = tail[len(tail)-2:]
+// nextDate is the official f"2024-05-{int(date[-2:])+1}".
+func nextDate(date Value) string {
+	var tail Value
+	switch d := date.(type) {
+	case string:
+		rs := []rune(d)
+		if len(rs) > 2 {
+			rs = rs[len(rs)-2:]
+		}
+		tail = string(rs)
+	case []Value:
+		if len(d) > 2 {
+			d = d[len(d)-2:]
+		}
+		tail = d
+	case *Object:
+		raise("unhashable type: 'slice'")
+	default:
+		raise("'%s' object is not subscriptable", typeName(date))
 	}
-	d, err := strconv.Atoi(strings.TrimSpace(tail))
-	if err != nil {
-		raise("invalid literal for int() with base 10: %s", pyRepr(tail))
-	}
-	return "2024-05-" + strconv.Itoa(d+1)
+	return "2024-05-" + pyInt(tail).Add(Int(1)).String()
 }
 
 func searchOnestopFlight(db *DB, a args) string {
-	origin, dest, date := a.str("origin"), a.str("destination"), a.str("date")
+	origin, dest, date := a["origin"], a["destination"], a["date"]
 	results := []Value{}
 	db.Each("flights", func(_ string, f1 *Object) bool {
-		if getStr(f1, "origin") != origin {
+		if !pyEq(pyGet(f1, "origin"), origin) {
 			return true
 		}
 		db.Each("flights", func(_ string, f2 *Object) bool {
-			if getStr(f2, "destination") != dest || getStr(f1, "destination") != getStr(f2, "origin") {
+			if !(pyEq(pyGet(f2, "destination"), dest) && pyEq(pyGet(f1, "destination"), pyGet(f2, "origin"))) {
 				return true
 			}
-			arrive := getStr(f1, "scheduled_arrival_time_est")
-			date2 := date
-			if strings.Contains(arrive, "+1") {
-				date2 = nextDay(date)
+			var date2 Value = date
+			if pyIn("+1", pyGet(f1, "scheduled_arrival_time_est")) {
+				date2 = nextDate(date)
 			}
-			if arrive > getStr(f2, "scheduled_departure_time_est") {
+			if pyGt(pyGet(f1, "scheduled_arrival_time_est"), pyGet(f2, "scheduled_departure_time_est")) {
 				return true
 			}
-			d1, d2 := availableDay(f1, date), availableDay(f2, date2)
-			if d1 == nil || d2 == nil {
-				return true
+			if pyIn(date, pyGet(f1, "dates")) && pyIn(date2, pyGet(f2, "dates")) {
+				if pyEq(pyGet(pyGet(pyGet(f1, "dates"), date), "status"), "available") &&
+					pyEq(pyGet(pyGet(pyGet(f2, "dates"), date2), "status"), "available") {
+					r1 := flightResult(f1, pyGet(pyGet(f1, "dates"), date))
+					r1.Set("date", date)
+					// The official tool merges the second leg with the
+					// first leg's date entry (a quirk kept here).
+					r2 := flightResult(f2, pyGet(pyGet(f2, "dates"), date))
+					r2.Set("date", date2)
+					results = append(results, []Value{r1, r2})
+				}
 			}
-			// The official tool merges the second leg with the first leg's
-			// date entry (a quirk kept here), then sets date2.
-			day2, ok := getObj(f2, "dates").Get(date)
-			r1 := flightResult(f1, d1).Set("date", date)
-			r2 := NewObject()
-			if ok {
-				r2 = flightResult(f2, asObj(day2, "date"))
-			} else {
-				keyErr(date)
-			}
-			r2.Set("date", date2)
-			results = append(results, []Value{r1, r2})
 			return true
 		})
 		return true
@@ -333,110 +323,89 @@ func searchOnestopFlight(db *DB, a args) string {
 	return Dumps(results)
 }
 
-// paymentForUpdate checks a payment method for a baggage or flight change.
-func paymentForUpdate(db *DB, res *Object, pid string, total Num) (*Object, string) {
-	uid := getStr(res, "user_id")
-	if !db.Has("users", uid) {
-		keyErr(uid)
-	}
-	user := db.Mut("users", uid)
-	pv, ok := getObj(user, "payment_methods").Get(pid)
-	if !ok {
+// paymentCheck is the payment part shared by the baggage and flight
+// updates: the payment method to charge, or the error text.
+func paymentCheck(db *DB, res *Object, pid Value, total Value) (Value, string) {
+	uid := pyGet(res, "user_id")
+	if !pyIn(pid, pyGet(row(db, "users", uid, false), "payment_methods")) {
 		return nil, "Error: payment method not found"
 	}
-	pm := asObj(pv, "payment method")
-	switch getStr(pm, "source") {
-	case "certificate":
+	pm := pyGet(pyGet(row(db, "users", uid, true), "payment_methods"), pid)
+	if pyEq(pyGet(pm, "source"), "certificate") {
 		return nil, "Error: certificate cannot be used to update reservation"
-	case "gift_card":
-		if getNum(pm, "amount").Less(total) {
-			return nil, "Error: gift card balance is not enough"
-		}
+	} else if pyEq(pyGet(pm, "source"), "gift_card") && pyLt(pyGet(pm, "amount"), total) {
+		return nil, "Error: gift card balance is not enough"
 	}
 	return pm, ""
 }
 
 func updateReservationBaggages(db *DB, a args) string {
-	id := a.str("reservation_id")
-	if !db.Has("reservations", id) {
+	if !tblHas(db, "reservations", a["reservation_id"]) {
 		return "Error: reservation not found"
 	}
-	res := db.Mut("reservations", id)
-	extra := a.num("nonfree_baggages").Sub(getNum(res, "nonfree_baggages"))
-	if !Int(0).Less(extra) { // Python's max(0, x) keeps the int 0 on ties
-		extra = Int(0)
-	}
-	total := Int(50).Mul(extra)
-	pid := a.str("payment_id")
-	pm, msg := paymentForUpdate(db, res, pid, total)
+	res := row(db, "reservations", a["reservation_id"], true)
+	total := pyMul(Int(50), pyMax0(pySub(a["nonfree_baggages"], pyGet(res, "nonfree_baggages"), "-")))
+	pm, msg := paymentCheck(db, res, a["payment_id"], total)
 	if msg != "" {
 		return msg
 	}
-	res.Set("total_baggages", a.num("total_baggages"))
-	res.Set("nonfree_baggages", a.num("nonfree_baggages"))
-	if getStr(pm, "source") == "gift_card" {
-		pm.Set("amount", getNum(pm, "amount").Sub(total))
+	res.Set("total_baggages", a["total_baggages"])
+	res.Set("nonfree_baggages", a["nonfree_baggages"])
+	if pyEq(pyGet(pm, "source"), "gift_card") {
+		pySet(pm, "amount", pySub(pyGet(pm, "amount"), total, "-="))
 	}
-	if !total.Equal(Int(0)) {
-		res.Set("payment_history", append(getArr(res, "payment_history"), NewObject().Set("payment_id", pid).Set("amount", total)))
+	if !pyEq(total, Int(0)) {
+		appendTo(res, "payment_history", "append", NewObject().Set("payment_id", a["payment_id"]).Set("amount", total))
 	}
 	return Dumps(res)
 }
 
 func updateReservationFlights(db *DB, a args) string {
-	id := a.str("reservation_id")
-	if !db.Has("reservations", id) {
+	if !tblHas(db, "reservations", a["reservation_id"]) {
 		return "Error: reservation not found"
 	}
-	res := db.Mut("reservations", id)
-	cabin := a.str("cabin")
-	n := Int(int64(len(getArr(res, "passengers"))))
-	old := getArr(res, "flights")
-	sameCabin := Equal(get(res, "cabin"), cabin)
-	total := Int(0)
-	flights := a.list("flights")
-	for _, f := range flights {
-		seg := f.(*Object)
+	res := row(db, "reservations", a["reservation_id"], true)
+	cabin := a["cabin"]
+	var total Value = Int(0)
+	flights := Clone(a["flights"])
+	for _, f := range pyIter(flights) {
 		// A segment already in the reservation (same cabin) keeps its price.
-		var kept *Object
-		if sameCabin {
-			for _, of := range old {
-				o := asObj(of, "flight")
-				if Equal(get(o, "flight_number"), get(seg, "flight_number")) && Equal(get(o, "date"), get(seg, "date")) {
-					kept = o
-					break
-				}
+		var kept []Value
+		for _, of := range pyIter(pyGet(res, "flights")) {
+			if pyEq(pyGet(of, "flight_number"), pyGet(f, "flight_number")) &&
+				pyEq(pyGet(of, "date"), pyGet(f, "date")) && pyEq(cabin, pyGet(res, "cabin")) {
+				kept = append(kept, of)
 			}
 		}
-		if kept != nil {
-			total = total.Add(getNum(kept, "price").Mul(n))
-			seg.Set("price", get(kept, "price")).Set("origin", get(kept, "origin")).Set("destination", get(kept, "destination"))
+		if len(kept) > 0 {
+			total = pyAdd(total, pyMul(pyGet(kept[0], "price"), Int(int64(pyLen(pyGet(res, "passengers"))))), "+=")
+			pySet(f, "price", pyGet(kept[0], "price"))
+			pySet(f, "origin", pyGet(kept[0], "origin"))
+			pySet(f, "destination", pyGet(kept[0], "destination"))
 			continue
 		}
-		price, origin, dest, msg := flightPrice(db, seg, cabin, int(n.I))
+		price, msg := priceSegment(db, f, cabin, func() int { return pyLen(pyGet(res, "passengers")) })
 		if msg != "" {
 			return msg
 		}
-		seg.Set("price", price).Set("origin", origin).Set("destination", dest)
-		total = total.Add(asNum(price, "price").Mul(n))
+		total = pyAdd(total, pyMul(price, Int(int64(pyLen(pyGet(res, "passengers"))))), "+=")
 	}
-	oldSum := Int(0)
-	for _, of := range old {
-		oldSum = oldSum.Add(getNum(asObj(of, "flight"), "price"))
+	var old []Value
+	for _, of := range pyIter(pyGet(res, "flights")) {
+		old = append(old, pyGet(of, "price"))
 	}
-	total = total.Sub(oldSum.Mul(n))
-	pid := a.str("payment_id")
-	pm, msg := paymentForUpdate(db, res, pid, total)
+	total = pySub(total, pyMul(pySum(old), Int(int64(pyLen(pyGet(res, "passengers"))))), "-=")
+	pm, msg := paymentCheck(db, res, a["payment_id"], total)
 	if msg != "" {
 		return msg
 	}
-	if getStr(pm, "source") == "gift_card" {
-		pm.Set("amount", getNum(pm, "amount").Sub(total))
+	if pyEq(pyGet(pm, "source"), "gift_card") {
+		pySet(pm, "amount", pySub(pyGet(pm, "amount"), total, "-="))
 	}
 	// As in the official tool, the cabin itself is not updated.
 	res.Set("flights", flights)
-	if !total.Equal(Int(0)) {
-		res.Set("payment_history", append(getArr(res, "payment_history"), NewObject().Set("payment_id", pid).Set("amount", total)))
+	if !pyEq(total, Int(0)) {
+		appendTo(res, "payment_history", "append", NewObject().Set("payment_id", a["payment_id"]).Set("amount", total))
 	}
 	return Dumps(res)
 }

@@ -3,6 +3,7 @@ package taubench
 import (
 	"errors"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 )
@@ -13,19 +14,41 @@ const calcChars = "0123456789+-*/(). "
 // calculate mirrors the official tool: reject other characters, evaluate
 // the expression as Python would (true division, //, **, int/float), then
 // str(round(float(result), 2)). Errors read like the Python exceptions.
-func calculate(expr string) string {
-	for _, r := range expr {
-		if !strings.ContainsRune(calcChars, r) {
+// The character check iterates whatever the agent sent (a list's items, a
+// dict's keys) and raises outside the tool's try block; eval then rejects
+// anything but a string inside it.
+func calculate(v Value) (out string) {
+	for _, c := range pyIter(v) {
+		if !pyIn(c, calcChars) {
 			return "Error: invalid characters in expression"
 		}
 	}
+	expr, ok := v.(string)
+	if !ok {
+		return "Error: eval() arg 1 must be a string, bytes or code object"
+	}
+	if strings.Trim(expr, " ") == "" {
+		// CPython 3.11 reports an empty source at line 0.
+		return "Error: invalid syntax (<string>, line 0)"
+	}
+	// Arithmetic raises Python's OverflowError text for ints too large
+	// for a float; eval runs inside the tool's try block.
+	defer func() {
+		if r := recover(); r != nil {
+			pe, ok := r.(pyError)
+			if !ok {
+				panic(r)
+			}
+			out = "Error: " + pe.msg
+		}
+	}()
 	p := &calcParser{s: expr}
-	v, err := p.parse()
+	n, err := p.parse()
 	if err != nil {
 		return "Error: " + err.Error()
 	}
-	f := v.Float64()
-	if math.IsInf(f, 0) && !v.IsFloat {
+	f := n.Float64()
+	if math.IsInf(f, 0) && !n.IsFloat {
 		return "Error: int too large to convert to float"
 	}
 	return Float(f).Round2().String()
@@ -207,6 +230,13 @@ func arith(op string, a, b Num) (Num, error) {
 		if b.Float64() == 0 {
 			return Num{}, errors.New("integer division or modulo by zero")
 		}
+		if !a.IsFloat && !b.IsFloat && (a.B != nil || b.B != nil) {
+			q, m := new(big.Int).QuoRem(a.bigInt(), b.bigInt(), new(big.Int))
+			if m.Sign() != 0 && (m.Sign() < 0) != (b.bigInt().Sign() < 0) {
+				q.Sub(q, big.NewInt(1))
+			}
+			return fromBig(q), nil
+		}
 		if !a.IsFloat && !b.IsFloat {
 			q := a.I / b.I
 			if (a.I%b.I != 0) && ((a.I < 0) != (b.I < 0)) {
@@ -216,6 +246,14 @@ func arith(op string, a, b Num) (Num, error) {
 		}
 		return Float(math.Floor(a.Float64() / b.Float64())), nil
 	case "**":
+		if !a.IsFloat && !b.IsFloat && (a.B != nil || b.B != nil) {
+			// Only the float of the result matters to the tool.
+			r := math.Pow(a.Float64(), b.Float64())
+			if math.IsInf(r, 0) || math.IsNaN(r) || b.bigInt().Sign() < 0 {
+				return Num{}, errors.New("int too large to convert to float")
+			}
+			return Float(r), nil
+		}
 		if !a.IsFloat && !b.IsFloat && b.I >= 0 {
 			r := math.Pow(float64(a.I), float64(b.I))
 			if math.Abs(r) < 1<<53 {

@@ -21,9 +21,35 @@
 // observation is the system prompt (policy, tool list, action syntax)
 // followed by the customer's opening message.
 //
-// Reward (the official one): 1 iff the final database deep-equals the
-// database obtained by replaying the task's gold actions on a fresh copy,
+// The tools are untyped, as the official Python is: whatever JSON an agent
+// sends for an argument is stored, compared, iterated or multiplied with
+// Python's semantics (pyops.go), and what Python would raise becomes the
+// observation "Error: <exception text>", binding errors included
+// ("CancelReservation.invoke() missing 1 required positional argument:
+// 'reservation_id'"; arguments that are not a JSON object get the text of
+// the failed ** spread).
+//
+// Reward (the official one): 1 iff sha256(str(to_hashable(data))) of the
+// final database equals that of the database obtained by replaying the
+// task's gold actions on a fresh copy (hash.go; so 150 and 150.0 differ),
 // and every required output string occurs (case-insensitively, with commas
-// removed from the reply) in some reply to the customer. Numbers compare by
-// value (Python's str-of-tuples hash would tell 60 from 60.0; we do not).
+// removed from the reply) in some reply to the customer.
+//
+// Where Python cannot be matched exactly:
+//   - inside calculate, ** with an int operand beyond int64 is evaluated
+//     in floats (Python raises or rounds only when converting the result);
+//   - JSON that encoding/json rejects but json.loads accepts (NaN,
+//     Infinity, -Infinity literals) is read as a reply, not a tool call,
+//     and a lone surrogate escape (\ud800) becomes U+FFFD where Python
+//     keeps it;
+//   - sequence repetition is capped at 4M elements (Python would build it
+//     or raise MemoryError); only prices and bag counts are multiplied;
+//   - storing a dict key that is not a string raises our own error (the
+//     tools never do it with JSON input);
+//   - str.lower() and repr() classify characters with Go's Unicode 15
+//     tables, CPython 3.11 uses Unicode 14 (characters new in 15 differ);
+//   - official tools keep references to the agent's argument lists inside
+//     the task data (a later append shows up in the task's own actions);
+//     we copy arguments, which only matters when a task is replayed twice
+//     in one process after such a mutation.
 package taubench

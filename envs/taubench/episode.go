@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/internal/pystr"
 )
 
 // episode is one conversation on its own copy-on-write database.
@@ -53,7 +54,7 @@ func (e *episode) Step(ctx context.Context, text string) (envs.Step, error) {
 			e.finish()
 		}
 	case t != nil:
-		out, bad, err := invoke(t, e.db, act.Kwargs)
+		out, bad, err := invoke(t, e.db, act.Args())
 		if err != nil {
 			return envs.Step{}, err
 		}
@@ -105,7 +106,7 @@ func (s *Suite) GoldState(r *TaskRecord) (*DB, []string) {
 			outs = append(outs, "")
 			continue
 		}
-		out, _, err := invoke(t, db, a.Kwargs)
+		out, _, err := invoke(t, db, a.Args())
 		if err != nil {
 			out = "Error: " + err.Error()
 		}
@@ -120,10 +121,10 @@ func (s *Suite) judge(r *TaskRecord, db *DB, replies []string) Verdict {
 	v := Verdict{OutputsOK: true}
 	v.StateOK, v.Diff = SameState(db, gold)
 	for _, want := range r.Outputs {
-		w := strings.ToLower(want)
+		w := pystr.Lower(want)
 		found := false
 		for _, rep := range replies {
-			if strings.Contains(strings.ReplaceAll(strings.ToLower(rep), ",", ""), w) {
+			if strings.Contains(strings.ReplaceAll(pystr.Lower(rep), ",", ""), w) {
 				found = true
 				break
 			}

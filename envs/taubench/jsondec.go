@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/big"
 	"strconv"
 	"strings"
 )
@@ -108,7 +109,9 @@ func parseNumber(s string) (Num, error) {
 		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
 			return Int(i), nil
 		}
-		// Python would keep a big int; a float is the closest we hold.
+		if b, ok := new(big.Int).SetString(s, 10); ok {
+			return fromBig(b), nil // Python keeps big ints exactly
+		}
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {

@@ -38,10 +38,14 @@ func (d Domain) splits() []string {
 }
 
 func (d Domain) tools() []*tool {
+	ts := retailTools()
 	if d == Airline {
-		return airlineTools()
+		ts = airlineTools()
 	}
-	return retailTools()
+	for _, t := range ts {
+		t.domain = d
+	}
+	return ts
 }
 
 // idField names the key that repeats a row's id inside the row.

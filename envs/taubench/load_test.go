@@ -154,3 +154,11 @@ func pyLiteral(v Value) string {
 	}
 	return Dumps(v)
 }
+
+func strsToValues(s []string) []Value {
+	out := make([]Value, len(s))
+	for i, x := range s {
+		out[i] = x
+	}
+	return out
+}

@@ -1,6 +1,7 @@
 package taubench
 
 import (
+	"math"
 	"testing"
 
 	"github.com/memharness/memharness/internal/pyfmt"
@@ -49,7 +50,8 @@ func TestNumArith(t *testing.T) {
 		{"sub", Int(17).Sub(Float(21.1)), "-4.100000000000001"},
 		{"neg", Int(5).Neg(), "-5"},
 		{"abs", Float(-1.4).Abs(), "1.4"},
-		{"overflow goes float", Int(1 << 62).Add(Int(1 << 62)), "9.223372036854776e+18"},
+		{"overflow grows, as Python ints do", Int(1 << 62).Add(Int(1 << 62)), "9223372036854775808"},
+		{"big back to int64", Int(1 << 62).Add(Int(1 << 62)).Sub(Int(1 << 62)), "4611686018427387904"},
 	} {
 		if s := tc.got.String(); s != tc.want {
 			t.Errorf("%s: got %s, want %s", tc.name, s, tc.want)
@@ -81,5 +83,16 @@ func TestCalculate(t *testing.T) {
 		if got := calculate(tc.expr); got != tc.want {
 			t.Errorf("calculate(%q) = %q, want %q", tc.expr, got, tc.want)
 		}
+	}
+}
+
+func TestNumExactCompare(t *testing.T) {
+	big := Int(1<<53 + 1)
+	f := Float(1 << 53)
+	if big.Equal(f) || f.Equal(big) || big.Less(f) || !f.Less(big) {
+		t.Error("2**53+1 vs 2.0**53 must compare exactly, as in Python")
+	}
+	if !Int(60).Equal(Float(60)) || Int(1).Less(Float(math.NaN())) || Float(math.Inf(1)).Less(Int(5)) || !Int(5).Less(Float(math.Inf(1))) {
+		t.Error("small and special values")
 	}
 }

@@ -1,10 +1,5 @@
 package taubench
 
-import (
-	"sort"
-	"strings"
-)
-
 // Parameter descriptions are ours; names, types and order follow the
 // official schemas.
 var (
@@ -35,18 +30,16 @@ func retailTools() []*tool {
 		{name: "find_user_id_by_email", desc: "Find a user id by email; returns an error message when not found.",
 			params: []param{{name: "email", kind: kString, desc: "Email address."}},
 			run: func(db *DB, a args) string {
-				email := strings.ToLower(a.str("email"))
-				return findUser(db, func(p *Object) bool { return strings.ToLower(getStr(p, "email")) == email })
+				return findUser(db, func(p *Object) bool { return pyLower(pyGet(p, "email")) == pyLower(a["email"]) })
 			}},
 		{name: "find_user_id_by_name_zip", desc: "Find a user id by first name, last name and zip code; use only when the email is unknown.",
 			params: []param{{name: "first_name", kind: kString, desc: "First name."}, {name: "last_name", kind: kString, desc: "Last name."}, {name: "zip", kind: kString, desc: "Zip code."}},
 			run: func(db *DB, a args) string {
-				first, last, zip := strings.ToLower(a.str("first_name")), strings.ToLower(a.str("last_name")), a.str("zip")
 				return findUser(db, func(p *Object) bool {
-					name := getObj(p, "name")
-					return strings.ToLower(getStr(name, "first_name")) == first &&
-						strings.ToLower(getStr(name, "last_name")) == last &&
-						getStr(getObj(p, "address"), "zip") == zip
+					name := pyGet(p, "name")
+					return pyLower(pyGet(name, "first_name")) == pyLower(a["first_name"]) &&
+						pyLower(pyGet(name, "last_name")) == pyLower(a["last_name"]) &&
+						pyEq(pyGet(pyGet(p, "address"), "zip"), a["zip"])
 				})
 			}},
 		lookupTool("get_order_details", "Get the status and details of an order.", pOrderID, "orders", "Error: order not found"),
@@ -55,30 +48,25 @@ func retailTools() []*tool {
 		lookupTool("get_user_details", "Get a user's profile, including their orders.", pUserID, "users", "Error: user not found"),
 		{name: "list_all_product_types", desc: "List every product type's name and product id (50 in the store).",
 			run: func(db *DB, _ args) string {
-				byName := map[string]string{}
+				byName := NewObject()
 				db.Each("products", func(_ string, p *Object) bool {
-					byName[getStr(p, "name")] = getStr(p, "product_id")
+					pySet(byName, pyGet(p, "name"), pyGet(p, "product_id"))
 					return true
 				})
-				names := make([]string, 0, len(byName))
-				for n := range byName {
-					names = append(names, n)
-				}
-				sort.Strings(names)
 				out := NewObject()
-				for _, n := range names {
-					out.Set(n, byName[n])
+				for _, n := range pySorted(byName) {
+					out.Set(n.(string), byName.vals[n.(string)])
 				}
 				return Dumps(out)
 			}},
 		{name: "modify_pending_order_address", desc: "Change the shipping address of a pending order. Needs explicit user confirmation first.",
 			params: append([]param{pOrderID}, pAddress...),
 			run: func(db *DB, a args) string {
-				if !db.Has("orders", a.str("order_id")) {
+				if !tblHas(db, "orders", a["order_id"]) {
 					return "Error: order not found"
 				}
-				order := db.Mut("orders", a.str("order_id"))
-				if getStr(order, "status") != "pending" {
+				order := row(db, "orders", a["order_id"], true)
+				if !pyEq(pyGet(order, "status"), "pending") {
 					return "Error: non-pending order cannot be modified"
 				}
 				order.Set("address", addressFrom(a))
@@ -93,10 +81,10 @@ func retailTools() []*tool {
 		{name: "modify_user_address", desc: "Change a user's default address. Needs explicit user confirmation first.",
 			params: append([]param{pUserID}, pAddress...),
 			run: func(db *DB, a args) string {
-				if !db.Has("users", a.str("user_id")) {
+				if !tblHas(db, "users", a["user_id"]) {
 					return "Error: user not found"
 				}
-				user := db.Mut("users", a.str("user_id"))
+				user := row(db, "users", a["user_id"], true)
 				user.Set("address", addressFrom(a))
 				return Dumps(user)
 			}},
@@ -111,7 +99,7 @@ func retailTools() []*tool {
 func calculateTool() *tool {
 	return &tool{name: "calculate", desc: "Evaluate an arithmetic expression with numbers, + - * /, parentheses and spaces.",
 		params: []param{{name: "expression", kind: kString, desc: "The expression, e.g. '2 + 2'."}},
-		run:    func(_ *DB, a args) string { return calculate(a.str("expression")) }}
+		run:    func(_ *DB, a args) string { return calculate(a["expression"]) }}
 }
 
 func thinkTool() *tool {
@@ -131,11 +119,45 @@ func transferTool() *tool {
 func lookupTool(name, desc string, p param, tbl, notFound string) *tool {
 	return &tool{name: name, desc: desc, params: []param{p},
 		run: func(db *DB, a args) string {
-			if row, ok := db.Row(tbl, a.str(p.name)); ok {
-				return Dumps(row)
+			if tblHas(db, tbl, a[p.name]) {
+				return Dumps(row(db, tbl, a[p.name], false))
 			}
 			return notFound
 		}}
+}
+
+// tblHas is `k in data[tbl]`.
+func tblHas(db *DB, tbl string, k Value) bool {
+	hashable(k)
+	s, ok := k.(string)
+	return ok && db.Has(tbl, s)
+}
+
+// row is data[tbl][k]; mut when the tool may write into the row (the
+// database copies it on first write).
+func row(db *DB, tbl string, k Value, mut bool) *Object {
+	hashable(k)
+	s, ok := k.(string)
+	if !ok || !db.Has(tbl, s) {
+		raise("%s", pyRepr(k))
+	}
+	if mut {
+		return db.Mut(tbl, s)
+	}
+	r, _ := db.Row(tbl, s)
+	return r
+}
+
+// appendTo is o[k].append(x) (method "append") or o[k].extend(xs)
+// (method "extend"). The list is copied so that no other value shares
+// its backing array.
+func appendTo(o Value, k string, method string, xs ...Value) {
+	cur := pyGet(o, k)
+	l, ok := cur.([]Value)
+	if !ok {
+		raise("'%s' object has no attribute '%s'", typeName(cur), method)
+	}
+	pySet(o, k, append(l[:len(l):len(l)], xs...))
 }
 
 func findUser(db *DB, match func(*Object) bool) string {
@@ -156,295 +178,255 @@ func findUser(db *DB, match func(*Object) bool) string {
 func addressFrom(a args) *Object {
 	o := NewObject()
 	for _, p := range pAddress {
-		o.Set(p.name, a.str(p.name))
+		o.Set(p.name, a[p.name])
 	}
 	return o
 }
 
-func strsToValues(s []string) []Value {
-	out := make([]Value, len(s))
-	for i, x := range s {
-		out[i] = x
+// checkItems is the official loop
+//
+//	for item_id in item_ids:
+//	    if item_ids.count(item_id) > all_item_ids.count(item_id): ...
+//
+// returning the first item id that fails, and ok=false then.
+func checkItems(order Value, itemIDs Value) (bad Value, ok bool) {
+	var all []Value
+	for _, it := range pyIter(pyGet(order, "items")) {
+		all = append(all, pyGet(it, "item_id"))
+	}
+	for _, id := range pyIter(itemIDs) {
+		if pyCount(itemIDs, id) > pyCount(all, id) {
+			return id, false
+		}
+	}
+	return nil, true
+}
+
+// firstItem is [item for item in order["items"] if item["item_id"] == id][0].
+func firstItem(order Value, id Value) Value {
+	var match []Value
+	for _, it := range pyIter(pyGet(order, "items")) {
+		if pyEq(pyGet(it, "item_id"), id) {
+			match = append(match, it)
+		}
+	}
+	return pyGet(match, Int(0))
+}
+
+// pyZip is zip(a, b) of two iterables.
+func pyZip(a, b Value) [][2]Value {
+	xs, ys := pyIter(a), pyIter(b)
+	n := len(xs)
+	if len(ys) < n {
+		n = len(ys)
+	}
+	out := make([][2]Value, n)
+	for i := 0; i < n; i++ {
+		out[i] = [2]Value{xs[i], ys[i]}
 	}
 	return out
 }
 
-func sortedValues(s []string) []Value {
-	c := append([]string(nil), s...)
-	sort.Strings(c)
-	return strsToValues(c)
-}
-
-func count(s []string, x string) int {
-	n := 0
-	for _, e := range s {
-		if e == x {
-			n++
+// swapPrice is the items loop shared by exchange and modify: the summed
+// price difference, or the official error text.
+func swapPrice(db *DB, order Value, itemIDs, newIDs Value) (Value, string) {
+	var diff Value = Int(0)
+	for _, pair := range pyZip(itemIDs, newIDs) {
+		item := firstItem(order, pair[0])
+		pid := pyGet(item, "product_id")
+		variants := pyGet(row(db, "products", pid, false), "variants")
+		if !(pyIn(pair[1], variants) && truthy(pyGet(pyGet(variants, pair[1]), "available"))) {
+			return nil, "Error: new item " + pyStr(pair[1]) + " not found or available"
 		}
-	}
-	return n
-}
-
-// orderItemIDs lists the item ids of an order's items.
-func orderItemIDs(order *Object) []string {
-	var ids []string
-	for _, it := range getArr(order, "items") {
-		ids = append(ids, getStr(asObj(it, "item"), "item_id"))
-	}
-	return ids
-}
-
-// firstItem is the first order item with item_id id.
-func firstItem(order *Object, id string) *Object {
-	for _, it := range getArr(order, "items") {
-		o := asObj(it, "item")
-		if getStr(o, "item_id") == id {
-			return o
-		}
-	}
-	raise("list index out of range")
-	return nil
-}
-
-// userPayment returns the user's payment method, or nil.
-func userPayment(db *DB, userID, pmID string, mutable bool) *Object {
-	var user *Object
-	if mutable {
-		user = db.Mut("users", userID)
-	} else {
-		u, ok := db.Row("users", userID)
-		if !ok {
-			keyErr(userID)
-		}
-		user = u
-	}
-	v, ok := getObj(user, "payment_methods").Get(pmID)
-	if !ok {
-		return nil
-	}
-	return asObj(v, "payment method")
-}
-
-// priceDiff sums new minus old prices for item swaps, checking that each
-// new item is an available variant of the old item's product.
-func priceDiff(db *DB, order *Object, items, newItems []string) (Num, string) {
-	diff := Int(0)
-	for i := range items {
-		item := firstItem(order, items[i])
-		pid := getStr(item, "product_id")
-		prod, ok := db.Row("products", pid)
-		if !ok {
-			keyErr(pid)
-		}
-		v, ok := getObj(prod, "variants").Get(newItems[i])
-		if !ok || asObj(v, "variant").vals["available"] != true {
-			return diff, "Error: new item " + newItems[i] + " not found or available"
-		}
-		diff = diff.Add(getNum(asObj(v, "variant"), "price").Sub(getNum(item, "price")))
+		oldPrice := pyGet(item, "price")
+		newPrice := pyGet(pyGet(variants, pair[1]), "price")
+		diff = pyAdd(diff, pySub(newPrice, oldPrice, "-"), "+=")
 	}
 	return diff, ""
 }
 
-// checkItems mirrors the official "count in request <= count in order".
-func checkItems(order *Object, items []string) string {
-	all := orderItemIDs(order)
-	for _, id := range items {
-		if count(items, id) > count(all, id) {
-			return id
-		}
-	}
-	return ""
+// userPM is users[order["user_id"]]["payment_methods"], copied for
+// writing when mut.
+func userPMs(db *DB, uid Value, mut bool) Value {
+	return pyGet(row(db, "users", uid, mut), "payment_methods")
 }
 
 func cancelPendingOrder(db *DB, a args) string {
-	id := a.str("order_id")
-	if !db.Has("orders", id) {
+	if !tblHas(db, "orders", a["order_id"]) {
 		return "Error: order not found"
 	}
-	order := db.Mut("orders", id)
-	if getStr(order, "status") != "pending" {
+	order := row(db, "orders", a["order_id"], true)
+	if !pyEq(pyGet(order, "status"), "pending") {
 		return "Error: non-pending order cannot be cancelled"
 	}
-	reason := a.str("reason")
-	if reason != "no longer needed" && reason != "ordered by mistake" {
+	if !pyIn(a["reason"], []Value{"no longer needed", "ordered by mistake"}) {
 		return "Error: invalid reason"
 	}
-	history := getArr(order, "payment_history")
 	var refunds []Value
-	for _, p := range history {
-		pay := asObj(p, "payment")
-		pmID := getStr(pay, "payment_method_id")
-		amount := get(pay, "amount")
-		refunds = append(refunds, NewObject().Set("transaction_type", "refund").Set("amount", amount).Set("payment_method_id", pmID))
-		if strings.Contains(pmID, "gift_card") {
-			pm := userPayment(db, getStr(order, "user_id"), pmID, true)
-			if pm == nil {
-				keyErr(pmID)
-			}
-			pm.Set("balance", getNum(pm, "balance").Add(asNum(amount, "amount")).Round2())
+	for _, payment := range pyIter(pyGet(order, "payment_history")) {
+		pmID := pyGet(payment, "payment_method_id")
+		refunds = append(refunds, NewObject().Set("transaction_type", "refund").Set("amount", pyGet(payment, "amount")).Set("payment_method_id", pmID))
+		if pyIn("gift_card", pmID) {
+			pm := pyGet(userPMs(db, pyGet(order, "user_id"), true), pmID)
+			pySet(pm, "balance", pyAdd(pyGet(pm, "balance"), pyGet(payment, "amount"), "+="))
+			pySet(pm, "balance", pyRound2(pyGet(pm, "balance")))
 		}
 	}
 	order.Set("status", "cancelled")
-	order.Set("cancel_reason", reason)
-	order.Set("payment_history", append(history, refunds...))
+	order.Set("cancel_reason", a["reason"])
+	appendTo(order, "payment_history", "extend", refunds...)
 	return Dumps(order)
 }
 
 func exchangeDeliveredOrderItems(db *DB, a args) string {
-	id := a.str("order_id")
-	if !db.Has("orders", id) {
+	if !tblHas(db, "orders", a["order_id"]) {
 		return "Error: order not found"
 	}
-	order := db.Mut("orders", id)
-	if getStr(order, "status") != "delivered" {
+	order := row(db, "orders", a["order_id"], true)
+	if !pyEq(pyGet(order, "status"), "delivered") {
 		return "Error: non-delivered order cannot be exchanged"
 	}
-	items, newItems := a.strs("item_ids"), a.strs("new_item_ids")
-	if bad := checkItems(order, items); bad != "" {
-		return "Error: " + bad + " not found"
+	itemIDs, newIDs := a["item_ids"], a["new_item_ids"]
+	if bad, ok := checkItems(order, itemIDs); !ok {
+		return "Error: " + pyStr(bad) + " not found"
 	}
-	if len(items) != len(newItems) {
+	if pyLen(itemIDs) != pyLen(newIDs) {
 		return "Error: the number of items to be exchanged should match"
 	}
-	diff, msg := priceDiff(db, order, items, newItems)
+	diff, msg := swapPrice(db, order, itemIDs, newIDs)
 	if msg != "" {
 		return msg
 	}
-	diff = diff.Round2()
-	pmID := a.str("payment_method_id")
-	pm := userPayment(db, getStr(order, "user_id"), pmID, false)
-	if pm == nil {
+	diff = pyRound2(diff)
+	pmID := a["payment_method_id"]
+	uid := pyGet(order, "user_id")
+	if !pyIn(pmID, userPMs(db, uid, false)) {
 		return "Error: payment method not found"
 	}
-	if getStr(pm, "source") == "gift_card" && getNum(pm, "balance").Less(diff) {
+	pm := pyGet(userPMs(db, uid, false), pmID)
+	if pyEq(pyGet(pm, "source"), "gift_card") && pyLt(pyGet(pm, "balance"), diff) {
 		return "Error: insufficient gift card balance to pay for the price difference"
 	}
 	order.Set("status", "exchange requested")
-	order.Set("exchange_items", sortedValues(items))
-	order.Set("exchange_new_items", sortedValues(newItems))
+	order.Set("exchange_items", pySorted(itemIDs))
+	order.Set("exchange_new_items", pySorted(newIDs))
 	order.Set("exchange_payment_method_id", pmID)
 	order.Set("exchange_price_difference", diff)
 	return Dumps(order)
 }
 
 func modifyPendingOrderItems(db *DB, a args) string {
-	id := a.str("order_id")
-	if !db.Has("orders", id) {
+	if !tblHas(db, "orders", a["order_id"]) {
 		return "Error: order not found"
 	}
-	order := db.Mut("orders", id)
-	if getStr(order, "status") != "pending" {
+	order := row(db, "orders", a["order_id"], true)
+	if !pyEq(pyGet(order, "status"), "pending") {
 		return "Error: non-pending order cannot be modified"
 	}
-	items, newItems := a.strs("item_ids"), a.strs("new_item_ids")
-	if bad := checkItems(order, items); bad != "" {
-		return "Error: " + bad + " not found"
+	itemIDs, newIDs := a["item_ids"], a["new_item_ids"]
+	if bad, ok := checkItems(order, itemIDs); !ok {
+		return "Error: " + pyStr(bad) + " not found"
 	}
-	if len(items) != len(newItems) {
+	if pyLen(itemIDs) != pyLen(newIDs) {
 		return "Error: the number of items to be exchanged should match"
 	}
-	diff, msg := priceDiff(db, order, items, newItems)
+	diff, msg := swapPrice(db, order, itemIDs, newIDs)
 	if msg != "" {
 		return msg
 	}
-	pmID := a.str("payment_method_id")
-	uid := getStr(order, "user_id")
-	if userPayment(db, uid, pmID, false) == nil {
+	pmID := a["payment_method_id"]
+	uid := pyGet(order, "user_id")
+	if !pyIn(pmID, userPMs(db, uid, false)) {
 		return "Error: payment method not found"
 	}
-	pm := userPayment(db, uid, pmID, true)
-	isGift := getStr(pm, "source") == "gift_card"
-	if isGift && getNum(pm, "balance").Less(diff) {
+	pm := pyGet(userPMs(db, uid, true), pmID)
+	if pyEq(pyGet(pm, "source"), "gift_card") && pyLt(pyGet(pm, "balance"), diff) {
 		return "Error: insufficient gift card balance to pay for the new item"
 	}
 	kind := "refund"
-	if Int(0).Less(diff) {
+	if pyGt(diff, Int(0)) {
 		kind = "payment"
 	}
-	order.Set("payment_history", append(getArr(order, "payment_history"),
-		NewObject().Set("transaction_type", kind).Set("amount", diff.Abs()).Set("payment_method_id", pmID)))
-	if isGift {
-		pm.Set("balance", getNum(pm, "balance").Sub(diff).Round2())
+	appendTo(order, "payment_history", "append",
+		NewObject().Set("transaction_type", kind).Set("amount", pyAbs(diff)).Set("payment_method_id", pmID))
+	if pyEq(pyGet(pm, "source"), "gift_card") {
+		pySet(pm, "balance", pySub(pyGet(pm, "balance"), diff, "-="))
+		pySet(pm, "balance", pyRound2(pyGet(pm, "balance")))
 	}
-	for i := range items {
-		item := firstItem(order, items[i])
-		prod, _ := db.Row("products", getStr(item, "product_id"))
-		variant := asObj(get(getObj(prod, "variants"), newItems[i]), "variant")
-		item.Set("item_id", newItems[i])
-		item.Set("price", get(variant, "price"))
-		item.Set("options", Clone(get(variant, "options")))
+	for _, pair := range pyZip(itemIDs, newIDs) {
+		item := firstItem(order, pair[0])
+		pySet(item, "item_id", pair[1])
+		variant := func() Value {
+			return pyGet(pyGet(row(db, "products", pyGet(item, "product_id"), false), "variants"), pair[1])
+		}
+		pySet(item, "price", pyGet(variant(), "price"))
+		pySet(item, "options", Clone(pyGet(variant(), "options")))
 	}
 	order.Set("status", "pending (item modified)")
 	return Dumps(order)
 }
 
 func modifyPendingOrderPayment(db *DB, a args) string {
-	id := a.str("order_id")
-	if !db.Has("orders", id) {
+	if !tblHas(db, "orders", a["order_id"]) {
 		return "Error: order not found"
 	}
-	order := db.Mut("orders", id)
-	if getStr(order, "status") != "pending" {
+	order := row(db, "orders", a["order_id"], true)
+	if !pyEq(pyGet(order, "status"), "pending") {
 		return "Error: non-pending order cannot be modified"
 	}
-	pmID := a.str("payment_method_id")
-	uid := getStr(order, "user_id")
-	if userPayment(db, uid, pmID, false) == nil {
+	pmID := a["payment_method_id"]
+	uid := pyGet(order, "user_id")
+	if !pyIn(pmID, userPMs(db, uid, false)) {
 		return "Error: payment method not found"
 	}
-	history := getArr(order, "payment_history")
-	if len(history) > 1 || getStr(asObj(index(history, 0), "payment"), "transaction_type") != "payment" {
+	history := func() Value { return pyGet(order, "payment_history") }
+	first := func() Value { return pyGet(history(), Int(0)) }
+	if pyLen(history()) > 1 || !pyEq(pyGet(first(), "transaction_type"), "payment") {
 		return "Error: there should be exactly one payment for a pending order"
 	}
-	first := asObj(history[0], "payment")
-	oldID := getStr(first, "payment_method_id")
-	if oldID == pmID {
+	if pyEq(pyGet(first(), "payment_method_id"), pmID) {
 		return "Error: the new payment method should be different from the current one"
 	}
-	amount := getNum(first, "amount")
-	pm := userPayment(db, uid, pmID, true)
-	if getStr(pm, "source") == "gift_card" && getNum(pm, "balance").Less(amount) {
+	amount := pyGet(first(), "amount")
+	pm := pyGet(userPMs(db, uid, true), pmID)
+	if pyEq(pyGet(pm, "source"), "gift_card") && pyLt(pyGet(pm, "balance"), amount) {
 		return "Error: insufficient gift card balance to pay for the order"
 	}
-	order.Set("payment_history", append(history,
+	appendTo(order, "payment_history", "extend",
 		NewObject().Set("transaction_type", "payment").Set("amount", amount).Set("payment_method_id", pmID),
-		NewObject().Set("transaction_type", "refund").Set("amount", amount).Set("payment_method_id", oldID)))
-	if getStr(pm, "source") == "gift_card" {
-		pm.Set("balance", getNum(pm, "balance").Sub(amount).Round2())
+		NewObject().Set("transaction_type", "refund").Set("amount", amount).Set("payment_method_id", pyGet(first(), "payment_method_id")))
+	if pyEq(pyGet(pm, "source"), "gift_card") {
+		pySet(pm, "balance", pySub(pyGet(pm, "balance"), amount, "-="))
+		pySet(pm, "balance", pyRound2(pyGet(pm, "balance")))
 	}
-	if strings.Contains(oldID, "gift_card") {
-		old := userPayment(db, uid, oldID, true)
-		if old == nil {
-			keyErr(oldID)
-		}
-		old.Set("balance", getNum(old, "balance").Add(amount).Round2())
+	if pyIn("gift_card", pyGet(first(), "payment_method_id")) {
+		old := pyGet(userPMs(db, uid, true), pyGet(first(), "payment_method_id"))
+		pySet(old, "balance", pyAdd(pyGet(old, "balance"), amount, "+="))
+		pySet(old, "balance", pyRound2(pyGet(old, "balance")))
 	}
 	return Dumps(order)
 }
 
 func returnDeliveredOrderItems(db *DB, a args) string {
-	id := a.str("order_id")
-	if !db.Has("orders", id) {
+	if !tblHas(db, "orders", a["order_id"]) {
 		return "Error: order not found"
 	}
-	order := db.Mut("orders", id)
-	if getStr(order, "status") != "delivered" {
+	order := row(db, "orders", a["order_id"], true)
+	if !pyEq(pyGet(order, "status"), "delivered") {
 		return "Error: non-delivered order cannot be returned"
 	}
-	pmID := a.str("payment_method_id")
-	if userPayment(db, getStr(order, "user_id"), pmID, false) == nil {
+	pmID := a["payment_method_id"]
+	if !pyIn(pmID, userPMs(db, pyGet(order, "user_id"), false)) {
 		return "Error: payment method not found"
 	}
-	first := asObj(index(getArr(order, "payment_history"), 0), "payment")
-	if !strings.Contains(pmID, "gift_card") && pmID != getStr(first, "payment_method_id") {
+	if !pyIn("gift_card", pmID) && !pyEq(pmID, pyGet(pyGet(pyGet(order, "payment_history"), Int(0)), "payment_method_id")) {
 		return "Error: payment method should be either the original payment method or a gift card"
 	}
-	items := a.strs("item_ids")
-	if checkItems(order, items) != "" {
+	if _, ok := checkItems(order, a["item_ids"]); !ok {
 		return "Error: some item not found"
 	}
 	order.Set("status", "return requested")
-	order.Set("return_items", sortedValues(items))
+	order.Set("return_items", pySorted(a["item_ids"]))
 	order.Set("return_payment_method_id", pmID)
 	return Dumps(order)
 }

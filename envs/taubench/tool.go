@@ -34,37 +34,54 @@ type tool struct {
 	// terminal tools end the episode and are skipped when replaying gold
 	// actions (τ-bench's terminate_tools).
 	terminal bool
-	run      func(db *DB, a args) string
+	// domain places the official class in its module, for the exception
+	// texts that name it.
+	domain Domain
+	run    func(db *DB, a args) string
 }
 
-// args are bound, type-checked arguments (deep copies of the agent's).
+// args are the bound arguments (deep copies of the agent's), of whatever
+// JSON types the agent sent: the official tools check none.
 type args map[string]Value
 
-func (a args) str(k string) string { return a[k].(string) }
-func (a args) num(k string) Num    { return a[k].(Num) }
-func (a args) list(k string) []Value {
-	return a[k].([]Value)
-}
-func (a args) strs(k string) []string {
-	l := a[k].([]Value)
-	out := make([]string, len(l))
-	for i, v := range l {
-		out[i] = v.(string)
+// className is the official tool class, e.g. CancelPendingOrder.
+func (t *tool) className() string {
+	var b strings.Builder
+	for _, w := range strings.Split(t.name, "_") {
+		if w != "" {
+			b.WriteString(strings.ToUpper(w[:1]) + w[1:])
+		}
 	}
-	return out
+	return b.String()
 }
 
-// bind checks kw against the schema like Python's call would (missing or
-// unexpected keyword arguments), and additionally checks JSON types, which
-// Python leaves to chance.
-func bind(t *tool, kw *Object) (args, error) {
-	known := map[string]param{}
+// qualName is what Python names the function in binding errors raised
+// inside the call ("CancelPendingOrder.invoke()"); fullName is what it
+// names it in errors raised at the call site, module path included.
+func (t *tool) qualName() string { return t.className() + ".invoke()" }
+func (t *tool) fullName() string {
+	return "tau_bench.envs." + string(t.domain) + ".tools." + t.name + "." + t.qualName()
+}
+
+// bind does what env.step's invoke(data=self.data, **kwargs) does before
+// the tool body runs, with CPython's messages: the ** operand must be a
+// mapping without a "data" key, every key must name a parameter, and every
+// parameter must be given.
+func bind(t *tool, raw Value) (args, error) {
+	kw, ok := raw.(*Object)
+	if !ok {
+		return nil, fmt.Errorf("%s argument after ** must be a mapping, not %s", t.fullName(), typeName(raw))
+	}
+	if kw.Has("data") {
+		return nil, fmt.Errorf("%s got multiple values for keyword argument 'data'", t.fullName())
+	}
+	known := map[string]bool{}
 	for _, p := range t.params {
-		known[p.name] = p
+		known[p.name] = true
 	}
 	for _, k := range kw.Keys() {
-		if _, ok := known[k]; !ok {
-			return nil, fmt.Errorf("%s() got an unexpected keyword argument %s", t.name, pyRepr(k))
+		if !known[k] {
+			return nil, fmt.Errorf("%s got an unexpected keyword argument %s", t.qualName(), pyRepr(k))
 		}
 	}
 	var missing []string
@@ -75,62 +92,38 @@ func bind(t *tool, kw *Object) (args, error) {
 			missing = append(missing, pyRepr(p.name))
 			continue
 		}
-		if err := checkKind(p, v); err != nil {
-			return nil, err
-		}
 		a[p.name] = Clone(v)
 	}
 	if len(missing) > 0 {
-		plural := "argument"
-		if len(missing) > 1 {
-			plural = "arguments"
-		}
-		return nil, fmt.Errorf("%s() missing %d required positional %s: %s", t.name, len(missing), plural, strings.Join(missing, ", "))
+		return nil, fmt.Errorf("%s missing %d required positional %s: %s", t.qualName(), len(missing), plural(len(missing), "argument"), pyList(missing))
 	}
 	return a, nil
 }
 
-func checkKind(p param, v Value) error {
-	bad := func(want string) error {
-		return fmt.Errorf("argument %s must be %s, not %s", pyRepr(p.name), want, typeName(v))
+func plural(n int, w string) string {
+	if n == 1 {
+		return w
 	}
-	switch p.kind {
-	case kString:
-		if _, ok := v.(string); !ok {
-			return bad("a string")
-		}
-	case kNumber, kInteger:
-		if _, ok := v.(Num); !ok {
-			return bad("a number")
-		}
-	case kStringList:
-		l, ok := v.([]Value)
-		if !ok {
-			return bad("a list of strings")
-		}
-		for _, e := range l {
-			if _, ok := e.(string); !ok {
-				return bad("a list of strings")
-			}
-		}
-	case kObjectList:
-		l, ok := v.([]Value)
-		if !ok {
-			return bad("a list of objects")
-		}
-		for _, e := range l {
-			if _, ok := e.(*Object); !ok {
-				return bad("a list of objects")
-			}
-		}
-	}
-	return nil
+	return w + "s"
 }
 
-// invoke runs t on db with the agent's keyword arguments. invalid is true
-// when the arguments do not bind or the tool raised; err only reports a bug
-// in a tool (a non-pyError panic), never bad agent input.
-func invoke(t *tool, db *DB, kw *Object) (obs string, invalid bool, err error) {
+// pyList joins names as CPython's missing-argument message does:
+// "'a'", "'a' and 'b'", "'a', 'b', and 'c'".
+func pyList(names []string) string {
+	switch len(names) {
+	case 1:
+		return names[0]
+	case 2:
+		return names[0] + " and " + names[1]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + ", and " + names[len(names)-1]
+}
+
+// invoke runs t on db with the agent's arguments (any JSON value; the
+// official call spreads them with **). invalid is true when the arguments
+// do not bind or the tool raised; err only reports a bug in a tool (a
+// non-pyError panic), never bad agent input.
+func invoke(t *tool, db *DB, raw Value) (obs string, invalid bool, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			if pe, ok := r.(pyError); ok {
@@ -140,7 +133,7 @@ func invoke(t *tool, db *DB, kw *Object) (obs string, invalid bool, err error) {
 			err = fmt.Errorf("tool %s: internal error: %v", t.name, r)
 		}
 	}()
-	a, berr := bind(t, kw)
+	a, berr := bind(t, raw)
 	if berr != nil {
 		return "Error: " + berr.Error(), true, nil
 	}

@@ -121,22 +121,3 @@ func Equal(a, b Value) bool {
 		panic(fmt.Sprintf("taubench: unexpected value type %T", a))
 	}
 }
-
-// pyStr is Python's str() of a value inside an f-string (strings as is).
-func pyStr(v Value) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case Num:
-		return x.String()
-	case bool:
-		if x {
-			return "True"
-		}
-		return "False"
-	case nil:
-		return "None"
-	default:
-		return Dumps(v)
-	}
-}

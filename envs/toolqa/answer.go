@@ -1,28 +1,19 @@
 package toolqa
 
-import (
-	"regexp"
-	"strings"
-)
+import "github.com/memharness/memharness/internal/pystr"
 
-// articles are the words ToolQA's normalisation drops; "usd" is among them
-// so that a bare number matches an answer key with a currency.
-var articles = regexp.MustCompile(`\b(a|an|the|usd)\b`)
+// articles are the words ToolQA's normalisation replaces, in the order
+// of agents.py's pattern \b(a|an|the|usd)\b; "usd" is among them so that a
+// bare number matches an answer key with a currency.
+var articles = []string{"a", "an", "the", "usd"}
 
-// Normalize is ToolQA's answer normalisation (the HotpotQA one plus "usd"):
-// lower-case, drop ASCII punctuation, drop articles, collapse white space.
-// Go's \b is ASCII-only where Python's is Unicode-aware; for the numbers,
-// dates and words of this task the two agree.
+// Normalize is agents.py's normalize_answer (the HotpotQA one plus "usd"):
+// Python's str.lower(), drop ASCII punctuation, replace articles standing
+// alone under Python's Unicode \b by a space, " ".join(s.split()).
 func Normalize(s string) string {
-	s = strings.ToLower(s)
-	s = strings.Map(func(r rune) rune {
-		if r < 128 && strings.ContainsRune(`!"#$%&'()*+,-./:;<=>?@[\]^_`+"`"+`{|}~`, r) {
-			return -1
-		}
-		return r
-	}, s)
-	s = articles.ReplaceAllString(s, " ")
-	return strings.Join(strings.Fields(s), " ")
+	s = pystr.RemovePunctuation(pystr.Lower(s))
+	s = pystr.ReplaceWords(s, articles, " ")
+	return pystr.JoinFields(s)
 }
 
 // ExactMatch reports whether answer equals key after normalisation.

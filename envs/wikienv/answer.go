@@ -1,58 +1,20 @@
 package wikienv
 
-import (
-	"strings"
-	"unicode"
-)
+import "github.com/memharness/memharness/internal/pystr"
 
-// NormalizeAnswer is HotpotQA's official answer normalisation: lower-case,
-// drop ASCII punctuation, drop the articles a/an/the as whole words, and
-// collapse whitespace. FEVER labels go through it too, as in ReAct.
+// NormalizeAnswer is HotpotQA's official answer normalisation, which
+// ReAct also applies to FEVER labels: Python's str.lower(), drop ASCII
+// punctuation, replace the articles a/an/the standing alone under Python's
+// Unicode \b by a space, then " ".join(s.split()). Every step follows
+// Python 3 semantics on all of Unicode (see internal/pystr).
 func NormalizeAnswer(s string) string {
-	s = strings.ToLower(s)
-	s = strings.Map(func(r rune) rune {
-		if r <= unicode.MaxASCII && (unicode.IsPunct(r) || unicode.IsSymbol(r)) {
-			return -1
-		}
-		return r
-	}, s)
-	s = dropArticles(s)
-	return strings.Join(strings.Fields(s), " ")
+	s = pystr.RemovePunctuation(pystr.Lower(s))
+	s = pystr.ReplaceWords(s, articles, " ")
+	return pystr.JoinFields(s)
 }
 
-// dropArticles removes "a", "an" and "the" where Python's Unicode-aware \b
-// would see a word on its own (the official script uses \b(a|an|the)\b).
-func dropArticles(s string) string {
-	rs := []rune(s)
-	var b strings.Builder
-	for i := 0; i < len(rs); {
-		if i == 0 || !isWordRune(rs[i-1]) {
-			if n := articleAt(rs[i:]); n > 0 {
-				i += n
-				continue
-			}
-		}
-		b.WriteRune(rs[i])
-		i++
-	}
-	return b.String()
-}
-
-// articleAt is the length of an article starting rs and ending at a word
-// boundary, or 0.
-func articleAt(rs []rune) int {
-	for _, a := range []string{"the", "an", "a"} {
-		n := len(a)
-		if len(rs) >= n && string(rs[:n]) == a && (len(rs) == n || !isWordRune(rs[n])) {
-			return n
-		}
-	}
-	return 0
-}
-
-func isWordRune(r rune) bool {
-	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
-}
+// articles in the order of the official pattern \b(a|an|the)\b.
+var articles = []string{"a", "an", "the"}
 
 // ExactMatch compares normalised answers.
 func ExactMatch(pred, gold string) bool {
@@ -68,7 +30,7 @@ func F1(pred, gold string) float64 {
 	if (special[p] || special[g]) && p != g {
 		return 0
 	}
-	pt, gt := strings.Fields(p), strings.Fields(g)
+	pt, gt := pystr.Fields(p), pystr.Fields(g)
 	counts := map[string]int{}
 	for _, w := range gt {
 		counts[w]++

@@ -3,6 +3,9 @@ package wikienv
 import (
 	"math"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/memharness/memharness/internal/pystr"
 )
 
 func TestNormalizeAnswer(t *testing.T) {
@@ -16,8 +19,15 @@ func TestNormalizeAnswer(t *testing.T) {
 		{"Gesellschaft mit beschränkter Haftung", "gesellschaft mit beschränkter haftung"},
 		{"NOT ENOUGH INFO", "not enough info"},
 		{"a", ""},
-		{"éthe the", "éthe"},    // Unicode letters are word characters
-		{"“the” end", "“” end"}, // non-ASCII quotes are not punctuation here
+		{"éthe the", "éthe"},     // Unicode letters are word characters
+		{"“the” end", "“ ” end"}, // non-ASCII quotes stay; the article becomes a space
+		// Cases from issue 14, each checked against CPython 3.11.
+		{"«the»", "« »"},
+		{"21\x1f", "21"},               // \x1c-\x1f split like white space
+		{"ΟΔΟΣ", "οδος"},               // word-final sigma
+		{"İstanbul", "i\u0307stanbul"}, // dotted capital I
+		{"the\u0301 x", "\u0301 x"},    // a combining mark is not a word character
+		{"²the ½a Ⅻan", "²the ½a ⅻan"}, // No and Nl characters are
 	}
 	for _, tt := range tests {
 		if got := NormalizeAnswer(tt.in); got != tt.want {
@@ -38,6 +48,8 @@ func TestExactMatchAndF1(t *testing.T) {
 		{"yes sir", "yes", false, 0}, // yes/no only match themselves
 		{"88 metres", "88 metres.", true, 1},
 		{"", "x", false, 0},
+		{"21\x1f", "21", true, 1},
+		{"ΟΔΟΣ", "οδος", true, 1},
 	}
 	for _, tt := range tests {
 		if got := ExactMatch(tt.pred, tt.gold); got != tt.em {
@@ -47,4 +59,29 @@ func TestExactMatchAndF1(t *testing.T) {
 			t.Errorf("F1(%q, %q) = %v, want %v", tt.pred, tt.gold, got, tt.f1)
 		}
 	}
+}
+
+// FuzzNormalizeAnswer: the official normalisation is idempotent, leaves no
+// article standing alone, and no white space at either end or doubled.
+func FuzzNormalizeAnswer(f *testing.F) {
+	for _, s := range []string{"the cat", "«the»", "21\x1f", "ΟΔΟΣ", "İstanbul", "the\u0301", "²the"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) {
+			return
+		}
+		n := NormalizeAnswer(s)
+		if again := NormalizeAnswer(n); again != n {
+			t.Fatalf("not idempotent: %q -> %q -> %q", s, n, again)
+		}
+		for _, w := range pystr.Fields(n) {
+			if w == "a" || w == "an" || w == "the" {
+				t.Fatalf("article left in %q -> %q", s, n)
+			}
+		}
+		if n != pystr.JoinFields(n) {
+			t.Fatalf("white space not collapsed: %q", n)
+		}
+	})
 }

@@ -63,6 +63,9 @@ func Str(s string) string {
 	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
 		q = '"'
 	}
+	if plainASCII(s, q) {
+		return string(q) + s + string(q)
+	}
 	var b strings.Builder
 	b.Grow(len(s) + 2)
 	b.WriteByte(q)
@@ -100,6 +103,18 @@ func Str(s string) string {
 	return b.String()
 }
 
+// plainASCII reports whether s is printable ASCII needing no escape
+// inside quotes q (the common case, printed as is).
+func plainASCII(s string, q byte) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c > 0x7e || c == '\\' || c == q {
+			return false
+		}
+	}
+	return true
+}
+
 // AppendJSONString appends s as a JSON string the way Python's json.dumps
 // does with ensure_ascii=False: non-ASCII text as is, control characters
 // escaped (\n, \r, \t, else \u00XX), invalid UTF-8 as \ufffd.
@@ -127,12 +142,58 @@ func AppendJSONString(b []byte, s string) []byte {
 			b = append(b, `\r`...)
 		case c == '\t':
 			b = append(b, `\t`...)
+		case c == '\b':
+			b = append(b, `\b`...)
+		case c == '\f':
+			b = append(b, `\f`...)
 		case c < 0x20:
 			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 		default:
 			b = append(b, c)
 		}
 		i++
+	}
+	return append(b, '"')
+}
+
+// AppendJSONStringASCII appends s as a JSON string the way Python's
+// json.dumps does by default (ensure_ascii=True): \" \\ \n \r \t \b \f
+// escaped by name, everything outside printable ASCII as \uXXXX with
+// lowercase hex (surrogate pairs above the BMP), invalid UTF-8 as \ufffd.
+func AppendJSONStringASCII(b []byte, s string) []byte {
+	const hexDigits = "0123456789abcdef"
+	u := func(b []byte, r rune) []byte {
+		return append(b, '\\', 'u', hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
+	}
+	b = append(b, '"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b = append(b, `\"`...)
+		case '\\':
+			b = append(b, `\\`...)
+		case '\n':
+			b = append(b, `\n`...)
+		case '\r':
+			b = append(b, `\r`...)
+		case '\t':
+			b = append(b, `\t`...)
+		case '\b':
+			b = append(b, `\b`...)
+		case '\f':
+			b = append(b, `\f`...)
+		default:
+			switch {
+			case r >= 0x20 && r <= 0x7e:
+				b = append(b, byte(r))
+			case r > 0xffff:
+				r -= 0x10000
+				b = u(b, 0xd800+(r>>10))
+				b = u(b, 0xdc00+(r&0x3ff))
+			default:
+				b = u(b, r) // utf8.RuneError for invalid bytes is U+FFFD
+			}
+		}
 	}
 	return append(b, '"')
 }

@@ -51,9 +51,22 @@ func TestAppendJSONString(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"", `""`}, {`a"b\c`, `"a\"b\\c"`}, {"l1\nl2\r\t", `"l1\nl2\r\t"`},
 		{"\x01\x1f", `"\u0001\u001f"`}, {"咖啡豆", `"咖啡豆"`}, {"bad\xff", `"bad\ufffd"`},
+		{"\b\f\x7f", "\"\\b\\f\x7f\""},
 	} {
 		if got := string(AppendJSONString(nil, tc.in)); got != tc.want {
 			t.Errorf("AppendJSONString(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestAppendJSONStringASCII(t *testing.T) {
+	// json.dumps(s) in CPython.
+	for _, tc := range []struct{ in, want string }{
+		{"", `""`}, {`a"b\c`, `"a\"b\\c"`}, {"\b\f\x7f\x01é\U0001F600", `"\b\f\u007f\u0001\u00e9\ud83d\ude00"`},
+		{"bad\xff", `"bad\ufffd"`}, {"l1\nl2\r\t", `"l1\nl2\r\t"`},
+	} {
+		if got := string(AppendJSONStringASCII(nil, tc.in)); got != tc.want {
+			t.Errorf("AppendJSONStringASCII(%q) = %s, want %s", tc.in, got, tc.want)
 		}
 	}
 }
