@@ -12,8 +12,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/memharness/memharness/datasets/pyrandom"
 	"github.com/memharness/memharness/envs"
-	"github.com/memharness/memharness/internal/pyrand"
 )
 
 // PaperOrder returns the ten stream environments in the paper's similarity
@@ -307,7 +307,13 @@ func sortedKeys[V any](m map[string]V) []string {
 func (c Config) TestSet(env string, tasks []envs.Task) []envs.Task {
 	if sh, ok := c.TestShuffle[env]; ok && sh.Size > 0 {
 		var out []envs.Task
-		for _, i := range pyrand.ShuffledRange(sh.Size, sh.Seed) {
+		idx := make([]int, sh.Size)
+		for i := range idx {
+			idx[i] = i
+		}
+		// idxs = list(range(size)); random.Random(seed).shuffle(idxs)
+		pyrandom.New(int64(sh.Seed)).Shuffle(sh.Size, func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
+		for _, i := range idx {
 			if i < len(tasks) {
 				out = append(out, tasks[i])
 			}
