@@ -367,7 +367,9 @@ func verifySpecs(out io.Writer, specs []fetch.Spec, dir string) error {
 }
 
 // releaseFetchNames are the release packs `bench data fetch` downloads.
-func releaseFetchNames() []string { return append([]string{pramemrel.FetchName}, lifememrel.Names()...) }
+func releaseFetchNames() []string {
+	return append([]string{pramemrel.FetchName}, lifememrel.Names()...)
+}
 
 // isFetchTarget reports whether fetching name downloads something.
 func isFetchTarget(name string) bool {
