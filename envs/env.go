@@ -155,3 +155,17 @@ func CheckPrerequisites(s Suite) error {
 	}
 	return nil
 }
+
+// InstructionHider is implemented by suites whose task instruction is a
+// simulated user's private goal (τ-bench's customer): an agent sees only the
+// conversation, never the instruction itself.
+type InstructionHider interface {
+	HidesInstruction() bool
+}
+
+// HidesInstruction reports whether s keeps its tasks' instructions from
+// the agent.
+func HidesInstruction(s Suite) bool {
+	h, ok := s.(InstructionHider)
+	return ok && h.HidesInstruction()
+}

@@ -79,6 +79,10 @@ func newSuite(d *data) *Suite {
 	return s
 }
 
+// HidesInstruction is true: the instruction is the customer's goal, which
+// the agent learns only from the conversation, as in τ-bench.
+func (s *Suite) HidesInstruction() bool { return true }
+
 // Name is "taubench-retail" or "taubench-airline".
 func (s *Suite) Name() string { return s.name }
 

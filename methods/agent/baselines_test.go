@@ -281,3 +281,32 @@ func TestMemoryContents(t *testing.T) {
 	}
 	t.Logf("ExpeL: %d insights; AutoSkill: %d skills from %d trajectories", len(ins), len(skills), n)
 }
+
+// TestHiddenInstructionStaysHidden: τ-bench's task instruction is the
+// simulated customer's private goal. The agent's prompt must not announce it
+// as the task (whatever the customer chooses to say is another matter), and
+// the sim's view of the task is what the customer has said.
+func TestHiddenInstructionStaysHidden(t *testing.T) {
+	data := load(t, "taubench-retail")
+	d := data[0]
+	rec := &recorder{sim: sim.New(sim.Config{})}
+	a := agent.NewAgent(agent.AgentConfig{Model: rec, Suite: d.s, Exemplars: []agent.Trajectory{d.train[0]}, Seed: 3, Method: "test"})
+	task := d.test[0]
+	if _, err := envs.Run(context.Background(), d.s, task, a, envs.Options{Seed: 1}, 2); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.reqs) == 0 {
+		t.Fatal("no acting request")
+	}
+	for i, req := range rec.reqs {
+		for _, m := range req.Messages {
+			if strings.Contains(m.Content, "Task: "+task.Instruction) {
+				t.Fatalf("request %d shows the customer's private goal:\n%s", i, m.Content)
+			}
+		}
+		h := req.Hint.(hint.Act)
+		if h.Task == task.Instruction || h.Task == "" || h.Task != h.Turns[0].Text {
+			t.Errorf("request %d: hint task %q; want the customer's first message %q", i, h.Task, h.Turns[0].Text)
+		}
+	}
+}

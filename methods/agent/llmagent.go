@@ -118,6 +118,16 @@ func (a *llmAgent) Act(ctx context.Context, t envs.Task, turns []envs.Turn) (str
 	msgs := []llm.Message{{Role: "system", Content: a.system}}
 	hturns := make([]hint.SimTurn, 0, len(turns))
 	step := 0
+	// A simulated user's goal is private (τ-bench): the agent, and so the
+	// sim's view of the task, has only what the user has said.
+	hidden := envs.HidesInstruction(a.cfg.Suite)
+	task := t.Instruction
+	if hidden {
+		task = ""
+		if len(turns) > 0 && turns[0].Role != "agent" {
+			task = turns[0].Text
+		}
+	}
 	for i, turn := range turns {
 		hturns = append(hturns, hint.SimTurn{Role: turn.Role, Text: turn.Text})
 		if turn.Role == "agent" {
@@ -126,7 +136,7 @@ func (a *llmAgent) Act(ctx context.Context, t envs.Task, turns []envs.Turn) (str
 			continue
 		}
 		text := turn.Text
-		if i == 0 && !strings.Contains(strings.ToLower(text), strings.ToLower(strings.TrimSpace(t.Instruction))) {
+		if i == 0 && !hidden && !strings.Contains(strings.ToLower(text), strings.ToLower(strings.TrimSpace(t.Instruction))) {
 			// Show the task when the first observation does not.
 			text = "Task: " + t.Instruction + "\n" + text
 		}
@@ -152,7 +162,7 @@ func (a *llmAgent) Act(ctx context.Context, t envs.Task, turns []envs.Turn) (str
 		Affinity: env + "/" + t.ID,
 		Hint: hint.Act{
 			Env:           env,
-			Task:          t.Instruction,
+			Task:          task,
 			Turns:         hturns,
 			Exemplars:     a.ex,
 			ExemplarTasks: a.exTasks,
