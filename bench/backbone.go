@@ -322,8 +322,7 @@ func openaiStack(cfg *config.Config, urls []string, modelName string, getenv fun
 			path += ".build"
 		}
 		if path == "" {
-			sum := sha256.Sum256([]byte(identity))
-			path = filepath.Join(out, ".cache", "llm-"+hex.EncodeToString(sum[:6])+".sqlite")
+			path = filepath.Join(out, ".cache", "llm-"+shortHash(identity)+".sqlite")
 		}
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return nil, nil, err

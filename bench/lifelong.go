@@ -87,7 +87,6 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	suites := map[string]envs.Suite{}
 	tests := map[string][]envs.Task{}
 	var train []agent.Trajectory
-	var warnings []string
 	var leftOut []lifelong.LeftOut
 	defer func() {
 		for _, s := range suites {
@@ -122,7 +121,6 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 			if lo.Install != "" && !strings.Contains(msg, lo.Install) {
 				msg += "; to include it: " + lo.Install
 			}
-			warnings = append(warnings, msg)
 			fmt.Fprintf(stdio.Err, "warning: %s\n", msg)
 			streamEnvs = slices.DeleteFunc(slices.Clone(streamEnvs), func(x string) bool { return x == name })
 			continue
@@ -183,7 +181,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 		Name: cfg.Name, Config: cfg, ConfigPath: rs.configPath, ConfigHash: hash, Variant: rs.variant,
 		HarnessVersion: Version, GitCommit: gitCommit(), Backbone: back.kind, Model: back.modelName, BuildModel: back.constructionModels(),
 		Endpoints: back.endpoints, DataSource: lifelongSource(cfg, lc),
-		DataWarnings: warnings, Seed: cfg.Seed, Started: start.UTC(),
+		Seed: cfg.Seed, Started: start.UTC(),
 	}
 	for _, lo := range leftOut {
 		man.LeftOut = append(man.LeftOut, runlog.LeftOut{What: lo.Env, Reason: lo.Reason, Install: lo.Install})

@@ -167,7 +167,7 @@ func mergeShards(ctx context.Context, stdio IO, runDir string, report bool) erro
 		return fmt.Errorf("shard %s: read its config: %w", shards[0].spec, err)
 	}
 	man := shards[0].man
-	man.Shard = ""
+	man.Shard, man.Fingerprint = "", "" // stamped below, once the merged report exists
 	for _, s := range shards[1:] {
 		if s.man.Started.Before(man.Started) {
 			man.Started = s.man.Started
@@ -208,14 +208,29 @@ func mergeShards(ctx context.Context, stdio IO, runDir string, report bool) erro
 			}
 		}
 	}
-	if err := mergeUsage(shards, runDir); err != nil {
+	if err := mergeJournals(shards, runDir); err != nil {
 		return err
 	}
 	n, err := mergeCaches(shards, filepath.Join(out, ".cache"))
 	if err != nil {
 		return err
 	}
-	if err := writeJSONFile(filepath.Join(runDir, runlog.ManifestFile), man); err != nil {
+	// The merged directory is a run directory like any other: its store
+	// replays the combined journal into usage.json, binds the config hash
+	// and, once the report is written, records the fingerprint, so a later
+	// `bench run` of the config finds it finished.
+	st, err := store.Open(runDir)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
+		return err
+	}
+	if err := st.CheckConfig(man.ConfigHash); err != nil {
+		return err
+	}
+	if _, err := writeJournalUsage(st, cfg.Backbone.Prices != nil); err != nil {
 		return err
 	}
 	if err := writeResolvedConfig(runDir, &cfg); err != nil {
@@ -229,7 +244,8 @@ func mergeShards(ctx context.Context, stdio IO, runDir string, report bool) erro
 		return fmt.Errorf("report: %w", err)
 	}
 	fmt.Fprintf(stdio.Err, "report: %s\n", filepath.Join(runDir, "report", "index.md"))
-	return nil
+	_, errored := st.Counts()
+	return stampFingerprint(st, runDir, &cfg, man.ConfigHash, &man, errored)
 }
 
 // mergePredictions rebuilds the whole run's plan (loading the data, never a
@@ -246,8 +262,8 @@ func mergePredictions(ctx context.Context, stdio IO, cfg *config.Config, shards 
 			return fmt.Errorf("methods[%d]: %w", i, err)
 		}
 		for _, u := range data.users {
-			for _, inst := range u.Instances {
-				order = append(order, m.Name()+"/"+inst.ID)
+			for i := range u.Instances {
+				order = append(order, sampleID(m, &u.Instances[i]))
 			}
 		}
 	}
@@ -366,57 +382,26 @@ func mergeLifelong(cfg *config.Config, shards []shardRun, runDir string, man *ru
 	return lifelong.WriteInfo(runDir, info)
 }
 
-// mergeUsage sums the shards' usage.json per call purpose.
-func mergeUsage(shards []shardRun, runDir string) error {
-	total := map[string]runlog.MethodUsage{}
+// mergeJournals writes the shards' usage journals one after the other as
+// the merged run's usage.jsonl. Shards own disjoint samples and saved
+// states, so the journal's units stay unique, and its file units still
+// match the copied files byte for byte.
+func mergeJournals(shards []shardRun, runDir string) error {
+	var all []byte
 	for _, s := range shards {
-		var u map[string]runlog.MethodUsage
-		b, err := os.ReadFile(filepath.Join(s.dir, runlog.UsageFile))
+		b, err := os.ReadFile(filepath.Join(s.dir, store.UsageJournal))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
-			return err
+			return fmt.Errorf("shard %s: %w", s.spec, err)
 		}
-		if err := json.Unmarshal(b, &u); err != nil {
-			return fmt.Errorf("shard %s: %s: %w", s.spec, runlog.UsageFile, err)
+		if len(b) > 0 && b[len(b)-1] != '\n' {
+			b = append(b, '\n') // the store cuts a torn line on open
 		}
-		for p, x := range u {
-			t := total[p]
-			t.Calls += x.Calls
-			t.LiveCalls += x.LiveCalls
-			t.CachedCalls += x.CachedCalls
-			t.Errors += x.Errors
-			t.Retries += x.Retries
-			t.Invalid += x.Invalid
-			t.Units += x.Units
-			t.InvalidFinal += x.InvalidFinal
-			if t.InvalidExample == "" {
-				t.InvalidExample = x.InvalidExample
-			}
-			t.PromptTokens += x.PromptTokens
-			t.CompletionTokens += x.CompletionTokens
-			if x.Cost != nil {
-				c := *x.Cost
-				if t.Cost != nil {
-					c += *t.Cost
-				}
-				t.Cost = &c
-			}
-			t.LatencyMS += x.LatencyMS
-			total[p] = t
-		}
+		all = append(all, b...)
 	}
-	for p, t := range total {
-		if t.Units > 0 {
-			t.InvalidRate = float64(t.InvalidFinal) / float64(t.Units)
-		}
-		if t.LiveCalls > 0 {
-			t.LatencyMeanMS = t.LatencyMS / float64(t.LiveCalls)
-		}
-		total[p] = t
-	}
-	return writeJSONFile(filepath.Join(runDir, runlog.UsageFile), total)
+	return store.WriteFileAtomic(filepath.Join(runDir, store.UsageJournal), all)
 }
 
 // mergeCaches imports each shard's response caches into the --out root's
@@ -491,15 +476,6 @@ func appendNew(xs []string, ys ...string) []string {
 		}
 	}
 	return xs
-}
-
-// writeJSONFile writes v as indented JSON, atomically.
-func writeJSONFile(path string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return fmt.Errorf("encode %s: %w", path, err)
-	}
-	return store.WriteFileAtomic(path, append(b, '\n'))
 }
 
 // ioDiscard swallows the data loader's notes while the plan is rebuilt (the

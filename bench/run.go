@@ -398,7 +398,7 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 			u := &unit{method: m, env: menv, user: &data.users[ui], retryBudget: cfg.Backbone.RetryBudget.Duration}
 			for ii := range u.user.Instances {
 				inst := &u.user.Instances[ii]
-				id := m.Name() + "/" + inst.ID
+				id := sampleID(m, inst)
 				order = append(order, id)
 				if !st.Done(id) {
 					jobs = append(jobs, job{u: u, inst: inst, id: id})
@@ -727,6 +727,10 @@ func (e *emptyMemories) byMethod() map[string][]string {
 	}
 	return out
 }
+
+// sampleID is a sample's stable ID, "<method>/<instance ID>": the plan's
+// order key, shared by the run and by bench merge.
+func sampleID(m predict.Method, inst *behavior.Instance) string { return m.Name() + "/" + inst.ID }
 
 // runJob computes one sample. ok is false when the context was cancelled
 // before the sample finished, or when the endpoint is down (err tells).

@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/memharness/memharness/runlog"
 )
 
 // cmdSuite runs several configs one after the other (make bench), going on
@@ -82,10 +80,6 @@ func cmdSuite(ctx context.Context, stdio IO, args []string) error {
 			}
 		}
 		for _, w := range r.outcome.dataWarnings {
-			// Left-out parts are listed on their own below.
-			if slices.ContainsFunc(r.outcome.leftOut, func(lo runlog.LeftOut) bool { return strings.HasPrefix(w, lo.What+" left out") }) {
-				continue
-			}
 			if w = name + ": " + w; !slices.Contains(warnings, w) {
 				warnings = append(warnings, w)
 			}

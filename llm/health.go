@@ -136,7 +136,7 @@ func Probe(ctx context.Context, hc *http.Client, baseURL, apiKey, model string, 
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
 		return res, fmt.Errorf("endpoint %s rejected the API key (HTTP %d; set OPENAI_API_KEY)", res.Endpoint, resp.StatusCode)
 	case resp.StatusCode >= 500:
-		return res, fmt.Errorf("endpoint %s answers HTTP %d to GET /models: %s", res.Endpoint, resp.StatusCode, clip(redact(string(body), apiKey), 200))
+		return res, fmt.Errorf("endpoint %s answers HTTP %d to GET /models: %s", res.Endpoint, resp.StatusCode, Shorten(redact(string(body), apiKey), 200))
 	case resp.StatusCode != http.StatusOK:
 		res.Warning = fmt.Sprintf("endpoint %s has no model list (HTTP %d to GET /models); it is reachable, going on", res.Endpoint, resp.StatusCode)
 		return res, nil
@@ -154,7 +154,7 @@ func Probe(ctx context.Context, hc *http.Client, baseURL, apiKey, model string, 
 		res.Models = append(res.Models, d.ID)
 	}
 	if model != "" && len(res.Models) > 0 && !slices.Contains(res.Models, model) {
-		res.Warning = fmt.Sprintf("endpoint %s does not list model %q (it lists %s)", res.Endpoint, model, clip(strings.Join(res.Models, ", "), 200))
+		res.Warning = fmt.Sprintf("endpoint %s does not list model %q (it lists %s)", res.Endpoint, model, Shorten(strings.Join(res.Models, ", "), 200))
 	}
 	return res, nil
 }

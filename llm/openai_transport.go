@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	openai "github.com/sashabaranov/go-openai"
 )
@@ -119,7 +118,7 @@ func splice(r *http.Request, patch []byte) error {
 func (o *OpenAI) classify(parent context.Context, err error, at *attempt) *Error {
 	e := &Error{
 		Endpoint: o.endpoint,
-		msg:      clip(redact(err.Error(), o.key), 400),
+		msg:      Shorten(redact(err.Error(), o.key), 400),
 		cause:    scrub(err, o.key),
 	}
 	if at.header != nil {
@@ -187,16 +186,6 @@ func parseRetryAfter(h http.Header, now time.Time) time.Duration {
 		return t.Sub(now)
 	}
 	return 0
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }
 
 // scrub returns err with the secret removed from its text and from every

@@ -111,7 +111,7 @@ func warningSuffix(m runlog.Manifest) string {
 	for _, lo := range m.LeftOut {
 		parts = append(parts, lo.What+" left out")
 	}
-	if n := len(m.DataWarnings) - len(m.LeftOut); n > 0 {
+	if n := len(m.DataWarnings); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d data warning(s), see index", n))
 	}
 	if n := len(m.EmptyMemories); n > 0 {
@@ -148,9 +148,6 @@ func warningsSection(m runlog.Manifest, usage map[string]runlog.MethodUsage) str
 		b.WriteString(". Every score of this run is over the parts that ran.\n")
 	}
 	for _, w := range m.DataWarnings {
-		if slices.ContainsFunc(m.LeftOut, func(lo runlog.LeftOut) bool { return strings.HasPrefix(w, lo.What+" left out") }) {
-			continue
-		}
 		n++
 		fmt.Fprintf(&b, "- **Data warning:** %s\n", mdText(w))
 	}
