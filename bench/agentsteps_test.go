@@ -17,6 +17,7 @@ import (
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
+	"github.com/memharness/memharness/runlog"
 )
 
 // TestStepModels: with assign_model/skill_model set, the lifelong path's
@@ -158,5 +159,51 @@ func TestAllowPartialStreamFlag(t *testing.T) {
 	}
 	if fmt.Sprint([]string(cf.sets)) != "[lifelong.allow_partial_stream=true]" {
 		t.Errorf("sets %v", cf.sets)
+	}
+}
+
+// TestHashEmbedderWarning: a real backbone retrieving with the hash
+// embedder is named in the console and the manifest (which reports put in
+// their titles); the sim backbone, or a run without retrieval, is not.
+func TestHashEmbedderWarning(t *testing.T) {
+	cases := []struct {
+		kind      string
+		retrieves bool
+		warn      bool
+	}{
+		{"openai", true, true},
+		{"openai", false, false},
+		{"sim", true, false},
+	}
+	for _, tc := range cases {
+		t.Run(fmt.Sprintf("%s/retrieves=%v", tc.kind, tc.retrieves), func(t *testing.T) {
+			cfg := &config.Config{
+				Backbone: config.Backbone{Kind: tc.kind, Model: "m", Cache: "off"},
+				Embedder: config.Embedder{Kind: "hash", Dim: 8, Model: "sentence-transformers/all-MiniLM-L6-v2"},
+			}
+			if tc.kind == "openai" {
+				srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					io.WriteString(w, `{"object":"list","data":[{"id":"m","object":"model"}]}`)
+				}))
+				t.Cleanup(srv.Close)
+				cfg.Backbone.BaseURLs = []string{srv.URL + "/v1"}
+			}
+			back, err := openBackbone(t.Context(), cfg, func(string) string { return "" }, t.TempDir(), io.Discard)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer back.close()
+			var man runlog.Manifest
+			var console strings.Builder
+			back.stampEmbedder(&man, tc.retrieves, &console)
+			if man.Embedder != "hash bag-of-words (dim 8)" {
+				t.Errorf("embedder label %q", man.Embedder)
+			}
+			got := man.EmbedderWarning != "" && strings.Contains(console.String(), "all-MiniLM-L6-v2") &&
+				strings.Contains(man.EmbedderWarning, config.EnvEmbeddingsURL)
+			if got != tc.warn || (!tc.warn && (man.EmbedderWarning != "" || console.Len() > 0)) {
+				t.Errorf("warning %q, console %q; want warned=%v", man.EmbedderWarning, console.String(), tc.warn)
+			}
+		})
 	}
 }

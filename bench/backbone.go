@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/memharness/memharness/runlog"
 	"io"
 	"os"
 	"os/exec"
@@ -48,7 +49,10 @@ type backbone struct {
 	// user plays simulated users (zero: the acting model).
 	user     stepModel
 	embedder llm.Embedder
-	tokens   tokens.Counter
+	// embedderLabel names the embedder for the manifest; embedderWarning is
+	// set when a real backbone retrieves with the hash embedder.
+	embedderLabel, embedderWarning string
+	tokens                         tokens.Counter
 	// tokenizer names the counter for the manifest.
 	tokenizer string
 	cache     *cache.Cache
@@ -165,6 +169,10 @@ func openBackbone(ctx context.Context, cfg *config.Config, getenv func(string) s
 	switch cfg.Embedder.Kind {
 	case "", "hash":
 		b.embedder = embed.Memo(embed.Hash{Dim: cfg.Embedder.Dim})
+		b.embedderLabel = fmt.Sprintf("hash bag-of-words (dim %d)", cfg.Embedder.Dim)
+		if b.kind == "openai" {
+			b.embedderWarning = hashEmbedderWarning(cfg.Embedder.Model)
+		}
 	case "openai":
 		url := cfg.Embedder.BaseURL
 		if url == "" {
@@ -175,6 +183,7 @@ func openBackbone(ctx context.Context, cfg *config.Config, getenv func(string) s
 			return nil, err
 		}
 		b.embedder = embed.Memo(e)
+		b.embedderLabel = "openai " + cfg.Embedder.Model
 	default:
 		return nil, fmt.Errorf("embedder.kind %q: want hash or openai", cfg.Embedder.Kind)
 	}
@@ -359,4 +368,27 @@ func gitCommit() string {
 		return ""
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// hashEmbedderWarning says that a real backbone's retrieval runs on the
+// hash bag-of-words embedder: neighbour retrieval, LifeMem's split check
+// (τ assumes MiniLM vectors) and every baseline's retrieval then differ
+// from the papers'.
+func hashEmbedderWarning(wanted string) string {
+	if wanted == "" {
+		wanted = "sentence-transformers/all-MiniLM-L6-v2"
+	}
+	return fmt.Sprintf("retrieval uses the hash bag-of-words embedder on a real backbone, not %s as in the papers; serve it on an OpenAI-compatible /embeddings endpoint (e.g. text-embeddings-inference) and set %s or embedder.base_url with embedder.kind auto or openai",
+		wanted, config.EnvEmbeddingsURL)
+}
+
+// stampEmbedder records the embedder in m and, when retrieving methods run
+// on a real backbone with the hash embedder, warns on w and in m (reports
+// carry it in their titles).
+func (b *backbone) stampEmbedder(m *runlog.Manifest, retrieves bool, w io.Writer) {
+	m.Embedder = b.embedderLabel
+	if retrieves && b.embedderWarning != "" {
+		m.EmbedderWarning = b.embedderWarning
+		fmt.Fprintln(w, "warning: "+b.embedderWarning)
+	}
 }

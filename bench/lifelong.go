@@ -190,6 +190,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 		man.Shard = rs.shard.String()
 	}
 	prompts.stamp(&man)
+	back.stampEmbedder(&man, slices.ContainsFunc(lc.Methods, func(m lifelong.MethodSpec) bool { return m.Kind != "react" }), stdio.Err)
 	for _, m := range lc.Methods {
 		man.Methods = append(man.Methods, m.Name)
 	}

@@ -418,6 +418,7 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 		man.Shard = rs.shard.String()
 	}
 	prompts.stamp(&man, cfg, back.tokenizer)
+	back.stampEmbedder(&man, retrievesByEmbedding(cfg.Methods), stdio.Err)
 	for _, m := range methods {
 		man.Methods = append(man.Methods, m.Name())
 	}
@@ -1017,4 +1018,16 @@ func (c checkpoints) Save(user, name string, v any) error {
 		calls = c.calls.Take()
 	}
 	return c.st.WriteJSONWith(c.path(user, name), v, calls)
+}
+
+// retrievesByEmbedding reports whether any method ranks by embeddings
+// (RAG, Mem0, MemOS), for the hash-embedder warning.
+func retrievesByEmbedding(methods []predict.Spec) bool {
+	return slices.ContainsFunc(methods, func(m predict.Spec) bool {
+		switch m.Kind {
+		case predict.KindRAG, predict.KindMem0, predict.KindMemOS:
+			return true
+		}
+		return false
+	})
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
+	"github.com/memharness/memharness/runlog"
 )
 
 // copyTree copies src into a fresh directory.
@@ -352,5 +353,23 @@ func TestLifeMemRoundTrip(t *testing.T) {
 	}
 	if md, _ := os.ReadFile(filepath.Join(arts.Dir, "lifemem_costs.md")); !strings.Contains(string(md), "Costs are not reported") {
 		t.Errorf("unpriced run: costs table does not say so:\n%s", md)
+	}
+}
+
+// TestLifeMemTitleNamesPromptsAndEmbedder: every LifeMem artefact's title
+// says whose prompts ran and flags a real backbone retrieving with the hash
+// embedder.
+func TestLifeMemTitleNamesPromptsAndEmbedder(t *testing.T) {
+	r := &lmRun{info: lmInfo{Backbone: "openai", Model: "gpt-4o-mini"},
+		manifest: runlog.Manifest{Prompts: "release", PromptsPack: "github.com/x/y@abc", EmbedderWarning: "hash"}}
+	title := r.title()
+	for _, want := range []string{"prompts: authors' release github.com/x/y@abc", "⚠ hash embedder on a real backbone"} {
+		if !strings.Contains(title, want) {
+			t.Errorf("title %q lacks %q", title, want)
+		}
+	}
+	r.manifest = runlog.Manifest{}
+	if title := r.title(); strings.Contains(title, "embedder") || !strings.Contains(title, "prompts: own wording") {
+		t.Errorf("plain run's title %q", title)
 	}
 }

@@ -55,7 +55,7 @@ func WriteLifeMem(runDir string) (Artefacts, error) {
 func (r *lmRun) title() string {
 	i := r.info
 	parts := []string{fmt.Sprintf("LifeMem lifelong protocol, %s stream", orDefault(i.Config.Stream, "similarity")),
-		"backbone: " + backboneText(i.Backbone, i.Model)}
+		"backbone: " + backboneText(i.Backbone, i.Model), "prompts: " + r.manifest.PromptsLabel()}
 	if i.BuildModel != "" && i.BuildModel != i.Model {
 		parts = append(parts, "construction model: "+i.BuildModel)
 	}
@@ -68,6 +68,9 @@ func (r *lmRun) title() string {
 			envs = append(envs, lo.Env)
 		}
 		parts = append(parts, fmt.Sprintf("⚠ left out: %s (stream of %d environments)", strings.Join(envs, ", "), len(i.Config.Envs)))
+	}
+	if r.manifest.EmbedderWarning != "" {
+		parts = append(parts, "⚠ hash embedder on a real backbone (see index)")
 	}
 	return strings.Join(parts, " — ")
 }

@@ -117,6 +117,9 @@ func warningSuffix(m runlog.Manifest) string {
 	if n := len(m.EmptyMemories); n > 0 {
 		parts = append(parts, fmt.Sprintf("empty memories in %d method(s)", n))
 	}
+	if m.EmbedderWarning != "" {
+		parts = append(parts, "hash embedder on a real backbone, see index")
+	}
 	if len(parts) == 0 {
 		return ""
 	}
@@ -160,6 +163,10 @@ func warningsSection(m runlog.Manifest, usage map[string]runlog.MethodUsage) str
 		}
 		fmt.Fprintf(&b, "- **Empty memory:** method %s built an empty memory for %d user(s): %s; its rows are flagged.\n",
 			mdText(meth), len(users), mdText(strings.Join(shown, ", ")))
+	}
+	if m.EmbedderWarning != "" {
+		n++
+		fmt.Fprintf(&b, "- **Embedder:** %s.\n", mdText(m.EmbedderWarning))
 	}
 	if n == 0 {
 		b.WriteString("- Nothing was left out and no data warning was raised.\n")

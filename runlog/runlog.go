@@ -91,6 +91,10 @@ type Manifest struct {
 	// ProfileSet the settings it changed.
 	Profile    string            `json:"profile,omitempty"`
 	ProfileSet map[string]string `json:"profile_set,omitempty"`
+	// Embedder names the text embedder retrieval used; EmbedderWarning is
+	// set when a real backbone retrieved with the hash embedder.
+	Embedder        string `json:"embedder,omitempty"`
+	EmbedderWarning string `json:"embedder_warning,omitempty"`
 	// Tokenizer counts the history windows' tokens: "approx" (the
 	// release's character estimate) or "tokenizer.json <sha256>".
 	Tokenizer string     `json:"tokenizer,omitempty"`

@@ -148,7 +148,10 @@ type Sim struct {
 
 // Embedder selects the text embedding used by retrieval methods.
 type Embedder struct {
-	// Kind is "hash" (local, deterministic) or "openai".
+	// Kind is "hash" (local, deterministic), "openai" (an /embeddings
+	// endpoint serving Model) or "auto": openai when the backbone is real and
+	// base_url or $MEMHARNESS_EMBEDDINGS_URL names an endpoint, else hash
+	// (with a warning on a real backbone).
 	Kind string `yaml:"kind" json:"kind"`
 	// Model is the embedding model name (openai).
 	Model string `yaml:"model" json:"model"`

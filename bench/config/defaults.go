@@ -102,6 +102,9 @@ func (c *Config) fill(getenv func(string) string) map[string]string {
 	}
 
 	e := &c.Embedder
+	if e.Kind == "auto" {
+		e.resolveAuto(b.Kind, getenv, from)
+	}
 	switch e.Kind {
 	case "hash":
 		if e.Dim == 0 {
@@ -137,4 +140,30 @@ func splitURLs(s string) []string {
 		return nil
 	}
 	return f
+}
+
+// EnvEmbeddingsURL names an OpenAI-compatible /embeddings endpoint (e.g. a
+// text-embeddings server with all-MiniLM-L6-v2) for configs whose embedder
+// is "auto".
+const EnvEmbeddingsURL = "MEMHARNESS_EMBEDDINGS_URL"
+
+// resolveAuto picks the embedder for kind "auto": the configured (or
+// $MEMHARNESS_EMBEDDINGS_URL) embeddings endpoint on a real backbone, else
+// the hash embedder. The sim backbone always gets the hash embedder, so the
+// embedded default stays offline; a real backbone without an endpoint
+// falls back to it too, and the run warns (see the backbone).
+func (e *Embedder) resolveAuto(backbone string, getenv func(string) string, from map[string]string) {
+	url := strings.TrimSpace(e.BaseURL)
+	src := "embedder.base_url"
+	if url == "" {
+		url, src = strings.TrimSpace(getenv(EnvEmbeddingsURL)), "$"+EnvEmbeddingsURL
+	}
+	if backbone == "openai" && url != "" && e.Model != "" {
+		e.Kind, e.BaseURL = "openai", url
+		from["embedder.kind"] = "auto (" + src + ")"
+		return
+	}
+	// Model stays: it names what the config asked for, for the warning.
+	e.Kind, e.BaseURL = "hash", ""
+	from["embedder.kind"] = "auto (no embeddings endpoint on backbone " + backbone + ")"
 }

@@ -51,6 +51,7 @@ func (c *Config) Hash() (string, error) {
 	// does), so a run resumes, and shards merge, across endpoint moves; the
 	// invalid-rate threshold judges a run and does not shape it.
 	id.Backbone.BaseURLs, id.Backbone.BuildBaseURLs = nil, nil
+	id.Embedder.BaseURL = ""
 	id.Eval.MaxInvalidRate = 0
 	var err error
 	// Where the release pack lives does not change its (pinned) text; a

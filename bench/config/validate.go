@@ -237,7 +237,7 @@ func checkURL(s string) error {
 }
 
 func (e *Embedder) validate(v *validator) {
-	v.oneOf("embedder.kind", e.Kind, []string{"hash", "openai"})
+	v.oneOf("embedder.kind", e.Kind, []string{"hash", "openai", "auto"})
 	switch e.Kind {
 	case "hash":
 		v.atLeast("embedder.dim", e.Dim, 1)
