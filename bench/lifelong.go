@@ -155,8 +155,14 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 			train = append(train, tr...)
 		}
 	}
-	for n, ts := range tests {
+	var testSets []lifelong.TestSetRecord
+	for _, n := range append(slices.Clone(lc.Envs), lc.OOD...) {
+		ts, ok := tests[n]
+		if !ok {
+			continue
+		}
 		tests[n] = lc.TestSet(n, ts)
+		testSets = append(testSets, lc.DescribeTestSet(n, len(tests[n]), len(ts), official))
 	}
 	prompts, err := lifelongPrompts(ctx, cfg, stdio.Getenv, suites)
 	if err != nil {
@@ -207,7 +213,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	ran.Envs = streamEnvs
 	if err := lifelong.WriteInfo(rs.dir, lifelong.Info{
 		Name: cfg.Name, Variant: rs.variant, Backbone: back.kind, Model: back.modelName, BuildModel: back.constructionModels(),
-		DataSource: man.DataSource, Config: ran, LeftOut: leftOut,
+		DataSource: man.DataSource, Config: ran, LeftOut: leftOut, TestSets: testSets,
 	}); err != nil {
 		return res, err
 	}

@@ -185,6 +185,16 @@ lifelong:
 	if !strings.Contains(man.DataSource, "official environment data") {
 		t.Errorf("data source %q", man.DataSource)
 	}
+	// No test_size: HotpotQA runs its whole split, though the paper's set
+	// (assumed: ExpeL's 100) is smaller, and the index says so.
+	info, err := lifelong.ReadInfo(filepath.Join(dir, "off"))
+	if err != nil || len(info.TestSets) != 1 || info.TestSets[0].Tasks != 4 || info.TestSets[0].Status != "whole" {
+		t.Errorf("test sets %+v, %v", info.TestSets, err)
+	}
+	idx, _ := os.ReadFile(filepath.Join(dir, "off", "report", "index.md"))
+	if !strings.Contains(string(idx), "## Test sets") || !strings.Contains(string(idx), "⚠ whole split") {
+		t.Errorf("index lacks the test-set account:\n%s", idx)
+	}
 }
 
 // TestLifelongLeavesOutMissingEnvironment: an environment whose

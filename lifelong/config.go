@@ -356,3 +356,45 @@ var PaperTestSizes = map[string]TestSetSize{
 	"webshop":          {100, false, "assumed: ExpeL's 100 fixed sessions"},
 	"alfworld":         {134, false, "assumed: ExpeL's 134 valid-unseen games"},
 }
+
+// DescribeTestSet says where env's test set of n tasks (cut from a split of
+// whole tasks) comes from, against PaperTestSizes: the paper's, an
+// assumption, a size the config chose, or the whole split because the
+// paper's is unknown. official is false on the embedded suites.
+func (c Config) DescribeTestSet(env string, n, whole int, official bool) TestSetRecord {
+	r := TestSetRecord{Env: env, Tasks: n}
+	if !official {
+		r.Status, r.Note = "embedded", fmt.Sprintf("the test split of the embedded suite written by us (%d tasks), not the paper's tasks", whole)
+		if n < whole {
+			r.Note += fmt.Sprintf("; lifelong.test_size keeps %d", n)
+		}
+		return r
+	}
+	paper, known := PaperTestSizes[env]
+	size := c.TestSize[env]
+	switch {
+	case size > 0 && known && size == paper.Size && paper.Known:
+		r.Status, r.Note = "paper", paper.Note
+	case size > 0 && known && size == paper.Size:
+		r.Status, r.Note = "assumed", paper.Note
+	case size > 0:
+		r.Status, r.Note = "config", fmt.Sprintf("first %d of the test split, set by lifelong.test_size (the paper gives no size)", size)
+		if known {
+			r.Note = fmt.Sprintf("first %d of the test split, set by lifelong.test_size (paper: %d, %s)", size, paper.Size, paper.Note)
+		}
+	default:
+		r.Status, r.Note = "unknown", fmt.Sprintf("the whole test split (%d tasks): the paper's test set for this environment is not recoverable", whole)
+		if known {
+			r.Status = "whole"
+			r.Note = fmt.Sprintf("the whole test split (%d tasks); the paper's is %d (%s) — set lifelong.test_size.%s", whole, paper.Size, paper.Note, env)
+		}
+	}
+	if size > 0 && n < size {
+		r.Note += fmt.Sprintf("; ⚠ only %d tasks in the file", n)
+	}
+	if c.TasksPerEnv > 0 && n > c.TasksPerEnv {
+		r.Tasks = c.TasksPerEnv
+		r.Note += fmt.Sprintf("; ⚠ lifelong.tasks_per_env runs only the first %d of these %d", c.TasksPerEnv, n)
+	}
+	return r
+}

@@ -140,3 +140,32 @@ func TestPaperNamesAreRegistered(t *testing.T) {
 		t.Errorf("registry order %v differs from the paper order %v", inOrder, want)
 	}
 }
+
+func TestDescribeTestSet(t *testing.T) {
+	c := Config{TestSize: map[string]int{"apibank": 262, "hotpotqa": 100, "dbbench": 50, "toolqa": 80}}
+	cases := []struct {
+		env            string
+		n, whole       int
+		official       bool
+		status, inNote string
+	}{
+		{"apibank", 262, 300, true, "paper", "lv1-lv2-samples"},
+		{"hotpotqa", 100, 7405, true, "assumed", "assumed"},
+		{"dbbench", 50, 500, true, "config", "the paper gives no size"},
+		{"scienceworld", 1819, 1819, true, "unknown", "not recoverable"},
+		{"alfworld", 140, 140, true, "whole", "the paper's is 134"},
+		{"toolqa", 60, 60, true, "paper", "only 60 tasks in the file"},
+		{"apibank", 4, 9, false, "embedded", "(9 tasks), not the paper's tasks; lifelong.test_size keeps 4"},
+	}
+	cut := c
+	cut.TasksPerEnv = 10
+	if got := cut.DescribeTestSet("apibank", 262, 300, true); got.Tasks != 10 || !strings.Contains(got.Note, "only the first 10 of these 262") {
+		t.Errorf("tasks_per_env cut: %+v", got)
+	}
+	for _, tc := range cases {
+		got := c.DescribeTestSet(tc.env, tc.n, tc.whole, tc.official)
+		if got.Status != tc.status || !strings.Contains(got.Note, tc.inNote) || got.Tasks != tc.n {
+			t.Errorf("%s (%d of %d): %+v; want status %s, note with %q", tc.env, tc.n, tc.whole, got, tc.status, tc.inNote)
+		}
+	}
+}

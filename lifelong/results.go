@@ -33,6 +33,22 @@ type Info struct {
 	Config Config `json:"config"`
 	// LeftOut lists configured environments that could not run here.
 	LeftOut []LeftOut `json:"left_out,omitempty"`
+	// TestSets says, per environment that ran, how many test tasks it had
+	// and where that set comes from (the paper's, an assumption, or the
+	// whole split because the paper's is unknown).
+	TestSets []TestSetRecord `json:"test_sets,omitempty"`
+}
+
+// TestSetRecord is one environment's test set as run.
+type TestSetRecord struct {
+	Env   string `json:"env"`
+	Tasks int    `json:"tasks"`
+	// Status is "paper", "assumed", "unknown" (the whole split ran: the
+	// paper's split is not recoverable), "whole" (the whole split ran though
+	// the paper's size is known), "config" (a test_size the paper does not
+	// give) or "embedded".
+	Status string `json:"status"`
+	Note   string `json:"note,omitempty"`
 }
 
 // LeftOut is a configured environment that did not run, with the reason and

@@ -46,6 +46,13 @@ type lmInfo struct {
 		Reason  string `json:"reason"`
 		Install string `json:"install"`
 	} `json:"left_out"`
+	// TestSets is where each environment's test set came from.
+	TestSets []struct {
+		Env    string `json:"env"`
+		Tasks  int    `json:"tasks"`
+		Status string `json:"status"`
+		Note   string `json:"note"`
+	} `json:"test_sets"`
 }
 
 type lmConfig struct {

@@ -283,6 +283,7 @@ func (r *lmRun) writeIndex(dir string, arts []Artefact) (Artefact, error) {
 		return Artefact{}, err
 	}
 	b.WriteString(warningsSection(man, usage))
+	b.WriteString(r.testSetsSection())
 	b.WriteString("## Artefacts\n\n")
 	for _, a := range arts {
 		fmt.Fprintf(&b, "- [%s](%s) — %s\n", mdText(a.Path), a.Path, mdText(a.Desc))
@@ -436,4 +437,29 @@ func lmWriteSweepSensitivity(dir string, runs []*lmRun) ([]Artefact, error) {
 	t, rows := lmSensitivityTable("Table 8 — sensitivity of LifeMem across the sweep — backbone: "+lmBackbones(runs), settings, envs)
 	d := lmDoc{base: "lifemem_sensitivity", what: "LifeMem Table 8: sensitivity across the sweep", tables: []Table{t}, header: lmSensitivityHeader, rows: rows}
 	return d.write(dir)
+}
+
+// testSetsSection lists each environment's test set and where it comes
+// from, so a reader sees which scores stand on the paper's test sets and
+// which on an assumed or whole split.
+func (r *lmRun) testSetsSection() string {
+	ts := r.info.TestSets
+	if len(ts) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("## Test sets\n\n| environment | tasks | test set | note |\n|---|---:|---|---|\n")
+	counts := map[string]int{}
+	for _, t := range ts {
+		counts[t.Status]++
+		label := map[string]string{"paper": "the paper's", "assumed": "⚠ assumed", "unknown": "⚠ unknown: whole split", "whole": "⚠ whole split",
+			"config": "set by the config", "embedded": "embedded suite"}[t.Status]
+		fmt.Fprintf(&b, "| %s | %d | %s | %s |\n", mdText(lmEnvLabel(t.Env)), t.Tasks, orDefault(label, mdText(t.Status)), mdText(t.Note))
+	}
+	if n := counts["assumed"] + counts["unknown"] + counts["whole"]; n > 0 {
+		fmt.Fprintf(&b, "\n%d environment(s) do not run the paper's own test set (%d assumed, %d whole split with the paper's unknown, %d whole split though the paper's size is known); their scores are not on the paper's tasks.\n",
+			n, counts["assumed"], counts["unknown"], counts["whole"])
+	}
+	b.WriteString("\n")
+	return b.String()
 }
