@@ -255,7 +255,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 			RunDir: rs.dir, Stream: stream, Suites: suites, OOD: ood, SelfLearn: lc.SelfLearn, Commit: commit,
 			NewMethod: newMethod, Env: env, MaxSteps: lc.MaxSteps, TasksPerEnv: lc.TasksPerEnv,
 			TestTasks: func(s envs.Suite) []envs.Task { return tests[s.Name()] },
-			Meters:    back.lifelongMeters(), Workers: 1, Log: stdio.Err,
+			Meters:    back.lifelongMeters(), Workers: 1, Log: stdio.Err, RetryBudget: cfg.Backbone.RetryBudget.Duration,
 		})
 		if c, ok := m.(interface{ Close() error }); ok {
 			c.Close()

@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/llm"
@@ -475,4 +479,77 @@ func TestEpisodeSeedStable(t *testing.T) {
 	if a == b || a != EpisodeSeed(1, "alfworld", "t1") || a < 0 {
 		t.Errorf("seeds %d %d", a, b)
 	}
+}
+
+// TestRetryBudgetPerEpisode: an acting model stuck on 429 with Retry-After
+// of an hour ends each episode once the run's retry budget is spent (the
+// episode is recorded as an error), instead of waiting attempts × an hour;
+// each episode, and each Learn call, gets a budget of its own.
+func TestRetryBudgetPerEpisode(t *testing.T) {
+	cases := []struct {
+		name      string
+		budget    time.Duration
+		maxPerAct time.Duration
+	}{
+		{"budget", 10 * time.Minute, 10 * time.Minute},
+		{"no budget", 0, 36 * time.Minute},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, StreamSimilarity, false)
+			var mu sync.Mutex
+			waits := map[string]time.Duration{} // by episode: the request's task
+			limited := llm.ModelFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
+				if req.Purpose == "fake.act" {
+					return llm.Response{}, &llm.Error{Kind: llm.KindHTTP, StatusCode: 429, Retryable: true, RetryAfter: time.Hour}
+				}
+				return f.meter.Generate(ctx, req)
+			})
+			// Retry-After is honoured up to 4 minutes: 9 retries wait 36 min
+			// without a budget, 2 (8 min) within a 10-minute one.
+			f.opts.Env.Model = llm.WithRetry(limited, llm.RetryPolicy{MaxAttempts: 10, MaxRetryAfter: 4 * time.Minute,
+				Sleep: func(ctx context.Context, d time.Duration) error {
+					mu.Lock()
+					waits[fmt.Sprint(ctx.Value(episodeKey{}))] += d
+					mu.Unlock()
+					return nil
+				}})
+			f.opts.RetryBudget = tc.budget
+			f.opts.OOD = nil
+			res, err := Run(context.Background(), &budgetProbe{memMethod: &memMethod{name: "mem", capacity: 5}}, f.opts)
+			if len(waits) != res.Costs.Episodes {
+				t.Errorf("%d episodes waited, %d ran", len(waits), res.Costs.Episodes)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c := res.Cells[0]; c.Errors != len(c.Tasks) || !strings.Contains(c.Tasks[0].End, "429") {
+				t.Fatalf("cell: %d errors of %d, first end %q", c.Errors, len(c.Tasks), c.Tasks[0].End)
+			}
+			if tc.budget > 0 && !strings.Contains(res.Cells[0].Tasks[0].End, "retry budget") {
+				t.Errorf("episode end %q does not name the retry budget", res.Cells[0].Tasks[0].End)
+			}
+			var worst time.Duration
+			for _, w := range waits {
+				worst = max(worst, w)
+			}
+			t.Logf("%s: %d episodes, longest wait %s", tc.name, len(waits), worst)
+			if worst > tc.maxPerAct || worst < tc.maxPerAct*4/5 {
+				t.Errorf("the longest episode waited %s, want about %s", worst, tc.maxPerAct)
+			}
+		})
+	}
+}
+
+type episodeKey struct{}
+
+// budgetProbe tags each episode's context so the test can add up the
+// backoff waits per episode.
+type budgetProbe struct {
+	*memMethod
+	episodes atomic.Int64
+}
+
+func (b *budgetProbe) Agent(ctx context.Context, env agent.Env, s envs.Suite, t envs.Task) (envs.Agent, error) {
+	return b.memMethod.Agent(context.WithValue(ctx, episodeKey{}, b.episodes.Add(1)), env, s, t)
 }

@@ -13,8 +13,10 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
 	"github.com/memharness/memharness/metrics"
 )
@@ -64,6 +66,19 @@ type Options struct {
 	Workers int
 	// Log receives one line per stage and cell; nil discards them.
 	Log io.Writer
+	// RetryBudget bounds the time one episode, or one batch's memory
+	// construction, may wait in retry backoffs (0: unbounded), as
+	// backbone.retry_budget does for one PraMem sample.
+	RetryBudget time.Duration
+}
+
+// budgeted gives ctx the run's retry budget, fresh for one episode or one
+// Learn call.
+func (o Options) budgeted(ctx context.Context) context.Context {
+	if o.RetryBudget <= 0 {
+		return ctx
+	}
+	return llm.WithRetryBudget(ctx, o.RetryBudget)
 }
 
 // Result is one method's outcome.
@@ -254,7 +269,7 @@ func (r *runner) learnStage(ctx context.Context, env agent.Env, st Stage) error 
 	name := StageName(st.Index)
 	before := byPurpose(r.opts.Meters)
 	for bi, b := range st.Batches {
-		if err := r.method.Learn(ctx, env, b.Items); err != nil {
+		if err := r.method.Learn(r.opts.budgeted(ctx), env, b.Items); err != nil {
 			return fmt.Errorf("stage %s batch %d/%d: learn: %w", name, bi+1, len(st.Batches), err)
 		}
 	}
@@ -381,7 +396,10 @@ func (r *runner) episode(ctx context.Context, m agent.Method, env agent.Env, s e
 		end := "error: " + stage + ": " + err.Error()
 		return envs.Transcript{Env: s.Name(), Task: t.ID, End: end}, TaskResult{Task: t.ID, End: end, Error: true}, nil
 	}
-	ag, err := m.Agent(ctx, env, s, t)
+	// One retry budget covers the whole episode, retrieval included; the
+	// caller's ctx still decides whether a failure is a cancellation.
+	ectx := r.opts.budgeted(ctx)
+	ag, err := m.Agent(ectx, env, s, t)
 	if err != nil {
 		return fail("agent", err)
 	}
@@ -391,7 +409,7 @@ func (r *runner) episode(ctx context.Context, m agent.Method, env agent.Env, s e
 	} else {
 		opts = envs.Options{Model: env.User(), Embedder: env.Embedder, Seed: EpisodeSeed(env.Seed, s.Name(), t.ID)}
 	}
-	tr, err := envs.Run(ctx, s, t, ag, opts, r.opts.MaxSteps[s.Name()])
+	tr, err := envs.Run(ectx, s, t, ag, opts, r.opts.MaxSteps[s.Name()])
 	if err != nil {
 		if ctx.Err() != nil {
 			return envs.Transcript{}, TaskResult{}, err
@@ -482,7 +500,7 @@ func (r *runner) selfCell(ctx context.Context, e string) (CellResult, error) {
 	before := byPurpose(r.opts.Meters)
 	n := 0
 	for bi, b := range batches {
-		if err := m.Learn(ctx, env, b); err != nil {
+		if err := m.Learn(r.opts.budgeted(ctx), env, b); err != nil {
 			return CellResult{}, fmt.Errorf("self-learn %s batch %d/%d: %w", e, bi+1, len(batches), err)
 		}
 		n += len(b)

@@ -114,6 +114,7 @@ type Backbone struct {
 	// discarded and counts as invalid (default 1 MiB).
 	MaxResponseBytes int64 `yaml:"max_response_bytes,omitempty" json:"max_response_bytes,omitempty"`
 	// RetryBudget bounds the total time one sample (or one user's memory
+	// construction, one agent episode, one batch of lifelong memory
 	// construction) may wait in retry backoffs, 429 Retry-After included
 	// (default 10m).
 	RetryBudget Duration `yaml:"retry_budget,omitempty" json:"retry_budget,omitempty"`
