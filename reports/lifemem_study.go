@@ -27,6 +27,7 @@ const (
 type lmSetting struct {
 	run string // run label ("" inside one run)
 	m   *lmMethod
+	sim bool // the run's backbone is the sim reader
 }
 
 func (s lmSetting) knobs() (l int, tau float64, k int) {
@@ -81,8 +82,7 @@ func lmSensitivityTable(title string, settings []lmSetting, envs []string) (Tabl
 		if s.m.Spec.NoTrajectories {
 			ablation = " (no trajectories)"
 		}
-		op := metrics.CategoryMeans(metrics.FinalScores(s.m.Matrix))
-		avg := op[len(op)-1].Value
+		avg := lmAvgOP(s.m)
 		b := metrics.BwT(s.m.Matrix)
 		line := []string{name + ablation, strconv.Itoa(l), strconv.FormatFloat(tau, 'f', 2, 64), strconv.Itoa(k), lmF2(avg), lmF2(b.Value)}
 		for _, e := range envs {
@@ -96,7 +96,56 @@ func lmSensitivityTable(title string, settings []lmSetting, envs []string) (Tabl
 		fmt.Sprintf("L: a cluster may split once it has more members; τ: split only when its mean resultant length is below (1.00 splits on size alone); knobs left at 0 show LifeMem's defaults (L %d, τ %.2f, k %d).", lmDefaultSplit, lmDefaultTau, lmDefaultTopK),
 		"The paper (App. E) sweeps L ∈ {10, 30, 50, 80} and τ ∈ {0.9, 0.95, 1.0} on ALFWorld with GPT-4o-mini and finds top-k ∈ {2, 4, 8} stable; it prints no other numbers we could recover.",
 	}
+	t.Notes = append(t.Notes, lmFlatNotes(settings)...)
 	return t, rows
+}
+
+// lmFlatNotes explains, on the sim backbone, settings whose OP equals the
+// default setting's: whether the knob changed the memory (cluster counts
+// from lifemem_stats.json) and that the reader's answers did not move, so
+// the row is no evidence that the knob does nothing.
+func lmFlatNotes(settings []lmSetting) []string {
+	ref := -1
+	for i, s := range settings {
+		l, tau, k := s.knobs()
+		if s.sim && l == lmDefaultSplit && tau == lmDefaultTau && k == lmDefaultTopK && !s.m.Spec.NoSkills && !s.m.Spec.NoTrajectories {
+			ref = i
+			break
+		}
+	}
+	if ref < 0 {
+		return nil
+	}
+	r := settings[ref]
+	rOP := lmAvgOP(r.m)
+	var notes []string
+	for i, s := range settings {
+		if i == ref || !s.sim || s.m.Spec.NoSkills || s.m.Spec.NoTrajectories {
+			continue
+		}
+		if d := lmAvgOP(s.m) - rOP; math.IsNaN(d) || d <= -0.005 || d >= 0.005 {
+			continue
+		}
+		memory := "with no cluster statistics to compare"
+		if s.m.Stats != nil && r.m.Stats != nil {
+			if a, b := s.m.Stats.Clusters, r.m.Stats.Clusters; a != b || !slices.Equal(s.m.Stats.Sizes, r.m.Stats.Sizes) {
+				memory = fmt.Sprintf("with a different memory (%d clusters against %d, see lifemem_clusters.md)", a, b)
+			} else if _, _, k := s.knobs(); k != lmDefaultTopK {
+				memory = fmt.Sprintf("with the same clusters (%d): top-k changes only what the prompt shows", a)
+			} else {
+				memory = fmt.Sprintf("with the same clusters (%d): L and τ act only on a cluster of more than L members (the largest here has %d)", a, slices.Max(append([]int{0}, s.m.Stats.Sizes...)))
+			}
+		}
+		notes = append(notes, fmt.Sprintf("%s: OP equal to %s's on the sim backbone, %s. The sim reader's answers do not move with this knob here; this row does not show that the knob is inert.", lmSettingName(s), lmSettingName(r), memory))
+	}
+	return notes
+}
+
+func lmSettingName(s lmSetting) string {
+	if s.run != "" {
+		return s.run + "/" + s.m.Spec.Name
+	}
+	return s.m.Spec.Name
 }
 
 var lmSensitivityHeader = []string{"run", "method", "split_size", "tau", "top_k", "no_skills", "no_trajectories", "op", "bwt_percent"}
@@ -115,7 +164,7 @@ func (r *lmRun) writeSensitivity(dir string) ([]Artefact, error) {
 	var settings []lmSetting
 	for _, m := range r.methods {
 		if m.Spec.Kind == "lifemem" {
-			settings = append(settings, lmSetting{m: m})
+			settings = append(settings, lmSetting{m: m, sim: r.info.Backbone == "sim"})
 		}
 	}
 	if !lmDistinct(settings) {
@@ -421,7 +470,7 @@ func lmWriteSweepSensitivity(dir string, runs []*lmRun) ([]Artefact, error) {
 	for _, r := range runs {
 		for _, m := range r.methods {
 			if m.Spec.Kind == "lifemem" {
-				settings = append(settings, lmSetting{run: lmRunLabel(r), m: m})
+				settings = append(settings, lmSetting{run: lmRunLabel(r), m: m, sim: r.info.Backbone == "sim"})
 			}
 		}
 		for _, e := range r.info.Config.Envs {
