@@ -49,3 +49,26 @@ func TestLMFlatNotes(t *testing.T) {
 		})
 	}
 }
+
+func TestLMStreamTieNote(t *testing.T) {
+	same := &lmStats{Clusters: 11, Sizes: []int{16, 12}}
+	split := &lmStats{Clusters: 12, Sizes: []int{16, 6, 6}}
+	for _, c := range []struct {
+		name           string
+		random, buffer *lmStats
+		opR, opB       float64
+		want           string
+	}{
+		{"tie, same clusters", same, same, 40.86, 40.86, "lifemem: buffer OP equal to random's on the sim backbone, with the same clusters (11)."},
+		{"tie, other clusters", same, split, 40.86, 40.86, "with a different memory (12 clusters against 11"},
+		{"the buffer moved the score", same, split, 40.86, 42.10, ""},
+		{"not sim or not LifeMem", nil, same, 40.86, 40.86, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := lmStreamTieNote("lifemem", c.random, c.buffer, c.opR, c.opB)
+			if c.want == "" && got != "" || !strings.Contains(got, c.want) {
+				t.Errorf("note %q, want %q", got, c.want)
+			}
+		})
+	}
+}

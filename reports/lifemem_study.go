@@ -406,6 +406,9 @@ func lmWriteStreams(dir string, runs []*lmRun) ([]Artefact, error) {
 	var keys []key
 	op := map[key]map[string]float64{}
 	from := map[key]map[string]string{}
+	// What a LifeMem method built on the sim backbone, by stream, for the
+	// note on a random/buffer tie.
+	simStats := map[key]map[string]*lmStats{}
 	kinds := map[string]bool{}
 	for _, r := range runs {
 		kinds[orDefault(r.info.Config.Stream, "similarity")] = true
@@ -420,6 +423,12 @@ func lmWriteStreams(dir string, runs []*lmRun) ([]Artefact, error) {
 				return nil, fmt.Errorf("method %s (model %s) has two %s runs: %s and %s", k.method, k.model, st, prev, lmRunLabel(r))
 			}
 			op[k][st], from[k][st] = lmAvgOP(m), lmRunLabel(r)
+			if m.Spec.Kind == "lifemem" && r.info.Backbone == "sim" && m.Stats != nil {
+				if simStats[k] == nil {
+					simStats[k] = map[string]*lmStats{}
+				}
+				simStats[k][st] = m.Stats
+			}
 		}
 	}
 	if len(kinds) < 2 {
@@ -446,11 +455,35 @@ func lmWriteStreams(dir string, runs []*lmRun) ([]Artefact, error) {
 		"OP after the full stream (mean final score over every environment). Random: one seeded global shuffle; buffer: the shuffle through a per-environment cache of 5 committed as one batch.",
 		"Recovery rate = (buffer − random) / (similarity − random): the share of the random stream's loss the buffer wins back; undefined when the random stream lost nothing.",
 	}
+	for _, k := range keys {
+		if n := lmStreamTieNote(k.method, simStats[k]["random"], simStats[k]["buffer"], lmLookup(op[k], "random"), lmLookup(op[k], "buffer")); n != "" {
+			t.Notes = append(t.Notes, n)
+		}
+	}
 	d := lmDoc{
 		base: "lifemem_streams", what: "LifeMem Table 5: stream robustness", tables: []Table{t},
 		header: []string{"method", "model", "stream", "op", "run", "recovery_rate"}, rows: rows,
 	}
 	return d.write(dir)
+}
+
+// lmStreamTieNote explains a LifeMem method whose buffer stream scores as
+// its random one on the sim backbone (random and buffer are what it built
+// on each; nil when not sim or not LifeMem): whether the memories differ,
+// and why the sim's assigner cannot tell the two streams apart. "" when
+// there is nothing to explain.
+func lmStreamTieNote(method string, random, buffer *lmStats, opRandom, opBuffer float64) string {
+	if random == nil || buffer == nil {
+		return ""
+	}
+	if d := opBuffer - opRandom; math.IsNaN(d) || d <= -0.005 || d >= 0.005 {
+		return ""
+	}
+	memory := fmt.Sprintf("with the same clusters (%d)", random.Clusters)
+	if random.Clusters != buffer.Clusters || !slices.Equal(random.Sizes, buffer.Sizes) {
+		memory = fmt.Sprintf("with a different memory (%d clusters against %d, see lifemem_clusters.md)", buffer.Clusters, random.Clusters)
+	}
+	return fmt.Sprintf("%s: buffer OP equal to random's on the sim backbone, %s. The sim's assigner places a trajectory by its environment and first action, whatever else its batch holds, so one-environment batches cannot change where it goes; this row does not show that the buffer is inert.", method, memory)
 }
 
 func lmBackbones(runs []*lmRun) string {
