@@ -27,6 +27,7 @@ const (
 type lmSetting struct {
 	run string // run label ("" inside one run)
 	m   *lmMethod
+	sim bool // the run's backbone is the sim reader
 }
 
 func (s lmSetting) knobs() (l int, tau float64, k int) {
@@ -81,8 +82,7 @@ func lmSensitivityTable(title string, settings []lmSetting, envs []string) (Tabl
 		if s.m.Spec.NoTrajectories {
 			ablation = " (no trajectories)"
 		}
-		op := metrics.CategoryMeans(metrics.FinalScores(s.m.Matrix))
-		avg := op[len(op)-1].Value
+		avg := lmAvgOP(s.m)
 		b := metrics.BwT(s.m.Matrix)
 		line := []string{name + ablation, strconv.Itoa(l), strconv.FormatFloat(tau, 'f', 2, 64), strconv.Itoa(k), lmF2(avg), lmF2(b.Value)}
 		for _, e := range envs {
@@ -96,7 +96,56 @@ func lmSensitivityTable(title string, settings []lmSetting, envs []string) (Tabl
 		fmt.Sprintf("L: a cluster may split once it has more members; τ: split only when its mean resultant length is below (1.00 splits on size alone); knobs left at 0 show LifeMem's defaults (L %d, τ %.2f, k %d).", lmDefaultSplit, lmDefaultTau, lmDefaultTopK),
 		"The paper (App. E) sweeps L ∈ {10, 30, 50, 80} and τ ∈ {0.9, 0.95, 1.0} on ALFWorld with GPT-4o-mini and finds top-k ∈ {2, 4, 8} stable; it prints no other numbers we could recover.",
 	}
+	t.Notes = append(t.Notes, lmFlatNotes(settings)...)
 	return t, rows
+}
+
+// lmFlatNotes explains, on the sim backbone, settings whose OP equals the
+// default setting's: whether the knob changed the memory (cluster counts
+// from lifemem_stats.json) and that the reader's answers did not move, so
+// the row is no evidence that the knob does nothing.
+func lmFlatNotes(settings []lmSetting) []string {
+	ref := -1
+	for i, s := range settings {
+		l, tau, k := s.knobs()
+		if s.sim && l == lmDefaultSplit && tau == lmDefaultTau && k == lmDefaultTopK && !s.m.Spec.NoSkills && !s.m.Spec.NoTrajectories {
+			ref = i
+			break
+		}
+	}
+	if ref < 0 {
+		return nil
+	}
+	r := settings[ref]
+	rOP := lmAvgOP(r.m)
+	var notes []string
+	for i, s := range settings {
+		if i == ref || !s.sim || s.m.Spec.NoSkills || s.m.Spec.NoTrajectories {
+			continue
+		}
+		if d := lmAvgOP(s.m) - rOP; math.IsNaN(d) || d <= -0.005 || d >= 0.005 {
+			continue
+		}
+		memory := "with no cluster statistics to compare"
+		if s.m.Stats != nil && r.m.Stats != nil {
+			if a, b := s.m.Stats.Clusters, r.m.Stats.Clusters; a != b || !slices.Equal(s.m.Stats.Sizes, r.m.Stats.Sizes) {
+				memory = fmt.Sprintf("with a different memory (%d clusters against %d, see lifemem_clusters.md)", a, b)
+			} else if _, _, k := s.knobs(); k != lmDefaultTopK {
+				memory = fmt.Sprintf("with the same clusters (%d): top-k changes only what the prompt shows", a)
+			} else {
+				memory = fmt.Sprintf("with the same clusters (%d): L and τ act only on a cluster of more than L members (the largest here has %d)", a, slices.Max(append([]int{0}, s.m.Stats.Sizes...)))
+			}
+		}
+		notes = append(notes, fmt.Sprintf("%s: OP equal to %s's on the sim backbone, %s. The sim reader's answers do not move with this knob here; this row does not show that the knob is inert.", lmSettingName(s), lmSettingName(r), memory))
+	}
+	return notes
+}
+
+func lmSettingName(s lmSetting) string {
+	if s.run != "" {
+		return s.run + "/" + s.m.Spec.Name
+	}
+	return s.m.Spec.Name
 }
 
 var lmSensitivityHeader = []string{"run", "method", "split_size", "tau", "top_k", "no_skills", "no_trajectories", "op", "bwt_percent"}
@@ -115,7 +164,7 @@ func (r *lmRun) writeSensitivity(dir string) ([]Artefact, error) {
 	var settings []lmSetting
 	for _, m := range r.methods {
 		if m.Spec.Kind == "lifemem" {
-			settings = append(settings, lmSetting{m: m})
+			settings = append(settings, lmSetting{m: m, sim: r.info.Backbone == "sim"})
 		}
 	}
 	if !lmDistinct(settings) {
@@ -358,6 +407,9 @@ func lmWriteStreams(dir string, runs []*lmRun) ([]Artefact, error) {
 	var keys []key
 	op := map[key]map[string]float64{}
 	from := map[key]map[string]string{}
+	// What a LifeMem method built on the sim backbone, by stream, for the
+	// note on a random/buffer tie.
+	simStats := map[key]map[string]*lmStats{}
 	kinds := map[string]bool{}
 	for _, r := range runs {
 		kinds[orDefault(r.info.Config.Stream, "similarity")] = true
@@ -372,6 +424,12 @@ func lmWriteStreams(dir string, runs []*lmRun) ([]Artefact, error) {
 				return nil, fmt.Errorf("method %s (model %s) has two %s runs: %s and %s", k.method, k.model, st, prev, lmRunLabel(r))
 			}
 			op[k][st], from[k][st] = lmAvgOP(m), lmRunLabel(r)
+			if m.Spec.Kind == "lifemem" && r.info.Backbone == "sim" && m.Stats != nil {
+				if simStats[k] == nil {
+					simStats[k] = map[string]*lmStats{}
+				}
+				simStats[k][st] = m.Stats
+			}
 		}
 	}
 	if len(kinds) < 2 {
@@ -398,11 +456,35 @@ func lmWriteStreams(dir string, runs []*lmRun) ([]Artefact, error) {
 		"OP after the full stream (mean final score over every environment). Random: one seeded global shuffle; buffer: the shuffle through a per-environment cache of 5 committed as one batch.",
 		"Recovery rate = (buffer − random) / (similarity − random): the share of the random stream's loss the buffer wins back; undefined when the random stream lost nothing.",
 	}
+	for _, k := range keys {
+		if n := lmStreamTieNote(k.method, simStats[k]["random"], simStats[k]["buffer"], lmLookup(op[k], "random"), lmLookup(op[k], "buffer")); n != "" {
+			t.Notes = append(t.Notes, n)
+		}
+	}
 	d := lmDoc{
 		base: "lifemem_streams", what: "LifeMem Table 5: stream robustness", tables: []Table{t},
 		header: []string{"method", "model", "stream", "op", "run", "recovery_rate"}, rows: rows,
 	}
 	return d.write(dir)
+}
+
+// lmStreamTieNote explains a LifeMem method whose buffer stream scores as
+// its random one on the sim backbone (random and buffer are what it built
+// on each; nil when not sim or not LifeMem): whether the memories differ,
+// and why the sim's assigner cannot tell the two streams apart. "" when
+// there is nothing to explain.
+func lmStreamTieNote(method string, random, buffer *lmStats, opRandom, opBuffer float64) string {
+	if random == nil || buffer == nil {
+		return ""
+	}
+	if d := opBuffer - opRandom; math.IsNaN(d) || d <= -0.005 || d >= 0.005 {
+		return ""
+	}
+	memory := fmt.Sprintf("with the same clusters (%d)", random.Clusters)
+	if random.Clusters != buffer.Clusters || !slices.Equal(random.Sizes, buffer.Sizes) {
+		memory = fmt.Sprintf("with a different memory (%d clusters against %d, see lifemem_clusters.md)", buffer.Clusters, random.Clusters)
+	}
+	return fmt.Sprintf("%s: buffer OP equal to random's on the sim backbone, %s. The sim's assigner places a trajectory by its environment and first action, whatever else its batch holds, so one-environment batches cannot change where it goes; this row does not show that the buffer is inert.", method, memory)
 }
 
 func lmBackbones(runs []*lmRun) string {
@@ -422,7 +504,7 @@ func lmWriteSweepSensitivity(dir string, runs []*lmRun) ([]Artefact, error) {
 	for _, r := range runs {
 		for _, m := range r.methods {
 			if m.Spec.Kind == "lifemem" {
-				settings = append(settings, lmSetting{run: lmRunLabel(r), m: m})
+				settings = append(settings, lmSetting{run: lmRunLabel(r), m: m, sim: r.info.Backbone == "sim"})
 			}
 		}
 		for _, e := range r.info.Config.Envs {

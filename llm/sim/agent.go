@@ -34,8 +34,15 @@ import (
 //     a skills block) gives it more to recover with. When the observation
 //     lists admissible actions (hint.AdmissibleIn), the closest one by
 //     token overlap is chosen instead (ties: the one whose line in the
-//     observation shares most with the task). Exemplars win ties with rules
-//     because they show observations to substitute from. Without any
+//     observation shares most with the task). Ties go to prompt order:
+//     the skills block precedes the examples in the rendered prompt, so a
+//     rule that fits the task as well as the best example is followed
+//     first and the example is the fallback. A rule records steps without
+//     the observations they acted on, so only the task's entities are
+//     substituted into it and values it names are carried over as
+//     written. (Ranking rules behind equally fitting examples made ExpeL's
+//     insights, workflows of the very trajectories its pool retrieves,
+//     lose every tie and never decide an action.) Without any
 //     candidate left, or past the candidate's last step, the reader falls
 //     back to a plausible generic action in the environment's syntax (see
 //     generic). Gold data is never read: the hint holds only what the
@@ -115,7 +122,15 @@ func act(h hint.Act) string {
 	}
 	done := step - failed
 	taskSet := typeSet(h.Task)
+	// Candidates in prompt order: the skills block, then the examples.
 	var cands []candidate
+	for _, r := range h.Rules {
+		task, steps, ok := hint.ParseWorkflow(r)
+		if !ok {
+			continue
+		}
+		cands = append(cands, candidate{task: task, actions: steps, obs: make([]string, len(steps)), rule: true})
+	}
 	for i, ex := range h.Exemplars {
 		c := candidate{}
 		if i < len(h.ExemplarTasks) {
@@ -135,13 +150,6 @@ func act(h hint.Act) string {
 		}
 		cands = append(cands, c)
 	}
-	for _, r := range h.Rules {
-		task, steps, ok := hint.ParseWorkflow(r)
-		if !ok {
-			continue
-		}
-		cands = append(cands, candidate{task: task, actions: steps, obs: make([]string, len(steps)), rule: true})
-	}
 	var ranked []int
 	for i := range cands {
 		c := &cands[i]
@@ -153,7 +161,7 @@ func act(h hint.Act) string {
 			ranked = append(ranked, i)
 		}
 	}
-	// Best first; exemplars before rules, then prompt order, on ties.
+	// Best first; prompt order (rules, then examples) on ties.
 	slices.SortStableFunc(ranked, func(a, b int) int { return cmp.Compare(cands[b].sim, cands[a].sim) })
 	// Each rejected action sends the reader to the next candidate, which
 	// it follows from the step the accepted actions reached.

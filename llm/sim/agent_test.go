@@ -75,6 +75,16 @@ func TestAct(t *testing.T) {
 		{name: "follows a workflow rule", want: "Search[Linmere]", h: hint.Act{
 			Env: "hotpotqa", Task: "Which river flows through Linmere?", Turns: []hint.SimTurn{{Role: "env", Text: "Question: ..."}},
 			Rules: []string{"Be brief.", hint.Workflow("Which river flows through Durrow?", []string{"Search[Durrow]", "Finish[Oskel]"})}}},
+		{name: "a rule as fitting as the best example is read first", want: "go to kitchen", h: hint.Act{
+			Env: "scienceworld", Task: "warm the milk in the lab",
+			Turns:     []hint.SimTurn{{Role: "env", Text: "You are in the corridor."}},
+			Exemplars: [][]llm.Message{warm}, ExemplarTasks: []string{warmTask},
+			Rules: []string{hint.Workflow("warm the juice in the lab", []string{"go to kitchen", "focus on juice"})}}},
+		{name: "an example that fits better beats a rule", want: "go to lab", h: hint.Act{
+			Env: "scienceworld", Task: "warm the milk in the lab",
+			Turns:     []hint.SimTurn{{Role: "env", Text: "You are in the corridor."}},
+			Exemplars: [][]llm.Message{warm}, ExemplarTasks: []string{warmTask},
+			Rules: []string{hint.Workflow("cool the juice", []string{"go to kitchen", "focus on juice"})}}},
 		{name: "generic first search", want: "Search[Varrow Bridge]", h: hint.Act{
 			Env: "hotpotqa", Task: "Who designed Varrow Bridge?", Turns: []hint.SimTurn{{Role: "env", Text: "Question"}}}},
 		{name: "closest admissible action", want: "click[light blue]", h: hint.Act{
