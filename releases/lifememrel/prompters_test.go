@@ -225,10 +225,11 @@ func TestToolQAScratchpad(t *testing.T) {
 	if !strings.HasSuffix(m1[0].Content, want+"\nThought 2:") || !strings.HasSuffix(m2[0].Content, want+"\nThought 2: query it\nAction 2:") {
 		t.Errorf("scratchpad:\n%s\n---\n%s", m1[0].Content, m2[0].Content)
 	}
-	// Without a pinned LifeMem pack the environment keeps the own prompt.
-	_, own, err = Prompters(Trees{}, []envs.Suite{fakeSuite{"toolqa"}}, Options{})
-	if err != nil || len(own) != 1 {
-		t.Errorf("unpinned LifeMem: own %v, err %v", own, err)
+	// LifeMem's release is pinned: without its pack, prompts: release
+	// stops and says how to fetch it.
+	_, _, err = Prompters(Trees{}, []envs.Suite{fakeSuite{"toolqa"}}, Options{})
+	if err == nil || !strings.Contains(err.Error(), "bench data fetch lifemem-release") {
+		t.Errorf("missing LifeMem pack: %v", err)
 	}
 }
 
