@@ -304,3 +304,32 @@ func TestSynapseMiniwob(t *testing.T) {
 		t.Errorf("unknown task: %v", err)
 	}
 }
+
+// TestReleaseStringQuirks: the LifeMem release's slicing and joining,
+// with Python's -1 from a failed find and code-point slicing.
+func TestReleaseStringQuirks(t *testing.T) {
+	steps := []struct{ in, thought, action string }{
+		{"load it\nLoadDB[coffee]", "load it", "LoadDB[coffee]"},
+		{"a\nb\nc", "a", "b\nc"},
+		{"Finish[3]", "Finish[3", "Finish[3]"},
+		{"café", "caf", "café"},
+		{"", "", ""},
+		{"\n", "", ""},
+	}
+	for _, c := range steps {
+		if th, ac := splitStep(c.in); th != c.thought || ac != c.action {
+			t.Errorf("splitStep(%q) = %q, %q; want %q, %q", c.in, th, ac, c.thought, c.action)
+		}
+	}
+	states := []struct{ obs, desc, want string }{
+		{"You see a door.\nYour task is to boil water.", "Your task is to boil water.", "You see a door.Your task is to boil water."},
+		{"You see a door.\n\nGoal.", "Goal.", "You see a door.\nGoal."},
+		{"You see a door.", "Goal.", "You see a door."},
+		{"You see a door.\nGoal.", "", "You see a door.\nGoal."},
+	}
+	for _, c := range states {
+		if got := firstState(c.obs, c.desc); got != c.want {
+			t.Errorf("firstState(%q, %q) = %q, want %q", c.obs, c.desc, got, c.want)
+		}
+	}
+}
