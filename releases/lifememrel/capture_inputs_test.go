@@ -88,7 +88,8 @@ func TestWriteLifeMemCaptureInputs(t *testing.T) {
 		}
 		in := captureInput{Task: task.ID, Instruction: task.Instruction, Observation: obs,
 			Exemplars: []agent.Trajectory{rec, ownExemplars[name]},
-			Rules:     []string{"Read the task twice before the first action.", "Prefer one exact call over several guesses — check names first."}}
+			Rules: []string{"Read the task twice before the first action.", "Prefer one exact call over several guesses — check names first.",
+				"Dates: quote them exactly as the task gives them."}}
 		b, err := json.MarshalIndent(in, "", "  ")
 		if err != nil {
 			t.Fatal(err)

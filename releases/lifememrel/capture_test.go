@@ -35,7 +35,7 @@ import (
 //  1. MEMHARNESS_LIFEMEM_CAPTURE_INPUTS=DIR go test ./releases/lifememrel
 //     -run TestWriteLifeMemCaptureInputs writes DIR/<env>.json: the first
 //     fixture task, its first observation, two retrieved trajectories (a
-//     LifeMem training record from the fixtures and one of ours) and two
+//     LifeMem training record from the fixtures and one of ours) and three
 //     rules;
 //  2. python3 testdata/capture/lifemem_capture.py --pack PACKS/lifemem-release
 //     --inputs DIR --fixtures ../shared/fixtures/envs --out CAPTURES runs the

@@ -333,3 +333,25 @@ func TestReleaseStringQuirks(t *testing.T) {
 		}
 	}
 }
+
+// TestServiceRules: the memory service's cut of numbered rule lines.
+func TestServiceRules(t *testing.T) {
+	cases := []struct {
+		rules []string
+		want  string
+	}{
+		{nil, ""},
+		{[]string{"Load the table first."}, " Load the table first.\n"},
+		{[]string{"Dates: keep them as given."}, " keep them as given.\n"},
+		{[]string{"Use e.g. SQL: one query."}, " one query.\n"},
+		{[]string{"First line.\nsecond line: tail", "x"}, " First line.\n tail\n x\n"},
+		{[]string{"a", "a", "b"}, " a\n b\n"},
+		{[]string{"r1", "r2", "r3", "r4", "r5", "r6"}, " r1\n r2\n r3\n r4\n r5\n"},
+		{[]string{"10 items"}, " 10 items\n"},
+	}
+	for _, c := range cases {
+		if got := serviceRules(c.rules); got != c.want {
+			t.Errorf("serviceRules(%q) = %q, want %q", c.rules, got, c.want)
+		}
+	}
+}

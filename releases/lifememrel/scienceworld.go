@@ -19,8 +19,8 @@ const scienceworldEvaluator = "ScienceWorld/examples/evaluator.py"
 // observations as chat turns. Without retrieved trajectories or skills
 // EXAMPLE stands in and INSIGHT is left out (the release has no
 // memory-free path; its retrieval block is marked to be commented out:
-// an assumption). The skills are joined one per line (the retrieval
-// service's rule format is not in the release).
+// an assumption). The skills are the memory service's rules text
+// (serviceRules).
 func scienceworldBuilder(tr Trees, _ envs.Suite, _ Options) (agent.Prompter, error) {
 	t := tr[NameLifeMem]
 	var parts [3]string
@@ -62,7 +62,7 @@ func scienceworldBuilder(tr Trees, _ envs.Suite, _ Options) (agent.Prompter, err
 			// The release always writes INSIGHT and the skills after the
 			// retrieved trajectories, even when there are no skills.
 			if len(in.Exemplars) > 0 || len(in.Rules) > 0 {
-				b.WriteString(insight + strings.Join(in.Rules, "\n"))
+				b.WriteString(insight + serviceRules(in.Rules))
 			}
 			b.WriteString(join + firstState(in.Turns[0].Text, in.Task.Instruction))
 			msgs := []llm.Message{{Role: "user", Content: b.String()}}

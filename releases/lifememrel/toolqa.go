@@ -27,8 +27,8 @@ const (
 //
 // Examples are the retrieved trajectories rendered as the agent renders
 // them (quirks included: the first one's question line is lost), or
-// TOOLQA_HARD3 (the code's commented-out default) without memory. Rules are joined one per line: the retrieval
-// service's rule format is not in the release, so this is an assumption.
+// TOOLQA_HARD3 (the code's commented-out default) without memory. Rules
+// are the memory service's rules text (serviceRules).
 type toolqaPrompter struct {
 	instr    pysrc.Value
 	fewshots string
@@ -152,7 +152,7 @@ func scratchpad(turns []envs.Turn) string {
 }
 
 func (p *toolqaPrompter) render(in agent.PromptInput, pad string) ([]llm.Message, error) {
-	rules := strings.Join(in.Rules, "\n")
+	rules := serviceRules(in.Rules)
 	s, err := pysrc.Format(p.instr.Str, map[string]string{
 		"rules": rules, "examples": p.examples(in), "question": in.Task.Instruction, "scratchpad": pad})
 	if err != nil {

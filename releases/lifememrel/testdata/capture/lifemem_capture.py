@@ -8,8 +8,12 @@ agents_chatgpt.py, read from a pack folder, never copied -- on the inputs
 step 1 wrote, and records the first request each one sends to its model.
 What the release needs but cannot have here is stubbed:
 
-  * the retrieval service (requests.post) answers with the inputs' two
-    trajectories and their rules joined one per line;
+  * the retrieval service (requests.post) answers with what the release's
+    own memory/server.py retrieve returns for the inputs' two trajectories,
+    both in one cluster whose rules memory/insight_extraction.py my_main
+    wrote (its model answering one ADD per input rule); the service's
+    rules come out of a Python set, so the capture lists the inputs' rules
+    in the order the service gave them;
   * the model (get_response) records the request and stops the run (ToolQA:
     answers the thought request with a fixed reply first, to record the
     step's second request too);
@@ -76,7 +80,79 @@ class PromptTemplate:
         return self.template.format(**kwargs)
 
 
-def retrieval(inp, calls):
+def isolated(run):
+    """Runs run() with the modules it installs dropped afterwards (each
+    release folder has its own utils)."""
+    saved = dict(sys.modules)
+    try:
+        return run()
+    finally:
+        for k in list(sys.modules):
+            if k not in saved:
+                del sys.modules[k]
+        sys.modules.update(saved)
+
+
+def service(pack, inp):
+    """The memory service's answer to a query with top_k 2, computed by the
+    release's memory/insight_extraction.py and memory/server.py."""
+    mem = os.path.join(pack, "memory")
+    messages = [[{"role": m["role"], "content": m["content"]} for m in ex["messages"]] for ex in inp["exemplars"]]
+    ops = "\n".join("ADD %d: %s" % (i + 1, r) for i, r in enumerate(inp["rules"]))
+
+    def extract():
+        install("utils", get_response=lambda prompt, **k: ops)
+        mod = runpy.run_path(os.path.join(mem, "insight_extraction.py"), run_name="insight_extraction")
+        return mod["my_main"](messages)
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        representations = isolated(extract)
+
+    class Model:
+        def __init__(self, **kw):
+            self.__dict__.update(kw)
+
+    class App:
+        def __init__(self, **kw):
+            pass
+
+        def post(self, *a, **k):
+            return lambda f: f
+
+    class DB:
+        def __init__(self, **kw):
+            pass
+
+        def search_cluster(self, ids):
+            return {i: {"cluster_id": "c", "summary": "s", "representations": representations} for i in ids}
+
+    def answer(query):
+        install("fastapi", FastAPI=App, HTTPException=Exception)
+        install("pydantic", BaseModel=Model)
+        install("uvicorn")
+        install("edit_memory", load_memory=lambda path: None,
+                retrieve_exemplar_name=lambda memory, q, k: list(range(k)),
+                get_exemplar_by_names=lambda path, idx: (["t%d" % i for i in idx], [messages[i] for i in idx]))
+        install("cluster_sqlite", ClusterDB=DB)
+        install("utils", get_response=None)
+        mod = runpy.run_path(os.path.join(mem, "server.py"), run_name="server")
+        r = mod["retrieve"](mod["RetrieveRequest"](query=query, top_k=2))
+        return {"rules": r.rules, "messages": r.messages}
+
+    def at(rule):
+        # Where the service put the rule: the cut of its numbered line.
+        line = "1. " + rule
+        cut = max(line.find(":"), line.find("."))
+        return got["rules"].find(line[cut + 1:] + "\n")
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        got = isolated(lambda: answer(inp["instruction"]))
+    order = sorted(inp["rules"], key=at)
+    assert all(at(r) >= 0 for r in order), got["rules"]
+    return got, order
+
+
+def retrieval(answer, calls):
     """A requests module whose post answers as LifeMem's memory service."""
 
     class Response:
@@ -84,13 +160,7 @@ def retrieval(inp, calls):
             pass
 
         def json(self):
-            return {
-                "rules": "\n".join(inp["rules"]),
-                "messages": [
-                    [{"role": m["role"], "content": m["content"]} for m in ex["messages"]]
-                    for ex in inp["exemplars"]
-                ],
-            }
+            return answer
 
     def post(url, json=None, timeout=None, **kwargs):
         calls.append(json)
@@ -100,9 +170,7 @@ def retrieval(inp, calls):
 
 
 def common_stubs(inp, calls):
-    for m in ["requests"]:
-        sys.modules.pop(m, None)
-    install("requests", post=retrieval(inp, calls))
+    install("requests", post=retrieval(inp["service"], calls))
     install("tqdm", tqdm=lambda it, **k: it)
     install("rouge", Rouge=Anything)
     install("numpy")
@@ -274,15 +342,10 @@ def main():
     }
     for env, run in runs.items():
         inp = load_inputs(a.inputs, env)
-        saved = dict(sys.modules)
+        inp["service"], rules = service(a.pack, inp)
         with contextlib.redirect_stdout(io.StringIO()):
-            got = run(inp)
-        # Each release folder has its own utils/requests: start clean.
-        for k in list(sys.modules):
-            if k not in saved:
-                del sys.modules[k]
-        sys.modules.update({k: v for k, v in saved.items()})
-        out = {"task": inp["task"], "exemplars": inp["exemplars"], "rules": inp["rules"]}
+            got = isolated(lambda: run(inp))
+        out = {"task": inp["task"], "exemplars": inp["exemplars"], "rules": rules}
         out.update(got)
         with open(os.path.join(a.out, env + ".json"), "w", encoding="utf-8") as f:
             json.dump(out, f, ensure_ascii=False, indent=1)
