@@ -75,6 +75,10 @@ func apibankBuilder(tr Trees, _ envs.Suite, _ Options) (agent.Prompter, error) {
 					msgs = append(msgs, llm.Message{Role: "assistant", Content: turn.Text})
 				case turn.Invalid:
 					msgs = append(msgs, llm.Message{Role: "user", Content: noCall})
+				case strings.HasPrefix(turn.Text, result):
+					// The API-Bank environment already words its
+					// results as the evaluator does.
+					msgs = append(msgs, llm.Message{Role: "user", Content: turn.Text})
 				default:
 					msgs = append(msgs, llm.Message{Role: "user", Content: result + turn.Text})
 				}

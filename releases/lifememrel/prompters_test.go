@@ -355,3 +355,40 @@ func TestServiceRules(t *testing.T) {
 		}
 	}
 }
+
+// TestAPIBankTurns: results the environment already words as the
+// evaluator does are not prefixed twice; invalid turns get the no-call
+// error.
+func TestAPIBankTurns(t *testing.T) {
+	dir, s := pinnedStandIn(t, LifeMem)
+	tr, err := Open(dir, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, _, err := Prompters(Trees{NameLifeMem: tr}, []envs.Suite{fakeSuite{"apibank"}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, err := ps["apibank"].Messages(agent.PromptInput{Task: envs.Task{Instruction: "add a meeting"}, Turns: []envs.Turn{
+		{Role: "env", Text: "first"},
+		{Role: "agent", Text: "[ToolSearcher(keywords='meeting')]"},
+		{Role: "env", Text: "Here's the execution result: {'name': 'AddMeeting'}"},
+		{Role: "agent", Text: "no call"},
+		{Role: "env", Text: "Error! no call found", Invalid: true},
+		{Role: "agent", Text: "[AddMeeting()]"},
+		{Role: "env", Text: "1"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"Here's the execution result: {'name': 'AddMeeting'}", "Error! No valid tool-callings to execute.", "Here's the execution result: 1"}
+	var got []string
+	for _, m := range msgs[2:] {
+		if m.Role == "user" {
+			got = append(got, m.Content)
+		}
+	}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("user turns %q, want %q", got, want)
+	}
+}
