@@ -27,7 +27,9 @@ import (
 // {"task": ID, "messages": [...]} (the whole first request for that task),
 // with the retrieved "exemplars" and "rules" the source was handed, if
 // any; ToolQA's also hold the scripted first reply ("thought_reply") and
-// the step's second request ("action_messages").
+// the step's second request ("action_messages"), ScienceWorld's the first
+// reply ("second_reply") and the second step's request
+// ("second_messages"), the environment answering that reply.
 //
 // The LifeMem release's environments (toolqa, scienceworld, apibank) are
 // captured in three steps:
@@ -87,6 +89,8 @@ func TestFirstPromptsMatchSources(t *testing.T) {
 				Rules          []string           `json:"rules"`
 				ThoughtReply   string             `json:"thought_reply"`
 				ActionMessages []llm.Message      `json:"action_messages"`
+				SecondReply    string             `json:"second_reply"`
+				SecondMessages []llm.Message      `json:"second_messages"`
 			}
 			b, err := os.ReadFile(f)
 			if err != nil {
@@ -122,8 +126,9 @@ func TestFirstPromptsMatchSources(t *testing.T) {
 				}
 			}
 			first := c.Observation
+			var ep envs.Episode
 			if _, ok := s.(taskOnly); !ok {
-				ep, err := s.NewEpisode(t.Context(), task, envs.Options{Seed: 1})
+				ep, err = s.NewEpisode(t.Context(), task, envs.Options{Seed: 1})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -156,6 +161,21 @@ func TestFirstPromptsMatchSources(t *testing.T) {
 				t.Fatalf("task %s not found", c.Task)
 			}
 			compareMessages(t, "first request", got, c.Messages)
+			if c.SecondReply != "" && ep != nil {
+				// The agent hands the environment its reply trimmed (and
+				// records that as its turn); the environment answers.
+				action := strings.TrimSpace(c.SecondReply)
+				st, err := ep.Step(t.Context(), action)
+				if err != nil {
+					t.Fatal(err)
+				}
+				in.Turns = append(in.Turns, envs.Turn{Role: "agent", Text: action}, envs.Turn{Role: "env", Text: st.Observation, Invalid: st.Invalid})
+				second, err := p.Messages(in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				compareMessages(t, "second step's request", second, c.SecondMessages)
+			}
 		})
 	}
 }

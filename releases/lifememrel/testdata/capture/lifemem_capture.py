@@ -16,7 +16,8 @@ What the release needs but cannot have here is stubbed:
     in the order the service gave them;
   * the model (get_response) records the request and stops the run (ToolQA:
     answers the thought request with a fixed reply first, to record the
-    step's second request too);
+    step's second request too; ScienceWorld: answers with the gold path's
+    next action, to record the second step's request);
   * the ScienceWorld simulator answers "look around" with the gold
     sequence's recorded observation and the goal with its task
     description (from the ScienceWorld fixture);
@@ -233,14 +234,17 @@ def gold_look(fixtures, task_id):
             if seq["variationIdx"] == int(var):
                 step = seq["path"][0]
                 assert step["action"] == "look around", step["action"]
-                return name, int(var), step["observation"], seq["taskDescription"]
+                return name, int(var), step["observation"], seq["taskDescription"], seq["path"][1]
     raise KeyError(task_id)
 
 
 def capture_scienceworld(pack, inp, fixtures):
     code = os.path.join(pack, "ScienceWorld", "examples")
     calls, requests_seen = [], []
-    name, var, look, goal = gold_look(fixtures, inp["task"])
+    name, var, look, goal, nxt = gold_look(fixtures, inp["task"])
+    # The model's first reply is the gold path's next action with a line
+    # break, which the evaluator removes.
+    reply = nxt["action"] + "\n"
 
     class Env:
         def __init__(self, *a, **k):
@@ -253,6 +257,8 @@ def capture_scienceworld(pack, inp, fixtures):
             return look, {}
 
         def step(self, action):
+            if action == nxt["action"]:
+                return nxt["observation"], 0, False, {"score": nxt["score"]}
             assert action == "look around", action
             return look, 0, False, {"score": 0}
 
@@ -267,6 +273,8 @@ def capture_scienceworld(pack, inp, fixtures):
 
     def get_response(messages, *a, **k):
         requests_seen.append([dict(m) for m in messages])
+        if len(requests_seen) == 1:
+            return reply
         raise Stop()
 
     common_stubs(inp, calls)
@@ -280,8 +288,8 @@ def capture_scienceworld(pack, inp, fixtures):
     except Stop:
         pass
     assert calls and calls[0]["query"] == goal, calls
-    assert len(requests_seen) == 1
-    return {"messages": requests_seen[0]}
+    assert len(requests_seen) == 2
+    return {"messages": requests_seen[0], "second_reply": reply, "second_messages": requests_seen[1]}
 
 
 def capture_apibank(pack, inp, fixtures):
