@@ -60,11 +60,33 @@ func TestDataSourceFetch(t *testing.T) {
 	if err == nil || !strings.Contains(out.String(), filepath.Join("retail", "wiki.md")) {
 		t.Errorf("verify of a tampered checkout: %v\n%s", err, out.String())
 	}
-	// LifeMem's files have no digests yet: fetch lists them for download
-	// by hand and opening them is refused.
+	// LifeMem's release is pinned: a mirror serving other bytes is
+	// refused, naming the file.
+	lm := map[string][]byte{}
+	for _, f := range lifememrel.LifeMem.Files {
+		lm["/"+f.Path] = []byte("# stand-in\n")
+	}
+	lmSrv, _ := fakeServer(t, lm)
 	out.Reset()
-	err = dataSource(t.Context(), stdio, "fetch", t.TempDir(), "", lifememrel.LifeMem)
+	lmIO := stdio
+	lmIO.Getenv = func(k string) string {
+		if k == "MEMHARNESS_LIFEMEM_RELEASE_URL" {
+			return lmSrv.URL + "/"
+		}
+		return ""
+	}
+	err = dataSource(t.Context(), lmIO, "fetch", t.TempDir(), "", lifememrel.LifeMem)
+	if err == nil || !strings.Contains(out.String(), filepath.Join("ScienceWorld", "examples", "evaluator.py")) {
+		t.Errorf("lifemem-release fetch against stand-ins: %v\n%s", err, out.String())
+	}
+	// A file without a digest is listed for download by hand, never
+	// fetched unchecked.
+	un := src
+	un.Files = append([]lifememrel.File(nil), src.Files...)
+	un.Files[1].SHA256 = ""
+	out.Reset()
+	err = dataSource(t.Context(), stdio, "fetch", t.TempDir(), "", un)
 	if err == nil || !strings.Contains(out.String(), "skip") {
-		t.Errorf("lifemem-release fetch: %v\n%s", err, out.String())
+		t.Errorf("unpinned fetch: %v\n%s", err, out.String())
 	}
 }

@@ -28,6 +28,7 @@ prompt:
     tau-bench: `+filepath.Join(packs, "tau-bench")+`
     expel: `+filepath.Join(packs, "expel")+`
     lifelongagentbench: `+filepath.Join(packs, "lifelongagentbench")+`
+    lifemem-release: `+filepath.Join(packs, "lifemem-release")+`
 backbone: {kind: sim}
 lifelong:
   stream: similarity
@@ -42,15 +43,17 @@ lifelong:
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
-	if !strings.Contains(out, "pinned digests) for toolqa") {
-		t.Errorf("no warning naming the own-prompt environments:\n%s", out)
+	if strings.Contains(out, "own prompt") {
+		t.Errorf("an environment kept the own prompt:\n%s", out)
 	}
 	man, err := runlog.ReadManifest(filepath.Join(dir, "rel", runlog.ManifestFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if man.Prompts != "release" || !strings.Contains(man.PromptsPack, "tau-bench@") || !strings.Contains(man.PromptsPack, "own prompts for toolqa") ||
-		man.PromptsSHA256["expel/prompts/hotpotQA.py"] == "" {
+	// ToolQA reads LifeMem's release (its digests are pinned).
+	if man.Prompts != "release" || !strings.Contains(man.PromptsPack, "tau-bench@") || !strings.Contains(man.PromptsPack, "BITHLP/LifeMem@") ||
+		strings.Contains(man.PromptsPack, "own prompts") ||
+		man.PromptsSHA256["expel/prompts/hotpotQA.py"] == "" || man.PromptsSHA256["lifemem-release/ToolQA/benchmark/ReAct/code/prompts.py"] == "" {
 		t.Errorf("manifest prompts %q pack %q digests %d", man.Prompts, man.PromptsPack, len(man.PromptsSHA256))
 	}
 	if !strings.Contains(man.PromptsLabel(), "tau-bench") {

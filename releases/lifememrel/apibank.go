@@ -20,7 +20,7 @@ const apibankEvaluator = "api-bank/evaluator.py"
 // as "User: …\n" / "Assistant: …\n" lines, the first closed by a Finish
 // line; without retrieved trajectories EXAMPLE stands in (the release's
 // memory-free variant is not in the code: an assumption). Insights are
-// joined one per line.
+// the memory service's rules text (serviceRules).
 func apibankBuilder(tr Trees, _ envs.Suite, _ Options) (agent.Prompter, error) {
 	t := tr[NameLifeMem]
 	var parts [4]string
@@ -67,7 +67,7 @@ func apibankBuilder(tr Trees, _ envs.Suite, _ Options) (agent.Prompter, error) {
 				}
 				examples = b.String()
 			}
-			system := head + insight + strings.Join(in.Rules, "\n") + examplesHead + examples + tail
+			system := head + insight + serviceRules(in.Rules) + examplesHead + examples + tail
 			msgs := []llm.Message{{Role: "system", Content: system}, {Role: "user", Content: in.Task.Instruction}}
 			for _, turn := range in.Turns[1:] {
 				switch {
@@ -75,6 +75,10 @@ func apibankBuilder(tr Trees, _ envs.Suite, _ Options) (agent.Prompter, error) {
 					msgs = append(msgs, llm.Message{Role: "assistant", Content: turn.Text})
 				case turn.Invalid:
 					msgs = append(msgs, llm.Message{Role: "user", Content: noCall})
+				case strings.HasPrefix(turn.Text, result):
+					// The API-Bank environment already words its
+					// results as the evaluator does.
+					msgs = append(msgs, llm.Message{Role: "user", Content: turn.Text})
 				default:
 					msgs = append(msgs, llm.Message{Role: "user", Content: result + turn.Text})
 				}

@@ -21,10 +21,30 @@ import (
 // request a release Prompter assembles with the one the source's own code
 // builds, captured with python3 into a scratch folder (never committed).
 // MEMHARNESS_LIFEMEM_PACKS names a folder with one sub-folder per source
-// (tau-bench/, lifelongagentbench/, ...: checkouts at the pinned commits);
-// MEMHARNESS_LIFEMEM_CAPTURES a folder of <env>.json captures: {"system":
-// ...} (the system message) or {"task": ID, "messages": [...]} (the whole
-// first request for that task).
+// (tau-bench/, lifelongagentbench/, lifemem-release/, ...: checkouts or
+// fetched copies at the pinned commits); MEMHARNESS_LIFEMEM_CAPTURES a
+// folder of <env>.json captures: {"system": ...} (the system message) or
+// {"task": ID, "messages": [...]} (the whole first request for that task),
+// with the retrieved "exemplars" and "rules" the source was handed, if
+// any; ToolQA's also hold the scripted first reply ("thought_reply") and
+// the step's second request ("action_messages"), ScienceWorld's the first
+// reply ("second_reply") and the second step's request
+// ("second_messages"), the environment answering that reply.
+//
+// The LifeMem release's environments (toolqa, scienceworld, apibank) are
+// captured in three steps:
+//
+//  1. MEMHARNESS_LIFEMEM_CAPTURE_INPUTS=DIR go test ./releases/lifememrel
+//     -run TestWriteLifeMemCaptureInputs writes DIR/<env>.json: the first
+//     fixture task, its first observation, two retrieved trajectories (a
+//     LifeMem training record from the fixtures and one of ours) and three
+//     rules;
+//  2. python3 testdata/capture/lifemem_capture.py --pack PACKS/lifemem-release
+//     --inputs DIR --fixtures ../shared/fixtures/envs --out CAPTURES runs the
+//     release's own evaluator and agent code on them (the retrieval service,
+//     the model, the simulators and missing libraries stubbed) and writes
+//     CAPTURES/<env>.json;
+//  3. run this test with both variables set.
 func TestFirstPromptsMatchSources(t *testing.T) {
 	packs, caps := os.Getenv("MEMHARNESS_LIFEMEM_PACKS"), os.Getenv("MEMHARNESS_LIFEMEM_CAPTURES")
 	if packs == "" || caps == "" {
@@ -60,11 +80,17 @@ func TestFirstPromptsMatchSources(t *testing.T) {
 		}
 		t.Run(variant, func(t *testing.T) {
 			var c struct {
-				System      string        `json:"system"`
-				Task        string        `json:"task"`
-				Instruction string        `json:"instruction"`
-				Observation string        `json:"observation"`
-				Messages    []llm.Message `json:"messages"`
+				System         string             `json:"system"`
+				Task           string             `json:"task"`
+				Instruction    string             `json:"instruction"`
+				Observation    string             `json:"observation"`
+				Messages       []llm.Message      `json:"messages"`
+				Exemplars      []agent.Trajectory `json:"exemplars"`
+				Rules          []string           `json:"rules"`
+				ThoughtReply   string             `json:"thought_reply"`
+				ActionMessages []llm.Message      `json:"action_messages"`
+				SecondReply    string             `json:"second_reply"`
+				SecondMessages []llm.Message      `json:"second_messages"`
 			}
 			b, err := os.ReadFile(f)
 			if err != nil {
@@ -100,17 +126,30 @@ func TestFirstPromptsMatchSources(t *testing.T) {
 				}
 			}
 			first := c.Observation
+			var ep envs.Episode
 			if _, ok := s.(taskOnly); !ok {
-				ep, err := s.NewEpisode(t.Context(), task, envs.Options{Seed: 1})
+				ep, err = s.NewEpisode(t.Context(), task, envs.Options{Seed: 1})
 				if err != nil {
 					t.Fatal(err)
 				}
 				defer ep.Close()
 				first = ep.Observation()
 			}
-			got, err := p.Messages(agent.PromptInput{Task: task, Turns: []envs.Turn{{Role: "env", Text: first}}})
+			in := agent.PromptInput{Task: task, Turns: []envs.Turn{{Role: "env", Text: first}}, Exemplars: c.Exemplars, Rules: c.Rules}
+			got, err := p.Messages(in)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if c.ThoughtReply != "" {
+				sp, ok := p.(agent.ScratchpadPrompter)
+				if !ok {
+					t.Fatalf("%s: the capture has a second request but the prompter makes one call per step", name)
+				}
+				act, err := sp.ActionMessages(in, sp.Thought(c.ThoughtReply))
+				if err != nil {
+					t.Fatal(err)
+				}
+				compareMessages(t, "action request", act, c.ActionMessages)
 			}
 			if c.System != "" {
 				if got[0].Role != "system" || got[0].Content != c.System {
@@ -121,15 +160,39 @@ func TestFirstPromptsMatchSources(t *testing.T) {
 			if c.Task != task.ID {
 				t.Fatalf("task %s not found", c.Task)
 			}
-			if len(got) != len(c.Messages) {
-				t.Fatalf("%d messages, source %d", len(got), len(c.Messages))
-			}
-			for i := range got {
-				if got[i] != c.Messages[i] {
-					t.Errorf("message %d differs:\n%s", i, firstDiff(got[i].Role+": "+got[i].Content, c.Messages[i].Role+": "+c.Messages[i].Content))
+			compareMessages(t, "first request", got, c.Messages)
+			if c.SecondReply != "" && ep != nil {
+				// The agent hands the environment its reply trimmed (and
+				// records that as its turn); the environment answers.
+				action := strings.TrimSpace(c.SecondReply)
+				st, err := ep.Step(t.Context(), action)
+				if err != nil {
+					t.Fatal(err)
 				}
+				in.Turns = append(in.Turns, envs.Turn{Role: "agent", Text: action}, envs.Turn{Role: "env", Text: st.Observation, Invalid: st.Invalid})
+				second, err := p.Messages(in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				compareMessages(t, "second step's request", second, c.SecondMessages)
 			}
 		})
+	}
+}
+
+// compareMessages reports where got parts from the source's messages.
+func compareMessages(t *testing.T, what string, got, want []llm.Message) {
+	t.Helper()
+	if len(want) == 0 {
+		t.Fatalf("%s: the capture holds no messages", what)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d messages, source %d", what, len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Errorf("%s: message %d differs:\n%s", what, i, firstDiff(got[i].Role+": "+got[i].Content, want[i].Role+": "+want[i].Content))
+		}
 	}
 }
 

@@ -97,21 +97,37 @@ const (
 	lifememScienceWorld = "4caf9da38e587f881a6b86856f720c60a523e02f"
 	lifememToolQA       = "15452cf8de088d2f9aa0e68e1c8c6ed871608b5e"
 	lifememAPIBank      = "5062600ddd7306023c8f03a0b5ea1eac5afb2753"
+	// The memory service and its rule extraction: not read by the
+	// prompters (serviceRules re-states their formatting), pinned so the
+	// capture can run them.
+	lifememMemory = "8a01a70fd46f94c5f393b856636cdd977c07d376"
+	lifememServer = "e99cc5e523c9c94010cb1200077a911974b9bb4e"
 )
 
-// LifeMem is the authors' release. Its repository could not be fetched
-// whole when these pins were recorded (only read file by file through a
-// search index whose text is not byte-exact), so its digests are not
-// recorded yet: `bench data fetch` lists these files for download by hand
-// and Open refuses them until a SHA-256 is filled in here from a checkout.
+// LifeMem is the authors' release. Its repository cannot be fetched whole
+// here (no snapshot), so these digests were computed from the text a
+// public search index serves for each file at the named commit. That
+// index was first checked against real git checkouts: ExpeL's
+// prompts/fever.py, Synapse's synapse/agents/miniwob.py (two 16,000-
+// character pages joined) and ToolQA's benchmark/README.md (non-ASCII,
+// invisible U+FE0F) came back byte-identical; its one known loss is the
+// carriage return of CRLF files (ExpeL's agent/base.py), which shows as a
+// text shorter than the character count it reports, and every file below
+// came back exactly as long as reported, without tabs or CRs. The shared
+// parts of prompts.py, fewshots.py and agents_chatgpt.py also match
+// night-chen/ToolQA byte for byte. Should a real download still differ,
+// fetch and Open refuse it naming the file and both digests; nothing is
+// read unchecked.
 var LifeMem = Source{
 	Name: NameLifeMem, Repository: "github.com/BITHLP/LifeMem", Owner: "BITHLP", Repo: "LifeMem",
 	Files: []File{
-		{Path: "ScienceWorld/examples/evaluator.py", Commit: lifememScienceWorld},
-		{Path: "api-bank/evaluator.py", Commit: lifememAPIBank},
-		{Path: "ToolQA/benchmark/ReAct/code/prompts.py", Commit: lifememToolQA},
-		{Path: "ToolQA/benchmark/ReAct/code/fewshots.py", Commit: lifememToolQA},
-		{Path: "ToolQA/benchmark/ReAct/code/agents_chatgpt.py", Commit: lifememToolQA},
+		{"ScienceWorld/examples/evaluator.py", lifememScienceWorld, "e8e58b62cbd37affc88963abb68415b52b54e50583bb94ab4784c22655fe3f7b", 17771},
+		{"api-bank/evaluator.py", lifememAPIBank, "3294c8f8ba0ffd478ff9748b7c860308cdc07b681dc25da62fc1d570c59e2991", 11049},
+		{"ToolQA/benchmark/ReAct/code/prompts.py", lifememToolQA, "eae0a948fc544cd80af31cd894585bf5dab5d73b0f482122367f7fc3105258c9", 12814},
+		{"ToolQA/benchmark/ReAct/code/fewshots.py", lifememToolQA, "ad7295c88d7ece14048ddb6513c4a46a51597d864d95c1e887fb9d3a729dbe81", 10513},
+		{"ToolQA/benchmark/ReAct/code/agents_chatgpt.py", lifememToolQA, "768b09ba77a36b47129cc2c4f50638d20bb55405271dd8ef36cd4f396bd9d583", 16718},
+		{"memory/server.py", lifememServer, "da3301b911e5f57b1bfa5f70ef35c158501f83be8b3a29044f67046581e057d8", 3263},
+		{"memory/insight_extraction.py", lifememMemory, "f58ef5da47916f170e807e9f6d0151a60991c6a7a2cce05c63df1eb8824f12b0", 7955},
 	},
 }
 

@@ -225,10 +225,11 @@ func TestToolQAScratchpad(t *testing.T) {
 	if !strings.HasSuffix(m1[0].Content, want+"\nThought 2:") || !strings.HasSuffix(m2[0].Content, want+"\nThought 2: query it\nAction 2:") {
 		t.Errorf("scratchpad:\n%s\n---\n%s", m1[0].Content, m2[0].Content)
 	}
-	// Without a pinned LifeMem pack the environment keeps the own prompt.
-	_, own, err = Prompters(Trees{}, []envs.Suite{fakeSuite{"toolqa"}}, Options{})
-	if err != nil || len(own) != 1 {
-		t.Errorf("unpinned LifeMem: own %v, err %v", own, err)
+	// LifeMem's release is pinned: without its pack, prompts: release
+	// stops and says how to fetch it.
+	_, _, err = Prompters(Trees{}, []envs.Suite{fakeSuite{"toolqa"}}, Options{})
+	if err == nil || !strings.Contains(err.Error(), "bench data fetch lifemem-release") {
+		t.Errorf("missing LifeMem pack: %v", err)
 	}
 }
 
@@ -301,5 +302,93 @@ func TestSynapseMiniwob(t *testing.T) {
 	in.Task.ID = "no-such-task/seed-1"
 	if _, err := p.Messages(in); err == nil || !strings.Contains(err.Error(), "no-such-task") {
 		t.Errorf("unknown task: %v", err)
+	}
+}
+
+// TestReleaseStringQuirks: the LifeMem release's slicing and joining,
+// with Python's -1 from a failed find and code-point slicing.
+func TestReleaseStringQuirks(t *testing.T) {
+	steps := []struct{ in, thought, action string }{
+		{"load it\nLoadDB[coffee]", "load it", "LoadDB[coffee]"},
+		{"a\nb\nc", "a", "b\nc"},
+		{"Finish[3]", "Finish[3", "Finish[3]"},
+		{"café", "caf", "café"},
+		{"", "", ""},
+		{"\n", "", ""},
+	}
+	for _, c := range steps {
+		if th, ac := splitStep(c.in); th != c.thought || ac != c.action {
+			t.Errorf("splitStep(%q) = %q, %q; want %q, %q", c.in, th, ac, c.thought, c.action)
+		}
+	}
+	states := []struct{ obs, desc, want string }{
+		{"You see a door.\nYour task is to boil water.", "Your task is to boil water.", "You see a door.Your task is to boil water."},
+		{"You see a door.\n\nGoal.", "Goal.", "You see a door.\nGoal."},
+		{"You see a door.", "Goal.", "You see a door."},
+		{"You see a door.\nGoal.", "", "You see a door.\nGoal."},
+	}
+	for _, c := range states {
+		if got := firstState(c.obs, c.desc); got != c.want {
+			t.Errorf("firstState(%q, %q) = %q, want %q", c.obs, c.desc, got, c.want)
+		}
+	}
+}
+
+// TestServiceRules: the memory service's cut of numbered rule lines.
+func TestServiceRules(t *testing.T) {
+	cases := []struct {
+		rules []string
+		want  string
+	}{
+		{nil, ""},
+		{[]string{"Load the table first."}, " Load the table first.\n"},
+		{[]string{"Dates: keep them as given."}, " keep them as given.\n"},
+		{[]string{"Use e.g. SQL: one query."}, " one query.\n"},
+		{[]string{"First line.\nsecond line: tail", "x"}, " First line.\n tail\n x\n"},
+		{[]string{"a", "a", "b"}, " a\n b\n"},
+		{[]string{"r1", "r2", "r3", "r4", "r5", "r6"}, " r1\n r2\n r3\n r4\n r5\n"},
+		{[]string{"10 items"}, " 10 items\n"},
+	}
+	for _, c := range cases {
+		if got := serviceRules(c.rules); got != c.want {
+			t.Errorf("serviceRules(%q) = %q, want %q", c.rules, got, c.want)
+		}
+	}
+}
+
+// TestAPIBankTurns: results the environment already words as the
+// evaluator does are not prefixed twice; invalid turns get the no-call
+// error.
+func TestAPIBankTurns(t *testing.T) {
+	dir, s := pinnedStandIn(t, LifeMem)
+	tr, err := Open(dir, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, _, err := Prompters(Trees{NameLifeMem: tr}, []envs.Suite{fakeSuite{"apibank"}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, err := ps["apibank"].Messages(agent.PromptInput{Task: envs.Task{Instruction: "add a meeting"}, Turns: []envs.Turn{
+		{Role: "env", Text: "first"},
+		{Role: "agent", Text: "[ToolSearcher(keywords='meeting')]"},
+		{Role: "env", Text: "Here's the execution result: {'name': 'AddMeeting'}"},
+		{Role: "agent", Text: "no call"},
+		{Role: "env", Text: "Error! no call found", Invalid: true},
+		{Role: "agent", Text: "[AddMeeting()]"},
+		{Role: "env", Text: "1"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"Here's the execution result: {'name': 'AddMeeting'}", "Error! No valid tool-callings to execute.", "Here's the execution result: 1"}
+	var got []string
+	for _, m := range msgs[2:] {
+		if m.Role == "user" {
+			got = append(got, m.Content)
+		}
+	}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("user turns %q, want %q", got, want)
 	}
 }

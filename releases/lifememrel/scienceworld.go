@@ -16,11 +16,11 @@ const scienceworldEvaluator = "ScienceWorld/examples/evaluator.py"
 // the retrieved trajectories ("User: …\n", "Assistant: <…>\n") + INSIGHT +
 // the skills + the joining sentence + the look-around observation + the
 // task description; then the model's actions (newlines removed) and the
-// observations as chat turns. Without retrieved trajectories EXAMPLE
-// stands in for them, and without skills INSIGHT is left out (the
-// release's memory-free variant is commented out: an assumption). The
-// skills are joined one per line (the retrieval service's rule format is
-// not in the release).
+// observations as chat turns. Without retrieved trajectories or skills
+// EXAMPLE stands in and INSIGHT is left out (the release has no
+// memory-free path; its retrieval block is marked to be commented out:
+// an assumption). The skills are the memory service's rules text
+// (serviceRules).
 func scienceworldBuilder(tr Trees, _ envs.Suite, _ Options) (agent.Prompter, error) {
 	t := tr[NameLifeMem]
 	var parts [3]string
@@ -59,12 +59,12 @@ func scienceworldBuilder(tr Trees, _ envs.Suite, _ Options) (agent.Prompter, err
 					}
 				}
 			}
-			if len(in.Rules) > 0 {
-				b.WriteString(insight + strings.Join(in.Rules, "\n"))
+			// The release always writes INSIGHT and the skills after the
+			// retrieved trajectories, even when there are no skills.
+			if len(in.Exemplars) > 0 || len(in.Rules) > 0 {
+				b.WriteString(insight + serviceRules(in.Rules))
 			}
-			// The first observation is the look-around text then the
-			// task description, as the release concatenates them.
-			b.WriteString(join + in.Turns[0].Text)
+			b.WriteString(join + firstState(in.Turns[0].Text, in.Task.Instruction))
 			msgs := []llm.Message{{Role: "user", Content: b.String()}}
 			for _, turn := range in.Turns[1:] {
 				if turn.Role == "agent" {
@@ -76,4 +76,17 @@ func scienceworldBuilder(tr Trees, _ envs.Suite, _ Options) (agent.Prompter, err
 			return msgs, nil
 		},
 	}, nil
+}
+
+// firstState is the release's ObservationTmp + TaskDescription: the
+// "look around" result and the goal with nothing between them. The
+// environment's first observation puts a line break between the two
+// (ScienceWorld's step output has no trailing one), which is dropped here.
+func firstState(obs, desc string) string {
+	if desc != "" {
+		if look, ok := strings.CutSuffix(obs, "\n"+desc); ok {
+			return look + desc
+		}
+	}
+	return obs
 }

@@ -27,8 +27,8 @@ const (
 //
 // Examples are the retrieved trajectories rendered as the agent renders
 // them (quirks included: the first one's question line is lost), or
-// TOOLQA_HARD3 (the code's commented-out default) without memory. Rules are joined one per line: the retrieval
-// service's rule format is not in the release, so this is an assumption.
+// TOOLQA_HARD3 (the code's commented-out default) without memory. Rules
+// are the memory service's rules text (serviceRules).
 type toolqaPrompter struct {
 	instr    pysrc.Value
 	fewshots string
@@ -94,9 +94,10 @@ func (p *toolqaPrompter) examples(in agent.PromptInput) string {
 	for n, ex := range in.Exemplars {
 		// As the release: its buffer is reset after the first question
 		// line, so the first example starts at its steps; later ones open
-		// with "\nQuestion: " and the question, with no line break after.
-		if n > 0 {
-			b.WriteString("\nQuestion: " + ex.Task)
+		// with "\nQuestion: " and their first message, with no line break
+		// after.
+		if n > 0 && len(ex.Messages) > 0 {
+			b.WriteString("\nQuestion: " + ex.Messages[0].Content)
 		}
 		count := 1
 		for i, m := range ex.Messages {
@@ -108,13 +109,28 @@ func (p *toolqaPrompter) examples(in agent.PromptInput) string {
 				b.WriteString("Observation " + strconv.Itoa(count) + ": " + m.Content + "\n")
 				count++
 			case "assistant":
-				thought, action, _ := strings.Cut(m.Content, "\n")
+				thought, action := splitStep(m.Content)
 				b.WriteString("Thought " + strconv.Itoa(count) + ": " + thought + "\n")
 				b.WriteString("Action " + strconv.Itoa(count) + ": " + action + "\n")
 			}
 		}
 	}
 	return b.String()
+}
+
+// splitStep cuts a stored step at its first line break as the release
+// does (content[:id], content[id+1:] with id = find("\n")): without one,
+// find gives -1, so the thought loses its last character and the action
+// is the whole text.
+func splitStep(s string) (thought, action string) {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i], s[i+1:]
+	}
+	r := []rune(s)
+	if len(r) == 0 {
+		return "", ""
+	}
+	return string(r[:len(r)-1]), s
 }
 
 // scratchpad rebuilds the release's scratchpad from the episode: each
@@ -136,7 +152,7 @@ func scratchpad(turns []envs.Turn) string {
 }
 
 func (p *toolqaPrompter) render(in agent.PromptInput, pad string) ([]llm.Message, error) {
-	rules := strings.Join(in.Rules, "\n")
+	rules := serviceRules(in.Rules)
 	s, err := pysrc.Format(p.instr.Str, map[string]string{
 		"rules": rules, "examples": p.examples(in), "question": in.Task.Instruction, "scratchpad": pad})
 	if err != nil {
