@@ -97,8 +97,8 @@ func TestLoadCoercesNumbers(t *testing.T) {
 		{r.Actions[0].Fields.V("play_duration"), KindString, "194秒"},
 		{r.Actions[0].Fields.V("watch_seconds"), KindFloat, "2.5"},
 	} {
-		if tc.v.Kind != tc.kind || tc.v.Text != tc.text {
-			t.Errorf("got %v %q, want %v %q", tc.v.Kind, tc.v.Text, tc.kind, tc.text)
+		if tc.v.Kind() != tc.kind || tc.v.Text() != tc.text {
+			t.Errorf("got %v %q, want %v %q", tc.v.Kind(), tc.v.Text(), tc.kind, tc.text)
 		}
 	}
 	if got := ResultText(&r); got != "观看了 194秒" {
@@ -108,7 +108,7 @@ func TestLoadCoercesNumbers(t *testing.T) {
 		t.Errorf("scene %q raw %q", r.Scene, r.Type)
 	}
 	r2 := d.Users[0].Records[1]
-	if r2.Scene != SceneLive || r2.Context != nil || len(r2.Actions) != 0 {
+	if r2.Scene != SceneLive || !r2.Context.Empty() || len(r2.Actions) != 0 {
 		t.Errorf("null-tolerant record = %+v", r2)
 	}
 }
