@@ -1,0 +1,101 @@
+package predict
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/memharness/memharness/datasets/behavior"
+	"github.com/memharness/memharness/llm/tokens"
+)
+
+// TestCompiledRecordMatchesTemplate renders records through the compiled
+// form and through text/template and wants the same bytes, for the
+// embedded templates and for overrides inside and outside what compiles.
+func TestCompiledRecordMatchesTemplate(t *testing.T) {
+	dir := t.TempDir()
+	overrides := map[string]struct {
+		body     string
+		compiles bool
+	}{
+		"if-else": {`{{if .Index}}#{{.Index}} {{else}}-{{end}}{{.Time}}|{{if .Scene}}{{.Scene}}{{else}}none{{end}}|{{.Context}}{{/* c */}}|{{.Result}}`, true},
+		"else-if": {`{{if .Context}}c={{.Context}}{{else if .Result}}r={{.Result}}{{else}}empty{{end}} {{- " " -}} {{.Index}}`, false},
+		"func":    {`[{{inc .Index}}] {{trimspace .Context}}`, false},
+		"nested":  {`{{if .Index}}{{if .Result}}{{.Index}}:{{.Result}}{{end}}{{end}}`, true},
+	}
+	events := []behavior.Event{
+		{Time: "2025-09-01 10:00:00", Scene: "视频浏览", RawScene: "Video Browsing", Context: "这是一个视频。", Result: "观看了 12 秒"},
+		{Time: "2025-09-02", Scene: "直播间", Context: "", Result: ""},
+		{Time: "", Scene: "", Context: "  spaced  ", Result: "r"},
+	}
+	check := func(name string, p *Prompts, compiles bool) {
+		t.Helper()
+		if got := p.compiled() != nil; got != compiles {
+			t.Fatalf("%s: compiled %v, want %v", name, got, compiles)
+		}
+		for _, e := range events {
+			for _, idx := range []int{0, 1, 7, 123} {
+				r := newRecord(idx, e)
+				want, err := p.exec("record", r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := p.renderRecord(r)
+				if err != nil || got != want {
+					t.Errorf("%s: record %d of %+v = %q, %v; text/template %q", name, idx, e, got, err, want)
+				}
+			}
+		}
+	}
+	for _, lang := range Languages() {
+		p, err := LoadPrompts(lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check("embedded "+lang, p, true)
+		for name, o := range overrides {
+			path := filepath.Join(dir, name+".tmpl")
+			if err := os.WriteFile(path, []byte(o.body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			p, err := LoadNamedPrompts(lang, map[string]string{"record": path})
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(lang+" "+name, p, o.compiles)
+		}
+	}
+}
+
+// TestRecordCostMemo wants memoised costs equal to fresh ones, per
+// counter, and a counter that cannot be a map key still served.
+func TestRecordCostMemo(t *testing.T) {
+	p, err := LoadPrompts("zh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := behavior.Event{Time: "2025-09-01", Scene: "视频浏览", Context: "这是一个视频。", Result: "观看了 12 秒"}
+	s, err := p.exec("record", newRecord(0, e))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	double := tokens.CounterFunc(func(s string) int { calls++; return 2 * len(s) })
+	for range 3 {
+		if got, err := p.RecordCost(tokens.Approx{}, e); err != nil || got != (tokens.Approx{}).Count(s) {
+			t.Fatalf("Approx cost %d, %v; want %d", got, err, tokens.Approx{}.Count(s))
+		}
+		if got, err := p.RecordCost(double, e); err != nil || got != 2*len(s) {
+			t.Fatalf("CounterFunc cost %d, %v; want %d", got, err, 2*len(s))
+		}
+	}
+	if calls != 3 {
+		t.Errorf("a CounterFunc was called %d times for 3 costs, want 3 (not memoised)", calls)
+	}
+	e2 := e
+	e2.Result = "观看了 13 秒，点赞"
+	s2, _ := p.exec("record", newRecord(0, e2))
+	if got, _ := p.RecordCost(tokens.Approx{}, e2); got != (tokens.Approx{}).Count(s2) {
+		t.Errorf("a changed record kept the old cost: %d, want %d", got, tokens.Approx{}.Count(s2))
+	}
+}
