@@ -293,7 +293,11 @@ type jsonParser struct {
 	text  []byte // its text
 	keys  []string
 	keyAt map[string]uint32
-	esc   []byte // a key with escapes, decoded
+	// after[k] is the key that last followed key k in an object, first[k]
+	// the first key of the last object under key k: records repeat their
+	// layout, so these guesses spare most map lookups.
+	after, first []uint32
+	esc          []byte // a key with escapes, decoded
 }
 
 // parse parses src. It accepts what encoding/json accepts (a UTF-8 BOM is
@@ -309,11 +313,12 @@ func (p *jsonParser) parse(src []byte) (Value, error) {
 	}
 	clear(p.keyAt)
 	p.keyAt[""] = 0
+	p.after, p.first = append(p.after[:0], 0), append(p.first[:0], 0)
 	if bytes.HasPrefix(src, []byte("\uFEFF")) {
 		p.pos = 3
 	}
 	p.skipSpace()
-	root, err := p.value()
+	root, err := p.value(0)
 	if err == nil {
 		p.skipSpace()
 		if p.pos < len(p.src) {
@@ -409,8 +414,10 @@ func (p *jsonParser) skipSpace() {
 }
 
 // value reads one value and returns its node (children, if any, are
-// already in p.nodes; the node itself is placed by the caller).
-func (p *jsonParser) value() (node, error) {
+// already in p.nodes; the node itself is placed by the caller). in is the
+// key of the member the value belongs to (0 at the top level): objects
+// under the same key tend to have the same keys in the same order.
+func (p *jsonParser) value(in uint32) (node, error) {
 	if p.pos >= len(p.src) {
 		return node{}, p.fail("unexpected end of input")
 	}
@@ -423,9 +430,9 @@ func (p *jsonParser) value() (node, error) {
 		p.depth++
 		defer func() { p.depth-- }()
 		if c == '{' {
-			return p.object()
+			return p.object(in)
 		}
-		return p.array()
+		return p.array(in)
 	case c == '"':
 		off := len(p.text)
 		var err error
@@ -458,7 +465,8 @@ func (p *jsonParser) collect(k Kind, mark int) node {
 }
 
 // key reads an object key and returns its index in the document's keys.
-func (p *jsonParser) key() (uint32, error) {
+// guess is the key expected here; it is checked before the map is asked.
+func (p *jsonParser) key(guess uint32) (uint32, error) {
 	start := p.pos + 1
 	var raw []byte
 	if q := bytes.IndexByte(p.src[start:], '"'); q >= 0 && bytes.IndexByte(p.src[start:start+q], '\\') < 0 {
@@ -474,6 +482,9 @@ func (p *jsonParser) key() (uint32, error) {
 		}
 		raw = p.esc
 	}
+	if guess != 0 && string(raw) == p.keys[guess] {
+		return guess, nil
+	}
 	if k, ok := p.keyAt[string(raw)]; ok {
 		return k, nil
 	}
@@ -484,12 +495,15 @@ func (p *jsonParser) key() (uint32, error) {
 	s := string(raw)
 	p.keys = append(p.keys, s)
 	p.keyAt[s] = k
+	p.after = append(p.after, 0)
+	p.first = append(p.first, 0)
 	return k, nil
 }
 
-func (p *jsonParser) object() (node, error) {
+func (p *jsonParser) object(in uint32) (node, error) {
 	p.pos++ // {
 	mark := len(p.stack)
+	prev := uint32(0) // the previous member's key; 0 before the first
 	p.skipSpace()
 	if p.pos < len(p.src) && p.src[p.pos] == '}' {
 		p.pos++
@@ -500,17 +514,29 @@ func (p *jsonParser) object() (node, error) {
 		if p.pos >= len(p.src) || p.src[p.pos] != '"' {
 			return node{}, p.fail("want a string key")
 		}
-		k, err := p.key()
+		guess := p.first[in]
+		if prev != 0 {
+			guess = p.after[prev]
+		}
+		k, err := p.key(guess)
 		if err != nil {
 			return node{}, err
 		}
+		if k != guess {
+			if prev != 0 {
+				p.after[prev] = k
+			} else {
+				p.first[in] = k
+			}
+		}
+		prev = k
 		p.skipSpace()
 		if p.pos >= len(p.src) || p.src[p.pos] != ':' {
 			return node{}, within(p.fail("want ':' after object key"), p.keys[k])
 		}
 		p.pos++
 		p.skipSpace()
-		v, err := p.value()
+		v, err := p.value(k)
 		if err != nil {
 			return node{}, within(err, p.keys[k])
 		}
@@ -532,7 +558,7 @@ func (p *jsonParser) object() (node, error) {
 	}
 }
 
-func (p *jsonParser) array() (node, error) {
+func (p *jsonParser) array(in uint32) (node, error) {
 	p.pos++ // [
 	mark := len(p.stack)
 	p.skipSpace()
@@ -542,7 +568,7 @@ func (p *jsonParser) array() (node, error) {
 	}
 	for i := 0; ; i++ {
 		p.skipSpace()
-		v, err := p.value()
+		v, err := p.value(in)
 		if err != nil {
 			return node{}, within(err, "["+strconv.Itoa(i)+"]")
 		}
