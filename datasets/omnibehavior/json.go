@@ -223,13 +223,28 @@ func (f Fields) Has(key string) bool {
 	return ok
 }
 
-// Len is the number of distinct keys.
+// Len is the number of distinct keys. Objects are small, so a quadratic
+// scan over key indices (equal keys share one) beats allocating a set.
 func (f Fields) Len() int {
-	seen := make(map[string]bool, f.Count())
-	for _, m := range f.All() {
-		seen[m.Key] = true
+	if f.Count() == 0 {
+		return 0
 	}
-	return len(seen)
+	o := f.obj.node()
+	kids := f.obj.d.nodes[o.off : o.off+o.n]
+	n := 0
+	for i, c := range kids {
+		dup := false
+		for _, p := range kids[:i] {
+			if p.key() == c.key() {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			n++
+		}
+	}
+	return n
 }
 
 // describe names a value for error messages: its kind, or a short quote.

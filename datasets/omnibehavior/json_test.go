@@ -150,3 +150,15 @@ func decodeFile(src, file string) fileResult {
 	var p jsonParser
 	return p.decodeFile([]byte(src), file)
 }
+
+func TestFieldsLenCountsDistinctKeys(t *testing.T) {
+	for src, want := range map[string]int{`{}`: 0, `{"a": 1}`: 1, `{"a": 1, "b": 2, "a": 3}`: 2, `{"a": {"a": 1}, "b": null}`: 2, `[1]`: 0} {
+		v, err := decodeJSON(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := v.Fields().Len(); got != want {
+			t.Errorf("%s: Len %d, want %d", src, got, want)
+		}
+	}
+}
