@@ -239,8 +239,7 @@ func (p *jsonParser) decodeFile(src []byte, file string) fileResult {
 		res.errs = append(res.errs, FileError{File: file, Err: err})
 		return res
 	}
-	defer p.finish(v.d)
-	if v.Kind() != KindObject {
+	if v.Kind() != KindObject { // the document is dropped unfinished; p reuses its buffers
 		res.errs = append(res.errs, FileError{File: file, Err: fmt.Errorf("top level: want an object of users, got %s", v.describe())})
 		return res
 	}

@@ -2,11 +2,12 @@ package omnibehavior
 
 import (
 	"fmt"
-	"github.com/memharness/memharness/internal/pyfmt"
+	"math"
 	"strconv"
 	"strings"
 
 	"github.com/memharness/memharness/datasets/sampling"
+	"github.com/memharness/memharness/internal/pyfmt"
 )
 
 // User is one user's trace.
@@ -226,6 +227,9 @@ func coerce(v Value) error {
 			kind, lit = KindFloat, pyfmt.Float(n.f)
 		}
 		off := len(v.d.buf)
+		if off+len(lit) > math.MaxUint32 {
+			return &FieldError{Msg: "the strings and numbers of the document exceed 4 GiB"}
+		}
 		v.d.buf = append(v.d.buf, lit...)
 		*nd = node{kk: nd.kk&^0xff | uint32(kind), off: uint32(off), n: uint32(len(lit))}
 		return nil
