@@ -15,7 +15,9 @@ import (
 // HistoryBlock renders the visible ones), so without it a run renders and
 // token-counts each record once per sample that shows it, through
 // text/template. With it:
-//   - a record's cost is computed once per distinct record and counter;
+//   - a record's cost is computed once per distinct record and counter (a
+//     counter is a pure function of the text; one whose type cannot be a
+//     map key, such as a CounterFunc, is not memoised);
 //   - the "record" template, when it is plain text, fields and ifs on
 //     fields (the embedded ones are), runs as a compiled list of pieces
 //     instead of through text/template's reflection. Any other template
