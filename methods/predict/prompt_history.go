@@ -48,6 +48,23 @@ func (p *Prompts) RecordCost(c tokens.Counter, e behavior.Event) (int, error) {
 
 // Records renders events as numbered records 1..n joined by a newline.
 func (p *Prompts) Records(events []behavior.Event) (string, error) {
+	if fast := p.compiled(); fast != nil {
+		// One builder for the whole block: no string per record, no join.
+		n := len(events)
+		for _, e := range events {
+			n += len(e.Time) + len(e.Scene) + len(e.RawScene) + len(e.Context) + len(e.Result) + 48
+		}
+		var b strings.Builder
+		b.Grow(n)
+		for i, e := range events {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			r := newRecord(i+1, e)
+			renderPieces(&b, fast, &r)
+		}
+		return b.String(), nil
+	}
 	parts := make([]string, len(events))
 	for i, e := range events {
 		s, err := p.renderRecord(newRecord(i+1, e))

@@ -3,6 +3,7 @@ package predict
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/memharness/memharness/datasets/behavior"
@@ -97,5 +98,35 @@ func TestRecordCostMemo(t *testing.T) {
 	s2, _ := p.exec("record", newRecord(0, e2))
 	if got, _ := p.RecordCost(tokens.Approx{}, e2); got != (tokens.Approx{}).Count(s2) {
 		t.Errorf("a changed record kept the old cost: %d, want %d", got, tokens.Approx{}.Count(s2))
+	}
+}
+
+// TestRecordsMatchTemplate wants the block of numbered records built in one
+// builder to equal the records rendered by text/template and joined.
+func TestRecordsMatchTemplate(t *testing.T) {
+	events := []behavior.Event{
+		{Time: "2025-09-01", Scene: "视频浏览", RawScene: "Video Browsing", Context: "c1", Result: "r1"},
+		{Time: "2025-09-02", Scene: "直播间", Context: "", Result: "r2"},
+		{Time: "2025-09-03", Scene: "广告推荐", Context: "c3\n多行", Result: ""},
+	}
+	for _, lang := range Languages() {
+		p, err := LoadPrompts(lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n := range len(events) + 1 {
+			var want []string
+			for i, e := range events[:n] {
+				s, err := p.exec("record", newRecord(i+1, e))
+				if err != nil {
+					t.Fatal(err)
+				}
+				want = append(want, s)
+			}
+			got, err := p.Records(events[:n])
+			if err != nil || got != strings.Join(want, "\n") {
+				t.Errorf("%s, %d records: %q, %v; want %q", lang, n, got, err, strings.Join(want, "\n"))
+			}
+		}
 	}
 }
