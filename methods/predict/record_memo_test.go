@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,6 +128,50 @@ func TestRecordsMatchTemplate(t *testing.T) {
 			if err != nil || got != strings.Join(want, "\n") {
 				t.Errorf("%s, %d records: %q, %v; want %q", lang, n, got, err, strings.Join(want, "\n"))
 			}
+		}
+	}
+}
+
+// TestRecordMemoConcurrent shares one Prompts between goroutines, as a
+// run's workers do, and wants every window and block equal to a
+// sequential render (run with -race to check the memo's locking).
+func TestRecordMemoConcurrent(t *testing.T) {
+	p, err := LoadPrompts("zh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := LoadPrompts("zh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hist := realisticHistory(200)
+	w0, err := fresh.SelectWindow(tokens.Approx{}, hist, 4000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := fresh.HistoryBlock(hist[w0.Start:], w0.Tokens)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			w, err := p.SelectWindow(tokens.Approx{}, hist, 4000)
+			if err == nil && w != w0 {
+				err = fmt.Errorf("window %+v, want %+v", w, w0)
+			}
+			if err == nil {
+				var got string
+				if got, err = p.HistoryBlock(hist[w.Start:], w.Tokens); err == nil && got != want {
+					err = fmt.Errorf("block differs from a sequential render")
+				}
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
 		}
 	}
 }
