@@ -25,7 +25,7 @@ func Attrs(r *Record) map[string]string {
 		} else if n, ok := positive(c, "fans_user_num"); ok {
 			a.set("fans_range", fansBand(n.float()))
 		}
-		if v, ok := c.Get("is_verified"); ok && v.Kind != KindNull {
+		if v, ok := c.Get("is_verified"); ok && v.Kind() != KindNull {
 			a.set("verified", boolText(truthy(v)))
 		}
 		a.str(c, "verification_type", "verification_type")
@@ -35,18 +35,18 @@ func Attrs(r *Record) map[string]string {
 		}
 		// Hashtags are the caption's own topic labels (the rest of a caption
 		// is free text, which no attribute can hold).
-		if v := c.V("caption"); v.Kind == KindString {
+		if v := c.V("caption"); v.Kind() == KindString {
 			a.set("hashtag", joinAttr(hashtags(pyStr(v))))
 		}
 	case SceneLive:
 		a.str(c, "live_category", "live_category")
 		a.str(c, "live_game_name", "live_game_name")
-		if v, ok := c.Get("is_shop_live"); ok && v.Kind != KindNull {
+		if v, ok := c.Get("is_shop_live"); ok && v.Kind() != KindNull {
 			a.set("shop_live", boolText(truthy(v)))
 		}
-		if items := c.V("items"); items.Kind == KindArray {
+		if items := c.V("items"); items.Kind() == KindArray {
 			var titles []string
-			for _, it := range items.Elems {
+			for _, it := range items.Elems() {
 				if t := it.Val.Fields().V("title"); truthy(t) {
 					titles = append(titles, pyStr(t))
 				}

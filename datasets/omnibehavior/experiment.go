@@ -26,20 +26,28 @@ type Split struct {
 	Tests []int
 }
 
-// decodeExperiment reads the users of an experiment_data.json. A bad user
-// is reported and skipped.
-func decodeExperiment(top Fields, file string) fileResult {
-	res := fileResult{meta: top.V("metadata")}
-	if res.meta.Kind != KindObject {
-		res.meta = Value{Kind: KindNull}
-	}
-	for i, e := range top.V("users").Elems {
-		path := "users[" + strconv.Itoa(i) + "]"
-		s, err := decodeSplit(e.Val, path)
-		if err != nil {
-			res.errs = append(res.errs, FileError{File: file, User: s.User, Err: err})
+// decodeExperiment reads the users of an experiment_data.json, whose
+// document p is building. A bad user is reported and skipped.
+func decodeExperiment(p *jsonParser, top Fields, file string) fileResult {
+	var res fileResult
+	users := top.V("users")
+	good := make([]bool, users.Len())
+	for i, e := range users.Elems() {
+		if user, err := checkSplit(e.Val, "users["+strconv.Itoa(i)+"]"); err != nil {
+			res.errs = append(res.errs, FileError{File: file, User: user, Err: err})
 			continue
 		}
+		good[i] = true
+	}
+	p.finish(top.Object().d)
+	if m := top.V("metadata"); m.Kind() == KindObject {
+		res.meta = m
+	}
+	for i, e := range users.Elems() {
+		if !good[i] {
+			continue
+		}
+		s := buildSplit(e.Val)
 		recs := make([]Record, 0, len(s.Base)+len(s.Window))
 		recs = append(append(recs, s.Base...), s.Window...)
 		res.users = append(res.users, User{ID: s.User, Profile: s.Profile, Records: recs, Source: file})
@@ -48,62 +56,79 @@ func decodeExperiment(top Fields, file string) fileResult {
 	return res
 }
 
-func decodeSplit(v Value, path string) (Split, error) {
-	var s Split
-	if v.Kind != KindObject {
-		return s, fieldErr(path, "an object", v)
+// checkSplit checks one user of an experiment file (coercing the numeric
+// fields of its records) and returns its user ID as far as it was read.
+func checkSplit(v Value, path string) (string, error) {
+	if v.Kind() != KindObject {
+		return "", fieldErr(path, "an object", v)
 	}
 	f := v.Fields()
-	switch id := f.V("user_id"); id.Kind {
+	var user string
+	switch id := f.V("user_id"); id.Kind() {
 	case KindString, KindInt:
-		s.User = id.Text
+		user = id.Text()
 	default:
-		return s, fieldErr(path+".user_id", "a string", id)
+		return "", fieldErr(path+".user_id", "a string", id)
 	}
-	if s.User == "" {
-		return s, &FieldError{Path: path + ".user_id", Msg: "empty user ID"}
+	if user == "" {
+		return user, &FieldError{Path: path + ".user_id", Msg: "empty user ID"}
 	}
-	var err error
-	if s.Profile, err = optString(f.V("user_profile")); err != nil {
-		return s, under(err, path+".user_profile")
+	if err := wantOptString(f.V("user_profile")); err != nil {
+		return user, under(err, path+".user_profile")
 	}
-	if s.Base, err = decodeRecords(f.V("base_history")); err != nil {
-		return s, under(err, path+".base_history")
+	if err := checkRecords(f.V("base_history")); err != nil {
+		return user, under(err, path+".base_history")
 	}
-	if s.Window, err = decodeRecords(f.V("test_time_all_actions")); err != nil {
-		return s, under(err, path+".test_time_all_actions")
+	window := f.V("test_time_all_actions")
+	if err := checkRecords(window); err != nil {
+		return user, under(err, path+".test_time_all_actions")
 	}
 	tests := f.V("test_actions")
-	if tests.Kind != KindArray {
-		return s, fieldErr(path+".test_actions", "an array", tests)
+	if tests.Kind() != KindArray {
+		return user, fieldErr(path+".test_actions", "an array", tests)
 	}
-	for k, e := range tests.Elems {
+	for k, e := range tests.Elems() {
 		tp := path + ".test_actions[" + strconv.Itoa(k) + "]"
-		if e.Val.Kind != KindObject {
-			return s, fieldErr(tp, "an object", e.Val)
+		if e.Val.Kind() != KindObject {
+			return user, fieldErr(tp, "an object", e.Val)
 		}
 		tf := e.Val.Fields()
 		iv := tf.V("test_time_index")
-		idx, err := strconv.Atoi(iv.Text)
-		if iv.Kind != KindInt || err != nil {
-			return s, fieldErr(tp+".test_time_index", "an integer", iv)
+		idx, err := strconv.Atoi(iv.Text())
+		if iv.Kind() != KindInt || err != nil {
+			return user, fieldErr(tp+".test_time_index", "an integer", iv)
 		}
-		if idx < 0 || idx >= len(s.Window) {
-			return s, &FieldError{Path: tp + ".test_time_index",
-				Msg: fmt.Sprintf("%d is outside test_time_all_actions (%d records)", idx, len(s.Window))}
+		if idx < 0 || idx >= window.Len() {
+			return user, &FieldError{Path: tp + ".test_time_index",
+				Msg: fmt.Sprintf("%d is outside test_time_all_actions (%d records)", idx, window.Len())}
 		}
-		if a := tf.V("action").Fields(); a != nil {
-			w := s.Window[idx]
-			if pyStr(a.V("timestamp")) != w.Timestamp || pyStr(a.V("type")) != w.Type {
-				return s, &FieldError{Path: tp + ".action", Msg: fmt.Sprintf("does not match test_time_all_actions[%d] (%s %s)", idx, w.Type, w.Timestamp)}
+		if a := tf.V("action").Fields(); !a.Empty() {
+			w := window.Index(idx).Fields()
+			wts, _ := optString(w.V("timestamp"))
+			wtype, _ := optString(w.V("type"))
+			if pyStr(a.V("timestamp")) != wts || pyStr(a.V("type")) != wtype {
+				return user, &FieldError{Path: tp + ".action", Msg: fmt.Sprintf("does not match test_time_all_actions[%d] (%s %s)", idx, wtype, wts)}
 			}
 		}
+	}
+	return user, nil
+}
+
+// buildSplit makes the Split of a user checkSplit accepted.
+func buildSplit(v Value) Split {
+	f := v.Fields()
+	s := Split{User: f.V("user_id").Text()}
+	s.Profile, _ = optString(f.V("user_profile"))
+	s.Base = buildRecords(f.V("base_history"))
+	s.Window = buildRecords(f.V("test_time_all_actions"))
+	for _, e := range f.V("test_actions").Elems() {
+		idx, _ := strconv.Atoi(e.Val.Fields().V("test_time_index").Text())
 		s.Tests = append(s.Tests, idx)
 	}
 	if !slices.IsSorted(s.Tests) {
 		slices.Sort(s.Tests)
 	}
-	return s, nil
+	return s
 }
 
 // ExperimentInfo is the metadata written with an experiment file.
@@ -310,7 +335,7 @@ func (j *jsonWriter) records(rs []Record) {
 
 // appendJSON appends v as compact JSON, members in order.
 func appendJSON(b []byte, v Value) []byte {
-	switch v.Kind {
+	switch v.Kind() {
 	case KindNull:
 		return append(b, "null"...)
 	case KindTrue:
@@ -318,12 +343,12 @@ func appendJSON(b []byte, v Value) []byte {
 	case KindFalse:
 		return append(b, "false"...)
 	case KindInt, KindFloat:
-		return append(b, v.Text...)
+		return append(b, v.Text()...)
 	case KindString:
-		return pyfmt.AppendJSONString(b, v.Text)
+		return pyfmt.AppendJSONString(b, v.Text())
 	case KindArray:
 		b = append(b, '[')
-		for i, m := range v.Elems {
+		for i, m := range v.Elems() {
 			if i > 0 {
 				b = append(b, ',')
 			}
@@ -332,7 +357,7 @@ func appendJSON(b []byte, v Value) []byte {
 		return append(b, ']')
 	}
 	b = append(b, '{')
-	for i, m := range v.Elems {
+	for i, m := range v.Elems() {
 		if i > 0 {
 			b = append(b, ',')
 		}

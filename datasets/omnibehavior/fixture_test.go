@@ -199,17 +199,13 @@ func TestBalancedSampleFixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := decodeJSON(string(data))
+	recs, err := decodeRecordsJSON(string(data))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var cands []sampling.Candidate
-	for i, e := range v.Elems {
-		r, err := decodeRecord(e.Val)
-		if err != nil {
-			t.Fatalf("candidate %d: %v", i, err)
-		}
-		idx, _ := numOf(e.Val.Fields().V("test_time_index"))
+	for _, r := range recs {
+		idx, _ := numOf(r.Raw.Fields().V("test_time_index"))
 		cands = append(cands, sampling.Candidate{Scene: r.Scene, High: HighValue(&r), TestTimeIndex: int(idx.toInt())})
 	}
 	var got []int

@@ -271,7 +271,7 @@ func TestExperimentRoundTrip(t *testing.T) {
 	if err != nil || len(d.Errors) > 0 {
 		t.Fatal(err, d.Errors)
 	}
-	if len(d.Splits) != len(splits) || d.Metadata.Fields().V("test_length").Text != "30" {
+	if len(d.Splits) != len(splits) || d.Metadata.Fields().V("test_length").Text() != "30" {
 		t.Fatalf("%d splits, metadata %v", len(d.Splits), d.Metadata)
 	}
 	for i, s := range d.Splits {

@@ -1,7 +1,11 @@
 package omnibehavior
 
 import (
+	"bytes"
 	"fmt"
+	"iter"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -11,9 +15,8 @@ import (
 )
 
 // Kind is the JSON type of a Value. Numbers are split into KindInt and
-// KindFloat by
-// their literal, the way Python's json module types them, so that 59 prints
-// "59" and 59.0 prints "59.0".
+// KindFloat by their literal, the way Python's json module types them, so
+// that 59 prints "59" and 59.0 prints "59.0".
 type Kind uint8
 
 // Value kinds.
@@ -50,16 +53,117 @@ func (k Kind) String() string {
 	return "kind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// Value is one decoded JSON value. It keeps what encoding/json's
-// Decoder.UseNumber keeps (the number literal) plus the order of object
-// members, so records can be written back unchanged.
+// doc is one decoded JSON document in compact form. A loaded dataset keeps
+// every record of every user, so the form is what decides the loader's
+// memory: each value is one 12-byte node, string contents and number
+// literals are packed into one text, and object keys are stored once per
+// document. Neither the file's text nor a tree of pointers stays alive.
+type doc struct {
+	nodes []node
+	text  string
+	// buf holds the text while the document is still being built (numeric
+	// strings are coerced into it); nil once finished.
+	buf  []byte
+	keys []string // object keys by index; keys[0] is "" (array elements)
+}
+
+// node is one value. Containers hold their children in consecutive nodes.
+type node struct {
+	kk  uint32 // the Kind in the low 8 bits, the key's index above
+	off uint32 // string, number: offset in the text; array, object: index of the first child
+	n   uint32 // string, number: length in bytes; array, object: number of children
+}
+
+// maxKeys bounds the distinct keys of one document (24 bits of kk).
+const maxKeys = 1 << 24
+
+func (n node) kind() Kind  { return Kind(n.kk & 0xff) }
+func (n node) key() uint32 { return n.kk >> 8 }
+
+// str returns text[off:off+n]; while the document is being built it is a
+// copy of the builder's bytes.
+func (d *doc) str(off, n uint32) string {
+	if d.buf != nil {
+		return string(d.buf[off : off+n])
+	}
+	return d.text[off : off+n]
+}
+
+// Value is one decoded JSON value: a view into its document. The zero
+// Value is null.
 type Value struct {
-	Kind Kind
-	// Text is the string's contents, or the number's literal.
-	Text string
-	// Elems are an array's elements (empty keys) or an object's members in
-	// document order.
-	Elems []Member
+	d *doc
+	i uint32
+}
+
+func (v Value) node() node { return v.d.nodes[v.i] }
+
+// Kind is the value's JSON type.
+func (v Value) Kind() Kind {
+	if v.d == nil {
+		return KindNull
+	}
+	return v.node().kind()
+}
+
+// Text is a string's contents or a number's literal ("" for other kinds).
+func (v Value) Text() string {
+	if v.d == nil {
+		return ""
+	}
+	switch n := v.node(); n.kind() {
+	case KindString, KindInt, KindFloat:
+		return v.d.str(n.off, n.n)
+	}
+	return ""
+}
+
+// Len is the number of elements of an array or members of an object (0
+// for other kinds).
+func (v Value) Len() int {
+	if v.d == nil {
+		return 0
+	}
+	switch n := v.node(); n.kind() {
+	case KindArray, KindObject:
+		return int(n.n)
+	}
+	return 0
+}
+
+// Index returns element i of an array (or the value of member i of an
+// object); i must be below Len.
+func (v Value) Index(i int) Value {
+	n := v.node()
+	if uint(i) >= uint(v.Len()) {
+		panic(fmt.Sprintf("omnibehavior: index %d of a %s of %d", i, n.kind(), v.Len()))
+	}
+	return Value{v.d, n.off + uint32(i)}
+}
+
+// Elems yields an array's elements (empty keys) or an object's members in
+// document order.
+func (v Value) Elems() iter.Seq2[int, Member] {
+	return func(yield func(int, Member) bool) {
+		for i := range v.Len() {
+			if !yield(i, v.member(i)) {
+				return
+			}
+		}
+	}
+}
+
+func (v Value) member(i int) Member {
+	c := Value{v.d, v.node().off + uint32(i)}
+	return Member{Key: v.d.keys[c.node().key()], Val: c}
+}
+
+// Fields returns an object's members (empty for any other kind).
+func (v Value) Fields() Fields {
+	if v.Kind() != KindObject {
+		return Fields{}
+	}
+	return Fields{v}
 }
 
 // Member is one object member (or array element, with an empty Key).
@@ -71,14 +175,37 @@ type Member struct {
 // Fields is an object's members in document order. Lookups return the last
 // member with a key, as Python's dict (and encoding/json) keep the last
 // duplicate.
-type Fields []Member
+type Fields struct{ obj Value }
+
+// Empty reports an object without members, or no object at all.
+func (f Fields) Empty() bool { return f.obj.Len() == 0 }
+
+// Count is the number of members, duplicates included.
+func (f Fields) Count() int { return f.obj.Len() }
+
+// At returns member i (i below Count).
+func (f Fields) At(i int) Member { return f.obj.member(i) }
+
+// All yields the members in document order.
+func (f Fields) All() iter.Seq2[int, Member] { return f.obj.Elems() }
+
+// Object is the object itself as a Value (null when there is none).
+func (f Fields) Object() Value { return f.obj }
 
 // Get returns the value of key and whether it is present (a present null
 // is reported as present, like Python's `key in dict`).
 func (f Fields) Get(key string) (Value, bool) {
-	for i := len(f) - 1; i >= 0; i-- {
-		if f[i].Key == key {
-			return f[i].Val, true
+	d := f.obj.d
+	if d == nil {
+		return Value{}, false
+	}
+	o := f.obj.node()
+	if o.kind() != KindObject {
+		return Value{}, false
+	}
+	for i := o.off + o.n; i > o.off; i-- {
+		if d.keys[d.nodes[i-1].key()] == key {
+			return Value{d, i - 1}, true
 		}
 	}
 	return Value{}, false
@@ -96,13 +223,19 @@ func (f Fields) Has(key string) bool {
 	return ok
 }
 
-// Len is the number of distinct keys.
+// Len is the number of distinct keys. Objects are small, so a quadratic
+// scan over key indices (equal keys share one) beats allocating a set.
 func (f Fields) Len() int {
+	if f.Count() == 0 {
+		return 0
+	}
+	o := f.obj.node()
+	kids := f.obj.d.nodes[o.off : o.off+o.n]
 	n := 0
-	for i, m := range f {
+	for i, c := range kids {
 		dup := false
-		for _, p := range f[:i] {
-			if p.Key == m.Key {
+		for _, p := range kids[:i] {
+			if p.key() == c.key() {
 				dup = true
 				break
 			}
@@ -114,31 +247,24 @@ func (f Fields) Len() int {
 	return n
 }
 
-// Fields returns an object's members (nil for any other kind).
-func (v Value) Fields() Fields {
-	if v.Kind != KindObject {
-		return nil
-	}
-	return Fields(v.Elems)
-}
-
 // describe names a value for error messages: its kind, or a short quote.
 func (v Value) describe() string {
-	switch v.Kind {
+	switch k := v.Kind(); k {
 	case KindString:
-		s := v.Text
+		s := v.Text()
 		if utf8.RuneCountInString(s) > 40 {
 			s = string([]rune(s)[:40]) + "…"
 		}
 		return strconv.Quote(s)
 	case KindInt, KindFloat:
-		return v.Text
+		return v.Text()
 	case KindTrue:
 		return "true"
 	case KindFalse:
 		return "false"
+	default:
+		return k.String()
 	}
-	return v.Kind.String()
 }
 
 // SyntaxError is a malformed JSON document: the byte offset, its line and
@@ -159,40 +285,97 @@ func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("%s: invalid JSON: %s", loc, e.Msg)
 }
 
-// decodeJSON parses one JSON document. Unescaped strings share memory with
-// src. It accepts what encoding/json accepts (a UTF-8 BOM is skipped) and
-// replaces invalid UTF-8 with U+FFFD as encoding/json does.
+// decodeJSON parses one JSON document into a finished document.
 func decodeJSON(src string) (Value, error) {
-	p := &jsonParser{src: src}
-	if strings.HasPrefix(src, "\uFEFF") {
+	var p jsonParser
+	v, err := p.parse([]byte(src))
+	if err != nil {
+		return Value{}, err
+	}
+	p.finish(v.d)
+	return v, nil
+}
+
+// jsonParser parses documents into compact form. Its buffers are reused
+// from one document to the next, so a worker that loads many files makes
+// garbage only of what it cannot reuse.
+type jsonParser struct {
+	src   []byte
+	pos   int
+	depth int    // containers open; bounded so hostile nesting cannot overflow the stack
+	stack []node // children of the containers being read
+	nodes []node // finished nodes of the document being built
+	text  []byte // its text
+	keys  []string
+	keyAt map[string]uint32
+	// after[k] is the key that last followed key k in an object, first[k]
+	// the first key of the last object under key k: records repeat their
+	// layout, so these guesses spare most map lookups.
+	after, first []uint32
+	esc          []byte // a key with escapes, decoded
+}
+
+// parse parses src. It accepts what encoding/json accepts (a UTF-8 BOM is
+// skipped) and replaces invalid UTF-8 with U+FFFD as encoding/json does.
+// The returned document is still being built (numeric strings may be
+// coerced into it); finish completes it. src is not retained.
+func (p *jsonParser) parse(src []byte) (Value, error) {
+	p.src, p.pos, p.depth = src, 0, 0
+	p.stack, p.nodes, p.text = p.stack[:0], p.nodes[:0], p.text[:0]
+	p.keys = []string{""}
+	if p.keyAt == nil {
+		p.keyAt = make(map[string]uint32)
+	}
+	clear(p.keyAt)
+	p.keyAt[""] = 0
+	p.after, p.first = append(p.after[:0], 0), append(p.first[:0], 0)
+	if bytes.HasPrefix(src, []byte("\uFEFF")) {
 		p.pos = 3
 	}
 	p.skipSpace()
-	v, err := p.value()
+	root, err := p.value(0)
 	if err == nil {
 		p.skipSpace()
 		if p.pos < len(p.src) {
 			err = p.fail("unexpected data after the top-level value")
 		}
 	}
-	if err != nil {
-		return Value{}, p.finish(err)
+	if err == nil && len(p.text) > math.MaxUint32 {
+		err = p.fail("the strings and numbers of the document exceed 4 GiB")
 	}
-	return v, nil
+	if err != nil {
+		err = p.locate(err)
+		p.src = nil
+		return Value{}, err
+	}
+	p.src = nil
+	p.nodes = append(p.nodes, root)
+	d := &doc{nodes: p.nodes, buf: p.text, keys: p.keys}
+	p.keys = nil
+	return Value{d, uint32(len(d.nodes) - 1)}, nil
 }
 
-type jsonParser struct {
-	src   string
-	pos   int
-	depth int      // containers open; bounded so hostile nesting cannot overflow the stack
-	stack []Member // members of the containers being read, reused
-	arena []Member // free tail of the current chunk of finished members
+// finish completes a document built by p and takes its buffers back for
+// the next document.
+func (p *jsonParser) finish(d *doc) {
+	if d.buf == nil {
+		return
+	}
+	nodes, text := d.nodes, d.buf
+	d.finish()
+	p.nodes, p.text = nodes[:0], text[:0]
 }
 
-// arenaChunk is the number of members allocated at once: finished
-// containers are carved out of shared chunks instead of one allocation
-// each.
-const arenaChunk = 16 << 10
+// finish moves a document being built into exact-size storage of its own;
+// from then on its strings are substrings of one text.
+func (d *doc) finish() {
+	if d.buf == nil {
+		return
+	}
+	d.nodes = slices.Clone(d.nodes)
+	d.text = string(d.buf)
+	d.buf = nil
+}
 
 // parseErr carries a failure up the recursion, collecting path segments.
 type parseErr struct {
@@ -207,7 +390,8 @@ func (p *jsonParser) fail(format string, args ...any) error {
 	return &parseErr{off: p.pos, msg: fmt.Sprintf(format, args...)}
 }
 
-func (p *jsonParser) finish(err error) error {
+// locate turns a parseErr into a SyntaxError with line, column and path.
+func (p *jsonParser) locate(err error) error {
 	pe, ok := err.(*parseErr)
 	if !ok {
 		return err
@@ -215,14 +399,14 @@ func (p *jsonParser) finish(err error) error {
 	var b strings.Builder
 	for i := len(pe.segs) - 1; i >= 0; i-- {
 		s := pe.segs[i]
-		if b.Len() > 0 && s[0] != '[' {
+		if b.Len() > 0 && (s == "" || s[0] != '[') {
 			b.WriteByte('.')
 		}
 		b.WriteString(s)
 	}
 	off := min(pe.off, len(p.src))
-	line := 1 + strings.Count(p.src[:off], "\n")
-	col := 1 + utf8.RuneCountInString(p.src[strings.LastIndexByte(p.src[:off], '\n')+1:off])
+	line := 1 + bytes.Count(p.src[:off], []byte("\n"))
+	col := 1 + utf8.RuneCount(p.src[bytes.LastIndexByte(p.src[:off], '\n')+1:off])
 	return &SyntaxError{Offset: off, Line: line, Col: col, Path: b.String(), Msg: pe.msg}
 }
 
@@ -244,143 +428,183 @@ func (p *jsonParser) skipSpace() {
 	}
 }
 
-func (p *jsonParser) value() (Value, error) {
+// value reads one value and returns its node (children, if any, are
+// already in p.nodes; the node itself is placed by the caller). in is the
+// key of the member the value belongs to (0 at the top level): objects
+// under the same key tend to have the same keys in the same order.
+func (p *jsonParser) value(in uint32) (node, error) {
 	if p.pos >= len(p.src) {
-		return Value{}, p.fail("unexpected end of input")
+		return node{}, p.fail("unexpected end of input")
 	}
-	switch c := p.src[p.pos]; {
+	rest := p.src[p.pos:]
+	switch c := rest[0]; {
 	case c == '{' || c == '[':
 		if p.depth >= safefile.MaxDepth {
-			return Value{}, p.fail("arrays and objects nested more than %d deep", safefile.MaxDepth)
+			return node{}, p.fail("arrays and objects nested more than %d deep", safefile.MaxDepth)
 		}
 		p.depth++
 		defer func() { p.depth-- }()
 		if c == '{' {
-			return p.object()
+			return p.object(in)
 		}
-		return p.array()
+		return p.array(in)
 	case c == '"':
-		s, err := p.str()
-		return Value{Kind: KindString, Text: s}, err
+		off := len(p.text)
+		var err error
+		p.text, err = p.str(p.text)
+		return node{kk: uint32(KindString), off: uint32(off), n: uint32(len(p.text) - off)}, err
 	case c == '-' || (c >= '0' && c <= '9'):
 		return p.number()
-	case strings.HasPrefix(p.src[p.pos:], "true"):
+	case bytes.HasPrefix(rest, []byte("true")):
 		p.pos += 4
-		return Value{Kind: KindTrue}, nil
-	case strings.HasPrefix(p.src[p.pos:], "false"):
+		return node{kk: uint32(KindTrue)}, nil
+	case bytes.HasPrefix(rest, []byte("false")):
 		p.pos += 5
-		return Value{Kind: KindFalse}, nil
-	case strings.HasPrefix(p.src[p.pos:], "null"):
+		return node{kk: uint32(KindFalse)}, nil
+	case bytes.HasPrefix(rest, []byte("null")):
 		p.pos += 4
-		return Value{Kind: KindNull}, nil
+		return node{kk: uint32(KindNull)}, nil
 	default:
-		return Value{}, p.fail("unexpected character %q", rune(c))
+		return node{}, p.fail("unexpected character %q", rune(c))
 	}
 }
 
-// collect moves the members pushed since mark into an exact-size slice
-// carved out of the arena.
-func (p *jsonParser) collect(mark int) []Member {
+// collect moves the children pushed since mark into consecutive nodes
+// and returns the container's node.
+func (p *jsonParser) collect(k Kind, mark int) node {
+	first := len(p.nodes)
+	p.nodes = append(p.nodes, p.stack[mark:]...)
 	n := len(p.stack) - mark
-	if n == 0 {
-		return nil
-	}
-	if n > len(p.arena) {
-		if n > arenaChunk/4 {
-			out := make([]Member, n)
-			copy(out, p.stack[mark:])
-			p.stack = p.stack[:mark]
-			return out
-		}
-		p.arena = make([]Member, arenaChunk)
-	}
-	out := p.arena[:n:n]
-	p.arena = p.arena[n:]
-	copy(out, p.stack[mark:])
 	p.stack = p.stack[:mark]
-	return out
+	return node{kk: uint32(k), off: uint32(first), n: uint32(n)}
 }
 
-func (p *jsonParser) object() (Value, error) {
+// key reads an object key and returns its index in the document's keys.
+// guess is the key expected here; it is checked before the map is asked.
+func (p *jsonParser) key(guess uint32) (uint32, error) {
+	start := p.pos + 1
+	var raw []byte
+	if q := bytes.IndexByte(p.src[start:], '"'); q >= 0 && bytes.IndexByte(p.src[start:start+q], '\\') < 0 {
+		if ctrl, high := scanBytes(p.src[start : start+q]); ctrl < 0 && (!high || utf8.Valid(p.src[start:start+q])) {
+			raw = p.src[start : start+q]
+			p.pos = start + q + 1
+		}
+	}
+	if raw == nil {
+		var err error
+		if p.esc, err = p.str(p.esc[:0]); err != nil {
+			return 0, err
+		}
+		raw = p.esc
+	}
+	if guess != 0 && string(raw) == p.keys[guess] {
+		return guess, nil
+	}
+	if k, ok := p.keyAt[string(raw)]; ok {
+		return k, nil
+	}
+	if len(p.keys) >= maxKeys {
+		return 0, p.fail("more than %d distinct object keys", maxKeys)
+	}
+	k := uint32(len(p.keys))
+	s := string(raw)
+	p.keys = append(p.keys, s)
+	p.keyAt[s] = k
+	p.after = append(p.after, 0)
+	p.first = append(p.first, 0)
+	return k, nil
+}
+
+func (p *jsonParser) object(in uint32) (node, error) {
 	p.pos++ // {
 	mark := len(p.stack)
+	prev := uint32(0) // the previous member's key; 0 before the first
 	p.skipSpace()
 	if p.pos < len(p.src) && p.src[p.pos] == '}' {
 		p.pos++
-		return Value{Kind: KindObject}, nil
+		return p.collect(KindObject, mark), nil
 	}
 	for {
 		p.skipSpace()
 		if p.pos >= len(p.src) || p.src[p.pos] != '"' {
-			return Value{}, p.fail("want a string key")
+			return node{}, p.fail("want a string key")
 		}
-		key, err := p.str()
+		guess := p.first[in]
+		if prev != 0 {
+			guess = p.after[prev]
+		}
+		k, err := p.key(guess)
 		if err != nil {
-			return Value{}, err
+			return node{}, err
 		}
-		key = internKey(key)
+		if k != guess {
+			if prev != 0 {
+				p.after[prev] = k
+			} else {
+				p.first[in] = k
+			}
+		}
+		prev = k
 		p.skipSpace()
 		if p.pos >= len(p.src) || p.src[p.pos] != ':' {
-			return Value{}, within(p.fail("want ':' after object key"), key)
+			return node{}, within(p.fail("want ':' after object key"), p.keys[k])
 		}
 		p.pos++
 		p.skipSpace()
-		v, err := p.value()
+		v, err := p.value(k)
 		if err != nil {
-			return Value{}, within(err, key)
+			return node{}, within(err, p.keys[k])
 		}
-		if v.Kind == KindString && (key == "type" || key == "role") {
-			v.Text = internType(v.Text)
-		}
-		p.stack = append(p.stack, Member{Key: key, Val: v})
+		v.kk |= k << 8
+		p.stack = append(p.stack, v)
 		p.skipSpace()
 		if p.pos >= len(p.src) {
-			return Value{}, p.fail("unexpected end of input in object")
+			return node{}, p.fail("unexpected end of input in object")
 		}
 		switch p.src[p.pos] {
 		case ',':
 			p.pos++
 		case '}':
 			p.pos++
-			return Value{Kind: KindObject, Elems: p.collect(mark)}, nil
+			return p.collect(KindObject, mark), nil
 		default:
-			return Value{}, p.fail("want ',' or '}' after object member %q", key)
+			return node{}, p.fail("want ',' or '}' after object member %q", p.keys[k])
 		}
 	}
 }
 
-func (p *jsonParser) array() (Value, error) {
+func (p *jsonParser) array(in uint32) (node, error) {
 	p.pos++ // [
 	mark := len(p.stack)
 	p.skipSpace()
 	if p.pos < len(p.src) && p.src[p.pos] == ']' {
 		p.pos++
-		return Value{Kind: KindArray}, nil
+		return p.collect(KindArray, mark), nil
 	}
 	for i := 0; ; i++ {
 		p.skipSpace()
-		v, err := p.value()
+		v, err := p.value(in)
 		if err != nil {
-			return Value{}, within(err, "["+strconv.Itoa(i)+"]")
+			return node{}, within(err, "["+strconv.Itoa(i)+"]")
 		}
-		p.stack = append(p.stack, Member{Val: v})
+		p.stack = append(p.stack, v)
 		p.skipSpace()
 		if p.pos >= len(p.src) {
-			return Value{}, p.fail("unexpected end of input in array")
+			return node{}, p.fail("unexpected end of input in array")
 		}
 		switch p.src[p.pos] {
 		case ',':
 			p.pos++
 		case ']':
 			p.pos++
-			return Value{Kind: KindArray, Elems: p.collect(mark)}, nil
+			return p.collect(KindArray, mark), nil
 		default:
-			return Value{}, p.fail("want ',' or ']' after array element")
+			return node{}, p.fail("want ',' or ']' after array element")
 		}
 	}
 }
 
-func (p *jsonParser) number() (Value, error) {
+func (p *jsonParser) number() (node, error) {
 	start := p.pos
 	s := p.src
 	i := p.pos
@@ -399,7 +623,7 @@ func (p *jsonParser) number() (Value, error) {
 		i++
 	case digits() == 0:
 		p.pos = i
-		return Value{}, p.fail("malformed number")
+		return node{}, p.fail("malformed number")
 	}
 	kind := KindInt
 	if i < len(s) && s[i] == '.' {
@@ -407,7 +631,7 @@ func (p *jsonParser) number() (Value, error) {
 		kind = KindFloat
 		if digits() == 0 {
 			p.pos = i
-			return Value{}, p.fail("malformed number: no digits after '.'")
+			return node{}, p.fail("malformed number: no digits after '.'")
 		}
 	}
 	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
@@ -418,40 +642,43 @@ func (p *jsonParser) number() (Value, error) {
 		}
 		if digits() == 0 {
 			p.pos = i
-			return Value{}, p.fail("malformed number: no digits in exponent")
+			return node{}, p.fail("malformed number: no digits in exponent")
 		}
 	}
 	p.pos = i
-	return Value{Kind: kind, Text: s[start:i]}, nil
+	off := len(p.text)
+	p.text = append(p.text, s[start:i]...)
+	return node{kk: uint32(kind), off: uint32(off), n: uint32(i - start)}, nil
 }
 
-// str reads a string literal; p.pos is at the opening quote.
-func (p *jsonParser) str() (string, error) {
+// str reads a string literal (p.pos is at the opening quote) and appends
+// its contents to dst.
+func (p *jsonParser) str(dst []byte) ([]byte, error) {
 	start := p.pos + 1
-	q := strings.IndexByte(p.src[start:], '"')
+	q := bytes.IndexByte(p.src[start:], '"')
 	if q < 0 {
 		p.pos = len(p.src)
-		return "", p.fail("unterminated string")
+		return dst, p.fail("unterminated string")
 	}
 	seg := p.src[start : start+q]
-	if strings.IndexByte(seg, '\\') >= 0 {
-		return p.strSlow(start)
+	if bytes.IndexByte(seg, '\\') >= 0 {
+		return p.strSlow(dst, start)
 	}
 	ctrl, high := scanBytes(seg)
 	if ctrl >= 0 {
 		p.pos = start + ctrl
-		return "", p.fail("control character %q in string", rune(seg[ctrl]))
+		return dst, p.fail("control character %q in string", rune(seg[ctrl]))
 	}
 	p.pos = start + q + 1
-	if high && !utf8.ValidString(seg) {
-		seg = fixUTF8(seg)
+	if high && !utf8.Valid(seg) {
+		return appendFixedUTF8(dst, seg), nil
 	}
-	return seg, nil
+	return append(dst, seg...), nil
 }
 
 // scanBytes returns the position of the first byte < 0x20 (or -1) and
 // whether any byte is >= 0x80, eight bytes at a time.
-func scanBytes(s string) (ctrl int, high bool) {
+func scanBytes(s []byte) (ctrl int, high bool) {
 	const (
 		ones = 0x0101010101010101
 		msbs = 0x8080808080808080
@@ -476,26 +703,26 @@ func scanBytes(s string) (ctrl int, high bool) {
 	return -1, acc&msbs != 0
 }
 
-// strSlow decodes a string with escapes.
-func (p *jsonParser) strSlow(start int) (string, error) {
+// strSlow decodes a string with escapes, appending it to dst.
+func (p *jsonParser) strSlow(dst []byte, start int) ([]byte, error) {
 	s := p.src
-	var b strings.Builder
+	from := len(dst)
 	i := start
 	for i < len(s) {
 		c := s[i]
 		switch {
 		case c == '"':
 			p.pos = i + 1
-			out := b.String()
-			if !utf8.ValidString(out) {
-				out = fixUTF8(out)
+			if out := dst[from:]; !utf8.Valid(out) {
+				fixed := appendFixedUTF8(nil, out)
+				dst = append(dst[:from], fixed...)
 			}
-			return out, nil
+			return dst, nil
 		case c < 0x20:
 			p.pos = i
-			return "", p.fail("control character %q in string", rune(c))
+			return dst, p.fail("control character %q in string", rune(c))
 		case c != '\\':
-			b.WriteByte(c)
+			dst = append(dst, c)
 			i++
 			continue
 		}
@@ -506,22 +733,22 @@ func (p *jsonParser) strSlow(start int) (string, error) {
 		i += 2
 		switch e {
 		case '"', '\\', '/':
-			b.WriteByte(e)
+			dst = append(dst, e)
 		case 'b':
-			b.WriteByte('\b')
+			dst = append(dst, '\b')
 		case 'f':
-			b.WriteByte('\f')
+			dst = append(dst, '\f')
 		case 'n':
-			b.WriteByte('\n')
+			dst = append(dst, '\n')
 		case 'r':
-			b.WriteByte('\r')
+			dst = append(dst, '\r')
 		case 't':
-			b.WriteByte('\t')
+			dst = append(dst, '\t')
 		case 'u':
 			r, ok := hex4(s, i)
 			if !ok {
 				p.pos = i
-				return "", p.fail("malformed \\u escape")
+				return dst, p.fail("malformed \\u escape")
 			}
 			i += 4
 			if utf16.IsSurrogate(r) {
@@ -536,35 +763,35 @@ func (p *jsonParser) strSlow(start int) (string, error) {
 					r = utf8.RuneError
 				}
 			}
-			b.WriteRune(r)
+			dst = utf8.AppendRune(dst, r)
 		default:
 			p.pos = i - 1
-			return "", p.fail("invalid escape '\\%c' in string", e)
+			return dst, p.fail("invalid escape '\\%c' in string", e)
 		}
 	}
 	p.pos = len(s)
-	return "", p.fail("unterminated string")
+	return dst, p.fail("unterminated string")
 }
 
-func hex4(s string, i int) (rune, bool) {
+func hex4(s []byte, i int) (rune, bool) {
 	if i+4 > len(s) {
 		return 0, false
 	}
-	n, err := strconv.ParseUint(s[i:i+4], 16, 32)
+	n, err := strconv.ParseUint(string(s[i:i+4]), 16, 32)
 	return rune(n), err == nil
 }
 
-// fixUTF8 replaces each invalid byte with U+FFFD, as encoding/json does.
-func fixUTF8(s string) string {
-	var b strings.Builder
+// appendFixedUTF8 appends s with each invalid byte replaced by U+FFFD, as
+// encoding/json does.
+func appendFixedUTF8(dst, s []byte) []byte {
 	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
+		r, n := utf8.DecodeRune(s[i:])
 		if r == utf8.RuneError && n == 1 {
-			b.WriteString("\uFFFD")
+			dst = append(dst, "\uFFFD"...)
 		} else {
-			b.WriteString(s[i : i+n])
+			dst = append(dst, s[i:i+n]...)
 		}
 		i += n
 	}
-	return b.String()
+	return dst
 }

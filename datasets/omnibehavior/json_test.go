@@ -13,7 +13,7 @@ import (
 
 // toAny converts a Value to what encoding/json with UseNumber produces.
 func toAny(v Value) any {
-	switch v.Kind {
+	switch v.Kind() {
 	case KindNull:
 		return nil
 	case KindTrue:
@@ -21,18 +21,18 @@ func toAny(v Value) any {
 	case KindFalse:
 		return false
 	case KindInt, KindFloat:
-		return json.Number(v.Text)
+		return json.Number(v.Text())
 	case KindString:
-		return v.Text
+		return v.Text()
 	case KindArray:
-		out := make([]any, len(v.Elems))
-		for i, m := range v.Elems {
+		out := make([]any, v.Len())
+		for i, m := range v.Elems() {
 			out[i] = toAny(m.Val)
 		}
 		return out
 	}
 	out := map[string]any{}
-	for _, m := range v.Elems {
+	for _, m := range v.Elems() {
 		out[m.Key] = toAny(m.Val)
 	}
 	return out
@@ -120,5 +120,45 @@ func TestAppendJSONString(t *testing.T) {
 	}
 	if !bytes.Equal([]byte(back), []byte("a\"b\\c\nd\x01中\uFFFD")) {
 		t.Errorf("decoded %q", back)
+	}
+}
+
+// decodeRecordsJSON decodes src, one record or an array of records, the
+// way the loader does: check (coercing numeric fields), finish, build.
+func decodeRecordsJSON(src string) ([]Record, error) {
+	var p jsonParser
+	v, err := p.parse([]byte(src))
+	if err != nil {
+		return nil, err
+	}
+	if v.Kind() == KindObject {
+		if err := checkRecord(v); err != nil {
+			return nil, err
+		}
+		p.finish(v.d)
+		return []Record{buildRecord(v)}, nil
+	}
+	if err := checkRecords(v); err != nil {
+		return nil, err
+	}
+	p.finish(v.d)
+	return buildRecords(v), nil
+}
+
+// decodeFile decodes one file's text as the loader does.
+func decodeFile(src, file string) fileResult {
+	var p jsonParser
+	return p.decodeFile([]byte(src), file)
+}
+
+func TestFieldsLenCountsDistinctKeys(t *testing.T) {
+	for src, want := range map[string]int{`{}`: 0, `{"a": 1}`: 1, `{"a": 1, "b": 2, "a": 3}`: 2, `{"a": {"a": 1}, "b": null}`: 2, `[1]`: 0} {
+		v, err := decodeJSON(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := v.Fields().Len(); got != want {
+			t.Errorf("%s: Len %d, want %d", src, got, want)
+		}
 	}
 }

@@ -47,7 +47,7 @@ func ShouldFilter(r *Record) bool {
 		if a.Type != "watch" {
 			continue
 		}
-		if pd := a.Fields.V("play_duration"); pd.Kind != KindNull {
+		if pd := a.Fields.V("play_duration"); pd.Kind() != KindNull {
 			if n, ok := secondsOf(pd); ok && n.isZero() {
 				return true
 			}
@@ -276,12 +276,12 @@ func nextUserMessage(r *Record) (Label, bool) {
 		return Label{}, false
 	}
 	turns := a.Fields.V("content")
-	if turns.Kind != KindArray {
+	if turns.Kind() != KindArray {
 		return Label{}, false
 	}
 	target := -1
-	for i := len(turns.Elems) - 1; i >= 0; i-- {
-		m := turns.Elems[i].Val.Fields()
+	for i := turns.Len() - 1; i >= 0; i-- {
+		m := turns.Index(i).Fields()
 		if pyStr(m.V("role")) != "user" {
 			continue
 		}
@@ -300,8 +300,8 @@ func nextUserMessage(r *Record) (Label, bool) {
 		return Label{}, false
 	}
 	var prior []string
-	for _, e := range turns.Elems[:target] {
-		m := e.Val.Fields()
+	for i := range target {
+		m := turns.Index(i).Fields()
 		role := pyStr(m.V("role"))
 		text := contentOf(m)
 		if (role == "user" || role == "assistant") && strings.TrimSpace(text) != "" {
@@ -327,12 +327,12 @@ func nextUserMessage(r *Record) (Label, bool) {
 	if start > 0 {
 		dialogue = "（以下是最近 " + strconv.Itoa(len(prior)-start) + " 轮对话，更早的 " + strconv.Itoa(start) + " 轮已省略）\n" + dialogue
 	}
-	return Label{Field: "next_user_message", Kind: Text, Text: contentOf(turns.Elems[target].Val.Fields()), Dialogue: dialogue}, true
+	return Label{Field: "next_user_message", Kind: Text, Text: contentOf(turns.Index(target).Fields()), Dialogue: dialogue}, true
 }
 
 func contentOf(m Fields) string {
 	v, ok := m.Get("content")
-	if !ok || v.Kind == KindNull {
+	if !ok || v.Kind() == KindNull {
 		return ""
 	}
 	return pyStr(v)

@@ -94,8 +94,10 @@ func Load(path, lang string) (*Dataset, error) {
 	next := make(chan int)
 	for range workers {
 		wg.Go(func() {
+			// One reader per worker: its buffers serve every file it reads.
+			var r fileReader
 			for i := range next {
-				results[i] = loadFile(files[i])
+				results[i] = r.load(files[i])
 			}
 		})
 	}
@@ -105,7 +107,7 @@ func Load(path, lang string) (*Dataset, error) {
 	close(next)
 	wg.Wait()
 
-	d := &Dataset{Files: files, Metadata: Value{Kind: KindNull}}
+	d := &Dataset{Files: files}
 	seen := make(map[string]string)
 	for _, res := range results {
 		d.Errors = append(d.Errors, res.errs...)
@@ -119,7 +121,7 @@ func Load(path, lang string) (*Dataset, error) {
 			d.Users = append(d.Users, u)
 		}
 		d.Splits = append(d.Splits, res.splits...)
-		if res.meta.Kind != KindNull {
+		if res.meta.Kind() != KindNull {
 			d.Metadata = res.meta
 		}
 	}
@@ -186,38 +188,78 @@ type fileResult struct {
 	errs   []FileError
 }
 
-func loadFile(file string) fileResult {
-	src, err := readString(file)
-	if err != nil {
+// fileReader reads and decodes files one after the other, reusing its
+// buffers: a file's bytes live only until it is parsed (what a user keeps
+// is copied into its compact document), so the loader holds about one file
+// per worker beyond the dataset itself.
+type fileReader struct {
+	p   jsonParser
+	src []byte
+}
+
+func (r *fileReader) load(file string) fileResult {
+	if err := r.read(file); err != nil {
 		return fileResult{errs: []FileError{{File: file, Err: err}}}
 	}
-	return decodeFile(src, file)
+	return r.p.decodeFile(r.src, file)
+}
+
+// read reads file into r.src.
+func (r *fileReader) read(file string) error {
+	f, err := safefile.Open(file, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r.src = r.src[:0]
+	if st, err := f.Stat(); err == nil && st.Size() > 0 {
+		r.src = slices.Grow(r.src, int(st.Size())+1)
+	}
+	for {
+		if len(r.src) == cap(r.src) {
+			r.src = slices.Grow(r.src, 64<<10)
+		}
+		n, err := f.Read(r.src[len(r.src):cap(r.src)])
+		r.src = r.src[:len(r.src)+n]
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
 }
 
 // decodeFile decodes the contents of one file: a users map or an
 // experiment file.
-func decodeFile(src, file string) fileResult {
+func (p *jsonParser) decodeFile(src []byte, file string) fileResult {
 	var res fileResult
-	res.meta = Value{Kind: KindNull}
-	v, err := decodeJSON(src)
+	v, err := p.parse(src)
 	if err != nil {
 		res.errs = append(res.errs, FileError{File: file, Err: err})
 		return res
 	}
-	if v.Kind != KindObject {
+	if v.Kind() != KindObject { // the document is dropped unfinished; p reuses its buffers
 		res.errs = append(res.errs, FileError{File: file, Err: fmt.Errorf("top level: want an object of users, got %s", v.describe())})
 		return res
 	}
-	if isExperiment(v.Fields()) {
-		return decodeExperiment(v.Fields(), file)
+	top := v.Fields()
+	if isExperiment(top) {
+		return decodeExperiment(p, top, file)
 	}
-	for _, m := range v.Elems {
-		u, err := decodeUser(m.Key, m.Val, file)
-		if err != nil {
+	good := make([]bool, top.Count())
+	for i, m := range top.All() {
+		if err := checkUser(m.Key, m.Val); err != nil {
 			res.errs = append(res.errs, FileError{File: file, User: m.Key, Err: err})
 			continue
 		}
-		res.users = append(res.users, u)
+		good[i] = true
+	}
+	p.finish(v.d)
+	for i, m := range top.All() {
+		if good[i] {
+			res.users = append(res.users, buildUser(m.Key, m.Val, file))
+		}
 	}
 	return res
 }
@@ -226,23 +268,5 @@ func decodeFile(src, file string) fileResult {
 // (a users map has objects as values).
 func isExperiment(f Fields) bool {
 	u, ok := f.Get("users")
-	return ok && u.Kind == KindArray
-}
-
-// readString reads a file into a string without the extra copy of
-// string(os.ReadFile(...)): decoded strings point into it.
-func readString(file string) (string, error) {
-	f, err := safefile.Open(file, 0)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	var b strings.Builder
-	if st, err := f.Stat(); err == nil && st.Size() > 0 {
-		b.Grow(int(st.Size()) + 1)
-	}
-	if _, err := io.Copy(&b, f); err != nil {
-		return "", err
-	}
-	return b.String(), nil
+	return ok && u.Kind() == KindArray
 }

@@ -97,8 +97,8 @@ func TestLoadCoercesNumbers(t *testing.T) {
 		{r.Actions[0].Fields.V("play_duration"), KindString, "194秒"},
 		{r.Actions[0].Fields.V("watch_seconds"), KindFloat, "2.5"},
 	} {
-		if tc.v.Kind != tc.kind || tc.v.Text != tc.text {
-			t.Errorf("got %v %q, want %v %q", tc.v.Kind, tc.v.Text, tc.kind, tc.text)
+		if tc.v.Kind() != tc.kind || tc.v.Text() != tc.text {
+			t.Errorf("got %v %q, want %v %q", tc.v.Kind(), tc.v.Text(), tc.kind, tc.text)
 		}
 	}
 	if got := ResultText(&r); got != "观看了 194秒" {
@@ -108,7 +108,7 @@ func TestLoadCoercesNumbers(t *testing.T) {
 		t.Errorf("scene %q raw %q", r.Scene, r.Type)
 	}
 	r2 := d.Users[0].Records[1]
-	if r2.Scene != SceneLive || r2.Context != nil || len(r2.Actions) != 0 {
+	if r2.Scene != SceneLive || !r2.Context.Empty() || len(r2.Actions) != 0 {
 		t.Errorf("null-tolerant record = %+v", r2)
 	}
 }
@@ -174,5 +174,35 @@ func TestLoadFailures(t *testing.T) {
 	if err != nil || len(d.Users) != 1 || len(d.Errors) != 1 || d.Errors[0].User != "u" ||
 		!strings.Contains(d.Errors[0].Error(), "b.json: user u: already read from") {
 		t.Errorf("duplicate: %v %v", err, d.Errors)
+	}
+}
+
+// TestReaderReuseKeepsEarlierUsers decodes two files with one reader (whose
+// buffers the second file overwrites) and wants the first file's user,
+// coerced numbers and escaped keys included, as a fresh decode gives it.
+func TestReaderReuseKeepsEarlierUsers(t *testing.T) {
+	dir := t.TempDir()
+	first := `{"u1": {"user_profile": "p\u00e9", "action_history": [
+		{"type": "视频浏览", "timestamp": "2025-09-02", "context": {"caption": "first caption", "duration": " 31 ", "k\u0065y": "v"},
+		 "action": [{"type": "watch", "play_duration": "1.50"}]}]}}`
+	second := `{"u2": {"user_profile": "` + strings.Repeat("x", 4096) + `", "action_history": [
+		{"type": "直播间", "timestamp": "2025-09-09", "context": {"live_title": "` + strings.Repeat("y", 4096) + `"}, "action": []}]}}`
+	writeFile(t, filepath.Join(dir, "a.json"), first)
+	writeFile(t, filepath.Join(dir, "b.json"), second)
+	var r fileReader
+	a := r.load(filepath.Join(dir, "a.json"))
+	b := r.load(filepath.Join(dir, "b.json"))
+	if len(a.errs)+len(b.errs) > 0 || len(a.users) != 1 || len(b.users) != 1 {
+		t.Fatalf("errors %v %v, users %d %d", a.errs, b.errs, len(a.users), len(b.users))
+	}
+	fresh := decodeFile(first, filepath.Join(dir, "a.json"))
+	got, want := a.users[0], fresh.users[0]
+	rg, rw := &got.Records[0], &want.Records[0]
+	if got.Profile != "pé" || got.Profile != want.Profile || RecordBlock(rg) != RecordBlock(rw) ||
+		string(appendJSON(nil, rg.Raw)) != string(appendJSON(nil, rw.Raw)) {
+		t.Errorf("after reuse: %q %q\n%s\nwant %q\n%s", got.Profile, RecordBlock(rg), appendJSON(nil, rg.Raw), want.Profile, appendJSON(nil, rw.Raw))
+	}
+	if raw := string(appendJSON(nil, rg.Raw)); !strings.Contains(raw, `"duration":31`) || !strings.Contains(raw, `"play_duration":1.5`) || !strings.Contains(raw, `"key":"v"`) {
+		t.Errorf("coerced record %s", raw)
 	}
 }

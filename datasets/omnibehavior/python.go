@@ -78,15 +78,15 @@ func (n num) toInt() int64 {
 // floats and booleans (True == 1) are numbers; strings, null and
 // containers are not.
 func numOf(v Value) (num, bool) {
-	switch v.Kind {
+	switch v.Kind() {
 	case KindInt:
-		if i, err := strconv.ParseInt(v.Text, 10, 64); err == nil {
+		if i, err := strconv.ParseInt(v.Text(), 10, 64); err == nil {
 			return intNum(i), true
 		}
-		f, err := strconv.ParseFloat(v.Text, 64)
+		f, err := strconv.ParseFloat(v.Text(), 64)
 		return floatNum(f), err == nil
 	case KindFloat:
-		f, err := strconv.ParseFloat(v.Text, 64)
+		f, err := strconv.ParseFloat(v.Text(), 64)
 		return floatNum(f), err == nil
 	case KindTrue:
 		return intNum(1), true
@@ -99,8 +99,8 @@ func numOf(v Value) (num, bool) {
 // secondsOf reads a duration-like value: a number, or a string such as
 // "194秒" or " 12.5 " (the reference's float(s.replace("秒", "").strip())).
 func secondsOf(v Value) (num, bool) {
-	if v.Kind == KindString {
-		return parseNumString(v.Text)
+	if v.Kind() == KindString {
+		return parseNumString(v.Text())
 	}
 	return numOf(v)
 }
@@ -124,7 +124,7 @@ func parseNumString(s string) (num, bool) {
 
 // truthy is Python's bool() of a decoded JSON value.
 func truthy(v Value) bool {
-	switch v.Kind {
+	switch v.Kind() {
 	case KindNull, KindFalse:
 		return false
 	case KindTrue:
@@ -133,29 +133,29 @@ func truthy(v Value) bool {
 		n, ok := numOf(v)
 		return ok && !n.isZero()
 	case KindString:
-		return v.Text != ""
+		return v.Text() != ""
 	}
-	return len(v.Elems) > 0
+	return v.Len() > 0
 }
 
 // pyStr is Python's str() of a decoded JSON value, as an f-string prints it.
 func pyStr(v Value) string {
-	switch v.Kind {
+	switch v.Kind() {
 	case KindString:
-		return v.Text
+		return v.Text()
 	case KindInt, KindFloat, KindTrue, KindFalse:
 		n, ok := numOf(v)
 		switch {
-		case v.Kind == KindTrue:
+		case v.Kind() == KindTrue:
 			return "True"
-		case v.Kind == KindFalse:
+		case v.Kind() == KindFalse:
 			return "False"
-		case v.Kind == KindInt && !n.isInt:
-			return v.Text // beyond int64: Python prints the big int as written
+		case v.Kind() == KindInt && !n.isInt:
+			return v.Text() // beyond int64: Python prints the big int as written
 		case ok:
 			return n.String()
 		}
-		return v.Text
+		return v.Text()
 	case KindNull:
 		return "None"
 	}
@@ -167,12 +167,12 @@ func pyStr(v Value) string {
 // pyRepr writes Python's repr() of a decoded JSON value (dicts and lists
 // as str(dict) shows them).
 func pyRepr(b *strings.Builder, v Value) {
-	switch v.Kind {
+	switch v.Kind() {
 	case KindString:
-		b.WriteString(pyfmt.Str(v.Text))
+		b.WriteString(pyfmt.Str(v.Text()))
 	case KindArray:
 		b.WriteByte('[')
-		for i, m := range v.Elems {
+		for i, m := range v.Elems() {
 			if i > 0 {
 				b.WriteString(", ")
 			}
@@ -181,7 +181,7 @@ func pyRepr(b *strings.Builder, v Value) {
 		b.WriteByte(']')
 	case KindObject:
 		b.WriteByte('{')
-		for i, m := range v.Elems {
+		for i, m := range v.Elems() {
 			if i > 0 {
 				b.WriteString(", ")
 			}

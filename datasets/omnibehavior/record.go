@@ -2,11 +2,12 @@ package omnibehavior
 
 import (
 	"fmt"
-	"github.com/memharness/memharness/internal/pyfmt"
+	"math"
 	"strconv"
 	"strings"
 
 	"github.com/memharness/memharness/datasets/sampling"
+	"github.com/memharness/memharness/internal/pyfmt"
 )
 
 // User is one user's trace.
@@ -29,11 +30,13 @@ type Record struct {
 	Scene string
 	// Timestamp is kept as the raw string: windows compare it as a string.
 	Timestamp string
-	// Context is nil when the record has no context (search) or it is null.
+	// Context is Empty when the record has no context (search), or it is
+	// null or {}.
 	Context Fields
 	Actions []Act
 	// Raw is the record as decoded (numeric strings already coerced), for
-	// writing it back.
+	// writing it back. Context, Actions and Raw are views into the user's
+	// compact document (see doc).
 	Raw Value
 }
 
@@ -195,149 +198,195 @@ func under(err error, seg string) error {
 
 func index(i int) string { return "[" + strconv.Itoa(i) + "]" }
 
-// coerceNumber normalises a numeric field in place: numeric strings become
+// coerce normalises a numeric field in place: numeric strings become
 // numbers, blank strings null; strings with 秒 stay strings (the reference
 // prints them as written). Anything else is an error (with an empty path).
-func coerceNumber(v *Value) error {
-	switch v.Kind {
+// It runs on a document being built, and is idempotent.
+func coerce(v Value) error {
+	switch v.Kind() {
 	case KindNull, KindInt, KindFloat, KindTrue, KindFalse:
 		return nil
 	case KindString:
-		s := strings.TrimSpace(v.Text)
+		s := strings.TrimSpace(v.Text())
+		nd := &v.d.nodes[v.i]
 		if s == "" {
-			*v = Value{Kind: KindNull}
+			*nd = node{kk: nd.kk&^0xff | uint32(KindNull)}
 			return nil
 		}
 		n, ok := parseNumString(s)
 		if !ok {
-			return fieldErr("", "a number", *v)
+			return fieldErr("", "a number", v)
 		}
 		if strings.Contains(s, "秒") {
 			return nil
 		}
+		kind, lit := KindInt, ""
 		if n.isInt {
-			*v = Value{Kind: KindInt, Text: strconv.FormatInt(n.i, 10)}
+			lit = strconv.FormatInt(n.i, 10)
 		} else {
-			*v = Value{Kind: KindFloat, Text: pyfmt.Float(n.f)}
+			kind, lit = KindFloat, pyfmt.Float(n.f)
 		}
+		off := len(v.d.buf)
+		if off+len(lit) > math.MaxUint32 {
+			return &FieldError{Msg: "the strings and numbers of the document exceed 4 GiB"}
+		}
+		v.d.buf = append(v.d.buf, lit...)
+		*nd = node{kk: nd.kk&^0xff | uint32(kind), off: uint32(off), n: uint32(len(lit))}
 		return nil
 	}
-	return fieldErr("", "a number", *v)
+	return fieldErr("", "a number", v)
 }
 
 func optString(v Value) (string, error) {
-	switch v.Kind {
+	switch v.Kind() {
 	case KindString:
-		return v.Text, nil
+		return v.Text(), nil
 	case KindNull:
 		return "", nil
 	}
 	return "", fieldErr("", "a string", v)
 }
 
-// decodeRecord checks and converts one action_history element. It
-// coerces numeric fields in place, so rec shares memory with v. Error
-// paths are relative to the record.
-func decodeRecord(v Value) (Record, error) {
-	if v.Kind != KindObject {
-		return Record{}, fieldErr("", "an object", v)
+// wantOptString checks that v is a string or null.
+func wantOptString(v Value) error {
+	switch v.Kind() {
+	case KindString, KindNull:
+		return nil
+	}
+	return fieldErr("", "a string", v)
+}
+
+// Decoding runs in two steps so that what a user keeps points into the
+// finished, compact document: check validates a record and coerces its
+// numeric fields while the document is being built; build then makes the
+// Record, and cannot fail.
+
+// checkRecord checks one action_history element, coercing its numeric
+// fields in place. Error paths are relative to the record.
+func checkRecord(v Value) error {
+	if v.Kind() != KindObject {
+		return fieldErr("", "an object", v)
 	}
 	f := v.Fields()
-	var r Record
-	var err error
-	if r.Type, err = optString(f.V("type")); err != nil {
-		return r, under(err, "type")
+	if err := wantOptString(f.V("type")); err != nil {
+		return under(err, "type")
 	}
-	r.Scene, _ = CanonicalScene(r.Type)
-	if r.Timestamp, err = optString(f.V("timestamp")); err != nil {
-		return r, under(err, "timestamp")
+	if err := wantOptString(f.V("timestamp")); err != nil {
+		return under(err, "timestamp")
 	}
-	switch c := f.V("context"); c.Kind {
+	switch c := f.V("context"); c.Kind() {
 	case KindObject:
-		r.Context = c.Fields()
-		for i := range r.Context {
-			m := &r.Context[i]
+		for _, m := range c.Elems() {
 			if numericContext(m.Key) {
-				if err := coerceNumber(&m.Val); err != nil {
-					return r, under(under(err, m.Key), "context")
+				if err := coerce(m.Val); err != nil {
+					return under(under(err, m.Key), "context")
 				}
 			}
 		}
 	case KindNull:
 	default:
-		return r, fieldErr("context", "an object", c)
+		return fieldErr("context", "an object", c)
 	}
 	acts := f.V("action")
-	switch acts.Kind {
+	switch acts.Kind() {
 	case KindArray, KindNull:
 	default:
-		return r, fieldErr("action", "an array", acts)
+		return fieldErr("action", "an array", acts)
 	}
-	if len(acts.Elems) > 0 {
-		r.Actions = make([]Act, len(acts.Elems))
-	}
-	for i, e := range acts.Elems {
-		if e.Val.Kind != KindObject {
-			return r, under(fieldErr(index(i), "an object", e.Val), "action")
+	for i, e := range acts.Elems() {
+		if e.Val.Kind() != KindObject {
+			return under(fieldErr(index(i), "an object", e.Val), "action")
 		}
 		af := e.Val.Fields()
-		t, err := optString(af.V("type"))
-		if err != nil {
-			return r, under(under(under(err, "type"), index(i)), "action")
+		if err := wantOptString(af.V("type")); err != nil {
+			return under(under(under(err, "type"), index(i)), "action")
 		}
-		for j := range af {
-			m := &af[j]
+		for _, m := range af.All() {
 			if numericAct(m.Key) {
-				if err := coerceNumber(&m.Val); err != nil {
-					return r, under(under(under(err, m.Key), index(i)), "action")
+				if err := coerce(m.Val); err != nil {
+					return under(under(under(err, m.Key), index(i)), "action")
 				}
 			}
 		}
-		r.Actions[i] = Act{Type: t, Fields: af}
 	}
-	r.Raw = v
-	return r, nil
+	return nil
 }
 
-// decodeRecords converts a list of records; error paths are relative to
-// the list.
-func decodeRecords(v Value) ([]Record, error) {
-	switch v.Kind {
+// buildRecord makes the Record of an element checkRecord accepted.
+func buildRecord(v Value) Record {
+	f := v.Fields()
+	r := Record{Raw: v}
+	r.Type, _ = optString(f.V("type"))
+	r.Scene, _ = CanonicalScene(r.Type)
+	r.Timestamp, _ = optString(f.V("timestamp"))
+	r.Context = f.V("context").Fields()
+	acts := f.V("action")
+	if n := acts.Len(); n > 0 {
+		r.Actions = make([]Act, n)
+		for i, e := range acts.Elems() {
+			af := e.Val.Fields()
+			t, _ := optString(af.V("type"))
+			r.Actions[i] = Act{Type: t, Fields: af}
+		}
+	}
+	return r
+}
+
+// checkRecords checks a list of records; error paths are relative to the
+// list.
+func checkRecords(v Value) error {
+	switch v.Kind() {
 	case KindNull:
-		return nil, nil
+		return nil
 	case KindArray:
 	default:
-		return nil, fieldErr("", "an array", v)
+		return fieldErr("", "an array", v)
 	}
-	out := make([]Record, len(v.Elems))
-	for i, e := range v.Elems {
-		r, err := decodeRecord(e.Val)
-		if err != nil {
-			return nil, under(err, index(i))
+	for i, e := range v.Elems() {
+		if err := checkRecord(e.Val); err != nil {
+			return under(err, index(i))
 		}
-		out[i] = r
 	}
-	return out, nil
+	return nil
 }
 
-// decodeUser converts {user_profile, action_history} found under key id.
+// buildRecords makes the records of a list checkRecords accepted.
+func buildRecords(v Value) []Record {
+	if v.Len() == 0 {
+		return nil
+	}
+	out := make([]Record, v.Len())
+	for i, e := range v.Elems() {
+		out[i] = buildRecord(e.Val)
+	}
+	return out
+}
+
+// checkUser checks {user_profile, action_history} found under key id.
 // Error paths start with the user ID.
-func decodeUser(id string, v Value, source string) (User, error) {
-	if v.Kind != KindObject {
-		return User{}, fieldErr(id, "an object with user_profile and action_history", v)
+func checkUser(id string, v Value) error {
+	if v.Kind() != KindObject {
+		return fieldErr(id, "an object with user_profile and action_history", v)
 	}
 	f := v.Fields()
-	u := User{ID: id, Source: source}
-	var err error
-	if u.Profile, err = optString(f.V("user_profile")); err != nil {
-		return u, under(under(err, "user_profile"), id)
+	if err := wantOptString(f.V("user_profile")); err != nil {
+		return under(under(err, "user_profile"), id)
 	}
 	h, ok := f.Get("action_history")
 	if !ok {
-		return u, &FieldError{Path: id, Msg: "no action_history"}
+		return &FieldError{Path: id, Msg: "no action_history"}
 	}
-	if u.Records, err = decodeRecords(h); err != nil {
-		return u, under(under(err, "action_history"), id)
+	if err := checkRecords(h); err != nil {
+		return under(under(err, "action_history"), id)
 	}
-	return u, nil
+	return nil
+}
+
+// buildUser makes the User of a value checkUser accepted.
+func buildUser(id string, v Value, source string) User {
+	f := v.Fields()
+	u := User{ID: id, Source: source}
+	u.Profile, _ = optString(f.V("user_profile"))
+	u.Records = buildRecords(f.V("action_history"))
+	return u
 }

@@ -74,10 +74,10 @@ func ContextText(r *Record) string {
 		return "这个电影名称为" + pyStr(c.V("movie_title")) + ", 上映于" + pyStr(c.V("release_year")) +
 			", 它的类型是" + pyStr(c.V("genres"))
 	}
-	if c == nil {
+	if c.Empty() {
 		return "{}"
 	}
-	return pyStr(Value{Kind: KindObject, Elems: c})
+	return pyStr(c.Object())
 }
 
 // TargetContext renders the context of a record that is being predicted.
@@ -318,7 +318,7 @@ func sameValue(a, b Value) bool {
 		nb, ok := numOf(b)
 		return ok && na.float() == nb.float()
 	}
-	return a.Kind == b.Kind && a.Text == b.Text && len(a.Elems) == 0 && len(b.Elems) == 0
+	return a.Kind() == b.Kind() && a.Text() == b.Text() && a.Len() == 0 && b.Len() == 0
 }
 
 func liveContext(c Fields) string {
@@ -379,9 +379,9 @@ func liveContext(c Fields) string {
 	if len(inter) > 0 {
 		parts = append(parts, "直播间目前有 "+strings.Join(inter, "、"))
 	}
-	if items := c.V("items"); items.Kind == KindArray && len(items.Elems) > 0 {
+	if items := c.V("items"); items.Kind() == KindArray && items.Len() > 0 {
 		var details []string
-		for _, it := range items.Elems {
+		for _, it := range items.Elems() {
 			f := it.Val.Fields()
 			title, price := f.V("title"), f.V("price")
 			switch {
@@ -534,9 +534,9 @@ func ResultText(r *Record) string {
 		for _, a := range r.Actions {
 			switch a.Type {
 			case "dialogue":
-				if d := a.Fields.V("content"); truthy(d) && d.Kind == KindArray {
+				if d := a.Fields.V("content"); truthy(d) && d.Kind() == KindArray {
 					users, agents := 0, 0
-					for _, m := range d.Elems {
+					for _, m := range d.Elems() {
 						switch pyStr(m.Val.Fields().V("role")) {
 						case "user":
 							users++
@@ -607,8 +607,8 @@ func videoResult(acts []Act) []string {
 		case "watch":
 			var details []string
 			if pd, ok := f.Get("play_duration"); ok {
-				if pd.Kind == KindString {
-					details = append(details, "观看了 "+pd.Text)
+				if pd.Kind() == KindString {
+					details = append(details, "观看了 "+pd.Text())
 				} else if w, ok := numOf(pd); ok {
 					switch {
 					case w.float() >= 60:
@@ -826,14 +826,13 @@ func liveResult(acts []Act) []string {
 			if v := f.V("comment_cnt"); truthy(v) {
 				info = append(info, "发送了 "+pyStr(v)+" 条弹幕")
 			}
-			if v := f.V("comment_content"); truthy(v) && v.Kind == KindArray {
-				shown := v.Elems[:min(3, len(v.Elems))]
-				quoted := make([]string, len(shown))
-				for i, m := range shown {
-					quoted[i] = "「" + pyStr(m.Val) + "」"
+			if v := f.V("comment_content"); truthy(v) && v.Kind() == KindArray {
+				quoted := make([]string, min(3, v.Len()))
+				for i := range quoted {
+					quoted[i] = "「" + pyStr(v.Index(i)) + "」"
 				}
 				text := strings.Join(quoted, "、")
-				if len(v.Elems) > 3 {
+				if v.Len() > 3 {
 					info = append(info, "评论内容包括："+text+" 等")
 				} else {
 					info = append(info, "评论内容："+text)

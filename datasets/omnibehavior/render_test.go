@@ -10,15 +10,11 @@ import (
 
 func rec(t *testing.T, src string) *Record {
 	t.Helper()
-	v, err := decodeJSON(src)
+	rs, err := decodeRecordsJSON(src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := decodeRecord(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &r
+	return &rs[0]
 }
 
 func TestRenderCases(t *testing.T) {
@@ -265,7 +261,7 @@ func TestDecodeLargeContainers(t *testing.T) {
 	}
 	b.WriteString("]")
 	v, err := decodeJSON(b.String())
-	if err != nil || len(v.Elems) != 10000 || v.Elems[9999].Val.Fields().V("k").Text != "1" {
-		t.Fatalf("decoded %d elements, %v", len(v.Elems), err)
+	if err != nil || v.Len() != 10000 || v.Index(9999).Fields().V("k").Text() != "1" {
+		t.Fatalf("decoded %d elements, %v", v.Len(), err)
 	}
 }

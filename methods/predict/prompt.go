@@ -44,6 +44,10 @@ type Prompts struct {
 	// Lang is the language of the embedded base templates.
 	Lang string
 	t    *template.Template
+	// records memoises the history records: the "record" template compiled
+	// once, and the token cost of every record rendered (see
+	// prompt_history.go).
+	records recordMemo
 }
 
 // LoadPrompts loads the embedded templates of lang ("" means "zh") and then

@@ -23,20 +23,51 @@ func newRecord(i int, e behavior.Event) recordData {
 	return recordData{Index: i, Time: e.Time, Scene: scene, Context: e.Context, Result: e.Result}
 }
 
-// RecordCost is the token cost of one record in a history or memory block.
+// RecordCost is the token cost of one record in a history or memory block,
+// memoised per record and counter (see recordMemo).
 func (p *Prompts) RecordCost(c tokens.Counter, e behavior.Event) (int, error) {
-	s, err := p.exec("record", newRecord(0, e))
+	r := newRecord(0, e)
+	memo := memoCounter(c)
+	var key costKey
+	if memo {
+		key = costKey{counter: c, data: r}
+		if n, ok := p.records.costs.Load(key); ok {
+			return n.(int), nil
+		}
+	}
+	s, err := p.renderRecord(r)
 	if err != nil {
 		return 0, err
 	}
-	return c.Count(s), nil
+	n := c.Count(s)
+	if memo {
+		p.records.costs.Store(key, n)
+	}
+	return n, nil
 }
 
 // Records renders events as numbered records 1..n joined by a newline.
 func (p *Prompts) Records(events []behavior.Event) (string, error) {
+	if fast := p.compiled(); fast != nil {
+		// One builder for the whole block: no string per record, no join.
+		n := len(events)
+		for _, e := range events {
+			n += len(e.Time) + len(e.Scene) + len(e.RawScene) + len(e.Context) + len(e.Result) + 48
+		}
+		var b strings.Builder
+		b.Grow(n)
+		for i, e := range events {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			r := newRecord(i+1, e)
+			renderPieces(&b, fast, &r)
+		}
+		return b.String(), nil
+	}
 	parts := make([]string, len(events))
 	for i, e := range events {
-		s, err := p.exec("record", newRecord(i+1, e))
+		s, err := p.renderRecord(newRecord(i+1, e))
 		if err != nil {
 			return "", err
 		}
