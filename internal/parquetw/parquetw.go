@@ -115,10 +115,12 @@ func Write(w io.Writer, createdBy string, cols []Column) error {
 		}
 		page.Reset()
 		c.encode(&page)
-		body := snappy.Encode(nil, page.Bytes())
-		if page.Len() > math.MaxInt32 || len(body) > math.MaxInt32 {
+		// Page sizes are 32-bit in the format; Snappy's worst case adds
+		// about a sixth.
+		if page.Len() > math.MaxInt32/8*6 {
 			return fmt.Errorf("parquet: column %q: page of %d bytes is over the format's 2 GiB limit", c.name, page.Len())
 		}
+		body := snappy.Encode(nil, page.Bytes())
 		var h compact
 		h.i32(1, pageData)
 		h.i32(2, int32(page.Len()))
