@@ -2,6 +2,7 @@ package movielens
 
 import (
 	"archive/zip"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -50,14 +51,19 @@ func (z *zipSource) read(name string) ([]byte, error) {
 		if f.UncompressedSize64 > uint64(safefile.MaxBytes) {
 			return nil, fmt.Errorf("%s: %s: %d bytes uncompressed, over the %d-byte limit for a data file", z.path, f.Name, f.UncompressedSize64, safefile.MaxBytes)
 		}
-		data, err := io.ReadAll(io.LimitReader(rc, safefile.MaxBytes+1))
-		if int64(len(data)) > safefile.MaxBytes {
+		// Sized from the header (checked above, and capped: a header may
+		// lie), so the entry is read in place rather than through doubling
+		// buffers; ReadFrom wants MinRead bytes free to see the end.
+		var buf bytes.Buffer
+		buf.Grow(int(min(f.UncompressedSize64, 256<<20)) + bytes.MinRead)
+		_, err = buf.ReadFrom(io.LimitReader(rc, safefile.MaxBytes+1))
+		if int64(buf.Len()) > safefile.MaxBytes {
 			return nil, fmt.Errorf("%s: %s: over the %d-byte limit for a data file", z.path, f.Name, safefile.MaxBytes)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: read %s: %w", z.path, f.Name, err)
 		}
-		return data, nil
+		return buf.Bytes(), nil
 	}
 	return nil, fmt.Errorf("%s: no %s in archive: %w", z.path, name, fs.ErrNotExist)
 }
