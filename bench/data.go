@@ -9,7 +9,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"sort"
 	"strings"
@@ -121,17 +120,11 @@ func cmdData(ctx context.Context, stdio IO, args []string) error {
 		if p == "" {
 			p = filepath.Join(cache, "ml-1m")
 		}
-		// One pass over one file whose parsed form is a few pointer-free
-		// slices: collecting garbage while they grow only costs time (about
-		// half of the command on 1M ratings), so the collector waits for a
-		// memory ceiling instead of the usual 100 % growth.
-		defer debug.SetGCPercent(debug.SetGCPercent(-1))
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 30))
-		ds, err := movielens.Load(p)
+		// The summary needs no ratings kept: they are tallied as parsed.
+		st, err := movielens.LoadStats(p)
 		if err != nil {
 			return dataPathHint(err, dataPathFlag)
 		}
-		st := ds.Stats()
 		if *asJSON {
 			b, err := json.Marshal(st)
 			if err != nil {

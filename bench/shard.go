@@ -3,9 +3,10 @@ package bench
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/memharness/memharness/internal/lazyre"
 )
 
 // shardSpec is one slice of a run's work: shard Index (0-based) of Count.
@@ -28,7 +29,7 @@ func (s shardSpec) dir(runDir string) string {
 	return filepath.Join(runDir, ShardsDir, fmt.Sprintf("%03d-of-%03d", s.Index, s.Count))
 }
 
-var shardDirName = regexp.MustCompile(`^(\d+)-of-(\d+)$`)
+var shardDirName = lazyre.New(`^(\d+)-of-(\d+)$`)
 
 // parseShardDir reads a shard folder's name back.
 func parseShardDir(name string) (shardSpec, bool) {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -14,6 +13,7 @@ import (
 
 	"github.com/memharness/memharness/datasets/pyrandom"
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/internal/lazyre"
 )
 
 // PaperOrder returns the ten stream environments in the paper's similarity
@@ -191,7 +191,7 @@ func (c Config) WithDefaults() Config {
 	return c
 }
 
-var safeName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+var safeName = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 // Validate reports every problem of the config at once, each naming its
 // field.

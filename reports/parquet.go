@@ -6,13 +6,13 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/parquet-go/parquet-go"
-
+	"github.com/memharness/memharness/internal/parquetw"
 	"github.com/memharness/memharness/runlog"
 )
 
 // SampleRow is runlog.Sample flattened for Parquet, so pandas, polars and
-// DuckDB users can load a run without parsing JSON lines.
+// DuckDB users can load a run without parsing JSON lines. The parquet tags
+// name the columns (sampleColumns writes them; readers map them back).
 type SampleRow struct {
 	ID               string  `parquet:"id"`
 	Method           string  `parquet:"method"`
@@ -52,28 +52,76 @@ func sampleRow(s runlog.Sample) SampleRow {
 }
 
 // WriteSamplesParquet writes samples in log order to a Snappy-compressed
-// Parquet file. The created-by string is fixed so the bytes do not depend
-// on the binary that wrote them.
+// Parquet file, one column per SampleRow field (named by its parquet tag).
+// The created-by string is fixed so the bytes do not depend on the binary
+// that wrote them.
 func WriteSamplesParquet(path string, samples []runlog.Sample) error {
-	var buf bytes.Buffer
-	w := parquet.NewGenericWriter[SampleRow](&buf,
-		parquet.Compression(&parquet.Snappy),
-		parquet.CreatedBy("memharness", "", ""),
-	)
 	rows := make([]SampleRow, len(samples))
 	for i, s := range samples {
 		rows[i] = sampleRow(s)
 	}
-	if _, err := w.Write(rows); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := w.Close(); err != nil {
+	var buf bytes.Buffer
+	if err := parquetw.Write(&buf, "memharness", sampleColumns(rows)); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
+}
+
+// sampleColumns turns rows into SampleRow's columns, in field order.
+func sampleColumns(rows []SampleRow) []parquetw.Column {
+	str := func(name string, get func(*SampleRow) string) parquetw.Column {
+		v := make([]string, len(rows))
+		for i := range rows {
+			v[i] = get(&rows[i])
+		}
+		return parquetw.Strings(name, v)
+	}
+	i64 := func(name string, get func(*SampleRow) int64) parquetw.Column {
+		v := make([]int64, len(rows))
+		for i := range rows {
+			v[i] = get(&rows[i])
+		}
+		return parquetw.Int64s(name, v)
+	}
+	f64 := func(name string, get func(*SampleRow) float64) parquetw.Column {
+		v := make([]float64, len(rows))
+		for i := range rows {
+			v[i] = get(&rows[i])
+		}
+		return parquetw.Float64s(name, v)
+	}
+	valid := make([]bool, len(rows))
+	for i := range rows {
+		valid[i] = rows[i].Valid
+	}
+	return []parquetw.Column{
+		str("id", func(r *SampleRow) string { return r.ID }),
+		str("method", func(r *SampleRow) string { return r.Method }),
+		str("dataset", func(r *SampleRow) string { return r.Dataset }),
+		str("user", func(r *SampleRow) string { return r.User }),
+		i64("index", func(r *SampleRow) int64 { return r.Index }),
+		str("scene", func(r *SampleRow) string { return r.Scene }),
+		str("field", func(r *SampleRow) string { return r.Field }),
+		str("kind", func(r *SampleRow) string { return r.Kind }),
+		str("label", func(r *SampleRow) string { return r.Label }),
+		str("pred", func(r *SampleRow) string { return r.Pred }),
+		parquetw.Bools("valid", valid),
+		i64("attempts", func(r *SampleRow) int64 { return r.Attempts }),
+		str("raw", func(r *SampleRow) string { return r.Raw }),
+		str("error", func(r *SampleRow) string { return r.Error }),
+		i64("calls", func(r *SampleRow) int64 { return r.Calls }),
+		i64("cached_calls", func(r *SampleRow) int64 { return r.CachedCalls }),
+		i64("prompt_tokens", func(r *SampleRow) int64 { return r.PromptTokens }),
+		i64("completion_tokens", func(r *SampleRow) int64 { return r.CompletionTokens }),
+		f64("cost", func(r *SampleRow) float64 { return r.Cost }),
+		f64("latency_ms", func(r *SampleRow) float64 { return r.LatencyMS }),
+		i64("history_records", func(r *SampleRow) int64 { return r.HistoryRecords }),
+		i64("history_tokens", func(r *SampleRow) int64 { return r.HistoryTokens }),
+		i64("memory_tokens", func(r *SampleRow) int64 { return r.MemoryTokens }),
+	}
 }
 
 func (s *summary) writeParquet(dir string) ([]Artefact, error) {

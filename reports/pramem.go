@@ -7,11 +7,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/reports/paper"
 )
 
@@ -148,7 +148,7 @@ func configMethods(cfg any) map[string]cfgMethod {
 	return out
 }
 
-var evalRoundSuffix = regexp.MustCompile(`^(?:r|round|rounds|evalround)(\d+)$`)
+var evalRoundSuffix = lazyre.New(`^(?:r|round|rounds|evalround)(\d+)$`)
 
 // inferFromName reads a method's kind and PraMem switches from the
 // conventional names of configs/paper/pramem_*.yaml. unknown is true when
@@ -521,7 +521,7 @@ func asNumber(v any) (float64, bool) {
 	return 0, false
 }
 
-var trailingInt = regexp.MustCompile(`(\d+)\D*$`)
+var trailingInt = lazyre.New(`(\d+)\D*$`)
 
 // roundTokens reads the memory's token count after each practice round from
 // a memory's meta. Accepted shapes, keyed by completed rounds (1 = after the

@@ -8,11 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/memharness/memharness/internal/lazyre"
 )
 
 // Options carry what loading needs from outside the file.
@@ -111,7 +112,7 @@ func (o override) applyAt(src *source, root *yaml.Node, pos string) error {
 	return nil
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLine = lazyre.New(`^yaml: line (\d+): (.*)$`)
 
 // parseFile returns the top-level mapping of a one-document YAML file.
 func parseFile(src *source, data []byte) (*yaml.Node, error) {

@@ -3,13 +3,14 @@ package view
 import (
 	"html"
 	"html/template"
-	"regexp"
 	"strings"
+
+	"github.com/memharness/memharness/internal/lazyre"
 )
 
 var (
-	mdImage = regexp.MustCompile(`!\[([^\]]*)\]\(([^)\s]+)\)`)
-	mdLink  = regexp.MustCompile(`\[([^\]]+)\]\(([^)\s]+)\)`)
+	mdImage = lazyre.New(`!\[([^\]]*)\]\(([^)\s]+)\)`)
+	mdLink  = lazyre.New(`\[([^\]]+)\]\(([^)\s]+)\)`)
 )
 
 // markdown renders the Markdown the reports write (headings, pipe tables,

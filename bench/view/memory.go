@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
+	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/methods/agent/lifemem"
 )
@@ -93,7 +93,7 @@ type MemoryPage struct {
 // NamedText is a file name with its (possibly truncated) content.
 type NamedText struct{ Name, Text string }
 
-var roundFile = regexp.MustCompile(`^(.+)-round-(\d+)\.json$`)
+var roundFile = lazyre.New(`^(.+)-round-(\d+)\.json$`)
 
 // prSections names PraMem's memory sections as the paper does.
 var prSections = []struct{ key, name string }{

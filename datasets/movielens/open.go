@@ -2,6 +2,7 @@ package movielens
 
 import (
 	"archive/zip"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -50,14 +51,19 @@ func (z *zipSource) read(name string) ([]byte, error) {
 		if f.UncompressedSize64 > uint64(safefile.MaxBytes) {
 			return nil, fmt.Errorf("%s: %s: %d bytes uncompressed, over the %d-byte limit for a data file", z.path, f.Name, f.UncompressedSize64, safefile.MaxBytes)
 		}
-		data, err := io.ReadAll(io.LimitReader(rc, safefile.MaxBytes+1))
-		if int64(len(data)) > safefile.MaxBytes {
+		// Sized from the header (checked above, and capped: a header may
+		// lie), so the entry is read in place rather than through doubling
+		// buffers; ReadFrom wants MinRead bytes free to see the end.
+		var buf bytes.Buffer
+		buf.Grow(int(min(f.UncompressedSize64, 256<<20)) + bytes.MinRead)
+		_, err = buf.ReadFrom(io.LimitReader(rc, safefile.MaxBytes+1))
+		if int64(buf.Len()) > safefile.MaxBytes {
 			return nil, fmt.Errorf("%s: %s: over the %d-byte limit for a data file", z.path, f.Name, safefile.MaxBytes)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: read %s: %w", z.path, f.Name, err)
 		}
-		return data, nil
+		return buf.Bytes(), nil
 	}
 	return nil, fmt.Errorf("%s: no %s in archive: %w", z.path, name, fs.ErrNotExist)
 }
@@ -110,9 +116,35 @@ func exists(p string) bool {
 // the accepted layouts). A missing dataset is an error wrapping ErrNotFound
 // that names the fetch command.
 func Load(path string) (*Dataset, error) {
-	src, err := open(path)
+	d := &Dataset{}
+	err := load(path, d, func(data []byte) (err error) {
+		d.Ratings, err = ParseRatings(data, RatingsFile)
+		return err
+	})
 	if err != nil {
 		return nil, err
+	}
+	return d, nil
+}
+
+// LoadStats is Load(path) followed by Stats, without keeping the ratings:
+// they are tallied as they are parsed. movies.dat and users.dat are still
+// read and checked, so it fails exactly where Load would.
+func LoadStats(path string) (Stats, error) {
+	var st Stats
+	err := load(path, &Dataset{}, func(data []byte) (err error) {
+		st, err = RatingsStats(data, RatingsFile)
+		return err
+	})
+	return st, err
+}
+
+// load reads the three files at path in Load's order: ratings.dat goes to
+// ratings, movies.dat and users.dat are parsed into d.
+func load(path string, d *Dataset, ratings func([]byte) error) error {
+	src, err := open(path)
+	if err != nil {
+		return err
 	}
 	defer src.close()
 	read := func(name string) ([]byte, error) {
@@ -125,27 +157,26 @@ func Load(path string) (*Dataset, error) {
 		}
 		return data, nil
 	}
-	d := &Dataset{}
 	data, err := read(RatingsFile)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if d.Ratings, err = ParseRatings(data, RatingsFile); err != nil {
-		return nil, fmt.Errorf("movielens: %w", err)
+	if err := ratings(data); err != nil {
+		return fmt.Errorf("movielens: %w", err)
 	}
 	if data, err = read(MoviesFile); err != nil {
-		return nil, err
+		return err
 	}
 	if d.Movies, err = ParseMovies(data, MoviesFile); err != nil {
-		return nil, fmt.Errorf("movielens: %w", err)
+		return fmt.Errorf("movielens: %w", err)
 	}
 	if data, err = read(UsersFile); err != nil {
-		return nil, err
+		return err
 	}
 	if d.Users, err = ParseUsers(data, UsersFile); err != nil {
-		return nil, fmt.Errorf("movielens: %w", err)
+		return fmt.Errorf("movielens: %w", err)
 	}
-	return d, nil
+	return nil
 }
 
 // SHA256s returns the hex SHA-256 of each of the three files at path, keyed

@@ -163,46 +163,114 @@ func splitLines(data []byte, n, min int) [][]byte {
 // parseRatings is the sequential parser of ParseRatings.
 func parseRatings(data []byte, name string) ([]Rating, error) {
 	out := make([]Rating, 0, bytes.Count(data, []byte{'\n'})+1)
-	err := lines(data, func(n int, line []byte) error {
-		if r, ok := fastRating(line); ok {
-			out = append(out, r)
-			return nil
-		}
-		r, err := slowRating(line, n, name)
-		if err != nil {
-			return err
-		}
-		out = append(out, r)
-		return nil
-	})
+	err := eachRating(data, name, func(r Rating) { out = append(out, r) })
 	return out, err
 }
 
-// fastRating parses a well-formed line in one pass; anything unusual is
-// left to slowRating, which also writes the error message.
-func fastRating(line []byte) (Rating, bool) {
-	var v [4]int64
-	i := 0
-	for f := range v {
-		start := i
-		for i < len(line) && line[i] >= '0' && line[i] <= '9' {
-			v[f] = v[f]*10 + int64(line[i]-'0')
-			i++
+// eachRating parses data sequentially, handing each rating to fn, and stops
+// at the first bad line (the error names name and the line in data). A
+// well-formed line is parsed straight from data, its end found by the parse
+// itself; anything else is cut out as lines does and parsed carefully.
+func eachRating(data []byte, name string, fn func(Rating)) error {
+	for n := 1; len(data) > 0; n++ {
+		if r, used, ok := fastLine(data); ok {
+			fn(r)
+			data = data[used:]
+			continue
 		}
-		if i == start || i-start > 18 {
-			return Rating{}, false
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
 		}
-		if f < 3 {
-			if i+1 >= len(line) || line[i] != ':' || line[i+1] != ':' {
-				return Rating{}, false
+		if k := len(line); k > 0 && line[k-1] == '\r' {
+			line = line[:k-1]
+		}
+		if len(line) == 0 {
+			continue
+		}
+		r, ok := fastRating(line)
+		if !ok {
+			var err error
+			if r, err = slowRating(line, n, name); err != nil {
+				return err
 			}
-			i += 2
 		}
+		fn(r)
 	}
-	if i != len(line) || v[0] < 1 || v[0] > 1<<31-1 || v[1] < 1 || v[1] > 1<<31-1 || v[2] < 1 || v[2] > 5 {
-		return Rating{}, false
+	return nil
+}
+
+// fastLine parses the well-formed line at the start of data and says how
+// many bytes it took with its line end (LF, CRLF, or a CR or nothing at the
+// end of data, as lines reads them).
+func fastLine(data []byte) (Rating, int, bool) {
+	r, i, ok := fieldsAt(data)
+	switch {
+	case !ok:
+		return Rating{}, 0, false
+	case i == len(data):
+		return r, i, true
+	case data[i] == '\n':
+		return r, i + 1, true
+	case data[i] == '\r' && (i+1 == len(data) || data[i+1] == '\n'):
+		return r, min(i+2, len(data)), true
 	}
-	return Rating{User: int32(v[0]), Movie: int32(v[1]), Value: int8(v[2]), Time: v[3]}, true
+	return Rating{}, 0, false
+}
+
+// fastRating parses a well-formed line (its line end cut off) in one pass;
+// anything unusual is left to slowRating, which also writes the error
+// message.
+func fastRating(line []byte) (Rating, bool) {
+	r, end, ok := fieldsAt(line)
+	return r, ok && end == len(line)
+}
+
+// fieldsAt parses the four fields of a well-formed line at the start of
+// data, returning the index just after the timestamp's digits; the caller
+// checks what follows. Straight-line code keeps the fields in registers:
+// this is the hot loop of every MovieLens load.
+func fieldsAt(data []byte) (Rating, int, bool) {
+	u, i, ok := digitsAt(data, 0)
+	if !ok || !sepAt(data, i) {
+		return Rating{}, 0, false
+	}
+	m, i, ok := digitsAt(data, i+2)
+	if !ok || !sepAt(data, i) {
+		return Rating{}, 0, false
+	}
+	v, i, ok := digitsAt(data, i+2)
+	if !ok || !sepAt(data, i) {
+		return Rating{}, 0, false
+	}
+	ts, i, ok := digitsAt(data, i+2)
+	if !ok || u < 1 || u > 1<<31-1 || m < 1 || m > 1<<31-1 || v < 1 || v > 5 {
+		return Rating{}, 0, false
+	}
+	return Rating{User: int32(u), Movie: int32(m), Value: int8(v), Time: ts}, i, true
+}
+
+// digitsAt reads the decimal digits of b from i: their value, the index
+// after them, and whether there were 1 to 18 of them (so no overflow).
+func digitsAt(b []byte, i int) (int64, int, bool) {
+	start := i
+	var v int64
+	for i < len(b) {
+		d := b[i] - '0' // wraps for bytes below '0', so one compare
+		if d > 9 {
+			break
+		}
+		v = v*10 + int64(d)
+		i++
+	}
+	return v, i, i > start && i-start <= 18
+}
+
+// sepAt reports whether "::" starts at b[i].
+func sepAt(b []byte, i int) bool {
+	return i+1 < len(b) && b[i] == ':' && b[i+1] == ':'
 }
 
 func slowRating(line []byte, n int, name string) (Rating, error) {

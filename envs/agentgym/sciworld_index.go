@@ -2,9 +2,9 @@ package agentgym
 
 import (
 	"fmt"
-	"regexp"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/internal/lazyre"
 )
 
 // sciTask is one ScienceWorld task type with its number of variations, in
@@ -53,7 +53,7 @@ const SciWorldGames = 4639
 
 // legacyPrefix is the "task-7-" prefix of older ScienceWorld task names,
 // still used by the gold-sequence files and LifeMem's trajectory ids.
-var legacyPrefix = regexp.MustCompile(`^task-[0-9]+[a-z]?-`)
+var legacyPrefix = lazyre.New(`^task-[0-9]+[a-z]?-`)
 
 // CanonicalTaskName drops the legacy "task-N-" prefix:
 // "task-7-identify-life-stages-1" → "identify-life-stages-1".

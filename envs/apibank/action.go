@@ -3,8 +3,9 @@ package apibank
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/memharness/memharness/internal/lazyre"
 )
 
 // Agents act with "[ApiName(key=value, ...)]" anywhere in their output. The
@@ -15,9 +16,9 @@ import (
 // the last ']'), or a bare word. Every value is a string at this point; types
 // are applied per API (coerce.go).
 var (
-	callRE  = regexp.MustCompile(`\[([\p{L}\p{N}_]+)\((.*)\)\]`)
-	paramRE = regexp.MustCompile(`([\p{L}\p{N}_]+)\s*=\s*['"](.+?)['"]|([\p{L}\p{N}_]+)\s*=\s*(\[.*\])|([\p{L}\p{N}_]+)\s*=\s*([\p{L}\p{N}_]+)`)
-	wordRE  = regexp.MustCompile(`^[\p{L}\p{N}_]+$`)
+	callRE  = lazyre.New(`\[([\p{L}\p{N}_]+)\((.*)\)\]`)
+	paramRE = lazyre.New(`([\p{L}\p{N}_]+)\s*=\s*['"](.+?)['"]|([\p{L}\p{N}_]+)\s*=\s*(\[.*\])|([\p{L}\p{N}_]+)\s*=\s*([\p{L}\p{N}_]+)`)
+	wordRE  = lazyre.New(`^[\p{L}\p{N}_]+$`)
 )
 
 // ErrNoCall means the text holds no "[Name(...)]" call.

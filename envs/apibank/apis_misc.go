@@ -3,9 +3,9 @@ package apibank
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 
+	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/internal/pystr"
 )
 
@@ -251,7 +251,7 @@ func playMusic(_ context.Context, _ *manager, a kwargs) (any, error) {
 	return "music://" + name, nil
 }
 
-var emailRE = regexp.MustCompile(`^[a-z0-9]+[\._]?[a-z0-9]+[@][\p{L}\p{N}_]+[.][\p{L}\p{N}_]{2,3}$`)
+var emailRE = lazyre.New(`^[a-z0-9]+[\._]?[a-z0-9]+[@][\p{L}\p{N}_]+[.][\p{L}\p{N}_]{2,3}$`)
 
 func sendEmail(_ context.Context, _ *manager, a kwargs) (any, error) {
 	switch {

@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/memharness/memharness/internal/lazyre"
 )
 
 // Layout of a data directory (the official api-bank folder plus
@@ -127,7 +128,7 @@ func (d *dataset) loadDatabases(fsys fs.FS) error {
 	return nil
 }
 
-var levelRE = regexp.MustCompile(`-level-(\d+)-`)
+var levelRE = lazyre.New(`-level-(\d+)-`)
 
 func (d *dataset) loadSamples(fsys fs.FS) error {
 	files, err := fs.Glob(fsys, SamplesDir+"/*/*.jsonl")

@@ -2,8 +2,8 @@ package apibank
 
 import (
 	"fmt"
+	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/internal/pyfmt"
-	"regexp"
 	"strconv"
 	"time"
 )
@@ -19,9 +19,9 @@ const (
 
 // Python's _strptime directive patterns for the layouts above.
 var (
-	dateRE     = regexp.MustCompile(`^(\d\d\d\d)-(1[0-2]|0[1-9]|[1-9])-(3[0-1]|[1-2]\d|0[1-9]|[1-9]| [1-9])`)
-	dateTimeRE = regexp.MustCompile(`^(\d\d\d\d)-(1[0-2]|0[1-9]|[1-9])-(3[0-1]|[1-2]\d|0[1-9]|[1-9]| [1-9])\s+(2[0-3]|[0-1]\d|\d):([0-5]\d|\d):(6[0-1]|[0-5]\d|\d)`)
-	monthDayRE = regexp.MustCompile(`^(1[0-2]|0[1-9]|[1-9])-(3[0-1]|[1-2]\d|0[1-9]|[1-9]| [1-9])`)
+	dateRE     = lazyre.New(`^(\d\d\d\d)-(1[0-2]|0[1-9]|[1-9])-(3[0-1]|[1-2]\d|0[1-9]|[1-9]| [1-9])`)
+	dateTimeRE = lazyre.New(`^(\d\d\d\d)-(1[0-2]|0[1-9]|[1-9])-(3[0-1]|[1-2]\d|0[1-9]|[1-9]| [1-9])\s+(2[0-3]|[0-1]\d|\d):([0-5]\d|\d):(6[0-1]|[0-5]\d|\d)`)
+	monthDayRE = lazyre.New(`^(1[0-2]|0[1-9]|[1-9])-(3[0-1]|[1-2]\d|0[1-9]|[1-9]| [1-9])`)
 )
 
 // strptime parses s like datetime.strptime(s, layout) and returns the time in

@@ -2,8 +2,9 @@ package dbbench
 
 import (
 	"errors"
-	"regexp"
 	"strings"
+
+	"github.com/memharness/memharness/internal/lazyre"
 )
 
 // ActionKind says what an agent turn asks for.
@@ -30,9 +31,9 @@ type Action struct {
 // anywhere in the turn, the first ```sql block, and the rest of the line
 // after "\nFinal Answer:".
 var (
-	actionRe = regexp.MustCompile(`Action: (Operation|Answer)`)
-	sqlRe    = regexp.MustCompile("```sql\n((?s:.*?))\n```")
-	finalRe  = regexp.MustCompile(`\nFinal Answer:(.*)`)
+	actionRe = lazyre.New(`Action: (Operation|Answer)`)
+	sqlRe    = lazyre.New("```sql\n((?s:.*?))\n```")
+	finalRe  = lazyre.New(`\nFinal Answer:(.*)`)
 )
 
 // Parse errors; their text is what the agent sees.

@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
+
+	"github.com/memharness/memharness/internal/lazyre"
 )
 
 // Column is one column of a task's table.
@@ -69,10 +70,10 @@ func (e *Entry) columnTypes() map[string]string {
 
 var (
 	// Identifiers are spliced into DDL, so they are kept to plain names.
-	identRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_$]{0,63}$`)
+	identRe = lazyre.New(`^[A-Za-z_][A-Za-z0-9_$]{0,63}$`)
 	// Column types likewise: a type word with an optional size and UNSIGNED.
-	typeRe = regexp.MustCompile(`(?i)^[a-z]+( ?\(\d{1,3}(, ?\d{1,2})?\))?( unsigned)?$`)
-	md5Re  = regexp.MustCompile(`^[0-9a-f]{32}$`)
+	typeRe = lazyre.New(`(?i)^[a-z]+( ?\(\d{1,3}(, ?\d{1,2})?\))?( unsigned)?$`)
+	md5Re  = lazyre.New(`^[0-9a-f]{32}$`)
 )
 
 // parseEntries reads an entry_dict.json document: an object whose values

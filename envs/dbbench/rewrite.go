@@ -1,11 +1,12 @@
 package dbbench
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/dolthub/vitess/go/vt/sqlparser"
+
+	"github.com/memharness/memharness/internal/lazyre"
 )
 
 // dialect lists the engine differences from MySQL 8 (on which the stored
@@ -30,7 +31,7 @@ type dialect struct {
 // deleteAliasRe matches MySQL 8's single-table "DELETE FROM t [AS] a WHERE",
 // which our parser lacks; it is rewritten to the equivalent multi-table
 // form "DELETE a FROM t AS a WHERE".
-var deleteAliasRe = regexp.MustCompile("(?is)^\\s*DELETE\\s+FROM\\s+(`?[A-Za-z_][A-Za-z0-9_$]*`?)\\s+(?:AS\\s+)?(`?[A-Za-z_][A-Za-z0-9_$]*`?)\\s+(WHERE\\b.*)$")
+var deleteAliasRe = lazyre.New("(?is)^\\s*DELETE\\s+FROM\\s+(`?[A-Za-z_][A-Za-z0-9_$]*`?)\\s+(?:AS\\s+)?(`?[A-Za-z_][A-Za-z0-9_$]*`?)\\s+(WHERE\\b.*)$")
 
 func rewriteDeleteAlias(stmt string) string {
 	m := deleteAliasRe.FindStringSubmatch(stmt)
@@ -202,7 +203,7 @@ func exprScale(e sqlparser.Expr, cols map[string]string) (int, bool) {
 	return 0, false
 }
 
-var decimalTypeRe = regexp.MustCompile(`(?i)^(decimal|numeric|dec)\s*\(\s*\d+\s*,\s*(\d+)\s*\)`)
+var decimalTypeRe = lazyre.New(`(?i)^(decimal|numeric|dec)\s*\(\s*\d+\s*,\s*(\d+)\s*\)`)
 
 // typeScale is the scale of an exact column type.
 func typeScale(typ string) (int, bool) {

@@ -3,11 +3,11 @@ package dbbench
 import (
 	"encoding/json"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/internal/pystr"
 )
 
@@ -76,8 +76,8 @@ func tupleSpans(s string) ([][2]int, bool) {
 }
 
 var (
-	commaRe   = regexp.MustCompile(`\s*,\s*`)
-	decimalRe = regexp.MustCompile(`^Decimal\((["']?)(.*?)(["']?)\)$`)
+	commaRe   = lazyre.New(`\s*,\s*`)
+	decimalRe = lazyre.New(`^Decimal\((["']?)(.*?)(["']?)\)$`)
 )
 
 func matchTuple(s string, gold []any) bool {
@@ -161,7 +161,7 @@ func trimNumber(e string) string {
 }
 
 // pyFloatRe is the syntax Python's float() accepts (besides inf/nan).
-var pyFloatRe = regexp.MustCompile(`^[+-]?((\d(_?\d)*)?\.?\d(_?\d)*|\d(_?\d)*\.)([eE][+-]?\d(_?\d)*)?$`)
+var pyFloatRe = lazyre.New(`^[+-]?((\d(_?\d)*)?\.?\d(_?\d)*|\d(_?\d)*\.)([eE][+-]?\d(_?\d)*)?$`)
 
 // pyFloat parses s as Python's float() would, which also accepts the
 // decimal digits of every script (Unicode Nd: "٣" is 3.0).

@@ -2,9 +2,10 @@ package miniwob
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/memharness/memharness/internal/lazyre"
 )
 
 // solver turns an official page's utterance into gold model turns.
@@ -31,7 +32,7 @@ func constSolver(code string) solver {
 }
 
 func quotedButton(pattern string) solver {
-	re := regexp.MustCompile(pattern)
+	re := lazyre.New(pattern)
 	return func(u string) ([]string, error) {
 		m := re.FindStringSubmatch(u)
 		if m == nil {
@@ -42,11 +43,11 @@ func quotedButton(pattern string) solver {
 }
 
 var (
-	reTab      = regexp.MustCompile(`Click on Tab #(\d+)`)
-	reQuoted   = regexp.MustCompile(`"([^"]*)"`)
-	reSelect   = regexp.MustCompile(`(?i)^Select (.*?) and click Submit\.?$`)
-	reListSplt = regexp.MustCompile(`\s*,\s*(?:and\s+)?|\s+and\s+`)
-	reSpinner  = regexp.MustCompile(`Select (-?\d+) with the spinner`)
+	reTab      = lazyre.New(`Click on Tab #(\d+)`)
+	reQuoted   = lazyre.New(`"([^"]*)"`)
+	reSelect   = lazyre.New(`(?i)^Select (.*?) and click Submit\.?$`)
+	reListSplt = lazyre.New(`\s*,\s*(?:and\s+)?|\s+and\s+`)
+	reSpinner  = lazyre.New(`Select (-?\d+) with the spinner`)
 )
 
 func solveClickTab(u string) ([]string, error) {

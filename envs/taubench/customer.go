@@ -3,9 +3,9 @@ package taubench
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 
+	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/hint"
 )
@@ -107,7 +107,7 @@ func (c *scriptedCustomer) reply(_ context.Context, agent string) (string, error
 	return Stop, nil
 }
 
-var secondPerson = regexp.MustCompile(`\b(You are|you are|You're|you're|You'd|you'd|You've|you've|Yourself|yourself|Your|your|You|you)\b`)
+var secondPerson = lazyre.New(`\b(You are|you are|You're|you're|You'd|you'd|You've|you've|Yourself|yourself|Your|your|You|you)\b`)
 
 var firstPersonOf = map[string]string{
 	"You are": "I am", "you are": "I am", "You're": "I'm", "you're": "I'm",

@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/memharness/memharness/internal/lazyre"
 )
 
 // loadPyTasks reads the official tasks_<split>.py (a Python list literal of
@@ -41,7 +42,7 @@ func loadPyTasks(fsys fs.FS, label, split string) ([]*TaskRecord, error) {
 	return out, nil
 }
 
-var pyListStart = regexp.MustCompile(`(?m)^[A-Za-z_]\w*\s*(?::[^=\n]*)?=\s*\[`)
+var pyListStart = lazyre.New(`(?m)^[A-Za-z_]\w*\s*(?::[^=\n]*)?=\s*\[`)
 
 // parsePyTaskList finds the first module-level `NAME = [` and parses the
 // list; it returns the items and the line each starts on.

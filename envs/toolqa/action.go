@@ -3,8 +3,9 @@ package toolqa
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/memharness/memharness/internal/lazyre"
 )
 
 // Tool names in ToolQA's action syntax Tool[argument].
@@ -37,9 +38,9 @@ func (a Action) String() string { return a.Tool + "[" + a.Arg + "]" }
 var (
 	// actionStart finds the line where the action begins: an optional
 	// "Action N:" label, then Tool[.
-	actionStart = regexp.MustCompile(`^\s*(?:Action\s*\d*\s*:\s*)?([A-Za-z_]\w*)\[`)
-	actionLabel = regexp.MustCompile(`^\s*Action\s*\d*\s*:\s*`)
-	actionWhole = regexp.MustCompile(`(?s)^(\w+)\[(.+)\]$`)
+	actionStart = lazyre.New(`^\s*(?:Action\s*\d*\s*:\s*)?([A-Za-z_]\w*)\[`)
+	actionLabel = lazyre.New(`^\s*Action\s*\d*\s*:\s*`)
+	actionWhole = lazyre.New(`(?s)^(\w+)\[(.+)\]$`)
 )
 
 // Errors returned by ParseAction; the episode turns them into observations.

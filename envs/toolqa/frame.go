@@ -2,10 +2,11 @@ package toolqa
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/memharness/memharness/internal/lazyre"
 )
 
 // frame is the state of the custom table functions: the loaded table (all
@@ -82,7 +83,7 @@ func (f *frame) filterDB(arg string) (string, bool) {
 	return fmt.Sprintf("We have successfully filtered the data (%d rows).", len(f.rows)), true
 }
 
-var numericValue = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
+var numericValue = lazyre.New(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
 
 // compare returns the row predicate for "col op val".
 func (f *frame) compare(col, op, val string) func(int) bool {

@@ -2,10 +2,10 @@ package toolqa
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/internal/lazyre"
 )
 
 // solution is what the oracle derives for one question: the SQL an agent
@@ -20,13 +20,13 @@ type solution struct {
 // template is one of ToolQA's 21 coffee question templates (8 easy, 13 hard).
 type template struct {
 	name  string
-	re    *regexp.Regexp
+	re    *lazyre.Regexp
 	solve func(t *Table, q *Question, d []string) (solution, error)
 }
 
 const date = `(\d{4}-\d{2}-\d{2})`
 
-func re(s string) *regexp.Regexp { return regexp.MustCompile(s) }
+func re(s string) *lazyre.Regexp { return lazyre.New(s) }
 
 // where is the SQL date filter of a range question.
 func where(d []string) string {

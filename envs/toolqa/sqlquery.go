@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/memharness/memharness/internal/lazyre"
 )
 
 // Limits bound what one tool call may cost and show.
@@ -31,8 +32,8 @@ func DefaultLimits() Limits {
 const emptyResult = "Query succeeded, but no results were returned."
 
 var (
-	sqliteErrPrefix = regexp.MustCompile(`^(SQL logic error|authorization denied): `)
-	sqliteErrCode   = regexp.MustCompile(` \(\d+\)$`)
+	sqliteErrPrefix = lazyre.New(`^(SQL logic error|authorization denied): `)
+	sqliteErrCode   = lazyre.New(` \(\d+\)$`)
 )
 
 // query runs one read-only statement and prints it the way the reference

@@ -3,9 +3,10 @@ package webshop
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/memharness/memharness/internal/lazyre"
 )
 
 // Goal is what a shopper asks for, in the reference's goal format.
@@ -27,7 +28,7 @@ type Goal struct {
 const noPriceLimit = 1000000
 
 // priceClause is the suffix the goal generator appends to instructions.
-var priceClause = regexp.MustCompile(`,?\s*and price lower than ([0-9]+(?:\.[0-9]+)?) dollars\s*$`)
+var priceClause = lazyre.New(`,?\s*and price lower than ([0-9]+(?:\.[0-9]+)?) dollars\s*$`)
 
 // splitPrice returns the instruction without its price clause and the
 // limit it states (noPriceLimit when it has none).

@@ -18,7 +18,7 @@ func nounTokens(title string) []string {
 		if len([]rune(w)) < 2 || !strings.ContainsFunc(w, unicode.IsLetter) {
 			continue
 		}
-		if stopwords[w] || modifiers[w] {
+		if stopwords()[w] || modifiers()[w] {
 			continue
 		}
 		out = append(out, w)

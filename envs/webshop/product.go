@@ -3,9 +3,10 @@ package webshop
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/memharness/memharness/internal/lazyre"
 )
 
 // Option is one customisation dimension of a product ("color", "size").
@@ -100,7 +101,7 @@ func (r *rawProduct) convert() (*Product, error) {
 }
 
 // nonPrice strips everything but digits and dots from one price.
-var nonPrice = regexp.MustCompile(`[^\d.]`)
+var nonPrice = lazyre.New(`[^\d.]`)
 
 // parsePricing reads "$12.99" or "$24.49 - $39.99" (every "$" starts a
 // price; the first two count). An empty string means $100.0.

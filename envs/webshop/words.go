@@ -1,6 +1,9 @@
 package webshop
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // stopwords are English function words: dropped from search terms and from
 // the noun approximation of the type reward. Our own list.
@@ -25,12 +28,15 @@ bright deep pale hot cold warm cool modern vintage rustic cute casual elegant li
 made includes including used using fits fit suitable designed perfect ideal ounce ounces oz fl lb
 lbs pack count pcs pieces piece inch inches ft feet cm mm ml`)
 
-func wordSet(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(s) {
-		m[w] = true
-	}
-	return m
+// wordSet builds the set of s's words at first use, not at every start.
+func wordSet(s string) func() map[string]bool {
+	return sync.OnceValue(func() map[string]bool {
+		m := map[string]bool{}
+		for _, w := range strings.Fields(s) {
+			m[w] = true
+		}
+		return m
+	})
 }
 
-func isStopword(w string) bool { return stopwords[w] }
+func isStopword(w string) bool { return stopwords()[w] }

@@ -98,14 +98,42 @@ func ReadFile(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readAll(f, path, max)
+	return readAll(f, path, max, statSize(f))
 }
 
-// readAll reads r to the end, failing past max bytes.
-func readAll(r io.Reader, name string, max int64) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, max+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+// statSize is the size of an open file, 0 when unknown.
+func statSize(f interface{ Stat() (fs.FileInfo, error) }) int64 {
+	if fi, err := f.Stat(); err == nil {
+		return fi.Size()
+	}
+	return 0
+}
+
+// readAll reads r to the end, failing past max bytes. size is the file's
+// size at open: the buffer starts that large, so a large file is read in
+// place instead of through io.ReadAll's doubling buffers, which copied it
+// several times and left about twice its size behind; a file that grows
+// meanwhile is still read to its end.
+func readAll(r io.Reader, name string, max, size int64) ([]byte, error) {
+	lr := io.LimitReader(r, max+1)
+	// One byte over the size, so that the read which sees EOF needs no grow.
+	size = min(size, max)
+	if size < 0 {
+		size = 0
+	}
+	b := make([]byte, 0, size+1)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := lr.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
 	}
 	if int64(len(b)) > max {
 		return nil, &Error{File: name, Reason: fmt.Sprintf("grew past the %d-byte limit for a data file while being read", max)}
@@ -156,7 +184,7 @@ func (s safeFS) ReadFile(name string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readAll(f, name, s.max)
+	return readAll(f, name, s.max, statSize(f))
 }
 
 func (s safeFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(s.fsys, name) }

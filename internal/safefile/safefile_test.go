@@ -2,6 +2,7 @@ package safefile
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -111,4 +112,55 @@ func TestCheckDepth(t *testing.T) {
 			t.Errorf("CheckDepth(%.20q...) = %v, want ok=%v", tc.in, err, tc.ok)
 		}
 	}
+}
+
+// readAll starts from the size seen at open, but the bytes read decide: a
+// file that shrank or grew since is read whole, and the limit still holds.
+func TestReadAllSizeHint(t *testing.T) {
+	data := strings.Repeat("0123456789", 1000)
+	tests := []struct {
+		name      string
+		size, max int64
+		wantErr   bool
+	}{
+		{"exact", int64(len(data)), 1 << 20, false},
+		{"no size", 0, 1 << 20, false},
+		{"negative size", -1, 1 << 20, false},
+		{"grew since open", 10, 1 << 20, false},
+		{"shrank since open", 1 << 16, 1 << 20, false},
+		{"at the limit", int64(len(data)), int64(len(data)), false},
+		{"over the limit", int64(len(data)), int64(len(data)) - 1, true},
+		{"grew past the limit", 10, 100, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// A few bytes per read, as a pipe or a growing file gives them.
+			b, err := readAll(&chunky{s: data, n: 777}, "f.dat", tt.max, tt.size)
+			if tt.wantErr {
+				var se *Error
+				if !errors.As(err, &se) || se.File != "f.dat" {
+					t.Fatalf("err = %v, want a *safefile.Error naming f.dat", err)
+				}
+				return
+			}
+			if err != nil || string(b) != data {
+				t.Fatalf("read %d bytes, err %v; want %d bytes", len(b), err, len(data))
+			}
+		})
+	}
+}
+
+// chunky reads at most n bytes of s per call.
+type chunky struct {
+	s string
+	n int
+}
+
+func (c *chunky) Read(p []byte) (int, error) {
+	if len(c.s) == 0 {
+		return 0, io.EOF
+	}
+	k := copy(p[:min(len(p), c.n)], c.s)
+	c.s = c.s[k:]
+	return k, nil
 }

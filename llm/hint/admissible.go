@@ -1,8 +1,9 @@
 package hint
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/memharness/memharness/internal/lazyre"
 )
 
 // AdmissibleIn lists the actions an observation offers: WebShop-style pages
@@ -37,6 +38,6 @@ func AdmissibleIn(env, obs string) []string {
 }
 
 var (
-	admissibleLine = regexp.MustCompile(`(?im)^(?:available|admissible) (?:actions|commands):\s*(.+)$`)
-	bracketLabel   = regexp.MustCompile(`\[\[?([^\[\]\n]+)\]?\]`)
+	admissibleLine = lazyre.New(`(?im)^(?:available|admissible) (?:actions|commands):\s*(.+)$`)
+	bracketLabel   = lazyre.New(`\[\[?([^\[\]\n]+)\]?\]`)
 )

@@ -3,11 +3,11 @@ package sim
 import (
 	"cmp"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/hint"
 )
@@ -63,7 +63,7 @@ const agentSimMin = 0.05
 
 // failure recognises an observation that rejects the last action: the
 // wording environments use for an action that did nothing or could not run.
-var failure = regexp.MustCompile(`(?i)^(nothing happens|invalid action|no known action)|error|could not find|not in the list`)
+var failure = lazyre.New(`(?i)^(nothing happens|invalid action|no known action)|error|could not find|not in the list`)
 
 // minEcho is the shortest observation whose verbatim copy in an exemplar
 // action reads as "report the observation".
@@ -227,7 +227,7 @@ func tokenSet(text string) map[string]bool {
 	return out
 }
 
-var bracketArg = regexp.MustCompile(`\[([^\[\]]*)\]`)
+var bracketArg = lazyre.New(`\[([^\[\]]*)\]`)
 
 // contextOf is the observation line naming the action's bracketed argument
 // and the line after it (a product's title follows its ID).
@@ -250,9 +250,9 @@ func contextOf(action, obs string) string {
 }
 
 var (
-	capPhrase = regexp.MustCompile(`[A-Z][\w'&-]*(?:\s+(?:of\s+|the\s+)?[A-Z][\w'&-]*)*`)
-	elemID    = regexp.MustCompile(`id=(\d+)`)
-	number    = regexp.MustCompile(`-?\d+(?:\.\d+)?`)
+	capPhrase = lazyre.New(`[A-Z][\w'&-]*(?:\s+(?:of\s+|the\s+)?[A-Z][\w'&-]*)*`)
+	elemID    = lazyre.New(`id=(\d+)`)
+	number    = lazyre.New(`-?\d+(?:\.\d+)?`)
 )
 
 // generic is the reader's action without experience: the first move the

@@ -2,10 +2,10 @@ package sim
 
 import (
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/llm/hint"
 )
 
@@ -31,9 +31,9 @@ type Fact struct {
 const num = `[-+]?\d+(?:\.\d+)?`
 
 var (
-	statLine = regexp.MustCompile(`^\s*(?:[-*•]\s*)?\[([^\[\]]+)\]\s*(.+?)\s*:\s*(?i:mean)\s+(` + num +
+	statLine = lazyre.New(`^\s*(?:[-*•]\s*)?\[([^\[\]]+)\]\s*(.+?)\s*:\s*(?i:mean)\s+(` + num +
 		`)\s+(?i:over)\s+(\d+)\s+(?i:records?)\s*(?:\(\s*(?i:sum)\s+(` + num + `)\s*\))?\s*\.?\s*$`)
-	biasLine = regexp.MustCompile(`^\s*(?:[-*•]\s*)?\[([^\[\]]+)\]\s*(?i:bias)\s*:\s*(?i:shift)\s+(` + num + `)\s*\.?\s*$`)
+	biasLine = lazyre.New(`^\s*(?:[-*•]\s*)?\[([^\[\]]+)\]\s*(?i:bias)\s*:\s*(?i:shift)\s+(` + num + `)\s*\.?\s*$`)
 )
 
 // ParseFacts returns the facts found in text, in order. Lines that do not

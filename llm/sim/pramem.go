@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/hint"
 )
@@ -162,7 +162,7 @@ func relevantFacts(facts []Fact, field string, target hint.Event) (pattern, cali
 	return pattern, calibration
 }
 
-var trialLine = regexp.MustCompile(`(?m)^\s*Prediction \[([^\]]+)\]:\s*(\S+)\s*$`)
+var trialLine = lazyre.New(`(?m)^\s*Prediction \[([^\]]+)\]:\s*(\S+)\s*$`)
 
 // trialLabels reads the labels a trial text states.
 func trialLabels(text string) map[string]string {

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/methods/retrieval"
@@ -66,7 +66,7 @@ func (s Skill) Text() string {
 
 func (s Skill) key() string { return s.Name + ": " + s.Purpose }
 
-var stepLine = regexp.MustCompile(`^\s*(?:\d+[.)]|[-*])\s+(.*)$`)
+var stepLine = lazyre.New(`^\s*(?:\d+[.)]|[-*])\s+(.*)$`)
 
 // ParseSkill reads an extractor answer. "NONE" gives ok false and no
 // error; otherwise Name, Purpose and at least one step are required. Steps

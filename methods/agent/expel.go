@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/hint"
 )
@@ -50,7 +50,7 @@ type RuleOp struct {
 	Text string
 }
 
-var ruleOpLine = regexp.MustCompile(`^(?:[-*]\s*|\d+[.)]\s*)?\**(AGREE|REMOVE|EDIT|ADD)\**(?:\s+(?:rule\s*)?#?(\d+))?\s*[:.\-]\s*(.*)$`)
+var ruleOpLine = lazyre.New(`^(?:[-*]\s*|\d+[.)]\s*)?\**(AGREE|REMOVE|EDIT|ADD)\**(?:\s+(?:rule\s*)?#?(\d+))?\s*[:.\-]\s*(.*)$`)
 
 // ParseRuleOps reads an editor answer: one "OP n: text" per line (the
 // number is optional for ADD). Other lines are commentary. It fails when no

@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/memharness/memharness/internal/lazyre"
 )
 
 // ExpMemory is one user's experiential memory in the released layout
@@ -83,7 +84,7 @@ func (p *stagePrompts) evalBlock(m ExpMemory, sections string) (string, error) {
 }
 
 // listNumber is the "N. " prefix the memory template puts before an entry.
-var listNumber = regexp.MustCompile(`(?m)^\d+\. `)
+var listNumber = lazyre.New(`(?m)^\d+\. `)
 
 // plainEntries is a rendered memory with the list numbering removed, so
 // that each entry is a line of its own as written (the sim backbone parses

@@ -3,11 +3,11 @@ package lifememrel
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/internal/pysrc"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
@@ -334,11 +334,11 @@ type expelReplyPrompter struct {
 }
 
 var (
-	alfThink   = regexp.MustCompile(`(?i)^(?:>|)\s*think(?::|)\s*`)
-	alfPrefix  = regexp.MustCompile(`(?i)^>\s*`)
-	alfAction  = regexp.MustCompile(`(?i)^(?:go to|open|take|put|use|heat|cool|look|clean|inventory)`)
-	shopLabel  = regexp.MustCompile(`(?i)action\s*\d*\s*:\s*`)
-	shopAction = regexp.MustCompile(`(?i)^(?:search|click)\[`)
+	alfThink   = lazyre.New(`(?i)^(?:>|)\s*think(?::|)\s*`)
+	alfPrefix  = lazyre.New(`(?i)^>\s*`)
+	alfAction  = lazyre.New(`(?i)^(?:go to|open|take|put|use|heat|cool|look|clean|inventory)`)
+	shopLabel  = lazyre.New(`(?i)action\s*\d*\s*:\s*`)
+	shopAction = lazyre.New(`(?i)^(?:search|click)\[`)
 )
 
 // ParseReply implements agent.ReplyParser.

@@ -3,10 +3,10 @@ package lifememrel
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
 )
@@ -53,7 +53,7 @@ type synapseMiniwob struct {
 	*prompter
 }
 
-var fenced = regexp.MustCompile("(?s)```(?:[a-zA-Z]*)\\n?(.*?)\\n?```")
+var fenced = lazyre.New("(?s)```(?:[a-zA-Z]*)\\n?(.*?)\\n?```")
 
 // ParseReply is extract_from_response(response, "```").
 func (synapseMiniwob) ParseReply(reply string) string {

@@ -3,11 +3,11 @@ package lifemem
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
 
+	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/methods/agent"
@@ -24,8 +24,8 @@ type Op struct {
 }
 
 var (
-	addRe = regexp.MustCompile(`(?i)^ADD\s+(\S+)\s+(?:to|into)\s+(\S+)$`)
-	newRe = regexp.MustCompile(`(?i)^NEW\s+(\S+)\s+(?:with|from)\s+(.+)$`)
+	addRe = lazyre.New(`(?i)^ADD\s+(\S+)\s+(?:to|into)\s+(\S+)$`)
+	newRe = lazyre.New(`(?i)^NEW\s+(\S+)\s+(?:with|from)\s+(.+)$`)
 )
 
 // ParseAssignment reads every line after the <Execution> tag (the whole
@@ -104,7 +104,7 @@ func snake(s string) string {
 	return b.String()
 }
 
-var safeLabel = regexp.MustCompile(`^[A-Za-z0-9_.:/-]+$`)
+var safeLabel = lazyre.New(`^[A-Za-z0-9_.:/-]+$`)
 
 // label is how prompts name the trajectory of row n: its ID when that reads
 // as one token, else "t<n>".

@@ -3,11 +3,11 @@ package lifemem
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/methods/agent"
 )
@@ -22,7 +22,7 @@ type RuleOp struct {
 	Text string
 }
 
-var ruleOpRe = regexp.MustCompile(`(?i)^(AGREE|REMOVE|EDIT|ADD)\b\s*(?:(?:rule\s*)?#?(\d+))?\s*[:.)\-]?\s*(.*)$`)
+var ruleOpRe = lazyre.New(`(?i)^(AGREE|REMOVE|EDIT|ADD)\b\s*(?:(?:rule\s*)?#?(\d+))?\s*[:.)\-]?\s*(.*)$`)
 
 // ParseRuleOps reads every line of a rule-editor answer and returns the
 // operations in order and the non-empty lines that are not operations.
