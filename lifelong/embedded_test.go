@@ -190,18 +190,27 @@ func TestEmbeddedLifeMemAblations(t *testing.T) {
 	}
 }
 
-// TestEmbeddedStreams: the stream kind reaches LifeMem's memory: the
-// clusters' rules learned from a similarity, random and buffer stream
-// differ (the order decides which trajectories the rule editor reads
-// together), and so does the OP, through the rules the reader falls back
-// on after a rejected action (WebShop). Random and buffer may tie: both
-// end with the same rules on the embedded suites.
+// TestEmbeddedStreams: the stream kind reaches LifeMem's memory and its
+// score. The sim's assigner reads a batch that mixes environments by the
+// step that completes each trajectory, which environments share, and a
+// batch of one environment by its workflow (llm/sim/lifemem.go). So the
+// random stream, whose batches mix environments, builds clusters that span
+// them; the buffer, committing one environment's cache at a time, mixes
+// only in the leftovers it flushes at the end; the similarity stream never
+// mixes. The mixed clusters' rules reach the prompts of every environment
+// they hold, so the OP moves too. The memory's direction is asserted; the
+// OP's order between random and buffer is only printed: in the sim a rule
+// helps or misleads according to the one workflow it quotes, so which of
+// the two scores higher changes with the stream's seed (the similarity
+// stream scores highest on every seed tried).
 func TestEmbeddedStreams(t *testing.T) {
 	e := loadEmbedded(t, paperEnvs...)
 	model := sim.New(sim.Config{})
+	kinds := []string{lifelong.StreamSimilarity, lifelong.StreamRandom, lifelong.StreamBuffer}
 	ops := map[string]float64{}
 	mem := map[string]string{}
-	for _, kind := range []string{lifelong.StreamSimilarity, lifelong.StreamRandom, lifelong.StreamBuffer} {
+	mixed := map[string]int{}
+	for _, kind := range kinds {
 		m := newMethod(t, "lifemem", 2, lifemem.Options{}).(*lifemem.LifeMem)
 		ops[kind] = op(e.run(t, model, kind, m))
 		var b strings.Builder
@@ -210,19 +219,40 @@ func TestEmbeddedStreams(t *testing.T) {
 		}
 		// The first line counts batches, which differ by construction.
 		_, mem[kind], _ = strings.Cut(b.String(), "\n")
+		st := m.Stats()
+		mixed[kind] = st.Mixed
+		t.Logf("%-10s OP %5.2f  %d clusters, %d rules, %d of %d trajectories in clusters spanning environments",
+			kind, ops[kind], st.Clusters, st.Rules, st.Mixed, st.Trajectories)
 	}
-	t.Logf("LifeMem OP: similarity %.1f, random %.1f (%+.1f), buffer %.1f (%+.1f)", ops["similarity"],
-		ops["random"], ops["random"]-ops["similarity"], ops["buffer"], ops["buffer"]-ops["similarity"])
-	if ops["similarity"] == ops["random"] && ops["random"] == ops["buffer"] {
-		t.Errorf("the three streams give LifeMem the same OP %.2f", ops["similarity"])
+	t.Logf("OP: random %+.2f, buffer %+.2f against similarity; buffer − random %+.2f",
+		ops["random"]-ops["similarity"], ops["buffer"]-ops["similarity"], ops["buffer"]-ops["random"])
+	if mixed["similarity"] != 0 {
+		t.Errorf("the similarity stream (one environment per batch) left %d trajectories in clusters spanning environments", mixed["similarity"])
 	}
-	kinds := []string{lifelong.StreamSimilarity, lifelong.StreamRandom, lifelong.StreamBuffer}
+	if mixed["random"] <= mixed["buffer"] {
+		t.Errorf("random stream mixed %d trajectories, buffer %d: mixed batches should mix the memory more than one-environment ones", mixed["random"], mixed["buffer"])
+	}
 	for i, a := range kinds {
 		for _, b := range kinds[i+1:] {
 			if mem[a] == mem[b] {
 				t.Errorf("LifeMem learned the same clusters and rules from the %s and %s streams: the order does not reach the memory", a, b)
 			}
+			if ops[a] == ops[b] {
+				t.Errorf("the %s and %s streams give LifeMem the same OP %.2f: the memory does not reach the score", a, b, ops[a])
+			}
 		}
+	}
+	for _, k := range kinds[1:] {
+		if ops[k] >= ops["similarity"] {
+			t.Errorf("%s stream OP %.2f not below the similarity stream's %.2f", k, ops[k], ops["similarity"])
+		}
+	}
+	// The mixed-batch reading is the one path the similarity stream never
+	// takes, so the no-peek check runs it here: what the prompts do not
+	// show, scrambled, changes nothing.
+	blind := e.run(t, scrambled{model}, lifelong.StreamRandom, newMethod(t, "lifemem", 2, lifemem.Options{}))
+	if got := op(blind); got != ops["random"] {
+		t.Errorf("random stream OP %.2f with the hints, %.2f with what the prompts do not show scrambled", ops["random"], got)
 	}
 }
 

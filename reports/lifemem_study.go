@@ -471,8 +471,8 @@ func lmWriteStreams(dir string, runs []*lmRun) ([]Artefact, error) {
 // lmStreamTieNote explains a LifeMem method whose buffer stream scores as
 // its random one on the sim backbone (random and buffer are what it built
 // on each; nil when not sim or not LifeMem): whether the memories differ,
-// and why the sim's assigner cannot tell the two streams apart. "" when
-// there is nothing to explain.
+// and why the sim can score two streams alike. "" when there is nothing to
+// explain.
 func lmStreamTieNote(method string, random, buffer *lmStats, opRandom, opBuffer float64) string {
 	if random == nil || buffer == nil {
 		return ""
@@ -484,7 +484,7 @@ func lmStreamTieNote(method string, random, buffer *lmStats, opRandom, opBuffer 
 	if random.Clusters != buffer.Clusters || !slices.Equal(random.Sizes, buffer.Sizes) {
 		memory = fmt.Sprintf("with a different memory (%d clusters against %d, see lifemem_clusters.md)", buffer.Clusters, random.Clusters)
 	}
-	return fmt.Sprintf("%s: buffer OP equal to random's on the sim backbone, %s. The sim's assigner places a trajectory by its environment and first action, whatever else its batch holds, so one-environment batches cannot change where it goes; this row does not show that the buffer is inert.", method, memory)
+	return fmt.Sprintf("%s: buffer OP equal to random's on the sim backbone, %s. The sim's assigner mixes environments in a cluster only when a batch mixes them, and a sim rule helps or misleads by the one workflow it quotes, so two memories can score alike; this row does not show that the buffer is inert.", method, memory)
 }
 
 func lmBackbones(runs []*lmRun) string {

@@ -1,6 +1,7 @@
 package hint
 
 import (
+	"encoding/json"
 	"math/rand/v2"
 	"reflect"
 	"strconv"
@@ -9,7 +10,8 @@ import (
 
 // Scramble returns a deep copy of h in which every value the prompt does
 // not show is replaced by noise: strings that do not occur in shown
-// (case-insensitively; multi-line strings line by line), integers whose decimal form does not occur in it,
+// (case-insensitively, as written or in the JSON string encoding a prompt
+// that shows JSON gives them; multi-line strings line by line), integers whose decimal form does not occur in it,
 // and every floating-point value (a prompt shows text, so vectors and
 // scores carried beside it are exactly what a reader must not use).
 // Booleans are kept: they stand for wording the prompt does show (a
@@ -54,7 +56,7 @@ func (s *scrambler) noise() string {
 // block, a transcript) is judged line by line, since a prompt may lay the
 // same lines out differently around them.
 func (s *scrambler) str(v string) string {
-	if v == "" || strings.Contains(s.shown, strings.ToLower(v)) {
+	if v == "" || s.has(v) {
 		return v
 	}
 	if !strings.Contains(v, "\n") {
@@ -62,11 +64,26 @@ func (s *scrambler) str(v string) string {
 	}
 	lines := strings.Split(v, "\n")
 	for i, l := range lines {
-		if t := strings.TrimSpace(l); t != "" && !strings.Contains(s.shown, strings.ToLower(t)) {
+		if t := strings.TrimSpace(l); t != "" && !s.has(t) {
 			lines[i] = s.noise()
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// has reports whether the prompt shows v: as written, or JSON-encoded (a
+// prompt laying trajectories out as JSON shows `a & b` as `a \u0026 b` and
+// a quote as `\"`, which a reader decodes).
+func (s *scrambler) has(v string) bool {
+	if strings.Contains(s.shown, strings.ToLower(v)) {
+		return true
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return false
+	}
+	enc := strings.ToLower(string(b[1 : len(b)-1]))
+	return enc != strings.ToLower(v) && strings.Contains(s.shown, enc)
 }
 
 func (s *scrambler) copy(dst, src reflect.Value) {

@@ -43,4 +43,15 @@ func TestScramble(t *testing.T) {
 	if gs.Members[0].Task != "warm the milk" || gs.Members[0].Label != "t1" {
 		t.Errorf("shown strings changed: %+v", gs.Members[0])
 	}
+
+	// A prompt that lays values out as JSON shows them encoded: still shown.
+	shownJSON := `{"actions": ["Finish[Pryde \u0026 Wren]", "Action:\n{\"name\": \"get_order\"}"]}`
+	lt := LifeMemTrajectory{Actions: []string{"Finish[Pryde & Wren]", "Action:\n{\"name\": \"get_order\"}", "Finish[never shown]"}}
+	gj := Scramble(lt, shownJSON, 3).(LifeMemTrajectory)
+	if gj.Actions[0] != lt.Actions[0] || gj.Actions[1] != lt.Actions[1] {
+		t.Errorf("JSON-encoded values scrambled: %q", gj.Actions[:2])
+	}
+	if gj.Actions[2] == lt.Actions[2] {
+		t.Error("a value the JSON does not show was kept")
+	}
 }

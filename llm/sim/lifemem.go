@@ -17,12 +17,24 @@ import (
 // prompts ask a real model for, so the method's parsers see real-shaped
 // output:
 //
-//   - hint.LifeMemAssign: a trajectory's "capability" is its environment plus
-//     the verb of its first action (a crude stand-in for the skill a model
-//     would read). A trajectory joins the first candidate cluster whose shown
-//     examples mostly share its capability ("ADD <label> to <cluster>"),
-//     else a cluster created earlier in the same answer, else a new cluster
-//     named "<verb>_<env>" ("NEW <cluster> with <label>").
+//   - hint.LifeMemAssign: a trajectory's "capability" (a crude stand-in for
+//     the skill a model would read) is read at the contrast its batch shows.
+//     In a batch of one environment, every trajectory shares the
+//     environment and the way its tasks end, so what tells them apart is the
+//     workflow: the environment plus the verb of the first action
+//     ("go_alfworld"). In a batch that mixes environments, the prompt's
+//     instruction to group by procedure, not by domain, meets trajectories
+//     whose only common ground is how they complete the task: the
+//     capability is the verb of the last action ("end_with_finish" for
+//     HotpotQA, ToolQA and API-Bank alike, "end_with_click" for WebShop and
+//     Mind2Web). A trajectory joins the first candidate cluster whose shown
+//     examples mostly share its capability, read the same way ("ADD <label>
+//     to <cluster>"), else a cluster created earlier in the same answer,
+//     else a new cluster named after the capability ("NEW <cluster> with
+//     <label>"). So mixed batches (the random stream) build clusters that
+//     span environments, whose rules LifeMem then shows to each of them,
+//     and one-environment batches (the similarity and buffer streams) do
+//     not; see docs/DESIGN_NOTES.md.
 //   - hint.LifeMemSummary: "This cluster is about <envs> tasks that start
 //     with <verbs> …", from the shown members.
 //   - hint.LifeMemSplit: a deterministic k-means over the members' task
@@ -208,28 +220,49 @@ func lmSnake(s string) string {
 	return b.String()
 }
 
+// lmMixed reports whether a batch's new trajectories come from more than
+// one environment.
+func lmMixed(ts []hint.LifeMemTrajectory) bool {
+	for _, t := range ts[min(1, len(ts)):] {
+		if t.Env != ts[0].Env {
+			return true
+		}
+	}
+	return false
+}
+
+// lmProcedure is the capability read across environments: the step that
+// completes the trajectory (its last verb), which environments share
+// (Finish in the QA and tool environments, a click on web pages).
+func lmProcedure(t hint.LifeMemTrajectory) string {
+	verb := "act"
+	if vs := lmVerbs(t); len(vs) > 0 {
+		verb = vs[len(vs)-1]
+	}
+	return lmSnake("end_with_" + verb)
+}
+
 func lmAssign(h hint.LifeMemAssign) string {
-	// The capability most of a candidate's shown examples share.
+	// A batch of one environment is read by workflow (environment and
+	// first action); a mixed one by the step that completes each
+	// trajectory, which environments share (see the header).
+	capOf := lmCapability
+	if lmMixed(h.Trajectories) {
+		capOf = lmProcedure
+	}
+	// The first shown cluster of each capability (the one most of its
+	// shown examples share); clusters created in this answer join them.
 	byCap := map[string]string{}
 	for _, c := range h.Candidates {
-		counts := map[string]int{}
-		best, bestN := "", 0
-		for _, ex := range c.Examples {
-			k := lmCapability(ex)
-			counts[k]++
-			if counts[k] > bestN {
-				best, bestN = k, counts[k]
-			}
-		}
-		if best != "" && 2*bestN > len(c.Examples)-1 {
-			if _, ok := byCap[best]; !ok {
-				byCap[best] = c.Name
+		if k := lmMajority(c.Examples, capOf); k != "" {
+			if _, ok := byCap[k]; !ok {
+				byCap[k] = c.Name
 			}
 		}
 	}
 	var analysis, ops []string
 	for _, t := range h.Trajectories {
-		k := lmCapability(t)
+		k := capOf(t)
 		if name, ok := byCap[k]; ok {
 			ops = append(ops, fmt.Sprintf("ADD %s to %s", t.Label, name))
 			analysis = append(analysis, fmt.Sprintf("%s exercises %s, the skill of %s.", t.Label, k, name))
@@ -240,6 +273,24 @@ func lmAssign(h hint.LifeMemAssign) string {
 		analysis = append(analysis, fmt.Sprintf("%s exercises %s, which no shown cluster covers.", t.Label, k))
 	}
 	return lmSections(analysis, ops)
+}
+
+// lmMajority is the key that more than half of the examples share (at
+// least half of two), or "".
+func lmMajority(examples []hint.LifeMemTrajectory, key func(hint.LifeMemTrajectory) string) string {
+	counts := map[string]int{}
+	best, bestN := "", 0
+	for _, ex := range examples {
+		k := key(ex)
+		counts[k]++
+		if counts[k] > bestN {
+			best, bestN = k, counts[k]
+		}
+	}
+	if best != "" && 2*bestN > len(examples)-1 {
+		return best
+	}
+	return ""
 }
 
 func lmSections(analysis, ops []string) string {

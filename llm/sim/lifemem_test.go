@@ -54,27 +54,68 @@ func lmExecution(t *testing.T, text string) []string {
 }
 
 func TestLifeMemAssign(t *testing.T) {
-	h := hint.LifeMemAssign{
-		Trajectories: []hint.LifeMemTrajectory{
-			lmTraj("a1", "alfworld", "think: where", "go to desk 1", "take pen 1"),
-			lmTraj("h1", "hotpotqa", "Action 1: Search[X]"),
-			lmTraj("a2", "alfworld", "go to shelf 1"),
-			lmTraj("t1", "toolqa", "LoadDB[coffee]"),
+	web1 := lmTraj("w1", "webshop", "search[blue mug]", "click[B01]", "click[Buy Now]")
+	web2 := lmTraj("w2", "webshop", "search[red kettle]", "click[Buy Now]")
+	m2w := lmTraj("m1", "mind2web", "TYPE [11] [Eastport]", "CLICK [12]")
+	hot := lmTraj("h1", "hotpotqa", "Action 1: Search[X]", "Action 2: Finish[Y]")
+	tql := lmTraj("t1", "toolqa", "LoadDB[coffee]", "SQLInterpreter[SELECT 1]", "Finish[2]")
+	// A cluster of Mind2Web clicks: its workflow is click_mind2web, the
+	// step that completes it a click, as in WebShop.
+	clicks := hint.LifeMemCluster{Name: "page_clicks", Examples: []hint.LifeMemTrajectory{
+		lmTraj("e1", "mind2web", "CLICK [1]", "CLICK [2]"), lmTraj("e2", "mind2web", "CLICK [3]", "SELECT [4] [x]", "CLICK [5]"),
+	}}
+	alf := hint.LifeMemCluster{Name: "go_alfworld", Examples: []hint.LifeMemTrajectory{lmTraj("e3", "alfworld", "go to desk 1", "take pen 1")}}
+	for _, c := range []struct {
+		name  string
+		batch []hint.LifeMemTrajectory
+		cands []hint.LifeMemCluster
+		want  []string
+	}{
+		{
+			// One environment: the workflow (environment and first action)
+			// tells the trajectories apart, so another environment's cluster
+			// never fits.
+			name:  "one environment, by workflow",
+			batch: []hint.LifeMemTrajectory{web1, web2},
+			cands: []hint.LifeMemCluster{clicks},
+			want:  []string{"NEW search_webshop with w1", "ADD w2 to search_webshop"},
 		},
-		Candidates: []hint.LifeMemCluster{
-			{Name: "db_lookups", Examples: []hint.LifeMemTrajectory{lmTraj("t0", "toolqa", "LoadDB[coffee]")}},
+		{
+			name:  "one environment, its cluster shown",
+			batch: []hint.LifeMemTrajectory{lmTraj("a1", "alfworld", "think: where", "go to shelf 1", "take cup 1")},
+			cands: []hint.LifeMemCluster{clicks, alf},
+			want:  []string{"ADD a1 to go_alfworld"},
 		},
-	}
-	got := lmExecution(t, lmAssign(h))
-	want := []string{"NEW go_alfworld with a1", "NEW search_hotpotqa with h1", "ADD a2 to go_alfworld", "ADD t1 to db_lookups"}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-	// The first batch of a fresh memory has no candidates: NEW lines only.
-	for _, l := range lmExecution(t, lmAssign(hint.LifeMemAssign{Trajectories: h.Trajectories})) {
-		if strings.HasPrefix(l, "ADD") && !strings.Contains(l, "go_alfworld") {
-			t.Errorf("fresh memory: %q adds to a cluster that does not exist", l)
-		}
+		{
+			// Several environments: the step that completes a trajectory is
+			// what they share, so the WebShop and Mind2Web trajectories join
+			// the shown click cluster, and ToolQA joins the cluster HotpotQA
+			// opened earlier in the same answer.
+			name:  "mixed environments, by completing step",
+			batch: []hint.LifeMemTrajectory{web1, hot, m2w, tql, web2},
+			cands: []hint.LifeMemCluster{alf, clicks},
+			want: []string{"ADD w1 to page_clicks", "NEW end_with_finish with h1", "ADD m1 to page_clicks",
+				"ADD t1 to end_with_finish", "ADD w2 to page_clicks"},
+		},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := lmExecution(t, lmAssign(hint.LifeMemAssign{Trajectories: c.batch, Candidates: c.cands}))
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
+			}
+			// Without candidates (a fresh memory) every line is a NEW or
+			// joins a cluster created earlier in the answer.
+			created := map[string]bool{}
+			for _, l := range lmExecution(t, lmAssign(hint.LifeMemAssign{Trajectories: c.batch})) {
+				f := strings.Fields(l)
+				switch {
+				case f[0] == "NEW":
+					created[f[1]] = true
+				case !created[f[3]]:
+					t.Errorf("fresh memory: %q adds to a cluster that does not exist", l)
+				}
+			}
+		})
 	}
 }
 

@@ -25,6 +25,11 @@ type Stats struct {
 	ClustersPerEnv map[string]int `json:"clusters_per_env"`
 	// TrajectoriesPerEnv counts stored trajectories per environment.
 	TrajectoriesPerEnv map[string]int `json:"trajectories_per_env"`
+	// Mixed counts the trajectories stored in a cluster that holds other
+	// environments' trajectories too: their environment's tasks read rules
+	// distilled partly from another environment (0 on a similarity stream
+	// with a coherent assigner).
+	Mixed int `json:"mixed_trajectories"`
 	// Rules is the number of rules over all clusters.
 	Rules   int `json:"rules"`
 	Pending int `json:"pending"`
@@ -58,8 +63,12 @@ func (m *LifeMem) Stats() Stats {
 	for _, c := range m.clusters {
 		s.Sizes = append(s.Sizes, len(c.members))
 		s.Rules += len(c.rules)
-		for env := range m.envCounts(c) {
+		envs := m.envCounts(c)
+		for env := range envs {
 			s.ClustersPerEnv[env]++
+		}
+		if len(envs) > 1 {
+			s.Mixed += len(c.members)
 		}
 	}
 	slices.SortFunc(s.Sizes, func(a, b int) int { return b - a })
