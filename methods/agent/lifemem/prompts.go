@@ -44,12 +44,17 @@ func toJSON(v hint.LifeMemTrajectory) jsonTraj {
 }
 
 func mustJSON(v any) string {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
+	// A model reads this: "&", "<" and ">" stay as written instead of
+	// Go's HTML-safe \u0026 escapes.
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
 		// Only plain strings and slices are marshalled here.
 		panic(fmt.Sprintf("lifemem: marshal prompt: %v", err))
 	}
-	return string(b)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // assignPrompt shows the new trajectories in full (messages truncated to
