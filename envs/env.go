@@ -169,3 +169,24 @@ func HidesInstruction(s Suite) bool {
 	h, ok := s.(InstructionHider)
 	return ok && h.HidesInstruction()
 }
+
+// Opener is implemented by instruction-hiding suites whose first
+// observation carries more than the user's opening words (τ-bench: the
+// policy and tools, then the customer's first message); Opening cuts out
+// what the user said.
+type Opener interface {
+	Opening(firstObservation string) string
+}
+
+// VisibleTask is the text of t an agent may use as its task, for example
+// as a memory retrieval query: the instruction, or, when s hides it, what
+// the simulated user has said in the first observation.
+func VisibleTask(s Suite, t Task, firstObservation string) string {
+	if !HidesInstruction(s) {
+		return t.Instruction
+	}
+	if o, ok := s.(Opener); ok {
+		return o.Opening(firstObservation)
+	}
+	return firstObservation
+}

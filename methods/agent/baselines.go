@@ -30,10 +30,11 @@ type Options struct {
 	// ExpeL: trajectories per editor call (8), rule list size (20) and
 	// non-AGREE operations per call (4).
 	EditBatch, MaxInsights, MaxOps int
-	// AutoSkill: skills retrieved per task (3), the cosine above which a
-	// candidate is a duplicate and discarded (0.95), the cosine above which
-	// it is merged into the nearest skill (0.8), and the least cosine for a
-	// skill to be retrieved (0.1).
+	// AutoSkill: skills retrieved per task (K when SkillK is 0, else
+	// DefaultSkillK, 5: its SDK's default_search_limit), the cosine above
+	// which a candidate is a duplicate and discarded (0.95), the cosine
+	// above which it is merged into the nearest skill (0.8), and the least
+	// cosine for a skill to be retrieved (0: none, as the SDK's search).
 	SkillK                         int
 	DiscardSim, MergeSim, MinSkill float64
 }
@@ -257,11 +258,13 @@ func (m *Synapse) EndStage(context.Context, Env) error { return nil }
 
 // Agent implements Method.
 func (m *Synapse) Agent(ctx context.Context, env Env, s envs.Suite, t envs.Task) (envs.Agent, error) {
-	ex, err := m.p.top(ctx, env, t.Instruction, m.opts.k(3))
-	if err != nil {
-		return nil, fmt.Errorf("synapse: %s: %w", t.ID, err)
-	}
-	return agentFor(m.Name(), m.opts, env, s, ex, nil), nil
+	return RetrieveThenAct(ctx, s, t, func(ctx context.Context, query string) (envs.Agent, error) {
+		ex, err := m.p.top(ctx, env, query, m.opts.k(3))
+		if err != nil {
+			return nil, fmt.Errorf("synapse: %s: %w", t.ID, err)
+		}
+		return agentFor(m.Name(), m.opts, env, s, ex, nil), nil
+	})
 }
 
 // Save implements Method.
