@@ -60,11 +60,18 @@ func TestFirstPromptsMatchSources(t *testing.T) {
 		}
 		t.Run(variant, func(t *testing.T) {
 			var c struct {
-				System      string        `json:"system"`
-				Task        string        `json:"task"`
-				Instruction string        `json:"instruction"`
-				Observation string        `json:"observation"`
-				Messages    []llm.Message `json:"messages"`
+				System      string `json:"system"`
+				Task        string `json:"task"`
+				Instruction string `json:"instruction"`
+				Observation string `json:"observation"`
+				// Data is a scratch data root, in the layout OpenData
+				// reads, holding the records the capture was made from
+				// (where the fixtures have none: Mind2Web's).
+				Data     string        `json:"data"`
+				Messages []llm.Message `json:"messages"`
+				// Later are the requests of the following steps,
+				// the episode played with the gold actions.
+				Later [][]llm.Message `json:"later"`
 			}
 			b, err := os.ReadFile(f)
 			if err != nil {
@@ -77,7 +84,11 @@ func TestFirstPromptsMatchSources(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, err := e.OpenData(data, all.Options{})
+			root := data
+			if c.Data != "" {
+				root = c.Data
+			}
+			s, err := e.OpenData(root, all.Options{})
 			if err != nil && c.Instruction != "" {
 				// No official data here (WebShop's catalogue): the
 				// capture names the task itself.
@@ -121,15 +132,53 @@ func TestFirstPromptsMatchSources(t *testing.T) {
 			if c.Task != task.ID {
 				t.Fatalf("task %s not found", c.Task)
 			}
-			if len(got) != len(c.Messages) {
-				t.Fatalf("%d messages, source %d", len(got), len(c.Messages))
+			sameMessages(t, "first request", got, c.Messages)
+			if len(c.Later) == 0 {
+				return
 			}
-			for i := range got {
-				if got[i] != c.Messages[i] {
-					t.Errorf("message %d differs:\n%s", i, firstDiff(got[i].Role+": "+got[i].Content, c.Messages[i].Role+": "+c.Messages[i].Content))
+			or, ok := s.(envs.Oracle)
+			if !ok {
+				t.Fatalf("%s has no gold actions to play the later steps with", name)
+			}
+			gold, err := or.Gold(task)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ep, err := s.NewEpisode(t.Context(), task, envs.Options{Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ep.Close()
+			turns := []envs.Turn{{Role: "env", Text: ep.Observation()}}
+			for k, want := range c.Later {
+				if k >= len(gold) {
+					t.Fatalf("%d later requests, %d gold actions", len(c.Later), len(gold))
 				}
+				st, err := ep.Step(t.Context(), gold[k])
+				if err != nil {
+					t.Fatal(err)
+				}
+				turns = append(turns, envs.Turn{Role: "agent", Text: gold[k]}, envs.Turn{Role: "env", Text: st.Observation})
+				got, err := p.Messages(agent.PromptInput{Task: task, Turns: turns})
+				if err != nil {
+					t.Fatal(err)
+				}
+				sameMessages(t, "request "+itoa(k+2), got, want)
 			}
 		})
+	}
+}
+
+// sameMessages compares a request with the source's, message by message.
+func sameMessages(t *testing.T, what string, got, want []llm.Message) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d messages, source %d", what, len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Errorf("%s: message %d differs:\n%s", what, i, firstDiff(got[i].Role+": "+got[i].Content, want[i].Role+": "+want[i].Content))
+		}
 	}
 }
 

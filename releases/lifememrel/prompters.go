@@ -40,6 +40,7 @@ var builders = map[string]builder{
 	"alfworld":         {[]string{NameExpeL}, expelPrompter("alfworld")},
 	"webshop":          {[]string{NameExpeL}, expelPrompter("webshop")},
 	"miniwob":          {[]string{NameSynapse}, synapseMiniwobBuilder},
+	"mind2web":         {[]string{NameSynapse}, synapseMind2webBuilder},
 	"toolqa":           {[]string{NameLifeMem}, toolqaBuilder},
 	"scienceworld":     {[]string{NameLifeMem}, scienceworldBuilder},
 	"apibank":          {[]string{NameLifeMem}, apibankBuilder},

@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/envs/mind2web"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
 )
@@ -48,6 +50,10 @@ func (f fakeSuite) ToolsJSON() string {
 }
 
 func TestPromptersGolden(t *testing.T) {
+	m2w, err := mind2web.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
 	trees := Trees{}
 	for _, src := range []Source{TauBench, LifelongAgentBench, ExpeL, LifeMem, Synapse} {
 		dir, s := pinnedStandIn(t, src)
@@ -57,12 +63,12 @@ func TestPromptersGolden(t *testing.T) {
 		}
 		trees[src.Name] = tr
 	}
-	suites := []envs.Suite{fakeSuite{"taubench-retail"}, fakeSuite{"dbbench"}, fakeSuite{"hotpotqa"}, fakeSuite{"fever"}, fakeSuite{"alfworld"}, fakeSuite{"toolqa"}, fakeSuite{"scienceworld"}, fakeSuite{"apibank"}, fakeSuite{"webshop"}, fakeSuite{"miniwob"}, fakeSuite{"mind2web"}}
+	suites := []envs.Suite{fakeSuite{"taubench-retail"}, fakeSuite{"dbbench"}, fakeSuite{"hotpotqa"}, fakeSuite{"fever"}, fakeSuite{"alfworld"}, fakeSuite{"toolqa"}, fakeSuite{"scienceworld"}, fakeSuite{"apibank"}, fakeSuite{"webshop"}, fakeSuite{"miniwob"}, m2w}
 	ps, own, err := Prompters(trees, suites, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(own, ",") != "mind2web" {
+	if len(own) != 0 {
 		t.Errorf("own-prompt environments %v", own)
 	}
 	first := map[string]string{
@@ -301,5 +307,83 @@ func TestSynapseMiniwob(t *testing.T) {
 	in.Task.ID = "no-such-task/seed-1"
 	if _, err := p.Messages(in); err == nil || !strings.Contains(err.Error(), "no-such-task") {
 		t.Errorf("unknown task: %v", err)
+	}
+}
+
+// TestSynapseMind2web assembles Synapse's Mind2Web trajectory prompt for an
+// embedded task at its first step and after two gold steps, with one
+// retrieved exemplar, and compares it with a golden file: earlier steps
+// show their page pruned around PrevTopK candidates and the gold action
+// with its action_repr, the current step around the suite's top k.
+func TestSynapseMind2web(t *testing.T) {
+	dir, src := pinnedStandIn(t, Synapse)
+	tr, err := Open(dir, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := mind2web.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, _, err := Prompters(Trees{NameSynapse: tr}, []envs.Suite{s}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := ps["mind2web"]
+	task := s.Tasks()[1]
+	gold, err := s.Gold(task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ep, err := s.NewEpisode(t.Context(), task, envs.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	turns := []envs.Turn{{Role: "env", Text: ep.Observation()}}
+	ex := []agent.Trajectory{{Task: "Website: w\nTask: an earlier task", Messages: []llm.Message{
+		{Role: "user", Content: "Task: an earlier task\nTrajectory:\nObservation: `<html> <a id=7 home> Home </a> </html>`"},
+		{Role: "assistant", Content: "Action: `CLICK [7]` ([link] Home -> CLICK)"}}}}
+	got := map[string]any{"label": p.Label(), "stop": p.Stop()}
+	for step := 0; step <= 2; step++ {
+		msgs, err := p.Messages(agent.PromptInput{Task: task, Turns: turns, Exemplars: ex})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[fmt.Sprint("step ", step)] = msgs
+		if step == 0 && (msgs[len(msgs)-1].Content != turns[0].Text || len(msgs) != 4) {
+			t.Errorf("first request's last message is not the episode's first observation:\n%q\n%q", msgs[len(msgs)-1].Content, turns[0].Text)
+		}
+		st, err := ep.Step(t.Context(), gold[step])
+		if err != nil {
+			t.Fatal(err)
+		}
+		turns = append(turns, envs.Turn{Role: "agent", Text: gold[step]}, envs.Turn{Role: "env", Text: st.Observation})
+	}
+	b, _ := json.MarshalIndent(got, "", "  ")
+	path := filepath.Join("testdata", "golden", "mind2web-steps.json")
+	if *update {
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if string(want) != string(b) {
+		t.Errorf("assembly differs from %s:\n%s", path, b)
+	}
+	rp := p.(agent.ReplyParser)
+	for reply, want := range map[string]string{
+		"Action: `TYPE [12] [salt road]` ([searchbox] -> TYPE)": "TYPE [12] [salt road]",
+		"no backticks":      "",
+		"`CLICK\n[3]` then": "CLICK\n[3]",
+	} {
+		if got := rp.ParseReply(reply); got != want {
+			t.Errorf("ParseReply(%q) = %q, want %q", reply, got, want)
+		}
+	}
+	if _, _, err := Prompters(Trees{NameSynapse: tr}, []envs.Suite{fakeSuite{"mind2web"}}, Options{}); err == nil {
+		t.Error("a suite without Mind2Web records was accepted")
 	}
 }
