@@ -137,3 +137,13 @@ func unquotePrefix(s string) (string, string, bool) {
 	}
 	return v, s[len(q):], true
 }
+
+// StateAbstract asks for a web page's raw state rewritten as the short
+// observation an agent acts on (Synapse's state abstraction on MiniWoB++,
+// Purpose "synapse.abstract"). The answer is the observation text itself.
+type StateAbstract struct {
+	// Env is the environment's registry name.
+	Env string
+	// Task is the page's utterance; State its raw HTML.
+	Task, State string
+}

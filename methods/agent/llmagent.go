@@ -48,6 +48,10 @@ type AgentConfig struct {
 	// FewShots are solved examples shown before the exemplars (prompts:
 	// own), labelled as examples rather than retrieved experience.
 	FewShots []Trajectory
+	// Abstracted tells the Prompter that the episode's pages reach it
+	// already abstracted (Synapse's state abstraction), so it shows its
+	// exemplars' abstracted observations too.
+	Abstracted bool
 }
 
 // NewAgent returns the shared LLM agent: every step renders the prompt
@@ -148,7 +152,7 @@ func (a *llmAgent) Act(ctx context.Context, t envs.Task, turns []envs.Turn) (str
 	stop := []string{"\nUser:"}
 	if p := a.cfg.Prompter; p != nil {
 		var err error
-		msgs, err = p.Messages(PromptInput{Task: t, Turns: turns, Exemplars: a.cfg.Exemplars, Rules: a.rules})
+		msgs, err = p.Messages(PromptInput{Task: t, Turns: turns, Exemplars: a.cfg.Exemplars, Rules: a.rules, Abstracted: a.cfg.Abstracted})
 		if err != nil {
 			return "", fmt.Errorf("agent %s: %s/%s: %s: %w", a.cfg.Method, env, t.ID, p.Label(), err)
 		}
@@ -170,7 +174,7 @@ func (a *llmAgent) Act(ctx context.Context, t envs.Task, turns []envs.Turn) (str
 		},
 	}
 	if sp, ok := a.cfg.Prompter.(ScratchpadPrompter); ok {
-		return a.scratchpadStep(ctx, sp, req, PromptInput{Task: t, Turns: turns, Exemplars: a.cfg.Exemplars, Rules: a.rules})
+		return a.scratchpadStep(ctx, sp, req, PromptInput{Task: t, Turns: turns, Exemplars: a.cfg.Exemplars, Rules: a.rules, Abstracted: a.cfg.Abstracted})
 	}
 	resp, err := a.cfg.Model.Generate(ctx, req)
 	if err != nil {
