@@ -387,3 +387,78 @@ func TestSynapseMind2web(t *testing.T) {
 		t.Error("a suite without Mind2Web records was accepted")
 	}
 }
+
+// TestSynapseAbstraction: Synapse's state abstraction applies to the
+// families its ENV_TO_FILTER lists whose exemplar shows abstracted
+// observations, assembles each family's filter request as Agent.filter
+// does (the code path replaced by its fallback), and the acting prompt of
+// an abstracted episode shows the exemplar's observations. Golden files.
+func TestSynapseAbstraction(t *testing.T) {
+	dir, src := pinnedStandIn(t, Synapse)
+	tr, err := Open(dir, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trees := Trees{NameSynapse: tr}
+	abs, err := Abstractors(trees, []envs.Suite{fakeSuite{"miniwob"}, fakeSuite{"webshop"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := abs["miniwob"]
+	if a == nil || len(abs) != 1 {
+		t.Fatalf("abstractors %v", abs)
+	}
+	for id, want := range map[string]bool{
+		"click-tab-2/seed-1": true, "click-tab-2-hard/seed-4": true, "find-word/seed-1": true,
+		"pick-shape/seed-1": true, "use-autocomplete/seed-1": true, "plan-trip/seed-1": true,
+		"click-button/seed-1": false, "login-user/seed-1": false,
+	} {
+		if got := a.Applies(envs.Task{ID: id}); got != want {
+			t.Errorf("Applies(%s) = %v, want %v", id, got, want)
+		}
+	}
+	requests := map[string]any{"label": a.Label()}
+	for _, c := range []struct {
+		id   string
+		step int
+	}{{"click-tab-2/seed-1", 0}, {"find-word/seed-1", 0}, {"pick-shape/seed-1", 0},
+		{"use-autocomplete/seed-1", 0}, {"use-autocomplete/seed-1", 1}, {"plan-trip/seed-1", 0}, {"plan-trip/seed-1", 1}} {
+		msgs, stop, err := a.Request(envs.Task{ID: c.id}, c.step, "Do the task.", "<div>RAW STATE</div>")
+		if err != nil {
+			t.Fatal(err)
+		}
+		requests[fmt.Sprintf("%s step %d", c.id, c.step)] = map[string]any{"messages": msgs, "stop": stop}
+	}
+	ps, _, err := Prompters(trees, []envs.Suite{fakeSuite{"miniwob"}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := ps["miniwob"]
+	for _, id := range []string{"click-tab-2/seed-1", "use-autocomplete/seed-1"} {
+		msgs, err := p.Messages(agent.PromptInput{Task: envs.Task{ID: id}, Abstracted: true, Turns: []envs.Turn{
+			{Role: "env", Text: "Task: Do the task.\nObservation:\nfirst abstracted page"},
+			{Role: "agent", Text: "agent.type(\"a\")"},
+			{Role: "env", Text: "Observation:\nsecond abstracted page"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		requests[id+" acting prompt"] = msgs
+	}
+	b, _ := json.MarshalIndent(requests, "", "  ")
+	path := filepath.Join("testdata", "golden", "miniwob-abstraction.json")
+	if *update {
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if string(want) != string(b) {
+		t.Errorf("differs from %s:\n%s", path, b)
+	}
+	if _, _, err := a.Request(envs.Task{ID: "no-such/seed-1"}, 0, "", ""); err == nil {
+		t.Error("a family without an exemplar was abstracted")
+	}
+}
