@@ -27,6 +27,11 @@ type Task struct {
 	// Difficulty orders tasks easy→hard within an environment (LifeMem's
 	// similarity stream); 0 when unknown.
 	Difficulty int `json:"difficulty,omitempty"`
+	// Key, when set, is what memory retrieval keys the task on instead of
+	// the instruction, where the sources do so (Mind2Web: Synapse's
+	// specifier, website, domain and subdomain above the task, which is
+	// also the task text of LifeMem's Mind2Web training file).
+	Key string `json:"-"`
 	// Data is the environment's own task record (opaque to the harness).
 	Data any `json:"-"`
 }
@@ -178,11 +183,14 @@ type Opener interface {
 	Opening(firstObservation string) string
 }
 
-// VisibleTask is the text of t an agent may use as its task, for example
-// as a memory retrieval query: the instruction, or, when s hides it, what
-// the simulated user has said in the first observation.
-func VisibleTask(s Suite, t Task, firstObservation string) string {
+// RetrievalKey is the text memory retrieval keys on for t: its Key or
+// instruction, or, when s hides the instruction, what the simulated user
+// has said in the first observation (the agent may use nothing else).
+func RetrievalKey(s Suite, t Task, firstObservation string) string {
 	if !HidesInstruction(s) {
+		if t.Key != "" {
+			return t.Key
+		}
 		return t.Instruction
 	}
 	if o, ok := s.(Opener); ok {

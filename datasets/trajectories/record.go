@@ -30,7 +30,7 @@ func FromTranscript(t envs.Task, tr envs.Transcript) agent.Trajectory {
 	return agent.Trajectory{
 		ID:         env + "_" + t.ID,
 		Env:        env,
-		Task:       t.Instruction,
+		Task:       cmp.Or(t.Key, t.Instruction), // what retrieval keys on
 		Messages:   msgs,
 		Success:    tr.Score >= 1,
 		Difficulty: t.Difficulty,

@@ -342,6 +342,7 @@ func TestHiddenGoalNeverKeysRetrieval(t *testing.T) {
 	ctx := context.Background()
 	tau := load(t, "taubench-retail")[0]
 	plain := load(t, "toolqa")[0]
+	web := load(t, "mind2web")[0]
 
 	for _, kind := range []string{"synapse", "expel", "autoskill"} {
 		t.Run(kind, func(t *testing.T) {
@@ -351,7 +352,7 @@ func TestHiddenGoalNeverKeysRetrieval(t *testing.T) {
 				t.Fatal(err)
 			}
 			env := agent.Env{Model: sim.New(sim.Config{}), Embedder: q, Seed: 7, Dir: t.TempDir()}
-			for _, d := range []envData{tau, plain} {
+			for _, d := range []envData{tau, plain, web} {
 				if err := m.Learn(ctx, env, d.train); err != nil {
 					t.Fatal(err)
 				}
@@ -377,7 +378,7 @@ func TestHiddenGoalNeverKeysRetrieval(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			opening := envs.VisibleTask(tau.s, task, tr.Turns[0].Text)
+			opening := envs.RetrievalKey(tau.s, task, tr.Turns[0].Text)
 			got := q.take()
 			if len(got) != 1 || got[0] != opening {
 				t.Fatalf("retrieval queries %q; want only the customer's first message %q", got, opening)
@@ -392,6 +393,15 @@ func TestHiddenGoalNeverKeysRetrieval(t *testing.T) {
 			}
 			if got := q.take(); len(got) != 1 || got[0] != ptask.Instruction {
 				t.Errorf("toolqa retrieval queries %q; want the instruction %q", got, ptask.Instruction)
+			}
+			// Mind2Web keys on Synapse's specifier, as its stored
+			// trajectories do.
+			wtask := web.test[0]
+			if _, err := m.Agent(ctx, env, web.s, wtask); err != nil {
+				t.Fatal(err)
+			}
+			if got := q.take(); len(got) != 1 || got[0] != wtask.Key || !strings.HasPrefix(got[0], "Website: ") {
+				t.Errorf("mind2web retrieval queries %q; want the specifier %q", got, wtask.Key)
 			}
 		})
 	}

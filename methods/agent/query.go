@@ -9,10 +9,10 @@ import (
 )
 
 // RetrieveThenAct builds the agent for task t from a retrieval query. The
-// query is the task instruction, except in suites that hide it (τ-bench,
+// query is the task's key or instruction, except in suites that hide it (τ-bench,
 // where it is the simulated customer's private goal): there the agent
 // knows only the conversation, so retrieval waits for the first
-// observation and keys on what the customer has said (envs.VisibleTask).
+// observation and keys on what the customer has said (envs.RetrievalKey).
 // Keying on the goal would leak it through the choice of exemplars.
 //
 // The sources agree: τ-bench's agent starts from the customer's first
@@ -20,7 +20,7 @@ import (
 // text its environment evaluators hand the agent.
 func RetrieveThenAct(ctx context.Context, s envs.Suite, t envs.Task, build func(ctx context.Context, query string) (envs.Agent, error)) (envs.Agent, error) {
 	if !envs.HidesInstruction(s) {
-		return build(ctx, t.Instruction)
+		return build(ctx, envs.RetrievalKey(s, t, ""))
 	}
 	return &lazyAgent{suite: s, build: build}, nil
 }
@@ -42,7 +42,7 @@ func (a *lazyAgent) Act(ctx context.Context, t envs.Task, turns []envs.Turn) (st
 			a.mu.Unlock()
 			return "", errors.New("agent: no first observation to retrieve with")
 		}
-		inner, err := a.build(ctx, envs.VisibleTask(a.suite, t, turns[0].Text))
+		inner, err := a.build(ctx, envs.RetrievalKey(a.suite, t, turns[0].Text))
 		if err != nil {
 			a.mu.Unlock()
 			return "", err

@@ -97,7 +97,7 @@ func TestHiddenGoalNeverKeysRetrieval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opening := envs.VisibleTask(s, task, tr.Turns[0].Text)
+	opening := envs.RetrievalKey(s, task, tr.Turns[0].Text)
 	got := q.take()
 	if len(got) == 0 || got[0] != opening {
 		t.Fatalf("retrieval queries %q; want the customer's first message %q first", got, opening)
