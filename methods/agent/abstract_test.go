@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memharness/memharness/datasets/trajectories"
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/agent"
@@ -135,4 +137,84 @@ func golden(t *testing.T, name string, v any) {
 	if string(want) != string(b) {
 		t.Errorf("differs from %s:\n%s", path, b)
 	}
+}
+
+// everyFamily applies an abstraction to every task (the embedded MiniWoB++
+// pages are of families Synapse does not filter).
+type everyFamily struct{ agent.StateAbstractor }
+
+func (everyFamily) Applies(envs.Task) bool { return true }
+
+// TestSynapseAbstractionInBrowser plays the embedded MiniWoB++ suite in
+// Chromium with Synapse abstracting every page (the sim backbone answers
+// the abstraction offline): each page an agent acts on is abstracted
+// exactly once, the acting requests see only abstracted pages (the raw
+// pages break lines between tags; the sim's abstraction does not), and the
+// episodes run to the end. Skipped without Chromium and the npm libraries.
+func TestSynapseAbstractionInBrowser(t *testing.T) {
+	ctx := context.Background()
+	e, err := all.Find("miniwob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := e.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := s.(interface{ Close() error }); ok {
+		t.Cleanup(func() { c.Close() })
+	}
+	if err := envs.CheckPrerequisites(s); err != nil {
+		t.Skipf("miniwob: %v", err)
+	}
+	train, test, err := trajectories.Embedded(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &recorder{sim: sim.New(sim.Config{})}
+	m, err := agent.New("synapse", agent.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prompts := &agent.Prompts{Abstract: map[string]agent.StateAbstractor{"miniwob": everyFamily{agent.OwnAbstractor("miniwob")}}}
+	env := agent.Env{Model: rec, Seed: 3, Dir: t.TempDir(), Prompts: prompts}
+	if err := m.Learn(ctx, env, train); err != nil {
+		t.Fatal(err)
+	}
+	solved, pages := 0.0, 0
+	for _, task := range test {
+		a, err := m.Agent(ctx, env, s, task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := envs.Run(ctx, s, task, a, envs.Options{Seed: 1}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasPrefix(tr.End, "error") {
+			t.Errorf("%s: %s", task.ID, tr.End)
+		}
+		solved += tr.Score
+		pages += tr.Steps // one page per action taken
+	}
+	abstracts := 0
+	for _, req := range rec.reqs {
+		switch req.Purpose {
+		case agent.PurposeAbstract:
+			abstracts++
+			if !strings.Contains(req.Hint.(hint.StateAbstract).State, ">\n") {
+				t.Errorf("the raw page has no line breaks between tags; the check below proves nothing")
+			}
+		case agent.PurposeAct:
+			for _, tn := range req.Hint.(hint.Act).Turns {
+				if tn.Role == "env" && strings.Contains(tn.Text, ">\n") {
+					t.Errorf("an acting request saw a raw page:\n%.300s", tn.Text)
+				}
+			}
+		}
+	}
+	if abstracts != pages {
+		t.Errorf("%d abstraction requests for %d pages acted on", abstracts, pages)
+	}
+	t.Logf("%d test tasks, %.0f solved, %d pages abstracted", len(test), solved, abstracts)
 }
