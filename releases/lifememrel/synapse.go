@@ -109,7 +109,7 @@ func synapseMiniwobBuilder(tr Trees, _ envs.Suite, _ Options) (agent.Prompter, e
 	p.build = func(in agent.PromptInput) ([]llm.Message, error) {
 		page, _, _ := strings.Cut(in.Task.ID, "/")
 		task, state := splitMiniwobObs(in.Turns[0].Text)
-		msgs := []llm.Message{{Role: "system", Content: system}}
+		msgs := []llm.Message{{Role: "system", Content: system + rulesBlock(in)}}
 		multi := true
 		if len(in.Exemplars) > 0 {
 			for _, ex := range in.Exemplars {

@@ -37,6 +37,9 @@ var _ mind2webViews = (*mind2web.Suite)(nil)
 // Mind2Web. The reply's first `…` span is the action; the stop sequences
 // are the source's.
 //
+// Skills or insights (other methods' memory) have no place in Synapse's
+// prompt; they follow the system message in the harness's words.
+//
 // Not reproduced: the exemplars are not dropped to fit a context limit (no
 // tokenizer here), a step whose positive is missing from cleaned_html
 // cannot show the target element from raw_html (not kept), and without
@@ -95,7 +98,7 @@ func synapseMind2webBuilder(tr Trees, s envs.Suite, _ Options) (agent.Prompter, 
 			return nil, fmt.Errorf("mind2web %s: every shown step is answered", in.Task.ID)
 		}
 		cur := shown[answered]
-		msgs := []llm.Message{{Role: "system", Content: system}}
+		msgs := []llm.Message{{Role: "system", Content: system + rulesBlock(in)}}
 		for _, ex := range in.Exemplars {
 			msgs = append(msgs, ex.Messages...)
 		}
