@@ -26,7 +26,15 @@ import (
 // (tau-bench/, lifelongagentbench/, ...: checkouts at the pinned commits);
 // MEMHARNESS_LIFEMEM_CAPTURES a folder of <env>.json captures: {"system":
 // ...} (the system message) or {"task": ID, "messages": [...]} (the whole
-// first request for that task).
+// first request for that task), optionally with "later" (the requests of
+// the following steps, the episode played with the gold actions) and
+// "data" (the data root the task was read from).
+//
+// Mind2Web's capture runs Synapse's own eval_sample (agents/mind2web.py)
+// with generate_response stubbed to record its messages, on one record of
+// the embedded suite whose cleaned_html has whitespace put back between
+// tags (as the release's pages have; lxml keeps it), written under "data"
+// as mind2web/test_task/test_task_0.json for the harness to read too.
 func TestFirstPromptsMatchSources(t *testing.T) {
 	packs, caps := os.Getenv("MEMHARNESS_LIFEMEM_PACKS"), os.Getenv("MEMHARNESS_LIFEMEM_CAPTURES")
 	if packs == "" || caps == "" {
