@@ -183,18 +183,36 @@ type Opener interface {
 	Opening(firstObservation string) string
 }
 
-// RetrievalKey is the text memory retrieval keys on for t: its Key or
-// instruction, or, when s hides the instruction, what the simulated user
-// has said in the first observation (the agent may use nothing else).
+// ObservedTask is implemented by suites whose task text exists only once
+// an episode starts (MiniWoB++: the page generates its utterance from the
+// seed); TaskFromObservation reads it from the first observation.
+type ObservedTask interface {
+	TaskFromObservation(firstObservation string) string
+}
+
+// KeyNeedsObservation reports whether t's retrieval key can only be read
+// from the episode's first observation (RetrievalKey then needs it).
+func KeyNeedsObservation(s Suite) bool {
+	_, observed := s.(ObservedTask)
+	return observed || HidesInstruction(s)
+}
+
+// RetrievalKey is the text memory retrieval keys on for t: what the
+// simulated user has said in the first observation when s hides the
+// instruction (the agent may use nothing else), the task text the first
+// observation carries when only it has one, else t's Key or instruction.
 func RetrievalKey(s Suite, t Task, firstObservation string) string {
-	if !HidesInstruction(s) {
-		if t.Key != "" {
-			return t.Key
+	if HidesInstruction(s) {
+		if o, ok := s.(Opener); ok {
+			return o.Opening(firstObservation)
 		}
-		return t.Instruction
+		return firstObservation
 	}
-	if o, ok := s.(Opener); ok {
-		return o.Opening(firstObservation)
+	if o, ok := s.(ObservedTask); ok {
+		return o.TaskFromObservation(firstObservation)
 	}
-	return firstObservation
+	if t.Key != "" {
+		return t.Key
+	}
+	return t.Instruction
 }

@@ -13,13 +13,15 @@ import (
 // where it is the simulated customer's private goal): there the agent
 // knows only the conversation, so retrieval waits for the first
 // observation and keys on what the customer has said (envs.RetrievalKey).
-// Keying on the goal would leak it through the choice of exemplars.
+// Keying on the goal would leak it through the choice of exemplars. It
+// waits too where the task text exists only in the first observation
+// (MiniWoB++'s utterance).
 //
 // The sources agree: τ-bench's agent starts from the customer's first
 // message alone, and LifeMem's release queries its memory server with the
 // text its environment evaluators hand the agent.
 func RetrieveThenAct(ctx context.Context, s envs.Suite, t envs.Task, build func(ctx context.Context, query string) (envs.Agent, error)) (envs.Agent, error) {
-	if !envs.HidesInstruction(s) {
+	if !envs.KeyNeedsObservation(s) {
 		return build(ctx, envs.RetrievalKey(s, t, ""))
 	}
 	return &lazyAgent{suite: s, build: build}, nil
