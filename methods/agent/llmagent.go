@@ -132,6 +132,12 @@ func (a *llmAgent) Act(ctx context.Context, t envs.Task, turns []envs.Turn) (str
 			task = turns[0].Text
 		}
 	}
+	// Where the task text exists only in the first observation (MiniWoB++'s
+	// utterance), that is the task; the instruction only names the page.
+	_, observed := a.cfg.Suite.(envs.ObservedTask)
+	if observed && len(turns) > 0 && turns[0].Role != "agent" {
+		task = envs.RetrievalKey(a.cfg.Suite, t, turns[0].Text)
+	}
 	for i, turn := range turns {
 		hturns = append(hturns, hint.SimTurn{Role: turn.Role, Text: turn.Text})
 		if turn.Role == "agent" {
@@ -140,7 +146,7 @@ func (a *llmAgent) Act(ctx context.Context, t envs.Task, turns []envs.Turn) (str
 			continue
 		}
 		text := turn.Text
-		if i == 0 && !hidden && !strings.Contains(strings.ToLower(text), strings.ToLower(strings.TrimSpace(t.Instruction))) {
+		if i == 0 && !hidden && !observed && !strings.Contains(strings.ToLower(text), strings.ToLower(strings.TrimSpace(t.Instruction))) {
 			// Show the task when the first observation does not.
 			text = "Task: " + t.Instruction + "\n" + text
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/agent"
 )
@@ -34,7 +35,8 @@ func TestRetrievalWaitsForObservedTask(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		env := agent.Env{Model: sim.New(sim.Config{}), Embedder: q, Seed: 1, Dir: t.TempDir()}
+		rec := &recorder{sim: sim.New(sim.Config{})}
+		env := agent.Env{Model: rec, Embedder: q, Seed: 1, Dir: t.TempDir()}
 		if err := m.Learn(ctx, env, train); err != nil {
 			t.Fatal(err)
 		}
@@ -48,6 +50,21 @@ func TestRetrievalWaitsForObservedTask(t *testing.T) {
 		}
 		if _, err := envs.Run(ctx, s, task, a, envs.Options{}, 1); err != nil {
 			t.Fatal(err)
+		}
+		// The agent's task is the utterance too; the instruction, which
+		// only names the page, is not announced as the task.
+		for _, req := range rec.reqs {
+			if req.Purpose != agent.PurposeAct {
+				continue
+			}
+			if h := req.Hint.(hint.Act); h.Task != "Switch to tab 2 and click Link." {
+				t.Errorf("%s: the agent's task is %q", kind, h.Task)
+			}
+			for _, msg := range req.Messages {
+				if strings.Contains(msg.Content, task.Instruction) {
+					t.Errorf("%s: the prompt announces the instruction %q", kind, task.Instruction)
+				}
+			}
 		}
 		got := q.take()
 		if kind == "autoskill" && len(m.(*agent.AutoSkill).Skills()) == 0 {
