@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/llm"
@@ -210,9 +211,9 @@ func (m *AutoSkill) EndStage(context.Context, Env) error { return nil }
 // at 3de1c09, autoskill/config.py AutoSkillConfig and autoskill/render.py):
 // search returns default_search_limit = 5 skills with no similarity floor
 // (the 0.4 min_score belongs to its interactive chat loop, not the SDK), and
-// render_skills_context keeps adding whole skills while the block stays
-// within max_context_chars = 6,000 units (a unit is an ASCII word or a CJK
-// ideograph). Its skills carry their whole prompt, so AutoSkill's prompts
+// render_skills_context fills a block of at most max_context_chars = 6,000
+// units (a unit is an ASCII word or a CJK ideograph), cutting the skill
+// that would overflow it. Its skills carry their whole prompt, so AutoSkill's prompts
 // are the largest of the baselines, as LifeMem reports.
 const (
 	DefaultSkillK      = 5
@@ -255,9 +256,11 @@ func (o Options) skillK() int {
 	return o.k(DefaultSkillK)
 }
 
-// selectSkills ranks skills by cosine to q, keeps the first k at or above
-// minSim, and, as render_skills_context does, skips any whose text would
-// take the block past budget units.
+// selectSkills ranks skills by cosine to q and keeps the first k at or
+// above minSim while the block stays within budget units, as
+// render_skills_context does: a skill that would overflow it is cut to the
+// units left (its head kept, truncationMarker appended), and once nothing
+// is left no further skill is shown.
 func selectSkills(skills []Skill, vecs [][]float32, q []float32, k int, minSim float64, budget int) []string {
 	var out []string
 	used := 0
@@ -265,7 +268,14 @@ func selectSkills(skills []Skill, vecs [][]float32, q []float32, k int, minSim f
 		if minSim > 0 && cosine(q, vecs[i]) < minSim {
 			continue
 		}
-		text := skills[i].Text()
+		left := budget - used
+		if left <= 0 {
+			break
+		}
+		text := truncateKeepHead(skills[i].Text(), left)
+		if strings.TrimSpace(text) == "" {
+			continue
+		}
 		n := TextUnits(text)
 		if used+n > budget {
 			continue
@@ -274,6 +284,63 @@ func selectSkills(skills []Skill, vecs [][]float32, q []float32, k int, minSim f
 		out = append(out, text)
 	}
 	return out
+}
+
+// truncationMarker ends a skill cut to fit the budget (render.py's).
+const truncationMarker = "\n...[truncated]..."
+
+// truncateKeepHead is units.py's truncate_keep_head: text cut to at most
+// limit units, keeping its head and ending with the marker.
+func truncateKeepHead(text string, limit int) string {
+	if limit <= 0 || text == "" {
+		return ""
+	}
+	if TextUnits(text) <= limit {
+		return text
+	}
+	m := TextUnits(truncationMarker)
+	if limit <= m {
+		return clipHead(text, limit)
+	}
+	return clipHead(text, limit-m) + truncationMarker
+}
+
+// clipHead is the longest head of text with at most limit units, taking
+// the spaces and punctuation after its last unit up to the next unit.
+func clipHead(text string, limit int) string {
+	units, end, have := 0, 0, false
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case isCJKIdeograph(r):
+			if units+1 > limit {
+				return text[:end]
+			}
+			units, have = units+1, true
+			i += size
+			end = i
+		case isASCIIAlnum(r):
+			if units+1 > limit {
+				return text[:end]
+			}
+			units, have = units+1, true
+			i += size
+			for i < len(text) && (isASCIIAlnum(rune(text[i])) || strings.IndexByte("'-_", text[i]) >= 0) {
+				i++
+			}
+			end = i
+		default:
+			i += size
+			if have {
+				end = i
+			}
+		}
+	}
+	return text[:end]
+}
+
+func isASCIIAlnum(r rune) bool {
+	return r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r))
 }
 
 // TextUnits sizes text as AutoSkill's utils/units.py does: each CJK
@@ -288,7 +355,7 @@ func TextUnits(text string) int {
 		case isCJKIdeograph(r):
 			n++
 			inWord = false
-		case r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+		case isASCIIAlnum(r):
 			if !inWord {
 				n++
 				inWord = true
