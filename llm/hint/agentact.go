@@ -29,6 +29,10 @@ type Act struct {
 	ExemplarTasks []string
 	// Rules are the skill/insight lines of the prompt, in prompt order.
 	Rules []string
+	// Fence is the delimiter the prompt's examples wrap each action in,
+	// which the answer must use too ("```" in Synapse's MiniWoB++ prompt,
+	// "`" in its Mind2Web one; "" for a bare action).
+	Fence string
 }
 
 // RuleEdit asks an insight editor (ExpeL's, Purpose "expel.rules") to

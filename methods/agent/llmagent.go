@@ -179,6 +179,11 @@ func (a *llmAgent) Act(ctx context.Context, t envs.Task, turns []envs.Turn) (str
 			Rules:         a.rules,
 		},
 	}
+	if f, ok := a.cfg.Prompter.(Fencer); ok {
+		h := req.Hint.(hint.Act)
+		h.Fence = f.Fence()
+		req.Hint = h
+	}
 	if sp, ok := a.cfg.Prompter.(ScratchpadPrompter); ok {
 		return a.scratchpadStep(ctx, sp, req, PromptInput{Task: t, Turns: turns, Exemplars: a.cfg.Exemplars, Rules: a.rules, Abstracted: a.cfg.Abstracted})
 	}

@@ -79,6 +79,13 @@ type ScratchpadPrompter interface {
 	ActionMessages(in PromptInput, thought string) ([]llm.Message, error)
 }
 
+// Fencer is implemented by Prompters whose source reads the action out of
+// a delimited span of the reply (Synapse: a ``` block on MiniWoB++,
+// backticks on Mind2Web); the agent tells the sim backbone (hint.Act.Fence).
+type Fencer interface {
+	Fence() string
+}
+
 // ReplyParser is implemented by Prompters whose source rewrites the
 // model's reply before the environment sees it (ExpeL's llm_parser: ALFWorld
 // drops the "> " and lower-cases, WebShop drops the "Action:" label); the

@@ -63,6 +63,9 @@ type synapseMiniwob struct {
 
 var fenced = regexp.MustCompile("(?s)```(?:[a-zA-Z]*)\\n?(.*?)\\n?```")
 
+// Fence implements agent.Fencer: actions come in a ``` block.
+func (synapseMiniwob) Fence() string { return "```" }
+
 // ParseReply is extract_from_response(response, "```").
 func (synapseMiniwob) ParseReply(reply string) string {
 	if m := fenced.FindStringSubmatch(reply); m != nil {

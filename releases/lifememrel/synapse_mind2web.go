@@ -52,6 +52,9 @@ type synapseMind2webPrompter struct {
 
 var backticked = regexp.MustCompile("(?s)`(.*?)`")
 
+// Fence implements agent.Fencer: the action is in backticks.
+func (synapseMind2webPrompter) Fence() string { return "`" }
+
 // ParseReply is extract_from_response(response, "`").
 func (synapseMind2webPrompter) ParseReply(reply string) string {
 	if m := backticked.FindStringSubmatch(reply); m != nil {
