@@ -33,20 +33,12 @@ func (s *Suite) ShownSteps(t envs.Task) ([]int, error) {
 	return out, nil
 }
 
-// StepCount is the number of gold steps of t.
-func (s *Suite) StepCount(t envs.Task) (int, error) {
-	r, err := s.record(t)
-	if err != nil {
-		return 0, err
-	}
-	return len(r.Actions), nil
-}
-
 // TopKObservation is step i's page as Synapse's get_top_k_obs prunes it:
 // around the first positive candidate and the k-1 best-ranked negatives
-// (stable in file order on equal ranks). Records keep no raw_html, so a
-// step without a positive in cleaned_html shows its negatives alone
-// (Synapse adds the target element from raw_html there).
+// (stable in file order on equal ranks; k < 0 keeps every negative).
+// Records keep no raw_html, so a step without a positive in cleaned_html
+// shows its negatives alone (Synapse adds the target element from raw_html
+// there).
 func (s *Suite) TopKObservation(t envs.Task, i, k int) (string, error) {
 	r, err := s.record(t)
 	if err != nil {
@@ -66,7 +58,7 @@ func (s *Suite) TopKObservation(t envs.Task, i, k int) (string, error) {
 		negs[j] = c.BackendNodeID
 	}
 	sort.SliceStable(negs, func(x, y int) bool { return rk.rank[negs[x]] < rk.rank[negs[y]] })
-	if k-1 < len(negs) {
+	if k >= 0 && k-1 < len(negs) { // k < 0: every candidate, as the suite's TopK
 		negs = negs[:max(k-1, 0)]
 	}
 	ids = append(ids, negs...)
