@@ -102,7 +102,12 @@ func lifelongPrompts(ctx context.Context, cfg *config.Config, getenv func(string
 		}
 		cs.SetCustomerPrompt(f)
 	}
-	ps.prompts = &agent.Prompts{Release: release}
+	// Synapse's state abstraction has its source's wording too.
+	abstract, err := lifememrel.Abstractors(trees, suiteList)
+	if err != nil {
+		return ps, err
+	}
+	ps.prompts = &agent.Prompts{Release: release, Abstract: abstract}
 	ps.pack = strings.Join(pins, ", ")
 	if len(own) > 0 {
 		ps.pack += "; own prompts for " + strings.Join(own, ", ")

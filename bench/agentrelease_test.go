@@ -60,3 +60,47 @@ lifelong:
 		t.Errorf("title label %q", man.PromptsLabel())
 	}
 }
+
+// TestLifelongReleaseSynapse runs Mind2Web with Synapse's prompts from a
+// real checkout (MEMHARNESS_LIFEMEM_PACKS/synapse; skipped otherwise) on the
+// sim backbone: the source's prompt is named in the manifest and the run
+// scores, i.e. the sim answers in the source's backticks and the source's
+// parse reads its actions.
+func TestLifelongReleaseSynapse(t *testing.T) {
+	packs := os.Getenv("MEMHARNESS_LIFEMEM_PACKS")
+	if packs == "" {
+		t.Skip("MEMHARNESS_LIFEMEM_PACKS not set (real source checkouts)")
+	}
+	if _, err := os.Stat(filepath.Join(packs, "synapse")); err != nil {
+		t.Skip("no synapse checkout in MEMHARNESS_LIFEMEM_PACKS")
+	}
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "syn.yaml")
+	os.WriteFile(cfg, []byte(`name: syn
+task: lifemem
+prompts: release
+prompt:
+  release_dirs:
+    synapse: `+filepath.Join(packs, "synapse")+`
+backbone: {kind: sim}
+lifelong:
+  stream: similarity
+  envs: [mind2web]
+  methods:
+    - {name: synapse, kind: synapse, top_k: 2}
+`), 0o644)
+	out, code := runCLI(t, "run", "-c", cfg, "--out", dir, "--no-report")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if !strings.Contains(out, "synapse done (final row [mind2web=") || strings.Contains(out, "mind2web=0.0]") {
+		t.Errorf("Synapse scored nothing on Mind2Web under its own prompt:\n%s", out)
+	}
+	man, err := runlog.ReadManifest(filepath.Join(dir, "syn", runlog.ManifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if man.Prompts != "release" || !strings.Contains(man.PromptsPack, "ltzheng/Synapse@") || strings.Contains(man.PromptsPack, "own prompts") {
+		t.Errorf("manifest prompts %q pack %q", man.Prompts, man.PromptsPack)
+	}
+}

@@ -27,6 +27,11 @@ type Task struct {
 	// Difficulty orders tasks easy→hard within an environment (LifeMem's
 	// similarity stream); 0 when unknown.
 	Difficulty int `json:"difficulty,omitempty"`
+	// Key, when set, is what memory retrieval keys the task on instead of
+	// the instruction, where the sources do so (Mind2Web: Synapse's
+	// specifier, website, domain and subdomain above the task, which is
+	// also the task text of LifeMem's Mind2Web training file).
+	Key string `json:"-"`
 	// Data is the environment's own task record (opaque to the harness).
 	Data any `json:"-"`
 }
@@ -168,4 +173,46 @@ type InstructionHider interface {
 func HidesInstruction(s Suite) bool {
 	h, ok := s.(InstructionHider)
 	return ok && h.HidesInstruction()
+}
+
+// Opener is implemented by instruction-hiding suites whose first
+// observation carries more than the user's opening words (τ-bench: the
+// policy and tools, then the customer's first message); Opening cuts out
+// what the user said.
+type Opener interface {
+	Opening(firstObservation string) string
+}
+
+// ObservedTask is implemented by suites whose task text exists only once
+// an episode starts (MiniWoB++: the page generates its utterance from the
+// seed); TaskFromObservation reads it from the first observation.
+type ObservedTask interface {
+	TaskFromObservation(firstObservation string) string
+}
+
+// KeyNeedsObservation reports whether t's retrieval key can only be read
+// from the episode's first observation (RetrievalKey then needs it).
+func KeyNeedsObservation(s Suite) bool {
+	_, observed := s.(ObservedTask)
+	return observed || HidesInstruction(s)
+}
+
+// RetrievalKey is the text memory retrieval keys on for t: what the
+// simulated user has said in the first observation when s hides the
+// instruction (the agent may use nothing else), the task text the first
+// observation carries when only it has one, else t's Key or instruction.
+func RetrievalKey(s Suite, t Task, firstObservation string) string {
+	if HidesInstruction(s) {
+		if o, ok := s.(Opener); ok {
+			return o.Opening(firstObservation)
+		}
+		return firstObservation
+	}
+	if o, ok := s.(ObservedTask); ok {
+		return o.TaskFromObservation(firstObservation)
+	}
+	if t.Key != "" {
+		return t.Key
+	}
+	return t.Instruction
 }

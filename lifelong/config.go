@@ -117,7 +117,11 @@ type MethodSpec struct {
 	Name string `yaml:"name" json:"name"`
 	// Kind is react, synapse, expel, autoskill or lifemem.
 	Kind string `yaml:"kind" json:"kind"`
-	// TopK is the number of trajectories (or skills) retrieved per task.
+	// TopK is the number of trajectories (or skills) retrieved per task;
+	// 0 takes the method's default: synapse 3 (its Mind2Web
+	// retrieve_top_k), expel 2, autoskill 5 skills (its SDK's
+	// default_search_limit, ECNU-ICALK/AutoSkill autoskill/config.py),
+	// lifemem 2.
 	TopK int `yaml:"top_k" json:"top_k,omitempty"`
 	// SplitSize is LifeMem's L: a cluster may split once it has more members.
 	SplitSize int `yaml:"split_size" json:"split_size,omitempty"`

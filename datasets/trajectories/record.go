@@ -30,7 +30,7 @@ func FromTranscript(t envs.Task, tr envs.Transcript) agent.Trajectory {
 	return agent.Trajectory{
 		ID:         env + "_" + t.ID,
 		Env:        env,
-		Task:       t.Instruction,
+		Task:       cmp.Or(t.Key, t.Instruction), // what retrieval keys on
 		Messages:   msgs,
 		Success:    tr.Score >= 1,
 		Difficulty: t.Difficulty,
@@ -79,7 +79,13 @@ func Record(ctx context.Context, s envs.Suite, tasks []envs.Task) ([]agent.Traje
 		if err != nil {
 			return nil, fmt.Errorf("trajectories: %s/%s: %w", s.Name(), t.ID, err)
 		}
-		out = append(out, FromTranscript(t, tr))
+		traj := FromTranscript(t, tr)
+		if envs.KeyNeedsObservation(s) && len(tr.Turns) > 0 {
+			// Keyed as retrieval will query it: on the task text the
+			// episode showed (MiniWoB++'s utterance, τ-bench's opening).
+			traj.Task = envs.RetrievalKey(s, t, tr.Turns[0].Text)
+		}
+		out = append(out, traj)
 	}
 	return out, nil
 }

@@ -180,7 +180,10 @@ func renderNode(sb *strings.Builder, n *node) {
 	}
 	hasAttrs := id != "" || meta != ""
 	text := strings.ReplaceAll(n.text, `"`, " ")
-	if len(n.children) == 0 && strings.TrimSpace(text) == "" {
+	// lxml closes an element in one tag only when it has no text at all:
+	// one that lost its children keeps the whitespace between them
+	// (the release separates tags with it) and shows as `<nav> </nav>`.
+	if len(n.children) == 0 && text == "" {
 		if hasAttrs {
 			sb.WriteString(" />")
 		} else {

@@ -33,6 +33,9 @@ func newSuite(recs []*Record, sc *scoreTable, cfg Config, split string) (*Suite,
 		s.tasks = append(s.tasks, envs.Task{
 			ID: r.AnnotationID, Env: EnvName, Split: split,
 			Instruction: r.ConfirmedTask,
+			// Synapse keys its exemplars on the specifier, and LifeMem's
+			// Mind2Web trajectories carry it as their task.
+			Key: r.Specifier(),
 			// Longer action sequences are harder (LifeMem's easy→hard order).
 			Difficulty: len(r.Actions),
 			Data:       r,

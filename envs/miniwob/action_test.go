@@ -137,3 +137,16 @@ func TestSolvers(t *testing.T) {
 		t.Error("enter-text solver accepted an utterance without a quoted word")
 	}
 }
+
+func TestTaskFromObservation(t *testing.T) {
+	s := &Suite{}
+	for in, want := range map[string]string{
+		"Task: Click the OK button.\nObservation:\n<div id=\"wrap\"></div>": "Click the OK button.",
+		"Task: Enter \"a\nb\".\nObservation:\n<p/>":                         "Enter \"a\nb\".",
+		"no task line": "no task line",
+	} {
+		if got := s.TaskFromObservation(in); got != want {
+			t.Errorf("TaskFromObservation(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

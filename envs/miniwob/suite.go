@@ -164,6 +164,19 @@ func newSuite(pages fs.FS, list []taskData, titles map[string]string, cfg Config
 	return s
 }
 
+// TaskFromObservation is the page's utterance, which opens the first
+// observation ("Task: <utterance>\nObservation:\n…"): the task text memory
+// retrieval keys on (LifeMem's MiniWoB++ trajectories carry it as their
+// task), since the instruction only names the family and seed.
+func (s *Suite) TaskFromObservation(first string) string {
+	rest, ok := strings.CutPrefix(first, "Task: ")
+	if !ok {
+		return first
+	}
+	utterance, _, _ := strings.Cut(rest, "\nObservation:\n")
+	return utterance
+}
+
 // ensure starts the loopback server and the browser on first use.
 func (s *Suite) ensure() (*server, *browser, error) {
 	s.mu.Lock()

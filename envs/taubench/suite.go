@@ -83,6 +83,15 @@ func newSuite(d *data) *Suite {
 // the agent learns only from the conversation, as in τ-bench.
 func (s *Suite) HidesInstruction() bool { return true }
 
+// Opening is the customer's first message: what follows ConversationMarker
+// in the first observation (all of it when the marker is missing).
+func (s *Suite) Opening(firstObservation string) string {
+	if i := strings.Index(firstObservation, ConversationMarker); i >= 0 {
+		return firstObservation[i+len(ConversationMarker):]
+	}
+	return firstObservation
+}
+
 // Name is "taubench-retail" or "taubench-airline".
 func (s *Suite) Name() string { return s.name }
 

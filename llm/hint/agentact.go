@@ -29,6 +29,10 @@ type Act struct {
 	ExemplarTasks []string
 	// Rules are the skill/insight lines of the prompt, in prompt order.
 	Rules []string
+	// Fence is the delimiter the prompt's examples wrap each action in,
+	// which the answer must use too ("```" in Synapse's MiniWoB++ prompt,
+	// "`" in its Mind2Web one; "" for a bare action).
+	Fence string
 }
 
 // RuleEdit asks an insight editor (ExpeL's, Purpose "expel.rules") to
@@ -136,4 +140,14 @@ func unquotePrefix(s string) (string, string, bool) {
 		return "", s, false
 	}
 	return v, s[len(q):], true
+}
+
+// StateAbstract asks for a web page's raw state rewritten as the short
+// observation an agent acts on (Synapse's state abstraction on MiniWoB++,
+// Purpose "synapse.abstract"). The answer is the observation text itself.
+type StateAbstract struct {
+	// Env is the environment's registry name.
+	Env string
+	// Task is the page's utterance; State its raw HTML.
+	Task, State string
 }

@@ -75,10 +75,10 @@ const agreeSim = 0.5
 func agentAnswer(req llm.Request) (string, error) {
 	switch h := req.Hint.(type) {
 	case hint.Act:
-		return act(h), nil
+		return inFence(act(h), h.Fence), nil
 	case *hint.Act:
 		if h != nil {
-			return act(*h), nil
+			return inFence(act(*h), h.Fence), nil
 		}
 	case hint.RuleEdit:
 		return ruleEdit(h), nil
@@ -490,4 +490,17 @@ func rounded(action, eobs, cobs string) string {
 		}
 		return n
 	})
+}
+
+// inFence wraps an action in the delimiter the prompt's examples use, as a
+// model imitating them writes it: a fenced block, or backticks around an
+// action that has none of its own.
+func inFence(action, fence string) string {
+	switch {
+	case fence == "" || strings.Contains(action, fence):
+		return action
+	case fence == "```":
+		return "```\n" + action + "\n```"
+	}
+	return fence + action + fence
 }

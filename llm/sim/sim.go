@@ -122,6 +122,8 @@ func (s *Sim) answer(req llm.Request) (string, error) {
 		}
 	case hint.LifeMem:
 		return lifemem(req.Purpose, h)
+	case hint.StateAbstract:
+		return abstractState(h), nil
 	case hint.Act, *hint.Act, hint.RuleEdit, *hint.RuleEdit, hint.SkillExtract, *hint.SkillExtract:
 		return agentAnswer(req)
 	case nil:

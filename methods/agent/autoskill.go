@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/internal/lazyre"
@@ -205,27 +207,178 @@ func cosine(a, b []float32) float64 {
 // EndStage implements Method.
 func (m *AutoSkill) EndStage(context.Context, Env) error { return nil }
 
-// Agent implements Method: the top skills above MinSkill form the skills
-// block; AutoSkill shows no exemplar trajectories.
+// AutoSkill's retrieval defaults, from its SDK (github.com/ECNU-ICALK/AutoSkill
+// at 3de1c09, autoskill/config.py AutoSkillConfig and autoskill/render.py):
+// search returns default_search_limit = 5 skills with no similarity floor
+// (the 0.4 min_score belongs to its interactive chat loop, not the SDK), and
+// render_skills_context fills a block of at most max_context_chars = 6,000
+// units (a unit is an ASCII word or a CJK ideograph), cutting the skill
+// that would overflow it. Its skills carry their whole prompt, so AutoSkill's prompts
+// are the largest of the baselines, as LifeMem reports.
+const (
+	DefaultSkillK      = 5
+	DefaultSkillBudget = 6000
+)
+
+// Agent implements Method: the top skills (top_k, DefaultSkillK) at or
+// above MinSkill that fit the context budget form the skills block;
+// AutoSkill shows no exemplar trajectories.
 func (m *AutoSkill) Agent(ctx context.Context, env Env, s envs.Suite, t envs.Task) (envs.Agent, error) {
-	var rules []string
-	if len(m.state.Skills) > 0 {
-		q, err := embedTexts(ctx, env, []string{t.Instruction})
-		if err != nil {
-			return nil, fmt.Errorf("autoskill: %s: %w", t.ID, err)
+	return RetrieveThenAct(ctx, s, t, func(ctx context.Context, query string) (envs.Agent, error) {
+		var rules []string
+		if len(m.state.Skills) > 0 {
+			q, err := embedTexts(ctx, env, []string{query})
+			if err != nil {
+				return nil, fmt.Errorf("autoskill: %s: %w", t.ID, err)
+			}
+			vecs := make([][]float32, len(m.state.Skills))
+			for i, sk := range m.state.Skills {
+				vecs[i] = sk.Vec
+			}
+			rules = selectSkills(m.state.Skills, vecs, q[0], m.opts.skillK(), m.opts.MinSkill, DefaultSkillBudget)
 		}
-		vecs := make([][]float32, len(m.state.Skills))
-		for i, sk := range m.state.Skills {
-			vecs[i] = sk.Vec
+		// Every retrieved skill is shown: the shared skills-block cap
+		// applies only when set.
+		o := m.opts
+		if o.MaxRules <= 0 {
+			o.MaxRules = max(len(rules), 1)
 		}
-		minSim := orDefaultF(m.opts.MinSkill, 0.1)
-		for _, i := range retrieval.TopK(q[0], vecs, orDefault(m.opts.SkillK, 3)) {
-			if cosine(q[0], vecs[i]) >= minSim {
-				rules = append(rules, m.state.Skills[i].Text())
+		return agentFor(m.Name(), o, env, s, nil, rules), nil
+	})
+}
+
+// skillK is AutoSkill's skill count: SkillK, else the method's top_k (K),
+// else DefaultSkillK.
+func (o Options) skillK() int {
+	if o.SkillK > 0 {
+		return o.SkillK
+	}
+	return o.k(DefaultSkillK)
+}
+
+// selectSkills ranks skills by cosine to q and keeps the first k at or
+// above minSim while the block stays within budget units, as
+// render_skills_context does: a skill that would overflow it is cut to the
+// units left (its head kept, truncationMarker appended), and once nothing
+// is left no further skill is shown.
+func selectSkills(skills []Skill, vecs [][]float32, q []float32, k int, minSim float64, budget int) []string {
+	var out []string
+	used := 0
+	for _, i := range retrieval.TopK(q, vecs, k) {
+		if minSim > 0 && cosine(q, vecs[i]) < minSim {
+			continue
+		}
+		left := budget - used
+		if left <= 0 {
+			break
+		}
+		text := truncateKeepHead(skills[i].Text(), left)
+		if strings.TrimSpace(text) == "" {
+			continue
+		}
+		n := TextUnits(text)
+		if used+n > budget {
+			continue
+		}
+		used += n
+		out = append(out, text)
+	}
+	return out
+}
+
+// truncationMarker ends a skill cut to fit the budget (render.py's).
+const truncationMarker = "\n...[truncated]..."
+
+// truncateKeepHead is units.py's truncate_keep_head: text cut to at most
+// limit units, keeping its head and ending with the marker.
+func truncateKeepHead(text string, limit int) string {
+	if limit <= 0 || text == "" {
+		return ""
+	}
+	if TextUnits(text) <= limit {
+		return text
+	}
+	m := TextUnits(truncationMarker)
+	if limit <= m {
+		return clipHead(text, limit)
+	}
+	return clipHead(text, limit-m) + truncationMarker
+}
+
+// clipHead is the longest head of text with at most limit units, taking
+// the spaces and punctuation after its last unit up to the next unit.
+func clipHead(text string, limit int) string {
+	units, end, have := 0, 0, false
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case isCJKIdeograph(r):
+			if units+1 > limit {
+				return text[:end]
+			}
+			units, have = units+1, true
+			i += size
+			end = i
+		case isASCIIAlnum(r):
+			if units+1 > limit {
+				return text[:end]
+			}
+			units, have = units+1, true
+			i += size
+			for i < len(text) && (isASCIIAlnum(rune(text[i])) || strings.IndexByte("'-_", text[i]) >= 0) {
+				i++
+			}
+			end = i
+		default:
+			i += size
+			if have {
+				end = i
 			}
 		}
 	}
-	return agentFor(m.Name(), m.opts, env, s, nil, rules), nil
+	return text[:end]
+}
+
+func isASCIIAlnum(r rune) bool {
+	return r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r))
+}
+
+// TextUnits sizes text as AutoSkill's utils/units.py does: each CJK
+// ideograph is one unit and each run of ASCII word characters that starts
+// with a letter or digit is one unit; punctuation, spaces and other
+// scripts are free.
+func TextUnits(text string) int {
+	n := 0
+	inWord := false
+	for _, r := range text {
+		switch {
+		case isCJKIdeograph(r):
+			n++
+			inWord = false
+		case isASCIIAlnum(r):
+			if !inWord {
+				n++
+				inWord = true
+			}
+		case inWord && (r == '\'' || r == '-' || r == '_'):
+			// word characters that continue a word but never start one
+		default:
+			inWord = false
+		}
+	}
+	return n
+}
+
+func isCJKIdeograph(r rune) bool {
+	for _, rg := range [][2]rune{
+		{0x3400, 0x4DBF}, {0x4E00, 0x9FFF}, {0xF900, 0xFAFF}, {0x20000, 0x2A6DF},
+		{0x2A700, 0x2B73F}, {0x2B740, 0x2B81F}, {0x2B820, 0x2CEAF}, {0x2CEB0, 0x2EBEF}, {0x30000, 0x3134F},
+	} {
+		if r >= rg[0] && r <= rg[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // Save implements Method.

@@ -30,10 +30,11 @@ type Options struct {
 	// ExpeL: trajectories per editor call (8), rule list size (20) and
 	// non-AGREE operations per call (4).
 	EditBatch, MaxInsights, MaxOps int
-	// AutoSkill: skills retrieved per task (3), the cosine above which a
-	// candidate is a duplicate and discarded (0.95), the cosine above which
-	// it is merged into the nearest skill (0.8), and the least cosine for a
-	// skill to be retrieved (0.1).
+	// AutoSkill: skills retrieved per task (K when SkillK is 0, else
+	// DefaultSkillK, 5: its SDK's default_search_limit), the cosine above
+	// which a candidate is a duplicate and discarded (0.95), the cosine
+	// above which it is merged into the nearest skill (0.8), and the least
+	// cosine for a skill to be retrieved (0: none, as the SDK's search).
 	SkillK                         int
 	DiscardSim, MergeSim, MinSkill float64
 }
@@ -84,13 +85,17 @@ func New(kind string, opts Options) (Method, error) {
 
 // agentFor is the shared construction of an acting agent.
 func agentFor(name string, o Options, env Env, s envs.Suite, ex []Trajectory, rules []string) envs.Agent {
+	return NewAgent(agentConfig(name, o, env, s, ex, rules))
+}
+
+func agentConfig(name string, o Options, env Env, s envs.Suite, ex []Trajectory, rules []string) AgentConfig {
 	pr, shots := env.Prompts.For(s.Name())
-	return NewAgent(AgentConfig{
+	return AgentConfig{
 		Model: env.Model, Suite: s, Exemplars: ex, Rules: rules,
 		MaxRules: o.MaxRules, ObsChars: o.ObsChars, ActionChars: o.ActionChars,
 		Seed: env.Seed, Temperature: o.temperature(), Method: name,
 		Prompter: pr, FewShots: shots,
-	})
+	}
 }
 
 // embedder is env's embedder or the deterministic hash embedder.
@@ -232,7 +237,8 @@ func (m *ReAct) Save(context.Context, Env) error { return nil }
 func (m *ReAct) Restore(context.Context, Env) (bool, error) { return true, nil }
 
 // Synapse retrieves whole successful trajectories as exemplars from one
-// growing pool shared by every environment, by task-embedding similarity.
+// growing pool shared by every environment, by task-embedding similarity,
+// and abstracts MiniWoB++ pages before acting (StateAbstractor).
 // With no environment filter, a growing pool lets other environments'
 // trajectories crowd out the relevant ones — the cross-environment noise
 // LifeMem reports for it.
@@ -257,11 +263,21 @@ func (m *Synapse) EndStage(context.Context, Env) error { return nil }
 
 // Agent implements Method.
 func (m *Synapse) Agent(ctx context.Context, env Env, s envs.Suite, t envs.Task) (envs.Agent, error) {
-	ex, err := m.p.top(ctx, env, t.Instruction, m.opts.k(3))
-	if err != nil {
-		return nil, fmt.Errorf("synapse: %s: %w", t.ID, err)
-	}
-	return agentFor(m.Name(), m.opts, env, s, ex, nil), nil
+	return RetrieveThenAct(ctx, s, t, func(ctx context.Context, query string) (envs.Agent, error) {
+		ex, err := m.p.top(ctx, env, query, m.opts.k(3))
+		if err != nil {
+			return nil, fmt.Errorf("synapse: %s: %w", t.ID, err)
+		}
+		// Synapse's state abstraction: on the MiniWoB++ families it
+		// filters, each raw page is first rewritten by the model into a
+		// short observation, and the prompt shows those (its exemplars'
+		// too). Mind2Web's abstraction is the environment's candidate
+		// pruning, the same for every method.
+		cfg := agentConfig(m.Name(), m.opts, env, s, ex, nil)
+		abs := env.Prompts.AbstractorFor(s.Name())
+		cfg.Abstracted = abs != nil && abs.Applies(t)
+		return abstracting(NewAgent(cfg), abs, t, env.Model, cfg.Temperature, env.Seed, m.Name(), s.Name()), nil
+	})
 }
 
 // Save implements Method.

@@ -12,6 +12,7 @@ import (
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/llm/embed"
 	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/agent"
@@ -307,6 +308,161 @@ func TestHiddenInstructionStaysHidden(t *testing.T) {
 		h := req.Hint.(hint.Act)
 		if h.Task == task.Instruction || h.Task == "" || h.Task != h.Turns[0].Text {
 			t.Errorf("request %d: hint task %q; want the customer's first message %q", i, h.Task, h.Turns[0].Text)
+		}
+	}
+}
+
+// queryLog is an embedder that records every text it embeds.
+type queryLog struct {
+	mu    sync.Mutex
+	texts []string
+}
+
+func (q *queryLog) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	q.mu.Lock()
+	q.texts = append(q.texts, texts...)
+	q.mu.Unlock()
+	return embed.Hash{}.Embed(ctx, texts)
+}
+
+func (q *queryLog) take() []string {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	out := q.texts
+	q.texts = nil
+	return out
+}
+
+// TestHiddenGoalNeverKeysRetrieval: in τ-bench the task instruction is the
+// customer's private goal, so memory retrieval must key on what the
+// customer has said, never on the goal: nothing is retrieved before the
+// conversation starts, and the one query is the customer's first message.
+// Other suites keep keying on their instruction.
+func TestHiddenGoalNeverKeysRetrieval(t *testing.T) {
+	ctx := context.Background()
+	tau := load(t, "taubench-retail")[0]
+	plain := load(t, "toolqa")[0]
+	web := load(t, "mind2web")[0]
+
+	for _, kind := range []string{"synapse", "expel", "autoskill"} {
+		t.Run(kind, func(t *testing.T) {
+			q := &queryLog{}
+			m, err := agent.New(kind, agent.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			env := agent.Env{Model: sim.New(sim.Config{}), Embedder: q, Seed: 7, Dir: t.TempDir()}
+			for _, d := range []envData{tau, plain, web} {
+				if err := m.Learn(ctx, env, d.train); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if kind == "autoskill" && len(m.(*agent.AutoSkill).Skills()) == 0 {
+				t.Fatal("no skills learned: the test would retrieve nothing")
+			}
+			q.take()
+			// The scripted customer speaks its goal from the task's record;
+			// the marked copy of the instruction stands for a goal worded
+			// otherwise than the customer's words (as with a model
+			// customer), so any query built from it is caught.
+			task := tau.test[0]
+			task.Instruction = "PRIVATE GOAL " + task.Instruction
+			a, err := m.Agent(ctx, env, tau.s, task)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := q.take(); len(got) > 0 {
+				t.Fatalf("retrieved before the conversation started, with %q", got)
+			}
+			tr, err := envs.Run(ctx, tau.s, task, a, envs.Options{Seed: 1}, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opening := envs.RetrievalKey(tau.s, task, tr.Turns[0].Text)
+			got := q.take()
+			if len(got) != 1 || got[0] != opening {
+				t.Fatalf("retrieval queries %q; want only the customer's first message %q", got, opening)
+			}
+			if strings.Contains(opening, "PRIVATE GOAL") || strings.Contains(opening, "#Conversation") || opening == "" {
+				t.Fatalf("the visible task %q is not the customer's opening", opening)
+			}
+
+			ptask := plain.test[0]
+			if _, err := m.Agent(ctx, env, plain.s, ptask); err != nil {
+				t.Fatal(err)
+			}
+			if got := q.take(); len(got) != 1 || got[0] != ptask.Instruction {
+				t.Errorf("toolqa retrieval queries %q; want the instruction %q", got, ptask.Instruction)
+			}
+			// Mind2Web keys on Synapse's specifier, as its stored
+			// trajectories do.
+			wtask := web.test[0]
+			if _, err := m.Agent(ctx, env, web.s, wtask); err != nil {
+				t.Fatal(err)
+			}
+			if got := q.take(); len(got) != 1 || got[0] != wtask.Key || !strings.HasPrefix(got[0], "Website: ") {
+				t.Errorf("mind2web retrieval queries %q; want the specifier %q", got, wtask.Key)
+			}
+		})
+	}
+}
+
+// TestAutoSkillCount: AutoSkill shows as many skills as its SDK's search
+// returns by default (5), or top_k when set, each with its whole text.
+func TestAutoSkillCount(t *testing.T) {
+	ctx := context.Background()
+	data := load(t, "scienceworld", "toolqa", "webshop", "hotpotqa")
+	for _, tc := range []struct {
+		k, want int
+	}{{0, agent.DefaultSkillK}, {2, 2}, {7, 7}} {
+		t.Run(fmt.Sprint(tc.k), func(t *testing.T) {
+			rec := &recorder{sim: sim.New(sim.Config{})}
+			m, err := agent.New("autoskill", agent.Options{K: tc.k})
+			if err != nil {
+				t.Fatal(err)
+			}
+			env := agent.Env{Model: rec, Seed: 1, Dir: t.TempDir()}
+			for _, d := range data {
+				if err := m.Learn(ctx, env, d.train); err != nil {
+					t.Fatal(err)
+				}
+			}
+			lib := len(m.(*agent.AutoSkill).Skills())
+			if lib < tc.want {
+				t.Fatalf("library of %d skills; the test needs %d", lib, tc.want)
+			}
+			rec.reqs = nil
+			d := data[0]
+			a, err := m.Agent(ctx, env, d.s, d.test[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := a.Act(ctx, d.test[0], []envs.Turn{{Role: "env", Text: "Task: " + d.test[0].Instruction}}); err != nil {
+				t.Fatal(err)
+			}
+			h := rec.reqs[len(rec.reqs)-1].Hint.(hint.Act)
+			if len(h.Rules) != tc.want {
+				t.Errorf("%d skills shown, want %d", len(h.Rules), tc.want)
+			}
+		})
+	}
+}
+
+func TestTextUnits(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int
+	}{
+		{"", 0},
+		{"hello world", 2},
+		{"don't re-use snake_case x2", 4},
+		{"-dash _under 'quote", 3},
+		{"a, b; c.", 3},
+		{"技能库 skill", 4},
+		{"naïve", 2}, // ï is neither an ASCII word character nor CJK
+	} {
+		if got := agent.TextUnits(tc.in); got != tc.want {
+			t.Errorf("TextUnits(%q) = %d, want %d", tc.in, got, tc.want)
 		}
 	}
 }

@@ -253,23 +253,25 @@ func (m *ExpeL) Insights() []Insight { return append([]Insight(nil), m.state.Ins
 // Agent implements Method: the most important insights form the skills
 // block and the k nearest successful trajectories are the exemplars.
 func (m *ExpeL) Agent(ctx context.Context, env Env, s envs.Suite, t envs.Task) (envs.Agent, error) {
-	ex, err := m.state.Pool.top(ctx, env, t.Instruction, m.opts.k(2))
-	if err != nil {
-		return nil, fmt.Errorf("expel: %s: %w", t.ID, err)
-	}
-	ranked := append([]Insight(nil), m.state.Insights...)
-	sort.SliceStable(ranked, func(a, b int) bool { return ranked[a].Importance > ranked[b].Importance })
-	rules := make([]string, len(ranked))
-	for i, r := range ranked {
-		rules[i] = r.Text
-	}
-	// ExpeL shows its whole insight list (at most MaxInsights long) at
-	// evaluation; the shared skills-block cap applies only when set.
-	o := m.opts
-	if o.MaxRules <= 0 {
-		o.MaxRules = max(len(rules), 1)
-	}
-	return agentFor(m.Name(), o, env, s, ex, rules), nil
+	return RetrieveThenAct(ctx, s, t, func(ctx context.Context, query string) (envs.Agent, error) {
+		ex, err := m.state.Pool.top(ctx, env, query, m.opts.k(2))
+		if err != nil {
+			return nil, fmt.Errorf("expel: %s: %w", t.ID, err)
+		}
+		ranked := append([]Insight(nil), m.state.Insights...)
+		sort.SliceStable(ranked, func(a, b int) bool { return ranked[a].Importance > ranked[b].Importance })
+		rules := make([]string, len(ranked))
+		for i, r := range ranked {
+			rules[i] = r.Text
+		}
+		// ExpeL shows its whole insight list (at most MaxInsights long) at
+		// evaluation; the shared skills-block cap applies only when set.
+		o := m.opts
+		if o.MaxRules <= 0 {
+			o.MaxRules = max(len(rules), 1)
+		}
+		return agentFor(m.Name(), o, env, s, ex, rules), nil
+	})
 }
 
 // Save implements Method.

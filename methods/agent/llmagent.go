@@ -48,6 +48,10 @@ type AgentConfig struct {
 	// FewShots are solved examples shown before the exemplars (prompts:
 	// own), labelled as examples rather than retrieved experience.
 	FewShots []Trajectory
+	// Abstracted tells the Prompter that the episode's pages reach it
+	// already abstracted (Synapse's state abstraction), so it shows its
+	// exemplars' abstracted observations too.
+	Abstracted bool
 }
 
 // NewAgent returns the shared LLM agent: every step renders the prompt
@@ -128,6 +132,12 @@ func (a *llmAgent) Act(ctx context.Context, t envs.Task, turns []envs.Turn) (str
 			task = turns[0].Text
 		}
 	}
+	// Where the task text exists only in the first observation (MiniWoB++'s
+	// utterance), that is the task; the instruction only names the page.
+	_, observed := a.cfg.Suite.(envs.ObservedTask)
+	if observed && len(turns) > 0 && turns[0].Role != "agent" {
+		task = envs.RetrievalKey(a.cfg.Suite, t, turns[0].Text)
+	}
 	for i, turn := range turns {
 		hturns = append(hturns, hint.SimTurn{Role: turn.Role, Text: turn.Text})
 		if turn.Role == "agent" {
@@ -136,7 +146,7 @@ func (a *llmAgent) Act(ctx context.Context, t envs.Task, turns []envs.Turn) (str
 			continue
 		}
 		text := turn.Text
-		if i == 0 && !hidden && !strings.Contains(strings.ToLower(text), strings.ToLower(strings.TrimSpace(t.Instruction))) {
+		if i == 0 && !hidden && !observed && !strings.Contains(strings.ToLower(text), strings.ToLower(strings.TrimSpace(t.Instruction))) {
 			// Show the task when the first observation does not.
 			text = "Task: " + t.Instruction + "\n" + text
 		}
@@ -148,7 +158,7 @@ func (a *llmAgent) Act(ctx context.Context, t envs.Task, turns []envs.Turn) (str
 	stop := []string{"\nUser:"}
 	if p := a.cfg.Prompter; p != nil {
 		var err error
-		msgs, err = p.Messages(PromptInput{Task: t, Turns: turns, Exemplars: a.cfg.Exemplars, Rules: a.rules})
+		msgs, err = p.Messages(PromptInput{Task: t, Turns: turns, Exemplars: a.cfg.Exemplars, Rules: a.rules, Abstracted: a.cfg.Abstracted})
 		if err != nil {
 			return "", fmt.Errorf("agent %s: %s/%s: %s: %w", a.cfg.Method, env, t.ID, p.Label(), err)
 		}
@@ -169,8 +179,13 @@ func (a *llmAgent) Act(ctx context.Context, t envs.Task, turns []envs.Turn) (str
 			Rules:         a.rules,
 		},
 	}
+	if f, ok := a.cfg.Prompter.(Fencer); ok {
+		h := req.Hint.(hint.Act)
+		h.Fence = f.Fence()
+		req.Hint = h
+	}
 	if sp, ok := a.cfg.Prompter.(ScratchpadPrompter); ok {
-		return a.scratchpadStep(ctx, sp, req, PromptInput{Task: t, Turns: turns, Exemplars: a.cfg.Exemplars, Rules: a.rules})
+		return a.scratchpadStep(ctx, sp, req, PromptInput{Task: t, Turns: turns, Exemplars: a.cfg.Exemplars, Rules: a.rules, Abstracted: a.cfg.Abstracted})
 	}
 	resp, err := a.cfg.Model.Generate(ctx, req)
 	if err != nil {

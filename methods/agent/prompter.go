@@ -28,6 +28,9 @@ type PromptInput struct {
 	Exemplars []Trajectory
 	// Rules are the skills or insights to show, in order, uncapped.
 	Rules []string
+	// Abstracted reports that the pages in Turns are abstracted
+	// observations (Synapse's state abstraction), not raw states.
+	Abstracted bool
 }
 
 // Prompts gives, per environment, the Prompter of prompts: release (nil:
@@ -39,6 +42,19 @@ type Prompts struct {
 	// method shows before its own exemplars (prompts: own; the ReAct
 	// baseline's only examples).
 	FewShots map[string][]Trajectory
+	// Abstract maps an environment name to the source's state
+	// abstraction (prompts: release); Synapse uses it, or its own
+	// (OwnAbstractor) where none is given.
+	Abstract map[string]StateAbstractor
+}
+
+// AbstractorFor returns env's state abstraction for Synapse: the source's
+// under prompts: release, else the harness's own (nil: none).
+func (p *Prompts) AbstractorFor(env string) StateAbstractor {
+	if p != nil && p.Abstract[env] != nil {
+		return p.Abstract[env]
+	}
+	return OwnAbstractor(env)
 }
 
 // For returns env's release Prompter (nil under prompts: own) and its
@@ -61,6 +77,13 @@ type ScratchpadPrompter interface {
 	Action(reply string) string
 	// ActionMessages is the step's second request, after thought.
 	ActionMessages(in PromptInput, thought string) ([]llm.Message, error)
+}
+
+// Fencer is implemented by Prompters whose source reads the action out of
+// a delimited span of the reply (Synapse: a ``` block on MiniWoB++,
+// backticks on Mind2Web); the agent tells the sim backbone (hint.Act.Fence).
+type Fencer interface {
+	Fence() string
 }
 
 // ReplyParser is implemented by Prompters whose source rewrites the

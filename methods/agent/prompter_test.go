@@ -7,6 +7,7 @@ import (
 
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/agent"
 )
@@ -163,5 +164,36 @@ func TestReplyParserApplied(t *testing.T) {
 	got, err := a.Act(context.Background(), d.test[0], []envs.Turn{{Role: "env", Text: "q"}})
 	if err != nil || got != "PARSED(> Go)" {
 		t.Errorf("%q, %v", got, err)
+	}
+}
+
+// fencePrompter reads actions out of ``` blocks, as Synapse's MiniWoB++
+// agent does.
+type fencePrompter struct{ echoPrompter }
+
+func (fencePrompter) Fence() string { return "```" }
+func (fencePrompter) ParseReply(reply string) string {
+	_, rest, _ := strings.Cut(reply, "```\n")
+	action, _, _ := strings.Cut(rest, "\n```")
+	return action
+}
+
+// TestFenceReachesSim: the fence a Prompter's source reads actions from
+// reaches hint.Act, so the sim backbone answers in it and the source's
+// parse finds the action (an unfenced answer would parse to nothing).
+func TestFenceReachesSim(t *testing.T) {
+	d := load(t, "toolqa")[0]
+	rec := &recorder{sim: sim.New(sim.Config{})}
+	a := agent.NewAgent(agent.AgentConfig{Model: rec, Suite: d.s, Prompter: &fencePrompter{}, Method: "t",
+		Exemplars: []agent.Trajectory{d.train[0]}})
+	got, err := a.Act(context.Background(), d.test[0], []envs.Turn{{Role: "env", Text: d.test[0].Instruction}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := rec.reqs[0].Hint.(hint.Act); h.Fence != "```" {
+		t.Errorf("hint fence %q", h.Fence)
+	}
+	if strings.TrimSpace(got) == "" {
+		t.Error("the sim's answer was not in the fence the source parses")
 	}
 }

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -45,6 +47,15 @@ import (
 //     the model, the simulators and missing libraries stubbed) and writes
 //     CAPTURES/<env>.json;
 //  3. run this test with both variables set.
+//
+// Later steps: a capture may hold "later" (the requests of the following
+// steps, the episode played with the gold actions) and "data" (a scratch
+// data root the task was read from, where the fixtures have none).
+// Mind2Web's capture runs Synapse's own eval_sample (agents/mind2web.py)
+// with generate_response stubbed to record its messages, on one record of
+// the embedded suite whose cleaned_html has whitespace put back between
+// tags (as the release's pages have; lxml keeps it), written under "data"
+// as mind2web/test_task/test_task_0.json for the harness to read too.
 func TestFirstPromptsMatchSources(t *testing.T) {
 	packs, caps := os.Getenv("MEMHARNESS_LIFEMEM_PACKS"), os.Getenv("MEMHARNESS_LIFEMEM_CAPTURES")
 	if packs == "" || caps == "" {
@@ -91,6 +102,12 @@ func TestFirstPromptsMatchSources(t *testing.T) {
 				ActionMessages []llm.Message      `json:"action_messages"`
 				SecondReply    string             `json:"second_reply"`
 				SecondMessages []llm.Message      `json:"second_messages"`
+				// Data is a scratch data root, in the layout OpenData
+				// reads, holding the records the capture was made from.
+				Data string `json:"data"`
+				// Later are the requests of the following steps, the
+				// episode played with the gold actions.
+				Later [][]llm.Message `json:"later"`
 			}
 			b, err := os.ReadFile(f)
 			if err != nil {
@@ -103,7 +120,11 @@ func TestFirstPromptsMatchSources(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, err := e.OpenData(data, all.Options{})
+			root := data
+			if c.Data != "" {
+				root = c.Data
+			}
+			s, err := e.OpenData(root, all.Options{})
 			if err != nil && c.Instruction != "" {
 				// No official data here (WebShop's catalogue): the
 				// capture names the task itself.
@@ -175,6 +196,38 @@ func TestFirstPromptsMatchSources(t *testing.T) {
 					t.Fatal(err)
 				}
 				compareMessages(t, "second step's request", second, c.SecondMessages)
+			}
+			if len(c.Later) == 0 {
+				return
+			}
+			or, ok := s.(envs.Oracle)
+			if !ok {
+				t.Fatalf("%s has no gold actions to play the later steps with", name)
+			}
+			gold, err := or.Gold(task)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gep, err := s.NewEpisode(t.Context(), task, envs.Options{Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer gep.Close()
+			turns := []envs.Turn{{Role: "env", Text: gep.Observation()}}
+			for k, want := range c.Later {
+				if k >= len(gold) {
+					t.Fatalf("%d later requests, %d gold actions", len(c.Later), len(gold))
+				}
+				st, err := gep.Step(t.Context(), gold[k])
+				if err != nil {
+					t.Fatal(err)
+				}
+				turns = append(turns, envs.Turn{Role: "agent", Text: gold[k]}, envs.Turn{Role: "env", Text: st.Observation})
+				got, err := p.Messages(agent.PromptInput{Task: task, Turns: turns})
+				if err != nil {
+					t.Fatal(err)
+				}
+				compareMessages(t, "request "+itoa(k+2), got, want)
 			}
 		})
 	}
@@ -250,4 +303,96 @@ func (s taskOnly) Tasks() []envs.Task { return []envs.Task{s.task} }
 func (s taskOnly) MaxSteps() int      { return 15 }
 func (s taskOnly) NewEpisode(context.Context, envs.Task, envs.Options) (envs.Episode, error) {
 	return nil, errors.New("no episodes")
+}
+
+// TestSynapseMiniwobMatchesSource compares Synapse's MiniWoB++ state
+// abstraction and acting requests with those its own Agent.filter and
+// Agent.act send (the browser and the model stubbed), captured in
+// MEMHARNESS_LIFEMEM_CAPTURES/synapse-miniwob/<family>.json:
+// {"task", "utterance", "steps": [{"state", "filter": {"messages",
+// "stop"} or null, "obs", "act": {"messages", "stop"}}]}. Where the
+// family's exemplar asks for code, the capture's filter request is the
+// fallback Synapse sends when that code fails (the stub answers no code).
+func TestSynapseMiniwobMatchesSource(t *testing.T) {
+	packs, caps := os.Getenv("MEMHARNESS_LIFEMEM_PACKS"), os.Getenv("MEMHARNESS_LIFEMEM_CAPTURES")
+	if packs == "" || caps == "" {
+		t.Skip("MEMHARNESS_LIFEMEM_PACKS and MEMHARNESS_LIFEMEM_CAPTURES not set (real packs and python captures)")
+	}
+	files, _ := filepath.Glob(filepath.Join(caps, "synapse-miniwob", "*.json"))
+	if len(files) == 0 {
+		t.Skip("no synapse-miniwob captures")
+	}
+	tr, err := lifememrel.Open(filepath.Join(packs, lifememrel.NameSynapse), lifememrel.Synapse)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trees := lifememrel.Trees{lifememrel.NameSynapse: tr}
+	suites := []envs.Suite{taskOnly{name: "miniwob"}}
+	abs, err := lifememrel.Abstractors(trees, suites)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, _, err := lifememrel.Prompters(trees, suites, lifememrel.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type request struct {
+		Messages []llm.Message `json:"messages"`
+		Stop     []string      `json:"stop"`
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			var c struct {
+				Task      string `json:"task"`
+				Utterance string `json:"utterance"`
+				Steps     []struct {
+					State  string   `json:"state"`
+					Filter *request `json:"filter"`
+					Obs    string   `json:"obs"`
+					Act    request  `json:"act"`
+				} `json:"steps"`
+			}
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(b, &c); err != nil {
+				t.Fatal(err)
+			}
+			task := envs.Task{ID: c.Task, Env: "miniwob"}
+			a, p := abs["miniwob"], ps["miniwob"]
+			applies := a.Applies(task)
+			if applies != (c.Steps[0].Filter != nil) {
+				t.Fatalf("abstraction applies: %v; the source filters: %v", applies, c.Steps[0].Filter != nil)
+			}
+			var turns []envs.Turn
+			for k, st := range c.Steps {
+				if st.Filter != nil {
+					msgs, stop, err := a.Request(task, k, c.Utterance, st.State)
+					if err != nil {
+						t.Fatal(err)
+					}
+					compareMessages(t, fmt.Sprintf("step %d filter", k), msgs, st.Filter.Messages)
+					if !slices.Equal(stop, st.Filter.Stop) {
+						t.Errorf("step %d filter stop %q, source %q", k, stop, st.Filter.Stop)
+					}
+				}
+				text := "Observation:\n" + st.Obs
+				if k == 0 {
+					text = "Task: " + c.Utterance + "\n" + text
+				} else {
+					turns = append(turns, envs.Turn{Role: "agent", Text: "agent.type(\"x\")"})
+				}
+				turns = append(turns, envs.Turn{Role: "env", Text: text})
+				msgs, err := p.Messages(agent.PromptInput{Task: task, Turns: turns, Abstracted: applies})
+				if err != nil {
+					t.Fatal(err)
+				}
+				compareMessages(t, fmt.Sprintf("step %d act", k), msgs, st.Act.Messages)
+				if !slices.Equal(p.Stop(), st.Act.Stop) {
+					t.Errorf("act stop %q, source %q", p.Stop(), st.Act.Stop)
+				}
+			}
+		})
+	}
 }

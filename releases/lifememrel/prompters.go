@@ -40,6 +40,7 @@ var builders = map[string]builder{
 	"alfworld":         {[]string{NameExpeL}, expelPrompter("alfworld")},
 	"webshop":          {[]string{NameExpeL}, expelPrompter("webshop")},
 	"miniwob":          {[]string{NameSynapse}, synapseMiniwobBuilder},
+	"mind2web":         {[]string{NameSynapse}, synapseMind2webBuilder},
 	"toolqa":           {[]string{NameLifeMem}, toolqaBuilder},
 	"scienceworld":     {[]string{NameLifeMem}, scienceworldBuilder},
 	"apibank":          {[]string{NameLifeMem}, apibankBuilder},
@@ -156,12 +157,7 @@ func episode(msgs []llm.Message, turns []envs.Turn) []llm.Message {
 // stays the source's exactly.
 func memoryBlock(in agent.PromptInput) string {
 	var b strings.Builder
-	if len(in.Rules) > 0 {
-		b.WriteString("\n\nSkills learned from past experience:\n")
-		for i, r := range in.Rules {
-			fmt.Fprintf(&b, "%d. %s\n", i+1, r)
-		}
-	}
+	b.WriteString(rulesBlock(in))
 	for i, ex := range in.Exemplars {
 		fmt.Fprintf(&b, "\nSolved example %d\nTask: %s\n", i+1, ex.Task)
 		for _, m := range ex.Messages {
@@ -171,6 +167,21 @@ func memoryBlock(in agent.PromptInput) string {
 			}
 			b.WriteString(who + ": " + m.Content + "\n")
 		}
+	}
+	return b.String()
+}
+
+// rulesBlock renders the skills or insights for sources that place
+// exemplars but have no place for rules (Synapse's agents): the harness's
+// wording, appended to the system message, empty without rules.
+func rulesBlock(in agent.PromptInput) string {
+	if len(in.Rules) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n\nSkills learned from past experience:\n")
+	for i, r := range in.Rules {
+		fmt.Fprintf(&b, "%d. %s\n", i+1, r)
 	}
 	return b.String()
 }

@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/envs/mind2web"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
 )
@@ -48,6 +50,10 @@ func (f fakeSuite) ToolsJSON() string {
 }
 
 func TestPromptersGolden(t *testing.T) {
+	m2w, err := mind2web.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
 	trees := Trees{}
 	for _, src := range []Source{TauBench, LifelongAgentBench, ExpeL, LifeMem, Synapse} {
 		dir, s := pinnedStandIn(t, src)
@@ -57,12 +63,12 @@ func TestPromptersGolden(t *testing.T) {
 		}
 		trees[src.Name] = tr
 	}
-	suites := []envs.Suite{fakeSuite{"taubench-retail"}, fakeSuite{"dbbench"}, fakeSuite{"hotpotqa"}, fakeSuite{"fever"}, fakeSuite{"alfworld"}, fakeSuite{"toolqa"}, fakeSuite{"scienceworld"}, fakeSuite{"apibank"}, fakeSuite{"webshop"}, fakeSuite{"miniwob"}, fakeSuite{"mind2web"}}
+	suites := []envs.Suite{fakeSuite{"taubench-retail"}, fakeSuite{"dbbench"}, fakeSuite{"hotpotqa"}, fakeSuite{"fever"}, fakeSuite{"alfworld"}, fakeSuite{"toolqa"}, fakeSuite{"scienceworld"}, fakeSuite{"apibank"}, fakeSuite{"webshop"}, fakeSuite{"miniwob"}, m2w}
 	ps, own, err := Prompters(trees, suites, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(own, ",") != "mind2web" {
+	if len(own) != 0 {
 		t.Errorf("own-prompt environments %v", own)
 	}
 	first := map[string]string{
@@ -390,5 +396,158 @@ func TestAPIBankTurns(t *testing.T) {
 	}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("user turns %q, want %q", got, want)
+	}
+}
+
+// TestSynapseMind2web assembles Synapse's Mind2Web trajectory prompt for an
+// embedded task at its first step and after two gold steps, with one
+// retrieved exemplar, and compares it with a golden file: earlier steps
+// show their page pruned around PrevTopK candidates and the gold action
+// with its action_repr, the current step around the suite's top k.
+func TestSynapseMind2web(t *testing.T) {
+	dir, src := pinnedStandIn(t, Synapse)
+	tr, err := Open(dir, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := mind2web.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, _, err := Prompters(Trees{NameSynapse: tr}, []envs.Suite{s}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := ps["mind2web"]
+	task := s.Tasks()[1]
+	gold, err := s.Gold(task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ep, err := s.NewEpisode(t.Context(), task, envs.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	turns := []envs.Turn{{Role: "env", Text: ep.Observation()}}
+	ex := []agent.Trajectory{{Task: "Website: w\nTask: an earlier task", Messages: []llm.Message{
+		{Role: "user", Content: "Task: an earlier task\nTrajectory:\nObservation: `<html> <a id=7 home> Home </a> </html>`"},
+		{Role: "assistant", Content: "Action: `CLICK [7]` ([link] Home -> CLICK)"}}}}
+	got := map[string]any{"label": p.Label(), "stop": p.Stop()}
+	for step := 0; step <= 2; step++ {
+		msgs, err := p.Messages(agent.PromptInput{Task: task, Turns: turns, Exemplars: ex})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[fmt.Sprint("step ", step)] = msgs
+		if step == 0 && (msgs[len(msgs)-1].Content != turns[0].Text || len(msgs) != 4) {
+			t.Errorf("first request's last message is not the episode's first observation:\n%q\n%q", msgs[len(msgs)-1].Content, turns[0].Text)
+		}
+		st, err := ep.Step(t.Context(), gold[step])
+		if err != nil {
+			t.Fatal(err)
+		}
+		turns = append(turns, envs.Turn{Role: "agent", Text: gold[step]}, envs.Turn{Role: "env", Text: st.Observation})
+	}
+	b, _ := json.MarshalIndent(got, "", "  ")
+	path := filepath.Join("testdata", "golden", "mind2web-steps.json")
+	if *update {
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if string(want) != string(b) {
+		t.Errorf("assembly differs from %s:\n%s", path, b)
+	}
+	rp := p.(agent.ReplyParser)
+	for reply, want := range map[string]string{
+		"Action: `TYPE [12] [salt road]` ([searchbox] -> TYPE)": "TYPE [12] [salt road]",
+		"no backticks":      "",
+		"`CLICK\n[3]` then": "CLICK\n[3]",
+	} {
+		if got := rp.ParseReply(reply); got != want {
+			t.Errorf("ParseReply(%q) = %q, want %q", reply, got, want)
+		}
+	}
+	if _, _, err := Prompters(Trees{NameSynapse: tr}, []envs.Suite{fakeSuite{"mind2web"}}, Options{}); err == nil {
+		t.Error("a suite without Mind2Web records was accepted")
+	}
+}
+
+// TestSynapseAbstraction: Synapse's state abstraction applies to the
+// families its ENV_TO_FILTER lists whose exemplar shows abstracted
+// observations, assembles each family's filter request as Agent.filter
+// does (the code path replaced by its fallback), and the acting prompt of
+// an abstracted episode shows the exemplar's observations. Golden files.
+func TestSynapseAbstraction(t *testing.T) {
+	dir, src := pinnedStandIn(t, Synapse)
+	tr, err := Open(dir, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trees := Trees{NameSynapse: tr}
+	abs, err := Abstractors(trees, []envs.Suite{fakeSuite{"miniwob"}, fakeSuite{"webshop"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := abs["miniwob"]
+	if a == nil || len(abs) != 1 {
+		t.Fatalf("abstractors %v", abs)
+	}
+	for id, want := range map[string]bool{
+		"click-tab-2/seed-1": true, "click-tab-2-hard/seed-4": true, "find-word/seed-1": true,
+		"pick-shape/seed-1": true, "use-autocomplete/seed-1": true, "plan-trip/seed-1": true,
+		"click-button/seed-1": false, "login-user/seed-1": false,
+	} {
+		if got := a.Applies(envs.Task{ID: id}); got != want {
+			t.Errorf("Applies(%s) = %v, want %v", id, got, want)
+		}
+	}
+	requests := map[string]any{"label": a.Label()}
+	for _, c := range []struct {
+		id   string
+		step int
+	}{{"click-tab-2/seed-1", 0}, {"find-word/seed-1", 0}, {"pick-shape/seed-1", 0},
+		{"use-autocomplete/seed-1", 0}, {"use-autocomplete/seed-1", 1}, {"plan-trip/seed-1", 0}, {"plan-trip/seed-1", 1}} {
+		msgs, stop, err := a.Request(envs.Task{ID: c.id}, c.step, "Do the task.", "<div>RAW STATE</div>")
+		if err != nil {
+			t.Fatal(err)
+		}
+		requests[fmt.Sprintf("%s step %d", c.id, c.step)] = map[string]any{"messages": msgs, "stop": stop}
+	}
+	ps, _, err := Prompters(trees, []envs.Suite{fakeSuite{"miniwob"}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := ps["miniwob"]
+	for _, id := range []string{"click-tab-2/seed-1", "use-autocomplete/seed-1"} {
+		msgs, err := p.Messages(agent.PromptInput{Task: envs.Task{ID: id}, Abstracted: true, Turns: []envs.Turn{
+			{Role: "env", Text: "Task: Do the task.\nObservation:\nfirst abstracted page"},
+			{Role: "agent", Text: "agent.type(\"a\")"},
+			{Role: "env", Text: "Observation:\nsecond abstracted page"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		requests[id+" acting prompt"] = msgs
+	}
+	b, _ := json.MarshalIndent(requests, "", "  ")
+	path := filepath.Join("testdata", "golden", "miniwob-abstraction.json")
+	if *update {
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if string(want) != string(b) {
+		t.Errorf("differs from %s:\n%s", path, b)
+	}
+	if _, _, err := a.Request(envs.Task{ID: "no-such/seed-1"}, 0, "", ""); err == nil {
+		t.Error("a family without an exemplar was abstracted")
 	}
 }

@@ -33,6 +33,13 @@ type synapseEntry struct {
 	Demo              []synapseDemo `json:"demo"`
 	AblationActPrompt string        `json:"ablation_act_prompt"`
 	hasAblationPrompt bool
+	// CodeFilterPrompt and FilterPrompt are a string for single-step
+	// exemplars and a list by step for trajectory ones (raw here).
+	CodeFilterPrompt json.RawMessage `json:"code_filter_prompt"`
+	FilterPrompt     json.RawMessage `json:"filter_prompt"`
+	// hasObs: the first demo shows an abstracted observation ("obs"), so
+	// the state abstraction can apply.
+	hasObs bool
 }
 
 // synapseMiniwob is Synapse's MiniWoB++ agent (synapse/agents/miniwob.py)
@@ -46,14 +53,18 @@ type synapseEntry struct {
 // first fenced block is the action. Retrieved trajectories (the methods'
 // memory) are shown as trajectory demos instead of the task's exemplar.
 //
-// Synapse's default path abstracts the state first with an extra model
-// call (a filter prompt or generated code over the raw state); that is
-// not reproduced, so this is the paper's no-filter ablation.
+// On the families Synapse filters, the agent abstracts each state first
+// (synapseAbstractor) and the prompt then shows the exemplar's abstracted
+// observations (PromptInput.Abstracted): Synapse's obs_act and
+// multi_obs_act prompts. Elsewhere this is its state_act prompt.
 type synapseMiniwob struct {
 	*prompter
 }
 
 var fenced = lazyre.New("(?s)```(?:[a-zA-Z]*)\\n?(.*?)\\n?```")
+
+// Fence implements agent.Fencer: actions come in a ``` block.
+func (synapseMiniwob) Fence() string { return "```" }
 
 // ParseReply is extract_from_response(response, "```").
 func (synapseMiniwob) ParseReply(reply string) string {
@@ -86,34 +97,22 @@ func synapseMiniwobBuilder(tr Trees, _ envs.Suite, _ Options) (agent.Prompter, e
 	if system == "" {
 		return nil, fmt.Errorf("%s (Agent.act): no system message", synapseAgent)
 	}
-	raw, _ := t.Raw(synapseExemplars)
-	var entries map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &entries); err != nil {
-		return nil, fmt.Errorf("%s: %w", synapseExemplars, err)
-	}
-	demos := map[string]synapseEntry{}
-	for name, r := range entries {
-		var e synapseEntry
-		if err := json.Unmarshal(r, &e); err != nil {
-			return nil, fmt.Errorf("%s: %s: %w", synapseExemplars, name, err)
-		}
-		var probe map[string]any
-		_ = json.Unmarshal(r, &probe)
-		_, e.hasAblationPrompt = probe["ablation_act_prompt"]
-		demos[name] = e
+	demos, err := readSynapseExemplars(t)
+	if err != nil {
+		return nil, err
 	}
 	fence := func(act string) string { return "```\n" + act + "\n```" }
 	obsMsg := func(s string) llm.Message {
 		return llm.Message{Role: "user", Content: "Observation:\n" + s + "\nAction:"}
 	}
 	p := &prompter{
-		label: fmt.Sprintf("%s@%.7s MiniWoB++ agent (no state abstraction)", Synapse.Repository, synapseCommit),
+		label: fmt.Sprintf("%s@%.7s MiniWoB++ agent", Synapse.Repository, synapseCommit),
 		stop:  []string{"Observation:"},
 	}
 	p.build = func(in agent.PromptInput) ([]llm.Message, error) {
 		page, _, _ := strings.Cut(in.Task.ID, "/")
 		task, state := splitMiniwobObs(in.Turns[0].Text)
-		msgs := []llm.Message{{Role: "system", Content: system}}
+		msgs := []llm.Message{{Role: "system", Content: system + rulesBlock(in)}}
 		multi := true
 		if len(in.Exemplars) > 0 {
 			for _, ex := range in.Exemplars {
@@ -130,6 +129,24 @@ func synapseMiniwobBuilder(tr Trees, _ envs.Suite, _ Options) (agent.Prompter, e
 						_, s := splitMiniwobObs(m.Content)
 						msgs = append(msgs, obsMsg(s))
 					}
+				}
+			}
+		} else if in.Abstracted {
+			// The obs_act and multi_obs_act prompts: the exemplar's
+			// abstracted observations, every demo.
+			e, ok := demos[synapseExemplarName(page)]
+			if !ok || len(e.Demo) == 0 {
+				return nil, fmt.Errorf("%s: no exemplar for %s", synapseExemplars, page)
+			}
+			multi = e.Demo[0].Trajectory != nil
+			for _, d := range e.Demo {
+				if !multi {
+					msgs = append(msgs, obsMsg(d.Obs), llm.Message{Role: "assistant", Content: fence(d.Act)})
+					continue
+				}
+				msgs = append(msgs, llm.Message{Role: "user", Content: "Task: " + d.Task + "\nTrajectory:"})
+				for _, st := range d.Trajectory {
+					msgs = append(msgs, obsMsg(st.Obs), llm.Message{Role: "assistant", Content: fence(st.Act)})
 				}
 			}
 		} else {
@@ -177,15 +194,45 @@ func synapseMiniwobBuilder(tr Trees, _ envs.Suite, _ Options) (agent.Prompter, e
 }
 
 // splitMiniwobObs splits the harness's MiniWoB++ observation ("Task: …
-// \nObservation:\n<html>") into the utterance and the state.
+// \nObservation:\n<html>" first, "Observation:\n<html>" or "Action failed:
+// …\nObservation:\n<html>" after a step) into the utterance and the state:
+// Synapse's prompt shows the state alone.
 func splitMiniwobObs(obs string) (task, state string) {
-	rest, ok := strings.CutPrefix(obs, "Task: ")
-	if !ok {
+	const marker = "Observation:\n"
+	i := strings.LastIndex(obs, marker)
+	if i < 0 {
 		return "", obs
 	}
-	task, state, ok = strings.Cut(rest, "\nObservation:\n")
-	if !ok {
-		return "", obs
+	head, state := obs[:i], obs[i+len(marker):]
+	if t, ok := strings.CutPrefix(head, "Task: "); ok {
+		task = strings.TrimSuffix(t, "\n")
 	}
 	return task, state
+}
+
+// readSynapseExemplars reads memory/miniwob/exemplars.json by exemplar name.
+func readSynapseExemplars(t *Tree) (map[string]synapseEntry, error) {
+	raw, _ := t.Raw(synapseExemplars)
+	var entries map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &entries); err != nil {
+		return nil, fmt.Errorf("%s: %w", synapseExemplars, err)
+	}
+	demos := map[string]synapseEntry{}
+	for name, r := range entries {
+		var e synapseEntry
+		if err := json.Unmarshal(r, &e); err != nil {
+			return nil, fmt.Errorf("%s: %s: %w", synapseExemplars, name, err)
+		}
+		var probe struct {
+			Ablation *string          `json:"ablation_act_prompt"`
+			Demo     []map[string]any `json:"demo"`
+		}
+		_ = json.Unmarshal(r, &probe)
+		e.hasAblationPrompt = probe.Ablation != nil
+		if len(probe.Demo) > 0 {
+			_, e.hasObs = probe.Demo[0]["obs"]
+		}
+		demos[name] = e
+	}
+	return demos, nil
 }

@@ -86,19 +86,21 @@ func (m *LifeMem) Agent(ctx context.Context, env agent.Env, s envs.Suite, t envs
 	if name == "" {
 		name = s.Name()
 	}
-	exp, err := m.Retrieve(ctx, env, name, t.Instruction)
-	if err != nil {
-		return nil, fmt.Errorf("lifemem: %s/%s: %w", name, t.ID, err)
-	}
-	switch m.opts.Ablation {
-	case NoSkills:
-		exp.Rules = nil
-	case NoTrajectories:
-		exp.Exemplars = nil
-	}
-	actor := m.opts.Actor
-	if actor == nil {
-		actor = m.sharedActor
-	}
-	return actor(ctx, env, s, t, exp)
+	return agent.RetrieveThenAct(ctx, s, t, func(ctx context.Context, query string) (envs.Agent, error) {
+		exp, err := m.Retrieve(ctx, env, name, query)
+		if err != nil {
+			return nil, fmt.Errorf("lifemem: %s/%s: %w", name, t.ID, err)
+		}
+		switch m.opts.Ablation {
+		case NoSkills:
+			exp.Rules = nil
+		case NoTrajectories:
+			exp.Exemplars = nil
+		}
+		actor := m.opts.Actor
+		if actor == nil {
+			actor = m.sharedActor
+		}
+		return actor(ctx, env, s, t, exp)
+	})
 }

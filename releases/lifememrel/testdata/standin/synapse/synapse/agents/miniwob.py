@@ -1,4 +1,14 @@
 # Stand-in in the layout of the real file.
+ENV_TO_FILTER = [
+    "click-tab-2",
+    "click-tab-2-hard",
+    "find-word",
+    "pick-shape",
+    "use-autocomplete",
+    "plan-trip",
+]
+
+
 class Agent:
     def act(self, obs: str):
         sys_message = [

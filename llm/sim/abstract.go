@@ -1,0 +1,27 @@
+package sim
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/memharness/memharness/llm/hint"
+)
+
+var (
+	htmlComment  = regexp.MustCompile(`(?s)<!--.*?-->`)
+	scriptOrCSS  = regexp.MustCompile(`(?is)<(script|style)\b[^>]*>.*?</(script|style)\s*>`)
+	spaceBetween = regexp.MustCompile(`>\s+<`)
+)
+
+// abstractState answers a state-abstraction request the way a careful
+// reader would without judging relevance: it drops what no action can use
+// (comments, scripts, style sheets, whitespace between tags) and keeps
+// every element, so the acting reader still finds each element an
+// exemplar's xpath names. What the abstraction leaves out on a real model
+// is the model's judgement; the sim keeps the page whole.
+func abstractState(h hint.StateAbstract) string {
+	s := htmlComment.ReplaceAllString(h.State, "")
+	s = scriptOrCSS.ReplaceAllString(s, "")
+	s = spaceBetween.ReplaceAllString(s, "><")
+	return strings.TrimSpace(s)
+}
