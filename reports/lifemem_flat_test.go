@@ -33,6 +33,9 @@ func TestLMFlatNotes(t *testing.T) {
 			setting("lifemem", 50, 2, 91.67, 1, true), setting("lifemem_k8", 50, 8, 83.33, 1, true)}},
 		{name: "not the sim backbone", settings: []lmSetting{
 			setting("lifemem", 50, 2, 91.67, 1, false), setting("lifemem_L10", 10, 2, 91.67, 6, false)}},
+		{name: "a grid centred on its own lifemem row", settings: []lmSetting{
+			setting("lifemem_L4", 4, 2, 80, 15, true), setting("lifemem", 12, 2, 80, 6, true), setting("lifemem_L16", 16, 2, 86.67, 1, true)},
+			want: []string{"lifemem_L4: OP equal to lifemem's on the sim backbone, with a different memory (15 clusters against 6"}},
 		{name: "no default setting to compare with", settings: []lmSetting{
 			setting("lifemem_L10", 10, 2, 91.67, 6, true), setting("lifemem_L30", 30, 2, 91.67, 1, true)}},
 	} {

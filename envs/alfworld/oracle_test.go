@@ -31,7 +31,7 @@ func TestOracleFixture(t *testing.T) {
 }
 
 func TestOracleEmbedded(t *testing.T) {
-	checkSuite(t, embedded(t), 24)
+	checkSuite(t, embedded(t), 30)
 }
 
 // TestGoldWithinBudget checks the plans fit the oracle budget and the
