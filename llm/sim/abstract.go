@@ -1,16 +1,16 @@
 package sim
 
 import (
-	"regexp"
 	"strings"
 
+	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/llm/hint"
 )
 
 var (
-	htmlComment  = regexp.MustCompile(`(?s)<!--.*?-->`)
-	scriptOrCSS  = regexp.MustCompile(`(?is)<(script|style)\b[^>]*>.*?</(script|style)\s*>`)
-	spaceBetween = regexp.MustCompile(`>\s+<`)
+	htmlComment  = lazyre.New(`(?s)<!--.*?-->`)
+	scriptOrCSS  = lazyre.New(`(?is)<(script|style)\b[^>]*>.*?</(script|style)\s*>`)
+	spaceBetween = lazyre.New(`>\s+<`)
 )
 
 // abstractState answers a state-abstraction request the way a careful

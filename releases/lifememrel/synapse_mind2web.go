@@ -2,10 +2,10 @@ package lifememrel
 
 import (
 	"fmt"
-	"regexp"
 
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/envs/mind2web"
+	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/internal/pysrc"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
@@ -50,7 +50,7 @@ type synapseMind2webPrompter struct {
 	*prompter
 }
 
-var backticked = regexp.MustCompile("(?s)`(.*?)`")
+var backticked = lazyre.New("(?s)`(.*?)`")
 
 // Fence implements agent.Fencer: the action is in backticks.
 func (synapseMind2webPrompter) Fence() string { return "`" }
