@@ -243,6 +243,21 @@ func TestCostAndProvenance(t *testing.T) {
 		if !strings.Contains(lines[1], ",openai,fake-model,synthetic MovieLens-1M") {
 			t.Errorf("metrics.csv row %q lacks backbone, model and data", lines[1])
 		}
+		// The cost row is empty (null) without prices, a number with them:
+		// never a 0 that reads as free.
+		costRows := 0
+		for _, l := range lines {
+			f := strings.Split(l, ",")
+			if len(f) > 3 && f[1] == "all" && f[2] == "cost" {
+				costRows++
+				if (f[3] != "") != priced || f[3] == "0.000000" {
+					t.Errorf("priced=%v: metrics.csv cost row %q", priced, l)
+				}
+			}
+		}
+		if costRows == 0 {
+			t.Errorf("priced=%v: metrics.csv has no cost row", priced)
+		}
 	}
 }
 

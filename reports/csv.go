@@ -33,6 +33,14 @@ func WriteCSV(path string, header []string, rows [][]string) error {
 
 // num formats a metric with fixed precision so files are byte-stable;
 // undefined values are "NaN".
+// costNum is a cost for a CSV: empty (null) when the run has no prices.
+func costNum(v float64, priced bool) string {
+	if !priced {
+		return ""
+	}
+	return num(v)
+}
+
 func num(v float64) string {
 	if math.IsNaN(v) {
 		return "NaN"

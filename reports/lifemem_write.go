@@ -535,7 +535,7 @@ func (r *lmRun) writeCosts(dir string) ([]Artefact, error) {
 			u     lmUsage
 		}{{"construction", c.Construction}, {"acting", c.Acting}, {"environment", c.Environment}} {
 			rows = append(rows, []string{m.Spec.Name, p.phase, strconv.Itoa(p.u.Calls), strconv.Itoa(p.u.CachedCalls),
-				strconv.Itoa(p.u.PromptTokens), strconv.Itoa(p.u.CompletionTokens), num(p.u.Cost),
+				strconv.Itoa(p.u.PromptTokens), strconv.Itoa(p.u.CompletionTokens), costNum(p.u.Cost, priced),
 				strconv.Itoa(c.Trajectories), strconv.Itoa(c.Episodes)})
 		}
 	}

@@ -20,7 +20,7 @@ func (s *summary) writeMetricsCSV(dir string) ([]Artefact, error) {
 		for _, f := range s.run.fields {
 			rows = append(rows, cellRows(s.cells[m][f.Name])...)
 		}
-		rows = append(rows, usageRows(m, s.usage[m])...)
+		rows = append(rows, usageRows(m, s.usage[m], s.priced())...)
 	}
 	if err := WriteCSV(filepath.Join(dir, "metrics.csv"), metricsHeader, rows); err != nil {
 		return nil, err
@@ -50,7 +50,9 @@ func cellRows(c *cell) [][]string {
 	)
 }
 
-func usageRows(m string, u usage) [][]string {
+// usageRows are a method's counts; cost is empty (null) when the run has
+// no prices, since 0 would claim the calls were free.
+func usageRows(m string, u usage, priced bool) [][]string {
 	all := u.Samples + u.Errored
 	mean := func(total int) string { return num(nanDiv(total, u.Samples)) }
 	return [][]string{
@@ -63,7 +65,7 @@ func usageRows(m string, u usage) [][]string {
 		plainRow(m, usageField, "cached_calls", strconv.Itoa(u.CachedCalls), all, "count"),
 		plainRow(m, usageField, "prompt_tokens", strconv.Itoa(u.PromptTokens), all, "tokens"),
 		plainRow(m, usageField, "completion_tokens", strconv.Itoa(u.CompletionTokens), all, "tokens"),
-		plainRow(m, usageField, "cost", num(u.Cost), all, "USD"),
+		plainRow(m, usageField, "cost", costNum(u.Cost, priced), all, "USD"),
 	}
 }
 

@@ -14,39 +14,43 @@ import (
 // DuckDB users can load a run without parsing JSON lines. The parquet tags
 // name the columns (sampleColumns writes them; readers map them back).
 type SampleRow struct {
-	ID               string  `parquet:"id"`
-	Method           string  `parquet:"method"`
-	Dataset          string  `parquet:"dataset"`
-	User             string  `parquet:"user"`
-	Index            int64   `parquet:"index"`
-	Scene            string  `parquet:"scene"`
-	Field            string  `parquet:"field"`
-	Kind             string  `parquet:"kind"`
-	Label            string  `parquet:"label"`
-	Pred             string  `parquet:"pred"`
-	Valid            bool    `parquet:"valid"`
-	Attempts         int64   `parquet:"attempts"`
-	Raw              string  `parquet:"raw"`
-	Error            string  `parquet:"error"`
-	Calls            int64   `parquet:"calls"`
-	CachedCalls      int64   `parquet:"cached_calls"`
-	PromptTokens     int64   `parquet:"prompt_tokens"`
-	CompletionTokens int64   `parquet:"completion_tokens"`
-	Cost             float64 `parquet:"cost"`
-	LatencyMS        float64 `parquet:"latency_ms"`
-	HistoryRecords   int64   `parquet:"history_records"`
-	HistoryTokens    int64   `parquet:"history_tokens"`
-	MemoryTokens     int64   `parquet:"memory_tokens"`
+	ID               string   `parquet:"id"`
+	Method           string   `parquet:"method"`
+	Dataset          string   `parquet:"dataset"`
+	User             string   `parquet:"user"`
+	Index            int64    `parquet:"index"`
+	Scene            string   `parquet:"scene"`
+	Field            string   `parquet:"field"`
+	Kind             string   `parquet:"kind"`
+	Label            string   `parquet:"label"`
+	Pred             string   `parquet:"pred"`
+	Valid            bool     `parquet:"valid"`
+	Attempts         int64    `parquet:"attempts"`
+	Raw              string   `parquet:"raw"`
+	Error            string   `parquet:"error"`
+	Calls            int64    `parquet:"calls"`
+	CachedCalls      int64    `parquet:"cached_calls"`
+	PromptTokens     int64    `parquet:"prompt_tokens"`
+	CompletionTokens int64    `parquet:"completion_tokens"`
+	Cost             *float64 `parquet:"cost,optional"` // null when the run has no prices
+	LatencyMS        float64  `parquet:"latency_ms"`
+	HistoryRecords   int64    `parquet:"history_records"`
+	HistoryTokens    int64    `parquet:"history_tokens"`
+	MemoryTokens     int64    `parquet:"memory_tokens"`
 }
 
-func sampleRow(s runlog.Sample) SampleRow {
+func sampleRow(s runlog.Sample, priced bool) SampleRow {
+	var cost *float64
+	if priced {
+		cost = &s.Cost
+	}
 	return SampleRow{
 		ID: s.ID, Method: s.Method, Dataset: s.Dataset, User: s.User, Index: int64(s.Index),
 		Scene: s.Scene, Field: s.Field, Kind: s.Kind, Label: s.Label, Pred: s.Pred, Valid: s.Valid,
 		Attempts: int64(s.Attempts), Raw: s.Raw, Error: s.Error,
 		Calls: int64(s.Calls), CachedCalls: int64(s.CachedCalls),
 		PromptTokens: int64(s.PromptTokens), CompletionTokens: int64(s.CompletionTokens),
-		Cost: s.Cost, LatencyMS: s.LatencyMS,
+		Cost: cost, LatencyMS: s.LatencyMS,
 		HistoryRecords: int64(s.HistoryRecords), HistoryTokens: int64(s.HistoryTokens), MemoryTokens: int64(s.MemoryTokens),
 	}
 }
@@ -54,11 +58,11 @@ func sampleRow(s runlog.Sample) SampleRow {
 // WriteSamplesParquet writes samples in log order to a Snappy-compressed
 // Parquet file, one column per SampleRow field (named by its parquet tag).
 // The created-by string is fixed so the bytes do not depend on the binary
-// that wrote them.
-func WriteSamplesParquet(path string, samples []runlog.Sample) error {
+// that wrote them. Costs are null unless the run was priced.
+func WriteSamplesParquet(path string, samples []runlog.Sample, priced bool) error {
 	rows := make([]SampleRow, len(samples))
 	for i, s := range samples {
-		rows[i] = sampleRow(s)
+		rows[i] = sampleRow(s, priced)
 	}
 	var buf bytes.Buffer
 	if err := parquetw.Write(&buf, "memharness", sampleColumns(rows)); err != nil {
@@ -93,6 +97,15 @@ func sampleColumns(rows []SampleRow) []parquetw.Column {
 		}
 		return parquetw.Float64s(name, v)
 	}
+	optF64 := func(name string, get func(*SampleRow) *float64) parquetw.Column {
+		v, present := make([]float64, len(rows)), make([]bool, len(rows))
+		for i := range rows {
+			if p := get(&rows[i]); p != nil {
+				v[i], present[i] = *p, true
+			}
+		}
+		return parquetw.OptionalFloat64s(name, v, present)
+	}
 	valid := make([]bool, len(rows))
 	for i := range rows {
 		valid[i] = rows[i].Valid
@@ -116,7 +129,7 @@ func sampleColumns(rows []SampleRow) []parquetw.Column {
 		i64("cached_calls", func(r *SampleRow) int64 { return r.CachedCalls }),
 		i64("prompt_tokens", func(r *SampleRow) int64 { return r.PromptTokens }),
 		i64("completion_tokens", func(r *SampleRow) int64 { return r.CompletionTokens }),
-		f64("cost", func(r *SampleRow) float64 { return r.Cost }),
+		optF64("cost", func(r *SampleRow) *float64 { return r.Cost }),
 		f64("latency_ms", func(r *SampleRow) float64 { return r.LatencyMS }),
 		i64("history_records", func(r *SampleRow) int64 { return r.HistoryRecords }),
 		i64("history_tokens", func(r *SampleRow) int64 { return r.HistoryTokens }),
@@ -125,7 +138,7 @@ func sampleColumns(rows []SampleRow) []parquetw.Column {
 }
 
 func (s *summary) writeParquet(dir string) ([]Artefact, error) {
-	if err := WriteSamplesParquet(filepath.Join(dir, "samples.parquet"), s.run.samples); err != nil {
+	if err := WriteSamplesParquet(filepath.Join(dir, "samples.parquet"), s.run.samples, s.priced()); err != nil {
 		return nil, err
 	}
 	return []Artefact{{"samples.parquet", "every sample record (one row per sample, columns as in samples.jsonl) for pandas, polars or DuckDB"}}, nil

@@ -86,6 +86,11 @@ func Write(runDir string, opts Options) (Artefacts, error) {
 	if err := os.MkdirAll(out.Dir, 0o755); err != nil {
 		return Artefacts{}, fmt.Errorf("report: %w", err)
 	}
+	// usage.json says whether the run was priced, which the CSVs and the
+	// Parquet file need before the index does.
+	if s.runUsage, err = readUsage(runDir); err != nil {
+		return Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)
+	}
 	steps := []func(dir string) ([]Artefact, error){
 		s.writeMetricsCSV,
 		s.writeConfusion,
@@ -103,9 +108,6 @@ func Write(runDir string, opts Options) (Artefacts, error) {
 		out.Files = append(out.Files, arts...)
 	}
 	if err := stampCSVs(out.Dir, out.Files, provenanceOf(r.manifest)); err != nil {
-		return Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)
-	}
-	if s.runUsage, err = readUsage(runDir); err != nil {
 		return Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)
 	}
 	idx, err := s.writeIndex(out.Dir, out.Files)

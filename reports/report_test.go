@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -199,10 +200,25 @@ func TestSamplesParquet(t *testing.T) {
 	if n != len(want) {
 		t.Fatalf("read %d rows (%v), want %d", n, err, len(want))
 	}
+	// The test run has no prices: every cost is null, not 0.
 	for i, s := range want {
-		if d := cmp.Diff(sampleRow(s), got[i]); d != "" {
+		if d := cmp.Diff(sampleRow(s, false), got[i]); d != "" || got[i].Cost != nil {
 			t.Fatalf("row %d (-want +got):\n%s", i, d)
 		}
+	}
+	// A priced run keeps each sample's cost.
+	path := filepath.Join(t.TempDir(), "priced.parquet")
+	priced := slices.Clone(want)
+	priced[0].Cost = 0.25
+	if err := WriteSamplesParquet(path, priced, true); err != nil {
+		t.Fatal(err)
+	}
+	back, err := parquet.ReadFile[SampleRow](path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back[0].Cost == nil || *back[0].Cost != 0.25 || back[1].Cost == nil || *back[1].Cost != priced[1].Cost {
+		t.Errorf("priced costs read back as %v, %v", back[0].Cost, back[1].Cost)
 	}
 }
 

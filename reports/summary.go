@@ -188,3 +188,14 @@ func summarise(r *run, opts Options) (*summary, error) {
 func (s *summary) multiClassFields() []field {
 	return slices.DeleteFunc(slices.Clone(s.run.fields), func(f field) bool { return f.Kind == kindBinary })
 }
+
+// priced reports whether the run had prices: usage.json's costs are null
+// otherwise.
+func (s *summary) priced() bool {
+	for _, u := range s.runUsage {
+		if u.Cost != nil {
+			return true
+		}
+	}
+	return false
+}

@@ -1,5 +1,6 @@
 // Package parquetw writes flat Parquet files: one row group of required
-// columns of strings, 64-bit integers, doubles and booleans, each column one
+// columns of strings, 64-bit integers, doubles and booleans (and optional
+// doubles, for values that may be unknown), each column one
 // PLAIN-encoded, Snappy-compressed data page, with the footer in Thrift's
 // compact protocol. That is all a run's samples.parquet needs, and it keeps
 // a general Parquet library (some 300 interface tables and a dozen package
@@ -29,6 +30,7 @@ const (
 	typeByteArray = 6
 
 	required = 0
+	optional = 1
 
 	encodingPlain = 0
 	encodingRLE   = 3
@@ -47,11 +49,14 @@ type Column struct {
 	typ    int32
 	n      int
 	encode func(*bytes.Buffer)
+	// present marks the non-null rows of an optional column (nil: the
+	// column is required).
+	present []bool
 }
 
 // Strings is a column of UTF-8 strings (BYTE_ARRAY, logical type STRING).
 func Strings(name string, v []string) Column {
-	return Column{name, typeByteArray, len(v), func(b *bytes.Buffer) {
+	return Column{name: name, typ: typeByteArray, n: len(v), encode: func(b *bytes.Buffer) {
 		for _, s := range v {
 			b.Write(binary.LittleEndian.AppendUint32(nil, uint32(len(s))))
 			b.WriteString(s)
@@ -61,7 +66,7 @@ func Strings(name string, v []string) Column {
 
 // Int64s is a column of signed 64-bit integers (INT64, INTEGER(64, signed)).
 func Int64s(name string, v []int64) Column {
-	return Column{name, typeInt64, len(v), func(b *bytes.Buffer) {
+	return Column{name: name, typ: typeInt64, n: len(v), encode: func(b *bytes.Buffer) {
 		for _, x := range v {
 			b.Write(binary.LittleEndian.AppendUint64(nil, uint64(x)))
 		}
@@ -70,16 +75,51 @@ func Int64s(name string, v []int64) Column {
 
 // Float64s is a column of doubles.
 func Float64s(name string, v []float64) Column {
-	return Column{name, typeDouble, len(v), func(b *bytes.Buffer) {
+	return Column{name: name, typ: typeDouble, n: len(v), encode: func(b *bytes.Buffer) {
 		for _, x := range v {
 			b.Write(binary.LittleEndian.AppendUint64(nil, math.Float64bits(x)))
 		}
 	}}
 }
 
+// OptionalFloat64s is a column of doubles in which v[i] is null unless
+// present[i]: a null says "unknown", which 0 would not.
+func OptionalFloat64s(name string, v []float64, present []bool) Column {
+	c := Column{name: name, typ: typeDouble, n: len(v), present: present}
+	c.encode = func(b *bytes.Buffer) {
+		for i, x := range v {
+			if present[i] {
+				b.Write(binary.LittleEndian.AppendUint64(nil, math.Float64bits(x)))
+			}
+		}
+	}
+	return c
+}
+
+// definitionLevels encodes an optional column's levels (1 present, 0
+// null) as the RLE/bit-packing hybrid with bit width 1, in RLE runs,
+// preceded by its 4-byte length as data pages (v1) store them.
+func definitionLevels(present []bool) []byte {
+	var runs []byte
+	for i := 0; i < len(present); {
+		j := i
+		for j < len(present) && present[j] == present[i] {
+			j++
+		}
+		runs = binary.AppendUvarint(runs, uint64(j-i)<<1) // an RLE run's header
+		if present[i] {
+			runs = append(runs, 1)
+		} else {
+			runs = append(runs, 0)
+		}
+		i = j
+	}
+	return append(binary.LittleEndian.AppendUint32(nil, uint32(len(runs))), runs...)
+}
+
 // Bools is a column of booleans, bit-packed low bit first as PLAIN wants.
 func Bools(name string, v []bool) Column {
-	return Column{name, typeBoolean, len(v), func(b *bytes.Buffer) {
+	return Column{name: name, typ: typeBoolean, n: len(v), encode: func(b *bytes.Buffer) {
 		packed := make([]byte, (len(v)+7)/8)
 		for i, x := range v {
 			if x {
@@ -98,6 +138,9 @@ func Write(w io.Writer, createdBy string, cols []Column) error {
 	}
 	rows := cols[0].n
 	for _, c := range cols {
+		if c.present != nil && len(c.present) != c.n {
+			return fmt.Errorf("parquet: column %q has %d values and %d presence flags", c.name, c.n, len(c.present))
+		}
 		if c.n != rows {
 			return fmt.Errorf("parquet: column %q has %d values, column %q has %d", c.name, c.n, cols[0].name, rows)
 		}
@@ -114,6 +157,9 @@ func Write(w io.Writer, createdBy string, cols []Column) error {
 			break
 		}
 		page.Reset()
+		if c.present != nil {
+			page.Write(definitionLevels(c.present))
+		}
 		c.encode(&page)
 		// Page sizes are 32-bit in the format; Snappy's worst case adds
 		// about a sixth.
@@ -148,7 +194,11 @@ func Write(w io.Writer, createdBy string, cols []Column) error {
 	for _, c := range cols {
 		m.field = 0
 		m.i32(1, c.typ)
-		m.i32(3, required)
+		if c.present != nil {
+			m.i32(3, optional)
+		} else {
+			m.i32(3, required)
+		}
 		m.str(4, c.name)
 		switch c.typ {
 		case typeByteArray:

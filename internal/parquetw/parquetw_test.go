@@ -3,6 +3,7 @@ package parquetw
 import (
 	"bytes"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -131,5 +132,60 @@ func TestErrors(t *testing.T) {
 	err := Write(&buf, "x", []Column{Strings("a", []string{"1", "2"}), Int64s("b", []int64{1})})
 	if err == nil || !strings.Contains(err.Error(), `"b" has 1 values`) {
 		t.Errorf("ragged columns: err = %v", err)
+	}
+}
+
+// TestOptionalDoubles: nulls and values survive in any arrangement (runs of
+// each, alternation, all null, none null), read back by parquet-go as nil
+// pointers, next to a required column.
+func TestOptionalDoubles(t *testing.T) {
+	type opt struct {
+		K string   `parquet:"k"`
+		C *float64 `parquet:"c,optional"`
+	}
+	f := func(x float64) *float64 { return &x }
+	alternating := make([]opt, 301)
+	for i := range alternating {
+		alternating[i].K = strconv.Itoa(i)
+		if i%2 == 0 {
+			alternating[i].C = f(float64(i) / 3)
+		}
+	}
+	tests := []struct {
+		name string
+		rows []opt
+	}{
+		{"all null", []opt{{K: "a"}, {K: "b"}, {K: "c"}}},
+		{"none null", []opt{{K: "a", C: f(0)}, {K: "b", C: f(-2.5)}}},
+		{"runs", []opt{{K: "a"}, {K: "b"}, {K: "c", C: f(1)}, {K: "d", C: f(2)}, {K: "e", C: f(3)}, {K: "f"}}},
+		{"alternating, 301 rows", alternating},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			k := make([]string, len(tt.rows))
+			v, present := make([]float64, len(tt.rows)), make([]bool, len(tt.rows))
+			for i, r := range tt.rows {
+				k[i] = r.K
+				if r.C != nil {
+					v[i], present[i] = *r.C, true
+				}
+			}
+			var buf bytes.Buffer
+			if err := Write(&buf, "memharness", []Column{Strings("k", k), OptionalFloat64s("c", v, present)}); err != nil {
+				t.Fatal(err)
+			}
+			r := parquet.NewGenericReader[opt](bytes.NewReader(buf.Bytes()))
+			defer r.Close()
+			got := make([]opt, r.NumRows())
+			if n, err := r.Read(got); n != len(got) {
+				t.Fatalf("read %d of %d rows: %v", n, len(got), err)
+			}
+			if !cmp.Equal(got, tt.rows) {
+				t.Fatalf("read back differs:\n%s", cmp.Diff(tt.rows, got))
+			}
+		})
+	}
+	if err := Write(&bytes.Buffer{}, "x", []Column{OptionalFloat64s("c", []float64{1, 2}, []bool{true})}); err == nil {
+		t.Error("presence flags of another length: no error")
 	}
 }
