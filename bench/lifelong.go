@@ -256,6 +256,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 			NewMethod: newMethod, Env: env, MaxSteps: lc.MaxSteps, TasksPerEnv: lc.TasksPerEnv,
 			TestTasks: func(s envs.Suite) []envs.Task { return tests[s.Name()] },
 			Meters:    back.lifelongMeters(), Workers: 1, Log: stdio.Err, RetryBudget: cfg.Backbone.RetryBudget.Duration,
+			Untimed: back.kind == "sim",
 		})
 		if c, ok := m.(interface{ Close() error }); ok {
 			c.Close()

@@ -70,6 +70,9 @@ type Options struct {
 	// construction, may wait in retry backoffs (0: unbounded), as
 	// backbone.retry_budget does for one PraMem sample.
 	RetryBudget time.Duration
+	// Untimed leaves the wall-clock duration out of transcripts, so a
+	// deterministic backbone (sim) writes the same files on every run.
+	Untimed bool
 }
 
 // budgeted gives ctx the run's retry budget, fresh for one episode or one
@@ -415,6 +418,9 @@ func (r *runner) episode(ctx context.Context, m agent.Method, env agent.Env, s e
 			return envs.Transcript{}, TaskResult{}, err
 		}
 		return fail("start", err)
+	}
+	if r.opts.Untimed {
+		tr.Duration = 0
 	}
 	res := TaskResult{
 		Task: t.ID, Score: tr.Score, Steps: tr.Steps, Invalid: tr.Invalid, End: tr.End,

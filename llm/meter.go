@@ -94,6 +94,10 @@ type meterCell struct {
 	latency, wall time.Duration
 	// lastValid is the verdict on each sample ID's latest judged draw.
 	lastValid map[string]bool
+	// exampleKey orders candidate bad answers (non-empty first, then sample
+	// ID, then text), so the one quoted does not depend on which call
+	// finished first.
+	exampleKey string
 }
 
 // judge books the Accept verdict of one answered call.
@@ -104,8 +108,13 @@ func (c *meterCell) judge(rec CallRecord) {
 	ok := !rec.Invalid
 	if !ok {
 		c.Invalid++
-		if c.InvalidExample == "" {
-			c.InvalidExample = rec.InvalidText
+		// A non-empty answer says more than an empty one.
+		empty := "0"
+		if rec.InvalidText == "" {
+			empty = "1"
+		}
+		if key := empty + rec.SampleID + "\x00" + rec.InvalidText; c.exampleKey == "" || key < c.exampleKey {
+			c.InvalidExample, c.exampleKey = rec.InvalidText, key
 		}
 	}
 	if rec.SampleID == "" {

@@ -126,3 +126,33 @@ func TestMeterInvalidRates(t *testing.T) {
 		t.Errorf("unjudged purpose counted: %+v", q)
 	}
 }
+
+// TestInvalidExampleIsOrderFree: the bad answer quoted per purpose is the
+// same whichever call finishes first (the smallest sample ID's non-empty
+// one).
+func TestInvalidExampleIsOrderFree(t *testing.T) {
+	recs := []CallRecord{
+		{Purpose: "predict", Judged: true, Invalid: true, InvalidText: "late answer", SampleID: "s2"},
+		{Purpose: "predict", Judged: true, Invalid: true, InvalidText: "", SampleID: "s1"},
+		{Purpose: "predict", Judged: true, Invalid: true, InvalidText: "first answer", SampleID: "s1"},
+		{Purpose: "predict", Judged: true, SampleID: "s3"},
+	}
+	var want string
+	for perm := range 24 {
+		order := []int{0, 1, 2, 3}
+		for i, p := 0, perm; i < 4; i, p = i+1, p/(4-i) {
+			j := i + p%(4-i)
+			order[i], order[j] = order[j], order[i]
+		}
+		c := &meterCell{}
+		for _, i := range order {
+			c.judge(recs[i])
+		}
+		if perm == 0 {
+			want = c.InvalidExample
+		}
+		if c.InvalidExample != want || want != "first answer" {
+			t.Fatalf("order %v quotes %q, order 0 quoted %q (want s1's non-empty answer)", order, c.InvalidExample, want)
+		}
+	}
+}

@@ -89,8 +89,12 @@ func csvIndex(t *testing.T, path string, key ...int) map[string]map[string]strin
 //	live_sent_gift      0110    0110    0100
 //	ad_activated        0100    0100    0100
 //	shop_order_success  1001    1000    1001
+//
+// The run is relabelled as a real backbone's: on sim, Table 3 leaves the
+// wall-clock construction time out (TestPraMemSimTimesNothing).
 func TestPraMemByHand(t *testing.T) {
 	dir := copyPMRun(t)
+	onBackbone(t, dir, "openai")
 	writePM(t, dir)
 	rep := filepath.Join(dir, ReportDir)
 
@@ -189,7 +193,7 @@ func TestPraMemByHand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"memory/proex/u3.json", "usage.json by purpose", "| pramem.reflect | 80 |", "backbone: sim"} {
+	for _, want := range []string{"memory/proex/u3.json", "usage.json by purpose", "| pramem.reflect | 80 |", "backbone: openai"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("pramem_table3.md lacks %q", want)
 		}
@@ -553,5 +557,41 @@ func TestMinutes(t *testing.T) {
 		if got := minutes(tt.secs); got != tt.want {
 			t.Errorf("minutes(%v) = %q, want %q", tt.secs, got, tt.want)
 		}
+	}
+}
+
+// onBackbone rewrites the copied run's manifest to name another backbone.
+func onBackbone(t *testing.T, dir, backbone string) {
+	t.Helper()
+	path := filepath.Join(dir, "manifest.json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := strings.Replace(string(b), `"backbone": "sim"`, `"backbone": "`+backbone+`"`, 1)
+	if out == string(b) {
+		t.Fatal("manifest.json names no sim backbone to replace")
+	}
+	if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPraMemSimTimesNothing: on sim, Table 3's construction time is empty
+// in the CSV and "—" in the table, so the same config gives the same CSV;
+// calls and tokens stay.
+func TestPraMemSimTimesNothing(t *testing.T) {
+	dir := copyPMRun(t)
+	writePM(t, dir)
+	rep := filepath.Join(dir, ReportDir)
+	t3 := csvIndex(t, filepath.Join(rep, "pramem_table3.csv"), 0)
+	for _, m := range []string{"pramem", "memos"} {
+		if t3[m]["construction_seconds"] != "" || t3[m]["construction_minutes"] != "" || t3[m]["calls_per_user"] == "" {
+			t.Errorf("%s on sim: %v", m, t3[m])
+		}
+	}
+	md, _ := os.ReadFile(filepath.Join(rep, "pramem_table3.md"))
+	if !strings.Contains(string(md), "construction time is not reported") {
+		t.Errorf("Table 3 does not say why the time is missing:\n%s", md)
 	}
 }
