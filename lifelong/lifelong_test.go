@@ -553,3 +553,26 @@ type budgetProbe struct {
 func (b *budgetProbe) Agent(ctx context.Context, env agent.Env, s envs.Suite, t envs.Task) (envs.Agent, error) {
 	return b.memMethod.Agent(context.WithValue(ctx, episodeKey{}, b.episodes.Add(1)), env, s, t)
 }
+
+// TestUntimedTranscripts: on a deterministic backbone the transcripts carry
+// no wall-clock duration, so two runs write the same bytes.
+func TestUntimedTranscripts(t *testing.T) {
+	read := func(untimed bool) []byte {
+		f := newFixture(t, StreamSimilarity, false)
+		f.opts.Untimed = untimed
+		if _, err := Run(context.Background(), &memMethod{name: "mem", capacity: 5}, f.opts); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(f.dir, "lifelong", "mem", "transcripts", "02", "b.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	if a, b := read(true), read(true); !bytes.Equal(a, b) || bytes.Contains(a, []byte(`"duration_ns":`)) && !bytes.Contains(a, []byte(`"duration_ns":0`)) {
+		t.Errorf("untimed transcripts differ or carry a duration:\n%s", a)
+	}
+	if timed := read(false); bytes.Contains(timed, []byte(`"duration_ns":0,`)) || !bytes.Contains(timed, []byte(`"duration_ns":`)) {
+		t.Errorf("timed transcripts lack their duration:\n%s", timed)
+	}
+}
