@@ -111,16 +111,10 @@ func ParseRatings(data []byte, name string) ([]Rating, error) {
 		return parseRatings(data, name)
 	}
 	got := make([][]Rating, len(parts))
-	errs := make([]error, len(parts))
-	var wg sync.WaitGroup
-	for i, part := range parts {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			got[i], errs[i] = parseRatings(part, name)
-		}()
-	}
-	wg.Wait()
+	errs := inParallel(parts, func(i int, part []byte) (err error) {
+		got[i], err = parseRatings(part, name)
+		return err
+	})
 	n := 0
 	for i := range parts {
 		if errs[i] != nil {
@@ -133,6 +127,21 @@ func ParseRatings(data []byte, name string) ([]Rating, error) {
 		out = append(out, g...)
 	}
 	return out, nil
+}
+
+// inParallel runs f on every part at once and returns each part's error.
+func inParallel(parts [][]byte, f func(i int, part []byte) error) []error {
+	errs := make([]error, len(parts))
+	var wg sync.WaitGroup
+	for i, part := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = f(i, part)
+		}()
+	}
+	wg.Wait()
+	return errs
 }
 
 // splitLines cuts data into at most n parts of at least min bytes, each

@@ -2,7 +2,6 @@ package movielens
 
 import (
 	"runtime"
-	"sync"
 )
 
 // Stats summarises ratings.dat. The official ML-1M gives 1,000,209 ratings,
@@ -153,16 +152,9 @@ func (t *tally) stats() Stats {
 func RatingsStats(data []byte, name string) (Stats, error) {
 	parts := splitLines(data, runtime.GOMAXPROCS(0), 4<<20)
 	tallies := make([]tally, len(parts))
-	errs := make([]error, len(parts))
-	var wg sync.WaitGroup
-	for i, part := range parts {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = eachRating(part, name, tallies[i].add)
-		}()
-	}
-	wg.Wait()
+	errs := inParallel(parts, func(i int, part []byte) error {
+		return eachRating(part, name, tallies[i].add)
+	})
 	for i := range parts {
 		if errs[i] != nil {
 			if len(parts) > 1 {
