@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -66,7 +67,14 @@ func lifelongPrompts(ctx context.Context, cfg *config.Config, getenv func(string
 	trees := lifememrel.Trees{}
 	ps.digests = map[string]string{}
 	var pins []string
-	for _, n := range lifememrel.Needs(names) {
+	needs := lifememrel.Needs(names)
+	// LifeMem's own construction calls read the release's memory/prompts.py.
+	lifememBuild := usesLifeMem(cfg)
+	if lifememBuild && !slices.Contains(needs, lifememrel.NameLifeMem) {
+		needs = append(needs, lifememrel.NameLifeMem)
+		sort.Strings(needs)
+	}
+	for _, n := range needs {
 		src, _ := lifememrel.Find(n)
 		dir := cfg.Prompt.ReleaseDirs[n]
 		if dir == "" {
@@ -109,6 +117,15 @@ func lifelongPrompts(ctx context.Context, cfg *config.Config, getenv func(string
 	}
 	ps.prompts = &agent.Prompts{Release: release, Abstract: abstract}
 	ps.pack = strings.Join(pins, ", ")
+	if lifememBuild {
+		tm, err := lifememrel.ConstructionTemplates(trees)
+		if err != nil {
+			return ps, fmt.Errorf("prompts: release: %w", err)
+		}
+		// Key: the lifemem method's name (its ablations share it).
+		ps.prompts.Construction = map[string]agent.Templates{"lifemem": tm}
+		ps.pack += "; LifeMem construction from " + tm.Label + " (training-line keys assumed)"
+	}
 	if len(own) > 0 {
 		ps.pack += "; own prompts for " + strings.Join(own, ", ")
 		ps.warning = "warning: prompts: release has no usable source assembly (none yet, or its source has no pinned digests) for " + strings.Join(own, ", ") +
@@ -178,4 +195,18 @@ func refusePartial(backbone string, lc lifelong.Config, env string, cause error)
 	}
 	return fmt.Errorf("%s cannot run here (%v): a run on a real endpoint needs every environment of its stream and OOD set; "+
 		"fix that, or pass --allow-partial-stream to leave it out (the titles then name it)", env, cause)
+}
+
+// usesLifeMem reports whether a lifelong run has a LifeMem method, whose
+// memory construction then reads the release's prompts.
+func usesLifeMem(cfg *config.Config) bool {
+	if cfg.Lifelong == nil {
+		return false
+	}
+	for _, m := range cfg.Lifelong.Methods {
+		if m.Kind == lifelong.KindLifeMem {
+			return true
+		}
+	}
+	return false
 }

@@ -38,6 +38,7 @@ lifelong:
   methods:
     - {name: react, kind: react}
     - {name: expel, kind: expel, top_k: 2}
+    - {name: lifemem, kind: lifemem}
 `), 0o644)
 	out, code := runCLI(t, "run", "-c", cfg, "--out", dir, "--no-report")
 	if code != 0 {
@@ -55,6 +56,11 @@ lifelong:
 		strings.Contains(man.PromptsPack, "own prompts") ||
 		man.PromptsSHA256["expel/prompts/hotpotQA.py"] == "" || man.PromptsSHA256["lifemem-release/ToolQA/benchmark/ReAct/code/prompts.py"] == "" {
 		t.Errorf("manifest prompts %q pack %q digests %d", man.Prompts, man.PromptsPack, len(man.PromptsSHA256))
+	}
+	// LifeMem's construction requests read the release's memory/prompts.py.
+	if !strings.Contains(man.PromptsPack, "LifeMem construction from github.com/BITHLP/LifeMem@8a01a70 memory/prompts.py") ||
+		man.PromptsSHA256["lifemem-release/memory/prompts.py"] == "" {
+		t.Errorf("manifest pack %q lacks LifeMem's construction prompts", man.PromptsPack)
 	}
 	if !strings.Contains(man.PromptsLabel(), "tau-bench") {
 		t.Errorf("title label %q", man.PromptsLabel())

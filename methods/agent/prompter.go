@@ -46,6 +46,27 @@ type Prompts struct {
 	// abstraction (prompts: release); Synapse uses it, or its own
 	// (OwnAbstractor) where none is given.
 	Abstract map[string]StateAbstractor
+	// Construction maps a method name to its source's memory-construction
+	// templates (prompts: release); a method without one keeps its own
+	// wording.
+	Construction map[string]Templates
+}
+
+// Templates are a method's memory-construction prompts from its source:
+// Python str.format texts by the source's variable name, and where they
+// come from (for titles and logs).
+type Templates struct {
+	Label string
+	Text  map[string]string
+}
+
+// ConstructionFor returns method's source templates (false: own wording).
+func (p *Prompts) ConstructionFor(method string) (Templates, bool) {
+	if p == nil {
+		return Templates{}, false
+	}
+	t, ok := p.Construction[method]
+	return t, ok
 }
 
 // AbstractorFor returns env's state abstraction for Synapse: the source's

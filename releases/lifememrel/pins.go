@@ -128,6 +128,8 @@ var LifeMem = Source{
 		{"ToolQA/benchmark/ReAct/code/agents_chatgpt.py", lifememToolQA, "768b09ba77a36b47129cc2c4f50638d20bb55405271dd8ef36cd4f396bd9d583", 16718},
 		{"memory/server.py", lifememServer, "da3301b911e5f57b1bfa5f70ef35c158501f83be8b3a29044f67046581e057d8", 3263},
 		{"memory/insight_extraction.py", lifememMemory, "f58ef5da47916f170e807e9f6d0151a60991c6a7a2cce05c63df1eb8824f12b0", 7955},
+		{"memory/prompts.py", lifememMemory, "d02249e3b5ab9562b9693c283acc10ccda5bd03490e3ffaa2d08f1c15ec5e396", 6053},
+		{"memory/build_memory.py", lifememMemory, "d2f71766c23b522f65cd455b123fe46b5c47401d3996069bad33de9eb24dc9bd", 5001},
 	},
 }
 

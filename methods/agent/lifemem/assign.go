@@ -222,6 +222,7 @@ func (m *LifeMem) process(ctx context.Context, env agent.Env, batch []agent.Traj
 	}
 	cands := m.candidates(vecs, sid, env.Seed)
 	candViews := make([]hint.LifeMemCluster, len(cands))
+	exMsgs := map[string][]llm.Message{} // the candidates' examples, for release prompts
 	for k, c := range cands {
 		cv := hint.LifeMemCluster{Name: c.name, Summary: m.clusters[c.name].summary}
 		for _, n := range c.examples {
@@ -230,6 +231,7 @@ func (m *LifeMem) process(ctx context.Context, env agent.Env, batch []agent.Traj
 				return err
 			}
 			cv.Examples = append(cv.Examples, view(t, label(t.ID, n), m.rows[n].vec, m.opts.MessageChars))
+			exMsgs[label(t.ID, n)] = t.Messages
 		}
 		candViews[k] = cv
 	}
@@ -257,7 +259,19 @@ func (m *LifeMem) process(ctx context.Context, env agent.Env, batch []agent.Traj
 			}
 			h.Candidates = append(h.Candidates, cv)
 		}
-		text, err := m.call(ctx, env, opAssign, sid, attempt, assignPrompt(h, msgs, m.opts.MessageChars), h, acceptOps)
+		req := assignPrompt(h, msgs, m.opts.MessageChars)
+		if tm, ok := env.Prompts.ConstructionFor(templatesKey); ok {
+			req, err = releaseAssign(tm, h, func(l string) []llm.Message {
+				if ms, ok := msgs[l]; ok {
+					return ms
+				}
+				return exMsgs[l]
+			})
+			if err != nil {
+				return err
+			}
+		}
+		text, err := m.call(ctx, env, opAssign, sid, attempt, req, h, acceptOps)
 		if err != nil {
 			return err
 		}

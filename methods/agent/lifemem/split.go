@@ -3,6 +3,7 @@ package lifemem
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -28,14 +29,23 @@ func (m *LifeMem) summarize(ctx context.Context, env agent.Env, name, sid string
 		slices.Sort(rows)
 	}
 	h := hint.LifeMemSummary{Cluster: name, Previous: c.summary}
+	var full [][]llm.Message
 	for _, n := range rows {
 		t, err := loadTrajectory(ctx, m.db, n)
 		if err != nil {
 			return err
 		}
 		h.Members = append(h.Members, view(t, label(t.ID, n), m.rows[n].vec, m.opts.MessageChars))
+		full = append(full, t.Messages)
 	}
-	text, err := m.call(ctx, env, opSummary, sid+"/"+name, 0, summaryPrompt(h), h, acceptSummary)
+	req := summaryPrompt(h)
+	if tm, ok := env.Prompts.ConstructionFor(templatesKey); ok {
+		var err error
+		if req, err = releaseSummary(tm, h, full); err != nil {
+			return err
+		}
+	}
+	text, err := m.call(ctx, env, opSummary, sid+"/"+name, 0, req, h, acceptSummary)
 	if err != nil {
 		return err
 	}
@@ -144,6 +154,7 @@ func (m *LifeMem) split(ctx context.Context, env agent.Env, old, sid string) err
 	c := m.clusters[old]
 	h := hint.LifeMemSplit{Cluster: old, Summary: c.summary, MinClusters: m.opts.SplitMin, MaxClusters: m.opts.SplitMax}
 	byLabel := map[string]int{}
+	var full [][]llm.Message
 	for _, n := range c.members {
 		t, err := loadTrajectory(ctx, m.db, n)
 		if err != nil {
@@ -152,6 +163,14 @@ func (m *LifeMem) split(ctx context.Context, env agent.Env, old, sid string) err
 		l := label(t.ID, n)
 		byLabel[l] = n
 		h.Members = append(h.Members, view(t, l, m.rows[n].vec, m.opts.SplitMessageChars))
+		full = append(full, t.Messages)
+	}
+	req := splitPrompt(h)
+	if tm, ok := env.Prompts.ConstructionFor(templatesKey); ok {
+		var err error
+		if req, err = releaseSplit(tm, h, full, slices.Collect(maps.Keys(m.clusters))); err != nil {
+			return err
+		}
 	}
 	callID := sid + "/split/" + old
 	var (
@@ -160,7 +179,7 @@ func (m *LifeMem) split(ctx context.Context, env agent.Env, old, sid string) err
 		rename = map[string]string{}
 	)
 	for attempt := 0; attempt <= m.opts.Retries && len(order) == 0; attempt++ {
-		text, err := m.call(ctx, env, opSplit, callID, attempt, splitPrompt(h), h, acceptOps)
+		text, err := m.call(ctx, env, opSplit, callID, attempt, req, h, acceptOps)
 		if err != nil {
 			return err
 		}

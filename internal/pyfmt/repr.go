@@ -1,0 +1,77 @@
+package pyfmt
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Dict is a Python dict in insertion order (the order repr prints it).
+type Dict []Item
+
+// Item is one key/value pair of a Dict.
+type Item struct {
+	Key string
+	Val any
+}
+
+// Repr is repr(v) (and str(v) for containers) of a value built from nil
+// (None), bool, int, float64, string, []any, []string and Dict: how Python
+// prints the lists and dicts a prompt template is formatted with.
+func Repr(v any) string {
+	var b strings.Builder
+	appendRepr(&b, v)
+	return b.String()
+}
+
+func appendRepr(b *strings.Builder, v any) {
+	switch x := v.(type) {
+	case nil:
+		b.WriteString("None")
+	case bool:
+		if x {
+			b.WriteString("True")
+		} else {
+			b.WriteString("False")
+		}
+	case int:
+		b.WriteString(strconv.Itoa(x))
+	case float64:
+		b.WriteString(Float(x))
+	case string:
+		b.WriteString(Str(x))
+	case []string:
+		b.WriteByte('[')
+		for i, s := range x {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(Str(s))
+		}
+		b.WriteByte(']')
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			appendRepr(b, e)
+		}
+		b.WriteByte(']')
+	case Dict:
+		b.WriteByte('{')
+		for i, it := range x {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(Str(it.Key))
+			b.WriteString(": ")
+			appendRepr(b, it.Val)
+		}
+		b.WriteByte('}')
+	default:
+		// Only the types above are built by callers; anything else is a
+		// programming error, shown rather than silently mis-printed.
+		panic(fmt.Sprintf("pyfmt.Repr: unsupported type %T", v))
+	}
+}
