@@ -51,7 +51,7 @@ func writeHashable(b *strings.Builder, v Value) {
 		}
 		b.WriteByte(')')
 	default:
-		writeRepr(b, v)
+		pyfmt.WriteRepr(b, v)
 	}
 }
 

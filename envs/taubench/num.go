@@ -197,6 +197,9 @@ func (n Num) Round2() Num {
 }
 
 // String is Python's str(n).
+// PyRepr is repr() of the number, the same text as String.
+func (n Num) PyRepr() string { return n.String() }
+
 func (n Num) String() string {
 	if !n.IsFloat {
 		if n.B != nil {

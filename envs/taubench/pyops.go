@@ -510,48 +510,7 @@ func pySorted(v Value) []Value {
 }
 
 // pyRepr is Python's repr(v) for decoded JSON values.
-func pyRepr(v Value) string {
-	var b strings.Builder
-	writeRepr(&b, v)
-	return b.String()
-}
-
-func writeRepr(b *strings.Builder, v Value) {
-	switch x := v.(type) {
-	case nil:
-		b.WriteString("None")
-	case bool:
-		if x {
-			b.WriteString("True")
-		} else {
-			b.WriteString("False")
-		}
-	case string:
-		b.WriteString(pyfmt.Str(x))
-	case Num:
-		b.WriteString(x.String())
-	case []Value:
-		b.WriteByte('[')
-		for i, e := range x {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			writeRepr(b, e)
-		}
-		b.WriteByte(']')
-	case *Object:
-		b.WriteByte('{')
-		for i, k := range x.keys {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(pyfmt.Str(k))
-			b.WriteString(": ")
-			writeRepr(b, x.vals[k])
-		}
-		b.WriteByte('}')
-	}
-}
+func pyRepr(v Value) string { return pyfmt.Repr(v) }
 
 // pyStr is str(v), what an f-string shows: strings as they are, anything
 // else as its repr.

@@ -2,6 +2,8 @@ package taubench
 
 import (
 	"fmt"
+
+	"github.com/memharness/memharness/internal/pyfmt"
 )
 
 // Value is a decoded JSON value: nil, bool, string, Num, *Object or []Value.
@@ -120,4 +122,13 @@ func Equal(a, b Value) bool {
 	default:
 		panic(fmt.Sprintf("taubench: unexpected value type %T", a))
 	}
+}
+
+// PyRepr is repr() of the object as a Python dict, keys in insertion order.
+func (o *Object) PyRepr() string {
+	d := make(pyfmt.Dict, len(o.keys))
+	for i, k := range o.keys {
+		d[i] = pyfmt.Item{Key: k, Val: o.vals[k]}
+	}
+	return pyfmt.Repr(d)
 }

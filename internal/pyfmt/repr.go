@@ -15,16 +15,22 @@ type Item struct {
 	Val any
 }
 
+// Reprer is a caller's value that knows its own repr (a number type that
+// keeps Python's int/float distinction, an ordered dict of its own).
+type Reprer interface{ PyRepr() string }
+
 // Repr is repr(v) (and str(v) for containers) of a value built from nil
-// (None), bool, int, float64, string, []any, []string and Dict: how Python
-// prints the lists and dicts a prompt template is formatted with.
+// (None), bool, int, float64, string, []any, []string, Dict and Reprer: how
+// Python prints the lists and dicts a prompt template is formatted with,
+// or a tool reports in an error.
 func Repr(v any) string {
 	var b strings.Builder
-	appendRepr(&b, v)
+	WriteRepr(&b, v)
 	return b.String()
 }
 
-func appendRepr(b *strings.Builder, v any) {
+// WriteRepr writes Repr(v) to b.
+func WriteRepr(b *strings.Builder, v any) {
 	switch x := v.(type) {
 	case nil:
 		b.WriteString("None")
@@ -55,7 +61,7 @@ func appendRepr(b *strings.Builder, v any) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			appendRepr(b, e)
+			WriteRepr(b, e)
 		}
 		b.WriteByte(']')
 	case Dict:
@@ -66,9 +72,11 @@ func appendRepr(b *strings.Builder, v any) {
 			}
 			b.WriteString(Str(it.Key))
 			b.WriteString(": ")
-			appendRepr(b, it.Val)
+			WriteRepr(b, it.Val)
 		}
 		b.WriteByte('}')
+	case Reprer:
+		b.WriteString(x.PyRepr())
 	default:
 		// Only the types above are built by callers; anything else is a
 		// programming error, shown rather than silently mis-printed.
