@@ -341,9 +341,9 @@ func (m *method) build(ctx context.Context, env predict.Env, sp *stagePrompts, c
 	if cfg.evalRound > 0 {
 		want = min(cfg.evalRound, total)
 	}
-	// The longest history reaches furthest into the test window: the leak
-	// reproduction reads past the pool from it.
-	full := first.History
+	// The leak reproduction reads past the pool: from the user's whole
+	// timeline when the dataset gives it, else the longest history.
+	full := u.Timeline
 	for _, in := range u.Instances {
 		if len(in.History) > len(full) {
 			full = in.History
