@@ -12,7 +12,6 @@ import (
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/datasets/behavior"
-	"github.com/memharness/memharness/methods/pramem"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/releases/pramemrel"
 	"github.com/memharness/memharness/runlog"
@@ -46,6 +45,7 @@ func releaseDir(cfg *config.Config, getenv func(string) string) string {
 // pins are the release files' digests (nil: pramemrel.Files).
 func preparePrompts(cfg *config.Config, getenv func(string) string, out string, pins []pramemrel.File) (*config.Config, promptsSetup, error) {
 	ps := promptsSetup{label: cfg.PromptsLabel()}
+	cfg = withSampling(cfg, ps.label)
 	if ps.label != config.PromptsRelease {
 		if cfg.Backbone.Kind == "openai" && cfg.Task != "lifemem" {
 			ps.warnings = append(ps.warnings, "warning: prompts: own — the harness's own wording, not the authors'; these numbers are not comparable "+
@@ -88,14 +88,6 @@ func preparePrompts(cfg *config.Config, getenv func(string) string, out string, 
 		if !slices.Contains(m.Templates, path) { // a resolved config.yaml already lists it
 			m.Templates = append(slices.Clone(m.Templates), path)
 		}
-		if m.Kind == predict.KindPraMem {
-			spec := predict.PraMemSpec{}
-			if m.PraMem != nil {
-				spec = *m.PraMem
-			}
-			spec.ReleaseRequest = true
-			m.PraMem = &spec
-		}
 	}
 	if cfg.Dataset.Language == "en" && cfg.Task == "omnibehavior" {
 		// Documented, not reproduced: on the English files the release
@@ -106,14 +98,29 @@ func preparePrompts(cfg *config.Config, getenv func(string) string, out string, 
 	if pack.ShuffleSeed != 1024 {
 		ps.warnings = append(ps.warnings, fmt.Sprintf("warning: the release pack shuffles practice items with random.seed(%d); release_sampling uses 1024", pack.ShuffleSeed))
 	}
-	if pack.PracticeMaxTokens != pramem.DefaultPracticeMaxTokens {
-		// The spec's params also serve evaluation calls, which the release
-		// sends uncapped, so the practice cap is PraMem's own default.
-		ps.warnings = append(ps.warnings, fmt.Sprintf("warning: the release pack caps practice calls at %d tokens; PraMem sends %d",
-			pack.PracticeMaxTokens, pramem.DefaultPracticeMaxTokens))
+	for _, d := range config.PurposeDefaults() {
+		if n, ok := d.Release.Extra["max_completion_tokens"].(int); ok && slices.Contains(d.Kinds, predict.KindPraMem) && n != pack.PracticeMaxTokens {
+			// The default is the pinned release's; a pack that disagrees
+			// is not that release.
+			ps.warnings = append(ps.warnings, fmt.Sprintf("warning: the release pack caps practice calls at %d tokens; %s sends %d (methods[].sampling.%s)",
+				pack.PracticeMaxTokens, d.Purpose, n, d.Purpose))
+			break
+		}
 	}
 	ps.pack, ps.tmpl = pack, path
 	return &c, ps, nil
+}
+
+// withSampling is cfg with every method's sampling map filled with the
+// defaults of the prompts setting (see config.PurposeDefaults); cfg is not
+// changed.
+func withSampling(cfg *config.Config, label string) *config.Config {
+	c := *cfg
+	c.Methods = slices.Clone(cfg.Methods)
+	for i := range c.Methods {
+		c.Methods[i].Sampling = config.MethodSampling(label, c.Methods[i].Kind, c.Methods[i].Sampling)
+	}
+	return &c
 }
 
 // rewriteData puts the release's text into the loaded data: its yes/no

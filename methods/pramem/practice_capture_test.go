@@ -1,4 +1,4 @@
-package pramem
+package pramem_test
 
 // Whole-request comparison of PraMem's practice stage with the release's
 // own code (z_1 draw, z_2 inputs, z_5 rounds) run on the same user with the
@@ -59,9 +59,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/datasets/behavior"
 	"github.com/memharness/memharness/datasets/omnibehavior"
 	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/methods/pramem"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/releases/pramemrel"
 )
@@ -176,9 +178,11 @@ func TestReleasePracticeCapture(t *testing.T) {
 	u.Instances = keep
 
 	spec := predict.PraMemSpec{Rounds: len(cap.Targets), ReleaseSampling: true, ReproduceReleaseLeak: true,
-		ReleaseNoopGrounding: true, ReleaseRequest: true}
-	s := predict.Spec{Kind: predict.KindPraMem, Language: "zh", Templates: []string{tmpl}, PraMem: &spec}
-	m, err := New(s)
+		ReleaseNoopGrounding: true}
+	// The request settings a run under prompts: release gets.
+	s := predict.Spec{Kind: predict.KindPraMem, Language: "zh", Templates: []string{tmpl}, PraMem: &spec,
+		Sampling: config.MethodSampling(config.PromptsRelease, predict.KindPraMem, nil)}
+	m, err := pramem.New(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,8 +190,7 @@ func TestReleasePracticeCapture(t *testing.T) {
 	// The draw: the same targets in the same order.
 	first := u.Instances[0]
 	pool := first.History[:first.PracticeCut]
-	cfg := m.(*method).cfg
-	items, err := samplePractice(pool, newQuestionBook(u), cfg.minHist, cfg.poolSize, cfg.rounds, cfg.seed, u.User, true)
+	items, err := pramem.PracticeTargets(m, u)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +228,7 @@ func TestReleasePracticeCapture(t *testing.T) {
 		t.Fatal(err)
 	}
 	rm.Model = client
-	env := predict.Env{Model: rm, Checkpoints: newMemStore()}
+	env := predict.Env{Model: rm}
 	if _, err := m.PrepareUser(context.Background(), env, u); err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +277,7 @@ func bodyDiff(got, want map[string]any) string {
 		for i < len(g) && i < len(w) && g[i] == w[i] {
 			i++
 		}
-		return fmt.Sprintf("messages differ at byte %d:\n got …%q\nwant …%q", i, clip(g, i), clip(w, i))
+		return fmt.Sprintf("messages differ at byte %d:\n got …%q\nwant …%q", i, around(g, i), around(w, i))
 	}
 	return "identical"
 }
@@ -289,3 +292,6 @@ func messageText(v any) string {
 	}
 	return s
 }
+
+// around shows the text around byte i.
+func around(s string, i int) string { return s[max(0, i-40):min(len(s), i+80)] }

@@ -23,7 +23,7 @@ type base struct {
 }
 
 func newBase(s Spec) (base, error) {
-	b := base{name: s.Name, params: s.Params}
+	b := base{name: s.Name, params: s.ParamsFor(PurposePredict)}
 	if b.name == "" {
 		b.name = s.Kind
 	}
@@ -159,7 +159,7 @@ func (b base) ask(ctx context.Context, env Env, inst behavior.Instance, v view) 
 	}
 	parse := parser(inst.Question)
 	req := llm.Request{
-		Purpose:  "predict",
+		Purpose:  PurposePredict,
 		Messages: []llm.Message{{Role: "user", Content: v.prompt}},
 		Params:   b.params,
 		SampleID: inst.ID,

@@ -56,10 +56,6 @@ type PraMemSpec struct {
 	// user, as a single-process run would (the release's own process pool
 	// reseeds each forked worker from the OS), instead of per-user seeds.
 	ReleaseSampling bool `yaml:"release_sampling,omitempty" json:"release_sampling,omitempty"`
-	// ReleaseRequest shapes practice calls as the release's client sends
-	// them: the completion cap as max_completion_tokens (never max_tokens).
-	// prompts: release turns it on.
-	ReleaseRequest bool `yaml:"release_request,omitempty" json:"release_request,omitempty"`
 	// MemoryDir evaluates memories built elsewhere (the released layout,
 	// <dir>/<user>_0.json) instead of building them.
 	MemoryDir string `yaml:"memory_dir,omitempty" json:"memory_dir,omitempty"`
