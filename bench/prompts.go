@@ -45,7 +45,7 @@ func releaseDir(cfg *config.Config, getenv func(string) string) string {
 // pins are the release files' digests (nil: pramemrel.Files).
 func preparePrompts(cfg *config.Config, getenv func(string) string, out string, pins []pramemrel.File) (*config.Config, promptsSetup, error) {
 	ps := promptsSetup{label: cfg.PromptsLabel()}
-	cfg = withSampling(cfg, ps.label)
+	cfg = withRequestDefaults(cfg, ps.label)
 	if ps.label != config.PromptsRelease {
 		if cfg.Backbone.Kind == "openai" && cfg.Task != "lifemem" {
 			ps.warnings = append(ps.warnings, "warning: prompts: own — the harness's own wording, not the authors'; these numbers are not comparable "+
@@ -111,14 +111,19 @@ func preparePrompts(cfg *config.Config, getenv func(string) string, out string, 
 	return &c, ps, nil
 }
 
-// withSampling is cfg with every method's sampling map filled with the
-// defaults of the prompts setting (see config.PurposeDefaults); cfg is not
+// withRequestDefaults is cfg with every method's sampling map filled with
+// the defaults of the prompts setting (see config.PurposeDefaults) and,
+// under release, the source's answer parser where none is set; cfg is not
 // changed.
-func withSampling(cfg *config.Config, label string) *config.Config {
+func withRequestDefaults(cfg *config.Config, label string) *config.Config {
 	c := *cfg
 	c.Methods = slices.Clone(cfg.Methods)
 	for i := range c.Methods {
-		c.Methods[i].Sampling = config.MethodSampling(label, c.Methods[i].Kind, c.Methods[i].Sampling)
+		m := &c.Methods[i]
+		m.Sampling = config.MethodSampling(label, m.Kind, m.Sampling)
+		if m.Parser == "" && label == config.PromptsRelease {
+			m.Parser = predict.ParserSource
+		}
 	}
 	return &c
 }

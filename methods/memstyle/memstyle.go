@@ -284,10 +284,7 @@ func (c *common) predictWith(ctx context.Context, env predict.Env, model llm.Mod
 	for i, e := range visible {
 		shown[i] = hintEvent(e, true)
 	}
-	parse := predict.ParseBinary
-	if inst.Question.Kind == behavior.MultiClass {
-		parse = func(s string) (string, bool) { return predict.ParseRating(s, inst.Question.Classes) }
-	}
+	parse := predict.AnswerParser(inst.Question, c.spec.Parser)
 	req := llm.Request{
 		Purpose:  purpose,
 		Messages: []llm.Message{{Role: "user", Content: predict.WithMemory(q, block)}},

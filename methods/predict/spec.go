@@ -38,12 +38,23 @@ type Spec struct {
 	// docs/CONFIG_KEYS.md lists them); a purpose set here wins. Methods hold
 	// no sampling value of their own.
 	Sampling map[string]llm.Params `yaml:"sampling,omitempty" json:"sampling,omitempty"`
+	// Parser chooses the answer parser: "own" (the default: reasoning
+	// blocks removed first) or "source" (the PraMem release's own Yes/No
+	// mapping, see ParseBinarySource); prompts: release sets "source".
+	// Ratings have no released parser and always use ParseRating.
+	Parser string `yaml:"parser,omitempty" json:"parser,omitempty"`
 	// PraMem configures kind "pramem" (practice rounds, reviews, ablations).
 	PraMem *PraMemSpec `yaml:"pramem,omitempty" json:"pramem,omitempty"`
 	// Memory configures the memory-system baselines (kinds "mem0", "memos",
 	// "proex").
 	Memory *MemorySpec `yaml:"memory,omitempty" json:"memory,omitempty"`
 }
+
+// Parsers Spec.Parser names.
+const (
+	ParserOwn    = "own"
+	ParserSource = "source"
+)
 
 // Call purposes of the prediction baselines (see Spec.Sampling).
 const (
