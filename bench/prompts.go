@@ -8,10 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/datasets/behavior"
+	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/methods/pramem"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/releases/pramemrel"
 	"github.com/memharness/memharness/runlog"
@@ -19,7 +22,10 @@ import (
 
 // promptsSetup is what prompts: own|release decided for a run.
 type promptsSetup struct {
-	label    string // config.PromptsOwn or config.PromptsRelease
+	label string // config.PromptsOwn or config.PromptsRelease
+	// set are the methods[].sampling maps as configured, by method name,
+	// before the defaults were filled in (provenance tells them apart).
+	set      map[string]map[string]llm.Params
 	pack     *pramemrel.Pack
 	tmpl     string   // the generated template file (release)
 	warnings []string // printed once per run
@@ -44,7 +50,10 @@ func releaseDir(cfg *config.Config, getenv func(string) string) string {
 //
 // pins are the release files' digests (nil: pramemrel.Files).
 func preparePrompts(cfg *config.Config, getenv func(string) string, out string, pins []pramemrel.File) (*config.Config, promptsSetup, error) {
-	ps := promptsSetup{label: cfg.PromptsLabel()}
+	ps := promptsSetup{label: cfg.PromptsLabel(), set: map[string]map[string]llm.Params{}}
+	for _, m := range cfg.Methods {
+		ps.set[m.Name] = m.Sampling
+	}
 	cfg = withRequestDefaults(cfg, ps.label)
 	if ps.label != config.PromptsRelease {
 		if cfg.Backbone.Kind == "openai" && cfg.Task != "lifemem" {
@@ -171,4 +180,56 @@ func (ps promptsSetup) stamp(m *runlog.Manifest, cfg *config.Config, tokenizer s
 		m.PromptsSHA256 = ps.pack.Digests
 	}
 	m.Profile, m.ProfileSet = cfg.Profile, cfg.ProfileSet
+	m.Provenance = ps.provenance(cfg)
+}
+
+// provenance says, per method and stage, where the prompt, the request
+// settings and the answer parser come from.
+func (ps promptsSetup) provenance(cfg *config.Config) map[string]runlog.Provenance {
+	release := ps.label == config.PromptsRelease
+	prompt := runlog.FromOwn
+	if release {
+		prompt = runlog.FromSource
+	}
+	out := map[string]runlog.Provenance{}
+	for _, m := range cfg.Methods {
+		set := ps.set[m.Name]
+		from := func(purpose string) string { return config.SamplingFrom(ps.label, m.Kind, purpose, set) }
+		// Ratings have no released parser; yes/no answers are read by the
+		// release's mapping when the method's parser is "source".
+		parser := runlog.FromOwn
+		if m.Parser == predict.ParserSource && cfg.Task != "movielens" {
+			parser = runlog.FromSource
+		}
+		out[m.Name+"/predict"] = runlog.Provenance{Prompt: prompt, Sampling: from(predict.PurposePredict), Parser: parser}
+		switch m.Kind {
+		case predict.KindSummary:
+			// The release's summariser is not released: its prompt is ours.
+			out[m.Name+"/summary"] = runlog.Provenance{Prompt: runlog.FromOwn, Sampling: from(predict.PurposeSummary), Parser: runlog.FromNone}
+		case predict.KindPraMem:
+			for _, st := range pramem.Stages() {
+				// The practice replies are read by our own parsers (written
+				// after the release's, more lenient with JSON); the trial
+				// reply is not parsed.
+				p := runlog.FromOwn
+				if st == "trial" {
+					p = runlog.FromNone
+				}
+				out[m.Name+"/"+st] = runlog.Provenance{Prompt: prompt, Sampling: from(pramem.Purpose(st)), Parser: p}
+			}
+			draw := runlog.Provenance{Prompt: runlog.FromNone, Sampling: runlog.FromOwn, Parser: runlog.FromNone}
+			if m.PraMem != nil && m.PraMem.ReleaseSampling {
+				draw.Sampling = runlog.FromSource
+				draw.Note = "the release's draw made deterministic (seeds 42, 1024 as one process); the release's own draw, reseeded per forked worker, cannot be reproduced"
+			}
+			out[m.Name+"/practice_draw"] = draw
+		case predict.KindMem0, predict.KindMemOS, predict.KindProEx:
+			for _, d := range config.PurposeDefaults() {
+				if slices.Contains(d.Kinds, m.Kind) && d.Purpose != predict.PurposePredict {
+					out[m.Name+"/"+strings.TrimPrefix(d.Purpose, m.Kind+".")] = runlog.Provenance{Prompt: runlog.FromOwn, Sampling: from(d.Purpose), Parser: runlog.FromOwn}
+				}
+			}
+		}
+	}
+	return out
 }

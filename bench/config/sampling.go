@@ -6,14 +6,14 @@ import (
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/pramem"
 	"github.com/memharness/memharness/methods/predict"
+	"github.com/memharness/memharness/runlog"
 )
 
-// Where a request setting came from, as manifests and titles name it.
+// Where a request setting came from: runlog's names.
 const (
-	FromSource = "source" // the authors' released code, with its run defaults
-	FromPaper  = "paper"  // a setting the paper states where it differs from the code
-	FromOwn    = "own"    // the harness's own choice
-	FromConfig = "config" // set in the run's config (methods[].sampling)
+	FromSource = runlog.FromSource
+	FromOwn    = runlog.FromOwn
+	FromConfig = runlog.FromConfig
 )
 
 // PurposeDefault is the default request settings of one call purpose of
