@@ -8,10 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/datasets/behavior"
+	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/pramem"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/releases/pramemrel"
@@ -20,7 +22,10 @@ import (
 
 // promptsSetup is what prompts: own|release decided for a run.
 type promptsSetup struct {
-	label    string // config.PromptsOwn or config.PromptsRelease
+	label string // config.PromptsOwn or config.PromptsRelease
+	// set are the methods[].sampling maps as configured, by method name,
+	// before the defaults were filled in (provenance tells them apart).
+	set      map[string]map[string]llm.Params
 	pack     *pramemrel.Pack
 	tmpl     string   // the generated template file (release)
 	warnings []string // printed once per run
@@ -45,7 +50,11 @@ func releaseDir(cfg *config.Config, getenv func(string) string) string {
 //
 // pins are the release files' digests (nil: pramemrel.Files).
 func preparePrompts(cfg *config.Config, getenv func(string) string, out string, pins []pramemrel.File) (*config.Config, promptsSetup, error) {
-	ps := promptsSetup{label: cfg.PromptsLabel()}
+	ps := promptsSetup{label: cfg.PromptsLabel(), set: map[string]map[string]llm.Params{}}
+	for _, m := range cfg.Methods {
+		ps.set[m.Name] = m.Sampling
+	}
+	cfg = withRequestDefaults(cfg, ps.label)
 	if ps.label != config.PromptsRelease {
 		if cfg.Backbone.Kind == "openai" && cfg.Task != "lifemem" {
 			ps.warnings = append(ps.warnings, "warning: prompts: own — the harness's own wording, not the authors'; these numbers are not comparable "+
@@ -88,14 +97,6 @@ func preparePrompts(cfg *config.Config, getenv func(string) string, out string, 
 		if !slices.Contains(m.Templates, path) { // a resolved config.yaml already lists it
 			m.Templates = append(slices.Clone(m.Templates), path)
 		}
-		if m.Kind == predict.KindPraMem {
-			spec := predict.PraMemSpec{}
-			if m.PraMem != nil {
-				spec = *m.PraMem
-			}
-			spec.ReleaseRequest = true
-			m.PraMem = &spec
-		}
 	}
 	if cfg.Dataset.Language == "en" && cfg.Task == "omnibehavior" {
 		// Documented, not reproduced: on the English files the release
@@ -106,14 +107,34 @@ func preparePrompts(cfg *config.Config, getenv func(string) string, out string, 
 	if pack.ShuffleSeed != 1024 {
 		ps.warnings = append(ps.warnings, fmt.Sprintf("warning: the release pack shuffles practice items with random.seed(%d); release_sampling uses 1024", pack.ShuffleSeed))
 	}
-	if pack.PracticeMaxTokens != pramem.DefaultPracticeMaxTokens {
-		// The spec's params also serve evaluation calls, which the release
-		// sends uncapped, so the practice cap is PraMem's own default.
-		ps.warnings = append(ps.warnings, fmt.Sprintf("warning: the release pack caps practice calls at %d tokens; PraMem sends %d",
-			pack.PracticeMaxTokens, pramem.DefaultPracticeMaxTokens))
+	for _, d := range config.PurposeDefaults() {
+		if n, ok := d.Release.Extra["max_completion_tokens"].(int); ok && slices.Contains(d.Kinds, predict.KindPraMem) && n != pack.PracticeMaxTokens {
+			// The default is the pinned release's; a pack that disagrees
+			// is not that release.
+			ps.warnings = append(ps.warnings, fmt.Sprintf("warning: the release pack caps practice calls at %d tokens; %s sends %d (methods[].sampling.%s)",
+				pack.PracticeMaxTokens, d.Purpose, n, d.Purpose))
+			break
+		}
 	}
 	ps.pack, ps.tmpl = pack, path
 	return &c, ps, nil
+}
+
+// withRequestDefaults is cfg with every method's sampling map filled with
+// the defaults of the prompts setting (see config.PurposeDefaults) and,
+// under release, the source's answer parser where none is set; cfg is not
+// changed.
+func withRequestDefaults(cfg *config.Config, label string) *config.Config {
+	c := *cfg
+	c.Methods = slices.Clone(cfg.Methods)
+	for i := range c.Methods {
+		m := &c.Methods[i]
+		m.Sampling = config.MethodSampling(label, m.Kind, m.Sampling)
+		if m.Parser == "" && label == config.PromptsRelease {
+			m.Parser = predict.ParserSource
+		}
+	}
+	return &c
 }
 
 // rewriteData puts the release's text into the loaded data: its yes/no
@@ -159,4 +180,56 @@ func (ps promptsSetup) stamp(m *runlog.Manifest, cfg *config.Config, tokenizer s
 		m.PromptsSHA256 = ps.pack.Digests
 	}
 	m.Profile, m.ProfileSet = cfg.Profile, cfg.ProfileSet
+	m.Provenance = ps.provenance(cfg)
+}
+
+// provenance says, per method and stage, where the prompt, the request
+// settings and the answer parser come from.
+func (ps promptsSetup) provenance(cfg *config.Config) map[string]runlog.Provenance {
+	release := ps.label == config.PromptsRelease
+	prompt := runlog.FromOwn
+	if release {
+		prompt = runlog.FromSource
+	}
+	out := map[string]runlog.Provenance{}
+	for _, m := range cfg.Methods {
+		set := ps.set[m.Name]
+		from := func(purpose string) string { return config.SamplingFrom(ps.label, m.Kind, purpose, set) }
+		// Ratings have no released parser; yes/no answers are read by the
+		// release's mapping when the method's parser is "source".
+		parser := runlog.FromOwn
+		if m.Parser == predict.ParserSource && cfg.Task != "movielens" {
+			parser = runlog.FromSource
+		}
+		out[m.Name+"/predict"] = runlog.Provenance{Prompt: prompt, Sampling: from(predict.PurposePredict), Parser: parser}
+		switch m.Kind {
+		case predict.KindSummary:
+			// The release's summariser is not released: its prompt is ours.
+			out[m.Name+"/summary"] = runlog.Provenance{Prompt: runlog.FromOwn, Sampling: from(predict.PurposeSummary), Parser: runlog.FromNone}
+		case predict.KindPraMem:
+			for _, st := range pramem.Stages() {
+				// The practice replies are read by our own parsers (written
+				// after the release's, more lenient with JSON); the trial
+				// reply is not parsed.
+				p := runlog.FromOwn
+				if st == "trial" {
+					p = runlog.FromNone
+				}
+				out[m.Name+"/"+st] = runlog.Provenance{Prompt: prompt, Sampling: from(pramem.Purpose(st)), Parser: p}
+			}
+			draw := runlog.Provenance{Prompt: runlog.FromNone, Sampling: runlog.FromOwn, Parser: runlog.FromNone}
+			if m.PraMem != nil && m.PraMem.ReleaseSampling {
+				draw.Sampling = runlog.FromSource
+				draw.Note = "the release's draw made deterministic (seeds 42, 1024 as one process); the release's own draw, reseeded per forked worker, cannot be reproduced"
+			}
+			out[m.Name+"/practice_draw"] = draw
+		case predict.KindMem0, predict.KindMemOS, predict.KindProEx:
+			for _, d := range config.PurposeDefaults() {
+				if slices.Contains(d.Kinds, m.Kind) && d.Purpose != predict.PurposePredict {
+					out[m.Name+"/"+strings.TrimPrefix(d.Purpose, m.Kind+".")] = runlog.Provenance{Prompt: runlog.FromOwn, Sampling: from(d.Purpose), Parser: runlog.FromOwn}
+				}
+			}
+		}
+	}
+	return out
 }

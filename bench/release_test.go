@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/bench/config"
+	"github.com/memharness/memharness/methods/pramem"
 	"github.com/memharness/memharness/releases/pramemrel"
 	"github.com/memharness/memharness/runlog"
 	"github.com/sugarme/tokenizer/pretokenizer"
@@ -216,6 +217,26 @@ func TestRunWithReleasePrompts(t *testing.T) {
 	idx, err := os.ReadFile(filepath.Join(dir, "rel", "report", "index.md"))
 	if err != nil || !strings.Contains(string(idx), "prompts: authors' release github.com/icip-cas/PraMem@") {
 		t.Errorf("report index does not name the pack (%v):\n%.400s", err, idx)
+	}
+	// Per stage: the release's prompts and request settings, the release's
+	// yes/no parser at evaluation, our own practice parsers.
+	src := runlog.FromSource
+	for key, want := range map[string]runlog.Provenance{
+		"truncation/predict":   {Prompt: src, Sampling: src, Parser: src},
+		"pramem/predict":       {Prompt: src, Sampling: src, Parser: src},
+		"pramem/trial":         {Prompt: src, Sampling: src, Parser: runlog.FromNone},
+		"pramem/review":        {Prompt: src, Sampling: src, Parser: runlog.FromOwn},
+		"pramem/practice_draw": {Prompt: runlog.FromNone, Sampling: runlog.FromOwn, Parser: runlog.FromNone},
+	} {
+		if got := man.Provenance[key]; got != want {
+			t.Errorf("provenance %s = %+v, want %+v", key, got, want)
+		}
+	}
+	if !strings.Contains(string(idx), "provenance: pramem/") || !strings.Contains(string(idx), "draw: prompt none, sampling own, parser none") {
+		t.Errorf("report title does not carry the provenance:\n%.600s", idx)
+	}
+	if len(man.Provenance) != 2+len(pramem.Stages())+1 {
+		t.Errorf("provenance of %d stages: %v", len(man.Provenance), man.Provenance)
 	}
 }
 

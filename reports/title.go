@@ -13,6 +13,9 @@ func (s *summary) title() string {
 	if m.DataSource != "" {
 		parts = append(parts, "data: "+m.DataSource)
 	}
+	if p := m.ProvenanceLabel(); p != "" {
+		parts = append(parts, "provenance: "+p)
+	}
 	return strings.Join(parts, " — ") + warningSuffix(m)
 }
 

@@ -3,7 +3,12 @@
 // reports read them; nothing here calls a model.
 package runlog
 
-import "time"
+import (
+	"maps"
+	"slices"
+	"strings"
+	"time"
+)
 
 // Sample is one finished (or errored) prediction, one JSON line in samples.jsonl.
 type Sample struct {
@@ -87,6 +92,10 @@ type Manifest struct {
 	Prompts       string            `json:"prompts,omitempty"`
 	PromptsPack   string            `json:"prompts_pack,omitempty"`
 	PromptsSHA256 map[string]string `json:"prompts_sha256,omitempty"`
+	// Provenance says, per stage ("<method>/<stage>", or "<environment>/
+	// <stage>" for agents), where its prompt, request settings and answer
+	// parser came from.
+	Provenance map[string]Provenance `json:"provenance,omitempty"`
 	// Profile is the config profile applied (e.g. "paper") and
 	// ProfileSet the settings it changed.
 	Profile    string            `json:"profile,omitempty"`
@@ -115,6 +124,87 @@ func (m Manifest) PromptsLabel() string {
 		return "authors' release"
 	}
 	return "own wording"
+}
+
+// Where a stage's prompt, request settings or parser came from.
+const (
+	FromSource = "source" // the authors' released code, with its run defaults
+	FromPaper  = "paper"  // the paper, where it states a setting the code does not use
+	FromOwn    = "own"    // the harness's own
+	FromConfig = "config" // set in the run's config
+	FromNone   = "none"   // the stage has no such part (e.g. a reply that is not parsed)
+)
+
+// Provenance is where one stage's prompt, request settings and answer
+// parser came from (From* values), with a note where one of them needs a
+// sentence (e.g. a release behaviour that cannot be reproduced).
+type Provenance struct {
+	Prompt   string `json:"prompt"`
+	Sampling string `json:"sampling"`
+	Parser   string `json:"parser"`
+	Note     string `json:"note,omitempty"`
+}
+
+// ProvenanceLabel is the report titles' short form of Provenance: stages
+// with the same provenance grouped, "method/{a,b}: prompt P, sampling S,
+// parser Q", notes after; "" when the run recorded none.
+func (m Manifest) ProvenanceLabel() string {
+	if len(m.Provenance) == 0 {
+		return ""
+	}
+	type group struct {
+		p    Provenance
+		keys []string
+	}
+	var groups []*group
+	for _, k := range slices.Sorted(maps.Keys(m.Provenance)) {
+		p := m.Provenance[k]
+		i := slices.IndexFunc(groups, func(g *group) bool { return g.p == p })
+		if i < 0 {
+			groups = append(groups, &group{p: p})
+			i = len(groups) - 1
+		}
+		groups[i].keys = append(groups[i].keys, k)
+	}
+	parts := make([]string, len(groups))
+	for i, g := range groups {
+		s := stageList(g.keys) + ": prompt " + g.p.Prompt + ", sampling " + g.p.Sampling + ", parser " + g.p.Parser
+		if g.p.Note != "" {
+			s += " (" + g.p.Note + ")"
+		}
+		parts[i] = s
+	}
+	return strings.Join(parts, "; ")
+}
+
+// stageList writes sorted "owner/stage" keys with a shared owner once:
+// "pramem/{reflect,trial}".
+func stageList(keys []string) string {
+	var out []string
+	for i := 0; i < len(keys); {
+		owner, _, _ := strings.Cut(keys[i], "/")
+		j := i
+		var stages []string
+		for j < len(keys) {
+			o, st, ok := strings.Cut(keys[j], "/")
+			if !ok || o != owner {
+				break
+			}
+			stages = append(stages, st)
+			j++
+		}
+		switch {
+		case j == i:
+			out = append(out, keys[i])
+			j = i + 1
+		case len(stages) == 1:
+			out = append(out, owner+"/"+stages[0])
+		default:
+			out = append(out, owner+"/{"+strings.Join(stages, ",")+"}")
+		}
+		i = j
+	}
+	return strings.Join(out, ", ")
 }
 
 // LeftOut is one part of a run's configured work that did not run.

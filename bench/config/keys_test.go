@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/lifelong"
+	"github.com/memharness/memharness/llm"
 )
 
 // keysDocPath is the generated reference of every config key, relative to
@@ -56,11 +58,13 @@ func keysDoc(t *testing.T) string {
 	d.walk(&b, reflect.TypeFor[Config](), "")
 
 	b.WriteString("\n## Keys each prediction method kind reads\n\n")
-	b.WriteString("Every method takes `name`, `kind`, `language`, `templates` and `params`. Setting a knob that its kind\n")
+	b.WriteString("Every method takes `name`, `kind`, `language`, `templates`, `params` and `sampling`. Setting a knob that its kind\n")
 	b.WriteString("does not read is a validation error (not a silent no-op).\n\n| kind | keys |\n| :--- | :--- |\n")
 	for _, k := range MethodKinds() {
 		fmt.Fprintf(&b, "| %s | %s |\n", k, "`"+strings.Join(methodFields[k], "`, `")+"`")
 	}
+
+	writeSamplingDoc(&b)
 
 	b.WriteString("\n## Keys each agent method kind reads (`lifelong.methods[]`)\n\n| kind | keys |\n| :--- | :--- |\n")
 	for _, k := range []string{lifelong.KindReAct, lifelong.KindSynapse, lifelong.KindExpeL, lifelong.KindAutoSkill, lifelong.KindLifeMem} {
@@ -252,4 +256,52 @@ func fieldKey(f *ast.Field) string {
 	tag := reflect.StructTag(strings.Trim(f.Tag.Value, "`"))
 	k, _, _ := strings.Cut(tag.Get("yaml"), ",")
 	return k
+}
+
+// writeSamplingDoc renders the defaults of methods[].sampling (PraMem,
+// OmniBehavior and MovieLens prediction methods) from PurposeDefaults.
+func writeSamplingDoc(b *strings.Builder) {
+	b.WriteString("\n## Request settings per call purpose (`methods[].sampling`)\n\n")
+	b.WriteString("Each call a prediction method sends has a purpose; `methods[].sampling.<purpose>` sets its request\n")
+	b.WriteString("settings (the keys of `params`), over the method's `params`. Unset, a purpose gets the default of the\n")
+	b.WriteString("run's `prompts` setting: what the source sends under `release`, ours under `own`. `manifest.json`'s\n")
+	b.WriteString("`provenance` and the report titles say which ran. \"server defaults\" sends no setting at all.\n\n")
+	b.WriteString("| purpose | kinds | `prompts: release` | source | `prompts: own` |\n| :--- | :--- | :--- | :--- | :--- |\n")
+	for _, d := range PurposeDefaults() {
+		kinds := strings.Join(d.Kinds, ", ")
+		if len(d.Kinds) == len(MethodKinds()) {
+			kinds = "every kind"
+		}
+		fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s |\n", d.Purpose, kinds, paramsText(d.Release), d.Source, paramsText(d.Own))
+	}
+}
+
+// paramsText writes request settings as their body keys.
+func paramsText(p llm.Params) string {
+	var parts []string
+	if p.Temperature != nil {
+		parts = append(parts, fmt.Sprintf("`temperature: %v`", *p.Temperature))
+	}
+	if p.TopP != nil {
+		parts = append(parts, fmt.Sprintf("`top_p: %v`", *p.TopP))
+	}
+	if p.MaxTokens > 0 {
+		parts = append(parts, fmt.Sprintf("`max_tokens: %d`", p.MaxTokens))
+	}
+	if p.Seed != nil {
+		parts = append(parts, fmt.Sprintf("`seed: %d`", *p.Seed))
+	}
+	if len(p.Stop) > 0 {
+		parts = append(parts, fmt.Sprintf("`stop: %q`", p.Stop))
+	}
+	if p.ReasoningEffort != "" {
+		parts = append(parts, "`reasoning_effort: "+p.ReasoningEffort+"`")
+	}
+	for _, k := range slices.Sorted(maps.Keys(p.Extra)) {
+		parts = append(parts, fmt.Sprintf("`%s: %v`", k, p.Extra[k]))
+	}
+	if len(parts) == 0 {
+		return "server defaults"
+	}
+	return strings.Join(parts, ", ")
 }

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"net/url"
 	"os"
@@ -328,6 +329,14 @@ func validateMethods(v *validator, ms []predict.Spec) {
 		}
 		if known && m.Memory != nil && !slices.Contains(fields, "memory") {
 			v.add(at("memory"), "is not used by kind %q", m.Kind)
+		}
+		if m.Parser != "" {
+			v.oneOf(at("parser"), m.Parser, []string{predict.ParserOwn, predict.ParserSource})
+		}
+		for _, purpose := range slices.Sorted(maps.Keys(m.Sampling)) {
+			if known && !sendsPurpose(m.Kind, purpose) {
+				v.add(at("sampling."+purpose), "kind %q sends no %q calls (it sends %s)", m.Kind, purpose, strings.Join(purposesOf(m.Kind), ", "))
+			}
 		}
 		if p := m.PraMem; p != nil {
 			for _, f := range []struct {

@@ -29,6 +29,25 @@ type Event struct {
 	// Outcomes are the structured labels of this record (field -> value), e.g.
 	// "movie_rating" -> 4 or "video_liked" -> 1.
 	Outcomes map[string]float64 `json:"outcomes,omitempty"`
+	// Source is what the source dataset's own filters know of the record,
+	// for the stages that reproduce a release's selection exactly (PraMem's
+	// practice draw); zero for datasets without such filters.
+	Source Source `json:"-"`
+}
+
+// Source places a record in the user's unfiltered timeline and records the
+// release's per-stage "enough context" verdicts, which read raw fields the
+// rendered Context no longer shows.
+type Source struct {
+	// Pos is the record's position in the user's unfiltered timeline (base
+	// history, then test window), counting from 1; 0 when unknown. Base is
+	// the length of that timeline's base history.
+	Pos, Base int
+	// ThinForDraw: the record fails the enough-context check of the
+	// release's practice-target draw; ThinForPractice: the one its
+	// practice inputs apply to their history. The two read different
+	// field names, so they can disagree.
+	ThinForDraw, ThinForPractice bool
 }
 
 // Question asks for one field of the target event.
@@ -65,4 +84,8 @@ type UserSet struct {
 	User      string
 	Profile   string
 	Instances []Instance
+	// Timeline holds every kept record of the user, test window included,
+	// when the dataset has one: the reproduction of a release that reads
+	// past a target's history (PraMem's practice-history leak) needs it.
+	Timeline []Event
 }

@@ -190,21 +190,28 @@ func Instances(s Split, lang string) behavior.UserSet {
 	var events []behavior.Event
 	// before[t] = number of kept window events before window[t].
 	before := make([]int, len(s.Window)+1)
+	// keep appends a record with its place in the unfiltered timeline.
+	keep := func(r *Record, pos int) {
+		ev := historyEvent(r)
+		ev.Source = behavior.Source{Pos: pos + 1, Base: len(s.Base),
+			ThinForDraw: !HasSufficientContextForDraw(r), ThinForPractice: !HasSufficientContext(r)}
+		events = append(events, ev)
+	}
 	for i := range s.Base {
 		if r := &s.Base[i]; !ShouldFilter(r) {
-			events = append(events, historyEvent(r))
+			keep(r, i)
 		}
 	}
 	base := len(events)
 	for t := range s.Window {
 		before[t] = len(events) - base
 		if r := &s.Window[t]; !ShouldFilter(r) {
-			events = append(events, historyEvent(r))
+			keep(r, len(s.Base)+t)
 		}
 	}
 	before[len(s.Window)] = len(events) - base
 
-	set := behavior.UserSet{User: s.User, Profile: s.Profile}
+	set := behavior.UserSet{User: s.User, Profile: s.Profile, Timeline: events[:len(events):len(events)]}
 	cut := base
 	if len(s.Tests) > 0 {
 		cut = base + before[s.Tests[0]]

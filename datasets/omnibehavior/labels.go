@@ -85,6 +85,22 @@ func HasSufficientContext(r *Record) bool {
 	return true
 }
 
+// HasSufficientContextForDraw is the release's other copy of that check,
+// the one its practice-target draw (z_1_get_practice_source.py) applies: a
+// video reads ocr_text and asr_text instead of ocr and asr (the names of an
+// advertisement's fields, not a video's), so a video with only an ocr or
+// asr text passes the practice-stage check and fails this one.
+func HasSufficientContextForDraw(r *Record) bool {
+	c := r.Context
+	switch r.Scene {
+	case SceneVideo:
+		return !blank(c.V("caption")) || !blank(c.V("ocr_text")) || !blank(c.V("asr_text"))
+	case SceneLive:
+		return !blank(c.V("live_title")) || !blank(c.V("live_category"))
+	}
+	return true
+}
+
 // HighValue reports a high-value record for the balanced sampler (one of
 // its act types is in the scene's HIGH set, see sampling.HighValue).
 func HighValue(r *Record) bool {

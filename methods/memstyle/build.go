@@ -118,21 +118,23 @@ func (b *build) finish() error {
 func (c *common) checkpointName(env predict.Env, u behavior.UserSet) (string, error) {
 	k := c.k
 	key := struct {
-		Version   int        `json:"v"`
-		Knobs     knobs      `json:"knobs"`
-		Params    llm.Params `json:"params"`
-		Lang      string     `json:"lang"`
-		Templates []string   `json:"templates,omitempty"`
-		Fields    []string   `json:"fields"`
-		Practice  string     `json:"practice"`
-		Budget    int        `json:"budget,omitempty"`
-		MemTokens int        `json:"mem_tokens,omitempty"`
-		Profile   bool       `json:"profile,omitempty"`
+		Version int        `json:"v"`
+		Knobs   knobs      `json:"knobs"`
+		Params  llm.Params `json:"params"`
+		// Sampling refines Params per purpose (absent when it does not).
+		Sampling  map[string]llm.Params `json:"sampling,omitempty"`
+		Lang      string                `json:"lang"`
+		Templates []string              `json:"templates,omitempty"`
+		Fields    []string              `json:"fields"`
+		Practice  string                `json:"practice"`
+		Budget    int                   `json:"budget,omitempty"`
+		MemTokens int                   `json:"mem_tokens,omitempty"`
+		Profile   bool                  `json:"profile,omitempty"`
 		// Probe is a record (proex: a question) rendered by the prediction
 		// prompts, which construction prompts embed: it catches template
 		// overrides given through Env.Prompts rather than the spec.
 		Probe string `json:"probe"`
-	}{Version: progressVersion, Params: c.params, Lang: c.text(env).lang, Fields: userFields(u), Practice: fingerprint(practice(u))}
+	}{Version: progressVersion, Params: c.spec.Params, Sampling: c.spec.Sampling, Lang: c.text(env).lang, Fields: userFields(u), Practice: fingerprint(practice(u))}
 	probe := behavior.Event{Time: "t", Scene: "s", Context: "c", Result: "r"}
 	var err error
 	if key.Probe, err = c.prompts(env).Records([]behavior.Event{probe}); err != nil {
@@ -201,7 +203,7 @@ func (b *build) call(ctx context.Context, purpose, sampleID, prompt string, h an
 	req := llm.Request{
 		Purpose:  purpose,
 		Messages: []llm.Message{{Role: "user", Content: prompt}},
-		Params:   b.c.params,
+		Params:   b.c.spec.ParamsFor(purpose),
 		SampleID: sampleID,
 		Affinity: b.user,
 		Hint:     h,

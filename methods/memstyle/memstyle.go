@@ -107,7 +107,6 @@ type common struct {
 	k         knobs
 	budget    int // history tokens of the prediction prompt
 	memTokens int // cap of the memory block
-	params    llm.Params
 	spec      predict.Spec
 	// own are the spec's prediction prompts (they beat Env.Prompts);
 	// fallback is the default language's.
@@ -122,7 +121,7 @@ func newCommon(s predict.Spec) (common, error) {
 	default:
 		return common{}, fmt.Errorf("memstyle: unknown method kind %q (want %s, %s or %s)", s.Kind, predict.KindMem0, predict.KindMemOS, predict.KindProEx)
 	}
-	c := common{name: s.Name, k: resolve(s.Kind, s.Memory), params: s.Params, spec: s, texts: map[string]*texts{}}
+	c := common{name: s.Name, k: resolve(s.Kind, s.Memory), spec: s, texts: map[string]*texts{}}
 	if c.name == "" {
 		c.name = s.Kind
 	}
@@ -285,14 +284,11 @@ func (c *common) predictWith(ctx context.Context, env predict.Env, model llm.Mod
 	for i, e := range visible {
 		shown[i] = hintEvent(e, true)
 	}
-	parse := predict.ParseBinary
-	if inst.Question.Kind == behavior.MultiClass {
-		parse = func(s string) (string, bool) { return predict.ParseRating(s, inst.Question.Classes) }
-	}
+	parse := predict.AnswerParser(inst.Question, c.spec.Parser)
 	req := llm.Request{
 		Purpose:  purpose,
 		Messages: []llm.Message{{Role: "user", Content: predict.WithMemory(q, block)}},
-		Params:   c.params,
+		Params:   c.spec.ParamsFor(purpose),
 		SampleID: inst.ID,
 		Affinity: inst.User,
 		Hint: hint.Predict{

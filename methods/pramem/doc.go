@@ -15,19 +15,29 @@
 // # Practice (z_1, z_2)
 //
 // The pool is History[:PracticeCut] of the user's first instance. Candidates
-// are positions ≥ min_history whose record has a non-empty context and at
-// least one question; pool_size draws with replacement weighted (rank+1)²
-// (pyrandom.Choices seeded 42 + the user's hash offset, or Params.Seed +
-// offset), a shuffle (seed 1024 + offset), the first `rounds` kept. A
+// are positions ≥ min_history whose record passes the draw's
+// enough-context check (z_1's copy: a video needs a caption, ocr_text or
+// asr_text; a live stream a title or category) and has a non-empty context
+// and at least one question; pool_size draws with replacement weighted
+// (rank+1)² (pyrandom.Choices seeded 42 + the user's hash offset, or
+// Params.Seed + offset), a shuffle (seed 1024 + offset), the first `rounds`
+// kept. release_sampling is the release's draw made deterministic:
+// positions in the unfiltered timeline, every record passing the checks a
+// candidate (questionless ones too), seeds 42 and 1024 for every user as a
+// single-process run of that user would use; the release's own draw runs
+// in forked workers that Python reseeds from the OS and cannot be
+// reproduced. A
 // practice input is the question prompt over the target's history under a
 // 12000-token budget, cut after the history block, plus a "===== Practice
 // task 1 =====" section with the scene and one line per question: every
 // field the user is asked about (from the user's instances) that the
 // record has an outcome for — the OmniBehavior binary fields, or the
 // MovieLens rating. The history is pool[:idx]; reproduce_release_leak
-// rebuilds it as the released z_2 does (shifted by the pool's records
-// before the month of the first test action, so it shows the target and
-// later records). The label is the target rendered as a record after a
+// rebuilds it as the released z_2 does (base_history +
+// test_time_all_actions[:the target's timeline position], so it shows the
+// target and later records); either way without the records failing the
+// practice stage's enough-context check (prepare_experiment_data's copy:
+// caption, ocr or asr), as z_2 filters its history. The label is the target rendered as a record after a
 // sentence saying unmentioned acts count as No.
 //
 // # A round (z_5)

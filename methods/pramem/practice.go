@@ -2,6 +2,7 @@ package pramem
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/memharness/memharness/datasets/behavior"
@@ -12,9 +13,12 @@ import (
 )
 
 // Seeds of the practice sampler: z_1 seeds random with 42 before its
-// weighted draws and z_2 with 1024 before its shuffle. The reference's
-// process pool makes its per-user draws irreproducible; we seed each user
-// with (seed + the user's hash offset) instead.
+// weighted draws and z_2 with 1024 before each user's shuffle. The release
+// seeds once in the parent process and then draws in a process pool whose
+// forked workers Python reseeds from the OS, so its own draws differ from
+// run to run and cannot be reproduced. The deterministic draw seeds each
+// user's draws with 42 as a single-process run of that user alone would;
+// the harness's own draw offsets both seeds by the user's hash.
 const (
 	drawSeed    = 42
 	shuffleSeed = 1024
@@ -66,24 +70,21 @@ func (b questionBook) of(e behavior.Event) []question {
 func userSeed(base int64, user string) int64 { return base + sampling.HashOffset(user) }
 
 // samplePractice draws the practice targets of a user (z_1 + z_2): the
-// candidates are the pool positions from minHist on whose record can be
-// asked at least one question (the pool already excludes should_filter
-// records; a record without a question has nothing to practise); draw
-// poolSize of them with replacement, weighting the candidate of rank r
-// (oldest first) by (r+1)²; shuffle; keep the first rounds.
+// candidates are the pool records at timeline position minHist or later
+// that pass the draw's enough-context check (the pool already excludes
+// should_filter records); draw poolSize of them with replacement,
+// weighting the candidate of rank r (oldest first) by (r+1)²; shuffle;
+// keep the first rounds.
 //
-// With release set, the draws and the shuffle use the reference's seeds as
-// it sets them: z_2 calls random.seed(1024) before each user's shuffle
-// (reproduced exactly), and each z_1 worker starts from random.seed(42)
-// (reproduced for a user drawn first by its worker, the best a
-// process-pool order allows).
+// With release set it is the release's draw made deterministic: positions
+// count in the unfiltered timeline as z_1's do, every record passing the
+// checks is a candidate (a search or customer-service record too, though it
+// carries no yes/no question), and the seeds are 42 and 1024 for every
+// user (see drawSeed). Otherwise a candidate also needs a non-blank context
+// and a question, positions count in the pool, and the seeds are offset per
+// user.
 func samplePractice(pool []behavior.Event, book questionBook, minHist, poolSize, rounds int, seed int64, user string, release bool) ([]int, error) {
-	var cands []int
-	for i := minHist; i < len(pool); i++ {
-		if strings.TrimSpace(pool[i].Context) != "" && len(book.of(pool[i])) > 0 {
-			cands = append(cands, i)
-		}
-	}
+	cands := practiceCandidates(pool, book, minHist, release)
 	if len(cands) == 0 {
 		return nil, nil
 	}
@@ -105,6 +106,24 @@ func samplePractice(pool []behavior.Event, book questionBook, minHist, poolSize,
 	}
 	pyrandom.ShuffleSlice(pyrandom.New(shuffle), items)
 	return items[:min(rounds, len(items))], nil
+}
+
+// practiceCandidates are the pool positions samplePractice draws from,
+// oldest first.
+func practiceCandidates(pool []behavior.Event, book questionBook, minHist int, release bool) []int {
+	var cands []int
+	for i, e := range pool {
+		pos := i
+		if release && e.Source.Pos > 0 {
+			pos = e.Source.Pos - 1
+		}
+		switch {
+		case pos < minHist, e.Source.ThinForDraw:
+		case release, strings.TrimSpace(e.Context) != "" && len(book.of(e)) > 0:
+			cands = append(cands, i)
+		}
+	}
+	return cands
 }
 
 // practiceItem is one practice target with what its prompts show.
@@ -136,16 +155,49 @@ func leakOffset(pool []behavior.Event, firstTest behavior.Event) int {
 	return n
 }
 
+// practiceHistory is the history a practice target's input is built from:
+// the pool before it, or with leak the released code's shifted history
+// (see leakOffset; by timeline position when the records carry one, as
+// z_2 slices), without the records that fail the practice stage's
+// enough-context check (z_2's filter of its history).
+func practiceHistory(pool, full []behavior.Event, idx, leak int, leaky bool) []behavior.Event {
+	history := pool[:idx]
+	if leaky {
+		if src := pool[idx].Source; src.Pos > 0 {
+			// z_2: base_history + test_time_all_actions[:position in
+			// base + window], i.e. positions below Base + position.
+			end := src.Base + src.Pos - 1
+			n := 0
+			for n < len(full) && full[n].Source.Pos-1 < end {
+				n++
+			}
+			history = full[:n]
+		} else {
+			history = full[:min(idx+leak, len(full))]
+		}
+	}
+	kept := history
+	for i, e := range history {
+		if e.Source.ThinForPractice {
+			// Copy on the first drop: history shares the user's events.
+			kept = slices.Clone(history[:i])
+			for _, e := range history[i:] {
+				if !e.Source.ThinForPractice {
+					kept = append(kept, e)
+				}
+			}
+			break
+		}
+	}
+	return kept
+}
+
 // buildItem renders practice target idx: the evaluation prompt of the
 // target over its history (budget tokens) cut where the current-scene
 // section begins, the practice task, and the answer.
 func (m *method) buildItem(env predict.Env, p *predict.Prompts, sp *stagePrompts, u behavior.UserSet, pool, full []behavior.Event, idx, leak int, book questionBook) (practiceItem, error) {
 	target := pool[idx]
-	history := pool[:idx]
-	if m.cfg.leak {
-		end := min(idx+leak, len(full))
-		history = full[:end]
-	}
+	history := practiceHistory(pool, full, idx, leak, m.cfg.leak)
 	w, err := p.SelectWindow(env.TokenCounter(), history, m.cfg.practiceTokens)
 	if err != nil {
 		return practiceItem{}, err
@@ -156,7 +208,14 @@ func (m *method) buildItem(env predict.Env, p *predict.Prompts, sp *stagePrompts
 		return practiceItem{}, err
 	}
 	qs := book.of(target)
-	inst := behavior.Instance{ID: "practice", User: u.User, Profile: u.Profile, Target: target, Question: behavior.Question{Kind: qs[0].Kind, Classes: qs[0].Classes}}
+	// A target of the release's draw may carry no yes/no question (a
+	// search record): its input still shows the history as a binary
+	// question's prompt does.
+	first := question{Kind: behavior.Binary}
+	if len(qs) > 0 {
+		first = qs[0]
+	}
+	inst := behavior.Instance{ID: "practice", User: u.User, Profile: u.Profile, Target: target, Question: behavior.Question{Kind: first.Kind, Classes: first.Classes}}
 	prompt, err := p.Question(inst, hist)
 	if err != nil {
 		return practiceItem{}, err

@@ -208,3 +208,43 @@ func TestReleaseSampling(t *testing.T) {
 		t.Errorf("release sampling = %v, want %v", a[:5], want[:5])
 	}
 }
+
+// TestReleaseDrawChecks: the release's draw counts positions in the
+// unfiltered timeline, drops the records failing its own enough-context
+// check, and keeps records without a yes/no question; the practice history
+// drops the records failing the practice stage's check instead.
+func TestReleaseDrawChecks(t *testing.T) {
+	pool := make([]behavior.Event, 40)
+	for i := range pool {
+		pool[i] = behavior.Event{Time: "t", Context: "c", Outcomes: map[string]float64{"video_liked": 0},
+			// Four should_filter records were dropped before the pool.
+			Source: behavior.Source{Pos: i + 5, Base: 44}}
+	}
+	pool[30].Source.ThinForDraw = true
+	pool[31].Source.ThinForPractice = true
+	pool[32].Outcomes = nil // a search record: no yes/no question
+	book := questionBook{order: []string{"video_liked"}, byKey: map[string]question{"video_liked": {Field: "video_liked", Kind: behavior.Binary}}}
+	for _, release := range []bool{false, true} {
+		cands := practiceCandidates(pool, book, 10, release)
+		// Position minHist (10) of the timeline is pool index 6.
+		want := []int{10, 11, 12, 13}
+		if release {
+			want = []int{6, 7, 8, 9}
+		}
+		if !slices.Equal(cands[:4], want) || slices.Contains(cands, 30) || !slices.Contains(cands, 31) || slices.Contains(cands, 32) != release {
+			t.Errorf("release=%v: candidates %v (want from %v, without 30, with 31, with 32 only for the release)", release, cands, want)
+		}
+	}
+	hist := practiceHistory(pool, pool, 35, 0, false)
+	if len(hist) != 34 || slices.ContainsFunc(hist, func(e behavior.Event) bool { return e.Source.ThinForPractice }) {
+		t.Errorf("practice history keeps %d records (want 34, without the thin one)", len(hist))
+	}
+	if pool[31].Source.ThinForPractice != true || len(pool) != 40 {
+		t.Error("the practice history changed the pool")
+	}
+	// The leak: z_2 slices base + window by position, here up to
+	// position 44 + 39 - 1 = 82, past every record.
+	if got := practiceHistory(pool[:20], pool, 15, 0, true); len(got) != 39 {
+		t.Errorf("leaky history keeps %d records, want 39", len(got))
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"time"
 
 	"github.com/memharness/memharness/datasets/behavior"
@@ -25,12 +24,15 @@ const (
 	DefaultPoolSize       = 100
 	DefaultMinHist        = 10
 	DefaultPracticeTokens = 12000
-	// DefaultPracticeMaxTokens is the practice client's
-	// max_completion_tokens.
-	DefaultPracticeMaxTokens = 16000
-	InitEmpty                = "empty"
-	InitPaper                = "paper"
+	InitEmpty             = "empty"
+	InitPaper             = "paper"
 )
+
+// Stages are PraMem's call stages in round order; each is sent under
+// Purpose(stage), whose request settings come from Spec.Sampling.
+func Stages() []string {
+	return []string{"trial", "reflect", "scenes", "generalize", "perturb", "perturb_judge", "review"}
+}
 
 // stateVersion changes whenever a checkpoint's meaning changes, so old
 // checkpoints are never resumed by incompatible code.
@@ -45,7 +47,8 @@ type config struct {
 	leak, noopGrounding, fallback, releaseSampling                       bool
 	memoryDir                                                            string
 	seed                                                                 int64
-	practiceParams                                                       llm.Params
+	// stageParams are the request settings per stage.
+	stageParams map[string]llm.Params
 	// ns namespaces the checkpoints: a hash of everything that determines
 	// the construction (not sections or eval_round, which only choose what
 	// is shown of it).
@@ -74,25 +77,13 @@ func resolve(s predict.Spec, sp *stagePrompts) (config, error) {
 		noGroundedness: ps.NoGroundedness, noGeneralization: ps.NoGeneralization,
 		leak: ps.ReproduceReleaseLeak, noopGrounding: ps.ReleaseNoopGrounding, fallback: ps.FallbackTruncation,
 		releaseSampling: ps.ReleaseSampling,
-		memoryDir:       ps.MemoryDir, seed: drawSeed, practiceParams: s.Params,
+		memoryDir:       ps.MemoryDir, seed: drawSeed, stageParams: map[string]llm.Params{},
 	}
 	if s.Params.Seed != nil {
 		c.seed = int64(*s.Params.Seed)
 	}
-	if c.practiceParams.MaxTokens == 0 {
-		c.practiceParams.MaxTokens = DefaultPracticeMaxTokens
-	}
-	if ps.ReleaseRequest {
-		// The client sends the cap under max_completion_tokens; the OpenAI
-		// client skips max_tokens when the extra body carries it.
-		extra := maps.Clone(c.practiceParams.Extra)
-		if extra == nil {
-			extra = map[string]any{}
-		}
-		if _, ok := extra["max_completion_tokens"]; !ok {
-			extra["max_completion_tokens"] = c.practiceParams.MaxTokens
-		}
-		c.practiceParams.Extra = extra
+	for _, st := range Stages() {
+		c.stageParams[st] = s.ParamsFor(Purpose(st))
 	}
 	switch c.init {
 	case "":
@@ -124,11 +115,11 @@ func resolve(s predict.Spec, sp *stagePrompts) (config, error) {
 		Leak, Noop                                                     bool
 		ReleaseSampling                                                bool `json:",omitempty"`
 		Seed                                                           int64
-		Params                                                         llm.Params
+		Params                                                         map[string]llm.Params
 		Prompts                                                        string
 	}{stateVersion, c.rounds, c.q, c.n, c.m, c.t, c.support, c.poolSize, c.minHist, c.practiceTokens, c.init,
 		c.noTrial, c.noReflection, c.noConsensus, c.noGroundedness, c.noGeneralization, c.leak, c.noopGrounding,
-		c.releaseSampling, c.seed, c.practiceParams, sp.digest})
+		c.releaseSampling, c.seed, c.stageParams, sp.digest})
 	if err != nil {
 		return c, fmt.Errorf("pramem: hash of the construction knobs: %w", err)
 	}
@@ -136,6 +127,9 @@ func resolve(s predict.Spec, sp *stagePrompts) (config, error) {
 	c.ns = "pramem-" + hex.EncodeToString(sum[:])[:12]
 	return c, nil
 }
+
+// Purpose is the call purpose of a stage.
+func Purpose(stage string) string { return "pramem." + stage }
 
 // method is PraMem: per-user experiential memory built by practice rounds,
 // appended after the 8K-truncation prompt at evaluation.
@@ -341,9 +335,9 @@ func (m *method) build(ctx context.Context, env predict.Env, sp *stagePrompts, c
 	if cfg.evalRound > 0 {
 		want = min(cfg.evalRound, total)
 	}
-	// The longest history reaches furthest into the test window: the leak
-	// reproduction reads past the pool from it.
-	full := first.History
+	// The leak reproduction reads past the pool: from the user's whole
+	// timeline when the dataset gives it, else the longest history.
+	full := u.Timeline
 	for _, in := range u.Instances {
 		if len(in.History) > len(full) {
 			full = in.History

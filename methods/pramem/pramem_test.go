@@ -280,7 +280,9 @@ func TestAblationPrompts(t *testing.T) {
 				reqs = append(reqs, req)
 				return scripted{"trial": "x", "reflect": "none", "review": reviewAdopt}.Generate(ctx, req)
 			})
-			m, err := New(predict.Spec{Kind: predict.KindPraMem, Language: tt.lang, PraMem: &spec})
+			// A purpose's settings reach that stage's requests only.
+			m, err := New(predict.Spec{Kind: predict.KindPraMem, Language: tt.lang, PraMem: &spec,
+				Sampling: map[string]llm.Params{Purpose("trial"): {MaxTokens: 123}}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -290,8 +292,8 @@ func TestAblationPrompts(t *testing.T) {
 			if len(reqs) != 3 || !strings.Contains(reqs[0].Messages[0].Content, tt.wantTrial) || !strings.Contains(reqs[1].Messages[0].Content, tt.wantReflex) {
 				t.Fatalf("%d calls; trial/reflect prompts lack %q / %q", len(reqs), tt.wantTrial, tt.wantReflex)
 			}
-			if !strings.Contains(reqs[0].Messages[0].Content, "===== Practice task 1 =====") || reqs[0].Params.MaxTokens != DefaultPracticeMaxTokens {
-				t.Errorf("trial prompt without the task header, or max tokens %d", reqs[0].Params.MaxTokens)
+			if !strings.Contains(reqs[0].Messages[0].Content, "===== Practice task 1 =====") || reqs[0].Params.MaxTokens != 123 || reqs[1].Params.MaxTokens != 0 {
+				t.Errorf("trial prompt without the task header, or max tokens %d (trial) and %d (reflect), want 123 and 0", reqs[0].Params.MaxTokens, reqs[1].Params.MaxTokens)
 			}
 		})
 	}

@@ -114,9 +114,9 @@ type roundRunner struct {
 // backs off, so no extra sleep). A cancelled context ends the build.
 func (r *roundRunner) call(ctx context.Context, rec *Round, stage, prompt string, h hint.PraMemStage) (*Call, error) {
 	req := llm.Request{
-		Purpose:  "pramem." + stage,
+		Purpose:  Purpose(stage),
 		Messages: []llm.Message{{Role: "user", Content: prompt}},
-		Params:   r.m.cfg.practiceParams,
+		Params:   r.m.cfg.stageParams[stage],
 		SampleID: "pramem/" + r.m.cfg.ns + "/" + r.user + "/" + strconv.Itoa(rec.Round) + "/" + stage,
 		Affinity: r.user,
 		Hint:     h,

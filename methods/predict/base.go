@@ -17,13 +17,14 @@ type base struct {
 	name   string
 	budget int // history budget in tokens; 0 = no history
 	params llm.Params
+	parser string // Spec.Parser
 	// own are the spec's templates (they beat Env.Prompts); fallback is the
 	// default language, used when neither the spec nor Env names templates.
 	own, fallback *Prompts
 }
 
 func newBase(s Spec) (base, error) {
-	b := base{name: s.Name, params: s.Params}
+	b := base{name: s.Name, params: s.ParamsFor(PurposePredict), parser: s.Parser}
 	if b.name == "" {
 		b.name = s.Kind
 	}
@@ -143,10 +144,14 @@ func isIDKey(k string) bool {
 	return k == "id" || strings.HasSuffix(k, "_id")
 }
 
-// parser returns the answer parser for a question.
-func parser(q behavior.Question) func(string) (string, bool) {
-	if q.Kind == behavior.MultiClass {
+// AnswerParser returns the answer parser for a question under a
+// Spec.Parser choice.
+func AnswerParser(q behavior.Question, choice string) func(string) (string, bool) {
+	switch {
+	case q.Kind == behavior.MultiClass:
 		return func(s string) (string, bool) { return ParseRating(s, q.Classes) }
+	case choice == ParserSource:
+		return ParseBinarySource
 	}
 	return ParseBinary
 }
@@ -157,9 +162,9 @@ func (b base) ask(ctx context.Context, env Env, inst behavior.Instance, v view) 
 	if env.Model == nil {
 		return Outcome{}, fmt.Errorf("method %s: no model", b.name)
 	}
-	parse := parser(inst.Question)
+	parse := AnswerParser(inst.Question, b.parser)
 	req := llm.Request{
-		Purpose:  "predict",
+		Purpose:  PurposePredict,
 		Messages: []llm.Message{{Role: "user", Content: v.prompt}},
 		Params:   b.params,
 		SampleID: inst.ID,

@@ -59,8 +59,21 @@ func ParseRating(text string, classes []string) (label string, ok bool) {
 // Word boundaries in rule 4 follow Python's Unicode-aware \b: letters of any
 // script, digits and '_' are word characters, so "是Yes" holds no word "Yes".
 func ParseBinary(text string) (label string, ok bool) {
-	s := cleanAnswer(StripThink(text))
-	compact := strings.ToLower(strings.Join(strings.Fields(s), ""))
+	return parseYesNo(cleanAnswer(StripThink(text), answerQuotes))
+}
+
+// ParseBinarySource is the PraMem release's own Yes/No mapping
+// (model_caller.py's direct mapping): ParseBinary's rules on the answer as
+// sent, reasoning blocks included, for the release does not remove them
+// (a "<think>…</think>Yes" is read from its first 20 code points), with
+// the release's list of quote marks (sourceQuotes).
+func ParseBinarySource(text string) (label string, ok bool) {
+	return parseYesNo(cleanAnswer(text, sourceQuotes))
+}
+
+// parseYesNo applies the four rules of ParseBinary to a cleaned answer.
+func parseYesNo(s string) (label string, ok bool) {
+	compact := strings.ToLower(strings.Join(strings.FieldsFunc(s, isPySpace), ""))
 	switch compact {
 	case "yes":
 		return "1", true
@@ -93,41 +106,56 @@ func ParseBinary(text string) (label string, ok bool) {
 
 // answerQuotes are tried in this order; each may strip one character from
 // either end (both ends at once ends the loop), as the reference does.
-var answerQuotes = []string{"\"", "'", "\u201c", "\u201d", "\u2018", "\u2019", "「", "」", "『", "』"}
+// They are the marks the reference meant; sourceQuotes are the ones its
+// code holds: its curly quotes became straight ones, and two of them
+// merged into a triple-quoted string, the two-character ", ", so a
+// “Yes” keeps its quotes there and a leading ", " is removed.
+var (
+	answerQuotes = []string{"\"", "'", "\u201c", "\u201d", "\u2018", "\u2019", "「", "」", "『", "』"}
+	sourceQuotes = []string{"\"", "'", "\"", "\"", ", ", "「", "」", "『", "』"}
+)
 
 // answerPrefixes are label-style prefixes removed case-insensitively (the
 // first that matches).
 var answerPrefixes = []string{"搜索关键词：", "搜索关键词:", "关键词：", "关键词:", "搜索：", "搜索:", "Search:", "Keyword:", "Keywords:"}
 
 // cleanAnswer trims, removes enclosing quotes and a leading label prefix.
-func cleanAnswer(s string) string {
-	s = strings.TrimSpace(s)
-	for _, q := range answerQuotes {
+func cleanAnswer(s string, quotes []string) string {
+	s = pyStrip(s)
+	for _, q := range quotes {
 		pre, suf := strings.HasPrefix(s, q), strings.HasSuffix(s, q)
 		if pre && suf {
 			if len(s) < 2*len(q) {
 				s = "" // the text is the lone quote character
 			} else {
-				s = strings.TrimSpace(s[len(q) : len(s)-len(q)])
+				s = pyStrip(s[len(q) : len(s)-len(q)])
 			}
 			break
 		}
 		if pre {
-			s = strings.TrimSpace(s[len(q):])
+			s = pyStrip(s[len(q):])
 		} else if suf {
-			s = strings.TrimSpace(s[:len(s)-len(q)])
+			s = pyStrip(s[:len(s)-len(q)])
 		}
 	}
 	for _, p := range answerPrefixes {
 		n := utf8.RuneCountInString(p)
 		head := firstRunes(s, n)
 		if utf8.RuneCountInString(head) == n && strings.EqualFold(head, p) {
-			s = strings.TrimSpace(s[len(head):])
+			s = pyStrip(s[len(head):])
 			break
 		}
 	}
 	return s
 }
+
+// isPySpace is Python's str.isspace for one code point: Unicode white
+// space plus the four information separators U+001C..U+001F, which
+// Python's strip and split remove and Go's unicode.IsSpace does not.
+func isPySpace(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) }
+
+// pyStrip is Python's str.strip().
+func pyStrip(s string) string { return strings.TrimFunc(s, isPySpace) }
 
 // firstRunes returns the prefix of s holding at most n code points.
 func firstRunes(s string, n int) string {

@@ -27,13 +27,43 @@ type Spec struct {
 	// set they take precedence over Env.Prompts.
 	Language  string   `yaml:"language,omitempty" json:"language,omitempty"`
 	Templates []string `yaml:"templates,omitempty" json:"templates,omitempty"`
-	// Params are the sampling parameters of prediction calls (zero: server
-	// defaults, as the reference). Summariser calls use them too, with a
-	// temperature of 0.3 unless one is set here.
+	// Params are the sampling parameters of every call the method sends
+	// (zero: server defaults, as the reference); Sampling refines them per
+	// call purpose.
 	Params llm.Params `yaml:"params,omitempty" json:"params,omitempty"`
+	// Sampling maps a call purpose ("predict", "summary", "pramem.trial",
+	// "mem0.extract", …) to its request settings, over Params. The bench
+	// fills every purpose a method sends with the default of the run's
+	// prompts setting (the source's values under release, ours under own;
+	// docs/CONFIG_KEYS.md lists them); a purpose set here wins. Methods hold
+	// no sampling value of their own.
+	Sampling map[string]llm.Params `yaml:"sampling,omitempty" json:"sampling,omitempty"`
+	// Parser chooses the answer parser: "own" (the default: reasoning
+	// blocks removed first) or "source" (the PraMem release's own Yes/No
+	// mapping, see ParseBinarySource); prompts: release sets "source".
+	// Ratings have no released parser and always use ParseRating.
+	Parser string `yaml:"parser,omitempty" json:"parser,omitempty"`
 	// PraMem configures kind "pramem" (practice rounds, reviews, ablations).
 	PraMem *PraMemSpec `yaml:"pramem,omitempty" json:"pramem,omitempty"`
 	// Memory configures the memory-system baselines (kinds "mem0", "memos",
 	// "proex").
 	Memory *MemorySpec `yaml:"memory,omitempty" json:"memory,omitempty"`
+}
+
+// Parsers Spec.Parser names.
+const (
+	ParserOwn    = "own"
+	ParserSource = "source"
+)
+
+// Call purposes of the prediction baselines (see Spec.Sampling).
+const (
+	PurposePredict = "predict"
+	PurposeSummary = "summary"
+)
+
+// ParamsFor is the request settings of one call purpose: Sampling's entry
+// for it, unset fields taken from Params.
+func (s Spec) ParamsFor(purpose string) llm.Params {
+	return llm.MergeParams(s.Sampling[purpose], s.Params)
 }

@@ -50,14 +50,12 @@ type PraMemSpec struct {
 	// back on (see the PraMem spec's list of reference-code defects).
 	ReproduceReleaseLeak bool `yaml:"reproduce_release_leak,omitempty" json:"reproduce_release_leak,omitempty"`
 	ReleaseNoopGrounding bool `yaml:"release_noop_grounding,omitempty" json:"release_noop_grounding,omitempty"`
-	// ReleaseSampling draws the practice targets with the release's seeds
-	// (random.seed(42) before z_1's weighted draws, random.seed(1024)
-	// before z_2's shuffle) instead of per-user seeds.
+	// ReleaseSampling draws the practice targets as the release does, made
+	// deterministic: its candidates, with random.seed(42) before z_1's
+	// weighted draws and random.seed(1024) before z_2's shuffle for every
+	// user, as a single-process run would (the release's own process pool
+	// reseeds each forked worker from the OS), instead of per-user seeds.
 	ReleaseSampling bool `yaml:"release_sampling,omitempty" json:"release_sampling,omitempty"`
-	// ReleaseRequest shapes practice calls as the release's client sends
-	// them: the completion cap as max_completion_tokens (never max_tokens).
-	// prompts: release turns it on.
-	ReleaseRequest bool `yaml:"release_request,omitempty" json:"release_request,omitempty"`
 	// MemoryDir evaluates memories built elsewhere (the released layout,
 	// <dir>/<user>_0.json) instead of building them.
 	MemoryDir string `yaml:"memory_dir,omitempty" json:"memory_dir,omitempty"`

@@ -22,21 +22,13 @@ type summary struct {
 	summaryParams              llm.Params
 }
 
-// defaultSummaryTemperature is the reference's summariser temperature.
-const defaultSummaryTemperature = 0.3
-
 func newSummary(b base, s Spec) *summary {
-	m := &summary{
+	return &summary{
 		base:          b,
 		chunkTokens:   orDefault(s.ChunkTokens, DefaultChunkTokens),
 		summaryTokens: orDefault(s.SummaryTokens, DefaultSummaryTokens),
-		summaryParams: s.Params,
+		summaryParams: s.ParamsFor(PurposeSummary),
 	}
-	if m.summaryParams.Temperature == nil {
-		t := defaultSummaryTemperature
-		m.summaryParams.Temperature = &t
-	}
-	return m
 }
 
 // chunks splits events greedily into runs whose summed cost fits limit; a
@@ -100,7 +92,7 @@ func (m *summary) fold(ctx context.Context, env Env, p *Prompts, u behavior.User
 		h.Chunk = append(h.Chunk, hintEvent(e, true))
 	}
 	req := llm.Request{
-		Purpose:  "summary",
+		Purpose:  PurposeSummary,
 		Messages: []llm.Message{{Role: "user", Content: prompt}},
 		Params:   m.summaryParams,
 		SampleID: fmt.Sprintf("summary/%s/%d", u.User, k),

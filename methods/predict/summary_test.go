@@ -47,7 +47,10 @@ func TestSummaryChunksAndRunningSummary(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(tt.chunk), func(t *testing.T) {
 			u := summaryUser(10, 4)
-			m, err := New(Spec{Kind: KindSummary, ChunkTokens: tt.chunk})
+			// The summary purpose's settings, over the method's params.
+			temp := 0.3
+			m, err := New(Spec{Kind: KindSummary, ChunkTokens: tt.chunk, Params: llm.Params{MaxTokens: 7},
+				Sampling: map[string]llm.Params{PurposeSummary: {Temperature: &temp}, PurposePredict: {MaxTokens: 9}}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -73,8 +76,8 @@ func TestSummaryChunksAndRunningSummary(t *testing.T) {
 				if req.Purpose != "summary" || req.SampleID != fmt.Sprintf("summary/u1/%d", k) || req.Affinity != "u1" {
 					t.Errorf("call %d: purpose %q sample %q affinity %q", k, req.Purpose, req.SampleID, req.Affinity)
 				}
-				if req.Params.Temperature == nil || *req.Params.Temperature != 0.3 {
-					t.Errorf("call %d: temperature %v, want 0.3", k, req.Params.Temperature)
+				if req.Params.Temperature == nil || *req.Params.Temperature != 0.3 || req.Params.MaxTokens != 7 {
+					t.Errorf("call %d: temperature %v and max tokens %d, want 0.3 and 7", k, req.Params.Temperature, req.Params.MaxTokens)
 				}
 				if len(h.Chunk) != tt.wantChunks[k] || h.Field != "video_liked" {
 					t.Errorf("call %d: chunk of %d records (field %q), want %d", k, len(h.Chunk), h.Field, tt.wantChunks[k])
