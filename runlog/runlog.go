@@ -3,7 +3,13 @@
 // reports read them; nothing here calls a model.
 package runlog
 
-import "time"
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+)
 
 // Sample is one finished (or errored) prediction, one JSON line in samples.jsonl.
 type Sample struct {
@@ -87,6 +93,9 @@ type Manifest struct {
 	Prompts       string            `json:"prompts,omitempty"`
 	PromptsPack   string            `json:"prompts_pack,omitempty"`
 	PromptsSHA256 map[string]string `json:"prompts_sha256,omitempty"`
+	// Provenance says, per environment (or task) and stage, where the
+	// prompt, the sampling settings and the reply parser came from.
+	Provenance map[string]map[string]StageProvenance `json:"provenance,omitempty"`
 	// Profile is the config profile applied (e.g. "paper") and
 	// ProfileSet the settings it changed.
 	Profile    string            `json:"profile,omitempty"`
@@ -115,6 +124,50 @@ func (m Manifest) PromptsLabel() string {
 		return "authors' release"
 	}
 	return "own wording"
+}
+
+// StageProvenance says where one stage's requests came from: each field
+// is "source: <where>" (the authors' or benchmark's code), "paper:
+// <where>" (a setting the paper states) or "own" (the harness's).
+type StageProvenance struct {
+	Prompt   string `json:"prompt"`
+	Sampling string `json:"sampling"`
+	Parser   string `json:"parser"`
+}
+
+// ProvenanceSummary counts, for titles, how many stages took each part
+// from the source, the paper or the harness ("" without provenance):
+// "prompt source 9, own 3; sampling source 12; parser source 8, own 4".
+func (m Manifest) ProvenanceSummary() string {
+	if len(m.Provenance) == 0 {
+		return ""
+	}
+	kind := func(s string) string {
+		k, _, _ := strings.Cut(s, ":")
+		return strings.TrimSpace(k)
+	}
+	count := func(get func(StageProvenance) string) string {
+		n := map[string]int{}
+		for _, stages := range m.Provenance {
+			for _, p := range stages {
+				n[kind(get(p))]++
+			}
+		}
+		var parts []string
+		for _, k := range []string{"source", "paper", "own"} {
+			if n[k] > 0 {
+				parts = append(parts, fmt.Sprintf("%s %d", k, n[k]))
+				delete(n, k)
+			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(n)) {
+			parts = append(parts, fmt.Sprintf("%s %d", k, n[k]))
+		}
+		return strings.Join(parts, ", ")
+	}
+	return "prompt " + count(func(p StageProvenance) string { return p.Prompt }) +
+		"; sampling " + count(func(p StageProvenance) string { return p.Sampling }) +
+		"; parser " + count(func(p StageProvenance) string { return p.Parser })
 }
 
 // LeftOut is one part of a run's configured work that did not run.

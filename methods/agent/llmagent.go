@@ -35,10 +35,9 @@ type AgentConfig struct {
 	MaxRules int
 	// ObsChars and ActionChars truncate exemplar messages (defaults when 0).
 	ObsChars, ActionChars int
-	// Seed is sent with every request.
-	Seed int64
-	// Temperature of the acting calls (LifeMem uses 0.3 for every backbone).
-	Temperature float64
+	// Sampling is sent with every acting request as it is (the run
+	// resolves it per environment: Env.Sampling.For(SampleAct, env)).
+	Sampling llm.Params
 	// Method names the method in SampleIDs.
 	Method string
 	// Prompter, when set, assembles every request as a source does
@@ -153,21 +152,23 @@ func (a *llmAgent) Act(ctx context.Context, t envs.Task, turns []envs.Turn) (str
 		msgs = append(msgs, llm.Message{Role: "user", Content: text})
 	}
 	env := a.cfg.Suite.Name()
-	temp := a.cfg.Temperature
-	seed := int(a.cfg.Seed)
-	stop := []string{"\nUser:"}
 	if p := a.cfg.Prompter; p != nil {
 		var err error
 		msgs, err = p.Messages(PromptInput{Task: t, Turns: turns, Exemplars: a.cfg.Exemplars, Rules: a.rules, Abstracted: a.cfg.Abstracted})
 		if err != nil {
 			return "", fmt.Errorf("agent %s: %s/%s: %s: %w", a.cfg.Method, env, t.ID, p.Label(), err)
 		}
-		stop = p.Stop()
+	}
+	params := CloneParams(a.cfg.Sampling)
+	if p := a.cfg.Prompter; p != nil && params.Stop == nil {
+		// The source's stop list, unless the run's sampling names one
+		// (an empty list sends none).
+		params.Stop = p.Stop()
 	}
 	req := llm.Request{
 		Purpose:  PurposeAct,
 		Messages: msgs,
-		Params:   llm.Params{Temperature: &temp, MaxTokens: 512, Seed: &seed, Stop: stop},
+		Params:   params,
 		SampleID: fmt.Sprintf("%s/%s/%s/%d", a.cfg.Method, env, t.ID, step),
 		Affinity: env + "/" + t.ID,
 		Hint: hint.Act{

@@ -2,6 +2,7 @@ package lifememrel
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -190,13 +191,22 @@ func rulesBlock(in agent.PromptInput) string {
 // the system message is wiki + "\n#Available tools\n" +
 // json.dumps(tools_info) + REACT_INSTRUCTION, the first user message is the
 // customer's opening, then the model's replies and "API output: …" or the
-// customer's answers.
+// customer's answers. tools_info is the pinned source's (TauTools), not
+// the data folder's; every tool it lists must be one the suite can run.
 func tauPrompter(domain string) func(Trees, envs.Suite, Options) (agent.Prompter, error) {
 	return func(tr Trees, s envs.Suite, o Options) (agent.Prompter, error) {
 		t := tr[NameTauBench]
-		ts, ok := s.(interface{ ToolsJSON() string })
-		if !ok {
-			return nil, fmt.Errorf("suite %s does not list its tools", s.Name())
+		tools, names, err := TauTools(tr, domain)
+		if err != nil {
+			return nil, err
+		}
+		if ts, ok := s.(interface{ ImplementedTools() []string }); ok {
+			have := ts.ImplementedTools()
+			for _, n := range names {
+				if !slices.Contains(have, n) {
+					return nil, fmt.Errorf("the pinned τ-bench %s tools list %q, which the harness cannot run", domain, n)
+				}
+			}
 		}
 		wiki, ok := t.Raw("tau_bench/envs/" + domain + "/wiki.md")
 		if !ok {
@@ -224,7 +234,7 @@ func tauPrompter(domain string) func(Trees, envs.Suite, Options) (agent.Prompter
 				return nil, fmt.Errorf("chat_react_agent.py:%d: %s: %w", instr.Line, name, err)
 			}
 		}
-		system := string(wiki) + "\n#Available tools\n" + ts.ToolsJSON() + react
+		system := string(wiki) + "\n#Available tools\n" + tools + react
 		return &prompter{
 			label: fmt.Sprintf("%s@%.7s %s", TauBench.Repository, tauCommit, variant),
 			build: func(in agent.PromptInput) ([]llm.Message, error) {
@@ -319,4 +329,43 @@ func TauCustomerPrompt(tr Trees) (func(instruction string) string, error) {
 		out, _ := pysrc.Format(tmpl, map[string]string{"instruction_display": before + instruction + after})
 		return out
 	}, nil
+}
+
+// ToolSchemaWarnings names each τ-bench suite whose data folder carries a
+// tools_schema.json that differs from the pinned source's tool list (the
+// prompt shows the source's; the folder's is ignored), for the console
+// and the manifest.
+func ToolSchemaWarnings(tr Trees, suites []envs.Suite) []string {
+	var out []string
+	for _, s := range suites {
+		ds, ok := s.(interface {
+			DataToolsJSON() (string, bool)
+			Domain() taubench.Domain
+		})
+		if !ok || tr[NameTauBench] == nil {
+			continue
+		}
+		data, ok := ds.DataToolsJSON()
+		if !ok {
+			continue
+		}
+		src, _, err := TauTools(tr, string(ds.Domain()))
+		if err != nil || src == data {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s: the data folder's tools_schema.json differs from the pinned %s tool list (%d vs %d characters, first difference at %d); the prompt shows the source's",
+			s.Name(), TauBench.Pin(), len(data), len(src), firstDiff(data, src)))
+	}
+	return out
+}
+
+// firstDiff is the byte offset of the first difference of a and b.
+func firstDiff(a, b string) int {
+	n := min(len(a), len(b))
+	for i := range n {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
 }

@@ -27,6 +27,9 @@ func pinnedStandIn(t *testing.T, src Source) (string, Source) {
 	s.Files = nil
 	for _, f := range src.Files {
 		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f.Path)))
+		if os.IsNotExist(err) && strings.Contains(f.Path, "/tools/") {
+			continue // the stand-ins hold one τ-bench tool per domain
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
