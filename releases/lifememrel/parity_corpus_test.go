@@ -140,3 +140,29 @@ func TestExpeLParserParity(t *testing.T) {
 		}
 	}
 }
+
+// TestLifeMemClientParity: lifememProcess on the corpus against the
+// release's get_response for ScienceWorld and API-Bank
+// (testdata/parity/lifemem_<env>.json).
+func TestLifeMemClientParity(t *testing.T) {
+	var cases []parityCase
+	readJSON(t, filepath.Join(parityDir, "replies.json"), &cases)
+	for _, env := range []string{"scienceworld", "apibank"} {
+		var want []string
+		readJSON(t, filepath.Join(parityDir, "lifemem_"+env+".json"), &want)
+		if len(want) != len(cases) {
+			t.Fatalf("%s: %d captured results for %d replies (recapture)", env, len(want), len(cases))
+		}
+		bad := 0
+		for i, c := range cases {
+			if got := lifememProcess(c.Reply); got != want[i] {
+				if bad++; bad <= 10 {
+					t.Errorf("%s reply %d %q: %q, source %q", env, i, c.Reply, got, want[i])
+				}
+			}
+		}
+		if bad > 0 {
+			t.Errorf("%s: %d of %d replies differ", env, bad, len(cases))
+		}
+	}
+}

@@ -122,6 +122,11 @@ var LifeMem = Source{
 	Name: NameLifeMem, Repository: "github.com/BITHLP/LifeMem", Owner: "BITHLP", Repo: "LifeMem",
 	Files: []File{
 		{"ScienceWorld/examples/evaluator.py", lifememScienceWorld, "e8e58b62cbd37affc88963abb68415b52b54e50583bb94ab4784c22655fe3f7b", 17771},
+		// The three environments' model clients: their sampling and the
+		// reply clean-up (process, "Assistant: " removed) the agents see.
+		{"ScienceWorld/examples/llm.py", lifememScienceWorld, "5878a431530038e66b687fc6075d8857daa6e605e8f1af8a49eab3bfe15c7424", 922},
+		{"api-bank/utils.py", lifememAPIBank, "b0083baeaf62b6490c5c18cec7260183defaae855e51974b13a33588d81c882a", 926},
+		{"ToolQA/benchmark/ReAct/code/utils.py", lifememToolQA, "3e64e9f0e62139ab89f46d3a3fa35a6c3de59c4b1d2f2297e6447cfdac4178cf", 694},
 		{"api-bank/evaluator.py", lifememAPIBank, "3294c8f8ba0ffd478ff9748b7c860308cdc07b681dc25da62fc1d570c59e2991", 11049},
 		{"ToolQA/benchmark/ReAct/code/prompts.py", lifememToolQA, "eae0a948fc544cd80af31cd894585bf5dab5d73b0f482122367f7fc3105258c9", 12814},
 		{"ToolQA/benchmark/ReAct/code/fewshots.py", lifememToolQA, "ad7295c88d7ece14048ddb6513c4a46a51597d864d95c1e887fb9d3a729dbe81", 10513},
@@ -232,6 +237,9 @@ var LifelongAgentBench = Source{
 		{"src/factories/chat_history_item/offline/task_requirement.py", lifelongCommit, "e56ed91d4dda424c750a69aa9f6d04684b97e7982270baf84f21cebbc258b1da", 7682},
 		{"src/factories/chat_history_item/offline/construct.py", lifelongCommit, "41f0a89d692370b83c33088d460ac859cd55dec5a511a02e62d25f5514eef23a", 1510},
 		{"src/tasks/instance/db_bench/task.py", lifelongCommit, "64a7a8a930dd2e4e854de66209958c9138009e6793eded275e307f4ecddb138c", 23735},
+		// LanguageModelAgent's defaults: the system prompt every run sends
+		// (no assignment config overrides it) and inference_config_dict {}.
+		{"configs/components/agents/language_model_agent.yaml", lifelongCommit, "6bc30676e63a5585e41b7353f905245c4f643bd3f2048b7ea22616620a6b6571", 356},
 	},
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/memharness/memharness/envs"
@@ -252,7 +253,10 @@ func tauPrompter(domain string) func(Trees, envs.Suite, Options) (agent.Prompter
 // dbPrompter is LifelongAgentBench's DB task with the standard chat
 // history (construct.py): user = TASK_REQUIREMENT_DICT[DB_BENCH] + the
 // standard suffix, agent = "OK.", then the question (instruction, then the
-// table's name and headers: the task's Instruction).
+// table's name and headers: the task's Instruction). Its
+// LanguageModelAgent puts its system_prompt first (openai_language_model.py
+// prefixes it when non-empty); no assignment config of the repository
+// overrides language_model_agent.yaml's, so the LifeMem runs sent it too.
 func dbPrompter(tr Trees, _ envs.Suite, _ Options) (agent.Prompter, error) {
 	t := tr[NameLifelongAgentBench]
 	const reqFile = "src/factories/chat_history_item/offline/task_requirement.py"
@@ -288,14 +292,22 @@ func dbPrompter(tr Trees, _ envs.Suite, _ Options) (agent.Prompter, error) {
 		return nil, fmt.Errorf("%s: no agent acknowledgement in construct_offline", conFile)
 	}
 	opening := requirement + suffix.Str
+	system, err := agentSystemPrompt(t)
+	if err != nil {
+		return nil, err
+	}
 	return &prompter{
 		label: fmt.Sprintf("%s@%.7s db_bench", LifelongAgentBench.Repository, lifelongCommit),
 		build: func(in agent.PromptInput) ([]llm.Message, error) {
-			msgs := []llm.Message{
-				{Role: "user", Content: opening + memoryBlock(in)},
-				{Role: "assistant", Content: ack},
-				{Role: "user", Content: in.Task.Instruction},
+			var msgs []llm.Message
+			if system != "" {
+				msgs = append(msgs, llm.Message{Role: "system", Content: system})
 			}
+			msgs = append(msgs,
+				llm.Message{Role: "user", Content: opening + memoryBlock(in)},
+				llm.Message{Role: "assistant", Content: ack},
+				llm.Message{Role: "user", Content: in.Task.Instruction},
+			)
 			return episode(msgs, in.Turns), nil
 		},
 	}, nil
@@ -368,4 +380,27 @@ func firstDiff(a, b string) int {
 		}
 	}
 	return n
+}
+
+// agentSystemPrompt is LanguageModelAgent's system_prompt in
+// configs/components/agents/language_model_agent.yaml (a double-quoted
+// scalar under parameters).
+func agentSystemPrompt(t *Tree) (string, error) {
+	const file = "configs/components/agents/language_model_agent.yaml"
+	raw, ok := t.Raw(file)
+	if !ok {
+		return "", fmt.Errorf("%s: not read", file)
+	}
+	for _, l := range strings.Split(string(raw), "\n") {
+		v, ok := strings.CutPrefix(strings.TrimSpace(l), "system_prompt:")
+		if !ok {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		if u, err := strconv.Unquote(v); err == nil {
+			return u, nil
+		}
+		return "", fmt.Errorf("%s: system_prompt is not a double-quoted string: %s", file, v)
+	}
+	return "", fmt.Errorf("%s: no system_prompt", file)
 }

@@ -14,6 +14,10 @@ what the parser returned for each of our replies.
   GPTWrapper.__call__ leaves it (strip("\\n").strip(), newlines removed).
   Writes expel_<bench>.json: [{clean, content, type, action}].
 
+  LifeMem (PACKS/lifemem-release): ScienceWorld/examples/llm.py and
+  api-bank/utils.py get_response (process, then "Assistant: " removed).
+  Writes lifemem_<env>.json: [text].
+
   tau-bench (PACKS/tau-bench): ChatReActAgent.generate_next_step with
   litellm's completion stubbed to return the reply. Writes
   taubench.json: [{name, kwargs (JSON text, sorted keys)} or {error}].
@@ -111,6 +115,32 @@ def taubench(packs, cases, out):
         f.write("\n")
 
 
+CLIENT = """_CURRENT = [""]
+openai_chat_model = "m"
+def openai_chat(prompt, model):
+    return process(_CURRENT[0])
+"""
+
+
+def lifemem(packs, cases, out):
+    """The LifeMem release's get_response for ScienceWorld and API-Bank:
+    process and get_response from the pinned files, the API call replaced
+    by the reply (openai_chat returns process(reply), as the real one
+    does with the model's text)."""
+    for name, file in [("scienceworld", "ScienceWorld/examples/llm.py"), ("apibank", "api-bank/utils.py")]:
+        path = os.path.join(packs, "lifemem-release", file)
+        if not os.path.exists(path):
+            continue
+        mod = extract(path, {"process", "get_response"}, CLIENT)
+        res = []
+        for c in cases:
+            mod._CURRENT[0] = c["reply"]
+            res.append(mod.get_response([]))
+        with open(os.path.join(out, "lifemem_%s.json" % name), "w", encoding="utf-8") as f:
+            json.dump(res, f, ensure_ascii=False, indent=0)
+            f.write("\n")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--packs", required=True)
@@ -121,6 +151,8 @@ def main():
     cases = json.load(open(a.corpus, encoding="utf-8"))
     if os.path.isdir(os.path.join(a.packs, "expel")):
         expel(a.packs, cases, a.out)
+    if os.path.isdir(os.path.join(a.packs, "lifemem-release")):
+        lifemem(a.packs, cases, a.out)
     if os.path.isdir(os.path.join(a.packs, "tau-bench")):
         tau = a.tau_corpus or os.path.join(os.path.dirname(a.corpus), "taubench_replies.json")
         taubench(a.packs, [{"reply": r} for r in json.load(open(tau, encoding="utf-8"))], a.out)
