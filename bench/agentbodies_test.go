@@ -1,0 +1,148 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sync"
+	"testing"
+
+	"github.com/memharness/memharness/bench/config"
+	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/envs/taubench"
+	"github.com/memharness/memharness/lifelong"
+	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/methods/agent"
+	"github.com/memharness/memharness/releases/lifememrel"
+)
+
+// TestAgentRequestBodiesMatchSources plays the first step of τ-bench's
+// first embedded task under prompts: release over the OpenAI wire (a
+// local server records every body) and compares the whole bodies — the
+// customer's first request and the agent's first — less "model", with
+// what τ-bench's own code sends: MEMHARNESS_LIFEMEM_CAPTURES/bodies/
+// taubench-<domain>.json, written by
+// releases/lifememrel/testdata/capture/bodies_capture.py --packs PACKS
+// --tasks envs/taubench/embedded --opening "I'd like to cancel an order."
+// --out CAPTURES/bodies from MEMHARNESS_LIFEMEM_PACKS/tau-bench.
+func TestAgentRequestBodiesMatchSources(t *testing.T) {
+	packs, caps := os.Getenv("MEMHARNESS_LIFEMEM_PACKS"), os.Getenv("MEMHARNESS_LIFEMEM_CAPTURES")
+	if packs == "" || caps == "" {
+		t.Skip("MEMHARNESS_LIFEMEM_PACKS and MEMHARNESS_LIFEMEM_CAPTURES not set (real packs and python captures)")
+	}
+	const opening = "I'd like to cancel an order." // the capture's --opening
+	tr, err := lifememrel.Open(filepath.Join(packs, lifememrel.NameTauBench), lifememrel.TauBench)
+	if err != nil {
+		t.Skip("no tau-bench pack: ", err)
+	}
+	trees := lifememrel.Trees{lifememrel.NameTauBench: tr}
+	var mu sync.Mutex
+	var bodies []map[string]any
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		var body map[string]any
+		if err := json.Unmarshal(b, &body); err != nil {
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
+		delete(body, "model")
+		mu.Lock()
+		bodies = append(bodies, body)
+		mu.Unlock()
+		reply, _ := json.Marshal(opening)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"x","object":"chat.completion","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":`+string(reply)+`}}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`)
+	}))
+	t.Cleanup(srv.Close)
+	model, err := llm.NewOpenAI(llm.EndpointConfig{BaseURL: srv.URL, Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &config.Config{Prompts: config.PromptsRelease}
+	for _, d := range []taubench.Domain{taubench.Retail, taubench.Airline} {
+		raw, err := os.ReadFile(filepath.Join(caps, "bodies", "taubench-"+string(d)+".json"))
+		if err != nil {
+			t.Skip("no bodies capture (run bodies_capture.py): ", err)
+		}
+		var want map[string]map[string]any
+		if err := json.Unmarshal(raw, &want); err != nil {
+			t.Fatal(err)
+		}
+		s, err := taubench.Embedded(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cp, err := lifememrel.TauCustomerPrompt(trees)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.SetCustomerPrompt(cp)
+		ps, _, err := lifememrel.Prompters(trees, []envs.Suite{s}, lifememrel.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sampling, _ := lifelongSampling(cfg, lifelong.Config{Seed: 42}.WithDefaults(), []string{s.Name()})
+		a := agent.NewAgent(agent.AgentConfig{Model: model, Suite: s, Prompter: ps[s.Name()],
+			Sampling: sampling.For(agent.SampleAct, s.Name()), Method: "react"})
+		cust := sampling.For(agent.SampleCustomer, s.Name())
+		bodies = nil
+		if _, err := envs.Run(context.Background(), s, s.Tasks()[0], a, envs.Options{Model: model, Seed: 1, UserParams: &cust}, 1); err != nil {
+			t.Fatal(err)
+		}
+		if len(bodies) < 2 {
+			t.Fatalf("%s: %d requests, want the customer's and the agent's", d, len(bodies))
+		}
+		for i, stage := range []string{"customer", "act"} {
+			w := normalise(t, want[stage])
+			if !reflect.DeepEqual(bodies[i], w) {
+				t.Errorf("%s %s: body differs from the source's:\n got keys %v\nwant keys %v%s", d, stage, keys(bodies[i]), keys(w), firstMessageDiff(bodies[i], w))
+			}
+		}
+	}
+}
+
+func normalise(t *testing.T, v map[string]any) map[string]any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out map[string]any
+	_ = json.Unmarshal(b, &out)
+	return out
+}
+
+func keys(m map[string]any) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// firstMessageDiff names the first message whose content differs.
+func firstMessageDiff(got, want map[string]any) string {
+	g, _ := got["messages"].([]any)
+	w, _ := want["messages"].([]any)
+	if len(g) != len(w) {
+		return "\n" + "message count differs: " + itoa(len(g)) + " vs " + itoa(len(w))
+	}
+	for i := range g {
+		if !reflect.DeepEqual(g[i], w[i]) {
+			gb, _ := json.Marshal(g[i])
+			wb, _ := json.Marshal(w[i])
+			n := 0
+			for n < len(gb) && n < len(wb) && gb[n] == wb[n] {
+				n++
+			}
+			return "\nmessage " + string(rune('0'+i)) + " differs at byte " + itoa(n)
+		}
+	}
+	return ""
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
