@@ -15,6 +15,7 @@ import (
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/envs/taubench"
+	"github.com/memharness/memharness/envs/wikienv"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
@@ -146,3 +147,70 @@ func firstMessageDiff(got, want map[string]any) string {
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestExpeLStepBodies plays ExpeL's HotpotQA flow over the OpenAI wire
+// with the pinned ExpeL pack: each call sends ExpeL's sampling (its
+// ChatOpenAI's temperature 0.0 and n 1) and ReactAgent's stop list; a
+// thought-only reply makes the agent ask again on the prompt extended by
+// "Thought 1: …" (ReactAgent.step) instead of stepping the environment,
+// which then gets only the action.
+func TestExpeLStepBodies(t *testing.T) {
+	packs := os.Getenv("MEMHARNESS_LIFEMEM_PACKS")
+	if packs == "" {
+		t.Skip("MEMHARNESS_LIFEMEM_PACKS not set (real packs)")
+	}
+	tr, err := lifememrel.Open(filepath.Join(packs, lifememrel.NameExpeL), lifememrel.ExpeL)
+	if err != nil {
+		t.Skip("no expel pack: ", err)
+	}
+	replies := []string{"Thought 1: I need to search the first name.", "Action 1: Search[Milhouse]"}
+	var mu sync.Mutex
+	var bodies []map[string]any
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		var body map[string]any
+		_ = json.Unmarshal(b, &body)
+		mu.Lock()
+		bodies = append(bodies, body)
+		reply, _ := json.Marshal(replies[(len(bodies)-1)%len(replies)])
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"x","object":"chat.completion","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":`+string(reply)+`}}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`)
+	}))
+	t.Cleanup(srv.Close)
+	model, err := llm.NewOpenAI(llm.EndpointConfig{BaseURL: srv.URL, Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := wikienv.EmbeddedHotpotQA()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, _, err := lifememrel.Prompters(lifememrel.Trees{lifememrel.NameExpeL: tr}, []envs.Suite{s}, lifememrel.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sampling, _ := lifelongSampling(&config.Config{Prompts: config.PromptsRelease}, lifelong.Config{Seed: 42}.WithDefaults(), []string{s.Name()})
+	a := agent.NewAgent(agent.AgentConfig{Model: model, Suite: s, Prompter: ps[s.Name()], Sampling: sampling.For(agent.SampleAct, s.Name()), Method: "react"})
+	transcript, err := envs.Run(context.Background(), s, s.Tasks()[0], a, envs.Options{Seed: 1}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bodies) != 2 {
+		t.Fatalf("%d calls for one step, want 2 (the thought, then the action)", len(bodies))
+	}
+	for i, b := range bodies {
+		if b["temperature"] != 0.0 || b["n"] != 1.0 || !reflect.DeepEqual(b["stop"], []any{"\n", "\n\n"}) || b["max_tokens"] != nil || b["seed"] != nil {
+			t.Errorf("call %d: sampling %v %v %v %v %v, want ExpeL's (temperature 0, n 1, stop \\n \\n\\n, nothing else)", i, b["temperature"], b["n"], b["stop"], b["max_tokens"], b["seed"])
+		}
+	}
+	first := bodies[0]["messages"].([]any)[0].(map[string]any)["content"].(string)
+	second := bodies[1]["messages"].([]any)[0].(map[string]any)["content"].(string)
+	if second != first+"\n"+replies[0] {
+		t.Errorf("the second call is not the first prompt extended by the thought line")
+	}
+	turn := transcript.Turns[1]
+	if turn.Text != replies[0]+"\n"+replies[1] || turn.Action != "Search[Milhouse]" {
+		t.Errorf("agent turn %+v, want both lines kept and Search[Milhouse] stepped", turn)
+	}
+}
