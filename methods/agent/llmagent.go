@@ -266,4 +266,3 @@ func (a *llmAgent) scratchpadStep(ctx context.Context, sp ScratchpadPrompter, re
 }
 
 var _ envs.ReplyAgent = (*llmAgent)(nil)
-
