@@ -33,6 +33,9 @@ type agentPromptsSetup struct {
 	pack    string
 	digests map[string]string
 	warning string
+	// dataWarnings reach the console and the manifest (a τ-bench
+	// tools_schema.json that differs from the pinned source's).
+	dataWarnings []string
 }
 
 // lifelongPrompts builds the agent prompts of a lifelong run. Own: every
@@ -98,6 +101,9 @@ func lifelongPrompts(ctx context.Context, cfg *config.Config, getenv func(string
 	if err != nil {
 		return ps, err
 	}
+	for _, w := range lifememrel.ToolSchemaWarnings(trees, suiteList) {
+		ps.dataWarnings = append(ps.dataWarnings, "prompts: release: "+w)
+	}
 	// τ-bench's customer speaks with its source's system prompt too.
 	for _, su := range suiteList {
 		cs, ok := su.(interface{ SetCustomerPrompt(func(string) string) })
@@ -161,6 +167,7 @@ func embeddedFewShots(ctx context.Context, env string) ([]agent.Trajectory, erro
 func (ps agentPromptsSetup) stamp(m *runlog.Manifest) {
 	m.Prompts = ps.label
 	m.PromptsPack = ps.pack
+	m.DataWarnings = append(m.DataWarnings, ps.dataWarnings...)
 	if len(ps.digests) > 0 {
 		m.PromptsSHA256 = ps.digests
 	}

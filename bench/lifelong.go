@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -172,6 +173,11 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	if prompts.warning != "" {
 		fmt.Fprintln(stdio.Err, prompts.warning)
 	}
+	for _, w := range prompts.dataWarnings {
+		fmt.Fprintln(stdio.Err, "warning: "+w)
+	}
+	suiteNames := slices.Sorted(maps.Keys(suites))
+	sampling, samplingFrom := lifelongSampling(cfg, lc, suiteNames)
 	ood := slices.DeleteFunc(slices.Clone(lc.OOD), func(x string) bool { return suites[x] == nil })
 	stream, err := lifelong.NewStream(lc.Stream, train, streamEnvs, lc.Batch, lc.Seed)
 	if err != nil {
@@ -197,6 +203,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 		man.Shard = rs.shard.String()
 	}
 	prompts.stamp(&man)
+	man.Provenance = agentProvenance(prompts, samplingFrom, suiteNames)
 	back.stampEmbedder(&man, slices.ContainsFunc(lc.Methods, func(m lifelong.MethodSpec) bool { return m.Kind != "react" }), stdio.Err)
 	for _, m := range lc.Methods {
 		man.Methods = append(man.Methods, m.Name)
@@ -234,7 +241,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	})
 	ctx = runCtx
 	env := agent.Env{Model: watched, BuildModel: back.buildModel, AssignModel: back.assign.model,
-		SkillModel: back.skill.model, UserModel: back.user.model, Embedder: back.embedder, Seed: lc.Seed, Prompts: prompts.prompts}
+		SkillModel: back.skill.model, UserModel: back.user.model, Embedder: back.embedder, Seed: lc.Seed, Prompts: prompts.prompts, Sampling: sampling}
 	for _, spec := range lc.Methods {
 		newMethod := func() (agent.Method, error) { return buildAgentMethod(spec) }
 		m, err := newMethod()

@@ -56,6 +56,10 @@ type Options struct {
 	Embedder llm.Embedder
 	// Seed makes any randomness of the episode reproducible.
 	Seed int64
+	// UserParams, when set, are the sampling settings of the simulated
+	// party's requests (the run's "customer" purpose); nil keeps the
+	// environment's own.
+	UserParams *llm.Params
 }
 
 // Episode is one run of a task.

@@ -14,6 +14,10 @@ type Turn struct {
 	// Reward and Invalid annotate env turns that answer an action.
 	Reward  float64 `json:"reward,omitempty"`
 	Invalid bool    `json:"invalid,omitempty"`
+	// Action is what the environment was handed when it differs from
+	// Text (a source that keeps its thought lines in the prompt but
+	// steps only the parsed action; see ReplyAgent).
+	Action string `json:"action,omitempty"`
 }
 
 // Transcript is the full record of one episode.
@@ -43,6 +47,20 @@ func (f AgentFunc) Act(ctx context.Context, t Task, turns []Turn) (string, error
 	return f(ctx, t, turns)
 }
 
+// Reply is one agent turn: the text kept in the transcript (and shown in
+// later prompts) and the action the environment is handed.
+type Reply struct {
+	Text, Action string
+}
+
+// ReplyAgent is an Agent whose turn text and action differ (ExpeL's
+// ReactAgent: several "Thought k:" lines, then the parsed action). Run
+// prefers Reply over Act.
+type ReplyAgent interface {
+	Agent
+	Reply(ctx context.Context, t Task, turns []Turn) (Reply, error)
+}
+
 // ErrStop may be returned by an agent to end its episode early.
 var ErrStop = errors.New("agent stopped")
 
@@ -64,7 +82,15 @@ func Run(ctx context.Context, s Suite, t Task, agent Agent, opts Options, maxSte
 	tr.Turns = append(tr.Turns, Turn{Role: "env", Text: ep.Observation()})
 	tr.End = "max_steps"
 	for tr.Steps < maxSteps && !ep.Done() {
-		action, err := agent.Act(ctx, t, tr.Turns)
+		var r Reply
+		var err error
+		if ra, ok := agent.(ReplyAgent); ok {
+			r, err = ra.Reply(ctx, t, tr.Turns)
+		} else {
+			r.Text, err = agent.Act(ctx, t, tr.Turns)
+			r.Action = r.Text
+		}
+		action := r.Action
 		if err != nil {
 			if ctx.Err() != nil {
 				return tr, ctx.Err()
@@ -76,7 +102,11 @@ func Run(ctx context.Context, s Suite, t Task, agent Agent, opts Options, maxSte
 			}
 			break
 		}
-		tr.Turns = append(tr.Turns, Turn{Role: "agent", Text: action})
+		turn := Turn{Role: "agent", Text: r.Text}
+		if r.Action != r.Text {
+			turn.Action = r.Action
+		}
+		tr.Turns = append(tr.Turns, turn)
 		tr.Steps++
 		st, err := ep.Step(ctx, action)
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/memharness/memharness/datasets/pyrandom"
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/internal/lazyre"
+	"github.com/memharness/memharness/llm"
 )
 
 // PaperOrder returns the ten stream environments in the paper's similarity
@@ -104,6 +105,21 @@ type Config struct {
 	// order (the paper's per-environment test-set sizes; see
 	// PaperTestSizes). Environments not listed run their whole test split.
 	TestSize map[string]int `yaml:"test_size" json:"test_size,omitempty"`
+	// Sampling overrides the sampling settings of one request purpose
+	// (act, customer, reflect, abstract, construction, skills) in every
+	// environment, key by key over the defaults: the sources' (prompts:
+	// release; the paper's where sampling_source is paper) or the
+	// harness's (prompts: own). "stop: []" sends no stop list. See the
+	// agent sampling section below for the defaults.
+	Sampling map[string]llm.Params `yaml:"sampling" json:"sampling,omitempty"`
+	// SamplingEnv overrides one environment's purposes the same way
+	// ({env: {purpose: settings}}), over Sampling.
+	SamplingEnv map[string]map[string]llm.Params `yaml:"sampling_env" json:"sampling_env,omitempty"`
+	// SamplingSource chooses, under prompts: release, between the
+	// sources' code defaults ("code", the default) and the settings a
+	// paper states where they differ ("paper"; --profile paper sets it).
+	// The manifest's provenance names the one that ran.
+	SamplingSource string `yaml:"sampling_source" json:"sampling_source,omitempty"`
 	// TestShuffle reorders an environment's test split before TestSize
 	// cuts it, as Python's random.Random(seed).shuffle(list(range(size)))
 	// does (ReAct's and ExpeL's FEVER selection: size 7405, seed 233).
@@ -223,6 +239,9 @@ func (c Config) Validate() error {
 	}
 	check("envs", c.Envs)
 	check("ood", c.OOD)
+	for _, e := range validateSampling(c, known) {
+		bad("%s", e)
+	}
 	if len(c.Envs) == 0 {
 		bad("envs: empty")
 	}

@@ -411,6 +411,10 @@ func (r *runner) episode(ctx context.Context, m agent.Method, env agent.Env, s e
 		opts = r.opts.EpisodeOptions(s.Name(), t)
 	} else {
 		opts = envs.Options{Model: env.User(), Embedder: env.Embedder, Seed: EpisodeSeed(env.Seed, s.Name(), t.ID)}
+		if env.Sampling != nil {
+			up := env.Sampling.For(agent.SampleCustomer, s.Name())
+			opts.UserParams = &up
+		}
 	}
 	tr, err := envs.Run(ectx, s, t, ag, opts, r.opts.MaxSteps[s.Name()])
 	if err != nil {

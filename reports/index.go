@@ -24,6 +24,9 @@ func (s *summary) writeIndex(dir string, arts []Artefact) (Artefact, error) {
 	fmt.Fprintf(&b, "- Backbone: %s; model: %s\n", mdText(backboneText(m.Backbone, m.Model)), mdText(orDefault(m.Model, "unknown")))
 	fmt.Fprintf(&b, "- Data: %s\n", mdText(orDefault(m.DataSource, "unknown")))
 	fmt.Fprintf(&b, "- Prompts: %s\n", mdText(m.PromptsLabel()))
+	if pv := m.ProvenanceSummary(); pv != "" {
+		fmt.Fprintf(&b, "- Provenance (stages by origin of prompt, sampling, parser; per stage in manifest.json): %s\n", mdText(pv))
+	}
 	if m.Profile != "" {
 		fmt.Fprintf(&b, "- Profile: %s\n", mdText(m.Profile))
 	}

@@ -56,6 +56,9 @@ func (r *lmRun) title() string {
 	i := r.info
 	parts := []string{fmt.Sprintf("LifeMem lifelong protocol, %s stream", orDefault(i.Config.Stream, "similarity")),
 		"backbone: " + backboneText(i.Backbone, i.Model), "prompts: " + r.manifest.PromptsLabel()}
+	if pv := r.manifest.ProvenanceSummary(); pv != "" {
+		parts = append(parts, "from: "+pv)
+	}
 	if i.BuildModel != "" && i.BuildModel != i.Model {
 		parts = append(parts, "construction model: "+i.BuildModel)
 	}

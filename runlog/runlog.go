@@ -4,6 +4,7 @@
 package runlog
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -205,6 +206,40 @@ func stageList(keys []string) string {
 		i = j
 	}
 	return strings.Join(out, ", ")
+}
+
+// ProvenanceSummary counts, for titles (agent runs, whose values read
+// "source: <where>", "paper: <where>" or "own"), how many stages took each part
+// from the source, the paper or the harness ("" without provenance):
+// "prompt source 9, own 3; sampling source 12; parser source 8, own 4".
+func (m Manifest) ProvenanceSummary() string {
+	if len(m.Provenance) == 0 {
+		return ""
+	}
+	kind := func(s string) string {
+		k, _, _ := strings.Cut(s, ":")
+		return strings.TrimSpace(k)
+	}
+	count := func(get func(Provenance) string) string {
+		n := map[string]int{}
+		for _, p := range m.Provenance {
+			n[kind(get(p))]++
+		}
+		var parts []string
+		for _, k := range []string{"source", "paper", "own"} {
+			if n[k] > 0 {
+				parts = append(parts, fmt.Sprintf("%s %d", k, n[k]))
+				delete(n, k)
+			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(n)) {
+			parts = append(parts, fmt.Sprintf("%s %d", k, n[k]))
+		}
+		return strings.Join(parts, ", ")
+	}
+	return "prompt " + count(func(p Provenance) string { return p.Prompt }) +
+		"; sampling " + count(func(p Provenance) string { return p.Sampling }) +
+		"; parser " + count(func(p Provenance) string { return p.Parser })
 }
 
 // LeftOut is one part of a run's configured work that did not run.

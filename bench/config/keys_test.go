@@ -76,6 +76,7 @@ func keysDoc(t *testing.T) string {
 		}
 		fmt.Fprintf(&b, "| %s | %s |\n", k, "`"+strings.Join(keys, "`, `")+"`")
 	}
+	writeAgentSampling(&b)
 	return b.String()
 }
 

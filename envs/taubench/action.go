@@ -70,20 +70,13 @@ func ParseAction(text string) (Action, error) {
 	}
 	kw, ok := av.(*Object)
 	if !ok {
-		if name != Respond {
-			// The official env spreads the arguments with **, which
-			// raises for a non-object; the tool call reports that text.
-			return Action{Name: name, Raw: av}, nil
-		}
+		// τ-bench builds Action(name=..., kwargs=...), whose pydantic
+		// model rejects arguments that are not an object: the agent
+		// raises there.
 		return Action{}, fmt.Errorf(`action "arguments" must be a JSON object, got %s`, typeName(av))
 	}
-	if name == Respond {
-		c, ok := kw.vals["content"].(string)
-		if !ok {
-			return Action{}, errors.New(`respond needs a string "content" argument`)
-		}
-		return Action{Name: Respond, Kwargs: NewObject().Set("content", c)}, nil
-	}
+	// A respond's arguments are kept as sent: τ-bench reads "content"
+	// only when it steps the environment (the episode checks it).
 	return Action{Name: name, Kwargs: kw}, nil
 }
 

@@ -22,9 +22,9 @@ func TestParseAction(t *testing.T) {
 		{in: "Action: {\"arguments\": {}}", errPart: "no \"name\""},
 		{in: "Action: {\"name\": 3, \"arguments\": {}}", errPart: "must be a string"},
 		{in: "Action: {\"name\": \"x\"}", errPart: "no \"arguments\""},
-		{in: "Action: {\"name\": \"x\", \"arguments\": []}", name: "x"}, // the tool call reports Python's ** error
+		{in: "Action: {\"name\": \"x\", \"arguments\": []}", errPart: "JSON object"}, // pydantic's Action rejects it
 		{in: "Action: {\"name\": \"respond\", \"arguments\": \"hi\"}", errPart: "JSON object"},
-		{in: "Action: {\"name\": \"respond\", \"arguments\": {}}", errPart: "content"},
+		{in: "Action: {\"name\": \"respond\", \"arguments\": {}}", name: Respond}, // checked when stepped
 	} {
 		a, err := ParseAction(tc.in)
 		if tc.errPart != "" {

@@ -44,9 +44,10 @@ type modelCustomer struct {
 	seed        *int
 	msgs        []llm.Message // conversation with the roles seen by the model
 	turns       []hint.SimTurn
-	// sourceShape sends no temperature and no seed, as τ-bench's
-	// LLMUserSimulationEnv does.
-	sourceShape bool
+	// params, when set, replace the own settings (the run's customer
+	// sampling: none under prompts: release, as τ-bench's
+	// LLMUserSimulationEnv sends).
+	params *llm.Params
 }
 
 func newModelCustomer(m llm.Model, env, taskID, instruction string, seed int64) *modelCustomer {
@@ -71,8 +72,13 @@ func (c *modelCustomer) reply(ctx context.Context, agent string) (string, error)
 		Affinity: c.taskID,
 		Hint:     hint.UserSim{Env: c.env, Instruction: c.instruction, Turns: append([]hint.SimTurn(nil), c.turns...)},
 	}
-	if c.sourceShape {
-		req.Params = llm.Params{}
+	if c.params != nil {
+		p := *c.params
+		p.Stop = append([]string(nil), p.Stop...)
+		if len(p.Stop) == 0 {
+			p.Stop = nil
+		}
+		req.Params = p
 	}
 	resp, err := c.model.Generate(ctx, req)
 	if err != nil {

@@ -160,8 +160,8 @@ func TestModelCustomer(t *testing.T) {
 }
 
 // TestSourceCustomerPrompt: with SetCustomerPrompt the customer model gets
-// that system prompt and the source's request shape (no temperature, no
-// seed); other suites are unaffected.
+// that system prompt, and with UserParams exactly those settings (the
+// run's customer sampling: none under prompts: release, as τ-bench).
 func TestSourceCustomerPrompt(t *testing.T) {
 	s := embeddedSuite(t, Airline)
 	task := taskByID(t, s, "test-7")
@@ -171,7 +171,7 @@ func TestSourceCustomerPrompt(t *testing.T) {
 		reqs = append(reqs, req)
 		return llm.Response{Text: Stop}, nil
 	})
-	ep, err := s.NewEpisode(context.Background(), task, envs.Options{Model: m, Seed: 3})
+	ep, err := s.NewEpisode(context.Background(), task, envs.Options{Model: m, Seed: 3, UserParams: &llm.Params{}})
 	if err != nil {
 		t.Fatal(err)
 	}

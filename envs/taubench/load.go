@@ -81,7 +81,9 @@ type data struct {
 	wiki    string
 	tools   toolset
 	schemas []Value // tool list shown to the agent
-	tasks   []*TaskRecord
+	// schemaFile: schemas came from the data's tools_schema.json.
+	schemaFile bool
+	tasks      []*TaskRecord
 }
 
 func loadDir(dir string, domain Domain) (*data, error) {
@@ -185,6 +187,7 @@ func (d *data) loadTools(fsys fs.FS, label string) error {
 		d.tools, d.schemas = all, all.schemas()
 		return nil
 	}
+	d.schemaFile = true
 	where := path.Join(label, "tools_schema.json")
 	if err != nil {
 		return fmt.Errorf("taubench: %s: %w", where, err)

@@ -120,6 +120,20 @@ const ConversationMarker = "\n\n#Conversation\nCustomer: "
 // (json.dumps(tools_info)).
 func (s *Suite) ToolsJSON() string { return Dumps(s.d.schemas) }
 
+// DataToolsJSON is the tool list of the data folder's tools_schema.json
+// (false: the folder has none, as 'bench data fetch' lays it out), for a
+// comparison with the pinned source's.
+func (s *Suite) DataToolsJSON() (string, bool) {
+	if !s.d.schemaFile {
+		return "", false
+	}
+	return Dumps(s.d.schemas), true
+}
+
+// ImplementedTools lists every tool of the suite's domain the harness can
+// run, sorted.
+func (s *Suite) ImplementedTools() []string { return newToolset(s.d.domain.tools()).names() }
+
 // SystemPrompt is what the agent is told before the conversation: the
 // policy, the tool list and the action syntax. The first observation of
 // every episode starts with it.
@@ -150,7 +164,9 @@ func (s *Suite) NewEpisode(ctx context.Context, t envs.Task, opts envs.Options) 
 		mc := newModelCustomer(opts.Model, s.name, t.ID, r.Instruction, opts.Seed)
 		if s.customerPrompt != nil {
 			mc.msgs[0].Content = s.customerPrompt(r.Instruction)
-			mc.sourceShape = true
+		}
+		if opts.UserParams != nil {
+			mc.params = opts.UserParams
 		}
 		c = mc
 	}

@@ -79,10 +79,31 @@ type Literal struct {
 	Value Value
 }
 
+// Return is one return statement with a value, in the scope of its
+// function (τ-bench's tool classes return their schema dicts from
+// get_info).
+type Return struct {
+	Scope string
+	Value Value
+	Line  int
+}
+
 // File is what Parse read from one source file.
 type File struct {
 	Assigns  []Assign
 	Literals []Literal
+	Returns  []Return
+}
+
+// ReturnsIn returns the return values of one scope, in source order.
+func (f *File) ReturnsIn(scope string) []Value {
+	var out []Value
+	for _, r := range f.Returns {
+		if r.Scope == scope {
+			out = append(out, r.Value)
+		}
+	}
+	return out
 }
 
 // Lookup returns the last assignment to name in scope (later assignments
@@ -211,6 +232,15 @@ func (p *parser) statement() {
 		p.scopes = append(p.scopes, scopeLevel{name: name, indent: 1 << 30})
 		p.rest()
 		p.scopes = p.scopes[:len(p.scopes)-1]
+		return
+	}
+	if t.kind == tName && t.text == "return" {
+		p.i++
+		if !p.atExprEnd() {
+			v := p.expr()
+			p.f.Returns = append(p.f.Returns, Return{Scope: p.scope(), Value: v, Line: t.line})
+		}
+		p.rest()
 		return
 	}
 	// NAME [: annotation] = value

@@ -275,3 +275,27 @@ func FuzzSplitFormat(f *testing.F) {
 		}
 	})
 }
+
+// TestReturns: a function's returned dict is read whole (nested, with
+// trailing commas and a multi-line header), scoped to its class and
+// method; a bare return records nothing.
+func TestReturns(t *testing.T) {
+	src := "class Tool:\n    @staticmethod\n    def get_info() -> Dict[str, Any]:\n        return {\n            \"type\": \"function\",\n            \"function\": {\"name\": \"calc\", \"required\": [\"a\", \"b\",],},\n        }\n\n    def invoke(x):\n        if x:\n            return\n        return x + 1\n"
+	f, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := f.ReturnsIn("Tool.get_info")
+	if len(rs) != 1 || rs[0].Kind != Dict || rs[0].Line != 4 {
+		t.Fatalf("get_info returns %+v", rs)
+	}
+	fn, _ := rs[0].Get("function")
+	name, _ := fn.Get("name")
+	req, _ := fn.Get("required")
+	if got, _ := req.Strings(); name.Str != "calc" || len(got) != 2 {
+		t.Errorf("function = %+v", fn)
+	}
+	if inv := f.ReturnsIn("Tool.invoke"); len(inv) != 1 || inv[0].Kind != Other || inv[0].Expr != "x + 1" {
+		t.Errorf("invoke returns %+v", inv)
+	}
+}

@@ -103,8 +103,7 @@ type abstractingAgent struct {
 	inner       envs.Agent
 	abs         StateAbstractor
 	model       llm.Model
-	temperature float64
-	seed        int
+	params      llm.Params
 	method, env string
 	mu          sync.Mutex
 	done        map[int]string // turn index → abstracted text
@@ -112,11 +111,11 @@ type abstractingAgent struct {
 
 // abstracting wraps inner with abs for task t, or returns inner when abs
 // does not apply to t.
-func abstracting(inner envs.Agent, abs StateAbstractor, t envs.Task, model llm.Model, temperature float64, seed int64, method, env string) envs.Agent {
+func abstracting(inner envs.Agent, abs StateAbstractor, t envs.Task, model llm.Model, params llm.Params, method, env string) envs.Agent {
 	if abs == nil || !abs.Applies(t) {
 		return inner
 	}
-	return &abstractingAgent{inner: inner, abs: abs, model: model, temperature: temperature, seed: int(seed),
+	return &abstractingAgent{inner: inner, abs: abs, model: model, params: params,
 		method: method, env: env, done: map[int]string{}}
 }
 
@@ -173,11 +172,16 @@ func (a *abstractingAgent) abstract(ctx context.Context, t envs.Task, step int, 
 	if err != nil {
 		return "", fmt.Errorf("agent %s: %s/%s step %d: %s: %w", a.method, a.env, t.ID, step, a.abs.Label(), err)
 	}
-	temp, seed := a.temperature, a.seed
+	// The abstraction's stop list is the abstractor's (Synapse's differs
+	// per call); the rest of its sampling is the run's.
+	params := CloneParams(a.params)
+	if stop != nil {
+		params.Stop = stop
+	}
 	resp, err := a.model.Generate(ctx, llm.Request{
 		Purpose:  PurposeAbstract,
 		Messages: msgs,
-		Params:   llm.Params{Temperature: &temp, MaxTokens: 2048, Seed: &seed, Stop: stop},
+		Params:   params,
 		SampleID: fmt.Sprintf("%s/%s/%s/%d/abstract", a.method, a.env, t.ID, step),
 		Affinity: a.env + "/" + t.ID,
 		Hint:     hint.StateAbstract{Env: a.env, Task: utterance, State: state},

@@ -53,6 +53,9 @@ type Env struct {
 	// Prompts holds the release Prompters and own-mode few-shots (nil:
 	// the harness's own prompt without few-shots).
 	Prompts *Prompts
+	// Sampling holds every request's sampling settings by purpose (nil:
+	// none sent).
+	Sampling *Sampling
 }
 
 // Builder returns the model for memory construction.

@@ -143,13 +143,11 @@ func (m *AutoSkill) learnOne(ctx context.Context, env Env, t Trajectory) error {
 	renderTrajectory(&b, t)
 	b.WriteString("\nAnswer in this form, or with NONE if nothing here is worth reusing:\n" +
 		"Name: <snake_case name>\nPurpose: <when to use the skill, one sentence>\nSteps:\n1. <step>\n2. <step>\n")
-	temp := 0.0
-	seed := int(env.Seed)
 	m.state.Calls++
 	resp, err := env.Distiller().Generate(ctx, llm.Request{
 		Purpose:  PurposeSkillExtract,
 		Messages: []llm.Message{{Role: "user", Content: b.String()}},
-		Params:   llm.Params{Temperature: &temp, MaxTokens: 1024, Seed: &seed},
+		Params:   env.Sampling.For(SampleSkills, t.Env),
 		SampleID: "autoskill/extract/" + t.ID,
 		Hint:     hint.SkillExtract{Traj: viewOf(t)},
 		Accept:   func(r llm.Response) bool { _, _, err := ParseSkill(r.Text); return err == nil },

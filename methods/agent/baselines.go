@@ -25,8 +25,6 @@ type Options struct {
 	MaxRules int
 	// ObsChars and ActionChars truncate exemplar messages.
 	ObsChars, ActionChars int
-	// Temperature of the acting calls (0.3).
-	Temperature *float64
 	// ExpeL: trajectories per editor call (8), rule list size (20) and
 	// non-AGREE operations per call (4).
 	EditBatch, MaxInsights, MaxOps int
@@ -44,13 +42,6 @@ func (o Options) k(def int) int {
 		return o.K
 	}
 	return def
-}
-
-func (o Options) temperature() float64 {
-	if o.Temperature != nil {
-		return *o.Temperature
-	}
-	return 0.3
 }
 
 func orDefault(v, def int) int {
@@ -93,7 +84,7 @@ func agentConfig(name string, o Options, env Env, s envs.Suite, ex []Trajectory,
 	return AgentConfig{
 		Model: env.Model, Suite: s, Exemplars: ex, Rules: rules,
 		MaxRules: o.MaxRules, ObsChars: o.ObsChars, ActionChars: o.ActionChars,
-		Seed: env.Seed, Temperature: o.temperature(), Method: name,
+		Sampling: env.Sampling.For(SampleAct, s.Name()), Method: name,
 		Prompter: pr, FewShots: shots,
 	}
 }
@@ -276,7 +267,7 @@ func (m *Synapse) Agent(ctx context.Context, env Env, s envs.Suite, t envs.Task)
 		cfg := agentConfig(m.Name(), m.opts, env, s, ex, nil)
 		abs := env.Prompts.AbstractorFor(s.Name())
 		cfg.Abstracted = abs != nil && abs.Applies(t)
-		return abstracting(NewAgent(cfg), abs, t, env.Model, cfg.Temperature, env.Seed, m.Name(), s.Name()), nil
+		return abstracting(NewAgent(cfg), abs, t, env.Model, env.Sampling.For(SampleAbstract, s.Name()), m.Name(), s.Name()), nil
 	})
 }
 

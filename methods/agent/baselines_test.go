@@ -149,7 +149,7 @@ func TestAgentPrompt(t *testing.T) {
 	long.Messages = append(long.Messages[:1:1], long.Messages[1:]...)
 	long.Messages[0].Content = strings.Repeat("x", 5000)
 	rules := []string{"r1", "r2", "r1", "r3", "r4", "r5", "r6", "r7"}
-	a := agent.NewAgent(agent.AgentConfig{Model: rec, Suite: d.s, Exemplars: []agent.Trajectory{long, d.train[1]}, Rules: rules, Seed: 3, Method: "test"})
+	a := agent.NewAgent(agent.AgentConfig{Model: rec, Suite: d.s, Exemplars: []agent.Trajectory{long, d.train[1]}, Rules: rules, Method: "test"})
 	tr, err := envs.Run(context.Background(), d.s, d.test[0], a, envs.Options{Seed: 1}, 2)
 	if err != nil {
 		t.Fatal(err)
@@ -291,7 +291,7 @@ func TestHiddenInstructionStaysHidden(t *testing.T) {
 	data := load(t, "taubench-retail")
 	d := data[0]
 	rec := &recorder{sim: sim.New(sim.Config{})}
-	a := agent.NewAgent(agent.AgentConfig{Model: rec, Suite: d.s, Exemplars: []agent.Trajectory{d.train[0]}, Seed: 3, Method: "test"})
+	a := agent.NewAgent(agent.AgentConfig{Model: rec, Suite: d.s, Exemplars: []agent.Trajectory{d.train[0]}, Method: "test"})
 	task := d.test[0]
 	if _, err := envs.Run(context.Background(), d.s, task, a, envs.Options{Seed: 1}, 2); err != nil {
 		t.Fatal(err)

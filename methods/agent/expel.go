@@ -173,13 +173,11 @@ func (m *ExpeL) edit(ctx context.Context, env Env, batch []Trajectory) error {
 		views[i] = viewOf(t)
 	}
 	prompt := renderEditPrompt(texts, batch, maxOps, maxRules)
-	temp := 0.0
-	seed := int(env.Seed)
 	m.state.Calls++
 	req := llm.Request{
 		Purpose:  PurposeExpeLRules,
 		Messages: []llm.Message{{Role: "user", Content: prompt}},
-		Params:   llm.Params{Temperature: &temp, MaxTokens: 1024, Seed: &seed},
+		Params:   env.Sampling.For(SampleReflect, batch[0].Env),
 		SampleID: fmt.Sprintf("expel/edit/%d/%s", m.state.Calls, batch[0].ID),
 		Hint:     hint.RuleEdit{Rules: texts, Batch: views, MaxOps: maxOps, MaxRules: maxRules},
 		Accept:   func(r llm.Response) bool { _, err := ParseRuleOps(r.Text); return err == nil },

@@ -35,10 +35,9 @@ type AgentConfig struct {
 	MaxRules int
 	// ObsChars and ActionChars truncate exemplar messages (defaults when 0).
 	ObsChars, ActionChars int
-	// Seed is sent with every request.
-	Seed int64
-	// Temperature of the acting calls (LifeMem uses 0.3 for every backbone).
-	Temperature float64
+	// Sampling is sent with every acting request as it is (the run
+	// resolves it per environment: Env.Sampling.For(SampleAct, env)).
+	Sampling llm.Params
 	// Method names the method in SampleIDs.
 	Method string
 	// Prompter, when set, assembles every request as a source does
@@ -119,6 +118,14 @@ func dedupe(rules []string) []string {
 
 // Act implements envs.Agent.
 func (a *llmAgent) Act(ctx context.Context, t envs.Task, turns []envs.Turn) (string, error) {
+	r, err := a.Reply(ctx, t, turns)
+	return r.Text, err
+}
+
+// Reply implements envs.ReplyAgent: a LineStepper's turn keeps its
+// thought lines in the text and hands the environment only the action;
+// every other agent's text is its action.
+func (a *llmAgent) Reply(ctx context.Context, t envs.Task, turns []envs.Turn) (envs.Reply, error) {
 	msgs := []llm.Message{{Role: "system", Content: a.system}}
 	hturns := make([]hint.SimTurn, 0, len(turns))
 	step := 0
@@ -153,21 +160,23 @@ func (a *llmAgent) Act(ctx context.Context, t envs.Task, turns []envs.Turn) (str
 		msgs = append(msgs, llm.Message{Role: "user", Content: text})
 	}
 	env := a.cfg.Suite.Name()
-	temp := a.cfg.Temperature
-	seed := int(a.cfg.Seed)
-	stop := []string{"\nUser:"}
 	if p := a.cfg.Prompter; p != nil {
 		var err error
 		msgs, err = p.Messages(PromptInput{Task: t, Turns: turns, Exemplars: a.cfg.Exemplars, Rules: a.rules, Abstracted: a.cfg.Abstracted})
 		if err != nil {
-			return "", fmt.Errorf("agent %s: %s/%s: %s: %w", a.cfg.Method, env, t.ID, p.Label(), err)
+			return envs.Reply{}, fmt.Errorf("agent %s: %s/%s: %s: %w", a.cfg.Method, env, t.ID, p.Label(), err)
 		}
-		stop = p.Stop()
+	}
+	params := CloneParams(a.cfg.Sampling)
+	if p := a.cfg.Prompter; p != nil && params.Stop == nil {
+		// The source's stop list, unless the run's sampling names one
+		// (an empty list sends none).
+		params.Stop = p.Stop()
 	}
 	req := llm.Request{
 		Purpose:  PurposeAct,
 		Messages: msgs,
-		Params:   llm.Params{Temperature: &temp, MaxTokens: 512, Seed: &seed, Stop: stop},
+		Params:   params,
 		SampleID: fmt.Sprintf("%s/%s/%s/%d", a.cfg.Method, env, t.ID, step),
 		Affinity: env + "/" + t.ID,
 		Hint: hint.Act{
@@ -184,17 +193,54 @@ func (a *llmAgent) Act(ctx context.Context, t envs.Task, turns []envs.Turn) (str
 		h.Fence = f.Fence()
 		req.Hint = h
 	}
+	in := PromptInput{Task: t, Turns: turns, Exemplars: a.cfg.Exemplars, Rules: a.rules, Abstracted: a.cfg.Abstracted}
+	if ls, ok := a.cfg.Prompter.(LineStepper); ok {
+		return a.lineStep(ctx, ls, req, in, step)
+	}
 	if sp, ok := a.cfg.Prompter.(ScratchpadPrompter); ok {
-		return a.scratchpadStep(ctx, sp, req, PromptInput{Task: t, Turns: turns, Exemplars: a.cfg.Exemplars, Rules: a.rules, Abstracted: a.cfg.Abstracted})
+		text, err := a.scratchpadStep(ctx, sp, req, in)
+		return envs.Reply{Text: text, Action: text}, err
 	}
 	resp, err := a.cfg.Model.Generate(ctx, req)
 	if err != nil {
-		return "", fmt.Errorf("agent %s: %s/%s step %d: %w", a.cfg.Method, env, t.ID, step, err)
+		return envs.Reply{}, fmt.Errorf("agent %s: %s/%s step %d: %w", a.cfg.Method, env, t.ID, step, err)
 	}
+	text := cleanAction(resp.Text)
 	if rp, ok := a.cfg.Prompter.(ReplyParser); ok {
-		return rp.ParseReply(resp.Text), nil
+		text = rp.ParseReply(resp.Text)
 	}
-	return cleanAction(resp.Text), nil
+	return envs.Reply{Text: text, Action: text}, nil
+}
+
+// lineStep makes one step of a LineStepper: a call per line, the reply
+// parsed by the source's parser, again after a thought, until an action
+// or MaxCalls calls (then the source's give-up action).
+func (a *llmAgent) lineStep(ctx context.Context, ls LineStepper, req llm.Request, in PromptInput, step int) (envs.Reply, error) {
+	base := req.SampleID
+	var lines []string
+	for call := 1; ; call++ {
+		if call > 1 {
+			in.Pending = lines
+			msgs, err := ls.Messages(in)
+			if err != nil {
+				return envs.Reply{}, fmt.Errorf("agent %s: %s: %s: %w", a.cfg.Method, base, ls.Label(), err)
+			}
+			req.Messages = msgs
+			req.SampleID = fmt.Sprintf("%s/call%d", base, call)
+		}
+		resp, err := a.cfg.Model.Generate(ctx, req)
+		if err != nil {
+			return envs.Reply{}, fmt.Errorf("agent %s: %s call %d: %w", a.cfg.Method, base, call, err)
+		}
+		line, isAction, action := ls.ParseLine(resp.Text, step+1)
+		lines = append(lines, line)
+		if isAction {
+			return envs.Reply{Text: strings.Join(lines, "\n"), Action: action}, nil
+		}
+		if call >= ls.MaxCalls() {
+			return envs.Reply{Text: strings.Join(lines, "\n"), Action: ls.GiveUp()}, nil
+		}
+	}
 }
 
 // scratchpadStep makes a step's two calls: the thought (req), then the
@@ -218,3 +264,5 @@ func (a *llmAgent) scratchpadStep(ctx context.Context, sp ScratchpadPrompter, re
 	}
 	return thought + "\n" + sp.Action(resp.Text), nil
 }
+
+var _ envs.ReplyAgent = (*llmAgent)(nil)

@@ -31,6 +31,9 @@ type PromptInput struct {
 	// Abstracted reports that the pages in Turns are abstracted
 	// observations (Synapse's state abstraction), not raw states.
 	Abstracted bool
+	// Pending are the lines this step has produced so far (a
+	// LineStepper's thoughts before its action), shown after Turns.
+	Pending []string
 }
 
 // Prompts gives, per environment, the Prompter of prompts: release (nil:
@@ -113,4 +116,18 @@ type Fencer interface {
 // agent hands the environment the parsed action.
 type ReplyParser interface {
 	ParseReply(reply string) string
+}
+
+// LineStepper is a Prompter whose source asks for one line per call and
+// calls again after a thought (ExpeL's ReactAgent.step): each reply goes
+// through ParseLine and its line joins the prompt (PromptInput.Pending);
+// the step ends on an action, or after MaxCalls calls with GiveUp handed
+// to the environment. The agent's turn text is the step's lines joined by
+// "\n"; the environment gets only the action.
+type LineStepper interface {
+	Prompter
+	// ParseLine is the source's parser on one reply at step (1-based).
+	ParseLine(reply string, step int) (line string, isAction bool, action string)
+	MaxCalls() int
+	GiveUp() string
 }

@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -195,5 +196,80 @@ func TestFenceReachesSim(t *testing.T) {
 	}
 	if strings.TrimSpace(got) == "" {
 		t.Error("the sim's answer was not in the fence the source parses")
+	}
+}
+
+// lineStepper is a LineStepper whose parser reads "A:" lines as actions.
+type lineStepper struct {
+	echoPrompter
+	pending [][]string
+}
+
+func (p *lineStepper) Messages(in agent.PromptInput) ([]llm.Message, error) {
+	p.pending = append(p.pending, append([]string(nil), in.Pending...))
+	return []llm.Message{{Role: "user", Content: strings.Join(append([]string{in.Turns[0].Text}, in.Pending...), "\n")}}, nil
+}
+
+func (p *lineStepper) ParseLine(reply string, step int) (string, bool, string) {
+	if a, ok := strings.CutPrefix(reply, "A:"); ok {
+		return fmt.Sprintf("Action %d: %s", step, a), true, a
+	}
+	return fmt.Sprintf("Thought %d: %s", step, reply), false, ""
+}
+func (p *lineStepper) MaxCalls() int  { return 3 }
+func (p *lineStepper) GiveUp() string { return "N/A" }
+
+// TestLineStepper: a thought makes the agent ask again on the prompt
+// extended by it; the step's turn keeps every line while the environment
+// gets only the action; after MaxCalls thoughts it gets GiveUp. Every call
+// sends the Prompter's stop list.
+func TestLineStepper(t *testing.T) {
+	d := load(t, "toolqa")[0]
+	for _, tc := range []struct {
+		replies    []string
+		text, sent string
+	}{
+		{[]string{"A:Search[x]"}, "Action 1: Search[x]", "Search[x]"},
+		{[]string{"think", "A:Search[x]"}, "Thought 1: think\nAction 1: Search[x]", "Search[x]"},
+		{[]string{"a", "b", "c", "A:never asked"}, "Thought 1: a\nThought 1: b\nThought 1: c", "N/A"},
+	} {
+		calls := 0
+		var stops [][]string
+		model := llm.ModelFunc(func(_ context.Context, req llm.Request) (llm.Response, error) {
+			stops = append(stops, req.Params.Stop)
+			calls++
+			return llm.Response{Text: tc.replies[calls-1]}, nil
+		})
+		p := &lineStepper{}
+		a := agent.NewAgent(agent.AgentConfig{Model: model, Suite: d.s, Prompter: p, Method: "test"})
+		var sent []string
+		spy := envs.AgentFunc(func(ctx context.Context, task envs.Task, turns []envs.Turn) (string, error) {
+			r, err := a.(envs.ReplyAgent).Reply(ctx, task, turns)
+			sent = append(sent, r.Action)
+			return r.Text, err
+		})
+		tr, err := envs.Run(context.Background(), d.s, d.test[0], a, envs.Options{Seed: 1}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pending := p.pending
+		calls = 0 // the same replies again for the environment's view
+		if _, err := spy.Act(context.Background(), d.test[0], tr.Turns[:1]); err != nil {
+			t.Fatal(err)
+		}
+		if got := tr.Turns[1]; got.Text != tc.text || (got.Action != tc.sent && !(got.Action == "" && tc.sent == tc.text)) {
+			t.Errorf("%v: turn %+v, want text %q, action %q", tc.replies, got, tc.text, tc.sent)
+		}
+		if sent[0] != tc.sent {
+			t.Errorf("%v: environment got %q, want %q", tc.replies, sent[0], tc.sent)
+		}
+		if want := min(len(tc.replies), 3); len(pending) != want || len(pending[want-1]) != want-1 {
+			t.Errorf("%v: pending lines per call %v", tc.replies, pending)
+		}
+		for _, s := range stops {
+			if len(s) != 1 || s[0] != "\nObservation" {
+				t.Errorf("stop %q, want the Prompter's", s)
+			}
+		}
 	}
 }

@@ -45,7 +45,7 @@ func apibankBuilder(tr Trees, _ envs.Suite, _ Options) (agent.Prompter, error) {
 	if examplesHead == "" || twoExamples == "" || finish == "" || result == "" || noCall == "" {
 		return nil, fmt.Errorf("%s: the examples headings, the Finish line, the result prefix or the no-call error is missing", apibankEvaluator)
 	}
-	return &prompter{
+	return lifememClient{&prompter{
 		label: fmt.Sprintf("%s@%.7s API-Bank evaluator", LifeMem.Repository, lifememAPIBank),
 		build: func(in agent.PromptInput) ([]llm.Message, error) {
 			examples := example
@@ -85,5 +85,27 @@ func apibankBuilder(tr Trees, _ envs.Suite, _ Options) (agent.Prompter, error) {
 			}
 			return msgs, nil
 		},
-	}, nil
+	}}, nil
+}
+
+// lifememClient adds the release's get_response clean-up
+// (ScienceWorld/examples/llm.py, api-bank/utils.py) to a Prompter: the
+// model's text goes through process, then loses every "Assistant: ".
+type lifememClient struct{ *prompter }
+
+// ParseReply implements agent.ReplyParser.
+func (lifememClient) ParseReply(reply string) string { return lifememProcess(reply) }
+
+// lifememProcess is process(result) then .replace("Assistant: ", ""):
+// with both "<" and ">" in the text, the span between the first "<" and
+// the first ">" (empty when that ">" comes first), else the text.
+func lifememProcess(s string) string {
+	if i, j := strings.Index(s, "<"), strings.Index(s, ">"); i >= 0 && j >= 0 {
+		if j > i {
+			s = s[i+1 : j]
+		} else {
+			s = ""
+		}
+	}
+	return strings.ReplaceAll(s, "Assistant: ", "")
 }

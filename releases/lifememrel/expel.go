@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/envs"
-	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/internal/pysrc"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
@@ -96,9 +95,14 @@ func expelPrompter(env string) func(Trees, envs.Suite, Options) (agent.Prompter,
 		if err != nil {
 			return nil, err
 		}
+		giveUp, err := expelGiveUpText(t)
+		if err != nil {
+			return nil, err
+		}
 		pr := &prompter{
 			label: fmt.Sprintf("%s@%.7s ReactAgent/%s", ExpeL.Repository, expelCommit, b.name),
-			stop:  nil, // ExpeL stops at "\n" for its one-line calls; the harness takes Thought and Action in one reply
+			// ReactAgent.prompt_agent's stop list: one line per call.
+			stop: []string{"\n", "\n\n"},
 			build: func(in agent.PromptInput) ([]llm.Message, error) {
 				fewshots := shotsFor(in.Task)
 				if len(in.Exemplars) > 0 {
@@ -138,11 +142,14 @@ func expelPrompter(env string) func(Trees, envs.Suite, Options) (agent.Prompter,
 				}
 				parts = append(parts, task)
 				step := 0
-				for _, turn := range in.Turns[1:] {
+				for i, turn := range in.Turns[1:] {
 					if turn.Role == "agent" {
 						step++
-						parts = append(parts, strings.TrimSpace(turn.Text))
+						parts = append(parts, turn.Text)
 						continue
+					}
+					if gaveUp(in.Turns[i]) {
+						turn.Text = giveUp
 					}
 					switch b.name {
 					case "alfworld":
@@ -154,13 +161,12 @@ func expelPrompter(env string) func(Trees, envs.Suite, Options) (agent.Prompter,
 					}
 					parts = append(parts, "Observation "+strconv.Itoa(step)+": "+strings.TrimRight(turn.Text, ":"))
 				}
+				// This step's thoughts so far.
+				parts = append(parts, in.Pending...)
 				return []llm.Message{{Role: "user", Content: strings.Join(parts, "\n")}}, nil
 			},
 		}
-		if b.name == "alfworld" || b.name == "webshop" {
-			return expelReplyPrompter{prompter: pr, bench: b.name}, nil
-		}
-		return pr, nil
+		return expelStepper{prompter: pr, bench: b.name}, nil
 	}
 }
 
@@ -323,61 +329,48 @@ func yamlScalars(b []byte) map[string]string {
 	return out
 }
 
-// expelReplyPrompter adds ExpeL's llm_parser for ALFWorld and WebShop. ExpeL
-// asks one line at a time (stop "\n") and calls again after a thought; the
-// harness takes the whole reply in one call, so the action is the first
-// line that parses as one (the thought lines are dropped), else the first
-// line as a thought.
-type expelReplyPrompter struct {
+// expelStepper is ReactAgent.step (agent/react.py): one call per line,
+// stopped at "\n" (prompt_agent's stop list), each reply cleaned as
+// GPTWrapper does and read by the benchmark's LLM_PARSER (ExpeLParse); a
+// thought is appended and the model asked again, at most three calls
+// (thought_num > 2), after which the environment gets "N/A" and the
+// next observation is the source's give-up sentence.
+type expelStepper struct {
 	*prompter
 	bench string
 }
 
-var (
-	alfThink   = lazyre.New(`(?i)^(?:>|)\s*think(?::|)\s*`)
-	alfPrefix  = lazyre.New(`(?i)^>\s*`)
-	alfAction  = lazyre.New(`(?i)^(?:go to|open|take|put|use|heat|cool|look|clean|inventory)`)
-	shopLabel  = lazyre.New(`(?i)action\s*\d*\s*:\s*`)
-	shopAction = lazyre.New(`(?i)^(?:search|click)\[`)
+// expelMaxCalls and expelGiveUp are ReactAgent.step's limit and the action
+// it sends after it.
+const (
+	expelMaxCalls = 3
+	expelGiveUp   = "N/A"
 )
 
-// ParseReply implements agent.ReplyParser.
-func (p expelReplyPrompter) ParseReply(reply string) string {
-	var lines []string
-	for _, l := range strings.Split(strings.TrimSpace(reply), "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			lines = append(lines, l)
-		}
+// ParseLine implements agent.LineStepper.
+func (p expelStepper) ParseLine(reply string, step int) (string, bool, string) {
+	return ExpeLParse(p.bench, expelClean(reply), step)
+}
+
+// MaxCalls implements agent.LineStepper.
+func (p expelStepper) MaxCalls() int { return expelMaxCalls }
+
+// GiveUp implements agent.LineStepper.
+func (p expelStepper) GiveUp() string { return expelGiveUp }
+
+// gaveUp reports whether an agent turn is ReactAgent's give-up: the
+// maximum number of thought lines and "N/A" sent.
+func gaveUp(turn envs.Turn) bool {
+	return turn.Role == "agent" && turn.Action == expelGiveUp && strings.Count(turn.Text, "\n") == expelMaxCalls-1
+}
+
+// expelGiveUpText is the observation ReactAgent.step writes after a
+// give-up: the string assigned to observation in ReactAgent.step.
+func expelGiveUpText(t *Tree) (string, error) {
+	const file = "agent/react.py"
+	v, err := lookupStr(t, file, "ReactAgent.step", "observation")
+	if err != nil {
+		return "", err
 	}
-	if len(lines) == 0 {
-		return ""
-	}
-	switch p.bench {
-	case "alfworld":
-		for _, l := range lines {
-			if alfThink.MatchString(l) {
-				continue
-			}
-			if alfPrefix.MatchString(l) || alfAction.MatchString(l) {
-				return strings.TrimSpace(alfPrefix.ReplaceAllString(strings.ToLower(l), ""))
-			}
-		}
-		return "think: " + alfThink.ReplaceAllString(lines[0], "")
-	case "webshop":
-		for _, l := range lines {
-			a := shopLabel.ReplaceAllString(l, "")
-			if shopAction.MatchString(a) {
-				if !strings.HasSuffix(a, "]") {
-					a += "]"
-				}
-				return a
-			}
-		}
-		first := shopLabel.ReplaceAllString(lines[0], "")
-		if strings.Contains(first, "[") {
-			return first
-		}
-		return "think[" + strings.TrimSpace(strings.TrimPrefix(first, "Observation:")) + "]"
-	}
-	return strings.TrimSpace(reply)
+	return v.Str, nil
 }

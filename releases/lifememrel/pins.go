@@ -122,6 +122,11 @@ var LifeMem = Source{
 	Name: NameLifeMem, Repository: "github.com/BITHLP/LifeMem", Owner: "BITHLP", Repo: "LifeMem",
 	Files: []File{
 		{"ScienceWorld/examples/evaluator.py", lifememScienceWorld, "e8e58b62cbd37affc88963abb68415b52b54e50583bb94ab4784c22655fe3f7b", 17771},
+		// The three environments' model clients: their sampling and the
+		// reply clean-up (process, "Assistant: " removed) the agents see.
+		{"ScienceWorld/examples/llm.py", lifememScienceWorld, "5878a431530038e66b687fc6075d8857daa6e605e8f1af8a49eab3bfe15c7424", 922},
+		{"api-bank/utils.py", lifememAPIBank, "b0083baeaf62b6490c5c18cec7260183defaae855e51974b13a33588d81c882a", 926},
+		{"ToolQA/benchmark/ReAct/code/utils.py", lifememToolQA, "3e64e9f0e62139ab89f46d3a3fa35a6c3de59c4b1d2f2297e6447cfdac4178cf", 694},
 		{"api-bank/evaluator.py", lifememAPIBank, "3294c8f8ba0ffd478ff9748b7c860308cdc07b681dc25da62fc1d570c59e2991", 11049},
 		{"ToolQA/benchmark/ReAct/code/prompts.py", lifememToolQA, "eae0a948fc544cd80af31cd894585bf5dab5d73b0f482122367f7fc3105258c9", 12814},
 		{"ToolQA/benchmark/ReAct/code/fewshots.py", lifememToolQA, "ad7295c88d7ece14048ddb6513c4a46a51597d864d95c1e887fb9d3a729dbe81", 10513},
@@ -147,6 +152,40 @@ var TauBench = Source{
 		{"tau_bench/envs/base.py", tauCommit, "1ad0402073f0ac9ca6b527efa0706e2aa8836dd2e5c1d453ed414ecb768c6d21", 5688},
 		{"tau_bench/envs/retail/wiki.md", tauCommit, "d539fd2a46a8b8dd2e934ff9ed92f43e9f6b56bc7a718db8d2803ba8ad8f6bf7", 5718},
 		{"tau_bench/envs/airline/wiki.md", tauCommit, "56c335801c16e26b54f600f9db99eb04d31db477e86eb160341d5c66b796c5c8", 6155},
+		// The tool classes: their get_info() dicts, in ALL_TOOLS order, are
+		// the agent's "#Available tools" (json.dumps(tools_info)).
+		{"tau_bench/envs/airline/tools/__init__.py", tauCommit, "98cbafc429cf917a088112b652ec6ef8641b509f0981c04047875f90ec4967f3", 1088},
+		{"tau_bench/envs/airline/tools/book_reservation.py", tauCommit, "927ca66e6bf289d27582c939d7300ee028ed0a237e2592afed160265f9953304", 10282},
+		{"tau_bench/envs/airline/tools/calculate.py", tauCommit, "3be497428304817e4dae17222dc9d1d41a27d28bf0abc2a613687a6e890d70fe", 1266},
+		{"tau_bench/envs/airline/tools/cancel_reservation.py", tauCommit, "5dd83916f9dce20a4bac6ecf45c2f4555ae28f0981339c7d237d3f98af2e6b98", 1528},
+		{"tau_bench/envs/airline/tools/get_reservation_details.py", tauCommit, "3c45957d9489e4226000de99f015c67ca5cc920f867c5a5739edba20cd920b6b", 1082},
+		{"tau_bench/envs/airline/tools/get_user_details.py", tauCommit, "50cd80bee1fa2da99852ebd37289964f0b5f34994d9f34104f7d6953216fa7c4", 1028},
+		{"tau_bench/envs/airline/tools/list_all_airports.py", tauCommit, "8c6921b793ce6e93bfa18024e40fa1136f8c4e8204f8fa6f0248beaf674651ba", 1633},
+		{"tau_bench/envs/airline/tools/search_direct_flight.py", tauCommit, "ca64bab422da436c0ab9e3a77135f786ca934e8cb917d502f0dbab2847716c78", 2014},
+		{"tau_bench/envs/airline/tools/search_onestop_flight.py", tauCommit, "205b32a28de70bff29f8846c875964af78c6d6d94685bf79579861b3308efa3d", 3240},
+		{"tau_bench/envs/airline/tools/send_certificate.py", tauCommit, "d067a526d0a3579cd4a814fa14d231a62da4854520124ff2af8969f16715a773", 1765},
+		{"tau_bench/envs/airline/tools/think.py", tauCommit, "ff2b17409d3d6fade8657e2ada46b0b50e33c6570502cba4ec0202652c51ffa5", 980},
+		{"tau_bench/envs/airline/tools/transfer_to_human_agents.py", tauCommit, "d3f105f8a8efc11e8dbb039b12e9e1d86d7c1f1ae16a26bd2bbf41cde2b21db6", 1144},
+		{"tau_bench/envs/airline/tools/update_reservation_baggages.py", tauCommit, "5b72dc0fcd0a2ae21bb116ddc0a76dcc5d2fc2c71dec1fae75942f24f5d6eafd", 3268},
+		{"tau_bench/envs/airline/tools/update_reservation_flights.py", tauCommit, "58ef41d20d5ba53782dce1bbcbd514aaa6fcb0670980f54070d8263ab9f8b985", 6070},
+		{"tau_bench/envs/airline/tools/update_reservation_passengers.py", tauCommit, "6ed46b57dc3c6c487219720a10f116774686046f11868c747493ae9a703d2957", 2712},
+		{"tau_bench/envs/retail/tools/__init__.py", tauCommit, "db8f1252a01eaa333ee409d78858d5dcf5cdc2f27c24bc6d941615ccd2ac54df", 1302},
+		{"tau_bench/envs/retail/tools/calculate.py", tauCommit, "2c3380802673493843ef6d7f3e569e2aed52265ca0b9f7ac248346828d0c75f7", 1324},
+		{"tau_bench/envs/retail/tools/cancel_pending_order.py", tauCommit, "c33151a896b62ac87ed1bcbcbd62dabcd47c8c1eaf47bbb5e2f15f8b6283b19d", 3320},
+		{"tau_bench/envs/retail/tools/exchange_delivered_order_items.py", tauCommit, "d547d44b28e97513d4a15714d4bd2bbca13f76827bfe06b71e1b51a742f44489", 5370},
+		{"tau_bench/envs/retail/tools/find_user_id_by_email.py", tauCommit, "a289f00eb689146f102d97951d6e7b29c9c639314c203efbfcd888f893d91560", 1132},
+		{"tau_bench/envs/retail/tools/find_user_id_by_name_zip.py", tauCommit, "22c176ffc285b25db573e0e38d82d678e2641298c6d1318f69d2582d52eb7433", 2013},
+		{"tau_bench/envs/retail/tools/get_order_details.py", tauCommit, "ca6c23cc89c1e981251b9adb1e6d705e364ff942aee986b12335b36e94281056", 1087},
+		{"tau_bench/envs/retail/tools/get_product_details.py", tauCommit, "9578fb31b5e092361a5d0e5d4a8e2afe4b8fb4a96d279d031b01266d9b5c768d", 1104},
+		{"tau_bench/envs/retail/tools/get_user_details.py", tauCommit, "f22b59126c2a2aaa102f39dea778653a9298d1902477dd5246509d019318e8d3", 1021},
+		{"tau_bench/envs/retail/tools/list_all_product_types.py", tauCommit, "63b9f562f893bab36fc6fb91da92978ba9c106f2d6fad88aee3ca20801e4a2e3", 1035},
+		{"tau_bench/envs/retail/tools/modify_pending_order_address.py", tauCommit, "8f23d24511078ca10818fac8501db358ad699584952233d696a695e78993d001", 3212},
+		{"tau_bench/envs/retail/tools/modify_pending_order_items.py", tauCommit, "f1a39d42e42c162dc961afa7f1b4d29c73c5a3710a3b9dff318a076213b6c858", 5707},
+		{"tau_bench/envs/retail/tools/modify_pending_order_payment.py", tauCommit, "6c2d4c329fae0d66d50bd48cb6ae9520167137f8b20d3385fa407aa5b03d2fe5", 4364},
+		{"tau_bench/envs/retail/tools/modify_user_address.py", tauCommit, "b1f8ac2141056ccee668824d6ab124ce659ea3574e7b186b39af3f558c07ac61", 2920},
+		{"tau_bench/envs/retail/tools/return_delivered_order_items.py", tauCommit, "7d92e8962c17e5fa9c8e3240d21e31fc1adf5e68100c92bb0f67e0a67ea5b7bf", 3632},
+		{"tau_bench/envs/retail/tools/think.py", tauCommit, "9d9423922fcdc98578c1d6544f35d28ff155e9a5a172355b662db326ef7eb1fc", 1160},
+		{"tau_bench/envs/retail/tools/transfer_to_human_agents.py", tauCommit, "2b6d4685da53f72709b28b60e14e1897947ac366bc7ecee6d2b7c7169a3d95a6", 1200},
 	},
 }
 
@@ -198,6 +237,9 @@ var LifelongAgentBench = Source{
 		{"src/factories/chat_history_item/offline/task_requirement.py", lifelongCommit, "e56ed91d4dda424c750a69aa9f6d04684b97e7982270baf84f21cebbc258b1da", 7682},
 		{"src/factories/chat_history_item/offline/construct.py", lifelongCommit, "41f0a89d692370b83c33088d460ac859cd55dec5a511a02e62d25f5514eef23a", 1510},
 		{"src/tasks/instance/db_bench/task.py", lifelongCommit, "64a7a8a930dd2e4e854de66209958c9138009e6793eded275e307f4ecddb138c", 23735},
+		// LanguageModelAgent's defaults: the system prompt every run sends
+		// (no assignment config overrides it) and inference_config_dict {}.
+		{"configs/components/agents/language_model_agent.yaml", lifelongCommit, "6bc30676e63a5585e41b7353f905245c4f643bd3f2048b7ea22616620a6b6571", 356},
 	},
 }
 

@@ -2,7 +2,9 @@ package lifememrel
 
 import (
 	"fmt"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/memharness/memharness/envs"
@@ -190,13 +192,22 @@ func rulesBlock(in agent.PromptInput) string {
 // the system message is wiki + "\n#Available tools\n" +
 // json.dumps(tools_info) + REACT_INSTRUCTION, the first user message is the
 // customer's opening, then the model's replies and "API output: …" or the
-// customer's answers.
+// customer's answers. tools_info is the pinned source's (TauTools), not
+// the data folder's; every tool it lists must be one the suite can run.
 func tauPrompter(domain string) func(Trees, envs.Suite, Options) (agent.Prompter, error) {
 	return func(tr Trees, s envs.Suite, o Options) (agent.Prompter, error) {
 		t := tr[NameTauBench]
-		ts, ok := s.(interface{ ToolsJSON() string })
-		if !ok {
-			return nil, fmt.Errorf("suite %s does not list its tools", s.Name())
+		tools, names, err := TauTools(tr, domain)
+		if err != nil {
+			return nil, err
+		}
+		if ts, ok := s.(interface{ ImplementedTools() []string }); ok {
+			have := ts.ImplementedTools()
+			for _, n := range names {
+				if !slices.Contains(have, n) {
+					return nil, fmt.Errorf("the pinned τ-bench %s tools list %q, which the harness cannot run", domain, n)
+				}
+			}
 		}
 		wiki, ok := t.Raw("tau_bench/envs/" + domain + "/wiki.md")
 		if !ok {
@@ -224,7 +235,7 @@ func tauPrompter(domain string) func(Trees, envs.Suite, Options) (agent.Prompter
 				return nil, fmt.Errorf("chat_react_agent.py:%d: %s: %w", instr.Line, name, err)
 			}
 		}
-		system := string(wiki) + "\n#Available tools\n" + ts.ToolsJSON() + react
+		system := string(wiki) + "\n#Available tools\n" + tools + react
 		return &prompter{
 			label: fmt.Sprintf("%s@%.7s %s", TauBench.Repository, tauCommit, variant),
 			build: func(in agent.PromptInput) ([]llm.Message, error) {
@@ -242,7 +253,10 @@ func tauPrompter(domain string) func(Trees, envs.Suite, Options) (agent.Prompter
 // dbPrompter is LifelongAgentBench's DB task with the standard chat
 // history (construct.py): user = TASK_REQUIREMENT_DICT[DB_BENCH] + the
 // standard suffix, agent = "OK.", then the question (instruction, then the
-// table's name and headers: the task's Instruction).
+// table's name and headers: the task's Instruction). Its
+// LanguageModelAgent puts its system_prompt first (openai_language_model.py
+// prefixes it when non-empty); no assignment config of the repository
+// overrides language_model_agent.yaml's, so the LifeMem runs sent it too.
 func dbPrompter(tr Trees, _ envs.Suite, _ Options) (agent.Prompter, error) {
 	t := tr[NameLifelongAgentBench]
 	const reqFile = "src/factories/chat_history_item/offline/task_requirement.py"
@@ -278,14 +292,22 @@ func dbPrompter(tr Trees, _ envs.Suite, _ Options) (agent.Prompter, error) {
 		return nil, fmt.Errorf("%s: no agent acknowledgement in construct_offline", conFile)
 	}
 	opening := requirement + suffix.Str
+	system, err := agentSystemPrompt(t)
+	if err != nil {
+		return nil, err
+	}
 	return &prompter{
 		label: fmt.Sprintf("%s@%.7s db_bench", LifelongAgentBench.Repository, lifelongCommit),
 		build: func(in agent.PromptInput) ([]llm.Message, error) {
-			msgs := []llm.Message{
-				{Role: "user", Content: opening + memoryBlock(in)},
-				{Role: "assistant", Content: ack},
-				{Role: "user", Content: in.Task.Instruction},
+			var msgs []llm.Message
+			if system != "" {
+				msgs = append(msgs, llm.Message{Role: "system", Content: system})
 			}
+			msgs = append(msgs,
+				llm.Message{Role: "user", Content: opening + memoryBlock(in)},
+				llm.Message{Role: "assistant", Content: ack},
+				llm.Message{Role: "user", Content: in.Task.Instruction},
+			)
 			return episode(msgs, in.Turns), nil
 		},
 	}, nil
@@ -319,4 +341,66 @@ func TauCustomerPrompt(tr Trees) (func(instruction string) string, error) {
 		out, _ := pysrc.Format(tmpl, map[string]string{"instruction_display": before + instruction + after})
 		return out
 	}, nil
+}
+
+// ToolSchemaWarnings names each τ-bench suite whose data folder carries a
+// tools_schema.json that differs from the pinned source's tool list (the
+// prompt shows the source's; the folder's is ignored), for the console
+// and the manifest.
+func ToolSchemaWarnings(tr Trees, suites []envs.Suite) []string {
+	var out []string
+	for _, s := range suites {
+		ds, ok := s.(interface {
+			DataToolsJSON() (string, bool)
+			Domain() taubench.Domain
+		})
+		if !ok || tr[NameTauBench] == nil {
+			continue
+		}
+		data, ok := ds.DataToolsJSON()
+		if !ok {
+			continue
+		}
+		src, _, err := TauTools(tr, string(ds.Domain()))
+		if err != nil || src == data {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s: the data folder's tools_schema.json differs from the pinned %s tool list (%d vs %d characters, first difference at %d); the prompt shows the source's",
+			s.Name(), TauBench.Pin(), len(data), len(src), firstDiff(data, src)))
+	}
+	return out
+}
+
+// firstDiff is the byte offset of the first difference of a and b.
+func firstDiff(a, b string) int {
+	n := min(len(a), len(b))
+	for i := range n {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
+}
+
+// agentSystemPrompt is LanguageModelAgent's system_prompt in
+// configs/components/agents/language_model_agent.yaml (a double-quoted
+// scalar under parameters).
+func agentSystemPrompt(t *Tree) (string, error) {
+	const file = "configs/components/agents/language_model_agent.yaml"
+	raw, ok := t.Raw(file)
+	if !ok {
+		return "", fmt.Errorf("%s: not read", file)
+	}
+	for _, l := range strings.Split(string(raw), "\n") {
+		v, ok := strings.CutPrefix(strings.TrimSpace(l), "system_prompt:")
+		if !ok {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		if u, err := strconv.Unquote(v); err == nil {
+			return u, nil
+		}
+		return "", fmt.Errorf("%s: system_prompt is not a double-quoted string: %s", file, v)
+	}
+	return "", fmt.Errorf("%s: no system_prompt", file)
 }

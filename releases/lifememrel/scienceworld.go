@@ -41,7 +41,7 @@ func scienceworldBuilder(tr Trees, _ envs.Suite, _ Options) (agent.Prompter, err
 	if join == "" {
 		return nil, fmt.Errorf("%s (userConsole): no joining sentence before the current state", scienceworldEvaluator)
 	}
-	return &prompter{
+	return lifememClient{&prompter{
 		label: fmt.Sprintf("%s@%.7s ScienceWorld evaluator", LifeMem.Repository, lifememScienceWorld),
 		build: func(in agent.PromptInput) ([]llm.Message, error) {
 			var b strings.Builder
@@ -75,7 +75,7 @@ func scienceworldBuilder(tr Trees, _ envs.Suite, _ Options) (agent.Prompter, err
 			}
 			return msgs, nil
 		},
-	}, nil
+	}}, nil
 }
 
 // firstState is the release's ObservationTmp + TaskDescription: the

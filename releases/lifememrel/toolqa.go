@@ -55,7 +55,9 @@ func (p *toolqaPrompter) Label() string {
 	return fmt.Sprintf("%s@%.7s ToolQA ReactAgent", LifeMem.Repository, lifememToolQA)
 }
 
-// Stop: the release sends none (format_step keeps one line).
+// Stop: the agent sets none; the release's client (utils.py
+// openai_chat) stops at "Observation" on every call, which the run's
+// acting sampling carries (see sampling.go).
 func (p *toolqaPrompter) Stop() []string { return nil }
 
 // formatStep is the release's format_step.

@@ -8,9 +8,6 @@ import (
 	"github.com/memharness/memharness/methods/agent"
 )
 
-// defaultTemperature is LifeMem's acting temperature for every backbone.
-const defaultTemperature = 0.3
-
 // sharedActor acts through the agent prompt machinery every method shares
 // (agent.NewAgent), so LifeMem differs from the baselines only in what
 // experience it retrieves.
@@ -18,21 +15,16 @@ func (m *LifeMem) sharedActor(_ context.Context, env agent.Env, s envs.Suite, _ 
 	if env.Model == nil {
 		return nil, errors.New("lifemem: agent.Env.Model is nil")
 	}
-	temp := defaultTemperature
-	if m.opts.Temperature != nil {
-		temp = *m.opts.Temperature
-	}
 	pr, shots := env.Prompts.For(s.Name())
 	return agent.NewAgent(agent.AgentConfig{
-		Model:       env.Model,
-		Suite:       s,
-		Exemplars:   exp.Exemplars,
-		Rules:       exp.Rules,
-		MaxRules:    m.opts.PromptRules,
-		Seed:        env.Seed,
-		Temperature: temp,
-		Method:      m.Name(),
-		Prompter:    pr,
-		FewShots:    shots,
+		Model:     env.Model,
+		Suite:     s,
+		Exemplars: exp.Exemplars,
+		Rules:     exp.Rules,
+		MaxRules:  m.opts.PromptRules,
+		Sampling:  env.Sampling.For(agent.SampleAct, s.Name()),
+		Method:    m.Name(),
+		Prompter:  pr,
+		FewShots:  shots,
 	}), nil
 }

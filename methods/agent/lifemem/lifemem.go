@@ -321,7 +321,7 @@ func (m *LifeMem) call(ctx context.Context, env agent.Env, op, sampleID string, 
 	resp, err := model.Generate(ctx, llm.Request{
 		Purpose:  "lifemem." + op,
 		Messages: msgs,
-		Params:   m.opts.BuildParams,
+		Params:   env.Sampling.For(agent.SampleConstruction, ""),
 		SampleID: sampleID,
 		Attempt:  attempt,
 		Hint:     h,

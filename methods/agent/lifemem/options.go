@@ -2,8 +2,6 @@ package lifemem
 
 import (
 	"fmt"
-
-	"github.com/memharness/memharness/llm"
 )
 
 // Ablations of the inference prompt.
@@ -62,10 +60,6 @@ type Options struct {
 	// SplitMessageChars truncates messages in split prompts, which show
 	// every member of a large cluster (300).
 	SplitMessageChars int
-	// BuildParams are the sampling parameters of construction calls.
-	BuildParams llm.Params
-	// Temperature of the acting calls (0.3, the paper's for every backbone).
-	Temperature *float64
 	// Actor builds the acting agent from the retrieved experience; nil uses
 	// the shared agent prompt machinery (agent.NewAgent).
 	Actor Actor

@@ -1,0 +1,1 @@
+# stand-in (our own text) for the model client
