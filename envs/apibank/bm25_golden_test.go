@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"flag"
 	"fmt"
+	"github.com/memharness/memharness/internal/bm25"
 	"os"
 	"path/filepath"
 	"strings"
@@ -92,9 +93,9 @@ func rankings(s *Suite) string {
 		}
 		for _, q := range queries {
 			qt := wordTokens(strings.ToLower(q))
-			sc := se.bm.scores(qt)
+			sc := se.bm.Scores(qt)
 			var top []string
-			for _, i := range rank(sc)[:min(5, len(sc))] {
+			for _, i := range bm25.Rank(sc)[:min(5, len(sc))] {
 				top = append(top, fmt.Sprintf("%d:%.6g", i, sc[i]))
 			}
 			fmt.Fprintf(&b, "search %q: %s\n", q, strings.Join(top, " "))

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"flag"
 	"fmt"
+	"github.com/memharness/memharness/internal/bm25"
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,7 +78,7 @@ func rankings(name string, st *Store) string {
 	ix := newBM25Index(st.pages)
 	for _, q := range rankingQueries(st.pages) {
 		var titles []string
-		for _, i := range ix.top(q, 8) {
+		for _, i := range ix.Matches(bm25.Tokenize(q), 8) {
 			titles = append(titles, st.pages[i].Title)
 		}
 		fmt.Fprintf(&b, "%s %q: %s\n", name, q, strings.Join(titles, " | "))
