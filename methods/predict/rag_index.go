@@ -22,8 +22,8 @@ const embedBatch = 64
 
 // doc is one indexed document.
 type doc struct {
-	vector []float32     // embedding retriever
-	terms  bm25.Doc // BM25 retriever
+	vector []float32 // embedding retriever
+	terms  bm25.Doc  // BM25 retriever
 }
 
 // docIndex caches documents per user, keyed by a hash of their records, so
