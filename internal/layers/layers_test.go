@@ -144,3 +144,50 @@ func TestNoUpwardImports(t *testing.T) {
 		t.Fatalf("parsed only %d files under %s: wrong root?", files, root)
 	}
 }
+
+// TestPackageDocs checks that every package of the module says what it is
+// for: some non-test file carries a doc comment "Package <name> ..." (or
+// "Command <name> ..." for a main package).
+func TestPackageDocs(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := map[string]bool{} // directory → has a package doc
+	fset := token.NewFileSet()
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != root && (name == "testdata" || name == "shared" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.PackageClauseOnly|parser.ParseComments)
+		if err != nil {
+			return err
+		}
+		dir := filepath.Dir(path)
+		want := "Package " + f.Name.Name + " "
+		if f.Name.Name == "main" {
+			want = "Command " + filepath.Base(dir) + " "
+		}
+		docs[dir] = docs[dir] || (f.Doc != nil && strings.HasPrefix(f.Doc.Text(), want))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for dir, ok := range docs {
+		if !ok {
+			rel, _ := filepath.Rel(root, dir)
+			t.Errorf("%s: no package doc comment saying what the package is for (add a doc.go)", rel)
+		}
+	}
+}
