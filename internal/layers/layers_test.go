@@ -166,7 +166,13 @@ func TestPackageDocs(t *testing.T) {
 			}
 			return nil
 		}
-		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+		if !strings.HasSuffix(name, ".go") {
+			return nil
+		}
+		if strings.HasSuffix(name, "_test.go") {
+			// A directory of tests only is a package too: its doc
+			// belongs in a doc.go that go doc shows.
+			docs[filepath.Dir(path)] = docs[filepath.Dir(path)] || false
 			return nil
 		}
 		f, err := parser.ParseFile(fset, path, nil, parser.PackageClauseOnly|parser.ParseComments)
