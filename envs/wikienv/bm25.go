@@ -7,7 +7,8 @@ import "github.com/memharness/memharness/internal/bm25"
 const titleWeight = 3
 
 // newBM25Index indexes pages for "Similar:" with the non-negative idf, so
-// common words never subtract.
+// common words never subtract, as posting lists, so a query over a full
+// dump visits only the pages holding its words.
 func newBM25Index(pages []Page) *bm25.Index {
 	docs := make([]bm25.Doc, len(pages))
 	for i, p := range pages {
@@ -22,5 +23,7 @@ func newBM25Index(pages []Page) *bm25.Index {
 		}
 		docs[i] = bm25.NewDoc(toks)
 	}
-	return bm25.NewDocs(docs, bm25.PlusOne())
+	opt := bm25.PlusOne()
+	opt.Inverted = true // a page dump is large and indexed once
+	return bm25.NewDocs(docs, opt)
 }

@@ -27,6 +27,12 @@ type Options struct {
 	// only).
 	Epsilon float64
 	IDF     IDF
+	// Inverted builds posting lists, so scoring a query visits only the
+	// documents holding its terms: worth it for a large corpus indexed once
+	// (a page dump). Off, scoring scans every document per query term,
+	// which is cheaper for a small corpus indexed for each query (RAG over
+	// one user's history). Scores are the same either way.
+	Inverted bool
 }
 
 // Okapi is rank_bm25.BM25Okapi with its defaults (k1 1.5, b 0.75, epsilon
@@ -62,11 +68,12 @@ type posting struct {
 	doc, tf int32
 }
 
-// Index is an inverted BM25 index: scoring a query visits only the
-// postings of its terms, so it stays fast over a full page dump.
+// Index is a BM25 index over counted documents, scanned per query term or,
+// with Options.Inverted, read through posting lists.
 type Index struct {
 	opt      Options
-	postings map[string][]posting // in document order
+	docs     []Doc                // when not inverted
+	postings map[string][]posting // when inverted, in document order
 	idf      map[string]float64
 	docLen   []float64
 	avgdl    float64
@@ -83,17 +90,27 @@ func New(docs [][]string, opt Options) *Index {
 
 // NewDocs indexes counted documents.
 func NewDocs(docs []Doc, opt Options) *Index {
-	ix := &Index{opt: opt, postings: map[string][]posting{}, idf: map[string]float64{}, docLen: make([]float64, len(docs))}
-	// order keeps the summation of idfs in first-appearance order.
+	ix := &Index{opt: opt, idf: map[string]float64{}, docLen: make([]float64, len(docs))}
+	if opt.Inverted {
+		ix.postings = map[string][]posting{}
+	} else {
+		ix.docs = docs
+	}
+	// df counts documents per word; order keeps the summation of idfs in
+	// first-appearance order.
+	df := map[string]int{}
 	var order []string
 	total := 0
 	for i, d := range docs {
 		for _, w := range d.terms {
-			ps, seen := ix.postings[w]
+			n, seen := df[w]
 			if !seen {
 				order = append(order, w)
 			}
-			ix.postings[w] = append(ps, posting{doc: int32(i), tf: int32(d.freqs[w])})
+			df[w] = n + 1
+			if opt.Inverted {
+				ix.postings[w] = append(ix.postings[w], posting{doc: int32(i), tf: int32(d.freqs[w])})
+			}
 		}
 		ix.docLen[i] = float64(d.len)
 		total += d.len
@@ -105,14 +122,14 @@ func NewDocs(docs []Doc, opt Options) *Index {
 	switch opt.IDF {
 	case IDFPlusOne:
 		for _, w := range order {
-			f := float64(len(ix.postings[w]))
+			f := float64(df[w])
 			ix.idf[w] = math.Log(1 + (n-f+0.5)/(f+0.5))
 		}
 	default:
 		var sum float64
 		var negative []string
 		for _, w := range order {
-			f := float64(len(ix.postings[w]))
+			f := float64(df[w])
 			idf := math.Log(n-f+0.5) - math.Log(f+0.5)
 			ix.idf[w] = idf
 			sum += idf
@@ -149,11 +166,21 @@ func (ix *Index) accumulate(query []string, add func(doc int32, s float64)) {
 		if idf == 0 {
 			continue
 		}
-		for _, p := range ix.postings[q] {
-			f := float64(p.tf)
-			norm := k1 * (1 - b + b*ix.docLen[p.doc]/ix.avgdl)
-			// Same operation order as rank_bm25, so scores match bit for bit.
-			add(p.doc, idf*(f*(k1+1)/(f+norm)))
+		// Same operation order as rank_bm25, so scores match bit for bit.
+		term := func(doc int32, f float64) float64 {
+			norm := k1 * (1 - b + b*ix.docLen[doc]/ix.avgdl)
+			return idf * (f * (k1 + 1) / (f + norm))
+		}
+		if ix.postings != nil {
+			for _, p := range ix.postings[q] {
+				add(p.doc, term(p.doc, float64(p.tf)))
+			}
+			continue
+		}
+		for i, d := range ix.docs {
+			if f := d.freqs[q]; f > 0 {
+				add(int32(i), term(int32(i), float64(f)))
+			}
 		}
 	}
 }
@@ -178,8 +205,8 @@ func (ix *Index) Top(query []string, k int) []int {
 }
 
 // Matches returns up to k documents with a positive score, best first,
-// ties to the lower index. It costs only the query terms' postings, not
-// the size of the corpus.
+// ties to the lower index. On an inverted index it costs only the query
+// terms' postings, not the size of the corpus.
 func (ix *Index) Matches(query []string, k int) []int {
 	if k <= 0 {
 		return nil

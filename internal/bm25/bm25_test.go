@@ -148,3 +148,25 @@ func TestRank(t *testing.T) {
 		t.Errorf("Rank = %v", got)
 	}
 }
+
+// The inverted layout is an optimisation only: every variant scores and
+// ranks exactly as the scanning one.
+func TestInvertedSameAsScan(t *testing.T) {
+	queries := [][]string{{"a"}, {"a", "d"}, {"a", "a"}, {"e", "zzz"}, {"b", "f", "c"}, nil}
+	for _, opt := range []Options{Okapi(), PlusOne()} {
+		inv := opt
+		inv.Inverted = true
+		scan, ix := New(testCorpus, opt), New(testCorpus, inv)
+		for _, q := range queries {
+			if a, b := scan.Scores(q), ix.Scores(q); !slices.Equal(a, b) {
+				t.Errorf("idf %d %q: Scores %v, inverted %v", opt.IDF, q, a, b)
+			}
+			if a, b := scan.Top(q, 3), ix.Top(q, 3); !slices.Equal(a, b) {
+				t.Errorf("idf %d %q: Top %v, inverted %v", opt.IDF, q, a, b)
+			}
+			if a, b := scan.Matches(q, 3), ix.Matches(q, 3); !slices.Equal(a, b) {
+				t.Errorf("idf %d %q: Matches %v, inverted %v", opt.IDF, q, a, b)
+			}
+		}
+	}
+}
