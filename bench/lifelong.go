@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memharness/memharness/accounting"
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/datasets/trajectories"
@@ -262,7 +263,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 			c.Close()
 		}
 		if cause := context.Cause(runCtx); errors.Is(cause, llm.ErrEndpointDown) {
-			writeJournalUsage(st, cfg.Backbone.Prices != nil)
+			accounting.WriteUsage(st, cfg.Backbone.Prices != nil)
 			return res, fmt.Errorf("stopped: %w; finished cells are kept, re-run the same command to resume", cause)
 		}
 		if err != nil {
@@ -271,7 +272,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 		fmt.Fprintf(stdio.Err, "run %s: %s done (final row %v)\n", cfg.Name, spec.Name, finalRow(r))
 	}
 	res.liveCalls = int(back.meter.Snapshot().Total.Live)
-	usage, err := writeJournalUsage(st, cfg.Backbone.Prices != nil)
+	usage, err := accounting.WriteUsage(st, cfg.Backbone.Prices != nil)
 	if err != nil {
 		return res, err
 	}
@@ -280,11 +281,11 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
 		return res, err
 	}
-	iv := invalidSummary(back.meter.Snapshot().ByPurpose)
+	iv := accounting.InvalidSummary(back.meter.Snapshot().ByPurpose)
 	if iv == "" {
 		iv = "none"
 	}
-	fmt.Fprintf(stdio.Err, "run %s: %d live model calls, invalid: %s, %s, %s\n", cfg.Name, res.liveCalls, iv, costText(usage), time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(stdio.Err, "run %s: %d live model calls, invalid: %s, %s, %s\n", cfg.Name, res.liveCalls, iv, accounting.CostText(usage), time.Since(start).Round(time.Millisecond))
 	for _, lo := range leftOut {
 		fmt.Fprintf(stdio.Err, "run %s: left out %s (%s); OP and BwT are over the %d environments that ran\n", cfg.Name, lo.Env, lo.Reason, len(streamEnvs))
 	}
@@ -298,7 +299,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 			return res, err
 		}
 	}
-	if err := checkInvalid(usage, cfg.Eval.MaxInvalidRate, cfg.Eval.MaxAttempts); err != nil {
+	if err := accounting.CheckInvalid(usage, cfg.Eval.MaxInvalidRate, cfg.Eval.MaxAttempts); err != nil {
 		return res, err
 	}
 	return res, nil

@@ -20,6 +20,7 @@ import (
 	"github.com/memharness/memharness/methods/agent/lifemem"
 	"github.com/memharness/memharness/methods/pramem"
 	"github.com/memharness/memharness/methods/predict"
+	"github.com/memharness/memharness/prediction"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -181,7 +182,7 @@ func configKinds(run string) map[string]string {
 			if name == "" {
 				name = m.Kind
 			}
-			kinds[safeName(name)] = m.Kind
+			kinds[prediction.SafeName(name)] = m.Kind
 		}
 	}
 	// Lifelong configs list their agent methods in their own block.

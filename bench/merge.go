@@ -15,11 +15,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memharness/memharness/accounting"
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/llm/cache"
 	"github.com/memharness/memharness/methods/registry"
+	"github.com/memharness/memharness/prediction"
 	"github.com/memharness/memharness/reports"
 	"github.com/memharness/memharness/runlog"
 )
@@ -230,7 +232,7 @@ func mergeShards(ctx context.Context, stdio IO, runDir string, report bool) erro
 	if err := st.CheckConfig(man.ConfigHash); err != nil {
 		return err
 	}
-	if _, err := writeJournalUsage(st, cfg.Backbone.Prices != nil); err != nil {
+	if _, err := accounting.WriteUsage(st, cfg.Backbone.Prices != nil); err != nil {
 		return err
 	}
 	if err := writeResolvedConfig(runDir, &cfg); err != nil {
@@ -263,7 +265,7 @@ func mergePredictions(ctx context.Context, stdio IO, cfg *config.Config, shards 
 		}
 		for _, u := range data.users {
 			for i := range u.Instances {
-				order = append(order, sampleID(m, &u.Instances[i]))
+				order = append(order, prediction.SampleID(m, &u.Instances[i]))
 			}
 		}
 	}

@@ -3,7 +3,6 @@ package bench
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"maps"
@@ -11,10 +10,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/memharness/memharness/accounting"
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/bench/progress"
 	"github.com/memharness/memharness/bench/store"
@@ -23,6 +22,7 @@ import (
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/methods/registry"
+	"github.com/memharness/memharness/prediction"
 	"github.com/memharness/memharness/releases/pramemrel"
 	"github.com/memharness/memharness/reports"
 	"github.com/memharness/memharness/runlog"
@@ -292,24 +292,6 @@ type runResult struct {
 	dataWarnings                      []string
 }
 
-// unit is one (method, user) pair: they share a memory.
-type unit struct {
-	method predict.Method
-	env    predict.Env // the run's env with the method's checkpoints
-	user   *behavior.UserSet
-	once   sync.Once
-	mem    predict.Memory
-	err    error
-	// retryBudget bounds the retry waits of the user's memory construction.
-	retryBudget time.Duration
-}
-
-type job struct {
-	u    *unit
-	inst *behavior.Instance
-	id   string
-}
-
 func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	var res runResult
 	cfg := rs.cfg
@@ -387,32 +369,15 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 		return res, err
 	}
 
-	// Plan: every (method, instance), ordered by method then user so that a
-	// user's calls run close together (prefix-cache reuse on real servers).
-	var jobs []job
-	var order []string
-	for _, m := range methods {
-		menv := env
-		menv.Checkpoints = checkpoints{st: st}
-		for ui := range data.users {
-			u := &unit{method: m, env: menv, user: &data.users[ui], retryBudget: cfg.Backbone.RetryBudget.Duration}
-			for ii := range u.user.Instances {
-				inst := &u.user.Instances[ii]
-				id := sampleID(m, inst)
-				order = append(order, id)
-				if !st.Done(id) {
-					jobs = append(jobs, job{u: u, inst: inst, id: id})
-				}
-			}
-		}
-	}
-	res.planned = len(order)
+	run := prediction.New(st)
+	plan := run.Plan(methods, data.users, env, cfg.Backbone.RetryBudget.Duration)
+	res.planned = len(plan.Order)
 
 	man := runlog.Manifest{
 		Name: cfg.Name, Config: cfg, ConfigPath: rs.configPath, ConfigHash: hash, Variant: rs.variant,
 		HarnessVersion: Version, GitCommit: gitCommit(), Backbone: back.kind, Model: back.modelName, BuildModel: back.buildModelName,
 		Endpoints: back.endpoints, DataSource: data.source, DatasetSHA256: data.sha256, DataWarnings: data.warnings, Seed: cfg.Seed,
-		Samples: len(order), Started: start.UTC(),
+		Samples: len(plan.Order), Started: start.UTC(),
 	}
 	if rs.shard != nil {
 		man.Shard = rs.shard.String()
@@ -432,116 +397,56 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 		return res, err
 	}
 
-	already := len(order) - len(jobs)
 	fmt.Fprintf(stdio.Err, "run %s: %d samples (%d methods × %d instances) on %s, data: %s; %d already done\n",
-		cfg.Name, len(order), len(methods), len(order)/max(1, len(methods)), back.describe(), data.source, already)
+		cfg.Name, len(plan.Order), len(methods), len(plan.Order)/max(1, len(methods)), back.describe(), data.source, plan.Already())
 
 	var invalid, failed atomic.Int64
-	bar := progress.New(stdio.Err, "run "+cfg.Name, len(jobs), progress.Options{Stats: func() string {
+	bar := progress.New(stdio.Err, "run "+cfg.Name, len(plan.Jobs), progress.Options{Stats: func() string {
 		snap := back.meter.Snapshot()
 		s := snap.Total
 		line := fmt.Sprintf("calls=%d cached=%d retries=%d invalid=%d errors=%d", s.Calls, s.Cached, s.Retries, invalid.Load(), failed.Load())
-		if iv := invalidSummary(snap.ByPurpose); iv != "" {
+		if iv := accounting.InvalidSummary(snap.ByPurpose); iv != "" {
 			line += " invalid by purpose: " + iv
 		}
 		return line + back.retries.describe()
 	}})
-	empty := &emptyMemories{}
-	jobsCh := make(chan job)
-	var wg sync.WaitGroup
-	// A failed write stops the run: the store is closed for writing, and
-	// work is cancelled so no more calls are paid for samples that cannot
-	// be saved.
-	runCtx, stop := context.WithCancelCause(ctx)
-	defer stop(nil)
-	var stopErr error
-	var stopOnce sync.Once
-	// endpointDown ends the run early: samples not yet attempted stay
-	// unattempted, so a re-run resumes them.
-	endpointDown := func(err error) {
-		stopOnce.Do(func() {
-			stopErr = err
-			fmt.Fprintf(stdio.Err, "\nrun %s: stopping: %v\n", cfg.Name, err)
-			stop(err)
-		})
-	}
-	var appendErr error
-	var appendOnce sync.Once
-	var callsAtFailure int
-	workers := max(1, cfg.Eval.Concurrency)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobsCh {
-				if st.Err() != nil || runCtx.Err() != nil {
-					continue
-				}
-				var calls llm.CallLog
-				jctx := llm.WithRetryBudget(llm.WithCallLog(runCtx, &calls), cfg.Backbone.RetryBudget.Duration)
-				rec, ok, err := runJob(jctx, j.u.env, st, j, empty)
-				if errors.Is(err, llm.ErrEndpointDown) {
-					endpointDown(err)
-					continue
-				}
-				if !ok { // cancelled: leave the sample for the next run
-					continue
-				}
-				if rec.Error != "" {
-					failed.Add(1)
-				} else if !rec.Valid {
-					invalid.Add(1)
-				}
-				if err := st.AppendWith(rec, calls.Take()); err != nil {
-					appendOnce.Do(func() {
-						appendErr = err
-						callsAtFailure = back.meter.Snapshot().Total.Calls
-						stop(err)
-					})
-				}
-				bar.Add(1)
+	out, err := run.Predict(ctx, plan, prediction.PredictOptions{
+		Workers: cfg.Eval.Concurrency, RetryBudget: cfg.Backbone.RetryBudget.Duration, Meter: back.meter,
+		OnSample: func(rec runlog.Sample) {
+			if rec.Error != "" {
+				failed.Add(1)
+			} else if !rec.Valid {
+				invalid.Add(1)
 			}
-		}()
-	}
-feed:
-	for _, j := range jobs {
-		select {
-		case jobsCh <- j:
-		case <-runCtx.Done():
-			break feed
-		}
-	}
-	close(jobsCh)
-	wg.Wait()
+			bar.Add(1)
+		},
+		OnStop: func(err error) { fmt.Fprintf(stdio.Err, "\nrun %s: stopping: %v\n", cfg.Name, err) },
+	})
 	bar.Finish()
 	for _, r := range st.Repairs()[repaired:] {
 		fmt.Fprintf(stdio.Err, "run %s: repaired: %s\n", cfg.Name, r)
 	}
-
-	if appendErr != nil {
-		return res, fmt.Errorf("stopped: %w (%d model calls were in flight at the failure and finished after it; "+
-			"free the space or fix the cause and re-run the same command to resume)",
-			appendErr, back.meter.Snapshot().Total.Calls-callsAtFailure)
-	}
-	usage, err := writeJournalUsage(st, cfg.Backbone.Prices != nil)
 	if err != nil {
 		return res, err
 	}
-	if stopErr != nil {
+	usage, err := run.Account(cfg.Backbone.Prices != nil)
+	if err != nil {
+		return res, err
+	}
+	if out.Stopped != nil {
 		done, _ := st.Counts()
-		return res, fmt.Errorf("stopped after %d of %d samples: %w; the rest stay unattempted, re-run the same command to resume", done, len(order), stopErr)
+		return res, fmt.Errorf("stopped after %d of %d samples: %w; the rest stay unattempted, re-run the same command to resume", done, len(plan.Order), out.Stopped)
 	}
 	if ctx.Err() != nil {
 		return res, fmt.Errorf("interrupted; re-run the same command to resume: %w", ctx.Err())
 	}
-	if err := st.Compact(order); err != nil {
+	if res.done, res.errored, err = run.Finish(plan.Order); err != nil {
 		return res, err
 	}
-	res.done, res.errored = st.Counts()
 	res.liveCalls = int(back.meter.Snapshot().Total.Live)
 	fin := time.Now().UTC()
 	man.Finished = &fin
-	man.EmptyMemories = empty.byMethod()
+	man.EmptyMemories = run.EmptyMemories()
 	for _, m := range slices.Sorted(maps.Keys(man.EmptyMemories)) {
 		fmt.Fprintf(stdio.Err, "warning: method %s built an empty memory for %d of %d users (%s); its rows are flagged in the report\n",
 			m, len(man.EmptyMemories[m]), len(data.users), strings.Join(firstN(man.EmptyMemories[m], 5), ", "))
@@ -549,26 +454,22 @@ feed:
 	if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
 		return res, err
 	}
-	iv := invalidSummary(meterTotals(back))
+	iv := accounting.InvalidSummary(meterTotals(back))
 	if iv == "" {
 		iv = "none"
 	}
 	fmt.Fprintf(stdio.Err, "run %s: %d/%d samples done, %d errored, %d live model calls, invalid: %s, %s, %s\n",
-		cfg.Name, res.done, res.planned, res.errored, res.liveCalls, iv, costText(usage), time.Since(start).Round(time.Millisecond))
+		cfg.Name, res.done, res.planned, res.errored, res.liveCalls, iv, accounting.CostText(usage), time.Since(start).Round(time.Millisecond))
 	if rs.report {
-		arts, err := reports.Write(rs.dir, reportOptions(cfg))
-		if err != nil {
-			return res, fmt.Errorf("report: %w", err)
-		}
-		for _, a := range arts.Files {
-			res.artefacts = append(res.artefacts, a.Path)
+		if res.artefacts, err = prediction.Report(rs.dir, reportOptions(cfg)); err != nil {
+			return res, err
 		}
 		fmt.Fprintf(stdio.Err, "report: %s\n", filepath.Join(rs.dir, "report", "index.md"))
 		if err := stampFingerprint(st, rs.dir, cfg, hash, &man, res.errored); err != nil {
 			return res, err
 		}
 	}
-	if err := checkInvalid(usage, cfg.Eval.MaxInvalidRate, cfg.Eval.MaxAttempts); err != nil {
+	if err := accounting.CheckInvalid(usage, cfg.Eval.MaxInvalidRate, cfg.Eval.MaxAttempts); err != nil {
 		return res, err
 	}
 	if res.errored > 0 {
@@ -653,13 +554,11 @@ func unchangedRun(stdio IO, rs runSpec, man runlog.Manifest) (runResult, error) 
 	res := runResult{planned: man.Samples, done: man.Samples - man.Errored, leftOut: man.LeftOut, dataWarnings: man.DataWarnings}
 	fmt.Fprintf(stdio.Err, "run %s: up to date (finished %s; config, data, harness build and logs unchanged): 0 live model calls, report kept: %s\n",
 		rs.cfg.Name, man.Finished.Local().Format(time.DateTime), filepath.Join(rs.dir, "report", "index.md"))
-	var usage map[string]runlog.MethodUsage
-	if b, err := os.ReadFile(filepath.Join(rs.dir, runlog.UsageFile)); err == nil {
-		if err := json.Unmarshal(b, &usage); err != nil {
-			return res, fmt.Errorf("%s: %w", filepath.Join(rs.dir, runlog.UsageFile), err)
-		}
+	usage, err := accounting.ReadUsage(filepath.Join(rs.dir, runlog.UsageFile))
+	if err != nil {
+		return res, err
 	}
-	return res, checkInvalid(usage, rs.cfg.Eval.MaxInvalidRate, rs.cfg.Eval.MaxAttempts)
+	return res, accounting.CheckInvalid(usage, rs.cfg.Eval.MaxInvalidRate, rs.cfg.Eval.MaxAttempts)
 }
 
 // stampFingerprint records, once the report is written, what it was built
@@ -701,244 +600,6 @@ func firstN(xs []string, n int) []string {
 	return append(slices.Clone(xs[:n]), fmt.Sprintf("… %d more", len(xs)-n))
 }
 
-// emptyMemories collects, per method, the users whose memory came out empty.
-type emptyMemories struct {
-	mu sync.Mutex
-	by map[string][]string
-}
-
-func (e *emptyMemories) add(method, user string) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.by == nil {
-		e.by = map[string][]string{}
-	}
-	e.by[method] = append(e.by[method], user)
-}
-
-func (e *emptyMemories) byMethod() map[string][]string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if len(e.by) == 0 {
-		return nil
-	}
-	out := map[string][]string{}
-	for m, us := range e.by {
-		out[m] = slices.Sorted(slices.Values(us))
-	}
-	return out
-}
-
-// sampleID is a sample's stable ID, "<method>/<instance ID>": the plan's
-// order key, shared by the run and by bench merge.
-func sampleID(m predict.Method, inst *behavior.Instance) string { return m.Name() + "/" + inst.ID }
-
-// runJob computes one sample. ok is false when the context was cancelled
-// before the sample finished, or when the endpoint is down (err tells).
-func runJob(ctx context.Context, env predict.Env, st *store.Store, j job, empty *emptyMemories) (runlog.Sample, bool, error) {
-	inst := j.inst
-	rec := runlog.Sample{
-		ID: j.id, Method: j.u.method.Name(), Dataset: inst.Dataset, User: inst.User, Index: inst.Index,
-		Scene: inst.Target.Scene, Field: inst.Question.Field, Kind: inst.Question.Kind, Label: inst.Question.Label,
-	}
-	j.u.once.Do(func() {
-		j.u.mem, j.u.err = userMemory(ctx, st, j.u)
-		if j.u.err == nil && memoryEmpty(j.u.mem) {
-			empty.add(j.u.method.Name(), j.u.user.User)
-		}
-	})
-	if j.u.err != nil {
-		if errors.Is(j.u.err, llm.ErrEndpointDown) {
-			return rec, false, j.u.err
-		}
-		if ctx.Err() != nil {
-			return rec, false, nil
-		}
-		rec.Error = "memory: " + j.u.err.Error()
-		return rec, true, nil
-	}
-	out, err := j.u.method.Predict(ctx, env, j.u.mem, *inst)
-	if err != nil {
-		if errors.Is(err, llm.ErrEndpointDown) {
-			return rec, false, err
-		}
-		if ctx.Err() != nil {
-			return rec, false, nil
-		}
-		rec.Error = err.Error()
-		return rec, true, nil
-	}
-	rec.Pred, rec.Valid, rec.Attempts, rec.Raw, rec.Prompt = out.Pred, out.Valid, out.Attempts, out.Raw, out.Prompt
-	rec.Calls, rec.CachedCalls = out.Calls, out.CachedCalls
-	rec.PromptTokens, rec.CompletionTokens, rec.Cost = out.Usage.PromptTokens, out.Usage.CompletionTokens, out.Usage.Cost
-	// Per call, so runs with redraws compare with runs without.
-	rec.LatencyMS = float64(out.Latency.Microseconds()) / 1000 / float64(max(1, out.Calls))
-	rec.HistoryRecords, rec.HistoryTokens, rec.MemoryTokens = out.HistoryRecords, out.HistoryTokens, out.MemoryTokens
-	return rec, true, nil
-}
-
-// memoryEmpty reports whether a memory method built nothing for a user. The
-// methods' records say what they hold: Mem0/MemOS count stored units, RAG its
-// documents, PraMem its pattern (user_exp) and bias-alert (model_exp)
-// entries; any other method is empty when it made construction calls yet
-// holds no text.
-func memoryEmpty(mem predict.Memory) bool {
-	count := func(key string) (int, bool) {
-		v, ok := mem.Meta[key]
-		if !ok {
-			return 0, false
-		}
-		f, ok := v.(float64) // after a JSON round trip
-		if !ok {
-			if i, isInt := v.(int); isInt {
-				return i, true
-			}
-			return 0, false
-		}
-		return int(f), true
-	}
-	if n, ok := count("stored"); ok {
-		return n == 0
-	}
-	if n, ok := count("documents"); ok {
-		return n == 0
-	}
-	if u, ok := count("user_exp"); ok {
-		m, _ := count("model_exp")
-		return u+m == 0
-	}
-	return mem.Calls > 0 && strings.TrimSpace(mem.Text) == ""
-}
-
-// userMemory loads a stored per-user memory or builds and stores it. The
-// construction's model calls are journalled with the checkpoints and the
-// memory they paid for (not with the sample that triggered the build).
-func userMemory(ctx context.Context, st *store.Store, u *unit) (predict.Memory, error) {
-	name := filepath.Join("memory", safeName(u.method.Name()), safeName(u.user.User)+".json")
-	var mem predict.Memory
-	ok, err := st.ReadJSON(name, &mem)
-	if errors.Is(err, store.ErrDamaged) {
-		// A damaged memory is rebuilt rather than failing its samples on
-		// every resume.
-		if err := st.Reject(name, err); err != nil {
-			return mem, err
-		}
-		mem, ok, err = predict.Memory{}, false, nil
-	}
-	if err != nil || ok {
-		return mem, err
-	}
-	calls := &llm.CallLog{}
-	env := u.env
-	env.Checkpoints = checkpoints{st: st, calls: calls}
-	ctx = llm.WithRetryBudget(llm.WithCallLog(ctx, calls), u.retryBudget)
-	mem, err = u.method.PrepareUser(ctx, env, *u.user)
-	if err != nil {
-		return mem, err
-	}
-	if mem.Text == "" && mem.Calls == 0 && mem.Meta == nil {
-		return mem, nil // memoryless method: nothing to store
-	}
-	return mem, st.WriteJSONWith(name, mem, calls.Take())
-}
-
-// writeJournalUsage writes usage.json from the store's usage journal: the
-// calls of every saved sample and state over all processes that worked on
-// the run, so a killed and resumed run counts what an uninterrupted one
-// does. Costs stay null unless the run has prices.
-func writeJournalUsage(st *store.Store, priced bool) (map[string]runlog.MethodUsage, error) {
-	meter := llm.NewMeter(nil)
-	for _, rec := range st.Usage() {
-		meter.Restore(rec)
-	}
-	total := map[string]runlog.MethodUsage{}
-	addUsage(total, meter, priced)
-	return total, st.WriteJSON(runlog.UsageFile, total)
-}
-
-// addUsage adds a meter's counters to total, by purpose.
-func addUsage(total map[string]runlog.MethodUsage, meter *llm.Meter, priced bool) {
-	snap := meter.Snapshot()
-	for purpose, u := range snap.ByPurpose {
-		t := total[purpose]
-		t.Calls += u.Calls
-		t.LiveCalls += u.Live
-		t.CachedCalls += u.Cached
-		t.Errors += u.Errors
-		t.Retries += u.Retries
-		t.Invalid += u.Invalid
-		t.Units += u.Units
-		t.InvalidFinal += u.InvalidFinal
-		if t.InvalidExample == "" {
-			t.InvalidExample = u.InvalidExample
-		}
-		if t.Units > 0 {
-			t.InvalidRate = float64(t.InvalidFinal) / float64(t.Units)
-		}
-		t.PromptTokens += u.Usage.PromptTokens
-		t.CompletionTokens += u.Usage.CompletionTokens
-		if priced {
-			c := u.Usage.Cost
-			if t.Cost != nil {
-				c += *t.Cost
-			}
-			t.Cost = &c
-		}
-		t.LatencyMS += u.LatencySec * 1000
-		if t.LiveCalls > 0 {
-			t.LatencyMeanMS = t.LatencyMS / float64(t.LiveCalls)
-		}
-		total[purpose] = t
-	}
-}
-
-// invalidSummary lists the purposes with invalid answers: "predict 3/40
-// (7.5%)"; "" when there are none.
-func invalidSummary(by map[string]llm.PurposeStats) string {
-	var parts []string
-	for _, p := range slices.Sorted(maps.Keys(by)) {
-		u := by[p]
-		if u.Invalid == 0 {
-			continue
-		}
-		parts = append(parts, fmt.Sprintf("%s %d/%d (%.1f%%)", p, u.InvalidFinal, u.Units, 100*u.InvalidRate()))
-	}
-	return strings.Join(parts, ", ")
-}
-
-// checkInvalid fails when any purpose's final invalid rate is above max,
-// naming the purpose and quoting one bad answer.
-func checkInvalid(usage map[string]runlog.MethodUsage, max float64, draws int) error {
-	var errs []string
-	for _, p := range slices.Sorted(maps.Keys(usage)) {
-		u := usage[p]
-		if u.Units == 0 || u.InvalidRate <= max {
-			continue
-		}
-		errs = append(errs, fmt.Sprintf("%s: %d of %d answers (%.1f%%) stayed invalid after up to %d draws, above eval.max_invalid_rate %.2f; one bad answer: %q",
-			p, u.InvalidFinal, u.Units, 100*u.InvalidRate, draws, max, u.InvalidExample))
-	}
-	if len(errs) == 0 {
-		return nil
-	}
-	return fmt.Errorf("the model's answers are unusable: %s (is the endpoint serving the model you meant? raise eval.max_invalid_rate to accept this)", strings.Join(errs, "; "))
-}
-
-// costText is the cost of a run for the console: "$1.23" or "not priced".
-func costText(usage map[string]runlog.MethodUsage) string {
-	total, priced := 0.0, false
-	for _, u := range usage {
-		if u.Cost != nil {
-			total += *u.Cost
-			priced = true
-		}
-	}
-	if !priced {
-		return "cost not priced"
-	}
-	return fmt.Sprintf("cost $%.4f", total)
-}
-
 type sweepEntry struct {
 	name, dir string
 	res       runResult
@@ -971,12 +632,6 @@ func writeSweepIndex(dir string, entries []sweepEntry) error {
 	return err
 }
 
-// safeName makes a string safe as one path element.
-func safeName(s string) string {
-	r := strings.NewReplacer("/", "_", `\`, "_", "..", "_", ":", "_", " ", "_")
-	return r.Replace(s)
-}
-
 func reportOptions(cfg *config.Config) reports.Options {
 	return reports.Options{Iters: cfg.Report.Bootstrap, Level: cfg.Report.Level, Baseline: cfg.Report.Baseline,
 		Seed: uint64(cfg.Seed), Classes: questionClasses()}
@@ -990,34 +645,6 @@ func questionClasses() map[string][]string {
 		classes[f] = []string{"0", "1"}
 	}
 	return classes
-}
-
-// checkpoints stores per-user states under checkpoints/<user>/<name>.json
-// in the run directory. Methods namespace names by what determines the state
-// (e.g. a hash of PraMem's construction settings), so methods that differ
-// only at evaluation (ablated memory sections, the evolution snapshots)
-// share one construction.
-type checkpoints struct {
-	st    *store.Store
-	calls *llm.CallLog // construction calls not yet journalled; nil: none
-}
-
-func (c checkpoints) path(user, name string) string {
-	return filepath.Join("checkpoints", safeName(user), safeName(name)+".json")
-}
-
-func (c checkpoints) Load(user, name string, v any) (bool, error) {
-	return c.st.ReadJSON(c.path(user, name), v)
-}
-
-// Save stores a state together with the model calls made since the last
-// Save, so a resumed run counts the calls of every state it resumes from.
-func (c checkpoints) Save(user, name string, v any) error {
-	var calls []llm.CallRecord
-	if c.calls != nil {
-		calls = c.calls.Take()
-	}
-	return c.st.WriteJSONWith(c.path(user, name), v, calls)
 }
 
 // retrievesByEmbedding reports whether any method ranks by embeddings

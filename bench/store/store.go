@@ -867,8 +867,8 @@ func (s *Store) WriteFileWith(name string, b []byte, calls []llm.CallRecord) err
 }
 
 // ErrDamaged is wrapped by ReadJSON's error for a file that exists but
-// does not decode.
-var ErrDamaged = errors.New("damaged file")
+// does not decode (runlog.ErrDamaged, so runners need not import the store).
+var ErrDamaged = runlog.ErrDamaged
 
 // ReadJSON reads name inside the run directory into v. It reports false when
 // the file does not exist.

@@ -1,0 +1,132 @@
+// Package accounting is the one accounting path of both runners (the
+// behaviour-prediction run in prediction/ and the lifelong agent run): usage
+// totals by purpose from a run's usage journal, the invalid-answer check
+// against eval.max_invalid_rate, and the one-line summaries the CLI prints.
+package accounting
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/runlog"
+)
+
+// Journal is what the run store offers accounting: the model calls of every
+// committed unit of work, and a place to write usage.json.
+type Journal interface {
+	Usage() []llm.CallRecord
+	WriteJSON(name string, v any) error
+}
+
+// WriteUsage writes usage.json from the store's usage journal: the calls of
+// every saved sample and state over all processes that worked on the run,
+// so a killed and resumed run counts what an uninterrupted one does. Costs
+// stay null unless the run has prices.
+func WriteUsage(j Journal, priced bool) (map[string]runlog.MethodUsage, error) {
+	meter := llm.NewMeter(nil)
+	for _, rec := range j.Usage() {
+		meter.Restore(rec)
+	}
+	total := map[string]runlog.MethodUsage{}
+	Add(total, meter, priced)
+	return total, j.WriteJSON(runlog.UsageFile, total)
+}
+
+// ReadUsage reads a run's usage.json; a missing file is no usage.
+func ReadUsage(path string) (map[string]runlog.MethodUsage, error) {
+	var usage map[string]runlog.MethodUsage
+	if b, err := os.ReadFile(path); err == nil {
+		if err := json.Unmarshal(b, &usage); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	return usage, nil
+}
+
+// Add adds a meter's counters to total, by purpose.
+func Add(total map[string]runlog.MethodUsage, meter *llm.Meter, priced bool) {
+	snap := meter.Snapshot()
+	for purpose, u := range snap.ByPurpose {
+		t := total[purpose]
+		t.Calls += u.Calls
+		t.LiveCalls += u.Live
+		t.CachedCalls += u.Cached
+		t.Errors += u.Errors
+		t.Retries += u.Retries
+		t.Invalid += u.Invalid
+		t.Units += u.Units
+		t.InvalidFinal += u.InvalidFinal
+		if t.InvalidExample == "" {
+			t.InvalidExample = u.InvalidExample
+		}
+		if t.Units > 0 {
+			t.InvalidRate = float64(t.InvalidFinal) / float64(t.Units)
+		}
+		t.PromptTokens += u.Usage.PromptTokens
+		t.CompletionTokens += u.Usage.CompletionTokens
+		if priced {
+			c := u.Usage.Cost
+			if t.Cost != nil {
+				c += *t.Cost
+			}
+			t.Cost = &c
+		}
+		t.LatencyMS += u.LatencySec * 1000
+		if t.LiveCalls > 0 {
+			t.LatencyMeanMS = t.LatencyMS / float64(t.LiveCalls)
+		}
+		total[purpose] = t
+	}
+}
+
+// InvalidSummary lists the purposes with invalid answers: "predict 3/40
+// (7.5%)"; "" when there are none.
+func InvalidSummary(by map[string]llm.PurposeStats) string {
+	var parts []string
+	for _, p := range slices.Sorted(maps.Keys(by)) {
+		u := by[p]
+		if u.Invalid == 0 {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s %d/%d (%.1f%%)", p, u.InvalidFinal, u.Units, 100*u.InvalidRate()))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// CheckInvalid fails when any purpose's final invalid rate is above max,
+// naming the purpose and quoting one bad answer.
+func CheckInvalid(usage map[string]runlog.MethodUsage, max float64, draws int) error {
+	var errs []string
+	for _, p := range slices.Sorted(maps.Keys(usage)) {
+		u := usage[p]
+		if u.Units == 0 || u.InvalidRate <= max {
+			continue
+		}
+		errs = append(errs, fmt.Sprintf("%s: %d of %d answers (%.1f%%) stayed invalid after up to %d draws, above eval.max_invalid_rate %.2f; one bad answer: %q",
+			p, u.InvalidFinal, u.Units, 100*u.InvalidRate, draws, max, u.InvalidExample))
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("the model's answers are unusable: %s (is the endpoint serving the model you meant? raise eval.max_invalid_rate to accept this)", strings.Join(errs, "; "))
+}
+
+// CostText is the cost of a run for the console: "$1.23" or "not priced".
+func CostText(usage map[string]runlog.MethodUsage) string {
+	total, priced := 0.0, false
+	for _, u := range usage {
+		if u.Cost != nil {
+			total += *u.Cost
+			priced = true
+		}
+	}
+	if !priced {
+		return "cost not priced"
+	}
+	return fmt.Sprintf("cost $%.4f", total)
+}

@@ -1,0 +1,66 @@
+package prediction
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/runlog"
+)
+
+// Store is the run store a prediction run writes to (bench/store.Store):
+// the append-only sample log with its usage journal, and JSON files inside
+// the run directory. ReadJSON's error wraps runlog.ErrDamaged for a file
+// that does not decode.
+type Store interface {
+	Done(id string) bool
+	AppendWith(rec runlog.Sample, calls []llm.CallRecord) error
+	Err() error
+	Compact(order []string) error
+	Counts() (done, errored int)
+	Usage() []llm.CallRecord
+	ReadJSON(name string, v any) (bool, error)
+	WriteJSON(name string, v any) error
+	WriteJSONWith(name string, v any, calls []llm.CallRecord) error
+	Reject(name string, why error) error
+}
+
+// SafeName makes a string safe as one path element.
+func SafeName(s string) string {
+	r := strings.NewReplacer("/", "_", `\`, "_", "..", "_", ":", "_", " ", "_")
+	return r.Replace(s)
+}
+
+// MemoryPath is where a user's memory of a method is stored, relative to
+// the run directory.
+func MemoryPath(method, user string) string {
+	return filepath.Join("memory", SafeName(method), SafeName(user)+".json")
+}
+
+// checkpoints stores per-user states under checkpoints/<user>/<name>.json
+// in the run directory. Methods namespace names by what determines the state
+// (e.g. a hash of PraMem's construction settings), so methods that differ
+// only at evaluation (ablated memory sections, the evolution snapshots)
+// share one construction.
+type checkpoints struct {
+	st    Store
+	calls *llm.CallLog // construction calls not yet journalled; nil: none
+}
+
+func (c checkpoints) path(user, name string) string {
+	return filepath.Join("checkpoints", SafeName(user), SafeName(name)+".json")
+}
+
+func (c checkpoints) Load(user, name string, v any) (bool, error) {
+	return c.st.ReadJSON(c.path(user, name), v)
+}
+
+// Save stores a state together with the model calls made since the last
+// Save, so a resumed run counts the calls of every state it resumes from.
+func (c checkpoints) Save(user, name string, v any) error {
+	var calls []llm.CallRecord
+	if c.calls != nil {
+		calls = c.calls.Take()
+	}
+	return c.st.WriteJSONWith(c.path(user, name), v, calls)
+}
