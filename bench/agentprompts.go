@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/bench/config"
-	"github.com/memharness/memharness/datasets/trajectories"
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/lifelong"
@@ -152,11 +151,11 @@ func embeddedFewShots(ctx context.Context, env string) ([]agent.Trajectory, erro
 		return nil, fmt.Errorf("%s: few-shots: %w", env, err)
 	}
 	defer closeSuite(s)
-	train, _ := trajectories.SplitEmbedded(s)
+	train, _ := envs.SplitEmbedded(s)
 	if len(train) > ownFewShots {
 		train = train[:ownFewShots]
 	}
-	tr, err := trajectories.Record(ctx, s, train)
+	tr, err := envs.Record(ctx, s, train)
 	if err != nil {
 		return nil, fmt.Errorf("%s: few-shots: %w", env, err)
 	}

@@ -148,7 +148,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 			}
 			continue
 		}
-		tr, test, err := trajectories.Embedded(ctx, s)
+		tr, test, err := envs.EmbeddedExperience(ctx, s)
 		if err != nil {
 			return res, fmt.Errorf("%s: training trajectories: %w", name, err)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/memharness/memharness/datasets/synth"
 	"github.com/memharness/memharness/datasets/trajectories"
+	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/runlog"
@@ -148,7 +149,7 @@ func TestLifelongOfficialData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	train, _, err := trajectories.Embedded(context.Background(), emb)
+	train, _, err := envs.EmbeddedExperience(context.Background(), emb)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,8 @@
 // that take action strings and return observations. Agent actions are
 // untrusted input: a malformed or unknown action yields an error
 // observation, never a crash, and environments never touch the host
-// filesystem, network or shell.
+// filesystem, network or shell. Replaying an oracle's gold actions
+// (Record) turns episodes into the trajectories agents learn from.
 package envs
 
 import (

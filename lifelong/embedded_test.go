@@ -8,7 +8,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/memharness/memharness/datasets/trajectories"
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/lifelong"
@@ -51,7 +50,7 @@ func loadEmbedded(t *testing.T, names ...string) *embedded {
 		if c, ok := s.(interface{ Close() error }); ok {
 			t.Cleanup(func() { c.Close() })
 		}
-		tr, test, err := trajectories.Embedded(ctx, s)
+		tr, test, err := envs.EmbeddedExperience(ctx, s)
 		if err != nil {
 			t.Fatalf("%s: %v", n, err)
 		}

@@ -159,40 +159,29 @@ func pyStr(v Value) string {
 	case KindNull:
 		return "None"
 	}
-	var b strings.Builder
-	pyRepr(&b, v)
-	return b.String()
+	return v.PyRepr()
 }
 
-// pyRepr writes Python's repr() of a decoded JSON value (dicts and lists
-// as str(dict) shows them).
-func pyRepr(b *strings.Builder, v Value) {
+// PyRepr is Python's repr() of a decoded JSON value (dicts and lists as
+// str(dict) shows them). Value only walks its containers; pyfmt prints.
+func (v Value) PyRepr() string {
 	switch v.Kind() {
 	case KindString:
-		b.WriteString(pyfmt.Str(v.Text()))
+		return pyfmt.Str(v.Text())
 	case KindArray:
-		b.WriteByte('[')
-		for i, m := range v.Elems() {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			pyRepr(b, m.Val)
+		l := make([]any, 0, v.Len())
+		for _, m := range v.Elems() {
+			l = append(l, m.Val)
 		}
-		b.WriteByte(']')
+		return pyfmt.Repr(l)
 	case KindObject:
-		b.WriteByte('{')
-		for i, m := range v.Elems() {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(pyfmt.Str(m.Key))
-			b.WriteString(": ")
-			pyRepr(b, m.Val)
+		d := make(pyfmt.Dict, 0, v.Len())
+		for _, m := range v.Elems() {
+			d = append(d, pyfmt.Item{Key: m.Key, Val: m.Val})
 		}
-		b.WriteByte('}')
-	default:
-		b.WriteString(pyStr(v))
+		return pyfmt.Repr(d)
 	}
+	return pyStr(v)
 }
 
 func hexPad(n int64, width int) string {

@@ -1,9 +1,7 @@
 // Package trajectories reads and writes the experience agents learn from:
-// the LifeMem training format ({task, messages} JSONL, one trajectory a
-// line), trajectories recorded from episode transcripts, and the embedded
-// training trajectories produced by replaying each embedded suite's gold
-// solutions (expert data written by us, standing in for LifeMem's
-// successful GPT-4.1 trajectories).
+// the Trajectory record and the LifeMem training format ({task, messages}
+// JSONL, one trajectory a line). Recording trajectories from episodes
+// (gold replays of the embedded suites) is envs.Record's job.
 package trajectories
 
 import (
@@ -17,7 +15,6 @@ import (
 
 	"github.com/memharness/memharness/internal/safefile"
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/methods/agent"
 )
 
 // aliases maps the environment tags of LifeMem's file names to registry
@@ -69,7 +66,7 @@ type record struct {
 // Load reads a training file. env names the environment of every line; when
 // empty it is inferred from the file name, then from each line's own env or
 // source_file field.
-func Load(path, env string) ([]agent.Trajectory, error) {
+func Load(path, env string) ([]Trajectory, error) {
 	f, err := safefile.Open(path, 0)
 	if err != nil {
 		return nil, fmt.Errorf("trajectories: %w", err)
@@ -84,11 +81,11 @@ func Load(path, env string) ([]agent.Trajectory, error) {
 // Read parses training lines from r; name labels errors ("name:line: ...").
 // IDs missing from the data are generated as "<env>_<line index>" (0-based,
 // counting every physical line) as LifeMem's memory builder expects.
-func Read(r io.Reader, name, env string) ([]agent.Trajectory, error) {
+func Read(r io.Reader, name, env string) ([]Trajectory, error) {
 	sc := bufio.NewScanner(r)
 	// ScienceWorld trajectories run to hundreds of kilobytes a line.
 	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
-	var out []agent.Trajectory
+	var out []Trajectory
 	for line := 0; sc.Scan(); line++ {
 		raw := bytes.TrimSpace(sc.Bytes())
 		if len(raw) == 0 {
@@ -106,10 +103,10 @@ func Read(r io.Reader, name, env string) ([]agent.Trajectory, error) {
 	return out, nil
 }
 
-func parseLine(raw []byte, env string, line int) (agent.Trajectory, error) {
+func parseLine(raw []byte, env string, line int) (Trajectory, error) {
 	var rec record
 	if err := json.Unmarshal(raw, &rec); err != nil {
-		return agent.Trajectory{}, fmt.Errorf("not a trajectory object: %w", err)
+		return Trajectory{}, fmt.Errorf("not a trajectory object: %w", err)
 	}
 	if env == "" {
 		env = aliases(strings.ToLower(strings.TrimSpace(rec.Env)))
@@ -118,16 +115,16 @@ func parseLine(raw []byte, env string, line int) (agent.Trajectory, error) {
 		env = EnvFromFile(rec.SourceFile)
 	}
 	if env == "" {
-		return agent.Trajectory{}, fmt.Errorf("no environment: pass one, name the file train_<env>.jsonl, or set an env field")
+		return Trajectory{}, fmt.Errorf("no environment: pass one, name the file train_<env>.jsonl, or set an env field")
 	}
 	if len(rec.Messages) == 0 {
-		return agent.Trajectory{}, fmt.Errorf("field messages: empty")
+		return Trajectory{}, fmt.Errorf("field messages: empty")
 	}
 	for i, m := range rec.Messages {
 		switch m.Role {
 		case "user", "assistant", "system":
 		default:
-			return agent.Trajectory{}, fmt.Errorf("field messages[%d].role: %q is not user, assistant or system", i, m.Role)
+			return Trajectory{}, fmt.Errorf("field messages[%d].role: %q is not user, assistant or system", i, m.Role)
 		}
 	}
 	task := rec.Task
@@ -135,7 +132,7 @@ func parseLine(raw []byte, env string, line int) (agent.Trajectory, error) {
 		task = firstUser(rec.Messages)
 	}
 	if strings.TrimSpace(task) == "" {
-		return agent.Trajectory{}, fmt.Errorf("field task: empty and no user message to take it from")
+		return Trajectory{}, fmt.Errorf("field task: empty and no user message to take it from")
 	}
 	id := rec.TaskID
 	if id == "" {
@@ -147,7 +144,7 @@ func parseLine(raw []byte, env string, line int) (agent.Trajectory, error) {
 	if rec.Success != nil {
 		success = *rec.Success
 	}
-	return agent.Trajectory{ID: id, Env: env, Task: task, Messages: rec.Messages, Success: success, Difficulty: rec.Difficulty}, nil
+	return Trajectory{ID: id, Env: env, Task: task, Messages: rec.Messages, Success: success, Difficulty: rec.Difficulty}, nil
 }
 
 func firstUser(msgs []llm.Message) string {
@@ -161,7 +158,7 @@ func firstUser(msgs []llm.Message) string {
 
 // Write stores trajectories in the training format (with env, task_id and
 // success, which Read accepts back).
-func Write(w io.Writer, trs []agent.Trajectory) error {
+func Write(w io.Writer, trs []Trajectory) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	for _, t := range trs {

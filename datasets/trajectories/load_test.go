@@ -11,7 +11,6 @@ import (
 
 	"github.com/memharness/memharness/datasets/trajectories"
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/methods/agent"
 )
 
 func TestEnvFromFile(t *testing.T) {
@@ -35,19 +34,19 @@ func TestRead(t *testing.T) {
 	msgs := `[{"role":"user","content":"q"},{"role":"assistant","content":"Finish[a]"}]`
 	for _, c := range []struct {
 		name, env, in string
-		want          []agent.Trajectory
+		want          []trajectories.Trajectory
 		err           string
 	}{
 		{name: "generated ids", env: "toolqa",
 			in: `{"task":"q","messages":` + msgs + "}\n\n" + `{"task":"r","messages":` + msgs + "}\n",
-			want: []agent.Trajectory{
+			want: []trajectories.Trajectory{
 				{ID: "toolqa_000000", Env: "toolqa", Task: "q", Messages: []llm.Message{{Role: "user", Content: "q"}, {Role: "assistant", Content: "Finish[a]"}}, Success: true},
 				{ID: "toolqa_000002", Env: "toolqa", Task: "r", Messages: []llm.Message{{Role: "user", Content: "q"}, {Role: "assistant", Content: "Finish[a]"}}, Success: true},
 			}},
 		{name: "own id, env and success", in: `{"task_id":"x_9","env":"lifelong","task":"","messages":` + msgs + `,"success":false}`,
-			want: []agent.Trajectory{{ID: "x_9", Env: "dbbench", Task: "q", Messages: []llm.Message{{Role: "user", Content: "q"}, {Role: "assistant", Content: "Finish[a]"}}}}},
+			want: []trajectories.Trajectory{{ID: "x_9", Env: "dbbench", Task: "q", Messages: []llm.Message{{Role: "user", Content: "q"}, {Role: "assistant", Content: "Finish[a]"}}}}},
 		{name: "env from source_file", in: `{"source_file":"train_apibank.jsonl","task":"t","messages":` + msgs + `}`,
-			want: []agent.Trajectory{{ID: "apibank_000000", Env: "apibank", Task: "t", Messages: []llm.Message{{Role: "user", Content: "q"}, {Role: "assistant", Content: "Finish[a]"}}, Success: true}}},
+			want: []trajectories.Trajectory{{ID: "apibank_000000", Env: "apibank", Task: "t", Messages: []llm.Message{{Role: "user", Content: "q"}, {Role: "assistant", Content: "Finish[a]"}}, Success: true}}},
 		{name: "no env", in: `{"task":"t","messages":` + msgs + `}`, err: "f.jsonl:1: no environment"},
 		{name: "bad json", env: "toolqa", in: "{\"task\":\"t\",\"messages\":" + msgs + "}\n{oops", err: "f.jsonl:2: not a trajectory object"},
 		{name: "bad role", env: "toolqa", in: `{"task":"t","messages":[{"role":"tool","content":"x"}]}`, err: "f.jsonl:1: field messages[0].role"},
@@ -72,7 +71,7 @@ func TestRead(t *testing.T) {
 }
 
 func TestWriteReadRoundTrip(t *testing.T) {
-	in := []agent.Trajectory{{ID: "a_1", Env: "webshop", Task: "buy <boots> & socks", Success: true, Difficulty: 2,
+	in := []trajectories.Trajectory{{ID: "a_1", Env: "webshop", Task: "buy <boots> & socks", Success: true, Difficulty: 2,
 		Messages: []llm.Message{{Role: "user", Content: "obs"}, {Role: "assistant", Content: "click[Buy Now]"}}}}
 	var buf bytes.Buffer
 	if err := trajectories.Write(&buf, in); err != nil {

@@ -1,10 +1,9 @@
 package apibank
 
 import (
-	"fmt"
-	"github.com/memharness/memharness/internal/pyfmt"
-	"strconv"
 	"strings"
+
+	"github.com/memharness/memharness/internal/pyfmt"
 )
 
 // pyStr is Python's str(v): strings as they are, everything else as repr.
@@ -19,53 +18,26 @@ func pyStr(v any) string {
 	return pyRepr(v)
 }
 
-// pyRepr is Python's repr(v).
-func pyRepr(v any) string {
-	var b strings.Builder
-	writeRepr(&b, v)
-	return b.String()
-}
+// pyRepr is Python's repr(v) of a decoded or API-built value (nil, bool,
+// int64, float64, string, []any, *Dict, pyExc).
+func pyRepr(v any) string { return pyfmt.Repr(v) }
 
-func writeRepr(b *strings.Builder, v any) {
-	switch v := v.(type) {
-	case nil:
-		b.WriteString("None")
-	case bool:
-		if v {
-			b.WriteString("True")
-		} else {
-			b.WriteString("False")
+// PyRepr is repr() of the exception an API returned as a value.
+func (e pyExc) PyRepr() string { return "Exception(" + pyfmt.Str(string(e)) + ")" }
+
+// PyRepr is repr() of the dict, keys (str or int) in insertion order.
+func (d *Dict) PyRepr() string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, k := range d.keys {
+		if i > 0 {
+			b.WriteString(", ")
 		}
-	case int64:
-		b.WriteString(strconv.FormatInt(v, 10))
-	case float64:
-		b.WriteString(pyfmt.Float(v))
-	case string:
-		b.WriteString(pyfmt.Str(v))
-	case pyExc:
-		b.WriteString("Exception(" + pyfmt.Str(string(v)) + ")")
-	case []any:
-		b.WriteByte('[')
-		for i, x := range v {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			writeRepr(b, x)
-		}
-		b.WriteByte(']')
-	case *Dict:
-		b.WriteByte('{')
-		for i, k := range v.keys {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			writeRepr(b, k)
-			b.WriteString(": ")
-			x, _ := v.Get(k)
-			writeRepr(b, x)
-		}
-		b.WriteByte('}')
-	default:
-		fmt.Fprintf(b, "<%T>", v)
+		pyfmt.WriteRepr(&b, k)
+		b.WriteString(": ")
+		x, _ := d.Get(k)
+		pyfmt.WriteRepr(&b, x)
 	}
+	b.WriteByte('}')
+	return b.String()
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/memharness/memharness/internal/bm25"
 )
 
 // toolSearcher returns the API whose "split-camel-case name + description"
@@ -96,7 +98,7 @@ func cosine(a, b []float32) float64 {
 }
 
 // searchIndex is the embedder-free ToolSearcher: BM25 over the API texts.
-type searchIndex struct{ bm *bm25 }
+type searchIndex struct{ bm *bm25.Index }
 
 func newSearchIndex(apis []APISpec) searchIndex {
 	docs := make([][]string, len(apis))
@@ -104,12 +106,12 @@ func newSearchIndex(apis []APISpec) searchIndex {
 		// The name counts twice: it is the most telling part of the text.
 		docs[i] = append(searchTokens(splitCamel(s.Name)), searchTokens(s.searchText())...)
 	}
-	return searchIndex{bm: newBM25(docs)}
+	return searchIndex{bm: bm25.New(docs, bm25.Okapi())}
 }
 
 // best is the top-scoring API, or -1 when no keyword occurs anywhere.
 func (x searchIndex) best(keywords string) int {
-	sc := x.bm.scores(searchTokens(keywords))
+	sc := x.bm.Scores(searchTokens(keywords))
 	best, bestScore := -1, 0.0
 	for i, s := range sc {
 		if s > bestScore {
@@ -127,7 +129,7 @@ func searchEngine(_ context.Context, m *manager, a kwargs) (any, error) {
 		return nil, raise("'tokenized_documents'")
 	}
 	q := wordTokens(strings.ToLower(strings.TrimSpace(a.str("keyword"))))
-	order := rank(se.bm.scores(q))
+	order := bm25.Rank(se.bm.Scores(q))
 	if len(order) > 2 {
 		order = order[:2]
 	}
@@ -141,7 +143,7 @@ func searchEngine(_ context.Context, m *manager, a kwargs) (any, error) {
 // searchCorpus is the SearchEngine database prepared once per suite.
 type searchCorpus struct {
 	raw []any
-	bm  *bm25
+	bm  *bm25.Index
 }
 
 func newSearchCorpus(db any) (*searchCorpus, error) {
@@ -162,5 +164,5 @@ func newSearchCorpus(db any) (*searchCorpus, error) {
 			docs[i] = append(docs[i], s)
 		}
 	}
-	return &searchCorpus{raw: raw, bm: newBM25(docs)}, nil
+	return &searchCorpus{raw: raw, bm: bm25.New(docs, bm25.Okapi())}, nil
 }

@@ -65,7 +65,7 @@ func pyRepr(v any) string {
 	case string:
 		return pyfmt.Str(v)
 	case []byte:
-		return pyBytesRepr(v)
+		return pyfmt.Bytes(v)
 	case pyDate:
 		return fmt.Sprintf("datetime.date(%d, %d, %d)", v.Y, v.M, v.D)
 	case time.Time:
@@ -79,34 +79,4 @@ func pyRepr(v any) string {
 	default:
 		return pyfmt.Str(fmt.Sprint(v))
 	}
-}
-
-// pyBytesRepr is Python's repr(bytes).
-func pyBytesRepr(p []byte) string {
-	q := byte('\'')
-	if strings.ContainsRune(string(p), '\'') && !strings.ContainsRune(string(p), '"') {
-		q = '"'
-	}
-	var b strings.Builder
-	b.WriteString("b")
-	b.WriteByte(q)
-	for _, c := range p {
-		switch {
-		case c == q || c == '\\':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c == '\n':
-			b.WriteString(`\n`)
-		case c == '\r':
-			b.WriteString(`\r`)
-		case c == '\t':
-			b.WriteString(`\t`)
-		case c < 0x20 || c >= 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, c)
-		default:
-			b.WriteByte(c)
-		}
-	}
-	b.WriteByte(q)
-	return b.String()
 }

@@ -196,10 +196,10 @@ func (n Num) Round2() Num {
 	return Float(f)
 }
 
-// String is Python's str(n).
 // PyRepr is repr() of the number, the same text as String.
 func (n Num) PyRepr() string { return n.String() }
 
+// String is Python's str(n).
 func (n Num) String() string {
 	if !n.IsFloat {
 		if n.B != nil {

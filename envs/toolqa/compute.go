@@ -6,6 +6,8 @@ import (
 	"math"
 	"sort"
 	"strconv"
+
+	"github.com/memharness/memharness/internal/pyfmt"
 )
 
 // This file recomputes answers from the table the way ToolQA's question
@@ -89,7 +91,7 @@ func pyNumber(x float64, isFloat bool) string {
 	if !isFloat {
 		return strconv.FormatFloat(x, 'f', -1, 64)
 	}
-	return pyRepr(x)
+	return pyfmt.Float(x)
 }
 
 func meanClose(rows []Row) float64 {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/internal/lazyre"
+	"github.com/memharness/memharness/internal/pyfmt"
 )
 
 // solution is what the oracle derives for one question: the SQL an agent
@@ -45,10 +46,10 @@ func column(col string, get func(Row) string) func(*Table, *Question, []string) 
 }
 
 var templates = []template{
-	{"open", re(`^What was the opening price of coffee on ` + date + `\?$`), column("Open", func(r Row) string { return pyRepr(r.Open) })},
-	{"low", re(`^What was the lowest price of coffee on ` + date + `\?$`), column("Low", func(r Row) string { return pyRepr(r.Low) })},
-	{"high", re(`^What was the highest price of coffee on ` + date + `\?$`), column("High", func(r Row) string { return pyRepr(r.High) })},
-	{"close", re(`^What was the closing price of coffee on ` + date + `\?$`), column("Close", func(r Row) string { return pyRepr(r.Close) })},
+	{"open", re(`^What was the opening price of coffee on ` + date + `\?$`), column("Open", func(r Row) string { return pyfmt.Float(r.Open) })},
+	{"low", re(`^What was the lowest price of coffee on ` + date + `\?$`), column("Low", func(r Row) string { return pyfmt.Float(r.Low) })},
+	{"high", re(`^What was the highest price of coffee on ` + date + `\?$`), column("High", func(r Row) string { return pyfmt.Float(r.High) })},
+	{"close", re(`^What was the closing price of coffee on ` + date + `\?$`), column("Close", func(r Row) string { return pyfmt.Float(r.Close) })},
 	{"volume", re(`^What was the volume of coffee on ` + date + `\?$`), column("Volume", func(r Row) string { return strconv.FormatInt(r.Volume, 10) })},
 	{"day-pct", re(`^What was the percentage change in coffee price on ` + date + `, based on the difference between the opening and closing prices\?$`), solveDayPct},
 	{"bull", re(`^Was ` + date + ` a bearish or bullish day for coffee price\?$`), solveBull},

@@ -3,6 +3,8 @@ package toolqa
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/memharness/memharness/internal/pyfmt"
 )
 
 // Each solveX mirrors one template of ToolQA's generator notebooks
@@ -16,8 +18,8 @@ func solveDayPct(t *Table, _ *Question, d []string) (solution, error) {
 	}
 	return solution{
 		SQL:    fmt.Sprintf("SELECT Open, Close FROM %s WHERE Date = '%s';", TableName, d[0]),
-		Calc:   fmt.Sprintf("(%s - %s) / %s * 100", pyRepr(r.Close), pyRepr(r.Open), pyRepr(r.Open)),
-		Answer: pyRepr(pyRound((r.Close-r.Open)/r.Open*100, 2)) + "%",
+		Calc:   fmt.Sprintf("(%s - %s) / %s * 100", pyfmt.Float(r.Close), pyfmt.Float(r.Open), pyfmt.Float(r.Open)),
+		Answer: pyfmt.Float(pyRound((r.Close-r.Open)/r.Open*100, 2)) + "%",
 	}, nil
 }
 
@@ -40,8 +42,8 @@ func solveDayRange(t *Table, _ *Question, d []string) (solution, error) {
 	}
 	return solution{
 		SQL:    fmt.Sprintf("SELECT High, Low FROM %s WHERE Date = '%s';", TableName, d[0]),
-		Calc:   fmt.Sprintf("%s - %s", pyRepr(r.High), pyRepr(r.Low)),
-		Answer: pyRepr(pyRound(r.High-r.Low, 2)),
+		Calc:   fmt.Sprintf("%s - %s", pyfmt.Float(r.High), pyfmt.Float(r.Low)),
+		Answer: pyfmt.Float(pyRound(r.High-r.Low, 2)),
 	}, nil
 }
 
@@ -95,7 +97,7 @@ func solveChange(t *Table, _ *Question, d []string) (solution, error) {
 	first, last := rows[0], rows[len(rows)-1]
 	return solution{
 		SQL:    firstOpenLastClose(d),
-		Calc:   fmt.Sprintf("%s - %s", pyRepr(last.Close), pyRepr(first.Open)),
+		Calc:   fmt.Sprintf("%s - %s", pyfmt.Float(last.Close), pyfmt.Float(first.Open)),
 		Answer: pyFixed(last.Close-first.Open, 1) + " " + first.Currency,
 	}, nil
 }
@@ -108,7 +110,7 @@ func solvePctIncrease(t *Table, _ *Question, d []string) (solution, error) {
 	first, last := rows[0], rows[len(rows)-1]
 	return solution{
 		SQL:    firstOpenLastClose(d),
-		Calc:   fmt.Sprintf("(%s - %s) / %s * 100", pyRepr(last.Close), pyRepr(first.Open), pyRepr(first.Open)),
+		Calc:   fmt.Sprintf("(%s - %s) / %s * 100", pyfmt.Float(last.Close), pyfmt.Float(first.Open), pyfmt.Float(first.Open)),
 		Answer: pyFixed((last.Close-first.Open)/first.Open*100, 1) + "%",
 	}, nil
 }
@@ -128,7 +130,7 @@ func solvePrevPct(t *Table, _ *Question, d []string) (solution, error) {
 	}
 	return solution{
 		SQL:    fmt.Sprintf("SELECT Date, Close FROM %s WHERE Date <= '%s' ORDER BY Date DESC LIMIT 2;", TableName, d[0]),
-		Calc:   fmt.Sprintf("(%s - %s) / %s * 100", pyRepr(today.Close), pyRepr(yesterday.Close), pyRepr(yesterday.Close)),
+		Calc:   fmt.Sprintf("(%s - %s) / %s * 100", pyfmt.Float(today.Close), pyfmt.Float(yesterday.Close), pyfmt.Float(yesterday.Close)),
 		Answer: pyFixed((today.Close-yesterday.Close)/yesterday.Close*100, 1) + "%",
 	}, nil
 }

@@ -6,35 +6,6 @@ import (
 	"strings"
 )
 
-// pyRepr prints a float64 the way Python's str/repr does: shortest
-// round-trip digits, always with a decimal point or an exponent, and
-// scientific notation outside 1e-4 <= |x| < 1e16.
-func pyRepr(x float64) string {
-	switch {
-	case math.IsNaN(x):
-		return "nan"
-	case math.IsInf(x, 1):
-		return "inf"
-	case math.IsInf(x, -1):
-		return "-inf"
-	case x == 0:
-		if math.Signbit(x) {
-			return "-0.0"
-		}
-		return "0.0"
-	}
-	e := strconv.FormatFloat(x, 'e', -1, 64)
-	exp, _ := strconv.Atoi(e[strings.IndexByte(e, 'e')+1:])
-	if exp < -4 || exp >= 16 {
-		return e // Go's shortest 'e' form matches Python's ("1e-05", "1.5e+16")
-	}
-	s := strconv.FormatFloat(x, 'f', -1, 64)
-	if !strings.Contains(s, ".") {
-		s += ".0"
-	}
-	return s
-}
-
 // pyRound is Python's round(x, n) for floats: the correctly rounded decimal
 // (ties to even on the exact binary value), read back as a float.
 func pyRound(x float64, n int) float64 {

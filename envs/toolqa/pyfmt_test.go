@@ -3,6 +3,8 @@ package toolqa
 import (
 	"math"
 	"testing"
+
+	"github.com/memharness/memharness/internal/pyfmt"
 )
 
 func TestPyRepr(t *testing.T) {
@@ -15,8 +17,8 @@ func TestPyRepr(t *testing.T) {
 		{1e16, "1e+16"}, {1234567890123456, "1234567890123456.0"}, {0.0001, "0.0001"}, {0.00001, "1e-05"},
 		{1.5e-7, "1.5e-07"}, {-2.5, "-2.5"}, {math.Inf(1), "inf"}, {math.NaN(), "nan"}, {106.72300751879699, "106.72300751879699"},
 	} {
-		if got := pyRepr(tc.in); got != tc.want {
-			t.Errorf("pyRepr(%v) = %q, want %q", tc.in, got, tc.want)
+		if got := pyfmt.Float(tc.in); got != tc.want {
+			t.Errorf("pyfmt.Float(%v) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
@@ -36,7 +38,7 @@ func TestPyRoundAndFixed(t *testing.T) {
 		{2.0500000000000114, 2, "2.05", "2.05"},
 		{13003.816666666668, 1, "13003.8", "13003.8"},
 	} {
-		if got := pyRepr(pyRound(tc.x, tc.n)); got != tc.round {
+		if got := pyfmt.Float(pyRound(tc.x, tc.n)); got != tc.round {
 			t.Errorf("str(round(%v, %d)) = %q, want %q", tc.x, tc.n, got, tc.round)
 		}
 		if got := pyFixed(tc.x, tc.n); got != tc.format {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/memharness/memharness/internal/lazyre"
+	"github.com/memharness/memharness/internal/pyfmt"
 )
 
 // Limits bound what one tool call may cost and show.
@@ -133,11 +134,11 @@ func pyValue(v any) string {
 	case int64:
 		return strconv.FormatInt(x, 10)
 	case float64:
-		return pyRepr(x)
+		return pyfmt.Float(x)
 	case string:
 		return x
 	case []byte:
-		return pyBytes(x)
+		return pyfmt.Bytes(x)
 	case bool:
 		if x {
 			return "1"
@@ -147,31 +148,6 @@ func pyValue(v any) string {
 		return x.Format("2006-01-02 15:04:05")
 	}
 	return fmt.Sprint(v)
-}
-
-// pyBytes is Python's repr of a bytes value.
-func pyBytes(b []byte) string {
-	var s strings.Builder
-	s.WriteString("b'")
-	for _, c := range b {
-		switch {
-		case c == '\\' || c == '\'':
-			s.WriteByte('\\')
-			s.WriteByte(c)
-		case c == '\n':
-			s.WriteString(`\n`)
-		case c == '\r':
-			s.WriteString(`\r`)
-		case c == '\t':
-			s.WriteString(`\t`)
-		case c >= 0x20 && c < 0x7f:
-			s.WriteByte(c)
-		default:
-			fmt.Fprintf(&s, `\x%02x`, c)
-		}
-	}
-	s.WriteByte('\'')
-	return s.String()
 }
 
 // truncate cuts s to at most n bytes (on a rune boundary) with a note.

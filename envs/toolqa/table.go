@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/memharness/memharness/internal/pyfmt"
 )
 
 // TableName is the SQLite table the reference loads the CSV into.
@@ -35,13 +37,13 @@ func (t *Table) cell(i int, col string) string {
 	case "Date":
 		return r.Date
 	case "Open":
-		return pyRepr(r.Open)
+		return pyfmt.Float(r.Open)
 	case "High":
-		return pyRepr(r.High)
+		return pyfmt.Float(r.High)
 	case "Low":
-		return pyRepr(r.Low)
+		return pyfmt.Float(r.Low)
 	case "Close":
-		return pyRepr(r.Close)
+		return pyfmt.Float(r.Close)
 	case "Volume":
 		return strconv.FormatInt(r.Volume, 10)
 	case "Currency":

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/internal/lazyre"
+	"github.com/memharness/memharness/internal/pyfmt"
 )
 
 // Option is one customisation dimension of a product ("color", "size").
@@ -107,7 +108,7 @@ var nonPrice = lazyre.New(`[^\d.]`)
 // price; the first two count). An empty string means $100.0.
 func parsePricing(s string) ([]float64, string, error) {
 	if s == "" {
-		return []float64{defaultPrice}, "$" + pyFloat(defaultPrice), nil
+		return []float64{defaultPrice}, "$" + pyfmt.Float(defaultPrice), nil
 	}
 	parts := strings.Split(s, "$")[1:]
 	if len(parts) == 0 {
@@ -122,10 +123,10 @@ func parsePricing(s string) ([]float64, string, error) {
 		out = append(out, v)
 	}
 	if len(out) == 1 {
-		return out, "$" + pyFloat(out[0]), nil
+		return out, "$" + pyfmt.Float(out[0]), nil
 	}
 	out = out[:2]
-	return out, "$" + pyFloat(out[0]) + " to $" + pyFloat(out[1]), nil
+	return out, "$" + pyfmt.Float(out[0]) + " to $" + pyfmt.Float(out[1]), nil
 }
 
 // parseOptions decodes customization_options keeping the file's key order
@@ -164,13 +165,4 @@ func parseOptions(raw json.RawMessage) ([]Option, error) {
 // normalizeOptionValue is the reference's cleaning of an option value.
 func normalizeOptionValue(v string) string {
 	return strings.ToLower(strings.ReplaceAll(strings.TrimSpace(v), "/", " | "))
-}
-
-// pyFloat formats like Python's str(float): integral values keep ".0".
-func pyFloat(v float64) string {
-	s := strconv.FormatFloat(v, 'f', -1, 64)
-	if !strings.ContainsAny(s, ".eEn") {
-		s += ".0"
-	}
-	return s
 }

@@ -3,6 +3,8 @@ package webshop
 import (
 	"strconv"
 	"strings"
+
+	"github.com/memharness/memharness/internal/pyfmt"
 )
 
 // Button labels, as the reference's pages show them.
@@ -112,6 +114,6 @@ func renderSub(p *Product, sub string) string {
 	return head + "\n" + body
 }
 
-func renderDone(reward float64) string { return scorePrefix + pyFloat(reward) }
+func renderDone(reward float64) string { return scorePrefix + pyfmt.Float(reward) }
 
 func itoa(n int) string { return strconv.Itoa(n) }

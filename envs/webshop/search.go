@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/memharness/memharness/methods/retrieval"
+	"github.com/memharness/memharness/internal/bm25"
 )
 
 // Search limits of the reference engine.
@@ -49,7 +49,7 @@ func docText(p *Product) string {
 
 // searchTokens tokenises text for the index and for queries.
 func searchTokens(text string) []string {
-	toks := retrieval.Tokenize(text)
+	toks := bm25.Tokenize(text)
 	out := toks[:0]
 	for _, t := range toks {
 		if !isStopword(t) {

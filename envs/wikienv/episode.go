@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/internal/pyfmt"
 )
 
 // pageSentences is how much of a page a search shows (ReAct: the first five
@@ -66,7 +67,7 @@ func (e *episode) search(entity string) string {
 		e.lookupKey, e.lookupHits, e.lookupNext = "", nil, 0
 		return strings.Join(p.Sentences[:min(pageSentences, len(p.Sentences))], " ")
 	}
-	return fmt.Sprintf("Could not find %s. Similar: %s.", clip(entity, 200), pyList(e.similar(entity)))
+	return fmt.Sprintf("Could not find %s. Similar: %s.", clip(entity, 200), pyfmt.Repr(e.similar(entity)))
 }
 
 // find tries exact titles in every store before normalised ones, so a

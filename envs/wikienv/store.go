@@ -1,6 +1,7 @@
 package wikienv
 
 import (
+	"github.com/memharness/memharness/internal/bm25"
 	"strings"
 	"sync"
 )
@@ -23,7 +24,7 @@ type Store struct {
 	byKey   map[string]int
 
 	once  sync.Once
-	index *bm25Index // built on the first failed search
+	index *bm25.Index // built on the first failed search
 }
 
 // NewStore indexes pages by title. When two pages share a title (the same
@@ -85,7 +86,7 @@ func (s *Store) loose(query string) (Page, bool) {
 func (s *Store) similar(query string) []string {
 	s.once.Do(func() { s.index = newBM25Index(s.pages) })
 	var titles []string
-	for _, i := range s.index.top(query, similarCount) {
+	for _, i := range s.index.Matches(bm25.Tokenize(query), similarCount) {
 		titles = append(titles, s.pages[i].Title)
 	}
 	return titles

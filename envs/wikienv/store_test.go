@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/memharness/memharness/internal/pyfmt"
 )
 
 func testStore() *Store {
@@ -91,8 +93,8 @@ func TestPyList(t *testing.T) {
 		{[]string{"tab\there", `back\slash`, "\x01"}, `['tab\there', 'back\\slash', '\x01']`},
 	}
 	for _, tt := range tests {
-		if got := pyList(tt.in); got != tt.want {
-			t.Errorf("pyList(%q) = %s, want %s", tt.in, got, tt.want)
+		if got := pyfmt.Repr(tt.in); got != tt.want {
+			t.Errorf("pyfmt.Repr(%q) = %s, want %s", tt.in, got, tt.want)
 		}
 	}
 }

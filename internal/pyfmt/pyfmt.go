@@ -197,3 +197,35 @@ func AppendJSONStringASCII(b []byte, s string) []byte {
 	}
 	return append(b, '"')
 }
+
+// Bytes is repr(bytes): b'...' (double quotes when the bytes hold a single
+// quote and no double quote), backslash and the quote escaped, \n \r \t by
+// name, other bytes outside printable ASCII as \xNN.
+func Bytes(p []byte) string {
+	q := byte('\'')
+	if strings.ContainsRune(string(p), '\'') && !strings.ContainsRune(string(p), '"') {
+		q = '"'
+	}
+	var b strings.Builder
+	b.WriteString("b")
+	b.WriteByte(q)
+	for _, c := range p {
+		switch {
+		case c == q || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '\r':
+			b.WriteString(`\r`)
+		case c == '\t':
+			b.WriteString(`\t`)
+		case c < 0x20 || c >= 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte(q)
+	return b.String()
+}

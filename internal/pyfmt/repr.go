@@ -20,7 +20,8 @@ type Item struct {
 type Reprer interface{ PyRepr() string }
 
 // Repr is repr(v) (and str(v) for containers) of a value built from nil
-// (None), bool, int, float64, string, []any, []string, Dict and Reprer: how
+// (None), bool, int, int64, float64, string, []byte, []any, []string,
+// Dict and Reprer: how
 // Python prints the lists and dicts a prompt template is formatted with,
 // or a tool reports in an error.
 func Repr(v any) string {
@@ -42,10 +43,14 @@ func WriteRepr(b *strings.Builder, v any) {
 		}
 	case int:
 		b.WriteString(strconv.Itoa(x))
+	case int64:
+		b.WriteString(strconv.FormatInt(x, 10))
 	case float64:
 		b.WriteString(Float(x))
 	case string:
 		b.WriteString(Str(x))
+	case []byte:
+		b.WriteString(Bytes(x))
 	case []string:
 		b.WriteByte('[')
 		for i, s := range x {

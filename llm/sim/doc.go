@@ -26,7 +26,15 @@
 // most MaxSummaryFacts scoped lines are kept (highest counts first), keeping
 // a summary well under a thousand tokens.
 //
-// Any other hint type, or none, is an error naming the request's Purpose.
+// A request with no hint, or with a hint type the sim has never seen (a new
+// method's), goes to the prompt reader, which reads the message text alone
+// and answers in the format it asks for: a JSON example's shape with its
+// strings filled by an extract, the listed action that shares most words
+// with the rest of the prompt, the mean of the ratings shown on the asked
+// scale (else its middle), the majority of the yes/no answers shown (else
+// "No"), or else the first words of the last user message. Its answers are
+// weak but always well-formed, so a new method runs on the sim unchanged. A
+// nil pointer to a known hint is a bug and an error naming the Purpose.
 //
 // # Ratings
 //

@@ -126,11 +126,12 @@ func (s *Sim) answer(req llm.Request) (string, error) {
 		return abstractState(h), nil
 	case hint.Act, *hint.Act, hint.RuleEdit, *hint.RuleEdit, hint.SkillExtract, *hint.SkillExtract:
 		return agentAnswer(req)
-	case nil:
 	default:
-		return "", fmt.Errorf("sim: no handler for hint %T of request %q", req.Hint, req.Purpose)
+		// No hint, or a hint type of a method the sim has never seen:
+		// read the prompt text alone.
+		return readPrompt(req), nil
 	}
-	return "", fmt.Errorf("sim: request %q carries no hint; the sim backbone answers only hinted requests", req.Purpose)
+	return "", fmt.Errorf("sim: request %q carries a nil %T hint", req.Purpose, req.Hint)
 }
 
 func (s *Sim) predictText(req llm.Request, p hint.Predict) (string, error) {

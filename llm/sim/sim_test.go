@@ -154,7 +154,10 @@ func TestUsageAndIdentity(t *testing.T) {
 
 func TestHintErrors(t *testing.T) {
 	s := sim.New(sim.Config{})
-	for _, h := range []any{nil, "a string", struct{}{}, (*hint.Predict)(nil), (*hint.Summarize)(nil),
+	// A broken hint of a known kind is a bug and fails loudly; no hint or
+	// an unknown hint type is a new method, answered by the prompt reader
+	// (TestReadPromptUnknownMethod).
+	for _, h := range []any{(*hint.Predict)(nil), (*hint.Summarize)(nil), (*hint.UserSim)(nil),
 		hint.Summarize{}, hint.Predict{Field: "f", Kind: "nope"}} {
 		_, err := s.Generate(context.Background(), llm.Request{Purpose: "lifemem.assign", Hint: h})
 		if err == nil || !strings.Contains(err.Error(), "lifemem.assign") {

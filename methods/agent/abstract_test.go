@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memharness/memharness/datasets/trajectories"
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/llm/hint"
@@ -167,7 +166,7 @@ func TestSynapseAbstractionInBrowser(t *testing.T) {
 	if err := envs.CheckPrerequisites(s); err != nil {
 		t.Skipf("miniwob: %v", err)
 	}
-	train, test, err := trajectories.Embedded(ctx, s)
+	train, test, err := envs.EmbeddedExperience(ctx, s)
 	if err != nil {
 		t.Fatal(err)
 	}

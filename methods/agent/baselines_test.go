@@ -8,7 +8,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/memharness/memharness/datasets/trajectories"
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/llm"
@@ -38,7 +37,7 @@ func load(t *testing.T, names ...string) []envData {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr, te, err := trajectories.Embedded(context.Background(), s)
+		tr, te, err := envs.EmbeddedExperience(context.Background(), s)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/memharness/memharness/datasets/behavior"
+	"github.com/memharness/memharness/internal/bm25"
 	"github.com/memharness/memharness/methods/retrieval"
 )
 
@@ -150,12 +151,11 @@ func (m *rag) retrieve(ctx context.Context, env Env, inst behavior.Instance, spa
 	}
 	query := queryText(inst.Target)
 	if m.retriever == RetrieverBM25 {
-		ds := make([]retrieval.Doc, len(docs))
+		ds := make([]bm25.Doc, len(docs))
 		for i, d := range docs {
 			ds[i] = d.terms
 		}
-		bm := retrieval.NewBM25Docs(ds, retrieval.DefaultK1, retrieval.DefaultB, retrieval.DefaultEpsilon)
-		return bm.Top(retrieval.Tokenize(query), m.topK), nil
+		return bm25.NewDocs(ds, bm25.Okapi()).Top(bm25.Tokenize(query), m.topK), nil
 	}
 	qv, err := env.Embedder.Embed(ctx, []string{query})
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 	"sync"
 
 	"github.com/memharness/memharness/datasets/behavior"
-	"github.com/memharness/memharness/methods/retrieval"
+	"github.com/memharness/memharness/internal/bm25"
 )
 
 // maxDocRunes caps a document's text, as the reference's RAG setup does.
@@ -22,8 +22,8 @@ const embedBatch = 64
 
 // doc is one indexed document.
 type doc struct {
-	vector []float32     // embedding retriever
-	terms  retrieval.Doc // BM25 retriever
+	vector []float32 // embedding retriever
+	terms  bm25.Doc  // BM25 retriever
 }
 
 // docIndex caches documents per user, keyed by a hash of their records, so
@@ -111,7 +111,7 @@ func (m *rag) documents(ctx context.Context, env Env, user string, history []beh
 	}
 	if m.retriever == RetrieverBM25 {
 		for j, i := range missing {
-			u.docs[keys[i]] = doc{terms: retrieval.NewDoc(retrieval.Tokenize(texts[j]))}
+			u.docs[keys[i]] = doc{terms: bm25.NewDoc(bm25.Tokenize(texts[j]))}
 		}
 	} else {
 		for lo := 0; lo < len(missing); lo += embedBatch {

@@ -1,4 +1,4 @@
-// Package retrieval ranks documents for the RAG baseline: exact top-k over
-// embedding vectors and Okapi BM25 with the scoring of Python's
-// rank_bm25.BM25Okapi. Both are deterministic: ties go to the lower index.
+// Package retrieval ranks documents by embedding similarity for the
+// retrieval-based methods: exact top-k over vectors, ties to the lower
+// index. BM25 lives once in internal/bm25.
 package retrieval

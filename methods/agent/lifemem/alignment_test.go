@@ -8,7 +8,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/memharness/memharness/datasets/trajectories"
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/llm"
@@ -50,7 +49,7 @@ func TestRetrievalAlignment(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		train, test, err := trajectories.Embedded(ctx, s)
+		train, test, err := envs.EmbeddedExperience(ctx, s)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

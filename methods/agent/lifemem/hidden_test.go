@@ -6,7 +6,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/memharness/memharness/datasets/trajectories"
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/llm"
@@ -51,7 +50,7 @@ func TestHiddenGoalNeverKeysRetrieval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	train, test, err := trajectories.Embedded(ctx, s)
+	train, test, err := envs.EmbeddedExperience(ctx, s)
 	if err != nil {
 		t.Fatal(err)
 	}

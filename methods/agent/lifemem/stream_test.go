@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memharness/memharness/datasets/trajectories"
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/llm/embed"
@@ -43,7 +42,7 @@ func TestEmbeddedStream(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", e.Name, err)
 		}
-		train, test, err := trajectories.Embedded(ctx, s)
+		train, test, err := envs.EmbeddedExperience(ctx, s)
 		if err != nil {
 			t.Fatalf("%s: %v", e.Name, err)
 		}

@@ -1,4 +1,4 @@
-package retrieval
+package bm25
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package retrieval
+package bm25
 
 import (
 	"math"
@@ -13,7 +13,7 @@ import (
 var testCorpus = [][]string{{"a", "b", "c"}, {"a", "a", "d"}, {"e"}, {"a", "f"}}
 
 func TestBM25IDF(t *testing.T) {
-	m := NewBM25(testCorpus)
+	m := New(testCorpus, Okapi())
 	tests := []struct {
 		word string
 		want float64
@@ -31,7 +31,7 @@ func TestBM25IDF(t *testing.T) {
 }
 
 func TestBM25Scores(t *testing.T) {
-	m := NewBM25(testCorpus)
+	m := New(testCorpus, Okapi())
 	tests := []struct {
 		name  string
 		query []string
@@ -62,17 +62,17 @@ func TestBM25Scores(t *testing.T) {
 }
 
 func TestBM25Degenerate(t *testing.T) {
-	if got := NewBM25(nil).Top([]string{"a"}, 3); got != nil {
+	if got := New(nil, Okapi()).Top([]string{"a"}, 3); got != nil {
 		t.Errorf("empty corpus Top = %v, want nil", got)
 	}
-	m := NewBM25([][]string{{}, {}})
+	m := New([][]string{{}, {}}, Okapi())
 	if got := m.Scores([]string{"a"}); !slices.Equal(got, []float64{0, 0}) {
 		t.Errorf("empty docs Scores = %v", got)
 	}
-	if got := NewBM25(testCorpus).Top([]string{"a"}, 0); got != nil {
+	if got := New(testCorpus, Okapi()).Top([]string{"a"}, 0); got != nil {
 		t.Errorf("k=0 Top = %v, want nil", got)
 	}
-	if got := NewBM25(testCorpus).Top([]string{"e"}, 10); len(got) != 4 {
+	if got := New(testCorpus, Okapi()).Top([]string{"e"}, 10); len(got) != 4 {
 		t.Errorf("k>N Top = %v, want all 4", got)
 	}
 }
@@ -102,10 +102,71 @@ func BenchmarkBM25Scores(b *testing.B) {
 		docs[i] = Tokenize("这是一个标题为今晚做红烧肉的直播间 watched 95 seconds comedy drama")
 		docs[i] = append(docs[i], string(rune('a'+i%26)))
 	}
-	m := NewBM25(docs)
+	m := New(docs, Okapi())
 	q := Tokenize("直播间 红烧肉 comedy b")
 	b.ResetTimer()
 	for b.Loop() {
 		m.Scores(q)
+	}
+}
+
+// The plus-one idf never goes negative, and Matches keeps only documents
+// with a positive score, ties to the lower index.
+func TestPlusOneMatches(t *testing.T) {
+	m := New(testCorpus, PlusOne())
+	if got, want := m.IDF("a"), math.Log(1+1.5/3.5); math.Abs(got-want) > 1e-15 {
+		t.Errorf("IDF(a) = %v, want %v", got, want)
+	}
+	tests := []struct {
+		name  string
+		query []string
+		k     int
+		want  []int
+	}{
+		{"common word ranks all holders", []string{"a"}, 10, []int{1, 3, 0}},
+		{"k cuts", []string{"a"}, 2, []int{1, 3}},
+		{"no match returns none", []string{"zzz"}, 3, []int{}},
+		{"shorter document ranks first", []string{"b", "f"}, 3, []int{3, 0}},
+		{"k zero", []string{"a"}, 0, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := m.Matches(tt.query, tt.k)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("Matches = %v, want %v", got, tt.want)
+			}
+			// Matches is Top without the non-matching fill.
+			if top := m.Top(tt.query, tt.k); tt.k > 0 && !slices.Equal(top[:len(got)], got) {
+				t.Errorf("Top = %v, disagrees with Matches %v", top, got)
+			}
+		})
+	}
+}
+
+func TestRank(t *testing.T) {
+	if got := Rank([]float64{0.5, 2, 0.5, -1, 2}); !slices.Equal(got, []int{1, 4, 0, 2, 3}) {
+		t.Errorf("Rank = %v", got)
+	}
+}
+
+// The inverted layout is an optimisation only: every variant scores and
+// ranks exactly as the scanning one.
+func TestInvertedSameAsScan(t *testing.T) {
+	queries := [][]string{{"a"}, {"a", "d"}, {"a", "a"}, {"e", "zzz"}, {"b", "f", "c"}, nil}
+	for _, opt := range []Options{Okapi(), PlusOne()} {
+		inv := opt
+		inv.Inverted = true
+		scan, ix := New(testCorpus, opt), New(testCorpus, inv)
+		for _, q := range queries {
+			if a, b := scan.Scores(q), ix.Scores(q); !slices.Equal(a, b) {
+				t.Errorf("idf %d %q: Scores %v, inverted %v", opt.IDF, q, a, b)
+			}
+			if a, b := scan.Top(q, 3), ix.Top(q, 3); !slices.Equal(a, b) {
+				t.Errorf("idf %d %q: Top %v, inverted %v", opt.IDF, q, a, b)
+			}
+			if a, b := scan.Matches(q, 3), ix.Matches(q, 3); !slices.Equal(a, b) {
+				t.Errorf("idf %d %q: Matches %v, inverted %v", opt.IDF, q, a, b)
+			}
+		}
 	}
 }

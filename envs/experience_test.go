@@ -1,4 +1,4 @@
-package trajectories_test
+package envs_test
 
 import (
 	"cmp"
@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/memharness/memharness/datasets/trajectories"
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/envs/all"
 )
@@ -16,7 +15,7 @@ func TestFromTranscript(t *testing.T) {
 	tr := envs.Transcript{Env: "hotpotqa", Task: "q1", Score: 1, Turns: []envs.Turn{
 		{Role: "env", Text: "Question: Who?"}, {Role: "agent", Text: "Finish[me]"}, {Role: "env", Text: "Episode finished, reward = 1", Reward: 1},
 	}}
-	got := trajectories.FromTranscript(task, tr)
+	got := envs.FromTranscript(task, tr)
 	if got.ID != "hotpotqa_q1" || got.Env != "hotpotqa" || got.Task != "Who?" || !got.Success || got.Difficulty != 3 {
 		t.Errorf("got %+v", got)
 	}
@@ -25,7 +24,7 @@ func TestFromTranscript(t *testing.T) {
 		t.Errorf("roles %v", roles)
 	}
 	tr.Score = 0.5
-	if trajectories.FromTranscript(task, tr).Success {
+	if envs.FromTranscript(task, tr).Success {
 		t.Error("partial score counted as success")
 	}
 }
@@ -44,15 +43,15 @@ func TestEmbedded(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			train, test := trajectories.SplitEmbedded(s)
+			train, test := envs.SplitEmbedded(s)
 			if len(train)+len(test) != len(s.Tasks()) || len(train) == 0 || len(test) == 0 {
 				t.Fatalf("split %d+%d of %d", len(train), len(test), len(s.Tasks()))
 			}
-			train2, test2 := trajectories.SplitEmbedded(s)
+			train2, test2 := envs.SplitEmbedded(s)
 			if !reflect.DeepEqual(ids(train), ids(train2)) || !reflect.DeepEqual(ids(test), ids(test2)) {
 				t.Fatal("split not deterministic")
 			}
-			trs, testTasks, err := trajectories.Embedded(ctx, s)
+			trs, testTasks, err := envs.EmbeddedExperience(ctx, s)
 			if err != nil {
 				t.Fatal(err)
 			}
