@@ -814,7 +814,7 @@ func memoryEmpty(mem predict.Memory) bool {
 // construction's model calls are journalled with the checkpoints and the
 // memory they paid for (not with the sample that triggered the build).
 func userMemory(ctx context.Context, st *store.Store, u *unit) (predict.Memory, error) {
-	name := filepath.Join("memory", safeName(u.method.Name()), safeName(u.user.User)+".json")
+	name := memoryFile(u.method.Name(), u.user.User)
 	var mem predict.Memory
 	ok, err := st.ReadJSON(name, &mem)
 	if errors.Is(err, store.ErrDamaged) {
@@ -838,6 +838,9 @@ func userMemory(ctx context.Context, st *store.Store, u *unit) (predict.Memory, 
 	}
 	if mem.Text == "" && mem.Calls == 0 && mem.Meta == nil {
 		return mem, nil // memoryless method: nothing to store
+	}
+	if err := recordID(st.Dir(), name, u.user.User); err != nil {
+		return mem, err
 	}
 	return mem, st.WriteJSONWith(name, mem, calls.Take())
 }
@@ -1003,7 +1006,7 @@ type checkpoints struct {
 }
 
 func (c checkpoints) path(user, name string) string {
-	return filepath.Join("checkpoints", safeName(user), safeName(name)+".json")
+	return checkpointFile(user, name)
 }
 
 func (c checkpoints) Load(user, name string, v any) (bool, error) {

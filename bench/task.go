@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -68,6 +69,7 @@ func loadMovieLens(stdio IO, cfg *config.Config, out string) (*taskData, error) 
 	if err != nil {
 		return nil, fmt.Errorf("movielens instances: %w", err)
 	}
+	td.users = td.keepSampled(stdio, td.users)
 	if len(td.users) == 0 {
 		return nil, fmt.Errorf("movielens at %s: no user has more than 300 ratings", path)
 	}
@@ -148,6 +150,7 @@ func loadOmniBehavior(stdio IO, cfg *config.Config, out string) (*taskData, erro
 		return nil, fmt.Errorf("omnibehavior instances: %w", err)
 	}
 	for _, u := range users {
+		drawn := len(u.Instances)
 		if d.Questions != "all" {
 			kept := u.Instances[:0:0]
 			for _, inst := range u.Instances {
@@ -159,7 +162,13 @@ func loadOmniBehavior(stdio IO, cfg *config.Config, out string) (*taskData, erro
 		}
 		if len(u.Instances) > 0 {
 			td.users = append(td.users, u)
+			continue
 		}
+		why := "no test question was drawn for it"
+		if drawn > 0 {
+			why = fmt.Sprintf("none of its %d drawn test questions is of the kind the config asks (questions: %s)", drawn, cmp.Or(d.Questions, "binary"))
+		}
+		td.emptyUser(stdio, u.User, why)
 	}
 	if len(td.users) == 0 {
 		return nil, fmt.Errorf("omnibehavior at %s: no user passes the selection rules", path)
