@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 
 	"github.com/memharness/memharness/bench/config"
-	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/datasets/behavior"
 	"github.com/memharness/memharness/datasets/movielens"
 	"github.com/memharness/memharness/datasets/omnibehavior"
@@ -74,38 +73,6 @@ func loadMovieLens(stdio IO, cfg *config.Config, out string) (*taskData, error) 
 		return nil, fmt.Errorf("movielens at %s: no user has more than 300 ratings", path)
 	}
 	return td, nil
-}
-
-// ensureSynthetic generates a synthetic dataset into dir unless a complete
-// one is there; generation goes to a temp dir renamed into place, so an
-// interrupted generation never leaves a half-written dataset behind.
-func ensureSynthetic(dir string, gen func(tmp string) error) error {
-	if _, err := os.Stat(filepath.Join(dir, ".complete")); err == nil {
-		return nil
-	}
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".synth-*")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	if err := gen(tmp); err != nil {
-		return fmt.Errorf("synthetic data: %w", err)
-	}
-	if err := store.WriteFileAtomic(filepath.Join(tmp, ".complete"), []byte("ok\n")); err != nil {
-		return err
-	}
-	os.RemoveAll(dir)
-	if err := os.Rename(tmp, dir); err != nil {
-		// Another process may have won the race with an identical dataset.
-		if _, serr := os.Stat(filepath.Join(dir, ".complete")); serr == nil {
-			return nil
-		}
-		return fmt.Errorf("synthetic data: %w", err)
-	}
-	return nil
 }
 
 func loadOmniBehavior(stdio IO, cfg *config.Config, out string) (*taskData, error) {
