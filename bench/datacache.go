@@ -1,13 +1,12 @@
 package bench
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
 
 	"github.com/memharness/memharness/bench/store"
+	"github.com/memharness/memharness/internal/flock"
 )
 
 // completeMark is the file a finished synthetic dataset holds; a folder
@@ -29,7 +28,7 @@ func ensureSynthetic(dir string, gen func(tmp string) error) error {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return fmt.Errorf("synthetic data: %w", err)
 	}
-	unlock, err := lockWait(dir + ".lock")
+	unlock, err := flock.Wait(dir + ".lock")
 	if err != nil {
 		return err
 	}
@@ -80,32 +79,4 @@ func ensureSynthetic(dir string, gen func(tmp string) error) error {
 func complete(dir string) bool {
 	_, err := os.Stat(filepath.Join(dir, completeMark))
 	return err == nil
-}
-
-// lockWait takes an exclusive advisory lock on path, waiting for a holder
-// to release it. The kernel drops the lock when its process ends, however
-// it ends; the file is never removed (removing a lock file races with a
-// process that has just opened it).
-func lockWait(path string) (unlock func(), err error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("lock %s: %w", path, err)
-	}
-	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
-		if !errors.Is(err, syscall.EINTR) {
-			break
-		}
-	}
-	if errors.Is(err, syscall.ENOLCK) || errors.Is(err, syscall.EOPNOTSUPP) || errors.Is(err, syscall.ENOSYS) {
-		// A filesystem without locks (some network mounts): builders may
-		// then build the same data twice, which the rename keeps safe.
-		f.Close()
-		return func() {}, nil
-	}
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("lock %s: %w", path, err)
-	}
-	return func() { f.Close() }, nil
 }
