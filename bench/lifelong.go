@@ -281,6 +281,9 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	}
 	fin := time.Now().UTC()
 	man.Finished = &fin
+	if err := sealShard(rs, &man); err != nil {
+		return res, err
+	}
 	if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
 		return res, err
 	}
