@@ -90,7 +90,7 @@ func loadOmniBehavior(stdio IO, cfg *config.Config, out string) (*taskData, erro
 	} else {
 		td.source = "OmniBehavior at " + filepath.Base(filepath.Clean(path))
 	}
-	ds, err := omnibehavior.Load(path, d.Language)
+	ds, err := omnibehavior.LoadWith(path, d.Language, omnibehavior.LoadOptions{MaxRecordBytes: int64(d.MaxRecordMB) << 20})
 	if err != nil {
 		return nil, dataPathHint(err, runPathFlag)
 	}

@@ -156,6 +156,7 @@ func (d *Dataset) validate(v *validator) {
 	v.oneOf("dataset.language", d.Language, languages)
 	v.atLeast("dataset.max_users", d.MaxUsers, 0)
 	v.atLeast("dataset.test_per_user", d.TestPerUser, 1)
+	v.atLeast("dataset.max_record_mb", d.MaxRecordMB, 0)
 	v.oneOf("dataset.questions", d.Questions, []string{"binary", "all"})
 	v.atLeast("dataset.synthetic.users", d.Synthetic.Users, 0)
 	v.atLeast("dataset.synthetic.movies", d.Synthetic.Movies, 0)
