@@ -77,13 +77,7 @@ func checkRecordSizes(src []byte, max int64) error {
 		case ' ', '\t', '\n', '\r', ':':
 		case '"':
 			begin(i)
-			j := i + 1
-			for j < len(src) && src[j] != '"' {
-				if src[j] == '\\' {
-					j++
-				}
-				j++
-			}
+			j := closingQuote(src, i+1)
 			if int64(j-i) > max {
 				return tooLarge(i, j-i, "string")
 			}
@@ -113,4 +107,25 @@ func checkRecordSizes(src []byte, max int64) error {
 		}
 	}
 	return nil
+}
+
+// closingQuote returns the offset of the quote that ends the string whose
+// contents start at from (len(src) when none does): the next quote not
+// escaped by an odd run of backslashes.
+func closingQuote(src []byte, from int) int {
+	for j := from; ; {
+		k := bytes.IndexByte(src[j:], '"')
+		if k < 0 {
+			return len(src)
+		}
+		q := j + k
+		n := 0
+		for q-1-n >= from && src[q-1-n] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			return q
+		}
+		j = q + 1
+	}
 }
