@@ -1,9 +1,11 @@
 package view
 
 import (
+	"maps"
 	"net"
 	"net/http"
 	"path"
+	"slices"
 	"strings"
 	"time"
 )
@@ -30,6 +32,7 @@ const csp = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inl
 type hostSet struct {
 	port  string          // "" until bound: any port (handlers under test)
 	names map[string]bool // lower case, IPv6 without brackets
+	extra []string        // names allowed by AllowHost, kept across Serve
 }
 
 func loopbackHosts() hostSet {
@@ -95,6 +98,18 @@ func isLoopback(addr net.Addr) bool {
 	return ok && ta.IP.IsLoopback()
 }
 
+// AllowHost makes the viewer also answer requests that name host (a name
+// of this machine on the network, for a viewer shared on purpose), at the
+// port it listens on.
+func (s *Server) AllowHost(host string) {
+	hs := *s.hosts.Load()
+	hs.names = maps.Clone(hs.names)
+	name := strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"))
+	hs.names[name] = true
+	hs.extra = append(slices.Clone(hs.extra), name)
+	s.hosts.Store(&hs)
+}
+
 // exposureWarning is the warning for a listener other machines can reach
 // ("" for a loopback one).
 func exposureWarning(addr net.Addr, root string) string {
@@ -112,7 +127,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !s.hosts.Load().allows(r.Host) {
 			s.log.Printf("view: refused a request for host %q (not an address of this server)", r.Host)
-			http.Error(w, "this viewer answers only requests to its own address", http.StatusMisdirectedRequest)
+			http.Error(w, "this viewer answers only requests to its own address (bench view --allow-host NAME adds a name)", http.StatusMisdirectedRequest)
 			return
 		}
 		h := w.Header()

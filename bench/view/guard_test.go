@@ -70,6 +70,7 @@ func TestViewAnswersItsOwnHostOnly(t *testing.T) {
 	writeRun(t, filepath.Join(root, "demo"), 9)
 	s, err := NewServer(root, nil)
 	must(t, err)
+	s.AllowHost("Viewer.LAN")
 	addr := serve(t, s)
 	_, port, _ := net.SplitHostPort(addr)
 	other := "1"
@@ -90,6 +91,8 @@ func TestViewAnswersItsOwnHostOnly(t *testing.T) {
 		{"localhost:" + port, http.StatusOK},
 		{"LOCALHOST:" + port, http.StatusOK},
 		{"[::1]:" + port, http.StatusOK},
+		{"viewer.lan:" + port, http.StatusOK}, // --allow-host
+		{"viewer.lan:" + other, http.StatusMisdirectedRequest},
 	}
 	for _, tt := range tests {
 		code, body := getHost(t, addr, tt.host, "/run?r=demo")

@@ -345,6 +345,10 @@ func Serve(ctx context.Context, addr string, s *Server, ready func(url string)) 
 		return err
 	}
 	hs := hostsFor(ln.Addr())
+	for _, n := range s.hosts.Load().extra {
+		hs.names[n] = true
+	}
+	hs.extra = s.hosts.Load().extra
 	s.hosts.Store(&hs)
 	srv := &http.Server{Addr: addr, Handler: s.Handler(), ReadHeaderTimeout: s.headerTimeout, ReadTimeout: s.readTimeout,
 		WriteTimeout: s.writeTimeout, IdleTimeout: s.idleTimeout, MaxHeaderBytes: 64 << 10,
