@@ -158,6 +158,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 		}
 	}
 	var testSets []lifelong.TestSetRecord
+	var dataWarnings []string
 	for _, n := range append(slices.Clone(lc.Envs), lc.OOD...) {
 		ts, ok := tests[n]
 		if !ok {
@@ -165,6 +166,9 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 		}
 		tests[n] = lc.TestSet(n, ts)
 		testSets = append(testSets, lc.DescribeTestSet(n, len(tests[n]), len(ts), official))
+		if len(tests[n]) == 0 {
+			dataWarnings = append(dataWarnings, emptyEnv(stdio, n, len(ts)))
+		}
 	}
 	prompts, err := lifelongPrompts(ctx, cfg, stdio.Getenv, suites)
 	if err != nil {
@@ -193,7 +197,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	man := runlog.Manifest{
 		Name: cfg.Name, Config: cfg, ConfigPath: rs.configPath, ConfigHash: hash, Variant: rs.variant,
 		HarnessVersion: Version, GitCommit: gitCommit(), Backbone: back.kind, Model: back.modelName, BuildModel: back.constructionModels(),
-		Endpoints: back.endpoints, DataSource: lifelongSource(cfg, lc),
+		Endpoints: back.endpoints, DataSource: lifelongSource(cfg, lc), DataWarnings: dataWarnings,
 		Seed: cfg.Seed, Started: start.UTC(),
 	}
 	for _, lo := range leftOut {
@@ -285,6 +289,9 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	}
 	fin := time.Now().UTC()
 	man.Finished = &fin
+	if err := sealShard(rs, &man); err != nil {
+		return res, err
+	}
 	if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
 		return res, err
 	}

@@ -131,7 +131,14 @@ func memoryMethods(run string) ([]memoryMethod, error) {
 			if k, ok := mem.Meta["kind"].(string); ok && m.Kind == "" {
 				m.Kind = k
 			}
-			m.Users = append(m.Users, userFile{User: strings.TrimSuffix(filepath.Base(f), ".json"), Mem: mem})
+			// A name that encodes no ID is from a run written before
+			// names were encoded; it is the user as that run named it.
+			name := strings.TrimSuffix(filepath.Base(f), ".json")
+			user, ok := userOfFile(filepath.Dir(f), name)
+			if !ok {
+				user = name
+			}
+			m.Users = append(m.Users, userFile{User: user, Mem: mem})
 		}
 		if len(m.Users) == 0 {
 			continue
@@ -440,7 +447,7 @@ func showUserMemory(w io.Writer, run string, m memoryMethod, user string, asJSON
 	d := userDetail{Method: m.Name, Kind: m.Kind, User: user, Tokens: mem.Tokens, Calls: mem.Calls, Usage: mem.Usage,
 		Counters: scalarMeta(mem.Meta), Text: mem.Text}
 	ckpt, _ := mem.Meta["checkpoint"].(string)
-	ckptDir := filepath.Join(run, "checkpoints", user)
+	ckptDir := filepath.Join(run, filepath.Dir(checkpointFile(user, "")))
 	switch {
 	case m.Kind == "pramem":
 		if raw, ok := mem.Meta["memory_json"].(string); ok {
@@ -462,7 +469,7 @@ func showUserMemory(w io.Writer, run string, m memoryMethod, user string, asJSON
 			Units    []memoryUnit   `json:"units"`
 			Profiles []proexProfile `json:"profiles"`
 		}
-		p := filepath.Join(ckptDir, ckpt+".json")
+		p := filepath.Join(run, checkpointFile(user, ckpt))
 		if err := readJSONFile(p, &st); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return err
 		}

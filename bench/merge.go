@@ -160,6 +160,11 @@ func mergeShards(ctx context.Context, stdio IO, runDir string, report bool) erro
 	if err != nil {
 		return err
 	}
+	for _, s := range shards {
+		if err := verifySeal(s); err != nil {
+			return err
+		}
+	}
 	var cfg config.Config
 	b, err := json.Marshal(shards[0].man.Config)
 	if err == nil {
@@ -169,7 +174,7 @@ func mergeShards(ctx context.Context, stdio IO, runDir string, report bool) erro
 		return fmt.Errorf("shard %s: read its config: %w", shards[0].spec, err)
 	}
 	man := shards[0].man
-	man.Shard, man.Fingerprint = "", "" // stamped below, once the merged report exists
+	man.Shard, man.Fingerprint, man.Seal = "", "", nil // stamped below, once the merged report exists
 	for _, s := range shards[1:] {
 		if s.man.Started.Before(man.Started) {
 			man.Started = s.man.Started

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -10,7 +11,6 @@ import (
 	"path/filepath"
 
 	"github.com/memharness/memharness/bench/config"
-	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/datasets/behavior"
 	"github.com/memharness/memharness/datasets/movielens"
 	"github.com/memharness/memharness/datasets/omnibehavior"
@@ -68,42 +68,11 @@ func loadMovieLens(stdio IO, cfg *config.Config, out string) (*taskData, error) 
 	if err != nil {
 		return nil, fmt.Errorf("movielens instances: %w", err)
 	}
+	td.users = td.keepSampled(stdio, td.users)
 	if len(td.users) == 0 {
 		return nil, fmt.Errorf("movielens at %s: no user has more than 300 ratings", path)
 	}
 	return td, nil
-}
-
-// ensureSynthetic generates a synthetic dataset into dir unless a complete
-// one is there; generation goes to a temp dir renamed into place, so an
-// interrupted generation never leaves a half-written dataset behind.
-func ensureSynthetic(dir string, gen func(tmp string) error) error {
-	if _, err := os.Stat(filepath.Join(dir, ".complete")); err == nil {
-		return nil
-	}
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".synth-*")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	if err := gen(tmp); err != nil {
-		return fmt.Errorf("synthetic data: %w", err)
-	}
-	if err := store.WriteFileAtomic(filepath.Join(tmp, ".complete"), []byte("ok\n")); err != nil {
-		return err
-	}
-	os.RemoveAll(dir)
-	if err := os.Rename(tmp, dir); err != nil {
-		// Another process may have won the race with an identical dataset.
-		if _, serr := os.Stat(filepath.Join(dir, ".complete")); serr == nil {
-			return nil
-		}
-		return fmt.Errorf("synthetic data: %w", err)
-	}
-	return nil
 }
 
 func loadOmniBehavior(stdio IO, cfg *config.Config, out string) (*taskData, error) {
@@ -121,7 +90,7 @@ func loadOmniBehavior(stdio IO, cfg *config.Config, out string) (*taskData, erro
 	} else {
 		td.source = "OmniBehavior at " + filepath.Base(filepath.Clean(path))
 	}
-	ds, err := omnibehavior.Load(path, d.Language)
+	ds, err := omnibehavior.LoadWith(path, d.Language, omnibehavior.LoadOptions{MaxRecordBytes: int64(d.MaxRecordMB) << 20})
 	if err != nil {
 		return nil, dataPathHint(err, runPathFlag)
 	}
@@ -148,6 +117,7 @@ func loadOmniBehavior(stdio IO, cfg *config.Config, out string) (*taskData, erro
 		return nil, fmt.Errorf("omnibehavior instances: %w", err)
 	}
 	for _, u := range users {
+		drawn := len(u.Instances)
 		if d.Questions != "all" {
 			kept := u.Instances[:0:0]
 			for _, inst := range u.Instances {
@@ -159,7 +129,13 @@ func loadOmniBehavior(stdio IO, cfg *config.Config, out string) (*taskData, erro
 		}
 		if len(u.Instances) > 0 {
 			td.users = append(td.users, u)
+			continue
 		}
+		why := "no test question was drawn for it"
+		if drawn > 0 {
+			why = fmt.Sprintf("none of its %d drawn test questions is of the kind the config asks (questions: %s)", drawn, cmp.Or(d.Questions, "binary"))
+		}
+		td.emptyUser(stdio, u.User, why)
 	}
 	if len(td.users) == 0 {
 		return nil, fmt.Errorf("omnibehavior at %s: no user passes the selection rules", path)

@@ -14,6 +14,8 @@ func cmdView(ctx context.Context, stdio IO, args []string) error {
 			"manifests, tables and figures, each sample's prompt and response, agent transcripts and the\n"+
 			"memory each method built. Everything is served from this binary; nothing is fetched.")
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (keep 127.0.0.1 unless you mean to share the runs)")
+	var hosts multiFlag
+	fs.Var(&hosts, "allow-host", "also answer requests for this host `NAME` (the machine's name on the network, with --addr 0.0.0.0:PORT; repeatable)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -29,6 +31,9 @@ func cmdView(ctx context.Context, stdio IO, args []string) error {
 	srv, err := view.NewServer(root, log.New(stdio.Err, "", 0))
 	if err != nil {
 		return err
+	}
+	for _, h := range hosts {
+		srv.AllowHost(h)
 	}
 	return view.Serve(ctx, *addr, srv, func(url string) {
 		fmt.Fprintf(stdio.Out, "bench view: serving %s at %s (Ctrl-C stops)\n", root, url)

@@ -108,9 +108,32 @@ type ProbeResult struct {
 // base/models, which every OpenAI-compatible server answers cheaply. A server
 // that cannot be reached, or that rejects the key, is an error naming the
 // endpoint and the cause; a server without a model list passes with a
-// warning. The key is sent but never appears in the result or error.
+// warning. Transient failures (HTTP 5xx, a refused or reset connection, an
+// attempt that timed out) are retried, like any call, for a few seconds
+// (probeRetryWindow) within timeout; the error then gives the last cause
+// and how many attempts failed. The key is sent but never appears in the result or error.
 func Probe(ctx context.Context, hc *http.Client, baseURL, apiKey, model string, timeout time.Duration) (ProbeResult, error) {
-	res := ProbeResult{Endpoint: SanitizeURL(baseURL)}
+	return probe(ctx, hc, baseURL, apiKey, model, timeout, defaultProbeBackoff, probeRetryWindow)
+}
+
+// defaultProbeBackoff is the first wait between pre-flight attempts; it
+// doubles after each (0.25, 0.5, 1, 2 s).
+const defaultProbeBackoff = 250 * time.Millisecond
+
+// probeRetryWindow bounds how long transient failures are retried: a server
+// that is not back within a few seconds fails the check with its cause
+// rather than holding the run's start.
+const probeRetryWindow = 5 * time.Second
+
+// probeOutcome is one attempt: a final result or error, or a transient
+// failure worth another attempt.
+type probeOutcome struct {
+	res       ProbeResult
+	err       error
+	transient bool
+}
+
+func probe(ctx context.Context, hc *http.Client, baseURL, apiKey, model string, timeout, backoff, window time.Duration) (ProbeResult, error) {
 	if hc == nil {
 		hc = http.DefaultClient
 	}
@@ -119,28 +142,64 @@ func Probe(ctx context.Context, hc *http.Client, baseURL, apiKey, model string, 
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	deadline, _ := ctx.Deadline()
+	retryUntil := time.Now().Add(min(timeout, window))
+	for attempt := 1; ; attempt++ {
+		// An attempt gets half the retry window (at least a second), so
+		// one that hangs leaves time for another.
+		actx, acancel := context.WithTimeout(ctx, max(window/2, time.Second))
+		o := probeOnce(actx, hc, baseURL, apiKey, model)
+		acancel()
+		if !o.transient {
+			return o.res, o.err
+		}
+		wait := backoff << (attempt - 1)
+		if ctx.Err() != nil || time.Until(retryUntil) < wait {
+			return o.res, fmt.Errorf("%w (%d attempts over %s)", o.err, attempt, time.Since(deadline.Add(-timeout)).Round(time.Millisecond))
+		}
+		select {
+		case <-ctx.Done():
+			return o.res, fmt.Errorf("%w (%d attempts over %s)", o.err, attempt, time.Since(deadline.Add(-timeout)).Round(time.Millisecond))
+		case <-time.After(wait):
+		}
+	}
+}
+
+// probeOnce is one GET of base/models.
+func probeOnce(ctx context.Context, hc *http.Client, baseURL, apiKey, model string) probeOutcome {
+	res := ProbeResult{Endpoint: SanitizeURL(baseURL)}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(baseURL, "/")+"/models", nil)
 	if err != nil {
-		return res, fmt.Errorf("endpoint %s: %s", res.Endpoint, redact(err.Error(), apiKey))
+		return probeOutcome{res: res, err: fmt.Errorf("endpoint %s: %s", res.Endpoint, redact(err.Error(), apiKey))}
 	}
 	if apiKey != "" {
 		req.Header.Set("Authorization", "Bearer "+apiKey)
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
-		return res, fmt.Errorf("endpoint %s is unreachable: %s", res.Endpoint, redact(err.Error(), apiKey))
+		return probeOutcome{res: res, transient: true,
+			err: fmt.Errorf("endpoint %s is unreachable: %s", res.Endpoint, redact(err.Error(), apiKey))}
 	}
 	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
 	switch {
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
-		return res, fmt.Errorf("endpoint %s rejected the API key (HTTP %d; set OPENAI_API_KEY)", res.Endpoint, resp.StatusCode)
+		return probeOutcome{res: res, err: fmt.Errorf("endpoint %s rejected the API key (HTTP %d; set OPENAI_API_KEY)", res.Endpoint, resp.StatusCode)}
 	case resp.StatusCode >= 500:
-		return res, fmt.Errorf("endpoint %s answers HTTP %d to GET /models: %s", res.Endpoint, resp.StatusCode, Shorten(redact(string(body), apiKey), 200))
+		return probeOutcome{res: res, transient: true,
+			err: fmt.Errorf("endpoint %s answers HTTP %d to GET /models: %s", res.Endpoint, resp.StatusCode, Shorten(redact(string(body), apiKey), 200))}
 	case resp.StatusCode != http.StatusOK:
 		res.Warning = fmt.Sprintf("endpoint %s has no model list (HTTP %d to GET /models); it is reachable, going on", res.Endpoint, resp.StatusCode)
-		return res, nil
+		return probeOutcome{res: res}
+	case err != nil:
+		return probeOutcome{res: res, transient: true,
+			err: fmt.Errorf("endpoint %s: reading its answer to GET /models: %s", res.Endpoint, redact(err.Error(), apiKey))}
 	}
+	return probeOutcome{res: modelList(res, body, model)}
+}
+
+// modelList reads a GET /models answer into res.
+func modelList(res ProbeResult, body []byte, model string) ProbeResult {
 	var list struct {
 		Data []struct {
 			ID string `json:"id"`
@@ -148,7 +207,7 @@ func Probe(ctx context.Context, hc *http.Client, baseURL, apiKey, model string, 
 	}
 	if json.Unmarshal(body, &list) != nil {
 		res.Warning = fmt.Sprintf("endpoint %s answered GET /models with something other than a model list; it is reachable, going on", res.Endpoint)
-		return res, nil
+		return res
 	}
 	for _, d := range list.Data {
 		res.Models = append(res.Models, d.ID)
@@ -156,5 +215,5 @@ func Probe(ctx context.Context, hc *http.Client, baseURL, apiKey, model string, 
 	if model != "" && len(res.Models) > 0 && !slices.Contains(res.Models, model) {
 		res.Warning = fmt.Sprintf("endpoint %s does not list model %q (it lists %s)", res.Endpoint, model, Shorten(strings.Join(res.Models, ", "), 200))
 	}
-	return res, nil
+	return res
 }

@@ -8,8 +8,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func TestBreakerTripsOnConsecutiveConnectionFailures(t *testing.T) {
@@ -98,7 +100,7 @@ func TestProbe(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := Probe(context.Background(), nil, tt.url, tt.key, tt.model, 0)
+			res, err := probe(context.Background(), nil, tt.url, tt.key, tt.model, 0, time.Millisecond, 50*time.Millisecond)
 			switch {
 			case tt.errHas != "":
 				if err == nil || !strings.Contains(err.Error(), tt.errHas) {
@@ -113,5 +115,83 @@ func TestProbe(t *testing.T) {
 				t.Fatalf("warning = %q; want %q", res.Warning, tt.warnHas)
 			}
 		})
+	}
+}
+
+// A server that fails GET /models transiently (HTTP 500 and 503, a reset
+// connection, an answer slower than the attempt's share of the timeout)
+// passes once it recovers; one that keeps failing fails after a bounded few
+// attempts, naming the last cause. A 401 is not retried.
+func TestProbeRetriesTransientFailures(t *testing.T) {
+	var calls atomic.Int64
+	fail := map[string][]string{
+		"/flaky500/v1/models": {"500", "503", "ok"},
+		"/reset/v1/models":    {"reset", "ok"},
+		"/slow/v1/models":     {"hang", "ok"},
+		"/down/v1/models":     {"500", "500", "500", "500", "500", "500", "500", "500", "500", "500", "500", "500", "500", "500", "500", "500"},
+		"/key/v1/models":      {"401", "ok"},
+	}
+	var mu sync.Mutex
+	seen := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		mu.Lock()
+		plan := fail[r.URL.Path]
+		i := seen[r.URL.Path]
+		seen[r.URL.Path]++
+		mu.Unlock()
+		step := "ok"
+		if i < len(plan) {
+			step = plan[i]
+		}
+		switch step {
+		case "ok":
+			io.WriteString(w, `{"data":[{"id":"m1"}]}`)
+		case "reset":
+			c, _, _ := w.(http.Hijacker).Hijack()
+			c.Close()
+		case "hang":
+			select {
+			case <-r.Context().Done():
+			case <-time.After(5 * time.Second):
+			}
+		case "401":
+			http.Error(w, "no", http.StatusUnauthorized)
+		default:
+			http.Error(w, "overloaded", map[string]int{"500": 500, "503": 503}[step])
+		}
+	}))
+	defer srv.Close()
+	for _, tt := range []struct {
+		path     string
+		errHas   string
+		attempts int
+	}{
+		{"/flaky500", "", 3},
+		{"/reset", "", 2},
+		{"/slow", "", 2},
+		{"/down", "HTTP 500", 0},
+		{"/key", "rejected the API key", 1},
+	} {
+		mu.Lock()
+		before := seen[tt.path+"/v1/models"]
+		mu.Unlock()
+		_, err := probe(context.Background(), nil, srv.URL+tt.path+"/v1", "", "m1", 4*time.Second, 5*time.Millisecond, 2500*time.Millisecond)
+		mu.Lock()
+		n := seen[tt.path+"/v1/models"] - before
+		mu.Unlock()
+		switch {
+		case tt.errHas == "" && err != nil:
+			t.Errorf("%s: %v; want a pass after the failures", tt.path, err)
+		case tt.errHas != "" && (err == nil || !strings.Contains(err.Error(), tt.errHas)):
+			t.Errorf("%s: err %v; want one naming %q", tt.path, err, tt.errHas)
+		case tt.attempts > 0 && n != tt.attempts:
+			t.Errorf("%s: %d attempts, want %d", tt.path, n, tt.attempts)
+		case tt.attempts == 0 && (n < 2 || n > 16):
+			t.Errorf("%s: %d attempts; want a few, bounded", tt.path, n)
+		}
+		if tt.path == "/down" && err != nil && !strings.Contains(err.Error(), "attempts") {
+			t.Errorf("%s: error does not say it retried: %v", tt.path, err)
+		}
 	}
 }

@@ -42,6 +42,9 @@ func BuildMemory(ctx context.Context, st Store, m predict.Method, env predict.En
 	if mem.Text == "" && mem.Calls == 0 && mem.Meta == nil {
 		return mem, nil // memoryless method: nothing to store
 	}
+	if err := recordID(st, name, user.User); err != nil {
+		return mem, err
+	}
 	return mem, st.WriteJSONWith(name, mem, calls.Take())
 }
 

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/memharness/memharness/internal/fsname"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/runlog"
 )
@@ -22,6 +23,7 @@ type Store interface {
 	ReadJSON(name string, v any) (bool, error)
 	WriteJSON(name string, v any) error
 	WriteJSONWith(name string, v any, calls []llm.CallRecord) error
+	WriteFileWith(name string, b []byte, calls []llm.CallRecord) error
 	Reject(name string, why error) error
 }
 
@@ -32,9 +34,28 @@ func SafeName(s string) string {
 }
 
 // MemoryPath is where a user's memory of a method is stored, relative to
-// the run directory.
+// the run directory. User IDs come from data, so they go through fsname
+// (one file per ID on every filesystem); method names are config names,
+// already safe.
 func MemoryPath(method, user string) string {
-	return filepath.Join("memory", SafeName(method), SafeName(user)+".json")
+	return filepath.Join("memory", SafeName(method), fsname.Encode(user)+".json")
+}
+
+// CheckpointPath is the run-relative path of a user's saved state name.
+func CheckpointPath(user, name string) string {
+	return filepath.Join("checkpoints", fsname.Encode(user), fsname.Encode(name)+".json")
+}
+
+// recordID writes the ID of a shortened file name beside the file (rel is
+// run-relative, with its extension), so listings can name the user. Plain
+// and escaped names decode by themselves and need nothing.
+func recordID(st Store, rel, id string) error {
+	dir, base := filepath.Split(rel)
+	name := base[:len(base)-len(filepath.Ext(base))]
+	if !fsname.Hashed(name) {
+		return nil
+	}
+	return st.WriteFileWith(fsname.IDFile(dir, name), []byte(id), nil)
 }
 
 // checkpoints stores per-user states under checkpoints/<user>/<name>.json
@@ -48,7 +69,7 @@ type checkpoints struct {
 }
 
 func (c checkpoints) path(user, name string) string {
-	return filepath.Join("checkpoints", SafeName(user), SafeName(name)+".json")
+	return CheckpointPath(user, name)
 }
 
 func (c checkpoints) Load(user, name string, v any) (bool, error) {

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/memharness/memharness/internal/fsname"
 	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/reports/paper"
 )
@@ -442,9 +443,9 @@ type memFile struct {
 	Meta map[string]any `json:"meta"`
 }
 
-// storeName is how bench names a method's or user's file in the run
-// directory (bench.safeName; bench imports this package, so it is repeated
-// here rather than imported).
+// storeName is how bench names a method's folder in the run directory
+// (bench.safeName; bench imports this package, so it is repeated here
+// rather than imported). User files are named by internal/fsname.
 var storeName = strings.NewReplacer("/", "_", `\`, "_", "..", "_", ":", "_", " ", "_").Replace
 
 // memory loads (once) the memory files of a method's users. A missing file
@@ -467,7 +468,7 @@ func (st *pramemStudy) memory(method string) *memStats {
 	slices.Sort(users)
 	ms.Users = len(users)
 	for _, u := range users {
-		rel := filepath.Join("memory", storeName(method), storeName(u)+".json")
+		rel := filepath.Join("memory", storeName(method), fsname.Encode(u)+".json")
 		b, err := os.ReadFile(filepath.Join(st.runDir, rel))
 		if errors.Is(err, os.ErrNotExist) {
 			continue

@@ -85,7 +85,11 @@ type Manifest struct {
 	Fingerprint string `json:"fingerprint,omitempty"`
 	// Shard is "I/N" for one shard of a sharded run (empty otherwise).
 	Shard string `json:"shard,omitempty"`
-	Seed  int64  `json:"seed"`
+	// Seal is a finished shard's SHA-256 of each file of its folder that
+	// the merge reads, by slash path relative to the folder; bench merge
+	// refuses a shard whose files no longer match.
+	Seal map[string]string `json:"seal,omitempty"`
+	Seed int64             `json:"seed"`
 	// Prompts says whose wording the model saw: "own" (the harness's) or
 	// "release" (the authors', read from a release pack at run time);
 	// PromptsPack names the pack (repository@commit) and the pack's files'

@@ -62,6 +62,12 @@ type Dataset struct {
 	// asks its single rating question either way.
 	Questions string    `yaml:"questions" json:"questions"`
 	Synthetic Synthetic `yaml:"synthetic" json:"synthetic"`
+	// MaxRecordMB bounds one OmniBehavior record (an array element or a
+	// string of a data file) in MiB; a file holding a larger one is a data
+	// warning and skipped (0: omnibehavior.DefaultMaxRecordBytes, 64 MiB).
+	// It guards memory and never changes what a run computes, so it is
+	// not part of the config hash.
+	MaxRecordMB int `yaml:"max_record_mb,omitempty" json:"max_record_mb,omitempty"`
 }
 
 // Synthetic sizes the embedded generator used when Dataset.Path is empty.

@@ -179,9 +179,14 @@ func TestValidationRanges(t *testing.T) {
 		{"task: nosuchtask", `CFG:1: task: unknown value "nosuchtask" (want movielens, omnibehavior, lifemem)`},
 		{"name: my run", `CFG:1: name: "my run" is not a safe file name (use letters, digits, '.', '_' and '-')`},
 		{"prompt: {templates: {predict: missing.txt}}", `CFG:1: prompt.templates.predict: template file: stat CFGDIR/missing.txt: no such file or directory`},
+		{"methods: [{kind: truncation, name: A}, {kind: rag, name: a}]", `CFG:1: methods[1].name: duplicate method name "a" (also methods[0] as "A"; names that differ only in case share a folder on macOS); give each a distinct name`},
 	}
 	for _, tt := range tests {
-		path := writeConfig(t, tt.text+"\nmethods: [{kind: rag}]\n")
+		text := tt.text
+		if !strings.HasPrefix(text, "methods:") {
+			text += "\nmethods: [{kind: rag}]\n"
+		}
+		path := writeConfig(t, text)
 		_, err := Options{Getenv: noEnv}.Load(path, nil)
 		if err != nil {
 			msg := strings.ReplaceAll(err.Error(), path, "CFG")

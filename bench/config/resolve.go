@@ -53,6 +53,7 @@ func (c *Config) Hash() (string, error) {
 	id.Backbone.BaseURLs, id.Backbone.BuildBaseURLs = nil, nil
 	id.Embedder.BaseURL = ""
 	id.Eval.MaxInvalidRate = 0
+	id.Dataset.MaxRecordMB = 0
 	var err error
 	// Where the release pack lives does not change its (pinned) text; a
 	// tokenizer counts by its contents, not its path.

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/memharness/memharness/methods/predict"
@@ -157,6 +158,7 @@ func (d *Dataset) validate(v *validator) {
 	v.oneOf("dataset.language", d.Language, languages)
 	v.atLeast("dataset.max_users", d.MaxUsers, 0)
 	v.atLeast("dataset.test_per_user", d.TestPerUser, 1)
+	v.atLeast("dataset.max_record_mb", d.MaxRecordMB, 0)
 	v.oneOf("dataset.questions", d.Questions, []string{"binary", "all"})
 	v.atLeast("dataset.synthetic.users", d.Synthetic.Users, 0)
 	v.atLeast("dataset.synthetic.movies", d.Synthetic.Movies, 0)
@@ -298,10 +300,16 @@ func validateMethods(v *validator, ms []predict.Spec) {
 			v.add(at("name"), "a method needs a name or a kind")
 		} else if !safeName(m.Name) {
 			v.add(at("name"), "%q is not a safe file name (use letters, digits, '.', '_' and '-')", m.Name)
-		} else if j, dup := first[m.Name]; dup {
-			v.add(at("name"), "duplicate method name %q (also methods[%d]); give each a distinct name", m.Name, j)
+		} else if j, dup := first[strings.ToLower(m.Name)]; dup {
+			// Names that differ only in case would share a folder on a
+			// case-insensitive filesystem (macOS, FAT).
+			also := fmt.Sprintf("methods[%d]", j)
+			if ms[j].Name != m.Name {
+				also += " as " + strconv.Quote(ms[j].Name) + "; names that differ only in case share a folder on macOS"
+			}
+			v.add(at("name"), "duplicate method name %q (also %s); give each a distinct name", m.Name, also)
 		} else {
-			first[m.Name] = i
+			first[strings.ToLower(m.Name)] = i
 		}
 		if m.Language != "" {
 			v.oneOf(at("language"), m.Language, languages)

@@ -115,18 +115,30 @@ func samplesFile(method string, page int) string {
 }
 
 // fileKey makes a name safe as part of a file name; names it had to change
-// get a short hash so two names never share a file.
+// get a hash so two names never share a file. Upper case counts as a change
+// (a case-insensitive filesystem would fold "A" and "a" into one file), and
+// long names are cut (a path element holds 255 bytes).
 func fileKey(s string) string {
 	safe := strings.Map(func(r rune) rune {
 		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
 			return r
+		case r >= 'A' && r <= 'Z':
+			return r + 'a' - 'A'
 		}
 		return '_'
 	}, s)
-	if safe == s && !strings.HasPrefix(s, ".") {
+	if safe == s && !strings.HasPrefix(s, ".") && len(s) <= maxKey {
 		return s
 	}
 	h := sha256.Sum256([]byte(s))
-	return strings.TrimLeft(safe, ".") + "~" + hex.EncodeToString(h[:4])
+	safe = strings.TrimLeft(safe, ".")
+	if len(safe) > maxKey {
+		safe = safe[:maxKey]
+	}
+	return safe + "~" + hex.EncodeToString(h[:4])
 }
+
+// maxKey bounds the readable part of a fileKey: a page name holds up to two
+// keys besides its prefix and suffix.
+const maxKey = 80

@@ -16,8 +16,8 @@ import (
 // of an ID wins, in first-seen order; a torn final line is ignored) but
 // decodes the lines on every core: opening a run of 100,000 samples is the
 // one slow step of the viewer.
-func readSamples(path string) ([]runlog.Sample, error) {
-	data, err := os.ReadFile(path)
+func readSamples(base, path string) ([]runlog.Sample, error) {
+	data, err := readFile(base, path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

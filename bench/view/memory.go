@@ -4,11 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/memharness/memharness/internal/fsname"
 	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/methods/agent/lifemem"
@@ -20,17 +20,19 @@ const maxShown = 256 << 10
 // memoryMethods lists the methods with per-user memories (memory/<method>/)
 // and, for lifelong runs, the methods with a lifelong folder.
 func memoryMethods(dir string) (perUser, lifelongMethods []string) {
-	for _, e := range dirsOf(filepath.Join(dir, "memory")) {
+	for _, e := range dirsOf(dir, filepath.Join(dir, "memory")) {
 		perUser = append(perUser, e)
 	}
-	for _, e := range dirsOf(filepath.Join(dir, lifelong.Dir)) {
+	for _, e := range dirsOf(dir, filepath.Join(dir, lifelong.Dir)) {
 		lifelongMethods = append(lifelongMethods, e)
 	}
 	return perUser, lifelongMethods
 }
 
-func dirsOf(dir string) []string {
-	ents, _ := os.ReadDir(dir)
+// dirsOf lists the folders in dir, a folder inside base (links are not
+// folders).
+func dirsOf(base, dir string) []string {
+	ents, _ := readDir(base, dir)
 	var out []string
 	for _, e := range ents {
 		if e.IsDir() {
@@ -41,13 +43,20 @@ func dirsOf(dir string) []string {
 	return out
 }
 
-// memoryUsers lists the users with a stored memory of method.
+// memoryUsers lists the users with a stored memory of method. File names
+// encode the user IDs (internal/fsname); a name that encodes none is from a
+// run written before names were encoded and is the user as it named it.
 func memoryUsers(dir, method string) []string {
-	ents, _ := os.ReadDir(filepath.Join(dir, "memory", method))
+	mdir := filepath.Join(dir, "memory", method)
+	ents, _ := readDir(dir, mdir)
 	var out []string
 	for _, e := range ents {
 		if n, ok := strings.CutSuffix(e.Name(), ".json"); ok && !e.IsDir() {
-			out = append(out, n)
+			u, ok := fsname.Lookup(mdir, n, func(p string) ([]byte, error) { return readFile(dir, p) })
+			if !ok {
+				u = n
+			}
+			out = append(out, u)
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return naturalLess(out[i], out[j]) })
@@ -104,13 +113,14 @@ var prSections = []struct{ key, name string }{
 
 func loadMemory(dir, method, user string) (MemoryPage, error) {
 	p := MemoryPage{Method: method, User: user}
-	b, err := os.ReadFile(filepath.Join(dir, "memory", method, user+".json"))
+	name := memoryName(dir, method, user)
+	b, err := readFile(dir, filepath.Join(dir, "memory", method, name+".json"))
 	if err != nil {
 		return p, fmt.Errorf("memory of %s for %s: %w", method, user, err)
 	}
 	var m storedMemory
 	if err := json.Unmarshal(b, &m); err != nil {
-		return p, fmt.Errorf("memory/%s/%s.json: %w", method, user, err)
+		return p, fmt.Errorf("memory/%s/%s.json: %w", method, name, err)
 	}
 	p.Text, p.Tokens, p.Calls = m.Text, m.Tokens, m.Calls
 	if len(m.Meta) > 0 {
@@ -118,8 +128,8 @@ func loadMemory(dir, method, user string) (MemoryPage, error) {
 	}
 	// Construction checkpoints live per user; a method's files start with
 	// its kind (pramem-<hash>-round-NNN, mem0-<hash>).
-	cdir := filepath.Join(dir, "checkpoints", user)
-	ents, _ := os.ReadDir(cdir)
+	cdir := filepath.Join(dir, "checkpoints", fsname.Encode(user))
+	ents, _ := readDir(dir, cdir)
 	kind := methodKind(method)
 	prev := map[string][]string{}
 	for _, e := range ents {
@@ -128,7 +138,7 @@ func loadMemory(dir, method, user string) (MemoryPage, error) {
 			continue
 		}
 		if mm := roundFile.FindStringSubmatch(n); mm != nil {
-			r, err := readRound(filepath.Join(cdir, n))
+			r, err := readRound(dir, filepath.Join(cdir, n))
 			if err != nil {
 				return p, err
 			}
@@ -138,7 +148,7 @@ func loadMemory(dir, method, user string) (MemoryPage, error) {
 		if strings.HasSuffix(n, "-progress.json") {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(cdir, n))
+		b, err := readFile(dir, filepath.Join(cdir, n))
 		if err != nil {
 			return p, err
 		}
@@ -155,6 +165,19 @@ func loadMemory(dir, method, user string) (MemoryPage, error) {
 	return p, nil
 }
 
+// memoryName is the file name (without .json) of user's memory: the
+// encoded ID, or the name itself for a run written before names were
+// encoded (see memoryUsers).
+func memoryName(dir, method, user string) string {
+	name := fsname.Encode(user)
+	if _, err := statFile(dir, filepath.Join(dir, "memory", method, name+".json")); err != nil && user != name {
+		if _, ok := fsname.Decode(user); !ok && !fsname.Hashed(user) && filepath.Base(user) == user && user != "." && user != ".." {
+			return user
+		}
+	}
+	return name
+}
+
 // methodKind guesses the kind prefix of a method's checkpoints from its
 // name (pramem_r5 → pramem); the runner namespaces checkpoints by kind.
 func methodKind(method string) string {
@@ -166,13 +189,13 @@ func methodKind(method string) string {
 	return method
 }
 
-func readRound(path string) (Round, error) {
+func readRound(base, path string) (Round, error) {
 	var raw struct {
 		Round  int                 `json:"round_idx"`
 		After  map[string][]string `json:"memory_snapshot_after"`
 		Review bool                `json:"review_triggered"`
 	}
-	b, err := os.ReadFile(path)
+	b, err := readFile(base, path)
 	if err != nil {
 		return Round{}, err
 	}
@@ -237,7 +260,7 @@ func loadLifelongMemory(ctx context.Context, dir, method string) (LifelongMemory
 	md := lifelong.MethodDir(dir, method)
 	lm := LifelongMemory{Method: method}
 	state := filepath.Join(md, "state")
-	if _, err := os.Stat(filepath.Join(state, "lifemem.json")); err == nil {
+	if stateInside(dir, state) {
 		m, err := lifemem.Inspect(ctx, state, lifemem.Options{})
 		if err != nil {
 			return lm, err
@@ -250,28 +273,46 @@ func loadLifelongMemory(ctx context.Context, dir, method string) (LifelongMemory
 		}
 		lm.Describe = clip(b.String())
 	}
-	ents, _ := os.ReadDir(state)
+	ents, _ := readDir(dir, state)
 	for _, e := range ents {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") || e.Name() == "lifemem.json" {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(state, e.Name()))
+		b, err := readFile(dir, filepath.Join(state, e.Name()))
 		if err != nil {
 			return lm, err
 		}
 		lm.States = append(lm.States, NamedText{e.Name(), clip(prettyJSON(b))})
 	}
-	sents, _ := os.ReadDir(filepath.Join(md, "stages"))
+	sents, _ := readDir(dir, filepath.Join(md, "stages"))
 	for _, e := range sents {
-		b, err := os.ReadFile(filepath.Join(md, "stages", e.Name()))
+		b, err := readFile(dir, filepath.Join(md, "stages", e.Name()))
 		if err != nil {
 			return lm, err
 		}
 		lm.Stages = append(lm.Stages, Stage{strings.TrimSuffix(e.Name(), ".json"), clip(prettyJSON(b))})
 	}
 	sort.SliceStable(lm.Stages, func(i, j int) bool { return naturalLess(lm.Stages[i].Name, lm.Stages[j].Name) })
-	if b, err := os.ReadFile(filepath.Join(md, method+"_stats.json")); err == nil {
+	if b, err := readFile(dir, filepath.Join(md, method+"_stats.json")); err == nil {
 		lm.Stats = clip(prettyJSON(b))
 	}
 	return lm, nil
+}
+
+// stateInside reports whether state holds a LifeMem memory every file of
+// which lies inside base: lifemem.Inspect opens them by path itself.
+func stateInside(base, state string) bool {
+	if _, err := statFile(base, filepath.Join(state, "lifemem.json")); err != nil {
+		return false
+	}
+	ents, err := readDir(base, state)
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		if _, err := statFile(base, filepath.Join(state, e.Name())); err != nil {
+			return false
+		}
+	}
+	return true
 }

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -116,15 +116,15 @@ type RunData struct {
 
 func runData(ri *runIndex, l links) (RunData, error) {
 	d := RunData{Warnings: ri.manifest.DataWarnings}
-	b, err := os.ReadFile(filepath.Join(ri.dir, runlog.ManifestFile))
+	b, err := readFile(ri.dir, filepath.Join(ri.dir, runlog.ManifestFile))
 	if err != nil {
 		return d, err
 	}
 	d.Manifest = clip(prettyJSON(b))
-	if d.Config, err = readText(filepath.Join(ri.dir, "config.yaml")); err != nil {
+	if d.Config, err = readText(ri.dir, filepath.Join(ri.dir, "config.yaml")); err != nil {
 		return d, err
 	}
-	if u, err := os.ReadFile(filepath.Join(ri.dir, runlog.UsageFile)); err == nil {
+	if u, err := readFile(ri.dir, filepath.Join(ri.dir, runlog.UsageFile)); err == nil {
 		d.Usage = clip(prettyJSON(u))
 	}
 	tables, figures := reportFiles(ri.dir)
@@ -167,7 +167,7 @@ func runData(ri *runIndex, l links) (RunData, error) {
 			d.Transcripts = append(d.Transcripts, Link{Label: m, URL: l.transcripts(m, st[0])})
 		}
 	}
-	_, err = os.Stat(filepath.Join(ri.dir, runlog.PromptsFile))
+	_, err = statFile(ri.dir, filepath.Join(ri.dir, runlog.PromptsFile))
 	d.PromptsKept = err == nil
 	return d, nil
 }
@@ -183,7 +183,7 @@ func tableData(ri *runIndex, name string, l links) (TableData, error) {
 	if name != filepath.Base(name) || !strings.HasSuffix(name, ".md") {
 		return TableData{}, fmt.Errorf("no table %q", name)
 	}
-	src, err := os.ReadFile(filepath.Join(ri.dir, "report", name))
+	src, err := readFile(ri.dir, filepath.Join(ri.dir, "report", name))
 	if err != nil {
 		return TableData{}, err
 	}
@@ -202,7 +202,7 @@ func reportResolver(dir string, l links) func(string, bool) string {
 		if strings.Contains(target, "/") || strings.Contains(target, `\`) || strings.Contains(target, ":") {
 			return ""
 		}
-		if _, err := os.Stat(filepath.Join(dir, "report", target)); err != nil {
+		if _, err := statFile(dir, filepath.Join(dir, "report", target)); err != nil {
 			return ""
 		}
 		if image || !strings.HasSuffix(target, ".md") {
@@ -359,7 +359,9 @@ func memoryData(ri *runIndex, method, user string, l links) (MemoryData, error) 
 	for _, u := range memoryUsers(ri.dir, method) {
 		d.Users = append(d.Users, Link{Label: u, URL: l.memory(method, u), Current: u == user})
 	}
-	if strings.ContainsAny(method+user, `/\`) || method == ".." || user == ".." {
+	// The method must be one of the run's memory folders; the user may be
+	// any ID (its file name is encoded, so it never leaves the folder).
+	if !slices.Contains(perUser, method) {
 		return d, fmt.Errorf("no memory %q/%q", method, user)
 	}
 	m, err := loadMemory(ri.dir, method, user)

@@ -73,12 +73,15 @@ type runIndex struct {
 }
 
 func loadRun(dir string) (*runIndex, error) {
+	if _, err := statFile(dir, filepath.Join(dir, runlog.ManifestFile)); err != nil {
+		return nil, err
+	}
 	man, err := runlog.ReadManifest(filepath.Join(dir, runlog.ManifestFile))
 	if err != nil {
 		return nil, err
 	}
 	ri := &runIndex{dir: dir, manifest: man, byID: map[string]int{}}
-	if ri.samples, err = readSamples(filepath.Join(dir, runlog.SamplesFile)); err != nil {
+	if ri.samples, err = readSamples(dir, filepath.Join(dir, runlog.SamplesFile)); err != nil {
 		return nil, err
 	}
 	seen := [3]map[string]bool{{}, {}, {}}
@@ -111,7 +114,12 @@ func loadRun(dir string) (*runIndex, error) {
 // keep it (runs from before prompts were stored).
 func (ri *runIndex) prompt(id string) (string, error) {
 	ri.promptOnce.Do(func() {
-		ri.prompts, ri.promptErr = runlog.IndexPrompts(filepath.Join(ri.dir, runlog.PromptsFile))
+		path := filepath.Join(ri.dir, runlog.PromptsFile)
+		if _, err := statFile(ri.dir, path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			ri.promptErr = err
+			return
+		}
+		ri.prompts, ri.promptErr = runlog.IndexPrompts(path)
 	})
 	if ri.promptErr != nil {
 		return "", ri.promptErr
@@ -120,7 +128,7 @@ func (ri *runIndex) prompt(id string) (string, error) {
 	if !ok {
 		return "", nil
 	}
-	f, err := os.Open(filepath.Join(ri.dir, runlog.PromptsFile))
+	f, err := openFile(ri.dir, filepath.Join(ri.dir, runlog.PromptsFile))
 	if err != nil {
 		return "", err
 	}
@@ -165,11 +173,11 @@ func (ri *runIndex) match(f Filter) []int {
 // files it links are listed: a file a later report no longer writes (a
 // stale figure) stays out.
 func reportFiles(dir string) (tables, figures []string) {
-	ents, err := os.ReadDir(filepath.Join(dir, "report"))
+	ents, err := readDir(dir, filepath.Join(dir, "report"))
 	if err != nil {
 		return nil, nil
 	}
-	index, _ := readText(filepath.Join(dir, "report", "index.md"))
+	index, _ := readText(dir, filepath.Join(dir, "report", "index.md"))
 	for _, e := range ents {
 		switch n := e.Name(); {
 		case e.IsDir():
@@ -182,14 +190,14 @@ func reportFiles(dir string) (tables, figures []string) {
 	}
 	sort.SliceStable(tables, func(i, j int) bool { return naturalLess(tables[i], tables[j]) })
 	sort.SliceStable(figures, func(i, j int) bool { return naturalLess(figures[i], figures[j]) })
-	if slices.Contains(entriesOf(filepath.Join(dir, "report")), "index.md") {
+	if slices.Contains(entriesOf(dir, filepath.Join(dir, "report")), "index.md") {
 		tables = append([]string{"index.md"}, tables...)
 	}
 	return tables, figures
 }
 
-func entriesOf(dir string) []string {
-	ents, _ := os.ReadDir(dir)
+func entriesOf(base, dir string) []string {
+	ents, _ := readDir(base, dir)
 	var out []string
 	for _, e := range ents {
 		out = append(out, e.Name())
@@ -198,8 +206,8 @@ func entriesOf(dir string) []string {
 }
 
 // readText reads a file of the run, or "" when it is absent.
-func readText(path string) (string, error) {
-	b, err := os.ReadFile(path)
+func readText(base, path string) (string, error) {
+	b, err := readFile(base, path)
 	if errors.Is(err, os.ErrNotExist) {
 		return "", nil
 	}

@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/memharness/memharness/runlog"
 )
@@ -25,6 +27,12 @@ type Server struct {
 
 	mu   sync.Mutex
 	runs map[string]*runEntry // by path relative to root
+
+	// hosts are the Host headers answered (see guard); Serve narrows them
+	// to the port it listens on.
+	hosts atomic.Pointer[hostSet]
+	// timeouts of the HTTP server (tests shorten them).
+	headerTimeout, readTimeout, writeTimeout, idleTimeout time.Duration
 }
 
 // runEntry loads a run once; concurrent first requests wait for it.
@@ -43,7 +51,11 @@ func NewServer(root string, logger *log.Logger) (*Server, error) {
 	if logger == nil {
 		logger = log.New(discard{}, "", 0)
 	}
-	return &Server{root: root, log: logger, runs: map[string]*runEntry{}}, nil
+	s := &Server{root: root, log: logger, runs: map[string]*runEntry{},
+		headerTimeout: HeaderTimeout, readTimeout: ReadTimeout, writeTimeout: WriteTimeout, idleTimeout: IdleTimeout}
+	hs := loopbackHosts()
+	s.hosts.Store(&hs)
+	return s, nil
 }
 
 type discard struct{}
@@ -61,7 +73,8 @@ func (s *Server) run(rel string) (*runIndex, error) {
 		return nil, fmt.Errorf("no run %q", rel)
 	}
 	dir := filepath.Join(s.root, filepath.FromSlash(clean))
-	if _, err := os.Stat(filepath.Join(dir, "manifest.json")); err != nil {
+	// Through the root: a run folder linked from outside it is no run.
+	if _, err := statFile(s.root, filepath.Join(dir, "manifest.json")); err != nil {
 		return nil, fmt.Errorf("no run %q", rel)
 	}
 	s.mu.Lock()
@@ -92,7 +105,8 @@ func (s *Server) warm(ctx context.Context) {
 	}
 }
 
-// Handler returns the HTTP handler of the viewer.
+// Handler returns the HTTP handler of the viewer. Until Serve binds it to
+// a port it answers requests to localhost, 127.0.0.1 and [::1] at any port.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", s.home)
@@ -105,7 +119,8 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /memory", s.page("memory"))
 	mux.HandleFunc("GET /lifelong", s.page("lifelong"))
 	mux.HandleFunc("GET /file", s.file)
-	return mux
+	mux.HandleFunc("GET /assets/{name}", s.asset)
+	return s.guard(mux)
 }
 
 // RunLink is one run on the home page.
@@ -135,7 +150,11 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 		}
 		rl := RunLink{Name: e.Rel, URL: serverLinks{e.Rel}.run()}
 		// The manifest alone: listing runs must not wait for their samples.
-		if m, err := runlog.ReadManifest(filepath.Join(s.root, filepath.FromSlash(e.Rel), runlog.ManifestFile)); err == nil {
+		mpath := filepath.Join(s.root, filepath.FromSlash(e.Rel), runlog.ManifestFile)
+		if _, err := statFile(s.root, mpath); err != nil {
+			continue // a manifest linked from outside the root
+		}
+		if m, err := runlog.ReadManifest(mpath); err == nil {
 			rl.Backbone, rl.Model, rl.Data, rl.Samples = m.Backbone, m.Model, m.DataSource, m.Samples
 			rl.Methods = strings.Join(m.Methods, ", ")
 		} else {
@@ -159,7 +178,7 @@ func (s *Server) sweep(w http.ResponseWriter, r *http.Request) {
 		clean = "."
 	}
 	dir := filepath.Join(s.root, filepath.FromSlash(clean))
-	src, err := os.ReadFile(filepath.Join(dir, "sweep.md"))
+	src, err := readFile(s.root, filepath.Join(dir, "sweep.md"))
 	if err != nil || clean != rel && rel != "" {
 		s.fail(w, http.StatusNotFound, fmt.Errorf("no sweep %q", rel))
 		return
@@ -250,13 +269,13 @@ func displayName(rel string, ri *runIndex) string {
 // report's own types, are served.
 func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	var dir, name string
+	var base, dir, name string
 	if rel := q.Get("s"); rel != "" || q.Has("s") {
 		clean := path.Clean("/" + rel)[1:]
 		if clean == "" {
 			clean = "."
 		}
-		dir, name = filepath.Join(s.root, filepath.FromSlash(clean)), q.Get("f")
+		base, dir, name = s.root, filepath.Join(s.root, filepath.FromSlash(clean)), q.Get("f")
 	} else {
 		ri, err := s.run(q.Get("r"))
 		if err != nil {
@@ -268,7 +287,7 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, http.StatusNotFound, errors.New("only report files are served"))
 			return
 		}
-		dir, name = filepath.Join(ri.dir, "report"), rest
+		base, dir, name = ri.dir, filepath.Join(ri.dir, "report"), rest
 	}
 	ext := path.Ext(name)
 	if name != filepath.Base(name) || strings.HasPrefix(name, ".") {
@@ -281,7 +300,7 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusNotFound, fmt.Errorf("no file %q", name))
 		return
 	}
-	b, err := os.ReadFile(filepath.Join(dir, name))
+	b, err := readFile(base, filepath.Join(dir, name))
 	if err != nil {
 		s.fail(w, http.StatusNotFound, fmt.Errorf("no file %q", name))
 		return
@@ -302,7 +321,6 @@ func (s *Server) write(w http.ResponseWriter, name string, p Page) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'")
 	w.Write(buf.Bytes())
 }
 
@@ -318,12 +336,25 @@ func (s *Server) fail(w http.ResponseWriter, code int, err error) {
 	w.Write(buf.Bytes())
 }
 
-// Serve runs the viewer on addr until ctx ends.
+// Serve runs the viewer on addr until ctx ends. It answers only requests
+// that name the address it listens on, closes connections that stall, and
+// warns on the logger when addr is reachable from other machines.
 func Serve(ctx context.Context, addr string, s *Server, ready func(url string)) error {
-	srv := &http.Server{Addr: addr, Handler: s.Handler()}
 	ln, err := listen(addr)
 	if err != nil {
 		return err
+	}
+	hs := hostsFor(ln.Addr())
+	for _, n := range s.hosts.Load().extra {
+		hs.names[n] = true
+	}
+	hs.extra = s.hosts.Load().extra
+	s.hosts.Store(&hs)
+	srv := &http.Server{Addr: addr, Handler: s.Handler(), ReadHeaderTimeout: s.headerTimeout, ReadTimeout: s.readTimeout,
+		WriteTimeout: s.writeTimeout, IdleTimeout: s.idleTimeout, MaxHeaderBytes: 64 << 10,
+		ErrorLog: log.New(discard{}, "", 0)}
+	if w := exposureWarning(ln.Addr(), s.root); w != "" {
+		s.log.Print(w)
 	}
 	if ready != nil {
 		ready("http://" + ln.Addr().String() + "/")

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -16,7 +15,7 @@ import (
 // transcriptStages lists the stages of a lifelong method with transcripts
 // (stage folders such as 01..10, self, ood), in natural order.
 func transcriptStages(dir, method string) []string {
-	return dirsOf(filepath.Join(lifelong.MethodDir(dir, method), "transcripts"))
+	return dirsOf(dir, filepath.Join(lifelong.MethodDir(dir, method), "transcripts"))
 }
 
 // EnvEpisodes are the episodes of one environment in one stage.
@@ -28,7 +27,7 @@ type EnvEpisodes struct {
 // loadStage reads every transcript of one method and stage.
 func loadStage(dir, method, stage string) ([]EnvEpisodes, error) {
 	sdir := filepath.Join(lifelong.MethodDir(dir, method), "transcripts", stage)
-	ents, err := os.ReadDir(sdir)
+	ents, err := readDir(dir, sdir)
 	if err != nil {
 		return nil, fmt.Errorf("transcripts of %s, stage %s: %w", method, stage, err)
 	}
@@ -38,7 +37,7 @@ func loadStage(dir, method, stage string) ([]EnvEpisodes, error) {
 		if !ok {
 			continue
 		}
-		eps, err := readTranscripts(filepath.Join(sdir, e.Name()))
+		eps, err := readTranscripts(dir, filepath.Join(sdir, e.Name()))
 		if err != nil {
 			return nil, err
 		}
@@ -48,8 +47,8 @@ func loadStage(dir, method, stage string) ([]EnvEpisodes, error) {
 	return out, nil
 }
 
-func readTranscripts(path string) ([]envs.Transcript, error) {
-	f, err := os.Open(path)
+func readTranscripts(base, path string) ([]envs.Transcript, error) {
+	f, err := openFile(base, path)
 	if err != nil {
 		return nil, err
 	}

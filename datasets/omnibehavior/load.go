@@ -76,7 +76,12 @@ func (e FileError) Unwrap() error { return e.Err }
 // skipped; the other users load. The error result is reserved for a
 // missing dataset (wrapping ErrNotFound) and for a path from which no user
 // at all could be read.
-func Load(path, lang string) (*Dataset, error) {
+func Load(path, lang string) (*Dataset, error) { return LoadWith(path, lang, LoadOptions{}) }
+
+// LoadWith is Load with options. A file holding a record over
+// opts.MaxRecordBytes is reported in Dataset.Errors and skipped before it is
+// decoded, so a pathological line costs no more memory than its file.
+func LoadWith(path, lang string, opts LoadOptions) (*Dataset, error) {
 	switch lang {
 	case "":
 		lang = LangZH
@@ -95,7 +100,7 @@ func Load(path, lang string) (*Dataset, error) {
 	for range workers {
 		wg.Go(func() {
 			// One reader per worker: its buffers serve every file it reads.
-			var r fileReader
+			r := fileReader{maxRecord: opts.maxRecord()}
 			for i := range next {
 				results[i] = r.load(files[i])
 			}
@@ -193,12 +198,17 @@ type fileResult struct {
 // is copied into its compact document), so the loader holds about one file
 // per worker beyond the dataset itself.
 type fileReader struct {
-	p   jsonParser
-	src []byte
+	p         jsonParser
+	src       []byte
+	maxRecord int64
 }
 
 func (r *fileReader) load(file string) fileResult {
 	if err := r.read(file); err != nil {
+		return fileResult{errs: []FileError{{File: file, Err: err}}}
+	}
+	if err := checkRecordSizes(r.src, LoadOptions{MaxRecordBytes: r.maxRecord}.maxRecord()); err != nil {
+		r.src = nil // a buffer that large is not kept for the next file
 		return fileResult{errs: []FileError{{File: file, Err: err}}}
 	}
 	return r.p.decodeFile(r.src, file)

@@ -126,6 +126,11 @@ var errNoMemory = errors.New("no memory file")
 // (or by this package). Entries that are not strings are kept as their JSON
 // text: the released review step does not type-check them.
 func loadMemoryFile(dir, user string) (ExpMemory, error) {
+	// The authors' layout names files by the raw ID; an ID that is not one
+	// path element would name a file outside dir, so it has none.
+	if user == "" || user == "." || user == ".." || strings.ContainsAny(user, "/\\\x00") {
+		return ExpMemory{}, fmt.Errorf("pramem: user ID %q cannot name a file in %s: %w", user, dir, errNoMemory)
+	}
 	path := filepath.Join(dir, user+"_0.json")
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {

@@ -305,6 +305,11 @@ func TestMemoryDirAndFallback(t *testing.T) {
 	u := tinyUser()
 	missing := tinyUser()
 	missing.User, missing.Instances[0].User = "u2", "u2"
+	// A user ID that would name a file outside the memory folder has none
+	// (outside_0.json sits beside the folder, and must not be read).
+	os.WriteFile(filepath.Join(filepath.Dir(dir), "outside_0.json"), []byte(`{"user_exp":["leaked"]}`), 0o644)
+	escaping := tinyUser()
+	escaping.User, escaping.Instances[0].User = "../outside", "../outside"
 	tests := []struct {
 		name     string
 		spec     predict.PraMemSpec
@@ -318,6 +323,7 @@ func TestMemoryDirAndFallback(t *testing.T) {
 		{"bias only", predict.PraMemSpec{MemoryDir: dir, Sections: SectionsBias}, u, "", []string{"1. 别高估点赞"}, []string{"常给手工直播送礼"}},
 		{"missing is an error", predict.PraMemSpec{MemoryDir: dir}, missing, "no memory file", nil, nil},
 		{"missing falls back", predict.PraMemSpec{MemoryDir: dir, FallbackTruncation: true}, missing, "", nil, []string{"经验记忆"}},
+		{"an ID leaving the folder has no file", predict.PraMemSpec{MemoryDir: dir}, escaping, "cannot name a file", nil, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
