@@ -63,15 +63,15 @@ func seriesColor(k int) color.RGBA { return Palette[k%len(Palette)] }
 type hatch int
 
 const (
-	hatchNone hatch = iota
-	hatchDiag       // ////
-	hatchBack       // \\\\
-	hatchCross      // xxxx
-	hatchHoriz      // ----
-	hatchVert       // ||||
-	hatchDots       // ....
-	hatchGrid       // ++++
-	hatchDense      // dense ////
+	hatchNone  hatch = iota
+	hatchDiag        // ////
+	hatchBack        // \\\\
+	hatchCross       // xxxx
+	hatchHoriz       // ----
+	hatchVert        // ||||
+	hatchDots        // ....
+	hatchGrid        // ++++
+	hatchDense       // dense ////
 )
 
 func seriesHatch(k int) hatch { return hatch(k % 9) }

@@ -44,7 +44,7 @@ func figureKinds(width vg.Length) []struct {
 	dots := bars
 	dots.Dots = true
 	logP := barPanel{Title: "Construction (min/user, log)", YLabel: "minutes", LogY: true, Groups: []string{"mem0", "memos", "pramem"},
-		Note: "ours: not measured on sim",
+		Note:   "ours: not measured on sim",
 		Series: []barSeries{{Name: "ours (sim)", Values: []float64{math.NaN(), math.NaN(), math.NaN()}}, {Name: "paper (GPT-OSS-120B)", Values: []float64{34.1, 12, 55.8}}}}
 	calls := barPanel{Title: "LLM calls per user (log)", YLabel: "calls", LogY: true, Groups: logP.Groups,
 		Series: []barSeries{{Name: "ours (sim)", Values: []float64{3, 4, 120}}, {Name: "paper (GPT-OSS-120B)", Values: []float64{math.NaN(), math.NaN(), 500}}}}
@@ -67,15 +67,25 @@ func figureKinds(width vg.Length) []struct {
 		name   string
 		render func() (figFiles, error)
 	}{
-		{"bars", func() (figFiles, error) { return barFigure(spec("Construction ablations: F1 by scene"), []barPanel{bars, bars}, 2, true) }},
-		{"dots", func() (figFiles, error) { return barFigure(spec("F1 and accuracy by scene"), []barPanel{dots, dots}, 1, false) }},
+		{"bars", func() (figFiles, error) {
+			return barFigure(spec("Construction ablations: F1 by scene"), []barPanel{bars, bars}, 2, true)
+		}},
+		{"dots", func() (figFiles, error) {
+			return barFigure(spec("F1 and accuracy by scene"), []barPanel{dots, dots}, 1, false)
+		}},
 		{"log bars", func() (figFiles, error) {
 			return barFigure(spec("Memory construction cost"), []barPanel{logP, calls, calls}, 3, false)
 		}},
 		{"lines", func() (figFiles, error) { return lineFigure(spec("Memory evolution over practice rounds"), lines, 3) }},
-		{"confusion", func() (figFiles, error) { return heatFigure(spec("Confusion matrices: rating"), "share of the row", confs) }},
-		{"matrix strip", func() (figFiles, error) { return heatFigure(spec("Score matrix: lifemem"), "success rate", []Panel{strip}) }},
-		{"matrix", func() (figFiles, error) { return heatFigure(spec("Score matrix: lifemem"), "success rate", []Panel{tri}) }},
+		{"confusion", func() (figFiles, error) {
+			return heatFigure(spec("Confusion matrices: rating"), "share of the row", confs)
+		}},
+		{"matrix strip", func() (figFiles, error) {
+			return heatFigure(spec("Score matrix: lifemem"), "success rate", []Panel{strip})
+		}},
+		{"matrix", func() (figFiles, error) {
+			return heatFigure(spec("Score matrix: lifemem"), "success rate", []Panel{tri})
+		}},
 		{"transfer", func() (figFiles, error) {
 			return lmTransferPlot("LifeMem lifelong protocol", []lmCounts{{name: "react", n: metrics.TransferCounts{Unchanged: 9}}, {name: "lifemem_no_trajectories", n: metrics.TransferCounts{Positive: 2, Unchanged: 5, Negative: 2}}, {name: "autoskill", n: metrics.TransferCounts{Positive: 1, Unchanged: 8}}}, width)
 		}},

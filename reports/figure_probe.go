@@ -34,17 +34,22 @@ func (p *probeCanvas) reset() { p.stack = []affine{{a: 1, d: 1}} }
 
 func (p *probeCanvas) top() *affine { return &p.stack[len(p.stack)-1] }
 
-func (p *probeCanvas) SetLineWidth(vg.Length)               {}
-func (p *probeCanvas) SetLineDash([]vg.Length, vg.Length)   {}
-func (p *probeCanvas) SetColor(color.Color)                 {}
-func (p *probeCanvas) Stroke(vg.Path)                       {}
-func (p *probeCanvas) Fill(vg.Path)                         {}
-func (p *probeCanvas) DrawImage(vg.Rectangle, image.Image)  {}
-func (p *probeCanvas) Push()                                { p.stack = append(p.stack, *p.top()) }
-func (p *probeCanvas) Pop()                                 { p.stack = p.stack[:max(1, len(p.stack)-1)] }
-func (p *probeCanvas) Translate(pt vg.Point)                { p.compose(affine{a: 1, d: 1, tx: float64(pt.X), ty: float64(pt.Y)}) }
-func (p *probeCanvas) Scale(x, y float64)                   { p.compose(affine{a: x, d: y}) }
-func (p *probeCanvas) Rotate(r float64)                     { s, c := math.Sincos(r); p.compose(affine{a: c, b: -s, c: s, d: c}) }
+func (p *probeCanvas) SetLineWidth(vg.Length)              {}
+func (p *probeCanvas) SetLineDash([]vg.Length, vg.Length)  {}
+func (p *probeCanvas) SetColor(color.Color)                {}
+func (p *probeCanvas) Stroke(vg.Path)                      {}
+func (p *probeCanvas) Fill(vg.Path)                        {}
+func (p *probeCanvas) DrawImage(vg.Rectangle, image.Image) {}
+func (p *probeCanvas) Push()                               { p.stack = append(p.stack, *p.top()) }
+func (p *probeCanvas) Pop()                                { p.stack = p.stack[:max(1, len(p.stack)-1)] }
+func (p *probeCanvas) Translate(pt vg.Point) {
+	p.compose(affine{a: 1, d: 1, tx: float64(pt.X), ty: float64(pt.Y)})
+}
+func (p *probeCanvas) Scale(x, y float64) { p.compose(affine{a: x, d: y}) }
+func (p *probeCanvas) Rotate(r float64) {
+	s, c := math.Sincos(r)
+	p.compose(affine{a: c, b: -s, c: s, d: c})
+}
 func (p *probeCanvas) compose(n affine) {
 	m := p.top()
 	*m = affine{

@@ -1,8 +1,8 @@
 package reports
 
 import (
-	"gonum.org/v1/plot/vg"
 	"fmt"
+	"gonum.org/v1/plot/vg"
 	"os"
 	"path/filepath"
 	"strings"
