@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"strconv"
 
+	"github.com/memharness/memharness/metrics"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -173,4 +175,33 @@ func (tb transferBars) Plot(c draw.Canvas, pl *plot.Plot) {
 			at += n
 		}
 	}
+}
+
+// lmSensitivityPlot draws Table 8: OP and BwT of each LifeMem setting
+// (named by its L, τ and top-k), as points on axes that span the data.
+func lmSensitivityPlot(caption string, settings []lmSetting) (figFiles, error) {
+	op := barPanel{Title: "OP", YLabel: "OP (%)", Dots: true}
+	bwt := barPanel{Title: "BwT", YLabel: "BwT (%)", Dots: true}
+	var ov, bv []float64
+	for _, s := range settings {
+		l, tau, k := s.knobs()
+		g := fmt.Sprintf("L %d, τ %s, k %d", l, strconv.FormatFloat(tau, 'f', 2, 64), k)
+		switch {
+		case s.m.Spec.NoSkills:
+			g += " (no skills)"
+		case s.m.Spec.NoTrajectories:
+			g += " (no traj.)"
+		}
+		if s.run != "" {
+			g = s.run + ": " + g
+		}
+		op.Groups, bwt.Groups = append(op.Groups, g), append(bwt.Groups, g)
+		ov, bv = append(ov, lmAvgOP(s.m)), append(bv, metrics.BwT(s.m.Matrix).Value)
+	}
+	op.Series = []barSeries{{Name: "LifeMem", Values: ov}}
+	bwt.Series = []barSeries{{Name: "LifeMem", Values: bv}}
+	spec := figSpec{Title: "Sensitivity of LifeMem to L, τ and top-k", Width: TwoColumn,
+		Caption: "Redraws LifeMem Table 8 · " + caption,
+		Notes:   []string{"L: split size; τ: mean resultant length below which a cluster splits; k: skills shown. No intervals: one run per setting."}}
+	return barFigure(spec, []barPanel{op, bwt}, 1, false)
 }

@@ -135,7 +135,18 @@ func barPlot(p barPanel, sharedTop float64) (*plot.Plot, error) {
 	case p.Dots:
 		// Points need no zero baseline: the axis spans the data, so a
 		// few points' difference near the ceiling stays visible.
-		pl.Y.Min, pl.Y.Max = dataRange(panelValues(p), 0, 100)
+		// Percentages stay within [0, 100] unless a value (BwT) leaves it.
+		vals := panelValues(p)
+		floor, ceil := 0.0, 100.0
+		for _, v := range vals {
+			if v < 0 {
+				floor = math.NaN()
+			}
+			if v > 100 {
+				ceil = math.NaN()
+			}
+		}
+		pl.Y.Min, pl.Y.Max = dataRange(vals, floor, ceil)
 	default:
 		top := sharedTop
 		if math.IsNaN(top) {

@@ -101,6 +101,8 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /table", s.page("table"))
 	mux.HandleFunc("GET /samples", s.page("samples"))
 	mux.HandleFunc("GET /sample", s.page("sample"))
+	mux.HandleFunc("GET /instance", s.page("instance"))
+	mux.HandleFunc("GET /static/"+ScriptName, serveScript)
 	mux.HandleFunc("GET /transcripts", s.page("transcripts"))
 	mux.HandleFunc("GET /memory", s.page("memory"))
 	mux.HandleFunc("GET /lifelong", s.page("lifelong"))
@@ -111,7 +113,8 @@ func (s *Server) Handler() http.Handler {
 // RunLink is one run on the home page.
 type RunLink struct {
 	Name, URL, Backbone, Model, Data, Methods string
-	Samples                                   int
+	Planned                                   string
+	Status                                    RunStatus
 }
 
 // HomeData lists the runs and sweeps under the root.
@@ -136,7 +139,9 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 		rl := RunLink{Name: e.Rel, URL: serverLinks{e.Rel}.run()}
 		// The manifest alone: listing runs must not wait for their samples.
 		if m, err := runlog.ReadManifest(filepath.Join(s.root, filepath.FromSlash(e.Rel), runlog.ManifestFile)); err == nil {
-			rl.Backbone, rl.Model, rl.Data, rl.Samples = m.Backbone, m.Model, m.DataSource, m.Samples
+			dir := filepath.Join(s.root, filepath.FromSlash(e.Rel))
+			rl.Backbone, rl.Model, rl.Data = m.Backbone, m.Model, m.DataSource
+			rl.Planned, rl.Status = plannedText(dir, m), runStatus(dir, m)
 			rl.Methods = strings.Join(m.Methods, ", ")
 		} else {
 			rl.Data = "unreadable: " + err.Error()
@@ -201,7 +206,8 @@ func (s *Server) page(name string) http.HandlerFunc {
 			p.Title = q.Get("f")
 			data, err = tableData(ri, q.Get("f"), l)
 		case "samples":
-			f := Filter{Method: q.Get("method"), User: q.Get("user"), Field: q.Get("field"), Outcome: q.Get("outcome")}
+			f := Filter{Method: q.Get("method"), User: q.Get("user"), Field: q.Get("field"), Outcome: q.Get("outcome"),
+				Q: q.Get("q"), Sort: q.Get("sort"), Desc: q.Get("desc") == "1"}
 			page, _ := strconv.Atoi(q.Get("page"))
 			p.Title = "Samples"
 			var sd SamplesData
@@ -213,7 +219,11 @@ func (s *Server) page(name string) http.HandlerFunc {
 			var sd SampleData
 			sd, err = sampleData(ri, q.Get("id"), 0)
 			sd.SamplesURL = l.samples(Filter{Method: sd.Method}, 1)
+			sd.InstanceURL = l.instance(instanceOf(&sd.Sample))
 			data = sd
+		case "instance":
+			p.Title = "Instance " + q.Get("i")
+			data, err = instanceData(ri, q.Get("i"), l)
 		case "transcripts":
 			p.Title = "Transcripts of " + q.Get("method") + ", stage " + q.Get("stage")
 			data, err = transcriptsData(ri, q.Get("method"), q.Get("stage"), l)
@@ -302,7 +312,7 @@ func (s *Server) write(w http.ResponseWriter, name string, p Page) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'")
+	w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self'; style-src 'unsafe-inline'; script-src 'self'")
 	w.Write(buf.Bytes())
 }
 
