@@ -56,7 +56,7 @@ func (l serverLinks) samples(f Filter, page int) string {
 	return l.q("/samples", "method", f.Method, "user", f.User, "field", f.Field, "outcome", f.Outcome, "q", f.Q,
 		"sort", f.Sort, "desc", desc, "page", p)
 }
-func (l serverLinks) instance(inst string) string { return l.q("/instance", "i", inst) }
+func (l serverLinks) instance(inst string) string    { return l.q("/instance", "i", inst) }
 func (l serverLinks) sample(id string, _ int) string { return l.q("/sample", "id", id) }
 func (l serverLinks) transcripts(method, stage string) string {
 	return l.q("/transcripts", "method", method, "stage", stage)
