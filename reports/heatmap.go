@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"os"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -95,6 +96,9 @@ func heatFigure(spec figSpec, barLabel string, panels []Panel) (figFiles, error)
 	// Cells stay roughly square: room for 1.5 cells of axes around them.
 	panelH := side * vg.Length(min(max((float64(mr)+1.5)/(float64(mc)+1.5), 0.3), 1.3))
 	panelH = max(panelH, vg.Length(mr)*minCellH+0.9*vg.Inch)
+	if strip {
+		panelH = vg.Length(mr)*0.45*vg.Inch + 0.8*vg.Inch
+	}
 	legH := vg.Length(0)
 	if strip || hasNaN {
 		legH = vg.Points(30)
@@ -140,8 +144,9 @@ func heatFigure(spec figSpec, barLabel string, panels []Panel) (figFiles, error)
 }
 
 // breakLongTicks puts a column label wider than its cell on two lines,
-// broken at its last space ("LifelongAgentBench (DB)"), before turning
-// labels is considered.
+// broken at its last space ("LifelongAgentBench (DB)"), when that makes
+// every label fit; otherwise the labels stay whole and rotateCrowdedTicks
+// turns them (broken and turned labels would run into each other).
 func breakLongTicks(plots []*plot.Plot, panelW vg.Length) {
 	for _, pl := range plots {
 		ticks, ok := pl.X.Tick.Marker.(plot.ConstantTicks)
@@ -149,10 +154,19 @@ func breakLongTicks(plots []*plot.Plot, panelW vg.Length) {
 			continue
 		}
 		slot := (panelW - 0.4*vg.Inch) / vg.Length(len(ticks))
-		for i, tk := range ticks {
-			if j := strings.LastIndex(tk.Label, " "); j > 0 && textWidth(tk.Label, tickFont)+vg.Points(3) > slot {
-				ticks[i].Label = tk.Label[:j] + "\n" + tk.Label[j+1:]
+		broken := slices.Clone(ticks)
+		fits := true
+		for i, tk := range broken {
+			if textWidth(tk.Label, tickFont)+vg.Points(3) <= slot {
+				continue
 			}
+			if j := strings.LastIndex(tk.Label, " "); j > 0 {
+				broken[i].Label = tk.Label[:j] + "\n" + tk.Label[j+1:]
+			}
+			fits = fits && textWidth(broken[i].Label, tickFont)+vg.Points(3) <= slot
+		}
+		if fits {
+			pl.X.Tick.Marker = broken
 		}
 	}
 }

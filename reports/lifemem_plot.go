@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/memharness/memharness/metrics"
@@ -185,15 +186,16 @@ func lmSensitivityPlot(caption string, settings []lmSetting) (figFiles, error) {
 	var ov, bv []float64
 	for _, s := range settings {
 		l, tau, k := s.knobs()
-		g := fmt.Sprintf("L %d, τ %s, k %d", l, strconv.FormatFloat(tau, 'f', 2, 64), k)
+		// One knob a line: eight settings side by side stay readable.
+		g := fmt.Sprintf("L %d\nτ %s\nk %d", l, strconv.FormatFloat(tau, 'f', 2, 64), k)
 		switch {
 		case s.m.Spec.NoSkills:
-			g += " (no skills)"
+			g += "\n(no skills)"
 		case s.m.Spec.NoTrajectories:
-			g += " (no traj.)"
+			g += "\n(no traj.)"
 		}
 		if s.run != "" {
-			g = s.run + ": " + g
+			g = s.run + "\n" + g
 		}
 		op.Groups, bwt.Groups = append(op.Groups, g), append(bwt.Groups, g)
 		ov, bv = append(ov, lmAvgOP(s.m)), append(bv, metrics.BwT(s.m.Matrix).Value)
@@ -203,5 +205,12 @@ func lmSensitivityPlot(caption string, settings []lmSetting) (figFiles, error) {
 	spec := figSpec{Title: "Sensitivity of LifeMem to L, τ and top-k", Width: TwoColumn,
 		Caption: "Redraws LifeMem Table 8 · " + caption,
 		Notes:   []string{"L: split size; τ: mean resultant length below which a cluster splits; k: skills shown. No intervals: one run per setting."}}
-	return barFigure(spec, []barPanel{op, bwt}, 1, false)
+	panels := []barPanel{op}
+	if slices.ContainsFunc(bv, func(v float64) bool { return !math.IsNaN(v) }) {
+		panels = append(panels, bwt)
+	} else {
+		spec.Notes = append(spec.Notes, "BwT is undefined in every setting (one environment per stream: nothing is learned after it), so only OP is drawn.")
+		spec.Width = OneColumn
+	}
+	return barFigure(spec, panels, 1, false)
 }

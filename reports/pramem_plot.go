@@ -258,11 +258,12 @@ func rotateCrowdedTicks(plots []*plot.Plot, panelW vg.Length) {
 		if !ok || len(ticks) == 0 {
 			continue
 		}
-		slot := (panelW - 0.4*vg.Inch) / vg.Length(len(ticks))
+		// The y axis (ticks and label) takes about 0.6 in of the panel.
+		slot := (panelW - 0.6*vg.Inch) / vg.Length(len(ticks))
 		crowded := len(ticks) == 1 && textWidth(ticks[0].Label, tickFont) > slot
 		for i := 1; i < len(ticks); i++ {
 			pair := (textWidth(ticks[i-1].Label, tickFont) + textWidth(ticks[i].Label, tickFont)) / 2
-			crowded = crowded || pair+vg.Points(3) > slot
+			crowded = crowded || pair+vg.Points(4) > slot
 		}
 		if crowded {
 			pl.X.Tick.Label.Rotation = math.Pi / 6
