@@ -79,7 +79,11 @@ func seriesHatch(k int) hatch { return hatch(k % 9) }
 // seriesGlyph is the marker of line series k; markers, like hatches, keep
 // series apart without colour.
 func seriesGlyph(k int) draw.GlyphDrawer {
-	switch k % 6 {
+	switch k % 8 {
+	case 6:
+		return draw.BoxGlyph{}
+	case 7:
+		return draw.RingGlyph{}
 	case 1:
 		return draw.SquareGlyph{}
 	case 2:
@@ -644,14 +648,37 @@ func niceStep(lo, hi float64) float64 {
 type countTicks struct{}
 
 func (countTicks) Ticks(lo, hi float64) []plot.Tick {
-	if hi-lo >= 4 {
-		return niceTicks{}.Ticks(lo, hi)
+	step := 1.0
+	if hi-lo >= 8 {
+		step = math.Max(1, math.Round(niceStep(lo, hi)))
+		if step == 3 { // 2.5 rounded: counts step by 2
+			step = 2
+		}
 	}
 	var out []plot.Tick
-	for v := math.Ceil(lo); v <= hi; v++ {
+	for v := math.Ceil(lo/step) * step; v <= hi; v += step {
 		out = append(out, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 0, 64)})
 	}
 	return out
+}
+
+// gridCols is how many panels of n go in a row, at most maxCols: the
+// fewest rows, and among the counts that need no more rows the one that
+// leaves the fewest empty cells (four panels as 2×2, not 3 + 1).
+func gridCols(n, maxCols int) int {
+	maxCols = max(1, min(n, maxCols))
+	rows := (n + maxCols - 1) / maxCols
+	best, empty := maxCols, rows*maxCols-n
+	for c := maxCols - 1; c >= 1; c-- {
+		r := (n + c - 1) / c
+		if r > rows {
+			break
+		}
+		if e := r*c - n; e < empty {
+			best, empty = c, e
+		}
+	}
+	return best
 }
 
 // labelledTicks counts the labelled ticks an axis draws.

@@ -284,6 +284,9 @@ func TestSeriesDistinctInGreyscale(t *testing.T) {
 			if dl < 0.15 && seriesHatch(i) == seriesHatch(j) {
 				t.Errorf("series %d and %d: lightness differs by %.2f and they share a hatch", i, j, dl)
 			}
+			if dl < 0.15 && fmt.Sprintf("%T", seriesGlyph(i)) == fmt.Sprintf("%T", seriesGlyph(j)) {
+				t.Errorf("series %d and %d: lightness differs by %.2f and they share a marker", i, j, dl)
+			}
 		}
 	}
 	// The darkest fill is not black: black error bars stay visible.
@@ -311,5 +314,13 @@ func TestThousands(t *testing.T) {
 	}
 	if got := ciText(0.95, 1000); !strings.Contains(got, "95 % cluster bootstrap CI") || !strings.Contains(got, "1,000 resamples") {
 		t.Errorf("ciText = %q", got)
+	}
+}
+
+func TestGridCols(t *testing.T) {
+	for _, tt := range []struct{ n, max, want int }{{1, 3, 1}, {3, 3, 3}, {4, 3, 2}, {5, 3, 3}, {6, 3, 3}, {7, 3, 3}, {8, 3, 3}, {3, 2, 2}, {4, 2, 2}, {2, 1, 1}} {
+		if got := gridCols(tt.n, tt.max); got != tt.want {
+			t.Errorf("gridCols(%d, %d) = %d, want %d", tt.n, tt.max, got, tt.want)
+		}
 	}
 }

@@ -78,7 +78,7 @@ func heatFigure(spec figSpec, barLabel string, panels []Panel) (figFiles, error)
 	if !spec.twoCol() {
 		maxCols = heatCols1
 	}
-	cols := min(len(panels), maxCols)
+	cols := gridCols(len(panels), maxCols)
 	rows := (len(panels) + cols - 1) / cols
 	m := vg.Points(figMargin)
 	mr, mc := len(panels[0].Matrix), len(panels[0].Matrix[0])
@@ -89,7 +89,9 @@ func heatFigure(spec figSpec, barLabel string, panels []Panel) (figFiles, error)
 	if strip {
 		cbW = 0
 	}
-	side := min((w-cbW-2*m)/vg.Length(cols), heatMaxSide)
+	// Panels keep the size they have in a full row, so a 2×2 grid of four
+	// is not twice as tall as a row of three.
+	side := min((w-cbW-2*m)/vg.Length(min(len(panels), maxCols)), heatMaxSide)
 	if strip {
 		side = (w - 2*m) / vg.Length(cols)
 	}

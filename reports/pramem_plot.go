@@ -207,7 +207,7 @@ func layoutPanels(spec figSpec, plots []*plot.Plot, cols int, entries []legendEn
 	if !spec.twoCol() {
 		cols, rowH = 1, panelRowH1
 	}
-	cols = max(1, min(cols, len(plots)))
+	cols = gridCols(len(plots), max(1, cols))
 	rows := (len(plots) + cols - 1) / cols
 	var geom legendGeom
 	legRight := false
