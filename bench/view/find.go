@@ -258,7 +258,8 @@ func runStatus(dir string, m runlog.Manifest) RunStatus {
 }
 
 // headline is the best method's headline metric from the report: Table 1's
-// Overall F1, LifeMem's average OP, or metrics.csv's first accuracy.
+// Overall F1, LifeMem's average OP, or metrics.csv's accuracy over all
+// samples (invalid answers count as wrong).
 func headline(report string) string {
 	best := func(path, metricCol, metricWant, valueCol, methodCol, what string, filter map[string]string) string {
 		rows, err := readCSV(path)
@@ -294,7 +295,7 @@ func headline(report string) string {
 	if h := best(filepath.Join(report, "lifemem_table2.csv"), "category", "Avg", "value", "method", "average OP", map[string]string{"metric": "op"}); h != "" {
 		return h
 	}
-	return best(filepath.Join(report, "metrics.csv"), "metric", "accuracy", "value", "method", "accuracy", nil)
+	return best(filepath.Join(report, "metrics.csv"), "metric", "accuracy_all", "value", "method", "accuracy", nil)
 }
 
 func readCSV(path string) ([][]string, error) {

@@ -171,3 +171,15 @@ func envTranscript() envs.Transcript {
 		{Role: "env", Text: "You arrive at the desk."}, {Role: "agent", Text: "look"},
 	}}
 }
+
+func TestHeadline(t *testing.T) {
+	dir := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(dir, "metrics.csv"), []byte("method,field,metric,value\nrag,r,accuracy_valid,50\nrag,r,accuracy_all,43.5\ntruncation,r,accuracy_all,41\n"), 0o644))
+	if got := headline(dir); got != "best accuracy 43.50 (rag)" {
+		t.Errorf("headline from metrics.csv = %q", got)
+	}
+	must(t, os.WriteFile(filepath.Join(dir, "lifemem_table2.csv"), []byte("method,kind,category,metric,value\nreact,react,Avg,op,6.5\nlifemem,lifemem,Avg,op,44\nlifemem,lifemem,Embodied,op,90\nlifemem,lifemem,Avg,bwt_percent,95\n"), 0o644))
+	if got := headline(dir); got != "best average OP 44.00 (lifemem)" {
+		t.Errorf("headline from lifemem_table2.csv = %q", got)
+	}
+}
