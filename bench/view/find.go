@@ -22,20 +22,45 @@ import (
 // sortKeys are the sample-list columns that sort, by their query name.
 var sortKeys = []string{"id", "method", "user", "field", "label", "answer", "outcome", "tokens", "latency", "cached"}
 
-// matchQuery reports whether the sample's ID, answer or prompt contains q
-// (case-insensitive). The prompt is read only when the cheaper fields miss.
-func (ri *runIndex) matchQuery(s *runlog.Sample, q string) bool {
+// query is a search of the sample list: q lowered, and the prompts file
+// opened once for the whole search (a prompt is read only when the ID and
+// the answer miss).
+type query struct {
+	q       string
+	prompts io.ReaderAt
+}
+
+func (ri *runIndex) newQuery(q string) (*query, func()) {
 	if q == "" {
+		return nil, func() {}
+	}
+	qq := &query{q: strings.ToLower(q)}
+	ri.prompt("") // index the prompts
+	f, err := os.Open(filepath.Join(ri.dir, runlog.PromptsFile))
+	if err != nil {
+		return qq, func() {}
+	}
+	qq.prompts = f
+	return qq, func() { f.Close() }
+}
+
+// matches reports whether the sample's ID, answer or prompt contains the
+// query (case-insensitive); a nil query matches everything.
+func (ri *runIndex) matches(s *runlog.Sample, q *query) bool {
+	if q == nil {
 		return true
 	}
-	q = strings.ToLower(q)
 	for _, t := range []string{s.ID, s.Raw, s.Pred} {
-		if strings.Contains(strings.ToLower(t), q) {
+		if strings.Contains(strings.ToLower(t), q.q) {
 			return true
 		}
 	}
-	p, err := ri.prompt(s.ID)
-	return err == nil && strings.Contains(strings.ToLower(p), q)
+	sp, ok := ri.prompts[s.ID]
+	if !ok || q.prompts == nil {
+		return false
+	}
+	p, err := runlog.ReadPrompt(q.prompts, sp)
+	return err == nil && strings.Contains(strings.ToLower(p), q.q)
 }
 
 // sortSamples orders idx by the column key (log order breaks ties, so a

@@ -158,10 +158,12 @@ func outcomeOf(s *runlog.Sample) string {
 // match returns the indices of the samples f selects, in log order.
 func (ri *runIndex) match(f Filter) []int {
 	out := make([]int, 0, 256)
+	q, done := ri.newQuery(f.Q)
+	defer done()
 	for i := range ri.samples {
 		s := &ri.samples[i]
 		if f.Method != "" && s.Method != f.Method || f.User != "" && s.User != f.User ||
-			f.Field != "" && s.Field != f.Field || f.Outcome != "" && outcomeOf(s) != f.Outcome || !ri.matchQuery(s, f.Q) {
+			f.Field != "" && s.Field != f.Field || f.Outcome != "" && outcomeOf(s) != f.Outcome || !ri.matches(s, q) {
 			continue
 		}
 		out = append(out, i)
