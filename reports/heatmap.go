@@ -155,19 +155,16 @@ func breakLongTicks(plots []*plot.Plot, panelW vg.Length) {
 		if !ok || len(ticks) == 0 {
 			continue
 		}
-		slot := (panelW - 0.4*vg.Inch) / vg.Length(len(ticks))
+		if !ticksCrowded(ticks, panelW) {
+			continue
+		}
 		broken := slices.Clone(ticks)
-		fits := true
 		for i, tk := range broken {
-			if textWidth(tk.Label, tickFont)+vg.Points(3) <= slot {
-				continue
-			}
 			if j := strings.LastIndex(tk.Label, " "); j > 0 {
 				broken[i].Label = tk.Label[:j] + "\n" + tk.Label[j+1:]
 			}
-			fits = fits && textWidth(broken[i].Label, tickFont)+vg.Points(3) <= slot
 		}
-		if fits {
+		if !ticksCrowded(broken, panelW) {
 			pl.X.Tick.Marker = broken
 		}
 	}

@@ -290,6 +290,12 @@ func sweepPlot(name, metric string, vs []SweepVariant, ms []sweepMetric, methods
 	spec := figSpec{Title: "Sweep " + name, Width: OneColumn,
 		Caption: fmt.Sprintf("%d variants of %s; each variant's own report holds its provenance", len(vs), name),
 		Notes:   []string{"Error bars: each variant's bootstrap CI as its report gives it (none where the metric has no interval)."}}
+	for _, v := range vs {
+		if v.SameAs != "" {
+			// Identical points are the same run, not a finding.
+			spec.Notes = append(spec.Notes, fmt.Sprintf("%s is the same run as %s (the sim backbone ignores model name and sampling parameters), so its points repeat.", v.Name, v.SameAs))
+		}
+	}
 	if len(curves) == 0 {
 		return sweepCategorical(spec, metric, vs, ms, methods)
 	}
