@@ -8,10 +8,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/memharness/memharness/internal/lazyre"
 	"gonum.org/v1/plot/vg/vgimg"
 )
 
@@ -125,15 +125,15 @@ func latin1(s string) []byte {
 }
 
 var (
-	pdfInfoRe = regexp.MustCompile(`(?s)\n(\d+) 0 obj\n<<\n/Producer .*?\n>>\nendobj\n`)
-	pdfXrefRe = regexp.MustCompile(`(?s)xref\n0 (\d+)\n(.*?)trailer\n`)
+	pdfInfoRe = lazyre.New(`(?s)\n(\d+) 0 obj\n<<\n/Producer .*?\n>>\nendobj\n`)
+	pdfXrefRe = lazyre.New(`(?s)xref\n0 (\d+)\n(.*?)trailer\n`)
 )
 
 // pdfMeta replaces the PDF's info dictionary (producer and today's dates)
 // with the title, caption and writer and no dates, so two renders of the same
 // run are byte-identical, and rewrites the cross-reference table.
 func pdfMeta(b []byte, title, subject string) ([]byte, error) {
-	loc := pdfInfoRe.FindSubmatchIndex(b)
+	loc := pdfInfoRe.Re().FindSubmatchIndex(b)
 	if loc == nil {
 		return nil, fmt.Errorf("pdf metadata: no info dictionary")
 	}
@@ -145,7 +145,7 @@ func pdfMeta(b []byte, title, subject string) ([]byte, error) {
 	out.Write(b[:loc[0]])
 	out.WriteString(info)
 	rest := b[loc[1]:]
-	xl := pdfXrefRe.FindSubmatchIndex(rest)
+	xl := pdfXrefRe.Re().FindSubmatchIndex(rest)
 	if xl == nil {
 		return nil, fmt.Errorf("pdf metadata: no cross-reference table")
 	}
