@@ -60,16 +60,22 @@ func (s *summary) writeHeatMaps(dir string) ([]Artefact, error) {
 	fields := s.multiClassFields()
 	var arts []Artefact
 	for _, f := range fields {
-		name := "confusion.png"
+		name := "confusion"
 		if len(fields) > 1 {
-			name = "confusion_" + fileSafe(f.Name) + ".png"
+			name = "confusion_" + fileSafe(f.Name)
 		}
 		xl, yl := fieldAxis(f)
 		var panels []Panel
+		var empty []string
 		for _, m := range s.run.methods {
 			c := s.cells[m][f.Name]
+			t := fmt.Sprintf("%s (n=%d)", m, len(c.Items))
+			if len(s.run.manifest.EmptyMemories[m]) > 0 {
+				t += " *"
+				empty = append(empty, m)
+			}
 			panels = append(panels, Panel{
-				Title:     fmt.Sprintf("%s (n=%d)", m, len(c.Items)),
+				Title:     t,
 				Matrix:    metrics.RowNormalize(c.Matrix),
 				RowLabels: c.Matrix.Classes,
 				ColLabels: c.Matrix.Columns(),
@@ -77,15 +83,25 @@ func (s *summary) writeHeatMaps(dir string) ([]Artefact, error) {
 				YLabel:    yl,
 			})
 		}
-		title := s.title()
-		if len(fields) > 1 {
-			title += " — " + f.Name
+		title := "Confusion matrices: " + f.Name
+		notes := []string{"Rows are normalised: each cell is the share of that row's true label answered with the column's label (rows sum to 100%); \"invalid\" counts answers that could not be parsed; hatched rows have no samples."}
+		if len(empty) > 0 {
+			title += " (* empty memories: " + nameList(empty, 3) + ")"
+			notes = append(notes, "* marks methods with empty memories for some users: "+strings.Join(empty, ", ")+".")
 		}
-		note := "Rows are normalised: each cell is the share of that row's true label answered with the column's label (rows sum to 100%); \"invalid\" counts answers that could not be parsed; grey rows have no samples."
-		if err := WriteHeatMaps(filepath.Join(dir, name), title, panels, note); err != nil {
+		spec := figSpec{Title: title, Caption: s.figCaption(), Notes: notes, Width: TwoColumn}
+		if len(panels) == 1 {
+			spec.Width = OneColumn
+		}
+		fig, err := heatFigure(spec, "share of the row", panels)
+		if err != nil {
 			return nil, err
 		}
-		arts = append(arts, Artefact{name, fmt.Sprintf("row-normalised confusion heat maps of %s, one panel per method, invalid column included", f.Name)})
+		figs, err := writeFigure(dir, name, fig, fmt.Sprintf("row-normalised confusion heat maps of %s, one panel per method, invalid column included", f.Name))
+		if err != nil {
+			return nil, err
+		}
+		arts = append(arts, figs...)
 	}
 	return arts, nil
 }

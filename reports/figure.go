@@ -1,7 +1,6 @@
 package reports
 
 import (
-	"bytes"
 	"fmt"
 	"image/color"
 	"math"
@@ -12,34 +11,38 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgpdf"
+	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// The figure rules (see the package doc): every PNG is one or two paper
-// columns wide at FigureDPI, uses the fonts sizes below, draws series in
-// Palette order, and keeps legends and notes outside the data area.
+// The figure rules (see the package doc): every figure is one or two paper
+// columns wide, written as PNG at FigureDPI and as PDF and SVG, uses the
+// font sizes below, draws series in Palette order with a hatch or marker of
+// their own (so they stay apart in greyscale), and keeps legends and notes
+// outside the data area.
 const (
 	// OneColumn and TwoColumn are the widths of a figure that spans one or
 	// both columns of a two-column paper (ACL/NeurIPS-like layouts).
 	OneColumn = 3.5 * vg.Inch
 	TwoColumn = 7 * vg.Inch
-	// FigureDPI is the resolution of every PNG: 1050 px for two columns.
-	FigureDPI = 150
+	// FigureDPI is the resolution of every PNG (recorded in its pHYs chunk).
+	FigureDPI = 300
 
-	titleFont  = 10 // figure title, points
-	labelFont  = 9  // panel titles, axis labels, legend
-	tickFont   = 8  // tick labels, cell annotations, notes
-	figMargin  = 6  // points of white space kept at every edge
-	legendSwat = 12 // points: legend swatch width
+	titleFont   = 10 // figure title, points
+	labelFont   = 8  // panel titles, axis labels, legend
+	tickFont    = 7  // tick labels, cell annotations, notes
+	captionFont = 6.5
+	figMargin   = 5  // points of white space kept at every edge
+	legendSwat  = 14 // points: legend swatch width
 )
 
-// Palette is Okabe and Ito's colour-blind-safe palette (blue first, yellow
-// late because it is faint on white), then a neutral grey. Series beyond
-// nine reuse it; legends name every series, so a repeat stays readable.
+// Palette is Okabe and Ito's colour-blind-safe palette (blue first), then a
+// neutral grey, with black last: a black bar would hide its black error bar.
+// Series beyond nine reuse it with another hatch, so a repeat stays apart.
 var Palette = []color.RGBA{
 	{0x00, 0x72, 0xB2, 255}, // blue
 	{0xE6, 0x9F, 0x00, 255}, // orange
@@ -47,12 +50,81 @@ var Palette = []color.RGBA{
 	{0xD5, 0x5E, 0x00, 255}, // vermillion
 	{0x56, 0xB4, 0xE9, 255}, // sky blue
 	{0xCC, 0x79, 0xA7, 255}, // reddish purple
-	{0x00, 0x00, 0x00, 255}, // black
-	{0xF0, 0xE4, 0x42, 255}, // yellow
+	{0xF0, 0xE4, 0x42, 255}, // yellow (outlined: faint on white)
 	{0x99, 0x99, 0x99, 255}, // grey
+	{0x33, 0x33, 0x33, 255}, // near black
 }
 
 func seriesColor(k int) color.RGBA { return Palette[k%len(Palette)] }
+
+// hatch is a fill pattern drawn over a series' colour. Okabe–Ito colours
+// share lightness in pairs (orange and sky blue, blue and vermillion), so in
+// greyscale only the pattern tells such series apart.
+type hatch int
+
+const (
+	hatchNone  hatch = iota
+	hatchDiag        // ////
+	hatchBack        // \\\\
+	hatchCross       // xxxx
+	hatchHoriz       // ----
+	hatchVert        // ||||
+	hatchDots        // ....
+	hatchGrid        // ++++
+	hatchDense       // dense ////
+)
+
+func seriesHatch(k int) hatch { return hatch(k % 9) }
+
+// seriesGlyph is the marker of line series k; markers, like hatches, keep
+// series apart without colour.
+func seriesGlyph(k int) draw.GlyphDrawer {
+	switch k % 8 {
+	case 6:
+		return draw.BoxGlyph{}
+	case 7:
+		return draw.RingGlyph{}
+	case 1:
+		return draw.SquareGlyph{}
+	case 2:
+		return draw.TriangleGlyph{}
+	case 3:
+		return draw.PyramidGlyph{}
+	case 4:
+		return draw.CrossGlyph{}
+	case 5:
+		return draw.PlusGlyph{}
+	}
+	return draw.CircleGlyph{}
+}
+
+// seriesDash is the dash pattern of line series k.
+func seriesDash(k int) []vg.Length {
+	switch k % 4 {
+	case 1:
+		return []vg.Length{vg.Points(4), vg.Points(2)}
+	case 2:
+		return []vg.Length{vg.Points(1.2), vg.Points(1.5)}
+	case 3:
+		return []vg.Length{vg.Points(5), vg.Points(1.5), vg.Points(1.2), vg.Points(1.5)}
+	}
+	return nil
+}
+
+// luminance is the relative lightness of c in [0, 1] (Rec. 709 weights).
+func luminance(c color.Color) float64 {
+	r, g, b, _ := c.RGBA()
+	return (0.2126*float64(r) + 0.7152*float64(g) + 0.0722*float64(b)) / 0xffff
+}
+
+// inkOn is the colour of lines and text drawn over fill: dark on light
+// fills, white on dark ones.
+func inkOn(fill color.Color) color.Color {
+	if luminance(fill) > 0.45 {
+		return color.Gray{Y: 0x20}
+	}
+	return color.White
+}
 
 func figFont(size float64) font.Font { return font.From(plot.DefaultFont, vg.Points(size)) }
 
@@ -70,21 +142,22 @@ func textWidth(s string, size float64) vg.Length {
 func newFigPlot() *plot.Plot {
 	pl := plot.New()
 	pl.Title.TextStyle.Font = figFont(labelFont)
+	pl.Title.Padding = vg.Points(3)
 	for _, ax := range []*plot.Axis{&pl.X, &pl.Y} {
 		ax.Label.TextStyle.Font = figFont(labelFont)
 		ax.Tick.Label.Font = figFont(tickFont)
+		ax.Padding = vg.Points(2)
 	}
 	pl.Legend.TextStyle.Font = figFont(labelFont)
 	pl.X.Tick.Marker, pl.Y.Tick.Marker = niceTicks{}, niceTicks{}
 	return pl
 }
 
-// wrapText breaks s at spaces into lines no wider than w at size points;
-// a " — " separator always starts a new line (titles put backbone and data
-// there). A single word wider than w stays on its own line.
+// wrapText breaks s at spaces into lines no wider than w at size points.
+// A single word wider than w stays on its own line.
 func wrapText(s string, size float64, w vg.Length) []string {
 	var out []string
-	for _, part := range strings.Split(s, " — ") {
+	for _, part := range strings.Split(s, "\n") {
 		line := ""
 		for _, word := range strings.Fields(part) {
 			try := word
@@ -106,156 +179,325 @@ func wrapText(s string, size float64, w vg.Length) []string {
 }
 
 // lineH is the height of one text line at size points.
-func lineH(size float64) vg.Length { return vg.Points(size * 1.35) }
+func lineH(size float64) vg.Length { return vg.Points(size * 1.3) }
 
-// figure is a white canvas of the rule DPI.
+// figSpec is what every figure carries besides its plots: a short title, the
+// provenance caption (one line under the plot and in the files' metadata),
+// reading notes (e.g. what the error bars are) and its width.
+type figSpec struct {
+	Title   string
+	Caption string
+	Notes   []string
+	Width   vg.Length
+}
+
+func (s figSpec) width() vg.Length {
+	if s.Width == OneColumn {
+		return OneColumn
+	}
+	return TwoColumn
+}
+
+func (s figSpec) twoCol() bool { return s.width() == TwoColumn }
+
+// figure is one canvas drawn once: every operation goes to a raster, a PDF
+// and an SVG canvas (vg.MultiCanvas) and to a probe that keeps the extent
+// of each text for the image tests.
 type figure struct {
-	img  *vgimg.Canvas
-	dc   draw.Canvas
+	spec  figSpec
+	img   *vgimg.Canvas
+	pdf   *vgpdf.Canvas
+	svg   *vgsvg.Canvas
+	probe *probeCanvas
+	dc    draw.Canvas
+	w, h  vg.Length
+	// layout is where the parts went, for the image tests.
+	layout figLayout
+}
+
+// figLayout records the regions of a drawn figure.
+type figLayout struct {
+	Legend vg.Rectangle   // zero when there is no legend
+	Tiles  []vg.Rectangle // each panel's whole area (axes included)
+	Data   []vg.Rectangle // each panel's data area
+	Plots  []*plot.Plot
+}
+
+type sizedCanvas struct {
+	vg.Canvas
 	w, h vg.Length
 }
 
-func newFigure(w, h vg.Length) *figure {
+func (c sizedCanvas) Size() (vg.Length, vg.Length) { return c.w, c.h }
+
+func newFigure(spec figSpec, h vg.Length) *figure {
+	w := spec.width()
 	img := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(FigureDPI), vgimg.UseBackgroundColor(color.White))
-	return &figure{img: img, dc: draw.New(img), w: w, h: h}
+	pdf := vgpdf.New(w, h)
+	svg := vgsvg.NewWith(vgsvg.UseWH(w, h))
+	probe := &probeCanvas{}
+	probe.reset()
+	multi := sizedCanvas{Canvas: vg.MultiCanvas(img, pdf, svg, probe), w: w, h: h}
+	dc := draw.New(multi)
+	// A white page in the vector files too (the raster has its background).
+	pdf.SetColor(color.White)
+	pdf.Fill(rectPath(vg.Rectangle{Max: vg.Point{X: w, Y: h}}))
+	svg.SetColor(color.White)
+	svg.Fill(rectPath(vg.Rectangle{Max: vg.Point{X: w, Y: h}}))
+	return &figure{spec: spec, img: img, pdf: pdf, svg: svg, probe: probe, dc: dc, w: w, h: h}
 }
 
-// titleHeight is the band the wrapped title needs.
-func titleHeight(title string, w vg.Length) vg.Length {
-	n := len(wrapText(title, titleFont, w-2*vg.Points(figMargin)))
+func rectPath(r vg.Rectangle) vg.Path {
+	var p vg.Path
+	p.Move(r.Min)
+	p.Line(vg.Point{X: r.Max.X, Y: r.Min.Y})
+	p.Line(r.Max)
+	p.Line(vg.Point{X: r.Min.X, Y: r.Max.Y})
+	p.Close()
+	return p
+}
+
+// titleHeight is the band the title needs (it wraps only if it must).
+func titleHeight(spec figSpec) vg.Length {
+	if spec.Title == "" {
+		return vg.Points(figMargin)
+	}
+	n := len(wrapText(spec.Title, titleFont, spec.width()-2*vg.Points(figMargin)))
 	return vg.Length(n)*lineH(titleFont) + 2*vg.Points(figMargin)
 }
 
-// drawTitle writes the wrapped title centred at the top.
-func (f *figure) drawTitle(title string) {
+func (f *figure) drawTitle() {
 	st := textStyle(titleFont)
 	y := f.h - vg.Points(figMargin) - lineH(titleFont)/2
-	for _, l := range wrapText(title, titleFont, f.w-2*vg.Points(figMargin)) {
+	for _, l := range wrapText(f.spec.Title, titleFont, f.w-2*vg.Points(figMargin)) {
 		f.dc.FillText(st, vg.Point{X: f.w / 2, Y: y}, l)
 		y -= lineH(titleFont)
 	}
 }
 
-// noteHeight is the band the wrapped notes need at the bottom.
-func noteHeight(notes []string, w vg.Length) vg.Length {
-	n := 0
-	for _, s := range notes {
-		n += len(wrapText(s, tickFont, w-2*vg.Points(figMargin)))
+// captionLines are the notes, then the provenance caption, wrapped to the
+// width; the caption is set small enough to fit one line where it can.
+func captionLines(spec figSpec) (notes []string, caption []string, capSize float64) {
+	tw := spec.width() - 2*vg.Points(figMargin)
+	for _, n := range spec.Notes {
+		notes = append(notes, wrapText(n, tickFont, tw)...)
 	}
-	if n == 0 {
-		return 0
+	capSize = captionFont
+	if spec.Caption != "" {
+		for capSize > 5 && textWidth(spec.Caption, capSize) > tw {
+			capSize -= 0.25
+		}
+		caption = wrapText(spec.Caption, capSize, tw)
 	}
-	return vg.Length(n)*lineH(tickFont) + vg.Points(figMargin)
+	return notes, caption, capSize
 }
 
-// drawNotes writes the notes left-aligned at the bottom.
-func (f *figure) drawNotes(notes []string) {
+// footHeight is the band the notes and caption take at the bottom.
+func footHeight(spec figSpec) vg.Length {
+	notes, caption, cs := captionLines(spec)
+	if len(notes)+len(caption) == 0 {
+		return vg.Points(figMargin)
+	}
+	return vg.Length(len(notes))*lineH(tickFont) + vg.Length(len(caption))*lineH(cs) + vg.Points(figMargin+3)
+}
+
+func (f *figure) drawFoot() {
+	notes, caption, cs := captionLines(f.spec)
 	st := textStyle(tickFont)
 	st.XAlign = text.XLeft
-	var lines []string
-	for _, s := range notes {
-		lines = append(lines, wrapText(s, tickFont, f.w-2*vg.Points(figMargin))...)
-	}
-	y := vg.Points(figMargin) + vg.Length(len(lines))*lineH(tickFont) - lineH(tickFont)/2
-	for _, l := range lines {
-		f.dc.FillText(st, vg.Point{X: vg.Points(figMargin), Y: y}, l)
+	x := vg.Points(figMargin)
+	y := footHeight(f.spec) - vg.Points(3) - lineH(tickFont)/2
+	for _, l := range notes {
+		f.dc.FillText(st, vg.Point{X: x, Y: y}, l)
 		y -= lineH(tickFont)
 	}
-}
-
-func (f *figure) png() ([]byte, error) {
-	var buf bytes.Buffer
-	if _, err := (vgimg.PngCanvas{Canvas: f.img}).WriteTo(&buf); err != nil {
-		return nil, fmt.Errorf("encode png: %w", err)
+	y += lineH(tickFont)/2 - lineH(cs)/2
+	cst := textStyle(cs)
+	cst.XAlign = text.XLeft
+	cst.Color = color.Gray{Y: 0x40}
+	for _, l := range caption {
+		f.dc.FillText(cst, vg.Point{X: x, Y: y}, l)
+		y -= lineH(cs)
 	}
-	return buf.Bytes(), nil
 }
 
-// legendEntry is one line of a legend column.
+// legendEntry is one line of a legend.
 type legendEntry struct {
 	Name  string
 	Color color.Color
-	// Ring draws a hollow marker instead of a filled swatch (paper values).
-	Ring bool
+	// Kind is how the swatch is drawn: a filled (hatched) box for bars and
+	// cells, a line with its marker for line series, a ring for paper values.
+	Kind  swatchKind
+	Hatch hatch
+	Glyph draw.GlyphDrawer
+	Dash  []vg.Length
 }
 
-// legendWidth is the width of a legend column holding names, with a title.
-func legendWidth(title string, entries []legendEntry) vg.Length {
-	w := textWidth(title, labelFont)
+type swatchKind int
+
+const (
+	swatchBox swatchKind = iota
+	swatchLine
+	swatchMarker
+	swatchRing
+)
+
+func barEntry(name string, k int) legendEntry {
+	return legendEntry{Name: name, Color: seriesColor(k), Hatch: seriesHatch(k)}
+}
+
+func entryWidth(e legendEntry) vg.Length {
+	return vg.Points(legendSwat+4) + textWidth(e.Name, labelFont) + vg.Points(8)
+}
+
+// legendGeom is a legend laid out in cols columns of width colW.
+type legendGeom struct {
+	cols, rows int
+	colW       vg.Length
+}
+
+func (g legendGeom) size() (w, h vg.Length) {
+	return vg.Length(g.cols) * g.colW, vg.Length(g.rows) * lineH(labelFont)
+}
+
+// legendIn lays entries out in as many columns as fit in width w.
+func legendIn(entries []legendEntry, w vg.Length) legendGeom {
+	colW := vg.Length(0)
 	for _, e := range entries {
-		w = max(w, vg.Points(legendSwat+4)+textWidth(e.Name, labelFont))
+		colW = max(colW, entryWidth(e))
 	}
-	return w + 2*vg.Points(figMargin)
+	cols := max(1, min(len(entries), int((w-2*vg.Points(figMargin))/colW)))
+	return legendGeom{cols: cols, rows: (len(entries) + cols - 1) / cols, colW: colW}
 }
 
-// drawLegend draws a legend column with its top-left corner at (x, top),
-// outside every plot's data area.
-func (f *figure) drawLegend(x, top vg.Length, title string, entries []legendEntry) {
+// drawLegend draws entries in g's grid with its top-left corner at (x, top),
+// and records the box.
+func (f *figure) drawLegend(x, top vg.Length, g legendGeom, entries []legendEntry) {
 	st := textStyle(labelFont)
 	st.XAlign = text.XLeft
-	y := top - lineH(labelFont)/2
-	x += vg.Points(figMargin)
-	if title != "" {
-		f.dc.FillText(st, vg.Point{X: x, Y: y}, title)
-		y -= lineH(labelFont)
+	for i, e := range entries {
+		cx := x + vg.Length(i%g.cols)*g.colW
+		cy := top - vg.Length(i/g.cols)*lineH(labelFont) - lineH(labelFont)/2
+		drawSwatch(f.dc, e, vg.Rectangle{Min: vg.Point{X: cx, Y: cy - vg.Points(3.5)}, Max: vg.Point{X: cx + vg.Points(legendSwat), Y: cy + vg.Points(3.5)}})
+		f.dc.FillText(st, vg.Point{X: cx + vg.Points(legendSwat+4), Y: cy}, e.Name)
 	}
-	for _, e := range entries {
-		sw := vg.Points(legendSwat)
-		if e.Ring {
-			f.dc.StrokeLines(draw.LineStyle{Color: e.Color, Width: vg.Points(1.2)},
-				circle(vg.Point{X: x + sw/2, Y: y}, vg.Points(3.5)))
-		} else {
-			f.dc.FillPolygon(e.Color, []vg.Point{{X: x, Y: y - sw/3}, {X: x + sw, Y: y - sw/3}, {X: x + sw, Y: y + sw/3}, {X: x, Y: y + sw/3}})
+	w, h := g.size()
+	f.layout.Legend = vg.Rectangle{Min: vg.Point{X: x, Y: top - h}, Max: vg.Point{X: x + w, Y: top}}
+}
+
+func drawSwatch(c draw.Canvas, e legendEntry, r vg.Rectangle) {
+	mid := vg.Point{X: (r.Min.X + r.Max.X) / 2, Y: (r.Min.Y + r.Max.Y) / 2}
+	switch e.Kind {
+	case swatchLine, swatchMarker:
+		if e.Kind == swatchLine {
+			c.StrokeLine2(draw.LineStyle{Color: e.Color, Width: vg.Points(1.3), Dashes: e.Dash}, r.Min.X, mid.Y, r.Max.X, mid.Y)
 		}
-		f.dc.FillText(st, vg.Point{X: x + sw + vg.Points(4), Y: y}, e.Name)
-		y -= lineH(labelFont)
+		g := e.Glyph
+		if g == nil && e.Kind == swatchMarker {
+			g = draw.CircleGlyph{}
+		}
+		if g != nil {
+			c.DrawGlyph(draw.GlyphStyle{Color: e.Color, Radius: vg.Points(2.3), Shape: g}, mid)
+		}
+	case swatchRing:
+		c.DrawGlyph(draw.GlyphStyle{Color: e.Color, Radius: vg.Points(3), Shape: draw.RingGlyph{}}, mid)
+	default:
+		fillHatched(c, r, e.Color, e.Hatch)
 	}
 }
 
-func circle(c vg.Point, r vg.Length) []vg.Point {
-	var pts []vg.Point
-	for i := 0; i <= 24; i++ {
-		a := 2 * math.Pi * float64(i) / 24
-		pts = append(pts, vg.Point{X: c.X + r*vg.Length(math.Cos(a)), Y: c.Y + r*vg.Length(math.Sin(a))})
+// fillHatched fills r with col, draws the hatch over it and outlines it, so
+// light colours (yellow) keep an edge on white.
+func fillHatched(c draw.Canvas, r vg.Rectangle, col color.Color, h hatch) {
+	if r.Max.X-r.Min.X <= 0 || r.Max.Y-r.Min.Y <= 0 {
+		return
 	}
-	return pts
+	c.FillPolygon(col, rectPts(r))
+	drawHatch(c, r, h, inkOn(col))
+	c.StrokeLines(draw.LineStyle{Color: color.Gray{Y: 0x30}, Width: vg.Points(0.4)}, append(rectPts(r), r.Min))
 }
 
-// legendHeight is the height of a legend column.
-func legendHeight(title string, n int) vg.Length {
-	if title != "" {
-		n++
-	}
-	return vg.Length(n) * lineH(labelFont)
+func rectPts(r vg.Rectangle) []vg.Point {
+	return []vg.Point{r.Min, {X: r.Max.X, Y: r.Min.Y}, r.Max, {X: r.Min.X, Y: r.Max.Y}}
 }
 
-// drawColourBar draws a vertical [0, 100] % colour bar of the heat-map ramp
-// in the rectangle (x, y0)–(x+w, y1), ticks on its right.
-func (f *figure) drawColourBar(x, y0, y1 vg.Length, label string) {
-	const barW = 10
-	cols := ramp(64).Colors()
-	n := len(cols)
-	for i, c := range cols {
-		lo := y0 + (y1-y0)*vg.Length(i)/vg.Length(n)
-		hi := y0 + (y1-y0)*vg.Length(i+1)/vg.Length(n)
-		f.dc.FillPolygon(c, []vg.Point{{X: x, Y: lo}, {X: x + vg.Points(barW), Y: lo}, {X: x + vg.Points(barW), Y: hi}, {X: x, Y: hi}})
+// drawHatch strokes pattern h inside r (lines are clipped to r by hand:
+// vg canvases have no clip paths).
+func drawHatch(c draw.Canvas, r vg.Rectangle, h hatch, ink color.Color) {
+	ls := draw.LineStyle{Color: ink, Width: vg.Points(0.45)}
+	step := vg.Points(3.2)
+	lines := func(dx, dy float64, s vg.Length) {
+		// Lines through points spaced s apart along the normal of (dx, dy).
+		nx, ny := -dy, dx
+		cx, cy := (r.Min.X+r.Max.X)/2, (r.Min.Y+r.Max.Y)/2
+		half := (r.Max.X - r.Min.X + r.Max.Y - r.Min.Y)
+		for off := -half; off <= half; off += s {
+			px, py := cx+off*vg.Length(nx), cy+off*vg.Length(ny)
+			a := vg.Point{X: px - half*vg.Length(dx), Y: py - half*vg.Length(dy)}
+			b := vg.Point{X: px + half*vg.Length(dx), Y: py + half*vg.Length(dy)}
+			if p, q, ok := clipSegment(a, b, r); ok {
+				c.StrokeLine2(ls, p.X, p.Y, q.X, q.Y)
+			}
+		}
 	}
-	f.dc.StrokeLines(draw.LineStyle{Color: color.Gray{Y: 0x66}, Width: vg.Points(0.5)},
-		[]vg.Point{{X: x, Y: y0}, {X: x + vg.Points(barW), Y: y0}, {X: x + vg.Points(barW), Y: y1}, {X: x, Y: y1}, {X: x, Y: y0}})
-	st := textStyle(tickFont)
-	st.XAlign = text.XLeft
-	for _, v := range []float64{0, 25, 50, 75, 100} {
-		y := y0 + (y1-y0)*vg.Length(v/100)
-		f.dc.FillText(st, vg.Point{X: x + vg.Points(barW+3), Y: y}, fmt.Sprintf("%.0f%%", v))
+	d := math.Sqrt2 / 2
+	switch h {
+	case hatchDiag:
+		lines(d, d, step)
+	case hatchBack:
+		lines(d, -d, step)
+	case hatchCross:
+		lines(d, d, step*1.4)
+		lines(d, -d, step*1.4)
+	case hatchHoriz:
+		lines(1, 0, step*0.9)
+	case hatchVert:
+		lines(0, 1, step*0.9)
+	case hatchGrid:
+		lines(1, 0, step*1.3)
+		lines(0, 1, step*1.3)
+	case hatchDense:
+		lines(d, d, step*0.55)
+	case hatchDots:
+		gs := draw.GlyphStyle{Color: ink, Radius: vg.Points(0.55), Shape: draw.CircleGlyph{}}
+		s := step * 0.9
+		for y := r.Min.Y + s/2; y < r.Max.Y; y += s {
+			for x := r.Min.X + s/2; x < r.Max.X; x += s {
+				c.DrawGlyph(gs, vg.Point{X: x, Y: y})
+			}
+		}
 	}
-	lt := textStyle(tickFont)
-	lt.Rotation = math.Pi / 2
-	f.dc.FillText(lt, vg.Point{X: x + vg.Points(barW) + textWidth("100%", tickFont) + vg.Points(10), Y: (y0 + y1) / 2}, label)
 }
 
-// colourBarWidth is the horizontal room drawColourBar takes.
-func colourBarWidth() vg.Length {
-	return vg.Points(10+3+10) + textWidth("100%", tickFont) + lineH(tickFont) + vg.Points(figMargin)
+// clipSegment clips a–b to r (Liang–Barsky).
+func clipSegment(a, b vg.Point, r vg.Rectangle) (vg.Point, vg.Point, bool) {
+	t0, t1 := 0.0, 1.0
+	dx, dy := float64(b.X-a.X), float64(b.Y-a.Y)
+	for _, e := range [4][2]float64{
+		{-dx, float64(a.X - r.Min.X)}, {dx, float64(r.Max.X - a.X)},
+		{-dy, float64(a.Y - r.Min.Y)}, {dy, float64(r.Max.Y - a.Y)},
+	} {
+		p, q := e[0], e[1]
+		if p == 0 {
+			if q < 0 {
+				return a, b, false
+			}
+			continue
+		}
+		t := q / p
+		if p < 0 {
+			t0 = math.Max(t0, t)
+		} else {
+			t1 = math.Min(t1, t)
+		}
+	}
+	if t0 >= t1 {
+		return a, b, false
+	}
+	at := func(t float64) vg.Point {
+		return vg.Point{X: a.X + vg.Length(t*dx), Y: a.Y + vg.Length(t*dy)}
+	}
+	return at(t0), at(t1), true
 }
 
 // naturalLess orders strings with digit runs compared as numbers, so that
@@ -327,7 +569,7 @@ func dataRange(vals []float64, floor, ceil float64) (lo, hi float64) {
 	return lo, hi
 }
 
-// errorBars returns CI whiskers for bars at x positions offset by off.
+// ciBars draws CI whiskers at x positions offset by off.
 type ciBars struct {
 	xs, lo, hi []float64
 	off        vg.Length
@@ -335,51 +577,117 @@ type ciBars struct {
 
 func (c ciBars) Plot(dc draw.Canvas, pl *plot.Plot) {
 	trX, trY := pl.Transforms(&dc)
-	ls := draw.LineStyle{Color: color.Black, Width: vg.Points(0.8)}
-	cap := vg.Points(2)
 	for i, x := range c.xs {
 		if math.IsNaN(c.lo[i]) || math.IsNaN(c.hi[i]) {
 			continue
 		}
-		px := trX(x) + c.off
-		y0, y1 := trY(c.lo[i]), trY(c.hi[i])
-		dc.StrokeLine2(ls, px, y0, px, y1)
-		dc.StrokeLine2(ls, px-cap, y0, px+cap, y0)
-		dc.StrokeLine2(ls, px-cap, y1, px+cap, y1)
+		drawWhisker(dc, trX(x)+c.off, trY(c.lo[i]), trY(c.hi[i]), vg.Points(2))
+	}
+}
+
+// drawWhisker draws an error bar: black on a white halo, so it shows on a
+// dark bar as on white.
+func drawWhisker(c draw.Canvas, x, y0, y1, cap vg.Length) {
+	for _, ls := range []draw.LineStyle{{Color: color.White, Width: vg.Points(1.4)}, {Color: color.Black, Width: vg.Points(0.6)}} {
+		c.StrokeLine2(ls, x, y0, x, y1)
+		c.StrokeLine2(ls, x-cap, y0, x+cap, y0)
+		c.StrokeLine2(ls, x-cap, y1, x+cap, y1)
 	}
 }
 
 var _ plot.Plotter = ciBars{}
-var _ = plotter.NewGrid
 
-var colorBlack = color.Black
-
-// niceTicks labels about five round values (1, 2 or 5 × 10^k apart) with
-// no more decimals than the step needs; gonum's default can leave a bar
-// chart's axis with only its two ends labelled.
+// niceTicks labels round values (1, 2, 2.5 or 5 × 10^k apart) so that an
+// axis carries four to eight labels, with no more decimals than the step
+// needs; gonum's default can leave an axis with only two labels.
 type niceTicks struct{}
 
 func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
 	if !(hi > lo) {
 		return []plot.Tick{{Value: lo, Label: strconv.FormatFloat(lo, 'g', 4, 64)}}
 	}
-	raw := (hi - lo) / 6
-	mag := math.Pow(10, math.Floor(math.Log10(raw)))
-	step := mag
-	for _, m := range []float64{1, 2, 5, 10} {
-		if m*mag >= raw {
-			step = m * mag
-			break
-		}
-	}
+	step := niceStep(lo, hi)
 	dec := max(0, -int(math.Floor(math.Log10(step)+1e-9)))
+	// A step of 2.5 × 10^k needs one decimal more than 10^k does (2.5,
+	// 0.25), until the step is a whole number of tens (25, 250).
+	if m := step / math.Pow(10, math.Floor(math.Log10(step)+1e-9)); math.Abs(m-2.5) < 1e-9 && step < 10 {
+		dec++
+	}
 	var out []plot.Tick
-	for v := math.Ceil(lo/step-1e-9) * step; v <= hi+step*1e-9; v += step {
+	first := math.Ceil(lo/step - 1e-9)
+	for i := first; i*step <= hi+step*1e-9; i++ {
+		v := i * step
 		out = append(out, plot.Tick{Value: v, Label: strconv.FormatFloat(v+0, 'f', dec, 64)})
 		// An unlabelled minor tick halfway to the next.
 		if m := v + step/2; m < hi {
 			out = append(out, plot.Tick{Value: m})
 		}
 	}
+	if first*step-step/2 > lo {
+		out = append(out, plot.Tick{Value: first*step - step/2})
+	}
 	return out
+}
+
+// niceStep is the largest round step that puts at least four labels on
+// [lo, hi].
+func niceStep(lo, hi float64) float64 {
+	span := hi - lo
+	mag := math.Pow(10, math.Floor(math.Log10(span)))
+	for _, s := range []float64{5, 2.5, 2, 1, 0.5, 0.25, 0.2, 0.1, 0.05} {
+		step := s * mag
+		n := math.Floor(hi/step+1e-9) - math.Ceil(lo/step-1e-9) + 1
+		if n >= 4 {
+			return step
+		}
+	}
+	return 0.05 * mag
+}
+
+// countTicks labels whole numbers only (counts of environments).
+type countTicks struct{}
+
+func (countTicks) Ticks(lo, hi float64) []plot.Tick {
+	step := 1.0
+	if hi-lo >= 8 {
+		step = math.Max(1, math.Round(niceStep(lo, hi)))
+		if step == 3 { // 2.5 rounded: counts step by 2
+			step = 2
+		}
+	}
+	var out []plot.Tick
+	for v := math.Ceil(lo/step) * step; v <= hi; v += step {
+		out = append(out, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 0, 64)})
+	}
+	return out
+}
+
+// gridCols is how many panels of n go in a row, at most maxCols: the
+// fewest rows, and among the counts that need no more rows the one that
+// leaves the fewest empty cells (four panels as 2×2, not 3 + 1).
+func gridCols(n, maxCols int) int {
+	maxCols = max(1, min(n, maxCols))
+	rows := (n + maxCols - 1) / maxCols
+	best, empty := maxCols, rows*maxCols-n
+	for c := maxCols - 1; c >= 1; c-- {
+		r := (n + c - 1) / c
+		if r > rows {
+			break
+		}
+		if e := r*c - n; e < empty {
+			best, empty = c, e
+		}
+	}
+	return best
+}
+
+// labelledTicks counts the labelled ticks an axis draws.
+func labelledTicks(ax *plot.Axis) int {
+	n := 0
+	for _, t := range ax.Tick.Marker.Ticks(ax.Min, ax.Max) {
+		if t.Label != "" && t.Value >= ax.Min-1e-9 && t.Value <= ax.Max+1e-9 {
+			n++
+		}
+	}
+	return n
 }

@@ -4,10 +4,14 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
+	"strconv"
 
+	"github.com/memharness/memharness/metrics"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // lmShuffled reports whether a stream mixes the environments' tasks, so that
@@ -15,27 +19,40 @@ import (
 func lmShuffled(stream string) bool { return stream != "" && stream != "similarity" }
 
 // lmHeatMap draws one method's S matrix (row j = after stage j; the upper
-// triangle is blank) with the self-learn row under it when present. Scores
+// triangle is not evaluated) with the self-learn row under it and the OOD
+// environments as extra columns of the last stage when present. Scores
 // 0–100 are drawn on the [0, 1] scale of the confusion heat maps, so each
-// cell reads as a percentage. It returns nil for a single-cell matrix (a
+// cell reads as a percentage. ok is false for a single-cell matrix (a
 // one-environment sensitivity run), which the tables already show.
-func lmHeatMap(title string, m *lmMethod, envs []string, stream string) ([]byte, error) {
+func lmHeatMap(caption string, m *lmMethod, envs, ood []string, stream string) (f figFiles, ok bool, err error) {
 	n := len(envs)
 	if n < 2 {
-		return nil, nil
+		return figFiles{}, false, nil
 	}
+	var oodCols []string
+	for _, e := range ood {
+		if _, has := m.OOD[e]; has {
+			oodCols = append(oodCols, e)
+		}
+	}
+	width := n + len(oodCols)
 	var mat [][]float64
 	var rowLabels []string
 	shuffled := lmShuffled(stream)
 	left := 0
 	for j := range n {
-		row := make([]float64, n)
+		row := make([]float64, width)
 		filled := false
 		for i := range row {
 			row[i] = math.NaN()
-			if i <= j && j < len(m.Matrix.S) && i < len(m.Matrix.S[j]) {
+			if i < n && i <= j && j < len(m.Matrix.S) && i < len(m.Matrix.S[j]) {
 				row[i] = m.Matrix.S[j][i] / 100
 				filled = filled || !math.IsNaN(row[i])
+			}
+		}
+		if j == n-1 {
+			for k, e := range oodCols {
+				row[n+k] = m.OOD[e] / 100
 			}
 		}
 		if shuffled && !filled {
@@ -46,87 +63,154 @@ func lmHeatMap(title string, m *lmMethod, envs []string, stream string) ([]byte,
 		if shuffled {
 			rowLabels = append(rowLabels, fmt.Sprintf("stage %d", j+1))
 		} else {
-			rowLabels = append(rowLabels, fmt.Sprintf("%d %s", j+1, lmEnvShort(envs[j])))
+			rowLabels = append(rowLabels, fmt.Sprintf("%d %s", j+1, lmEnvName(envs[j])))
 		}
 	}
 	if len(m.Self) > 0 {
-		row := make([]float64, n)
-		for i, e := range envs {
-			row[i] = lmLookup(m.Self, e) / 100
+		row := make([]float64, width)
+		for i := range row {
+			row[i] = math.NaN()
+			if i < n {
+				row[i] = lmLookup(m.Self, envs[i]) / 100
+			}
 		}
 		mat = append(mat, row)
-		rowLabels = append(rowLabels, "self")
+		rowLabels = append(rowLabels, "self-learn")
 	}
 	if len(mat) == 0 {
-		return nil, nil
+		return figFiles{}, false, nil
+	}
+	cols := lmMap(envs, lmEnvName)
+	for _, e := range oodCols {
+		cols = append(cols, lmEnvName(e)+" (OOD)")
 	}
 	ylabel := "after learning"
-	notes := []string{"Cells: success rate (%) on the column's test set after the row's stage. Grey: not evaluated (upper triangle: environments not yet learned)."}
+	notes := []string{"Cells: success rate (%) on the column's test set after the row's stage; hatched: not evaluated (upper triangle: environments not yet learned)."}
 	if shuffled {
 		ylabel = "after stage"
-		notes = []string{"Cells: success rate (%) on the column's test set after the row's stage; grey: not evaluated."}
+		notes = []string{"Cells: success rate (%) on the column's test set after the row's stage; hatched: not evaluated."}
 		notes = append(notes, fmt.Sprintf("The %s stream shuffles tasks across environments, so rows are stages, not environments; %d stages that were not scored are left out.", stream, left))
 	}
-	if len(m.Self) > 0 {
-		notes = append(notes, "self: a fresh memory that learned only that environment, tested on it.")
+	if len(oodCols) > 0 {
+		notes = append(notes, "OOD columns: zero-shot scores of the memory built over the whole stream (no learning on them).")
 	}
-	return heatFigure(title, "success rate", []Panel{{
-		Title: "S matrix of " + m.Spec.Name, Matrix: mat, RowLabels: rowLabels,
-		ColLabels: lmMap(envs, lmEnvShort), XLabel: "test set", YLabel: ylabel,
-	}}, notes)
+	if len(m.Self) > 0 {
+		notes = append(notes, "self-learn: a fresh memory that learned only that environment, tested on it.")
+	}
+	spec := figSpec{Title: "Score matrix: " + m.Spec.Name, Caption: "Redraws LifeMem's S matrix (App. C) · " + caption, Notes: notes, Width: OneColumn}
+	if width > 4 {
+		spec.Width = TwoColumn
+	}
+	f, err = heatFigure(spec, "success rate", []Panel{{
+		Matrix: mat, RowLabels: rowLabels, ColLabels: cols, XLabel: "test set", YLabel: ylabel,
+	}})
+	return f, err == nil, err
 }
 
-// lmTransferPlot draws Figure 3: one stacked bar per method, positive at
-// the bottom, then unchanged, then negative; the legend sits right of the
-// plot and long method names are turned.
-func lmTransferPlot(title string, series []lmCounts) ([]byte, error) {
+// lmTransferPlot draws Figure 3: one horizontal stacked bar per method
+// (names on the y axis read without turning), positive first, then
+// unchanged, then negative, each with its own hatch.
+func lmTransferPlot(caption string, series []lmCounts, width vg.Length) (figFiles, error) {
 	if len(series) == 0 {
-		return nil, fmt.Errorf("transfer plot: no methods")
+		return figFiles{}, fmt.Errorf("transfer plot: no methods")
 	}
 	pl := newFigPlot()
-	pl.Y.Label.Text = "environments"
-	pl.X.Label.Text = "method"
-	parts := []struct {
-		name string
-		col  color.RGBA
-		get  func(c lmCounts) int
-	}{
-		{"positive (> +5)", Palette[2], func(c lmCounts) int { return c.n.Positive }},
-		{"unchanged (±5)", Palette[8], func(c lmCounts) int { return c.n.Unchanged }},
-		{"negative (< −5)", Palette[3], func(c lmCounts) int { return c.n.Negative }},
+	pl.X.Label.Text = "environments"
+	pl.X.Tick.Marker = countTicks{}
+	parts := []transferPart{
+		{"positive (> +5)", Palette[2], hatchDiag, func(c lmCounts) int { return c.n.Positive }},
+		{"unchanged (±5)", color.RGBA{0xcc, 0xcc, 0xcc, 255}, hatchNone, func(c lmCounts) int { return c.n.Unchanged }},
+		{"negative (< −5)", Palette[3], hatchBack, func(c lmCounts) int { return c.n.Negative }},
 	}
-	width := min(vg.Points(36), (TwoColumn-2*vg.Inch)/vg.Length(2*len(series)))
-	var below *plotter.BarChart
 	var entries []legendEntry
 	for _, p := range parts {
-		vals := make(plotter.Values, len(series))
-		for i, s := range series {
-			vals[i] = float64(p.get(s))
-		}
-		bc, err := plotter.NewBarChart(vals, width)
-		if err != nil {
-			return nil, fmt.Errorf("transfer plot: %w", err)
-		}
-		bc.Color = p.col
-		bc.LineStyle.Width = 0
-		if below != nil {
-			bc.StackOn(below)
-		}
-		below = bc
-		pl.Add(bc)
-		entries = append(entries, legendEntry{Name: p.name, Color: p.col})
+		entries = append(entries, legendEntry{Name: p.name, Color: p.col, Hatch: p.hatch})
 	}
 	names := make([]string, len(series))
-	for i, s := range series {
-		names[i] = s.name
-	}
-	pl.NominalX(names...)
 	tallest := 0
-	for _, s := range series {
+	for i, s := range series {
+		// Top to bottom in the configured order.
+		names[len(series)-1-i] = s.name
 		tallest = max(tallest, s.n.Positive+s.n.Unchanged+s.n.Negative)
 	}
-	pl.Y.Min, pl.Y.Max = 0, math.Max(1, float64(tallest))*1.1
-	pl.X.Min, pl.X.Max = -0.5, float64(len(series))-0.5
-	return layoutPanels(title, []*plot.Plot{pl}, 1, entries,
-		[]string{"Per method, how many environments scored more than 5 points higher at the end of the stream than right after they were learned (positive), within 5 points (unchanged) or more than 5 points lower (negative)."})
+	pl.NominalY(names...)
+	pl.Y.Tick.Label.Font = figFont(tickFont)
+	pl.X.Min, pl.X.Max = 0, math.Max(1, float64(tallest))*1.05
+	pl.Y.Min, pl.Y.Max = -0.5, float64(len(series))-0.5
+	g := plotter.NewGrid()
+	g.Horizontal.Width = 0
+	pl.Add(g, transferBars{series: series, parts: parts})
+	spec := figSpec{Title: "Transfer after the stream, per method", Caption: "Redraws LifeMem Figure 3 · " + caption, Width: width,
+		Notes: []string{"Per method, how many environments scored more than 5 points higher at the end of the stream than right after they were learned (positive), within 5 points (unchanged) or more than 5 points lower (negative)."}}
+	return layoutPanels(spec, []*plot.Plot{pl}, 1, entries)
+}
+
+type transferPart struct {
+	name  string
+	col   color.RGBA
+	hatch hatch
+	get   func(c lmCounts) int
+}
+
+// transferBars draws the stacked horizontal bars of lmTransferPlot.
+type transferBars struct {
+	series []lmCounts
+	parts  []transferPart
+}
+
+func (tb transferBars) Plot(c draw.Canvas, pl *plot.Plot) {
+	trX, trY := pl.Transforms(&c)
+	h := min((trY(1)-trY(0))*0.6, vg.Points(16))
+	if len(tb.series) == 1 {
+		h = vg.Points(16)
+	}
+	for i, s := range tb.series {
+		y := trY(float64(len(tb.series) - 1 - i))
+		at := 0
+		for _, p := range tb.parts {
+			n := p.get(s)
+			if n == 0 {
+				continue
+			}
+			fillHatched(c, vg.Rectangle{Min: vg.Point{X: trX(float64(at)), Y: y - h/2}, Max: vg.Point{X: trX(float64(at + n)), Y: y + h/2}}, p.col, p.hatch)
+			at += n
+		}
+	}
+}
+
+// lmSensitivityPlot draws Table 8: OP and BwT of each LifeMem setting
+// (named by its L, τ and top-k), as points on axes that span the data.
+func lmSensitivityPlot(caption string, settings []lmSetting) (figFiles, error) {
+	op := barPanel{Title: "OP", YLabel: "OP (%)", Dots: true}
+	bwt := barPanel{Title: "BwT", YLabel: "BwT (%)", Dots: true}
+	var ov, bv []float64
+	for _, s := range settings {
+		l, tau, k := s.knobs()
+		// One knob a line: eight settings side by side stay readable.
+		g := fmt.Sprintf("L %d\nτ %s\nk %d", l, strconv.FormatFloat(tau, 'f', 2, 64), k)
+		switch {
+		case s.m.Spec.NoSkills:
+			g += "\n(no skills)"
+		case s.m.Spec.NoTrajectories:
+			g += "\n(no traj.)"
+		}
+		if s.run != "" {
+			g = s.run + "\n" + g
+		}
+		op.Groups, bwt.Groups = append(op.Groups, g), append(bwt.Groups, g)
+		ov, bv = append(ov, lmAvgOP(s.m)), append(bv, metrics.BwT(s.m.Matrix).Value)
+	}
+	op.Series = []barSeries{{Name: "LifeMem", Values: ov}}
+	bwt.Series = []barSeries{{Name: "LifeMem", Values: bv}}
+	spec := figSpec{Title: "Sensitivity of LifeMem to L, τ and top-k", Width: TwoColumn,
+		Caption: "Redraws LifeMem Table 8 · " + caption,
+		Notes:   []string{"L: split size; τ: mean resultant length below which a cluster splits; k: skills shown. No intervals: one run per setting."}}
+	panels := []barPanel{op}
+	if slices.ContainsFunc(bv, func(v float64) bool { return !math.IsNaN(v) }) {
+		panels = append(panels, bwt)
+	} else {
+		spec.Notes = append(spec.Notes, "BwT is undefined in every setting (one environment per stream: nothing is learned after it), so only OP is drawn.")
+		spec.Width = OneColumn
+	}
+	return barFigure(spec, panels, 1, false)
 }

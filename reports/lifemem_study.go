@@ -190,6 +190,11 @@ func (r *lmRun) writeSensitivity(dir string) ([]Artefact, error) {
 	}
 	t, rows := lmSensitivityTable("Table 8 — sensitivity of LifeMem to L, τ and top-k — "+r.title(), settings, r.info.Config.Envs)
 	d := lmDoc{base: "lifemem_sensitivity", what: "LifeMem Table 8: sensitivity", tables: []Table{t}, header: lmSensitivityHeader, rows: rows}
+	fig, err := lmSensitivityPlot(r.caption(), settings)
+	if err != nil {
+		return nil, err
+	}
+	d.pngs = []lmPNG{{name: "lifemem_sensitivity", desc: "LifeMem Table 8 as points: OP and BwT per setting", fig: fig}}
 	return d.write(dir)
 }
 
@@ -483,6 +488,41 @@ func lmWriteStreams(dir string, runs []*lmRun) ([]Artefact, error) {
 		base: "lifemem_streams", what: "LifeMem Table 5: stream robustness", tables: []Table{t},
 		header: []string{"method", "model", "stream", "op", "run", "recovery_rate"}, rows: rows,
 	}
+	// The figure: OP of each method under each stream, the recovery rate
+	// under the method's name.
+	panel := barPanel{Title: "OP after the full stream", YLabel: "OP (%)"}
+	models := map[string]bool{}
+	for _, k := range keys {
+		models[k.model] = true
+	}
+	for _, k := range keys {
+		g := k.method
+		if len(models) > 1 {
+			g += " (" + orDefault(k.model, "–") + ")"
+		}
+		if rec := metrics.RecoveryRate(lmLookup(op[k], "similarity"), lmLookup(op[k], "random"), lmLookup(op[k], "buffer")); !math.IsNaN(rec) {
+			g += "\nrecovery " + lmF2(100*rec) + " %"
+		}
+		panel.Groups = append(panel.Groups, g)
+	}
+	for _, s := range streams {
+		sr := barSeries{Name: s + " stream"}
+		for _, k := range keys {
+			sr.Values = append(sr.Values, lmLookup(op[k], s))
+		}
+		panel.Series = append(panel.Series, sr)
+	}
+	spec := figSpec{Title: "Robustness to the task stream", Width: OneColumn,
+		Caption: "Redraws LifeMem Table 5 · LifeMem lifelong protocol · backbone: " + lmBackbones(runs),
+		Notes:   []string{"Recovery rate = (buffer − random) / (similarity − random). No intervals: one run per stream."}}
+	if len(keys) > 3 {
+		spec.Width = TwoColumn
+	}
+	fig, err := barFigure(spec, []barPanel{panel}, 1, false)
+	if err != nil {
+		return nil, fmt.Errorf("lifemem_streams.png: %w", err)
+	}
+	d.pngs = []lmPNG{{name: "lifemem_streams", desc: "LifeMem Table 5 as grouped bars: OP per stream and method", fig: fig}}
 	return d.write(dir)
 }
 
@@ -536,6 +576,11 @@ func lmWriteSweepSensitivity(dir string, runs []*lmRun) ([]Artefact, error) {
 	}
 	t, rows := lmSensitivityTable("Table 8 — sensitivity of LifeMem across the sweep — backbone: "+lmBackbones(runs), settings, envs)
 	d := lmDoc{base: "lifemem_sensitivity", what: "LifeMem Table 8: sensitivity across the sweep", tables: []Table{t}, header: lmSensitivityHeader, rows: rows}
+	fig, err := lmSensitivityPlot("LifeMem lifelong protocol · backbone: "+lmBackbones(runs), settings)
+	if err != nil {
+		return nil, err
+	}
+	d.pngs = []lmPNG{{name: "lifemem_sensitivity", desc: "LifeMem Table 8 as points: OP and BwT per setting", fig: fig}}
 	return d.write(dir)
 }
 

@@ -184,9 +184,11 @@ type lmDoc struct {
 	csvDesc string
 }
 
+// lmPNG is one figure of a document: name is the base name of its PNG,
+// PDF and SVG files.
 type lmPNG struct {
 	name, desc string
-	body       []byte
+	fig        figFiles
 }
 
 func (d lmDoc) write(dir string) ([]Artefact, error) {
@@ -199,12 +201,6 @@ func (d lmDoc) write(dir string) ([]Artefact, error) {
 		name string
 		body []byte
 	}{{d.base + ".md", []byte(md.String())}, {d.base + ".tex", []byte(tex.String())}}
-	for _, p := range d.pngs {
-		files = append(files, struct {
-			name string
-			body []byte
-		}{p.name, p.body})
-	}
 	for _, f := range files {
 		if err := os.WriteFile(filepath.Join(dir, f.name), f.body, 0o644); err != nil {
 			return nil, fmt.Errorf("write %s: %w", f.name, err)
@@ -219,7 +215,11 @@ func (d lmDoc) write(dir string) ([]Artefact, error) {
 		{d.base + ".csv", orDefault(d.csvDesc, d.what+" in tidy long format")},
 	}
 	for _, p := range d.pngs {
-		arts = append(arts, Artefact{p.name, p.desc})
+		figs, err := writeFigure(dir, p.name, p.fig, p.desc)
+		if err != nil {
+			return nil, err
+		}
+		arts = append(arts, figs...)
 	}
 	return arts, nil
 }
@@ -343,14 +343,14 @@ func (r *lmRun) writeMatrices(dir string) ([]Artefact, error) {
 			t.Notes = append(t.Notes, "self-learn: a fresh memory learns only that environment and is tested on it (reference only; not part of OP or BwT).")
 		}
 		tables = append(tables, t)
-		png, err := lmHeatMap(r.title(), m, envs, r.info.Config.Stream)
+		fig, ok, err := lmHeatMap(r.caption(), m, envs, r.oodEnvs(), r.info.Config.Stream)
 		if err != nil {
 			return nil, fmt.Errorf("matrix of %s: %w", m.Spec.Name, err)
 		}
-		if png == nil {
+		if !ok {
 			continue // a one-cell matrix: the table says it all
 		}
-		pngs = append(pngs, lmPNG{name: "lifemem_matrix_" + m.Spec.Name + ".png", desc: "heat map of the score matrix of " + m.Spec.Name, body: png})
+		pngs = append(pngs, lmPNG{name: "lifemem_matrix_" + m.Spec.Name, desc: "heat map of the score matrix of " + m.Spec.Name, fig: fig})
 	}
 	d := lmDoc{
 		base: "lifemem_matrix", what: "score matrices S[j][i] (with the self-learn row)", tables: tables, pngs: pngs,
@@ -412,14 +412,14 @@ func (r *lmRun) writeTransfer(dir string) ([]Artefact, error) {
 		return nil, nil // e.g. a random stream: no diagonal, no transfer
 	}
 	t.Notes = []string{"The stream's last environment is left out: nothing is learned after it."}
-	png, err := lmTransferPlot("Figure 3: transfer categories per method — "+r.title(), series)
+	fig, err := lmTransferPlot(r.caption(), series, OneColumn)
 	if err != nil {
 		return nil, err
 	}
 	d := lmDoc{
 		base: "lifemem_transfer", what: "LifeMem Figure 3: transfer categories", tables: []Table{t},
 		header: []string{"method", "env", "diag", "final", "delta", "category"}, rows: rows,
-		pngs: []lmPNG{{name: "lifemem_transfer.png", desc: "Figure 3 as stacked bars", body: png}},
+		pngs: []lmPNG{{name: "lifemem_transfer", desc: "Figure 3 as stacked bars", fig: fig}},
 	}
 	return d.write(dir)
 }
@@ -439,9 +439,9 @@ func (r *lmRun) baseline() *lmMethod {
 	return nil
 }
 
-// writeOOD is Table 4: zero-shot scores on the OOD environments after the
-// full stream, with the difference to ReAct.
-func (r *lmRun) writeOOD(dir string) ([]Artefact, error) {
+// oodEnvs are the run's OOD environments: the configured ones, else every
+// OOD environment a method has a score for, sorted.
+func (r *lmRun) oodEnvs() []string {
 	ood := r.info.Config.OOD
 	if len(ood) == 0 {
 		for _, m := range r.methods {
@@ -453,6 +453,13 @@ func (r *lmRun) writeOOD(dir string) ([]Artefact, error) {
 		}
 		slices.Sort(ood)
 	}
+	return ood
+}
+
+// writeOOD is Table 4: zero-shot scores on the OOD environments after the
+// full stream, with the difference to ReAct.
+func (r *lmRun) writeOOD(dir string) ([]Artefact, error) {
+	ood := r.oodEnvs()
 	if len(ood) == 0 {
 		return nil, nil
 	}

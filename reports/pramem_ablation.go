@@ -129,7 +129,6 @@ func (st *pramemStudy) writeTable2(dir string) ([]Artefact, error) {
 	tab.Notes = append(tab.Notes, st.rowNotes(rows)...)
 	tab.Notes = append(tab.Notes, st.flatNotes(rows, full)...)
 
-	head, sub := st.figureTitle("PraMem Table 2 (ablations, F1)")
 	ours, paperPanel := barPanel{Title: "Ours (" + st.backboneShort() + ")", YLabel: "F1 (%)"}, barPanel{Title: "Paper: " + paper.StudiesBackbone, YLabel: "F1 (%)"}
 	for i := range t1Overall + 1 {
 		ours.Groups = append(ours.Groups, t1Label(i))
@@ -150,7 +149,11 @@ func (st *pramemStudy) writeTable2(dir string) ([]Artefact, error) {
 		paperPanel.Series = append(paperPanel.Series, barSeries{Name: r.V.label(), Values: pv})
 	}
 	// Side by side on one y scale, so our bars and the paper's read alike.
-	png, err := barFigure(head, sub, []barPanel{ours, paperPanel}, 2, true)
+	spec := st.figSpec("Construction ablations: F1 by scene", "Redraws PraMem Table 2", TwoColumn, st.s.ciNote()+" Paper: no intervals.")
+	if n := identicalNote(ours, "full PraMem", st.s.run.manifest.Backbone == "sim"); n != "" {
+		spec.Notes = append(spec.Notes, n)
+	}
+	png, err := barFigure(spec, []barPanel{ours, paperPanel}, 2, true)
 	if err != nil {
 		return nil, fmt.Errorf("pramem_table2.png: %w", err)
 	}
@@ -161,7 +164,7 @@ func (st *pramemStudy) writeTable2(dir string) ([]Artefact, error) {
 		tex:    st.s.texDoc(groupedTeX(tab, groups)),
 		header: []string{"variant", "method", "scene", "metric", "value", "delta_vs_pramem", "paper", "delta_vs_paper"},
 		rows:   csvRows,
-		png:    png,
+		fig:    png,
 		what:   "PraMem Table 2: F1 of the full method and its construction ablations per scene and Overall, beside the paper's GPT-OSS-120B numbers",
 	}.write(dir)
 }
@@ -177,7 +180,7 @@ func ablationValue(a paper.Ablation, i int) float64 {
 // writeExperience writes Figure 5: PraMem with both kinds of experience
 // against only the pattern or only the bias-alert section at evaluation.
 func (st *pramemStudy) writeExperience(dir string) ([]Artefact, error) {
-	return st.writeFigure(dir, "pramem_experience", "PraMem Figure 5 (twofold experience)",
+	return st.writeFigure(dir, "pramem_experience", "PraMem Figure 5 (twofold experience)", "Twofold experience: F1 by scene",
 		"PraMem Figure 5: F1 with both kinds of experience, only pattern experience and only bias-alert experience",
 		[]pmVariant{pmFull, pmOnlyPattern, pmOnlyBias},
 		"Only pattern / only bias-alert: the same constructed memory, with the other section shown as (none) at evaluation.")
@@ -186,7 +189,7 @@ func (st *pramemStudy) writeExperience(dir string) ([]Artefact, error) {
 // writeReview writes Figure 6: PraMem against construction without the
 // groundedness or the generalizability review.
 func (st *pramemStudy) writeReview(dir string) ([]Artefact, error) {
-	return st.writeFigure(dir, "pramem_review", "PraMem Figure 6 (self-review)",
+	return st.writeFigure(dir, "pramem_review", "PraMem Figure 6 (self-review)", "Self-review: F1 by scene",
 		"PraMem Figure 6: F1 with both self-review checks, without the groundedness review and without the generalizability review",
 		[]pmVariant{pmFull, pmNoGroundedness, pmNoGeneralization},
 		"w/o groundedness review: proposals are not re-checked on a perturbed history; w/o generalizability review: proposals are not checked against virtual scenes.")
@@ -194,7 +197,7 @@ func (st *pramemStudy) writeReview(dir string) ([]Artefact, error) {
 
 // writeFigure writes one of the figure-only ablation studies: F1 per scene
 // and Overall (the bars), Overall ACC and the drop from the full method.
-func (st *pramemStudy) writeFigure(dir, base, study, what string, vs []pmVariant, how string) ([]Artefact, error) {
+func (st *pramemStudy) writeFigure(dir, base, study, short, what string, vs []pmVariant, how string) ([]Artefact, error) {
 	rows := st.studyRows(vs)
 	if rows == nil {
 		return nil, nil
@@ -204,7 +207,6 @@ func (st *pramemStudy) writeFigure(dir, base, study, what string, vs []pmVariant
 	cols = append(cols, "Overall ACC", "Δ Overall F1")
 	tab := Table{Title: st.s.title() + " — " + study + " (%)", Columns: cols}
 	var csvRows [][]string
-	head, sub := st.figureTitle(study)
 	panel := barPanel{Title: "F1 (" + st.backboneShort() + ")", YLabel: "F1 (%)"}
 	for i := range t1Overall + 1 {
 		panel.Groups = append(panel.Groups, t1Label(i))
@@ -241,7 +243,11 @@ func (st *pramemStudy) writeFigure(dir, base, study, what string, vs []pmVariant
 	tab.Notes = append(tab.Notes, st.absentNote()...)
 	tab.Notes = append(tab.Notes, st.rowNotes(rows)...)
 	tab.Notes = append(tab.Notes, st.flatNotes(rows, full)...)
-	png, err := barFigure(head, sub, []barPanel{panel}, 1, false)
+	spec := st.figSpec(short, "Redraws "+strings.TrimSuffix(strings.SplitN(study, " (", 2)[0], " "), OneColumn, st.s.ciNote())
+	if n := identicalNote(panel, "full PraMem", st.s.run.manifest.Backbone == "sim"); n != "" {
+		spec.Notes = append(spec.Notes, n)
+	}
+	png, err := barFigure(spec, []barPanel{panel}, 1, false)
 	if err != nil {
 		return nil, fmt.Errorf("%s.png: %w", base, err)
 	}
@@ -251,7 +257,7 @@ func (st *pramemStudy) writeFigure(dir, base, study, what string, vs []pmVariant
 		tex:    st.s.texDoc(tab.LaTeX()),
 		header: []string{"variant", "method", "scene", "metric", "value", "delta_vs_pramem"},
 		rows:   csvRows,
-		png:    png,
+		fig:    png,
 		what:   what,
 	}.write(dir)
 }
@@ -274,4 +280,38 @@ func (st *pramemStudy) flatNotes(rows []pmRow, full t1Agg) []string {
 		}
 	}
 	return notes
+}
+
+// identicalNote names, per series after the first, the groups where its
+// value equals the first series' (the full method's): bars of equal height
+// that a reader would otherwise take for a drawing error.
+func identicalNote(p barPanel, full string, sim bool) string {
+	if len(p.Series) < 2 {
+		return ""
+	}
+	base := p.Series[0].Values
+	var parts []string
+	for _, sr := range p.Series[1:] {
+		var same []string
+		for i, v := range sr.Values {
+			if i < len(base) && i < len(p.Groups) && !math.IsNaN(v) && v == base[i] {
+				same = append(same, p.Groups[i])
+			}
+		}
+		switch {
+		case len(same) == 0:
+		case len(same) == len(p.Groups):
+			parts = append(parts, sr.Name+" in every group")
+		default:
+			parts = append(parts, sr.Name+" in "+strings.Join(same, ", "))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	why := ""
+	if sim {
+		why = " (the sim reader's answers did not change with the switch; this is no evidence that it is inert)"
+	}
+	return "Identical to " + full + why + ": " + strings.Join(parts, "; ") + "."
 }

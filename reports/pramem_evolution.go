@@ -154,7 +154,7 @@ func (st *pramemStudy) writeEvolution(dir string) ([]Artefact, error) {
 		header: []string{"method", "round", "total_rounds", "overall_acc", "overall_f1", "memory_tokens",
 			"memory_tokens_source", "users", "paper_acc", "paper_f1"},
 		rows: csvRows,
-		png:  png,
+		fig:  png,
 		what: "PraMem Figure 4: Overall ACC and F1 and memory tokens of memories evaluated after different numbers of practice rounds",
 	}
 	if curveMethod != "" {
@@ -172,7 +172,7 @@ func (st *pramemStudy) writeEvolution(dir string) ([]Artefact, error) {
 	return d.write(dir)
 }
 
-func (st *pramemStudy) evolutionPNG(pts []evoPoint, curveMethod string, cRounds []int, cTokens []float64) ([]byte, error) {
+func (st *pramemStudy) evolutionPNG(pts []evoPoint, curveMethod string, cRounds []int, cTokens []float64) (figFiles, error) {
 	var xs, acc, f1, tok, pxs, pacc, pf1 []float64
 	var accLo, accHi, f1Lo, f1Hi []float64 // bootstrap intervals of the Overall scores
 	for i, p := range pts {
@@ -192,11 +192,12 @@ func (st *pramemStudy) evolutionPNG(pts []evoPoint, curveMethod string, cRounds 
 	}
 	// ACC and F1 get a panel each: on one shared axis the lower curve
 	// (F1) would look flat whatever it does.
+	ours := "this run (" + st.backboneShort() + ")"
 	accP := linePanel{Title: "Overall ACC", XLabel: "practice rounds", YLabel: "ACC (%)", YFloor: 0, YCeil: 100, Series: []xySeries{
-		{Name: "ours", X: xs, Y: acc, Lo: accLo, Hi: accHi, Line: true, Color: 0},
+		{Name: ours, X: xs, Y: acc, Lo: accLo, Hi: accHi, Line: true, Color: 0},
 	}}
 	f1P := linePanel{Title: "Overall F1", XLabel: "practice rounds", YLabel: "F1 (%)", YFloor: 0, YCeil: 100, Series: []xySeries{
-		{Name: "ours", X: xs, Y: f1, Lo: f1Lo, Hi: f1Hi, Line: true, Color: 0},
+		{Name: ours, X: xs, Y: f1, Lo: f1Lo, Hi: f1Hi, Line: true, Color: 0},
 	}}
 	if len(pxs) > 0 {
 		accP.Series = append(accP.Series, xySeries{Name: "paper (" + paper.StudiesBackbone + ")", X: pxs, Y: pacc, Color: 1, Hollow: true})
@@ -211,10 +212,10 @@ func (st *pramemStudy) evolutionPNG(pts []evoPoint, curveMethod string, cRounds 
 		bottom.Series = append(bottom.Series, xySeries{Name: "after each round (" + curveMethod + ")", X: cx, Y: cTokens, Line: true, Color: 2})
 	}
 	bottom.Series = append(bottom.Series, xySeries{Name: "evaluated memories", X: xs, Y: tok, Color: 3})
-	head, sub := st.figureTitle("PraMem Figure 4 (memory evolution)")
-	png, err := lineFigure(head, sub, []linePanel{accP, f1P, bottom}, 2)
+	spec := st.figSpec("Memory evolution over practice rounds", "Redraws PraMem Figure 4", TwoColumn, st.s.ciNote())
+	png, err := lineFigure(spec, []linePanel{accP, f1P, bottom}, 3)
 	if err != nil {
-		return nil, fmt.Errorf("pramem_evolution.png: %w", err)
+		return figFiles{}, fmt.Errorf("pramem_evolution.png: %w", err)
 	}
 	return png, nil
 }

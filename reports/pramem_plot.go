@@ -30,34 +30,34 @@ type barPanel struct {
 	Groups        []string
 	Series        []barSeries
 	LogY          bool
+	// Dots draws each value as a point with its interval instead of a bar,
+	// on an axis that spans the data rather than starting at 0.
+	Dots bool
+	// Note is a second title line (e.g. why one series has no bars).
+	Note string
 }
 
-// Figure geometry: panels share the width of two columns less the legend
-// column; each row of panels is panelRowH tall.
-const panelRowH = 2.4 * vg.Inch
+// Figure geometry: a row of panels is panelRowH tall at two columns and
+// panelRowH1 at one.
+const (
+	panelRowH  = 2.2 * vg.Inch
+	panelRowH1 = 1.9 * vg.Inch
+)
 
-// barFigure draws panels in a grid of cols columns under the title, with
-// one legend (the first panel's series) in a column right of the plots.
-// With sharedY every linear panel gets the same y range, so bars can be
-// compared across panels.
-func barFigure(head, sub string, panels []barPanel, cols int, sharedY bool) ([]byte, error) {
+// barFigure draws panels in rows of cols (one per row at one column width),
+// with one legend (the first panel's series). With sharedY every linear
+// panel gets the same y range, so bars can be compared across panels.
+func barFigure(spec figSpec, panels []barPanel, cols int, sharedY bool) (figFiles, error) {
 	if len(panels) == 0 {
-		return nil, fmt.Errorf("bar figure: no panels")
+		return figFiles{}, fmt.Errorf("bar figure: no panels")
 	}
-	cols = max(1, min(cols, len(panels)))
 	var entries []legendEntry
 	for k, sr := range panels[0].Series {
-		entries = append(entries, legendEntry{Name: sr.Name, Color: seriesColor(k)})
-	}
-	hasCI := false
-	for _, p := range panels {
-		for _, sr := range p.Series {
-			hasCI = hasCI || len(sr.Lo) > 0
+		e := barEntry(sr.Name, k)
+		if panels[0].Dots {
+			e = legendEntry{Name: sr.Name, Color: seriesColor(k), Kind: swatchMarker, Glyph: seriesGlyph(k)}
 		}
-	}
-	var notes []string
-	if hasCI {
-		notes = append(notes, "Error bars: bootstrap confidence intervals clustered by user.")
+		entries = append(entries, e)
 	}
 	shared := math.NaN()
 	if sharedY {
@@ -70,11 +70,11 @@ func barFigure(head, sub string, panels []barPanel, cols int, sharedY bool) ([]b
 	for pi, p := range panels {
 		pl, err := barPlot(p, shared)
 		if err != nil {
-			return nil, err
+			return figFiles{}, err
 		}
 		plots[pi] = pl
 	}
-	return layoutPanels(head+" — "+sub, plots, cols, entries, notes)
+	return layoutPanels(spec, plots, cols, entries)
 }
 
 // panelTop is the highest bar or interval end of a panel.
@@ -93,16 +93,30 @@ func panelTop(p barPanel) float64 {
 	return top
 }
 
+// panelValues are every value and interval end of a panel.
+func panelValues(p barPanel) []float64 {
+	var vs []float64
+	for _, sr := range p.Series {
+		vs = append(append(append(vs, sr.Values...), sr.Lo...), sr.Hi...)
+	}
+	return vs
+}
+
 func barPlot(p barPanel, sharedTop float64) (*plot.Plot, error) {
 	pl := newFigPlot()
 	pl.Title.Text = p.Title
+	if p.Note != "" {
+		pl.Title.Text += "\n" + p.Note
+	}
 	pl.Y.Label.Text = p.YLabel
 	pl.NominalX(p.Groups...)
+	pl.X.Tick.Label.Font = figFont(tickFont)
 	pl.X.Min, pl.X.Max = -0.5, float64(len(p.Groups))-0.5
 	g := plotter.NewGrid()
 	g.Vertical.Width = 0
 	pl.Add(g)
-	if p.LogY {
+	switch {
+	case p.LogY:
 		lo, hi := math.Inf(1), 0.0
 		for _, sr := range p.Series {
 			for _, v := range sr.Values {
@@ -118,7 +132,22 @@ func barPlot(p barPanel, sharedTop float64) (*plot.Plot, error) {
 		pl.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 		pl.Y.Min = math.Pow(10, math.Floor(math.Log10(lo)))
 		pl.Y.Max = math.Pow(10, math.Ceil(math.Log10(hi*2)))
-	} else {
+	case p.Dots:
+		// Points need no zero baseline: the axis spans the data, so a
+		// few points' difference near the ceiling stays visible.
+		// Percentages stay within [0, 100] unless a value (BwT) leaves it.
+		vals := panelValues(p)
+		floor, ceil := 0.0, 100.0
+		for _, v := range vals {
+			if v < 0 {
+				floor = math.NaN()
+			}
+			if v > 100 {
+				ceil = math.NaN()
+			}
+		}
+		pl.Y.Min, pl.Y.Max = dataRange(vals, floor, ceil)
+	default:
 		top := sharedTop
 		if math.IsNaN(top) {
 			top = panelTop(p)
@@ -130,7 +159,7 @@ func barPlot(p barPanel, sharedTop float64) (*plot.Plot, error) {
 }
 
 // groupedBars draws a panel's bars from the bottom of the axis (which makes
-// log axes work) with their error bars.
+// log axes work), or its points, with their error bars.
 type groupedBars struct{ p barPanel }
 
 func (gb groupedBars) Plot(c draw.Canvas, pl *plot.Plot) {
@@ -145,7 +174,6 @@ func (gb groupedBars) Plot(c draw.Canvas, pl *plot.Plot) {
 	}
 	barW := 0.8 * groupPx / vg.Length(n)
 	base := trY(pl.Y.Min)
-	ls := draw.LineStyle{Color: colorBlack, Width: vg.Points(0.8)}
 	for k, sr := range gb.p.Series {
 		col := seriesColor(k)
 		for i, v := range sr.Values {
@@ -153,45 +181,73 @@ func (gb groupedBars) Plot(c draw.Canvas, pl *plot.Plot) {
 				continue
 			}
 			x0 := trX(float64(i)) - 0.4*groupPx + vg.Length(k)*barW
-			y := trY(math.Min(v, pl.Y.Max))
-			c.FillPolygon(col, []vg.Point{{X: x0, Y: base}, {X: x0 + barW, Y: base}, {X: x0 + barW, Y: y}, {X: x0, Y: y}})
+			xm := x0 + barW/2
+			y := trY(math.Max(math.Min(v, pl.Y.Max), pl.Y.Min))
+			if !gb.p.Dots {
+				fillHatched(c, vg.Rectangle{Min: vg.Point{X: x0, Y: base}, Max: vg.Point{X: x0 + barW, Y: y}}, col, seriesHatch(k))
+			}
 			if i < len(sr.Lo) && i < len(sr.Hi) && !math.IsNaN(sr.Lo[i]) && !math.IsNaN(sr.Hi[i]) {
-				xm, cp := x0+barW/2, min(barW/3, vg.Points(3))
-				y0, y1 := trY(sr.Lo[i]), trY(sr.Hi[i])
-				c.StrokeLine2(ls, xm, y0, xm, y1)
-				c.StrokeLine2(ls, xm-cp, y0, xm+cp, y0)
-				c.StrokeLine2(ls, xm-cp, y1, xm+cp, y1)
+				drawWhisker(c, xm, trY(math.Max(sr.Lo[i], pl.Y.Min)), trY(math.Min(sr.Hi[i], pl.Y.Max)), min(barW/3, vg.Points(2.5)))
+			}
+			if gb.p.Dots {
+				c.DrawGlyph(draw.GlyphStyle{Color: col, Radius: min(barW/2.5, vg.Points(2.6)), Shape: seriesGlyph(k)}, vg.Point{X: xm, Y: y})
 			}
 		}
 	}
 }
 
-// layoutPanels lays plots out in rows of cols under the wrapped title, with
-// a legend column on the right (when entries are given) and notes at the
-// bottom, two columns wide, and encodes a PNG.
-func layoutPanels(title string, plots []*plot.Plot, cols int, entries []legendEntry, notes []string) ([]byte, error) {
-	w := TwoColumn
-	legW := vg.Length(0)
-	if len(entries) > 0 {
-		legW = legendWidth("", entries)
-	}
-	rotateCrowdedTicks(plots, (w-legW)/vg.Length(cols))
-	rows := (len(plots) + cols - 1) / cols
-	th, nh := titleHeight(title, w), noteHeight(notes, w)
-	h := th + vg.Length(rows)*panelRowH + nh + vg.Points(figMargin)
-	f := newFigure(w, h)
-	f.drawTitle(title)
-	f.drawNotes(notes)
+// layoutPanels lays plots out in rows of cols (at two columns; one per row
+// at one column) under the title, with the legend right of the plots when
+// it is narrow and below them otherwise, then the notes and the caption,
+// and encodes the figure.
+func layoutPanels(spec figSpec, plots []*plot.Plot, cols int, entries []legendEntry) (figFiles, error) {
+	w := spec.width()
 	m := vg.Points(figMargin)
-	area := draw.Crop(f.dc, m, -legW-m, nh+m, -th)
-	tiles := draw.Tiles{Rows: rows, Cols: cols, PadY: vg.Points(8), PadX: vg.Points(10)}
+	rowH := panelRowH
+	if !spec.twoCol() {
+		cols, rowH = 1, panelRowH1
+	}
+	cols = gridCols(len(plots), max(1, cols))
+	rows := (len(plots) + cols - 1) / cols
+	var geom legendGeom
+	legRight := false
+	legW, legH := vg.Length(0), vg.Length(0)
+	if len(entries) > 0 {
+		one := legendIn(entries, 0)
+		one.cols, one.rows = 1, len(entries)
+		ow, oh := one.size()
+		if spec.twoCol() && ow <= 0.3*w && oh <= vg.Length(rows)*rowH {
+			geom, legRight, legW = one, true, ow+m
+		} else {
+			geom = legendIn(entries, w)
+			_, legH = geom.size()
+			legH += vg.Points(4)
+		}
+	}
+	th, fh := titleHeight(spec), footHeight(spec)
+	h := th + vg.Length(rows)*rowH + legH + fh
+	f := newFigure(spec, h)
+	f.drawTitle()
+	f.drawFoot()
+	area := draw.Crop(f.dc, m, -legW-m, fh+legH, -th)
+	rotateCrowdedTicks(plots, (area.Max.X-area.Min.X)/vg.Length(cols))
+	tiles := draw.Tiles{Rows: rows, Cols: cols, PadY: vg.Points(6), PadX: vg.Points(10)}
 	for i, pl := range plots {
-		pl.Draw(tiles.At(area, i%cols, i/cols))
+		c := tiles.At(area, i%cols, i/cols)
+		pl.Draw(c)
+		f.layout.Tiles = append(f.layout.Tiles, c.Rectangle)
+		f.layout.Data = append(f.layout.Data, pl.DataCanvas(c).Rectangle)
+		f.layout.Plots = append(f.layout.Plots, pl)
 	}
 	if len(entries) > 0 {
-		f.drawLegend(w-legW-m/2, h-th-vg.Points(4), "", entries)
+		if legRight {
+			f.drawLegend(w-legW, h-th-vg.Points(4), geom, entries)
+		} else {
+			gw, _ := geom.size()
+			f.drawLegend((w-gw)/2, fh+legH-vg.Points(2), geom, entries)
+		}
 	}
-	return f.png()
+	return f.encode()
 }
 
 // rotateCrowdedTicks turns x tick labels 30° when two neighbours would
@@ -202,18 +258,25 @@ func rotateCrowdedTicks(plots []*plot.Plot, panelW vg.Length) {
 		if !ok || len(ticks) == 0 {
 			continue
 		}
-		slot := (panelW - 0.6*vg.Inch) / vg.Length(len(ticks))
-		crowded := len(ticks) == 1 && textWidth(ticks[0].Label, tickFont) > slot
-		for i := 1; i < len(ticks); i++ {
-			pair := (textWidth(ticks[i-1].Label, tickFont) + textWidth(ticks[i].Label, tickFont)) / 2
-			crowded = crowded || pair+vg.Points(3) > slot
-		}
-		if crowded {
+		if ticksCrowded(ticks, panelW) {
 			pl.X.Tick.Label.Rotation = math.Pi / 6
 			pl.X.Tick.Label.XAlign = text.XRight
 			pl.X.Tick.Label.YAlign = text.YCenter
 		}
 	}
+}
+
+// ticksCrowded reports whether two neighbouring labels would touch in
+// their slots of a panel panelW wide (the y axis, ticks and label, takes
+// about 0.6 in of it).
+func ticksCrowded(ticks plot.ConstantTicks, panelW vg.Length) bool {
+	slot := (panelW - 0.6*vg.Inch) / vg.Length(len(ticks))
+	crowded := len(ticks) == 1 && textWidth(ticks[0].Label, tickFont) > slot
+	for i := 1; i < len(ticks); i++ {
+		pair := (textWidth(ticks[i-1].Label, tickFont) + textWidth(ticks[i].Label, tickFont)) / 2
+		crowded = crowded || pair+vg.Points(4) > slot
+	}
+	return crowded
 }
 
 // xySeries is one line of a line chart; points with a NaN coordinate are
@@ -240,11 +303,12 @@ type linePanel struct {
 // maxMarkers is the most points a joined series marks individually.
 const maxMarkers = 25
 
-// lineFigure draws line panels in rows of cols, with one legend column
-// right of the plots listing every panel's series once.
-func lineFigure(head, sub string, panels []linePanel, cols int) ([]byte, error) {
+// lineFigure draws line panels in rows of cols, with one legend listing
+// every panel's series once. Each series has a colour, a dash pattern and a
+// marker of its own, and its legend swatch is a line with that marker.
+func lineFigure(spec figSpec, panels []linePanel, cols int) (figFiles, error) {
 	if len(panels) == 0 {
-		return nil, fmt.Errorf("line figure: no panels")
+		return figFiles{}, fmt.Errorf("line figure: no panels")
 	}
 	plots := make([]*plot.Plot, len(panels))
 	var entries []legendEntry
@@ -272,34 +336,40 @@ func lineFigure(head, sub string, panels []linePanel, cols int) ([]byte, error) 
 				allY = append(append(allY, sr.Lo...), sr.Hi...)
 			}
 			c := seriesColor(sr.Color)
+			e := legendEntry{Name: sr.Name, Color: c, Kind: swatchMarker, Glyph: seriesGlyph(sr.Color)}
 			if sr.Line && len(xys) > 1 {
 				ln, err := plotter.NewLine(xys)
 				if err != nil {
-					return nil, fmt.Errorf("panel %q, series %q: %w", p.Title, sr.Name, err)
+					return figFiles{}, fmt.Errorf("panel %q, series %q: %w", p.Title, sr.Name, err)
 				}
 				ln.Color = c
-				ln.Width = vg.Points(1.5)
+				ln.Width = vg.Points(1.3)
+				ln.Dashes = seriesDash(sr.Color)
 				pl.Add(ln)
+				e.Kind, e.Dash = swatchLine, ln.Dashes
 			}
 			// Markers show the measured points; a dense curve (one point
 			// per practice round) reads better as a plain line.
 			if !sr.Line || len(xys) <= maxMarkers {
 				sc, err := plotter.NewScatter(xys)
 				if err != nil {
-					return nil, fmt.Errorf("panel %q, series %q: %w", p.Title, sr.Name, err)
+					return figFiles{}, fmt.Errorf("panel %q, series %q: %w", p.Title, sr.Name, err)
 				}
 				sc.Color = c
-				sc.Radius = vg.Points(2.5)
-				sc.Shape = draw.CircleGlyph{}
+				sc.Radius = vg.Points(2.3)
+				sc.Shape = seriesGlyph(sr.Color)
 				if sr.Hollow {
 					sc.Shape = draw.RingGlyph{}
-					sc.Radius = vg.Points(3.5)
+					sc.Radius = vg.Points(3.2)
+					e.Kind = swatchRing
 				}
 				pl.Add(sc)
+			} else {
+				e.Glyph = nil
 			}
 			if !seen[sr.Name] {
 				seen[sr.Name] = true
-				entries = append(entries, legendEntry{Name: sr.Name, Color: c, Ring: sr.Hollow})
+				entries = append(entries, e)
 			}
 		}
 		// Axes from the data: markers at the first and last round keep a
@@ -316,5 +386,5 @@ func lineFigure(head, sub string, panels []linePanel, cols int) ([]byte, error) 
 		}
 		plots[pi] = pl
 	}
-	return layoutPanels(head+" — "+sub, plots, max(1, min(cols, len(plots))), entries, nil)
+	return layoutPanels(spec, plots, cols, entries)
 }

@@ -268,7 +268,7 @@ func TestPraMemDeterministic(t *testing.T) {
 	}
 	var want []string
 	for _, base := range []string{"pramem_table2", "pramem_evolution", "pramem_experience", "pramem_review", "pramem_table3"} {
-		want = append(want, base+".md", base+".tex", base+".csv", base+".png")
+		want = append(want, base+".md", base+".tex", base+".csv", base+".png", base+".pdf", base+".svg")
 	}
 	want = append(want, "pramem_evolution_tokens.csv")
 	slices.Sort(got)

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"gonum.org/v1/plot/vg"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,7 +37,7 @@ type pmDoc struct {
 	md, tex   string
 	header    []string
 	rows      [][]string
-	png       []byte
+	fig       figFiles
 	what      string // what the study is, for the descriptions
 	extraCSVs []pmCSV
 }
@@ -52,7 +53,7 @@ func (d pmDoc) write(dir string) ([]Artefact, error) {
 	for _, f := range []struct {
 		name string
 		body []byte
-	}{{d.base + ".md", []byte(d.md)}, {d.base + ".tex", []byte(d.tex)}, {d.base + ".png", d.png}} {
+	}{{d.base + ".md", []byte(d.md)}, {d.base + ".tex", []byte(d.tex)}} {
 		if err := os.WriteFile(filepath.Join(dir, f.name), f.body, 0o644); err != nil {
 			return nil, fmt.Errorf("write %s: %w", f.name, err)
 		}
@@ -71,7 +72,11 @@ func (d pmDoc) write(dir string) ([]Artefact, error) {
 		}
 		arts = append(arts, Artefact{c.name, c.desc})
 	}
-	return append(arts, Artefact{d.base + ".png", d.what + " (figure)"}), nil
+	figs, err := writeFigure(dir, d.base, d.fig, d.what+" (figure)")
+	if err != nil {
+		return nil, err
+	}
+	return append(arts, figs...), nil
 }
 
 // pramemIndexNote is index.md's pointer to the PraMem studies present, with
@@ -135,6 +140,12 @@ func (st *pramemStudy) absentNote() []string {
 func (st *pramemStudy) figureTitle(study string) (head, sub string) {
 	task, rest, _ := strings.Cut(st.s.title(), " — ")
 	return study + " — " + task, rest
+}
+
+// figSpec is a PraMem figure's title, caption (which names the paper's
+// table or figure it redraws) and the interval note.
+func (st *pramemStudy) figSpec(title, redraws string, width vg.Length, notes ...string) figSpec {
+	return figSpec{Title: title, Caption: redraws + " · " + st.s.figCaption(), Notes: notes, Width: width}
 }
 
 // backboneShort names our backbone in a panel title: "sim", or the model.

@@ -143,7 +143,7 @@ func TestWriteDeterministic(t *testing.T) {
 		"confusion_long_context.csv", "confusion_long_context_norm.csv",
 		"confusion_truncation.csv", "confusion_truncation_norm.csv",
 		"confusion_pramem.csv", "confusion_pramem_norm.csv",
-		"table.md", "table.tex", "confusion.png", "samples.parquet", "index.md",
+		"table.md", "table.tex", "confusion.png", "confusion.pdf", "confusion.svg", "samples.parquet", "index.md",
 	}
 	var names []string
 	for _, a := range artsA.Files {

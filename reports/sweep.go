@@ -223,11 +223,11 @@ func WriteSweep(root string, variants []SweepVariant) (Artefacts, error) {
 		b.WriteString("\n- " + mdText(p))
 	}
 	arts := Artefacts{Dir: root}
-	png, err := sweepPlot(filepath.Base(root), metricName, vs, metrics, methods)
+	fig, hasFig, err := sweepPlot(filepath.Base(root), metricName, vs, metrics, methods)
 	if err != nil {
 		return arts, err
 	}
-	if png != nil {
+	if hasFig {
 		b.WriteString("\n![metric against the swept value](sweep.png)\n")
 	}
 	if err := os.MkdirAll(root, 0o755); err != nil {
@@ -241,18 +241,21 @@ func WriteSweep(root string, variants []SweepVariant) (Artefacts, error) {
 		return arts, err
 	}
 	arts.Files = append(arts.Files, Artefact{"sweep.csv", "the same comparison, one row per variant and method"})
-	if png != nil {
-		if err := os.WriteFile(filepath.Join(root, "sweep.png"), png, 0o644); err != nil {
-			return arts, fmt.Errorf("write sweep.png: %w", err)
+	if hasFig {
+		figs, err := writeFigure(root, "sweep", fig, "the metric against the swept value")
+		if err != nil {
+			return arts, err
 		}
-		arts.Files = append(arts.Files, Artefact{"sweep.png", "the metric against the swept value"})
+		arts.Files = append(arts.Files, figs...)
 	}
 	return arts, nil
 }
 
-// sweepPlot draws the metric against the swept numeric value, one line per
-// method and named variant; nil when no variant has a numeric value.
-func sweepPlot(name, metric string, vs []SweepVariant, ms []sweepMetric, methods []string) ([]byte, error) {
+// sweepPlot draws the metric against the swept value, one line per method
+// and named variant when the values are numbers, and one point per variant
+// and method otherwise (e.g. a stream=similarity/random/buffer sweep); ok is
+// false when no variant has a metric.
+func sweepPlot(name, metric string, vs []SweepVariant, ms []sweepMetric, methods []string) (f figFiles, ok bool, err error) {
 	type curve struct {
 		name       string
 		x, y, l, h []float64
@@ -284,8 +287,17 @@ func sweepPlot(name, metric string, vs []SweepVariant, ms []sweepMetric, methods
 			c.x, c.y, c.l, c.h = append(c.x, x), append(c.y, p.v), append(c.l, p.lo), append(c.h, p.hi)
 		}
 	}
+	spec := figSpec{Title: "Sweep " + name, Width: OneColumn,
+		Caption: fmt.Sprintf("%d variants of %s; each variant's own report holds its provenance", len(vs), name),
+		Notes:   []string{"Error bars: each variant's bootstrap CI as its report gives it (none where the metric has no interval)."}}
+	for _, v := range vs {
+		if v.SameAs != "" {
+			// Identical points are the same run, not a finding.
+			spec.Notes = append(spec.Notes, fmt.Sprintf("%s is the same run as %s (the sim backbone ignores model name and sampling parameters), so its points repeat.", v.Name, v.SameAs))
+		}
+	}
 	if len(curves) == 0 {
-		return nil, nil
+		return sweepCategorical(spec, metric, vs, ms, methods)
 	}
 	panel := linePanel{Title: metric + " against " + xKey, XLabel: xKey, YLabel: metric, YFloor: 0, YCeil: math.NaN()}
 	for _, c := range curves {
@@ -301,5 +313,34 @@ func sweepPlot(name, metric string, vs []SweepVariant, ms []sweepMetric, methods
 	for k, c := range curves {
 		panel.Series = append(panel.Series, xySeries{Name: c.name, X: c.x, Y: c.y, Lo: c.l, Hi: c.h, Line: true, Color: k})
 	}
-	return lineFigure("Sweep "+name, metric+" by "+xKey, []linePanel{panel}, 1)
+	f, err = lineFigure(spec, []linePanel{panel}, 1)
+	return f, err == nil, err
+}
+
+// sweepCategorical is the sweep figure for variants without a numeric
+// value: the metric of each method at each variant, as points with their
+// intervals.
+func sweepCategorical(spec figSpec, metric string, vs []SweepVariant, ms []sweepMetric, methods []string) (figFiles, bool, error) {
+	panel := barPanel{Title: metric + " by variant", YLabel: metric, Dots: true}
+	for _, v := range vs {
+		panel.Groups = append(panel.Groups, v.Name)
+	}
+	any := false
+	for _, m := range methods {
+		sr := barSeries{Name: m}
+		for i := range vs {
+			p, ok := ms[i].at[m]
+			if !ok {
+				p = sweepPoint{v: math.NaN(), lo: math.NaN(), hi: math.NaN()}
+			}
+			any = any || !math.IsNaN(p.v)
+			sr.Values, sr.Lo, sr.Hi = append(sr.Values, p.v), append(sr.Lo, p.lo), append(sr.Hi, p.hi)
+		}
+		panel.Series = append(panel.Series, sr)
+	}
+	if !any {
+		return figFiles{}, false, nil
+	}
+	f, err := barFigure(spec, []barPanel{panel}, 1, false)
+	return f, err == nil, err
 }

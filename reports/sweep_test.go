@@ -52,8 +52,8 @@ func TestWriteSweep(t *testing.T) {
 	if !strings.Contains(string(md), "| 0.35 [0.30, 0.40] |") {
 		t.Errorf("sweep.md lacks top_k=5's accuracy with its interval:\n%s", md)
 	}
-	if len(arts.Files) != 3 {
-		t.Fatalf("artefacts %v, want sweep.md, sweep.csv, sweep.png", arts.Files)
+	if len(arts.Files) != 5 {
+		t.Fatalf("artefacts %v, want sweep.md, sweep.csv, sweep.png, sweep.pdf, sweep.svg", arts.Files)
 	}
 	png, err := os.ReadFile(filepath.Join(root, "sweep.png"))
 	if err != nil {

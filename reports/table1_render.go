@@ -53,10 +53,11 @@ func (s *summary) writeTable1(dir string) ([]Artefact, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "table1.png"), png, 0o644); err != nil {
-		return nil, fmt.Errorf("write table1.png: %w", err)
+	figArts, err := writeFigure(dir, "table1", png, "grouped points of scene and Overall F1 and ACC with their intervals, one marker per method")
+	if err != nil {
+		return nil, err
 	}
-	return []Artefact{
+	return append([]Artefact{
 		{"table1.md", "OmniBehavior Table 1 in the paper's layout (methods × Video/Live/Ads/E-commerce × ACC/F1 + Overall), then scene and Overall intervals and per-field detail (Markdown)"},
 		{"table1.tex", "the same Table 1 for LaTeX (needs the booktabs package)"},
 		{"table1.csv", "Table 1 in tidy long format (method, scene, metric, value, ci_low, ci_high), values in %"},
@@ -64,8 +65,7 @@ func (s *summary) writeTable1(dir string) ([]Artefact, error) {
 		{"table1_vs_paper.md", "Table 1 beside the paper's numbers for both backbones (GPT-OSS-120B, Qwen3.5-35B-A3B), with deltas (Markdown)"},
 		{"table1_vs_paper.tex", "the same comparison for LaTeX"},
 		{"table1_vs_paper.csv", "the comparison in tidy long format (backbone, method, scene, metric, ours, CI, paper, delta)"},
-		{"table1.png", "grouped bars of scene and Overall F1 (top) and ACC (bottom), one bar per method"},
-	}, nil
+	}, figArts...), nil
 }
 
 func (s *summary) mdDoc(parts ...string) string {

@@ -332,3 +332,75 @@ func TestStaticReportInBrowser(t *testing.T) {
 	}
 	sh.take(ctx, "static-samples")
 }
+
+// TestViewerSearchSortInstance searches the sample list, sorts it by a
+// column and opens one instance's page with every method's answer.
+func TestViewerSearchSortInstance(t *testing.T) {
+	bin := chromium(t)
+	root := makeRuns(t)
+	srv, err := view.NewServer(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv.Handler())
+	defer ts.Close()
+	ctx := browser(t, bin)
+	sh := shots{t, t.TempDir()}
+	run := filepath.Join(root, "viewdemo")
+	samples, err := runlog.ReadSamples(filepath.Join(run, runlog.SamplesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nPramem := 0
+	for _, s := range samples {
+		if strings.HasPrefix(s.ID, "pramem/") {
+			nPramem++
+		}
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/samples?r=viewdemo")); err != nil {
+		t.Fatal(err)
+	}
+	// Search: the IDs of one method.
+	sctx, scancel := context.WithTimeout(ctx, stepTimeout)
+	err = chromedp.Do(sctx, chromedp.SendKeys("#q", "pramem/", chromedp.NodeVisible), chromedp.Submit("#q"), chromedp.WaitReady(chromedp.CSS("#total")))
+	scancel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := text(t, ctx, "#total"); got != fmt.Sprint(nPramem) {
+		t.Errorf("search pramem/ lists %s samples, samples.jsonl has %d", got, nPramem)
+	}
+	// Sort by tokens, then the other way round.
+	tokens := func() []int {
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](`Array.from(document.querySelectorAll("tr.sample")).map(function(r){return +r.dataset.tokens})`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	click(t, ctx, "#sort-tokens")
+	up := tokens()
+	click(t, ctx, "#sort-tokens")
+	down := tokens()
+	for i := 1; i < len(up); i++ {
+		if up[i] < up[i-1] || down[i] > down[i-1] {
+			t.Fatalf("not sorted by tokens: ascending %v, descending %v", up, down)
+		}
+	}
+	if len(up) > 1 && up[0] == up[len(up)-1] {
+		t.Logf("every sample has %d tokens: the sort check is weak here", up[0])
+	}
+	if got := text(t, ctx, "#total"); got != fmt.Sprint(nPramem) {
+		t.Errorf("sorting lost the search: %s samples", got)
+	}
+	sh.take(ctx, "samples-search-sort")
+	// One instance, every method side by side.
+	click(t, ctx, "a.instance-link")
+	heads := text(t, ctx, "#instance tr")
+	for _, m := range []string{"truncation", "pramem"} {
+		if !strings.Contains(heads, m) {
+			t.Errorf("instance page lacks method %s: %q", m, heads)
+		}
+	}
+	sh.take(ctx, "instance")
+}

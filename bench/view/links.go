@@ -20,6 +20,9 @@ type links interface {
 	transcripts(method, stage string) string
 	memory(method, user string) string
 	lifelong(method string) string
+	// instance is the page comparing every method's answer to one
+	// instance; "" where there is none (static reports).
+	instance(inst string) string
 	static() bool
 }
 
@@ -46,8 +49,14 @@ func (l serverLinks) samples(f Filter, page int) string {
 	if page > 1 {
 		p = fmt.Sprint(page)
 	}
-	return l.q("/samples", "method", f.Method, "user", f.User, "field", f.Field, "outcome", f.Outcome, "page", p)
+	desc := ""
+	if f.Desc {
+		desc = "1"
+	}
+	return l.q("/samples", "method", f.Method, "user", f.User, "field", f.Field, "outcome", f.Outcome, "q", f.Q,
+		"sort", f.Sort, "desc", desc, "page", p)
 }
+func (l serverLinks) instance(inst string) string    { return l.q("/instance", "i", inst) }
 func (l serverLinks) sample(id string, _ int) string { return l.q("/sample", "id", id) }
 func (l serverLinks) transcripts(method, stage string) string {
 	return l.q("/transcripts", "method", method, "stage", stage)
@@ -105,6 +114,8 @@ func (l staticLinks) lifelong(method string) string {
 	return l.page("lifelong-" + fileKey(method) + ".html")
 }
 func (l staticLinks) static() bool { return true }
+
+func (l staticLinks) instance(string) string { return "" }
 
 func samplesFile(method string, page int) string {
 	m := "all"

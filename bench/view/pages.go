@@ -57,13 +57,21 @@ type Page struct {
 	Nav    Nav
 	Static bool
 	Style  template.CSS
-	Script template.JS
-	Data   any
+	// ScriptURL is the page's script, a served or written file: pages carry
+	// no inline script, so a strict Content-Security-Policy holds.
+	ScriptURL string
+	Data      any
 }
+
+// ScriptName is the viewer's script: served at /static/viewer.js, written
+// beside the static pages.
+const ScriptName = "viewer.js"
 
 func render(w io.Writer, name string, p Page) error {
 	p.Style = template.CSS(asset("style.css"))
-	p.Script = template.JS(asset("filter.js"))
+	if p.ScriptURL == "" {
+		p.ScriptURL = "/static/" + ScriptName
+	}
 	return pages().ExecuteTemplate(w, name, p)
 }
 
@@ -215,7 +223,7 @@ func reportResolver(dir string, l links) func(string, bool) string {
 // Row is one line of the sample list.
 type Row struct {
 	Idx                                    int
-	ID, URL                                string
+	ID, URL, InstanceURL                   string
 	Method, User, Field, Label, Pred, Outc string
 	Tokens                                 int
 	Latency                                float64
@@ -234,6 +242,7 @@ type SamplesData struct {
 	First, Prev, Next, Last string
 	MethodPages             []Link // static: one list per method
 	Action, Run             string
+	Columns                 []SortLink
 }
 
 var outcomes = []string{"correct", "wrong", "invalid", "error"}
@@ -241,20 +250,21 @@ var outcomes = []string{"correct", "wrong", "invalid", "error"}
 func samplesData(ri *runIndex, f Filter, page int, l links, withDetail bool) (SamplesData, error) {
 	idx := ri.match(f)
 	d := SamplesData{Filter: f, Methods: ri.methods, Users: ri.users, Fields: ri.fields, Outcomes: outcomes,
-		Total: len(idx), Action: "/samples"}
+		Total: len(idx), Action: "/samples", Columns: sortLinks(f, l)}
 	d.Pages = max(1, (len(idx)+PageSize-1)/PageSize)
 	d.Page = min(max(page, 1), d.Pages)
 	lo, hi := (d.Page-1)*PageSize, min(d.Page*PageSize, len(idx))
 	for _, i := range idx[lo:hi] {
 		s := &ri.samples[i]
-		r := Row{Idx: i, ID: s.ID, URL: l.sample(s.ID, i), Method: s.Method, User: s.User, Field: s.Field,
-			Label: s.Label, Pred: s.Pred, Outc: outcomeOf(s), Tokens: s.PromptTokens + s.CompletionTokens,
+		r := Row{Idx: i, ID: s.ID, URL: l.sample(s.ID, i), InstanceURL: l.instance(instanceOf(s)), Method: s.Method, User: s.User, Field: s.Field,
+			Label: labelText(s.Kind, s.Label), Pred: labelText(s.Kind, s.Pred), Outc: outcomeOf(s), Tokens: s.PromptTokens + s.CompletionTokens,
 			Latency: s.LatencyMS, Cached: fmt.Sprintf("%d/%d", s.CachedCalls, s.Calls)}
 		if withDetail {
 			sd, err := sampleData(ri, s.ID, staticPromptLimit)
 			if err != nil {
 				return d, err
 			}
+			sd.InstanceURL = r.InstanceURL
 			r.Detail = &sd
 		}
 		d.Rows = append(d.Rows, r)
@@ -291,6 +301,12 @@ type SampleData struct {
 	SamplesURL     string
 	MemoryURL      string
 	PromptFileNote string
+	// LabelText and PredText are the label and answer in the data's terms
+	// (Yes/No for binary fields).
+	LabelText, PredText string
+	// Draws are every model draw of the answer, rejected ones first.
+	Draws       []Draw
+	InstanceURL string
 }
 
 func sampleData(ri *runIndex, id string, limit int) (SampleData, error) {
@@ -299,7 +315,8 @@ func sampleData(ri *runIndex, id string, limit int) (SampleData, error) {
 		return SampleData{}, fmt.Errorf("no sample %q", id)
 	}
 	s := ri.samples[i]
-	d := SampleData{Sample: s, Outcome: outcomeOf(&s), Tokens: s.PromptTokens + s.CompletionTokens}
+	d := SampleData{Sample: s, Outcome: outcomeOf(&s), Tokens: s.PromptTokens + s.CompletionTokens,
+		LabelText: labelText(s.Kind, s.Label), PredText: labelText(s.Kind, s.Pred), Draws: ri.draws(&s)}
 	p, err := ri.prompt(id)
 	if err != nil {
 		return d, err

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -70,6 +71,9 @@ type runIndex struct {
 	promptOnce sync.Once
 	prompts    map[string]runlog.Span
 	promptErr  error
+
+	drawOnce sync.Once
+	drawLog  map[string][]llm.CallRecord // judged calls by sample ID
 }
 
 func loadRun(dir string) (*runIndex, error) {
@@ -139,6 +143,11 @@ func (ri *runIndex) prompt(id string) (string, error) {
 // Filter selects samples; empty fields match everything.
 type Filter struct {
 	Method, User, Field, Outcome string
+	// Q is a case-insensitive substring of the sample ID, answer or prompt.
+	Q string
+	// Sort names a column (sortKeys); Desc reverses it.
+	Sort string
+	Desc bool
 }
 
 // outcomeOf classifies a sample for the outcome filter.
@@ -157,14 +166,17 @@ func outcomeOf(s *runlog.Sample) string {
 // match returns the indices of the samples f selects, in log order.
 func (ri *runIndex) match(f Filter) []int {
 	out := make([]int, 0, 256)
+	q, done := ri.newQuery(f.Q)
+	defer done()
 	for i := range ri.samples {
 		s := &ri.samples[i]
 		if f.Method != "" && s.Method != f.Method || f.User != "" && s.User != f.User ||
-			f.Field != "" && s.Field != f.Field || f.Outcome != "" && outcomeOf(s) != f.Outcome {
+			f.Field != "" && s.Field != f.Field || f.Outcome != "" && outcomeOf(s) != f.Outcome || !ri.matches(s, q) {
 			continue
 		}
 		out = append(out, i)
 	}
+	ri.sortSamples(out, f.Sort, f.Desc)
 	return out
 }
 

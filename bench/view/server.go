@@ -115,6 +115,8 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /table", s.page("table"))
 	mux.HandleFunc("GET /samples", s.page("samples"))
 	mux.HandleFunc("GET /sample", s.page("sample"))
+	mux.HandleFunc("GET /instance", s.page("instance"))
+	mux.HandleFunc("GET /static/"+ScriptName, serveScript)
 	mux.HandleFunc("GET /transcripts", s.page("transcripts"))
 	mux.HandleFunc("GET /memory", s.page("memory"))
 	mux.HandleFunc("GET /lifelong", s.page("lifelong"))
@@ -126,7 +128,8 @@ func (s *Server) Handler() http.Handler {
 // RunLink is one run on the home page.
 type RunLink struct {
 	Name, URL, Backbone, Model, Data, Methods string
-	Samples                                   int
+	Planned                                   string
+	Status                                    RunStatus
 }
 
 // HomeData lists the runs and sweeps under the root.
@@ -150,12 +153,14 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 		}
 		rl := RunLink{Name: e.Rel, URL: serverLinks{e.Rel}.run()}
 		// The manifest alone: listing runs must not wait for their samples.
-		mpath := filepath.Join(s.root, filepath.FromSlash(e.Rel), runlog.ManifestFile)
+		dir := filepath.Join(s.root, filepath.FromSlash(e.Rel))
+		mpath := filepath.Join(dir, runlog.ManifestFile)
 		if _, err := statFile(s.root, mpath); err != nil {
 			continue // a manifest linked from outside the root
 		}
 		if m, err := runlog.ReadManifest(mpath); err == nil {
-			rl.Backbone, rl.Model, rl.Data, rl.Samples = m.Backbone, m.Model, m.DataSource, m.Samples
+			rl.Backbone, rl.Model, rl.Data = m.Backbone, m.Model, m.DataSource
+			rl.Planned, rl.Status = plannedText(dir, m), runStatus(dir, m)
 			rl.Methods = strings.Join(m.Methods, ", ")
 		} else {
 			rl.Data = "unreadable: " + err.Error()
@@ -220,7 +225,8 @@ func (s *Server) page(name string) http.HandlerFunc {
 			p.Title = q.Get("f")
 			data, err = tableData(ri, q.Get("f"), l)
 		case "samples":
-			f := Filter{Method: q.Get("method"), User: q.Get("user"), Field: q.Get("field"), Outcome: q.Get("outcome")}
+			f := Filter{Method: q.Get("method"), User: q.Get("user"), Field: q.Get("field"), Outcome: q.Get("outcome"),
+				Q: q.Get("q"), Sort: q.Get("sort"), Desc: q.Get("desc") == "1"}
 			page, _ := strconv.Atoi(q.Get("page"))
 			p.Title = "Samples"
 			var sd SamplesData
@@ -232,7 +238,11 @@ func (s *Server) page(name string) http.HandlerFunc {
 			var sd SampleData
 			sd, err = sampleData(ri, q.Get("id"), 0)
 			sd.SamplesURL = l.samples(Filter{Method: sd.Method}, 1)
+			sd.InstanceURL = l.instance(instanceOf(&sd.Sample))
 			data = sd
+		case "instance":
+			p.Title = "Instance " + q.Get("i")
+			data, err = instanceData(ri, q.Get("i"), l)
 		case "transcripts":
 			p.Title = "Transcripts of " + q.Get("method") + ", stage " + q.Get("stage")
 			data, err = transcriptsData(ri, q.Get("method"), q.Get("stage"), l)

@@ -33,11 +33,19 @@ func WriteStatic(ctx context.Context, runDir string) (string, error) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		// The script sits beside the pages in html/; index.html is one up.
+		p.ScriptURL = ScriptName
+		if filepath.Dir(file) != sub {
+			p.ScriptURL = StaticDir + "/" + ScriptName
+		}
 		var buf bytes.Buffer
 		if err := render(&buf, tmpl, p); err != nil {
 			return fmt.Errorf("view: %s: %w", file, err)
 		}
 		return os.WriteFile(file, buf.Bytes(), 0o644)
+	}
+	if err := os.WriteFile(filepath.Join(sub, ScriptName), []byte(asset("filter.js")), 0o644); err != nil {
+		return "", fmt.Errorf("view: %w", err)
 	}
 	top, in := staticLinks{sub: false}, staticLinks{sub: true}
 	rd, err := runData(ri, top)

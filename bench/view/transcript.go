@@ -21,7 +21,30 @@ func transcriptStages(dir, method string) []string {
 // EnvEpisodes are the episodes of one environment in one stage.
 type EnvEpisodes struct {
 	Env      string
-	Episodes []envs.Transcript
+	Episodes []Episode
+}
+
+// Episode is one transcript with, for each agent turn, the interaction the
+// model had seen when it chose that action.
+type Episode struct {
+	envs.Transcript
+	// Inputs[i] is set for agent turn i: the task and every turn before it.
+	Inputs []string
+}
+
+// episodeOf works out each agent step's input from the turns before it.
+// Transcripts do not log the agent's system prompt or memory block, so the
+// input shown is the interaction part of the prompt; the page says so.
+func episodeOf(t envs.Transcript) Episode {
+	e := Episode{Transcript: t, Inputs: make([]string, len(t.Turns))}
+	var b strings.Builder
+	for i, u := range t.Turns {
+		if u.Role == "agent" {
+			e.Inputs[i] = b.String()
+		}
+		fmt.Fprintf(&b, "[%s] %s\n", u.Role, u.Text)
+	}
+	return e
 }
 
 // loadStage reads every transcript of one method and stage.
@@ -41,7 +64,11 @@ func loadStage(dir, method, stage string) ([]EnvEpisodes, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, EnvEpisodes{Env: env, Episodes: eps})
+		ee := EnvEpisodes{Env: env}
+		for _, t := range eps {
+			ee.Episodes = append(ee.Episodes, episodeOf(t))
+		}
+		out = append(out, ee)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return naturalLess(out[i].Env, out[j].Env) })
 	return out, nil

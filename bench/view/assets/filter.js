@@ -1,8 +1,14 @@
-// Static reports have no server: the filter form narrows the rows of the
-// current page in place (method lists are separate pages).
+// The viewer's only script, served as a file (no inline script, so a strict
+// Content-Security-Policy holds). Static reports have no server: the filter
+// form narrows the rows of the current page in place, the search box
+// matches sample IDs, answers and the inline prompts, and the column heads
+// sort the page (method lists are separate pages).
 document.addEventListener("DOMContentLoaded", function () {
   var form = document.querySelector("form.filters[data-static]");
   if (!form) return;
+  function detailOf(tr) {
+    return document.getElementById("d" + tr.dataset.idx);
+  }
   function apply(ev) {
     if (ev) ev.preventDefault();
     var want = {};
@@ -10,14 +16,20 @@ document.addEventListener("DOMContentLoaded", function () {
       var el = form.elements[k];
       want[k] = el ? el.value : "";
     });
+    var q = form.elements.q ? form.elements.q.value.toLowerCase() : "";
     var shown = 0;
     document.querySelectorAll("tr.sample").forEach(function (tr) {
+      var d = detailOf(tr);
       var ok = ["user", "field", "outcome"].every(function (k) {
         return !want[k] || tr.dataset[k] === want[k];
       });
+      if (ok && q) {
+        var text = (tr.dataset.id + " " + tr.dataset.answer + " " + (d ? d.textContent : "")).toLowerCase();
+        ok = text.indexOf(q) >= 0;
+      }
       tr.hidden = !ok;
-      var d = document.getElementById("d" + tr.dataset.idx);
       if (d && !ok) d.hidden = true;
+      if (d && ok) d.hidden = false;
       if (ok) shown++;
     });
     var c = document.getElementById("shown");
@@ -25,6 +37,40 @@ document.addEventListener("DOMContentLoaded", function () {
   }
   form.addEventListener("submit", apply);
   form.addEventListener("change", apply);
+  if (form.elements.q) form.elements.q.addEventListener("input", apply);
+
+  var numeric = { tokens: true, latency: true };
+  var order = {};
+  document.querySelectorAll("button.sort").forEach(function (b) {
+    b.addEventListener("click", function () {
+      var key = b.dataset.key;
+      var desc = order[key] === "asc";
+      order = {};
+      order[key] = desc ? "desc" : "asc";
+      var table = document.getElementById("samples");
+      var rows = Array.prototype.slice.call(table.querySelectorAll("tr.sample"));
+      function val(tr) {
+        var v = key === "outcome" || key === "user" || key === "field" ? tr.dataset[key] : tr.dataset[key] || "";
+        return numeric[key] ? parseFloat(v) || 0 : v;
+      }
+      rows.sort(function (a, b) {
+        var x = val(a), y = val(b);
+        var c = numeric[key] ? x - y : String(x).localeCompare(String(y), undefined, { numeric: true });
+        if (c === 0) c = a.dataset.idx - b.dataset.idx;
+        return desc ? -c : c;
+      });
+      var body = rows.length ? rows[0].parentNode : null;
+      rows.forEach(function (tr) {
+        body.appendChild(tr);
+        var d = detailOf(tr);
+        if (d) body.appendChild(d);
+      });
+      document.querySelectorAll("button.sort").forEach(function (o) {
+        o.textContent = o.textContent.replace(/ [▲▼]$/, "");
+      });
+      b.textContent += desc ? " ▼" : " ▲";
+    });
+  });
 });
 
 // A link to a sample (#sN) opens its inline details.

@@ -1,0 +1,102 @@
+package reports
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/memharness/memharness/runlog"
+)
+
+// figCaption is a run's provenance as one caption line: the title's parts
+// joined by " · ", with the methods that had empty memories named (a
+// reader of the figure alone must see which bars rest on nothing).
+func (s *summary) figCaption() string {
+	m := s.run.manifest
+	parts := []string{s.task(), "backbone: " + backboneText(m.Backbone, m.Model), "prompts: " + m.PromptsLabel()}
+	if m.DataSource != "" {
+		parts = append(parts, "data: "+m.DataSource)
+	}
+	return strings.Join(append(parts, figWarnings(m)...), " · ")
+}
+
+// figWarnings are the manifest's warnings for a caption.
+func figWarnings(m runlog.Manifest) []string {
+	var out []string
+	for _, lo := range m.LeftOut {
+		out = append(out, "warning: "+lo.What+" left out")
+	}
+	if n := len(m.DataWarnings); n > 0 {
+		out = append(out, fmt.Sprintf("warning: %d data warning(s), see index", n))
+	}
+	if len(m.EmptyMemories) > 0 {
+		var names []string
+		for name := range m.EmptyMemories {
+			names = append(names, name)
+		}
+		sortNatural(names)
+		out = append(out, "warning: empty memories in "+nameList(names, 4))
+	}
+	if m.EmbedderWarning != "" {
+		out = append(out, "warning: hash embedder on a real backbone, see index")
+	}
+	return out
+}
+
+// nameList joins names, the first n of them and a count of the rest.
+func nameList(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
+}
+
+// ciNote says what the error bars are, from the report's real settings.
+func (s *summary) ciNote() string {
+	return ciText(s.opts.Level, s.opts.Iters)
+}
+
+func ciText(level float64, iters int) string {
+	return fmt.Sprintf("Error bars: %s %% cluster bootstrap CI (users resampled), %s resamples.",
+		strconv.FormatFloat(100*level, 'f', -1, 64), thousands(iters))
+}
+
+// thousands writes n with thousands separators (1,000).
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 && s[i-1] != '-' {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// lmEnvName is an environment's name written out, for figures (the tables
+// keep the short column heads).
+func lmEnvName(env string) string {
+	names := map[string]string{
+		"alfworld": "ALFWorld", "scienceworld": "ScienceWorld", "apibank": "API-Bank",
+		"taubench-retail": "τ-bench retail", "taubench-airline": "τ-bench airline", "hotpotqa": "HotpotQA",
+		"webshop": "WebShop", "dbbench": "LifelongAgentBench (DB)", "toolqa": "ToolQA", "miniwob": "MiniWoB++",
+		"mind2web": "Mind2Web", "fever": "FEVER",
+	}
+	if n, ok := names[env]; ok {
+		return n
+	}
+	return env
+}
+
+// lmCaption is a LifeMem run's provenance as one caption line.
+func (r *lmRun) caption() string {
+	// The figure font has no ⚠.
+	return strings.ReplaceAll(strings.ReplaceAll(r.title(), " — ", " · "), "⚠ ", "warning: ")
+}
+
+// sameValues reports whether two series are equal wherever both are set.
+func sameValues(a, b []float64) bool {
+	return slices.EqualFunc(a, b, func(x, y float64) bool { return x == y || x != x && y != y })
+}
