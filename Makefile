@@ -24,8 +24,10 @@ bench: build
 smoke: build
 	./$(BIN) run -c configs/smoke.yaml --out $(OUT)
 
+# go test's own lines (ok/FAIL per package, failed tests' output), then the
+# tests that skipped and why (optional parts that are not installed).
 test: lint
-	$(GO) test -count=1 -timeout 14m ./...
+	GO=$(GO) $(GO) run ./internal/cmd/testsum -count=1 -timeout 14m ./...
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
