@@ -15,6 +15,12 @@ import (
 // The conventions of Go command-line tools that the verbs share: version,
 // help text with "--" flags, exit codes for an interrupt.
 
+// buildCommit is the commit `make build` stamps in with -ldflags -X, for
+// builds where Go records no VCS information itself (a git worktree, or
+// GOFLAGS=-buildvcs=false). It is the one variable the linker sets; nothing
+// writes it at run time.
+var buildCommit string
+
 // versionLine is what `bench --version` prints: the harness version, then
 // what the build recorded (module version when installed from a tag, VCS
 // commit and whether the tree was modified, Go version). A test binary or a
@@ -39,6 +45,9 @@ func versionLine(info *debug.BuildInfo, ok bool) string {
 		case "vcs.modified":
 			modified = kv.Value == "true"
 		}
+	}
+	if rev == "" {
+		rev = buildCommit
 	}
 	if rev != "" {
 		c := "commit " + rev
