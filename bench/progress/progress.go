@@ -36,6 +36,7 @@ type Reporter struct {
 	last   time.Time
 	drawn  bool // a line is on screen (terminal mode)
 	closed bool
+	stop   chan struct{} // ends the ticker; nil without one
 }
 
 // Options configure a Reporter.
@@ -49,6 +50,9 @@ type Options struct {
 	// Width, when set, is the terminal width to fit (columns) and makes w be
 	// treated as a terminal; for tests and callers that know better.
 	Width func() int
+	// NoTicker turns off the timer that keeps the line going while no
+	// unit finishes (tests that drive the clock themselves).
+	NoTicker bool
 }
 
 // IsTerminal reports whether w is a terminal.
@@ -86,7 +90,50 @@ func New(w io.Writer, label string, total int, opt Options) *Reporter {
 			return fallbackWidth
 		}
 	}
+	if !opt.NoTicker {
+		// A unit can take minutes (a user's memory is built before its
+		// first sample ends): the elapsed time and, in a log, a line every
+		// interval keep showing that the job is alive.
+		period := r.every
+		if r.width != nil {
+			period = time.Second
+		}
+		r.stop = make(chan struct{})
+		go r.tickEvery(period)
+	}
 	return r
+}
+
+func (r *Reporter) tickEvery(period time.Duration) {
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-r.stop:
+			return
+		case <-t.C:
+			r.tick()
+		}
+	}
+}
+
+// tick redraws the terminal line, or writes a log line when one is due.
+func (r *Reporter) tick() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return
+	}
+	now := r.now()
+	if r.width != nil {
+		r.last = now
+		r.redraw(now)
+		return
+	}
+	if now.Sub(r.last) >= r.every {
+		r.last = now
+		fmt.Fprintln(r.w, r.line(now))
+	}
 }
 
 // Add records n finished units.
@@ -259,6 +306,9 @@ func (r *Reporter) Finish() {
 		return
 	}
 	r.closed = true
+	if r.stop != nil {
+		close(r.stop)
+	}
 	if r.drawn {
 		fmt.Fprint(r.w, "\r\x1b[K")
 	}

@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
 
 func TestLogLines(t *testing.T) {
 	var buf bytes.Buffer
-	r := New(&buf, "run x", 10, Options{Every: time.Second, Stats: func() string { return "retries=0" }})
+	r := New(&buf, "run x", 10, Options{Every: time.Second, Stats: func() string { return "retries=0" }, NoTicker: true})
 	clock := r.start
 	r.now = func() time.Time { return clock }
 	for i := 0; i < 10; i++ {
@@ -59,7 +60,7 @@ func TestTerminalLineFitsWidth(t *testing.T) {
 		t.Run(fmt.Sprintf("%d/%s", tc.cols, tc.label), func(t *testing.T) {
 			var buf bytes.Buffer
 			stats := func() string { return tc.stats }
-			r := New(&buf, tc.label, 80, Options{Stats: stats, Width: func() int { return tc.cols }})
+			r := New(&buf, tc.label, 80, Options{Stats: stats, Width: func() int { return tc.cols }, NoTicker: true})
 			clock := r.start
 			r.now = func() time.Time { return clock }
 			for i := 0; i < 80; i++ {
@@ -107,7 +108,7 @@ func TestTerminalLineFitsWidth(t *testing.T) {
 // of frames, and the last update is always drawn.
 func TestTerminalRedrawThrottled(t *testing.T) {
 	var buf bytes.Buffer
-	r := New(&buf, "run x", 1000, Options{Width: func() int { return 80 }})
+	r := New(&buf, "run x", 1000, Options{Width: func() int { return 80 }, NoTicker: true})
 	clock := r.start
 	r.now = func() time.Time { return clock }
 	for i := 0; i < 1000; i++ {
@@ -127,7 +128,7 @@ func TestTerminalRedrawThrottled(t *testing.T) {
 func TestTerminalFollowsResize(t *testing.T) {
 	var buf bytes.Buffer
 	cols := 160
-	r := New(&buf, "run x", 2, Options{Stats: func() string { return longStats }, Width: func() int { return cols }})
+	r := New(&buf, "run x", 2, Options{Stats: func() string { return longStats }, Width: func() int { return cols }, NoTicker: true})
 	clock := r.start
 	r.now = func() time.Time { return clock }
 	clock = clock.Add(time.Second)
@@ -163,5 +164,40 @@ func TestCut(t *testing.T) {
 		if got := cut(tc.in, tc.cols); got != tc.want {
 			t.Errorf("cut(%q, %d) = %q, want %q", tc.in, tc.cols, got, tc.want)
 		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the ticker's goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// While no unit finishes, the log still gets a line every interval, and
+// nothing is written after Finish.
+func TestTickerKeepsLogGoing(t *testing.T) {
+	var buf syncBuffer
+	r := New(&buf, "run slow", 3, Options{Every: 20 * time.Millisecond})
+	time.Sleep(150 * time.Millisecond)
+	r.Finish()
+	out := buf.String()
+	if n := strings.Count(out, "run slow: 0/3"); n < 2 {
+		t.Errorf("%d lines while nothing finished:\n%s", n, out)
+	}
+	time.Sleep(60 * time.Millisecond)
+	if after := buf.String(); after != out {
+		t.Errorf("written after Finish: %q", strings.TrimPrefix(after, out))
 	}
 }
