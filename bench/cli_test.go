@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/memharness/memharness/llm/cache"
+	"github.com/memharness/memharness/runlog"
 )
 
 func TestVersionFlag(t *testing.T) {
@@ -164,7 +165,16 @@ func TestInterruptedRunExits130(t *testing.T) {
 	cfg := writeConfig(t, "40ms")
 	out := t.TempDir()
 	ctx, cancel := context.WithCancelCause(context.Background())
-	time.AfterFunc(700*time.Millisecond, func() { cancel(Interrupted{Signal: syscall.SIGINT}) })
+	// Ctrl-C once the first samples are in, however slow the machine.
+	go func() {
+		for ctx.Err() == nil {
+			if st, err := os.Stat(filepath.Join(out, "tiny", runlog.SamplesFile)); err == nil && st.Size() > 0 {
+				cancel(Interrupted{Signal: syscall.SIGINT})
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
 	var so, se bytes.Buffer
 	code := Main(ctx, []string{"run", "-c", cfg, "--out", out}, IO{Out: &so, Err: &se, Getenv: func(string) string { return "" }})
 	if code != 130 {
