@@ -282,6 +282,19 @@ func (s *procSession) attach(ctx context.Context) error {
 	return nil
 }
 
+// ready starts a new process and replays the episode when the last one
+// was killed. Its time is bounded by the replay's own size, not by the next
+// statement's budget (see restarter).
+func (s *procSession) ready(ctx context.Context) error {
+	if s.proc != nil {
+		return nil
+	}
+	budget := 10*time.Second + time.Duration(len(s.replay)+1)*(s.b.timeout+time.Second)
+	actx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	return s.attach(actx)
+}
+
 func (s *procSession) exec(ctx context.Context, stmt string, maxRows int) (result, error) {
 	if s.proc == nil {
 		if err := s.attach(ctx); err != nil {
