@@ -8,8 +8,11 @@ CONFIGS := $(wildcard configs/paper/*.yaml)
 
 all: build
 
+# The commit goes into `bench --version` also where Go's own VCS stamping is
+# off or cannot see the repository (worktrees).
+COMMIT  := $(shell git rev-parse --short=12 HEAD 2>/dev/null)
 build:
-	$(GO) build -o $(BIN) ./cmd/bench
+	$(GO) build -ldflags "-X github.com/memharness/memharness/bench.buildCommit=$(COMMIT)" -o $(BIN) ./cmd/bench
 	$(GO) build -o $(dir $(BIN))bench-sql ./cmd/bench-sql
 
 # Runs every paper config on the embedded default (the sim backbone and
@@ -24,8 +27,10 @@ bench: build
 smoke: build
 	./$(BIN) run -c configs/smoke.yaml --out $(OUT)
 
+# go test's own lines (ok/FAIL per package, failed tests' output), then the
+# tests that skipped and why (optional parts that are not installed).
 test: lint
-	$(GO) test -count=1 -timeout 14m ./...
+	GO=$(GO) $(GO) run ./internal/cmd/testsum -count=1 -timeout 14m ./...
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -11,7 +11,7 @@ import (
 )
 
 func cmdCache(ctx context.Context, stdio IO, args []string) error {
-	fs := newFlags(stdio.Err, "cache", "cache stats|prune [--dir DIR] [--older-than DURATION | --invalid]",
+	fs := newFlags(stdio.Err, "cache", "cache stats [--json] | prune [--older-than DURATION | --invalid] [--dir DIR]",
 		"The response cache holds one SQLite file per endpoint identity (base URL + model) under\n"+
 			"OUT/.cache. stats describes every file; prune deletes entries older than --older-than\n"+
 			"(0 empties the cache), or with --invalid only the stored invalid answers, so that the\n"+
@@ -19,6 +19,7 @@ func cmdCache(ctx context.Context, stdio IO, args []string) error {
 	dir := fs.String("dir", filepath.Join("runs", ".cache"), "cache directory")
 	older := fs.Duration("older-than", 30*24*time.Hour, "prune: delete entries stored longer ago than this")
 	invalid := fs.Bool("invalid", false, "prune: delete only the stored invalid answers")
+	asJSON := fs.Bool("json", false, "stats: print one JSON object")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -32,6 +33,9 @@ func cmdCache(ctx context.Context, stdio IO, args []string) error {
 		all, err := cache.Scan(*dir)
 		if err != nil {
 			return err
+		}
+		if *asJSON {
+			return writeJSONLine(stdio.Out, cacheStatsJSON(*dir, all))
 		}
 		if len(all) == 0 {
 			fmt.Fprintf(stdio.Out, "no cache files in %s\n", *dir)
@@ -85,4 +89,37 @@ func humanBytes(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// cacheStatsFile is one cache file in `bench cache stats --json`.
+type cacheStatsFile struct {
+	Path       string   `json:"path"`
+	Identities []string `json:"identities"`
+	Version    int      `json:"version"`
+	Entries    int64    `json:"entries"`
+	Invalid    int64    `json:"invalid"`
+	// ResponseBytes is the size of the stored responses, FileBytes that of
+	// the database pages (without the WAL).
+	ResponseBytes int64  `json:"response_bytes"`
+	FileBytes     int64  `json:"file_bytes"`
+	Oldest        string `json:"oldest,omitempty"` // RFC 3339, UTC; absent when empty
+	Newest        string `json:"newest,omitempty"`
+}
+
+type cacheStatsOut struct {
+	Dir   string           `json:"dir"`
+	Files []cacheStatsFile `json:"files"`
+}
+
+func cacheStatsJSON(dir string, all []cache.Stats) cacheStatsOut {
+	out := cacheStatsOut{Dir: dir, Files: []cacheStatsFile{}}
+	for _, s := range all {
+		f := cacheStatsFile{Path: s.Path, Identities: s.Identities, Version: s.Version, Entries: s.Entries,
+			Invalid: s.Invalid, ResponseBytes: s.Bytes, FileBytes: s.FileBytes}
+		if !s.Oldest.IsZero() {
+			f.Oldest, f.Newest = s.Oldest.UTC().Format(time.RFC3339), s.Newest.UTC().Format(time.RFC3339)
+		}
+		out.Files = append(out.Files, f)
+	}
+	return out
 }

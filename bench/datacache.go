@@ -21,7 +21,7 @@ const completeMark = ".complete"
 // half-written dataset, and a complete dataset is never removed or
 // replaced, since another process may be reading it.
 func ensureSynthetic(dir string, gen func(tmp string) error) error {
-	if complete(dir) {
+	if datasetComplete(dir) {
 		return nil
 	}
 	parent := filepath.Dir(dir)
@@ -33,7 +33,7 @@ func ensureSynthetic(dir string, gen func(tmp string) error) error {
 		return err
 	}
 	defer unlock()
-	if complete(dir) {
+	if datasetComplete(dir) {
 		return nil // built by another process while this one waited
 	}
 	tmp, err := os.MkdirTemp(parent, ".synth-*")
@@ -47,7 +47,7 @@ func ensureSynthetic(dir string, gen func(tmp string) error) error {
 	if err := store.WriteFileAtomic(filepath.Join(tmp, completeMark), []byte("ok\n")); err != nil {
 		return err
 	}
-	if complete(dir) {
+	if datasetComplete(dir) {
 		return nil // only without a working lock: another builder won
 	}
 	if _, err := os.Lstat(dir); err == nil {
@@ -68,7 +68,7 @@ func ensureSynthetic(dir string, gen func(tmp string) error) error {
 	if err := os.Rename(tmp, dir); err != nil {
 		// Without a working lock (below) another builder may have won:
 		// its dataset is the same one.
-		if complete(dir) {
+		if datasetComplete(dir) {
 			return nil
 		}
 		return fmt.Errorf("synthetic data: %w", err)
@@ -76,7 +76,7 @@ func ensureSynthetic(dir string, gen func(tmp string) error) error {
 	return nil
 }
 
-func complete(dir string) bool {
+func datasetComplete(dir string) bool {
 	_, err := os.Stat(filepath.Join(dir, completeMark))
 	return err == nil
 }

@@ -225,8 +225,8 @@ func TestCostAndProvenance(t *testing.T) {
 		if priced {
 			wantLine = "cost $"
 		}
-		if !strings.Contains(e.String(), wantLine) {
-			t.Errorf("priced=%v: final line lacks %q:\n%s", priced, wantLine, e.String())
+		if !strings.Contains(o.String(), wantLine) { // the final line is on stdout
+			t.Errorf("priced=%v: final line lacks %q:\n%s", priced, wantLine, o.String())
 		}
 		idx, _ := os.ReadFile(filepath.Join(out, "tiny", "report", "index.md"))
 		if !strings.Contains(string(idx), strings.TrimSuffix(strings.Replace(wantLine, "cost not priced", "Cost: not priced", 1), "$")) {

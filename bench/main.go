@@ -5,14 +5,17 @@
 //
 //	bench run   -c CONFIG [--set key=value ...] [--out DIR]
 //	bench sweep -c CONFIG [--set key=value ...] [--out DIR]
-//	bench report RUNDIR|SWEEPDIR [--html]
+//	bench report RUNDIR|SWEEPDIR [--bootstrap N] [--html]
 //	bench data  fetch|verify|stats NAME [--path DIR] [--json]
 //	bench cache stats|prune [--dir DIR]
 //	bench envs  list | check [NAME] [--data DIR] [--json] | replay NAME [TASK]
 //	bench memory show RUNDIR [--method NAME] [--user U] [--json]
 //	bench view  [RUNS_DIR] [--addr 127.0.0.1:8080]
+//	bench completion bash|zsh|fish
+//	bench --version
 //
-// Every verb takes --help.
+// Every verb takes --help. A verb stopped by Ctrl-C exits 130 (143 for
+// SIGTERM) after saying how far it got.
 package bench
 
 import (
@@ -54,6 +57,8 @@ func verbs() []verb {
 		{"envs", "list agent environments, check their gold oracles, replay a task", cmdEnvs},
 		{"memory", "show the memory a run's methods built (PraMem, Mem0, MemOS, ProEx, summary, LifeMem, ...)", cmdMemory},
 		{"view", "browse runs, samples, transcripts and memories in a local web page", cmdView},
+		{"completion", "print a shell completion script (bash, zsh or fish)", cmdCompletion},
+		{"version", "print the version and the commit it was built from", cmdVersion},
 	}
 }
 
@@ -79,6 +84,13 @@ func Main(ctx context.Context, args []string, stdio IO) int {
 		usage(stdio.Out)
 		return 0
 	}
+	if args[0] == "--version" || args[0] == "-version" {
+		args = append([]string{"version"}, args[1:]...)
+	}
+	if args[0] == completeVerb {
+		complete(ctx, stdio, args[1:])
+		return 0
+	}
 	for _, v := range verbs() {
 		if v.name == args[0] {
 			if wantsHelp(args[1:]) {
@@ -94,6 +106,15 @@ func Main(ctx context.Context, args []string, stdio IO) int {
 				return 0
 			case errors.Is(err, errUsage):
 				return 2
+			case ctx.Err() != nil || errors.Is(err, context.Canceled):
+				// Stopped by a signal: say how far the work got, and
+				// exit as shells expect of an interrupted command.
+				fmt.Fprintln(stdio.Err, interruptMessage(v.name, err))
+				var ie *interruptedError
+				if !errors.Is(err, context.Canceled) && !errors.As(err, &ie) {
+					fmt.Fprintf(stdio.Err, "bench %s: %v\n", v.name, err)
+				}
+				return interruptExit(ctx)
 			default:
 				fmt.Fprintf(stdio.Err, "bench %s: %v\n", v.name, err)
 				return 1
@@ -123,9 +144,9 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "bench — memharness, a benchmark harness for LLM memory methods")
 	fmt.Fprintln(w, "\nUsage: bench VERB [flags]\n\nVerbs:")
 	for _, v := range verbs() {
-		fmt.Fprintf(w, "  %-7s %s\n", v.name, v.summary)
+		fmt.Fprintf(w, "  %-10s %s\n", v.name, v.summary)
 	}
-	fmt.Fprintln(w, "\nRun 'bench VERB --help' (or 'bench help VERB') for the flags of a verb.")
+	fmt.Fprintln(w, "\nRun 'bench VERB --help' (or 'bench help VERB') for the flags of a verb; 'bench --version' for the version.")
 }
 
 // newFlags builds a flag set whose usage text names the verb.
@@ -134,7 +155,10 @@ func newFlags(w io.Writer, name, synopsis, about string) *flag.FlagSet {
 	fs.SetOutput(w)
 	fs.Usage = func() {
 		fmt.Fprintf(w, "Usage: bench %s\n\n%s\n\nFlags:\n", synopsis, about)
-		fs.PrintDefaults()
+		printFlags(w, fs)
+	}
+	if r, ok := w.(*flagRecorder); ok {
+		r.sets = append(r.sets, fs)
 	}
 	return fs
 }

@@ -106,7 +106,7 @@ func TestRunAgainstOpenAIEndpoint(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d:\n%s%s", code, o.String(), e.String())
 		}
-		return e.String()
+		return o.String() + e.String() // the final line is on stdout, progress on stderr
 	}
 	outA := t.TempDir()
 	run(outA)

@@ -19,7 +19,7 @@ import (
 )
 
 func cmdReport(ctx context.Context, stdio IO, args []string) error {
-	fs := newFlags(stdio.Err, "report", "report RUNDIR|SWEEPDIR",
+	fs := newFlags(stdio.Err, "report", "report RUNDIR|SWEEPDIR [--bootstrap N] [--html]",
 		"Rewrites RUNDIR/report/ (CSV, Parquet, Markdown, LaTeX, PNG, index.md) from the run's logs.\n"+
 			"It never calls a model, so reports can be regenerated at any time. Given a sweep's folder\n"+
 			"(the one holding sweep.md), it rewrites the report of every variant's run.")

@@ -29,13 +29,14 @@ import (
 )
 
 func cmdRun(ctx context.Context, stdio IO, args []string) error {
-	fs := newFlags(stdio.Err, "run", "run -c CONFIG [--set key=value ...] [--out DIR]",
+	fs := newFlags(stdio.Err, "run", "run -c CONFIG [--set key=value ...] [--out DIR] [--json]",
 		"Runs one config. Re-running the same command resumes: finished samples are skipped,\n"+
 			"errored ones retried. A config with a sweep block runs its base config (use 'bench sweep').")
 	cf := addConfigFlags(fs, "override a config key, e.g. --set backbone.model=gpt-oss-120b (repeatable)")
 	noReport := fs.Bool("no-report", false, "skip writing reports at the end")
 	shardFlag := fs.String("shard", "", "run only slice `I/N` of the work (I from 0; users, or agent methods), into RUN/shards/;\n"+
 		"combine with 'bench merge RUN'. Default: $BENCH_SHARD, a Slurm array task, or a Kubernetes Indexed Job")
+	asJSON := fs.Bool("json", false, "print the final summary as one JSON object on stdout (progress and warnings stay on stderr)")
 	if err := cf.parse(fs, stdio, "run", args); err != nil {
 		return err
 	}
@@ -63,8 +64,7 @@ func cmdRun(ctx context.Context, stdio IO, args []string) error {
 		rs.report = false // reports come from the merged run
 		fmt.Fprintf(stdio.Err, "run %s: shard %s into %s\n", cfg.Name, shard, rs.dir)
 	}
-	_, err = executeRun(ctx, stdio, rs)
-	return err
+	return runWithSummary(ctx, stdio, rs, *asJSON)
 }
 
 func cmdSweep(ctx context.Context, stdio IO, args []string) error {
@@ -438,7 +438,8 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 		return res, fmt.Errorf("stopped after %d of %d samples: %w; the rest stay unattempted, re-run the same command to resume", done, len(plan.Order), out.Stopped)
 	}
 	if ctx.Err() != nil {
-		return res, fmt.Errorf("interrupted; re-run the same command to resume: %w", ctx.Err())
+		done, _ := st.Counts()
+		return res, &interruptedError{done: done, planned: len(plan.Order), unit: "samples"}
 	}
 	if res.done, res.errored, err = run.Finish(plan.Order); err != nil {
 		return res, err
@@ -461,13 +462,13 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	if iv == "" {
 		iv = "none"
 	}
-	fmt.Fprintf(stdio.Err, "run %s: %d/%d samples done, %d errored, %d live model calls, invalid: %s, %s, %s\n",
+	fmt.Fprintf(stdio.Out, "run %s: %d/%d samples done, %d errored, %d live model calls, invalid: %s, %s, %s\n",
 		cfg.Name, res.done, res.planned, res.errored, res.liveCalls, iv, accounting.CostText(usage), time.Since(start).Round(time.Millisecond))
 	if rs.report {
 		if res.artefacts, err = prediction.Report(rs.dir, reportOptions(cfg)); err != nil {
 			return res, err
 		}
-		fmt.Fprintf(stdio.Err, "report: %s\n", filepath.Join(rs.dir, "report", "index.md"))
+		fmt.Fprintf(stdio.Out, "report: %s\n", filepath.Join(rs.dir, "report", "index.md"))
 		if err := stampFingerprint(st, rs.dir, cfg, hash, &man, res.errored); err != nil {
 			return res, err
 		}
@@ -485,7 +486,9 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 // differentConfig explains a refused resume: which keys changed.
 func differentConfig(dir string, prev runlog.Manifest, cfg *config.Config) error {
 	changed := configDiff(prev.Config, cfg)
-	what := "the resolved configs differ"
+	// Every key the hash covers is equal: what changed is the contents of
+	// a file the config names.
+	what := "no hashed key changed, so a file the config names (a prompt template, the tokenizer) has new contents"
 	if len(changed) > 0 {
 		what = "changed: " + strings.Join(firstN(changed, 8), "; ")
 	}
@@ -503,14 +506,15 @@ func configDiff(stored any, cfg *config.Config) []string {
 	a, c := map[string]string{}, map[string]string{}
 	flatten("", stored, a)
 	flatten("", now, c)
+	hashed := hashedKeyFilter(cfg, a) // keys outside the hash did not cause the refusal
 	var out []string
 	for _, k := range slices.Sorted(maps.Keys(c)) {
-		if a[k] != c[k] {
+		if a[k] != c[k] && hashed(k) {
 			out = append(out, fmt.Sprintf("%s: %s → %s", k, orNone(a[k]), orNone(c[k])))
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(a)) {
-		if _, ok := c[k]; !ok {
+		if _, ok := c[k]; !ok && hashed(k) {
 			out = append(out, fmt.Sprintf("%s: %s → (none)", k, a[k]))
 		}
 	}
@@ -535,6 +539,8 @@ func flatten(prefix string, v any, out map[string]string) {
 		for i, e := range x {
 			flatten(fmt.Sprintf("%s[%d]", prefix, i), e, out)
 		}
+	case nil:
+		// A null is no value: "(none) → null" is no change.
 	default:
 		b, _ := json.Marshal(x)
 		out[prefix] = string(b)
@@ -555,7 +561,7 @@ func mustHash(cfg *config.Config) string {
 // report, and replays its verdicts (the invalid-answer threshold).
 func unchangedRun(stdio IO, rs runSpec, man runlog.Manifest) (runResult, error) {
 	res := runResult{planned: man.Samples, done: man.Samples - man.Errored, leftOut: man.LeftOut, dataWarnings: man.DataWarnings}
-	fmt.Fprintf(stdio.Err, "run %s: up to date (finished %s; config, data, harness build and logs unchanged): 0 live model calls, report kept: %s\n",
+	fmt.Fprintf(stdio.Out, "run %s: up to date (finished %s; config, data, harness build and logs unchanged): 0 live model calls, report kept: %s\n",
 		rs.cfg.Name, man.Finished.Local().Format(time.DateTime), filepath.Join(rs.dir, "report", "index.md"))
 	usage, err := accounting.ReadUsage(filepath.Join(rs.dir, runlog.UsageFile))
 	if err != nil {

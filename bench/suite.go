@@ -14,15 +14,17 @@ import (
 // past a failing one, and ends with a summary of what failed and what was
 // left out. It exits non-zero only when a config failed.
 func cmdSuite(ctx context.Context, stdio IO, args []string) error {
-	fs := newFlags(stdio.Err, "suite", "suite [--out DIR] CONFIG...",
+	fs := newFlags(stdio.Err, "suite", "suite [--out DIR] [--set key=value ...] [--profile NAME] [--json] CONFIG...",
 		"Runs every CONFIG (a config with a sweep block runs as 'bench sweep', any other as\n"+
 			"'bench run'), continuing past failures, then prints what failed and what was left out\n"+
 			"(environments whose prerequisites are missing, users whose data could not be read).\n"+
-			"Exits 1 when any config failed; left-out parts alone do not fail the suite.")
+			"Exits 1 when any config failed; left-out parts alone do not fail the suite. The summary\n"+
+			"goes to stdout (with --json as one JSON object); each config's progress to stderr.")
 	out := fs.String("out", "runs", "directory that holds run directories")
 	var sets multiFlag
 	fs.Var(&sets, "set", "override a config key in every config (repeatable)")
 	profile := fs.String("profile", "", "apply this profile (e.g. paper) to every config that has a profiles block")
+	asJSON := fs.Bool("json", false, "print the summary as one JSON object on stdout")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -46,9 +48,12 @@ func cmdSuite(ctx context.Context, stdio IO, args []string) error {
 			fmt.Fprintf(stdio.Err, "bench suite: %s has no profiles block; it runs at its own sizes\n", c)
 			prof = ""
 		}
-		o, err := executeSweep(ctx, stdio, c, sets, *out, prof)
+		// Each config's own final lines are progress of the suite: stderr.
+		inner := stdio
+		inner.Out = stdio.Err
+		o, err := executeSweep(ctx, inner, c, sets, *out, prof)
 		results = append(results, result{config: c, err: err, outcome: o})
-		if err != nil {
+		if err != nil && ctx.Err() == nil {
 			fmt.Fprintf(stdio.Err, "bench suite: %s failed: %v\n", c, err)
 		}
 		if ctx.Err() != nil {
@@ -64,9 +69,20 @@ func cmdSuite(ctx context.Context, stdio IO, args []string) error {
 	}
 	var groups []*group
 	var warnings []string
+	var js suiteSummary
+	interrupted := 0
 	for _, r := range results {
 		name := strings.TrimSuffix(filepath.Base(r.config), filepath.Ext(r.config))
+		sc := suiteConfig{Config: r.config, Status: status(r.err)}
+		if r.err != nil && ctx.Err() != nil {
+			sc.Status = "interrupted" // stopped by the signal, not failed
+			interrupted++
+		}
 		if r.err != nil {
+			sc.Error = r.err.Error()
+		}
+		js.Configs = append(js.Configs, sc)
+		if r.err != nil && sc.Status == "failed" {
 			failed = append(failed, fmt.Sprintf("%s: %v", r.config, r.err))
 		}
 		for _, lo := range r.outcome.leftOut {
@@ -85,10 +101,25 @@ func cmdSuite(ctx context.Context, stdio IO, args []string) error {
 			}
 		}
 	}
-	w := stdio.Err
-	fmt.Fprintf(w, "\n== bench suite: %d configs, %d ok, %d failed, %s\n", len(results), len(results)-len(failed), len(failed),
+	ok := len(results) - len(failed) - interrupted
+	if *asJSON {
+		js.OK, js.Failed, js.NotRun = ok, len(failed), len(pos)-len(results)
+		js.Warnings, js.ElapsedS, js.Interrupted = warnings, time.Since(start).Seconds(), ctx.Err() != nil
+		for _, g := range groups {
+			js.LeftOut = append(js.LeftOut, suiteLeftOut{What: g.what, Reason: g.reason, Install: g.install, Configs: g.configs})
+		}
+		if err := writeJSONLine(stdio.Out, js); err != nil {
+			return err
+		}
+	}
+	// The summary is the suite's result: stdout, unless it went out as JSON.
+	w := stdio.Out
+	if *asJSON {
+		w = stdio.Err
+	}
+	fmt.Fprintf(w, "\n== bench suite: %d configs, %d ok, %d failed, %s\n", len(results), ok, len(failed),
 		time.Since(start).Round(time.Second))
-	if skipped := len(pos) - len(results); skipped > 0 {
+	if skipped := len(pos) - len(results) + interrupted; skipped > 0 {
 		fmt.Fprintf(w, "not run (interrupted): %d configs\n", skipped)
 	}
 	for _, g := range groups {
@@ -107,7 +138,7 @@ func cmdSuite(ctx context.Context, stdio IO, args []string) error {
 		fmt.Fprintln(w, "nothing left out, no data warnings")
 	}
 	if ctx.Err() != nil {
-		return ctx.Err()
+		return &interruptedError{done: ok + len(failed), planned: len(pos), unit: "configs"}
 	}
 	if len(failed) > 0 {
 		return fmt.Errorf("%d of %d configs failed (listed above)", len(failed), len(results))

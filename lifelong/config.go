@@ -366,7 +366,7 @@ type TestSetSize struct {
 }
 
 // PaperTestSizes are the per-environment test-set sizes recoverable from
-// the paper and its release (shared/specs/lifemem_envs.md). The paper's
+// the paper (arXiv 2609.12655) and its release. The paper's
 // total is 1,230 test tasks; environments missing here have no
 // recoverable size and run their whole test split.
 var PaperTestSizes = map[string]TestSetSize{

@@ -203,7 +203,8 @@ func (m *tips) EndStage(ctx context.Context, env agent.Env) error {
 		}
 		b.WriteString("Write one short tip for solving tasks like these.")
 		resp, err := env.Builder().Generate(ctx, llm.Request{Purpose: "tips.write", SampleID: "tips/" + name,
-			Messages: []llm.Message{{Role: "user", Content: b.String()}}})
+			Messages: []llm.Message{{Role: "user", Content: b.String()}},
+			Params:   env.Sampling.For(agent.SampleConstruction, name)})
 		if err != nil {
 			return fmt.Errorf("tips: %s: %w", name, err)
 		}
@@ -220,7 +221,7 @@ func (m *tips) Agent(_ context.Context, env agent.Env, s envs.Suite, _ envs.Task
 		rules = []string{tip}
 	}
 	return agent.NewAgent(agent.AgentConfig{Model: env.Model, Suite: s, Exemplars: m.State.Exemplars[s.Name()],
-		Rules: rules, Seed: env.Seed, Method: m.Name()}), nil
+		Rules: rules, Sampling: env.Sampling.For(agent.SampleAct, s.Name()), Method: m.Name()}), nil
 }
 
 func (m *tips) Save(_ context.Context, env agent.Env) error {

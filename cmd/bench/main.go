@@ -11,15 +11,18 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	// The first signal asks the run to stop cleanly; restoring the default
-	// handlers then lets a second one end the process at once, whatever it
-	// is blocked on.
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	// The first signal asks the work to stop cleanly (the cause names the
+	// signal, for the exit status); restoring the default handlers then
+	// lets a second one end the process at once, whatever it is blocked on.
 	go func() {
-		<-ctx.Done()
-		stop()
+		s := <-sigs
+		cancel(bench.Interrupted{Signal: s})
+		signal.Reset(os.Interrupt, syscall.SIGTERM)
 	}()
 	code := bench.Main(ctx, os.Args[1:], bench.IO{Out: os.Stdout, Err: os.Stderr, Getenv: os.Getenv})
-	stop()
+	cancel(nil)
 	os.Exit(code)
 }

@@ -25,6 +25,15 @@ type session interface {
 	close() error
 }
 
+// restarter is a session that may need to rebuild its database before the
+// next statement (an engine process killed at a deadline). runOne lets it
+// do so before the statement's clock starts, so that starting a process
+// and replaying the episode on a loaded machine never counts against the
+// agent's next statement.
+type restarter interface {
+	ready(ctx context.Context) error
+}
+
 // result is the outcome of one statement.
 type result struct {
 	// hasRows is false for statements without a result set (writes, DDL).

@@ -102,9 +102,43 @@ func (p *enginePool) close() {
 
 // engineProc is one bench-sql process.
 type engineProc struct {
-	cmd   *exec.Cmd
-	stdin io.WriteCloser
-	resps chan procReply
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	resps  chan procReply
+	stderr *tailBuffer
+}
+
+// tailBuffer keeps the last bytes an engine wrote to stderr, so that an
+// engine that dies (a Go runtime abort, a panic outside a statement) says
+// why in the observation instead of a bare EOF.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const stderrTail = 4 << 10
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if n := len(t.buf); n > stderrTail {
+		t.buf = append(t.buf[:0], t.buf[n-stderrTail:]...)
+	}
+	return len(p), nil
+}
+
+// firstLine is the first non-empty line of what was kept (a Go fatal
+// error or panic puts its cause there).
+func (t *tailBuffer) firstLine() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, l := range strings.Split(string(t.buf), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			return l
+		}
+	}
+	return ""
 }
 
 type procReply struct {
@@ -114,7 +148,8 @@ type procReply struct {
 
 func startEngine(bin string) (*engineProc, error) {
 	cmd := exec.Command(bin)
-	cmd.Stderr = io.Discard
+	tail := &tailBuffer{}
+	cmd.Stderr = tail
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, fmt.Errorf("sql engine: %w", err)
@@ -126,7 +161,7 @@ func startEngine(bin string) (*engineProc, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("sql engine: start %s: %w", bin, err)
 	}
-	e := &engineProc{cmd: cmd, stdin: stdin, resps: make(chan procReply, 1)}
+	e := &engineProc{cmd: cmd, stdin: stdin, resps: make(chan procReply, 1), stderr: tail}
 	go func(out io.Reader, ch chan<- procReply) {
 		dec := json.NewDecoder(bufio.NewReaderSize(out, 1<<16))
 		for {
@@ -190,6 +225,9 @@ func (e *engineProc) call(ctx context.Context, req sqlwire.Request, maxBytes int
 		case r, ok := <-e.resps:
 			if !ok || r.err != nil {
 				e.kill()
+				if why := e.stderr.firstLine(); why != "" {
+					return resp, true, fmt.Errorf("sql engine exited (%s): %v", why, r.err)
+				}
 				return resp, true, fmt.Errorf("sql engine exited: %v", r.err)
 			}
 			return r.resp, false, nil
@@ -242,6 +280,19 @@ func (s *procSession) attach(ctx context.Context) error {
 	}
 	s.proc = e
 	return nil
+}
+
+// ready starts a new process and replays the episode when the last one
+// was killed. Its time is bounded by the replay's own size, not by the next
+// statement's budget (see restarter).
+func (s *procSession) ready(ctx context.Context) error {
+	if s.proc != nil {
+		return nil
+	}
+	budget := 10*time.Second + time.Duration(len(s.replay)+1)*(s.b.timeout+time.Second)
+	actx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	return s.attach(actx)
 }
 
 func (s *procSession) exec(ctx context.Context, stmt string, maxRows int) (result, error) {

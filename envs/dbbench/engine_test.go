@@ -26,7 +26,15 @@ func TestMain(m *testing.M) {
 			sc.Buffer(make([]byte, 1<<20), 1<<26)
 			for sc.Scan() {
 				if strings.Contains(sc.Text(), "HANG_FOREVER") {
-					select {} // stuck, as in planning
+					// Stuck with every goroutine asleep, as on a lock. In
+					// a build without cgo the runtime would abort this
+					// as a deadlock unless the engine keeps a timer
+					// pending (sqlengine.keepAlive).
+					select {}
+				}
+				if strings.Contains(sc.Text(), "DIE_LOUDLY") {
+					os.Stderr.WriteString("fatal error: engine gave up\n")
+					os.Exit(2)
 				}
 				pw.Write(append(sc.Bytes(), '\n'))
 			}
@@ -84,6 +92,36 @@ func TestStuckEngineIsKilledAtDeadline(t *testing.T) {
 		t.Errorf("after the kill the episode lost its state: %s", got)
 	}
 	t.Logf("stuck statement stopped after %v", took.Round(10*time.Millisecond))
+}
+
+// An engine that dies mid-statement says why in the observation; the next
+// statement gets a new process that replays the episode.
+func TestDeadEngineSaysWhy(t *testing.T) {
+	t.Setenv(hangEnv, "1")
+	t.Setenv(EngineEnv, os.Args[0])
+	base, err := Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := base.With(Config{Timeout: 5 * time.Second, MaxSteps: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	ep, err := s.NewEpisode(ctx, firstTask(t, s, "gym_sessions", true), envs.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ep.Close()
+	stepOK(t, ep, "INSERT INTO gym_sessions (trainer, room) VALUES ('Zed', 'Z1')")
+	st, err := ep.Step(ctx, OperationText("SELECT 'DIE_LOUDLY'"))
+	if err != nil || !st.Invalid || !strings.Contains(st.Observation, "engine gave up") {
+		t.Fatalf("dead engine: %+v %v", st, err)
+	}
+	if got := stepOK(t, ep, "SELECT COUNT(*) FROM gym_sessions WHERE trainer = 'Zed'"); got != "[(1,)]" {
+		t.Errorf("after the engine died the episode lost its state: %s", got)
+	}
 }
 
 // A statement within every static limit that still needs gigabytes is

@@ -92,6 +92,11 @@ func (ep *episode) run(ctx context.Context, sql string) (obs string, invalid boo
 // (see materialize.go) share the statement's time budget, a little over
 // the per-query timeout so a server's own timeout fires first.
 func (ep *episode) runOne(ctx context.Context, stmt string) (result, error) {
+	if r, ok := ep.sess.(restarter); ok {
+		if err := r.ready(ctx); err != nil {
+			return result{}, err
+		}
+	}
 	sctx, cancel := context.WithTimeout(ctx, ep.cfg.Timeout+time.Second)
 	defer cancel()
 	p, err := prepare(stmt, ep.db, ep.dialect, ep.entry.columnTypes(), ep.evaluator(sctx))

@@ -1,6 +1,6 @@
 // Package paper holds published numbers that the reports compare runs with.
-// The values are copied from the papers (see shared/specs/pramem_omnibehavior.md
-// §7) and never computed here.
+// The values are copied from the papers' tables (PraMem, arXiv 2607.02881;
+// LifeMem, arXiv 2609.12655) and never computed here.
 package paper
 
 import "strings"

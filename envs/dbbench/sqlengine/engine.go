@@ -28,6 +28,8 @@ import (
 
 // Serve answers requests from in on out until in ends.
 func Serve(in io.Reader, out io.Writer) error {
+	stop := keepAlive()
+	defer stop()
 	dec := json.NewDecoder(bufio.NewReaderSize(in, 1<<16))
 	bw := bufio.NewWriter(out)
 	enc := json.NewEncoder(bw)
@@ -63,6 +65,32 @@ func Serve(in io.Reader, out io.Writer) error {
 			return fmt.Errorf("bench-sql: write response: %w", err)
 		}
 	}
+}
+
+// keepAlive keeps one goroutine waiting on a timer for as long as the
+// engine serves. A statement stuck with every goroutine asleep (waiting on a
+// lock, say) must stay stuck until bench kills the process at its deadline,
+// which reports "execution time exceeded" and replays the episode. Without
+// a pending timer the Go runtime would instead abort the process as
+// deadlocked — but only in a build without cgo (with cgo an extra thread
+// hides the deadlock from the runtime), so a CGO_ENABLED=0 binary, as the
+// Dockerfile builds, would answer such a statement with a dead engine
+// where a cgo build times out. The period is long, so the goroutine costs
+// nothing.
+func keepAlive() (stop func()) {
+	t := time.NewTicker(time.Hour)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-t.C:
+			case <-done:
+				t.Stop()
+				return
+			}
+		}
+	}()
+	return func() { close(done) }
 }
 
 // session is one in-memory engine holding only the episode's database

@@ -29,7 +29,7 @@
 // Inference (Agent): the TopK stored trajectories of the task's environment
 // nearest to the instruction, and at most five rules of their clusters
 // (best exemplar's cluster first, rule order kept, duplicates dropped),
-// rendered by the shared agent.NewAgent. See shared/specs/lifemem_envs.md
-// §1.2–§1.7 and §1.12 for the choices made where the paper and the
-// reference code disagree.
+// rendered by the shared agent.NewAgent. Where the paper (arXiv
+// 2609.12655) and the authors' code (github.com/BITHLP/LifeMem) disagree,
+// the choice made is stated at the code that makes it.
 package lifemem

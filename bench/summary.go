@@ -1,0 +1,148 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/memharness/memharness/runlog"
+)
+
+// The final summary of run and suite as JSON (--json): one object on
+// stdout, written whether the work succeeded or not, for scripts that
+// would otherwise scrape the final line. The progress and warnings stay on
+// stderr.
+
+// runSummary is `bench run --json`'s object.
+type runSummary struct {
+	Config string `json:"config"`
+	Dir    string `json:"dir"`
+	// Status is "done", "failed" or "interrupted".
+	Status    string `json:"status"`
+	Error     string `json:"error,omitempty"`
+	Planned   int    `json:"planned"`
+	Done      int    `json:"done"`
+	Errored   int    `json:"errored"`
+	LiveCalls int    `json:"live_calls"`
+	// Cost is the sum of the priced usage in USD; absent when not priced.
+	Cost         *float64           `json:"cost_usd,omitempty"`
+	Report       string             `json:"report,omitempty"`
+	LeftOut      []runlog.LeftOut   `json:"left_out,omitempty"`
+	DataWarnings []string           `json:"data_warnings,omitempty"`
+	Usage        json.RawMessage    `json:"usage,omitempty"` // the run's usage.json
+	ElapsedS     float64            `json:"elapsed_s"`
+	Interrupted  *interruptedCounts `json:"interrupted_at,omitempty"`
+}
+
+type interruptedCounts struct {
+	Done    int    `json:"done"`
+	Planned int    `json:"planned"`
+	Unit    string `json:"unit"`
+}
+
+// status names how work ended.
+func status(err error) string {
+	switch {
+	case err == nil:
+		return "done"
+	case errors.Is(err, context.Canceled):
+		return "interrupted"
+	}
+	return "failed"
+}
+
+func newRunSummary(rs runSpec, res runResult, runErr error, elapsed time.Duration) (runSummary, error) {
+	s := runSummary{
+		Config: rs.cfg.Name, Dir: rs.dir, Status: status(runErr),
+		Planned: res.planned, Done: res.done, Errored: res.errored, LiveCalls: res.liveCalls,
+		LeftOut: res.leftOut, DataWarnings: res.dataWarnings, ElapsedS: elapsed.Seconds(),
+	}
+	if runErr != nil {
+		s.Error = runErr.Error()
+	}
+	var ie *interruptedError
+	if errors.As(runErr, &ie) {
+		s.Interrupted = &interruptedCounts{Done: ie.done, Planned: ie.planned, Unit: ie.unit}
+	}
+	if b, err := os.ReadFile(filepath.Join(rs.dir, runlog.UsageFile)); err == nil {
+		var usage map[string]runlog.MethodUsage
+		if err := json.Unmarshal(b, &usage); err != nil {
+			return s, fmt.Errorf("%s: %w", filepath.Join(rs.dir, runlog.UsageFile), err)
+		}
+		s.Usage = json.RawMessage(b)
+		for _, u := range usage {
+			if u.Cost != nil {
+				c := *u.Cost
+				if s.Cost != nil {
+					c += *s.Cost
+				}
+				s.Cost = &c
+			}
+		}
+	}
+	if idx := filepath.Join(rs.dir, "report", "index.md"); fileExists(idx) {
+		s.Report = idx
+	}
+	return s, nil
+}
+
+// writeJSONLine writes v as one indented JSON document.
+func writeJSONLine(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+// runWithSummary runs rs; with asJSON the human final lines go to stderr
+// and the summary object to stdout.
+func runWithSummary(ctx context.Context, stdio IO, rs runSpec, asJSON bool) error {
+	if !asJSON {
+		_, err := executeRun(ctx, stdio, rs)
+		return err
+	}
+	inner := stdio
+	inner.Out = stdio.Err
+	start := time.Now()
+	res, err := executeRun(ctx, inner, rs)
+	s, serr := newRunSummary(rs, res, err, time.Since(start))
+	if werr := writeJSONLine(stdio.Out, s); werr != nil && serr == nil {
+		serr = werr
+	}
+	if err == nil {
+		err = serr
+	}
+	return err
+}
+
+// suiteSummary is `bench suite --json`'s object.
+type suiteSummary struct {
+	Configs     []suiteConfig  `json:"configs"`
+	OK          int            `json:"ok"`
+	Failed      int            `json:"failed"`
+	NotRun      int            `json:"not_run"`
+	LeftOut     []suiteLeftOut `json:"left_out,omitempty"`
+	Warnings    []string       `json:"data_warnings,omitempty"`
+	ElapsedS    float64        `json:"elapsed_s"`
+	Interrupted bool           `json:"interrupted,omitempty"`
+}
+
+type suiteConfig struct {
+	Config string `json:"config"`
+	Status string `json:"status"`
+	Error  string `json:"error,omitempty"`
+}
+
+type suiteLeftOut struct {
+	What    string   `json:"what"`
+	Reason  string   `json:"reason"`
+	Install string   `json:"install,omitempty"`
+	Configs []string `json:"configs"`
+}
