@@ -67,7 +67,8 @@ func lmSensitivityTable(title string, settings []lmSetting, envs []string) (Tabl
 	for _, e := range envs {
 		cols = append(cols, lmEnvLabel(e))
 	}
-	t := Table{Title: title, Columns: cols}
+	t := Table{Title: title, Columns: cols, TeXCols: []int{0, 1, 2, 3, 4, 5}, Best: map[int]int{4: higherBest, 5: higherBest},
+		Caption: "LifeMem Table 8: sensitivity of OP and BwT to L, τ and top-k."}
 	var rows [][]string
 	for _, s := range settings {
 		l, tau, k := s.knobs()
@@ -102,6 +103,8 @@ func lmSensitivityTable(title string, settings []lmSetting, envs []string) (Tabl
 		}
 	}
 	t.Notes = append(t.Notes, lmFlatNotes(settings)...)
+	t.TeXNotes = append([]string{fmt.Sprintf("L: a cluster may split beyond that many members; τ: only when its mean resultant length is below; knobs at 0 are LifeMem's defaults (L %d, τ %.2f, k %d). Per-environment scores: lifemem_sensitivity.md. The paper (App. E) finds top-k ∈ {2, 4, 8} stable.", lmDefaultSplit, lmDefaultTau, lmDefaultTopK)},
+		condenseNotes(t.Notes[2:])...)
 	return t, rows
 }
 
@@ -189,6 +192,7 @@ func (r *lmRun) writeSensitivity(dir string) ([]Artefact, error) {
 		return nil, nil
 	}
 	t, rows := lmSensitivityTable("Table 8 — sensitivity of LifeMem to L, τ and top-k — "+r.title(), settings, r.info.Config.Envs)
+	t.Source = r.texSource()
 	d := lmDoc{base: "lifemem_sensitivity", what: "LifeMem Table 8: sensitivity", tables: []Table{t}, header: lmSensitivityHeader, rows: rows}
 	return d.write(dir)
 }
@@ -306,6 +310,11 @@ func (r *lmRun) writeVsPaper(dir string) ([]Artefact, error) {
 		"The paper's Table 2 is an image and its per-environment numbers are not recoverable; these are the numbers its text states.",
 		"Compare orderings, not values, unless the backbone is the same: sim numbers validate the pipeline and are never LLM results.",
 	}
+	t.Caption = "Numbers the LifeMem paper states, beside this run."
+	t.Source = r.texSource()
+	t.TeXCols, t.FirstWidth = []int{0, 1, 2, 3, 5}, "12em"
+	t.SubColumns = []string{"Quantity", "Paper backbone", "Paper", "Ours", "", "Source"}
+	t.TeXNotes = []string{"The paper's Table 2 is an image: these are the numbers its text states. Compare orderings, not values, unless the backbone is the same."}
 	d := lmDoc{
 		base: "lifemem_vs_paper", what: "LifeMem numbers from the paper beside this run", tables: []Table{t},
 		header: []string{"key", "method", "env", "paper_backbone", "paper", "ours", "unit", "same_backbone", "source"}, rows: rows,
@@ -479,6 +488,9 @@ func lmWriteStreams(dir string, runs []*lmRun) ([]Artefact, error) {
 			t.Notes = append(t.Notes, n)
 		}
 	}
+	t.Caption = "LifeMem Table 5: OP under three task streams and the buffer's recovery rate."
+	t.Source = "Backbone: " + lmBackbones(runs) + "."
+	t.Best = map[int]int{2: higherBest, 3: higherBest, 4: higherBest}
 	d := lmDoc{
 		base: "lifemem_streams", what: "LifeMem Table 5: stream robustness", tables: []Table{t},
 		header: []string{"method", "model", "stream", "op", "run", "recovery_rate"}, rows: rows,
@@ -535,6 +547,7 @@ func lmWriteSweepSensitivity(dir string, runs []*lmRun) ([]Artefact, error) {
 		return nil, nil
 	}
 	t, rows := lmSensitivityTable("Table 8 — sensitivity of LifeMem across the sweep — backbone: "+lmBackbones(runs), settings, envs)
+	t.Source = "Backbone: " + lmBackbones(runs) + "."
 	d := lmDoc{base: "lifemem_sensitivity", what: "LifeMem Table 8: sensitivity across the sweep", tables: []Table{t}, header: lmSensitivityHeader, rows: rows}
 	return d.write(dir)
 }
