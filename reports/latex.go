@@ -29,16 +29,17 @@ const texRequires = "% requires \\usepackage{booktabs} and \\usepackage{graphicx
 const texMacros = `\makeatletter
 \@ifundefined{mh@box}{\newsavebox\mh@box}{}
 \providecommand\mhwarn{\ensuremath{^{\dagger}}}
-\providecommand\mh@set[1]{\sbox\mh@box{\mh@size\setlength\tabcolsep{\mh@sep}#1}}
+\providecommand\mhiv{\scriptsize}
+\providecommand\mh@set[1]{\sbox\mh@box{\mh@size\let\mhiv\mh@iv\setlength\tabcolsep{\mh@sep}#1}}
 \providecommand\mhtable[3]{%
-  \def\mh@size{\small}\def\mh@sep{4pt}\def\mh@float{table}\mh@set{#2}%
+  \def\mh@size{\small}\def\mh@iv{\scriptsize}\def\mh@sep{4pt}\def\mh@float{table}\mh@set{#2}%
   \ifdim\wd\mh@box>\columnwidth
     \def\mh@size{\footnotesize}\def\mh@sep{3pt}\mh@set{#2}%
     \ifdim\wd\mh@box>\columnwidth
       \def\mh@float{table*}\def\mh@size{\small}\def\mh@sep{4pt}\mh@set{#2}%
       \ifdim\wd\mh@box>\textwidth\def\mh@size{\footnotesize}\def\mh@sep{3pt}\mh@set{#2}\fi
       \ifdim\wd\mh@box>\textwidth\def\mh@sep{2pt}\mh@set{#2}\fi
-      \ifdim\wd\mh@box>\textwidth\def\mh@size{\scriptsize}\def\mh@sep{2pt}\mh@set{#2}\fi
+      \ifdim\wd\mh@box>\textwidth\def\mh@size{\scriptsize}\def\mh@iv{\tiny}\def\mh@sep{2pt}\mh@set{#2}\fi
     \fi
   \fi
   \begin{\mh@float}[t]\centering\mh@size
@@ -157,7 +158,7 @@ var texSymbols = map[rune]string{
 	'ν': `$\nu$`, 'ξ': `$\xi$`, 'π': `$\pi$`, 'ρ': `$\rho$`, 'σ': `$\sigma$`, 'ς': `$\varsigma$`,
 	'τ': `$\tau$`, 'υ': `$\upsilon$`, 'φ': `$\varphi$`, 'χ': `$\chi$`, 'ψ': `$\psi$`, 'ω': `$\omega$`,
 	'ß': `\ss{}`, 'æ': `\ae{}`, 'Æ': `\AE{}`, 'ø': `\o{}`, 'Ø': `\O{}`, 'å': `\aa{}`, 'Å': `\AA{}`,
-	'œ': `\oe{}`, 'Œ': `\OE{}`, 'ł': `\l{}`, 'Ł': `\L{}`, 'ı': `\i{}`, '¡': `!\`, '¿': `?\`,
+	'œ': `\oe{}`, 'Œ': `\OE{}`, 'ł': `\l{}`, 'Ł': `\L{}`, 'ı': `\i{}`, '¡': "!`", '¿': "?`",
 }
 
 // texAccents maps a combining mark to the LaTeX accent command for it.
@@ -223,7 +224,7 @@ func texCell(s string, bold, stack bool) string {
 	if iv == "" {
 		return out
 	}
-	return `\begin{tabular}[t]{@{}r@{}}` + out + `\\{\scriptsize ` + TeXEscape(iv) + `}\end{tabular}`
+	return `\begin{tabular}[t]{@{}r@{}}` + out + `\\{\mhiv ` + TeXEscape(iv) + `}\end{tabular}`
 }
 
 // texGroup is a header cell spanning columns From..To (0-based, inclusive).
@@ -246,33 +247,76 @@ func (t Table) LaTeX() string {
 	if t.Transpose && len(t.Rows) < len(t.Columns)-1 {
 		t = t.transposed()
 	}
-	per := texMaxLines
-	switch {
-	case t.FirstWidth != "":
-		per /= 3 // wrapped labels: count three lines a row
-	case t.StackIntervals:
-		per /= 2
-	}
-	if g := t.RowsPerGroup; g > 0 && g <= per {
-		per -= per % g // parts end where a block ends
-	}
-	if len(t.Rows) <= per {
+	cuts := t.parts()
+	if len(cuts) == 1 {
 		return t.latexPart(0, len(t.Rows), "", true)
 	}
 	// A float taller than the page is cut off: long tables go out in
 	// parts, each under the caption, the notes under the last.
 	var b strings.Builder
-	parts := (len(t.Rows) + per - 1) / per
-	for p := range parts {
-		from, to := p*per, min(len(t.Rows), (p+1)*per)
-		b.WriteString(t.latexPart(from, to, fmt.Sprintf(" (part %d of %d)", p+1, parts), p == parts-1))
+	for p, from := range cuts {
+		to := len(t.Rows)
+		if p+1 < len(cuts) {
+			to = cuts[p+1]
+		}
+		b.WriteString(t.latexPart(from, to, fmt.Sprintf(" (part %d of %d)", p+1, len(cuts)), p == len(cuts)-1))
 	}
 	return b.String()
 }
 
-// texMaxLines is the most lines of rows one float holds: well within a page
-// of \small rows, with the caption and notes (interval rows take two).
-const texMaxLines = 32
+// parts returns the first row of each float the table needs: rows fill a
+// float up to texMaxLines lines (an interval row takes two, a wrapped label
+// three, a section heading one), and a part ends where a block of rows
+// ends unless the block alone overfills a float.
+func (t Table) parts() []int {
+	cost := 1
+	switch {
+	case t.FirstWidth != "":
+		cost = 3
+	case t.StackIntervals:
+		cost = 2
+	}
+	starts := func(i int) bool {
+		if t.RowsPerGroup > 0 {
+			return i%t.RowsPerGroup == 0
+		}
+		if len(t.Sections) > 0 {
+			return t.Sections[i] != ""
+		}
+		return true
+	}
+	cuts := []int{0}
+	lines, lastStart := 0, 0
+	for i := range t.Rows {
+		c := cost
+		if t.Sections[i] != "" {
+			c++
+		}
+		if starts(i) {
+			lastStart = i
+		}
+		if lines+c > texMaxLines && i > cuts[len(cuts)-1] {
+			cut := i
+			if !starts(i) && lastStart > cuts[len(cuts)-1] {
+				cut = lastStart // carry the unfinished block over
+			}
+			cuts = append(cuts, cut)
+			lines = 0
+			for k := cut; k < i; k++ {
+				lines += cost
+				if t.Sections[k] != "" {
+					lines++
+				}
+			}
+		}
+		lines += c
+	}
+	return cuts
+}
+
+// texMaxLines is the most lines of rows one float holds: well within a
+// twocolumn page of \small rows, with the caption and the notes.
+const texMaxLines = 28
 
 // transposed swaps rows and columns (the column names become the first
 // column), for a table with few rows and many columns.
@@ -552,6 +596,10 @@ func condenseNotes(notes []string) []string {
 		key, who := n, ""
 		if w, rest, found := strings.Cut(n, ": "); found && !strings.Contains(w, ". ") && len(w) <= 40 {
 			key, who = rest, w
+			// "Warning (react): X" is about react: "Warning: X (react, …)".
+			if m, ok := strings.CutPrefix(w, "Warning ("); ok && strings.HasSuffix(m, ")") {
+				key, who = "Warning: "+rest, strings.TrimSuffix(m, ")")
+			}
 		}
 		if _, ok := index[key]; !ok {
 			index[key] = len(out)

@@ -319,7 +319,7 @@ func (s *summary) table1VsPaper(t *table1) []Table {
 	var out []Table
 	for _, b := range paper.Table1 {
 		tab := Table{Title: fmt.Sprintf("%s — Table 1 vs paper (PraMem Table 1, %s)", s.title(), b.Name), Columns: t1Columns("Method"),
-			Caption: fmt.Sprintf("Ours beside PraMem Table 1 (%s): ACC / F1 (%%).", b.Name), Source: s.texSource(), TeXDecimals: 1}
+			Caption: fmt.Sprintf("Ours beside PraMem Table 1 (%s): ACC / F1 (%%).", b.Name), Source: s.texSource(), TeXDecimals: 1, RowsPerGroup: 3}
 		var unmatched []string
 		for _, tm := range t.methods {
 			ours := []string{tm.Method + " (ours)"}
