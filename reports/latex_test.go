@@ -158,6 +158,21 @@ func TestLaTeXCompiles(t *testing.T) {
 			}
 		})
 	}
+	// The one-document report of a run with figures compiles in place.
+	t.Run("report.tex", func(t *testing.T) {
+		dir := dirs[3] // the LifeMem run: tables and PNG heat maps
+		if _, err := WriteLaTeXReport(dir); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(pdflatex, "-interaction=nonstopmode", "-halt-on-error", LaTeXReportFile)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("pdflatex %s: %v\n%s", LaTeXReportFile, err, out[max(0, len(out)-2000):])
+		}
+		if st, err := os.Stat(filepath.Join(dir, "report.pdf")); err != nil || st.Size() == 0 {
+			t.Fatalf("no report.pdf: %v", err)
+		}
+	})
 }
 
 // charsTable is a table of every rune with its own LaTeX spelling.
@@ -231,4 +246,37 @@ func compileTeX(t *testing.T, pdflatex, dir, layout string, files []string) []st
 		problems = append(problems, fmt.Sprintf("pdflatex failed: %v", runErr))
 	}
 	return problems
+}
+
+// TestWriteLaTeXReport checks what report.tex takes in: every table, and
+// each figure as its PDF when one lies beside the PNG.
+func TestWriteLaTeXReport(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "myrun", ReportDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"b.tex", "table1.tex", "fig.png", "fig.pdf", "heat.png", "index.md", "report.tex"} {
+		if err := os.WriteFile(filepath.Join(dir, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	art, err := WriteLaTeXReport(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, art.Path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(b)
+	for _, want := range []string{`\title{memharness report: myrun}`, "\\input{table1.tex}\n\\clearpage\n% b.tex\n\\input{b.tex}", "{fig.pdf}", "{heat.png}"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("report.tex lacks %q:\n%s", want, got)
+		}
+	}
+	for _, bad := range []string{"{fig.png}", `\input{report.tex}`, "index.md"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("report.tex has %q:\n%s", bad, got)
+		}
+	}
 }
