@@ -50,7 +50,15 @@ func WriteLaTeXReport(reportDir string) (Artefact, error) {
 	if err := os.WriteFile(filepath.Join(reportDir, LaTeXReportFile), []byte(body), 0o644); err != nil {
 		return Artefact{}, fmt.Errorf("latex report: %w", err)
 	}
-	return Artefact{LaTeXReportFile, fmt.Sprintf("the whole report as one LaTeX document (%d tables, %d figures): pdflatex %s in this folder", len(tables), len(figures), LaTeXReportFile)}, nil
+	return Artefact{LaTeXReportFile, fmt.Sprintf("the whole report as one LaTeX document (%s, %s): pdflatex %s in this folder",
+		plural(len(tables), "table"), plural(len(figures), "figure"), LaTeXReportFile)}, nil
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // texOrder puts the papers' main tables first; the rest keep name order
