@@ -51,10 +51,10 @@ func WriteLaTeXReport(reportDir string) (Artefact, error) {
 		return Artefact{}, fmt.Errorf("latex report: %w", err)
 	}
 	return Artefact{LaTeXReportFile, fmt.Sprintf("the whole report as one LaTeX document (%s, %s): pdflatex %s in this folder",
-		plural(len(tables), "table"), plural(len(figures), "figure"), LaTeXReportFile)}, nil
+		texPlural(len(tables), "table"), texPlural(len(figures), "figure"), LaTeXReportFile)}, nil
 }
 
-func plural(n int, noun string) string {
+func texPlural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
