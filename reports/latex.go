@@ -446,8 +446,10 @@ func (t Table) latexPart(from, to int, captionSuffix string, last bool) string {
 		for _, c := range cols {
 			if c == 0 {
 				if t.FirstWidth != "" {
-					// Ragged inside a group, so the row's \\ keeps its meaning.
-					cells = append(cells, `{\raggedright `+firsts[i]+`\par}`)
+					// Ragged inside a group, so the row's \\ keeps its meaning;
+					// names may break after "_" and "/" too.
+					label := strings.NewReplacer(`\_`, `\_\allowbreak{}`, "/", `/\allowbreak{}`).Replace(firsts[i])
+					cells = append(cells, `{\raggedright `+label+`\par}`)
 					continue
 				}
 				cells = append(cells, firsts[i])

@@ -90,6 +90,9 @@ func lmSensitivityTable(title string, settings []lmSetting, envs []string) (Tabl
 			line = append(line, lmF2(lmFinal(s.m.Matrix, e)))
 		}
 		t.Rows = append(t.Rows, line)
+		if len(line[0]) > 32 {
+			t.FirstWidth = "16em" // run labels of a sweep: wrap them
+		}
 		rows = append(rows, []string{s.run, s.m.Spec.Name, strconv.Itoa(l), num(tau), strconv.Itoa(k),
 			strconv.FormatBool(s.m.Spec.NoSkills), strconv.FormatBool(s.m.Spec.NoTrajectories), lmCSVNum(avg), lmCSVNum(b.Value)})
 	}
