@@ -26,6 +26,7 @@ func cmdReport(ctx context.Context, stdio IO, args []string) error {
 	var bootstrap optionalInt
 	fs.Var(&bootstrap, "bootstrap", "`N` bootstrap resamples for confidence intervals (default: report.bootstrap of the run's config)")
 	html := fs.Bool("html", false, "also write report/index.html, the browsable report that opens from disk")
+	latex := fs.Bool("latex", false, "also write report/"+reports.LaTeXReportFile+", every table and figure in one LaTeX document (pdflatex "+reports.LaTeXReportFile+" in that folder)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -36,12 +37,24 @@ func cmdReport(ctx context.Context, stdio IO, args []string) error {
 		return errUsage
 	}
 	dir := pos[0]
+	// With --latex, each rewritten report also gets its one LaTeX document.
+	rewrite := func(dir string, variant string) error {
+		if err := reportRun(ctx, stdio, dir, bootstrap, *html, variant); err != nil || !*latex {
+			return err
+		}
+		art, err := reports.WriteLaTeXReport(filepath.Join(dir, reports.ReportDir))
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdio.Out, "wrote %s: %s\n", filepath.Join(dir, reports.ReportDir, art.Path), art.Desc)
+		return nil
+	}
 	if isRunDir(dir) {
-		return reportRun(ctx, stdio, dir, bootstrap, *html, "")
+		return rewrite(dir, "")
 	}
 	if shared, ok := sharedRun(dir); ok {
 		fmt.Fprintf(stdio.Err, "report: %s shares the run in %s (sim backbone); rewriting that run's report\n", dir, shared)
-		return reportRun(ctx, stdio, shared, bootstrap, *html, "")
+		return rewrite(shared, "")
 	}
 	st, err := os.Stat(dir)
 	if err != nil {
@@ -64,7 +77,7 @@ func cmdReport(ctx context.Context, stdio IO, args []string) error {
 		fmt.Fprintf(stdio.Err, "report: %s %s %d run directories; rewriting the report of each: %s\n",
 			dir, what, len(variants), strings.Join(variants, ", "))
 		for _, v := range variants {
-			if err := reportRun(ctx, stdio, filepath.Join(dir, v), bootstrap, *html, v); err != nil {
+			if err := rewrite(filepath.Join(dir, v), v); err != nil {
 				return fmt.Errorf("variant %s: %w", v, err)
 			}
 		}

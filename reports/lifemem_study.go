@@ -67,7 +67,8 @@ func lmSensitivityTable(title string, settings []lmSetting, envs []string) (Tabl
 	for _, e := range envs {
 		cols = append(cols, lmEnvLabel(e))
 	}
-	t := Table{Title: title, Columns: cols}
+	t := Table{Title: title, Columns: cols, TeXCols: []int{0, 1, 2, 3, 4, 5}, Best: map[int]int{4: higherBest, 5: higherBest},
+		Caption: "LifeMem Table 8: sensitivity of OP and BwT to L, τ and top-k."}
 	var rows [][]string
 	for _, s := range settings {
 		l, tau, k := s.knobs()
@@ -89,6 +90,9 @@ func lmSensitivityTable(title string, settings []lmSetting, envs []string) (Tabl
 			line = append(line, lmF2(lmFinal(s.m.Matrix, e)))
 		}
 		t.Rows = append(t.Rows, line)
+		if len(line[0]) > 32 {
+			t.FirstWidth = "16em" // run labels of a sweep: wrap them
+		}
 		rows = append(rows, []string{s.run, s.m.Spec.Name, strconv.Itoa(l), num(tau), strconv.Itoa(k),
 			strconv.FormatBool(s.m.Spec.NoSkills), strconv.FormatBool(s.m.Spec.NoTrajectories), lmCSVNum(avg), lmCSVNum(b.Value)})
 	}
@@ -102,6 +106,8 @@ func lmSensitivityTable(title string, settings []lmSetting, envs []string) (Tabl
 		}
 	}
 	t.Notes = append(t.Notes, lmFlatNotes(settings)...)
+	t.TeXNotes = append([]string{fmt.Sprintf("L: a cluster may split beyond that many members; τ: only when its mean resultant length is below; knobs at 0 are LifeMem's defaults (L %d, τ %.2f, k %d). Per-environment scores: lifemem_sensitivity.md. The paper (App. E) finds top-k ∈ {2, 4, 8} stable.", lmDefaultSplit, lmDefaultTau, lmDefaultTopK)},
+		condenseNotes(t.Notes[2:])...)
 	return t, rows
 }
 
@@ -189,6 +195,7 @@ func (r *lmRun) writeSensitivity(dir string) ([]Artefact, error) {
 		return nil, nil
 	}
 	t, rows := lmSensitivityTable("Table 8 — sensitivity of LifeMem to L, τ and top-k — "+r.title(), settings, r.info.Config.Envs)
+	t.Source = r.texSource()
 	d := lmDoc{base: "lifemem_sensitivity", what: "LifeMem Table 8: sensitivity", tables: []Table{t}, header: lmSensitivityHeader, rows: rows}
 	fig, err := lmSensitivityPlot(r.caption(), settings)
 	if err != nil {
@@ -311,6 +318,11 @@ func (r *lmRun) writeVsPaper(dir string) ([]Artefact, error) {
 		"The paper's Table 2 is an image and its per-environment numbers are not recoverable; these are the numbers its text states.",
 		"Compare orderings, not values, unless the backbone is the same: sim numbers validate the pipeline and are never LLM results.",
 	}
+	t.Caption = "Numbers the LifeMem paper states, beside this run."
+	t.Source = r.texSource()
+	t.TeXCols, t.FirstWidth = []int{0, 1, 2, 3, 5}, "12em"
+	t.SubColumns = []string{"Quantity", "Paper backbone", "Paper", "Ours", "", "Source"}
+	t.TeXNotes = []string{"The paper's Table 2 is an image: these are the numbers its text states. Compare orderings, not values, unless the backbone is the same."}
 	d := lmDoc{
 		base: "lifemem_vs_paper", what: "LifeMem numbers from the paper beside this run", tables: []Table{t},
 		header: []string{"key", "method", "env", "paper_backbone", "paper", "ours", "unit", "same_backbone", "source"}, rows: rows,
@@ -484,6 +496,9 @@ func lmWriteStreams(dir string, runs []*lmRun) ([]Artefact, error) {
 			t.Notes = append(t.Notes, n)
 		}
 	}
+	t.Caption = "LifeMem Table 5: OP under three task streams and the buffer's recovery rate."
+	t.Source = "Backbone: " + lmBackbones(runs) + "."
+	t.Best = map[int]int{2: higherBest, 3: higherBest, 4: higherBest}
 	d := lmDoc{
 		base: "lifemem_streams", what: "LifeMem Table 5: stream robustness", tables: []Table{t},
 		header: []string{"method", "model", "stream", "op", "run", "recovery_rate"}, rows: rows,
@@ -575,6 +590,7 @@ func lmWriteSweepSensitivity(dir string, runs []*lmRun) ([]Artefact, error) {
 		return nil, nil
 	}
 	t, rows := lmSensitivityTable("Table 8 — sensitivity of LifeMem across the sweep — backbone: "+lmBackbones(runs), settings, envs)
+	t.Source = "Backbone: " + lmBackbones(runs) + "."
 	d := lmDoc{base: "lifemem_sensitivity", what: "LifeMem Table 8: sensitivity across the sweep", tables: []Table{t}, header: lmSensitivityHeader, rows: rows}
 	fig, err := lmSensitivityPlot("LifeMem lifelong protocol · backbone: "+lmBackbones(runs), settings)
 	if err != nil {

@@ -200,7 +200,7 @@ func (d lmDoc) write(dir string) ([]Artefact, error) {
 	files := []struct {
 		name string
 		body []byte
-	}{{d.base + ".md", []byte(md.String())}, {d.base + ".tex", []byte(tex.String())}}
+	}{{d.base + ".md", []byte(md.String())}, {d.base + ".tex", []byte(texFile("LifeMem report: "+d.what, tex.String()))}}
 	for _, f := range files {
 		if err := os.WriteFile(filepath.Join(dir, f.name), f.body, 0o644); err != nil {
 			return nil, fmt.Errorf("write %s: %w", f.name, err)
@@ -273,10 +273,29 @@ func (r *lmRun) writeTable2(dir string) ([]Artefact, error) {
 		"BwT: mean relative change (S[N][i] − S[i][i]) / S[i][i] in %; the stream's last environment has none; environments whose diagonal score is 0 are skipped.",
 		"Scenarios: Embodied = ALFWorld + ScienceWorld; Tool use = API-Bank + τ-bench retail; Web search = HotpotQA + WebShop; Data analysis = LifelongAgentBench + ToolQA; Web browsing = MiniWoB++ + Mind2Web.",
 	}, notes...)
+	var partials []string
 	for _, c := range metrics.Categories() {
 		if partial[c.Name] {
 			t.Notes = append(t.Notes, c.Name+": averaged over the environments this run has.")
+			partials = append(partials, c.Name)
 		}
+	}
+	t.Caption = "LifeMem Table 2: overall performance (OP) and backward transfer (BwT, %) by scenario."
+	t.TeXDecimals = 1
+	t.Source = r.texSource()
+	t.SubColumns = []string{"Method"}
+	t.Best = map[int]int{}
+	for k, c := range append(metrics.Categories(), metrics.Category{Name: "Avg"}) {
+		t.Groups = append(t.Groups, texGroup{c.Name, 1 + 2*k, 2 + 2*k})
+		t.SubColumns = append(t.SubColumns, "OP", "BwT")
+		t.Best[1+2*k], t.Best[2+2*k] = higherBest, higherBest
+	}
+	t.TeXNotes = []string{
+		"OP: mean final score (0–100) after the whole stream; BwT: mean relative change from right after learning, in %. Scenarios pair ALFWorld + ScienceWorld, API-Bank + τ-bench retail, HotpotQA + WebShop, LifelongAgentBench + ToolQA, MiniWoB++ + Mind2Web; Avg is over every environment. One decimal (lifemem_table2.csv has all); best per column in bold.",
+	}
+	t.TeXNotes = append(t.TeXNotes, condenseNotes(notes)...)
+	if len(partials) > 0 {
+		t.TeXNotes = append(t.TeXNotes, "Averaged over the environments this run has: "+strings.Join(partials, ", ")+".")
 	}
 	d := lmDoc{
 		base: "lifemem_table2", what: "LifeMem Table 2: OP and BwT by scenario", tables: []Table{t},
@@ -315,10 +334,13 @@ func (r *lmRun) writeMatrices(dir string) ([]Artefact, error) {
 			rows = append(rows, []string{m.Spec.Name, c.Stage, row, c.Env, num(c.Score), strconv.Itoa(len(c.Tasks)), strconv.Itoa(c.Errors)})
 		}
 		t := Table{
-			Title:   fmt.Sprintf("Score matrix S of %s — rows: after learning; columns: test set — %s", m.Spec.Name, r.title()),
-			Columns: append([]string{"after \\ test"}, lmMap(envs, lmEnvLabel)...),
+			Title:      fmt.Sprintf("Score matrix S of %s — rows: after learning; columns: test set — %s", m.Spec.Name, r.title()),
+			Columns:    append([]string{"after \\ test"}, lmMap(envs, lmEnvLabel)...),
+			Caption:    fmt.Sprintf("Score matrix S of %s: rows after learning, columns the test sets.", m.Spec.Name),
+			SubColumns: append([]string{"After"}, lmMap(envs, lmEnvShort)...),
 		}
 		for j := range envs {
+			t.TeXRowLabels = append(t.TeXRowLabels, fmt.Sprintf("%d. %s", j+1, lmEnvShort(envs[j])))
 			line := []string{fmt.Sprintf("%d. %s", j+1, lmEnvLabel(envs[j]))}
 			for i := range envs {
 				if i > j {
@@ -335,12 +357,21 @@ func (r *lmRun) writeMatrices(dir string) ([]Artefact, error) {
 				line = append(line, lmF2(lmLookup(m.Self, e)))
 			}
 			t.Rows = append(t.Rows, line)
+			t.TeXRowLabels = append(t.TeXRowLabels, "self-learn")
 		}
 		b := metrics.BwT(m.Matrix)
 		t.Notes = []string{fmt.Sprintf("OP %s; BwT %s %% over %d environments; %d episodes, %d errored.",
 			lmF2(metrics.OP(m.Matrix)), lmF2(b.Value), b.Used, m.Tasks, m.Errors)}
 		if len(m.Self) > 0 {
 			t.Notes = append(t.Notes, "self-learn: a fresh memory learns only that environment and is tested on it (reference only; not part of OP or BwT).")
+		}
+		t.TeXNotes = append([]string{}, t.Notes...)
+		if len(tables) == 0 {
+			var legend []string
+			for _, e := range envs {
+				legend = append(legend, lmEnvShort(e)+" = "+lmEnvLabel(e))
+			}
+			t.TeXNotes = append(t.TeXNotes, strings.Join(legend, ", ")+".", r.texSource())
 		}
 		tables = append(tables, t)
 		fig, ok, err := lmHeatMap(r.caption(), m, envs, r.oodEnvs(), r.info.Config.Stream)
@@ -412,6 +443,8 @@ func (r *lmRun) writeTransfer(dir string) ([]Artefact, error) {
 		return nil, nil // e.g. a random stream: no diagonal, no transfer
 	}
 	t.Notes = []string{"The stream's last environment is left out: nothing is learned after it."}
+	t.Caption = "LifeMem Figure 3: environments whose score rose, stayed within ±5 points or fell from right after learning to the end of the stream."
+	t.Source = r.texSource()
 	fig, err := lmTransferPlot(r.caption(), series, OneColumn)
 	if err != nil {
 		return nil, err
@@ -491,6 +524,19 @@ func (r *lmRun) writeOOD(dir string) ([]Artefact, error) {
 		t.Notes = append(t.Notes, "Δ: difference in points to "+base.Spec.Name+" (no memory).")
 	}
 	t.Notes = append(t.Notes, "No learning happens on these environments: the memory is the one built over the whole stream.")
+	t.Caption = "LifeMem Table 4: zero-shot out-of-distribution scores after the full stream."
+	t.Source = r.texSource()
+	t.Best = map[int]int{}
+	for c := 1; c < len(cols); c++ {
+		t.Best[c] = higherBest
+	}
+	if base != nil {
+		t.SubColumns = []string{"Method"}
+		for k, e := range ood {
+			t.Groups = append(t.Groups, texGroup{lmEnvLabel(e), 1 + 2*k, 2 + 2*k})
+			t.SubColumns = append(t.SubColumns, "Score", "Δ")
+		}
+	}
 	d := lmDoc{
 		base: "lifemem_ood", what: "LifeMem Table 4: zero-shot OOD scores", tables: []Table{t},
 		header: []string{"method", "env", "score", "delta_vs_react"}, rows: rows,
@@ -556,6 +602,17 @@ func (r *lmRun) writeCosts(dir string) ([]Artefact, error) {
 	if !priced {
 		t.Notes = append(t.Notes, "Costs are not reported: the run has no prices configured.")
 	}
+	// LaTeX keeps the calls and tokens of building and acting, and the
+	// total cost; the Markdown and CSV keep every measure.
+	t.Caption = "LifeMem Table 10: memory construction against acting, per method."
+	t.Source = r.texSource()
+	t.TeXCols = []int{0, 1, 2, 3, 4, 5, 9}
+	t.Groups = []texGroup{{"Build", 1, 2}, {"Act", 3, 5}}
+	t.SubColumns = []string{"Method", "Calls", "Tokens", "Calls", "Prompt tok./ep.", "Prompt tok./call", "", "", "", "Total cost", ""}
+	t.TeXNotes = []string{"Build: learning and end-of-stage calls (clustering, summaries, skills, insights), self-learn included; Act: the method's calls in test episodes. Tokens from the backbone's usage fields (estimated from the text on sim)."}
+	if !priced {
+		t.TeXNotes = append(t.TeXNotes, "No prices configured: no cost (–).")
+	}
 	d := lmDoc{
 		base: "lifemem_costs", what: "LifeMem Table 10: construction vs acting usage", tables: []Table{t},
 		header: []string{"method", "phase", "calls", "cached_calls", "prompt_tokens", "completion_tokens", "cost", "trajectories", "episodes"},
@@ -593,7 +650,8 @@ func (r *lmRun) writeClusters(dir string) ([]Artefact, error) {
 		}
 	}
 	envs = lmOrderEnvs(envs, r.info.Config.Envs)
-	per := Table{Title: "Clusters per environment (count / mean size of the clusters holding its trajectories)", Columns: []string{"Method"}}
+	per := Table{Title: "Clusters per environment (count / mean size of the clusters holding its trajectories)", Columns: []string{"Method"},
+		Caption: "Clusters per environment: count / mean size of the clusters holding its trajectories.", Transpose: true}
 	for _, e := range envs {
 		per.Columns = append(per.Columns, lmEnvLabel(e))
 	}
@@ -632,6 +690,8 @@ func (r *lmRun) writeClusters(dir string) ([]Artefact, error) {
 		per.Rows = append(per.Rows, line)
 	}
 	t.Notes = []string{"From each method's " + lmStatsFile + "; the paper (App. I) reports a mean cluster size of 29 for WebShop and 12 for τ-bench."}
+	t.Caption = "Memory clusters per method."
+	t.Source = r.texSource()
 	tables := []Table{t}
 	if len(envs) > 0 {
 		tables = append(tables, per)

@@ -157,16 +157,48 @@ func (st *pramemStudy) writeTable2(dir string) ([]Artefact, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pramem_table2.png: %w", err)
 	}
-	groups := []texGroup{{"Ours (" + st.backboneShort() + ")", 2, 7}, {"Paper (" + paper.StudiesBackbone + ")", 8, 13}}
 	return pmDoc{
 		base:   "pramem_table2",
 		md:     st.s.mdDoc(tab.Markdown()),
-		tex:    st.s.texDoc(groupedTeX(tab, groups)),
+		tex:    st.s.texDoc(st.table2TeX(tab).LaTeX()),
 		header: []string{"variant", "method", "scene", "metric", "value", "delta_vs_pramem", "paper", "delta_vs_paper"},
 		rows:   csvRows,
 		fig:    png,
 		what:   "PraMem Table 2: F1 of the full method and its construction ablations per scene and Overall, beside the paper's GPT-OSS-120B numbers",
 	}.write(dir)
+}
+
+// table2TeX is Table 2 as the paper prints it (variant, the four scenes and
+// Overall, F1), with Δ: our rows, then the paper's under their own header,
+// the best of ours per column in bold.
+func (st *pramemStudy) table2TeX(tab Table) Table {
+	n := len(tab.Rows)
+	out := Table{
+		Title:   tab.Title,
+		Caption: "PraMem Table 2: ablations of memory construction (F1, %).",
+		Columns: []string{"Variant", t1TeXLabel(0), t1TeXLabel(1), t1TeXLabel(2), t1TeXLabel(3), t1TeXLabel(4), "Δ"},
+		Source:  st.s.texSource(),
+		Best:    map[int]int{},
+		NoBest:  map[int]bool{},
+		Sections: map[int]string{
+			0: "Ours (" + st.backboneShort() + ")",
+			n: "Paper (" + paper.StudiesBackbone + ")",
+		},
+	}
+	for c := 1; c <= t1Overall+1; c++ {
+		out.Best[c] = higherBest
+	}
+	for _, r := range tab.Rows {
+		out.Rows = append(out.Rows, append([]string{r[0]}, r[2:8]...))
+	}
+	for i, r := range tab.Rows {
+		out.Rows = append(out.Rows, append([]string{r[0]}, r[8:]...))
+		out.NoBest[n+i] = true
+	}
+	out.TeXNotes = append([]string{
+		"F1 of the positive class, aggregated as Table 1; Δ: Overall minus the full method's, in points. Paper: " + paper.StudiesBackbone + ", one decimal as printed.",
+	}, condenseNotes(tab.Notes[4+len(st.paperCaveats()):])...)
+	return out
 }
 
 // ablationValue is a Table 2 value: scene i, or Overall.
@@ -251,10 +283,19 @@ func (st *pramemStudy) writeFigure(dir, base, study, short, what string, vs []pm
 	if err != nil {
 		return nil, fmt.Errorf("%s.png: %w", base, err)
 	}
+	texTab := tab
+	texTab.Caption = study + " (%)."
+	texTab.Source = st.s.texSource()
+	texTab.TeXCols = []int{0, 2, 3, 4, 5, 6, 7, 8}
+	texTab.SubColumns = []string{"Variant", "", t1TeXLabel(0), t1TeXLabel(1), t1TeXLabel(2), t1TeXLabel(3), "F1", "ACC", "Δ F1"}
+	texTab.Groups = []texGroup{{"F1", 2, 5}, {"Overall", 6, 8}}
+	texTab.Best = map[int]int{2: higherBest, 3: higherBest, 4: higherBest, 5: higherBest, 6: higherBest, 7: higherBest}
+	texTab.TeXNotes = append([]string{"F1 and ACC of the positive class, aggregated as Table 1; Δ: Overall F1 minus PraMem's, in points. " + how},
+		condenseNotes(tab.Notes[3+len(st.paperCaveats()):])...)
 	return pmDoc{
 		base:   base,
 		md:     st.s.mdDoc(tab.Markdown()),
-		tex:    st.s.texDoc(tab.LaTeX()),
+		tex:    st.s.texDoc(texTab.LaTeX()),
 		header: []string{"variant", "method", "scene", "metric", "value", "delta_vs_pramem"},
 		rows:   csvRows,
 		fig:    png,

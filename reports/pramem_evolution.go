@@ -135,6 +135,7 @@ func (st *pramemStudy) writeEvolution(dir string) ([]Artefact, error) {
 	if curveMethod != "" {
 		tab.Notes = append(tab.Notes, fmt.Sprintf("The memory's size after every round of %s's construction (memory meta, mean over users) is in pramem_evolution_tokens.csv and the lower panel of the figure.", curveMethod))
 	}
+	texExtra := append([]string{}, tab.Notes[3:]...) // the warnings, for LaTeX
 	tab.Notes = append(tab.Notes, st.paperCaveats()...)
 	tab.Notes = append(tab.Notes, st.absentNote()...)
 	var ms []*pmMethod
@@ -147,10 +148,20 @@ func (st *pramemStudy) writeEvolution(dir string) ([]Artefact, error) {
 	if err != nil {
 		return nil, err
 	}
+	texTab := tab
+	texTab.Caption = "PraMem memory evolution by practice round (Overall, %)."
+	texTab.Source = st.s.texSource()
+	texTab.TeXCols = []int{0, 2, 3, 4, 5, 6}
+	texTab.Groups = []texGroup{{"Ours (" + st.backboneShort() + ")", 2, 4}, {"Paper", 5, 6}}
+	texTab.SubColumns = []string{"Round", "", "ACC", "F1", "Mem. tokens", "ACC", "F1"}
+	texTab.TeXNotes = append([]string{
+		fmt.Sprintf("Each row: the same construction's memory after that many practice rounds; memory tokens: mean over users. Paper (%s, %d rounds): %s, beside ours only at the same round of an %d-round run.",
+			paper.StudiesBackbone, paper.EvolutionRounds, strings.Join(evo, ", "), paper.EvolutionRounds),
+	}, condenseNotes(append(append(texExtra, st.absentNote()...), st.inferredNote(ms)...))...)
 	d := pmDoc{
 		base: "pramem_evolution",
 		md:   st.s.mdDoc(tab.Markdown()),
-		tex:  st.s.texDoc(tab.LaTeX()),
+		tex:  st.s.texDoc(texTab.LaTeX()),
 		header: []string{"method", "round", "total_rounds", "overall_acc", "overall_f1", "memory_tokens",
 			"memory_tokens_source", "users", "paper_acc", "paper_f1"},
 		rows: csvRows,

@@ -157,50 +157,9 @@ func (st *pramemStudy) backboneShort() string {
 	return m.Model
 }
 
-// texGroup is a header cell spanning columns From..To (0-based, inclusive).
-type texGroup struct {
-	Label    string
-	From, To int
-}
-
 // groupedTeX renders t with a first header row of groups spanning columns
 // (e.g. "Ours" and "Paper") above the column names.
 func groupedTeX(t Table, groups []texGroup) string {
-	var b strings.Builder
-	b.WriteString("% requires \\usepackage{booktabs}\n")
-	b.WriteString("\\begin{table*}[t]\n\\centering\n\\small\n")
-	if t.Title != "" {
-		b.WriteString("\\caption{" + TeXEscape(t.Title) + "}\n")
-	}
-	b.WriteString("\\begin{tabular}{l" + strings.Repeat("r", max(0, len(t.Columns)-1)) + "}\n\\toprule\n")
-	var cells, rules []string
-	col := 0
-	for _, g := range groups {
-		for ; col < g.From; col++ {
-			cells = append(cells, "")
-		}
-		cells = append(cells, fmt.Sprintf("\\multicolumn{%d}{c}{%s}", g.To-g.From+1, TeXEscape(g.Label)))
-		rules = append(rules, fmt.Sprintf("\\cmidrule(lr){%d-%d}", g.From+1, g.To+1))
-		col = g.To + 1
-	}
-	for ; col < len(t.Columns); col++ {
-		cells = append(cells, "")
-	}
-	b.WriteString(strings.Join(cells, " & "))
-	b.WriteString(" \\\\\n" + strings.Join(rules, " ") + "\n")
-	texRow(&b, t.Columns)
-	b.WriteString("\\midrule\n")
-	for _, r := range t.Rows {
-		texRow(&b, r)
-	}
-	b.WriteString("\\bottomrule\n\\end{tabular}\n")
-	if len(t.Notes) > 0 {
-		b.WriteString("\\par\\smallskip\n{\\footnotesize\n")
-		for _, n := range t.Notes {
-			b.WriteString(TeXEscape(n) + "\\par\n")
-		}
-		b.WriteString("}\n")
-	}
-	b.WriteString("\\end{table*}\n\n")
-	return b.String()
+	t.Groups = groups
+	return t.LaTeX()
 }

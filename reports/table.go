@@ -11,6 +11,48 @@ type Table struct {
 	Columns []string
 	Rows    [][]string
 	Notes   []string
+
+	// The fields below shape the LaTeX rendering only; Markdown keeps the
+	// full title and notes.
+
+	// Caption is the short caption a paper prints; Title when empty (the
+	// run's provenance then goes to Source and the file's comments).
+	Caption string
+	// Source is the one footnote-sized line of provenance under the table.
+	Source string
+	// TeXNotes replace Notes (condensed) when not nil.
+	TeXNotes []string
+	// TeXCols are the columns LaTeX shows, in order (nil: all), so a wide
+	// Markdown table can print in the paper's narrower layout.
+	TeXCols []int
+	// Groups span columns in a header row above the column names, and
+	// SubColumns, when set, replace the names in the row below them.
+	Groups     []texGroup
+	SubColumns []string
+	// Best marks columns whose best value is set in bold: higherBest or
+	// lowerBest per column index; rows in NoBest do not compete.
+	Best   map[int]int
+	NoBest map[int]bool
+	// Breaks are row indices that start a new block under a \midrule;
+	// RowsPerGroup > 0 starts one every that many rows instead.
+	Breaks       []int
+	RowsPerGroup int
+	// Sections are headings set across the table before the given rows.
+	Sections map[int]string
+	// TeXRowLabels replace the first column's cells.
+	TeXRowLabels []string
+	// StackIntervals sets "value [lo, hi]" cells on two lines.
+	StackIntervals bool
+	// Transpose swaps rows and columns when that makes the table narrower
+	// (fewer rows than columns of values).
+	Transpose bool
+	// TeXDecimals > 0 prints numeric cells with that many decimals (the
+	// papers print one where our CSV and Markdown keep two).
+	TeXDecimals int
+	// TeXColDecimals set the decimals of single columns (p-values).
+	TeXColDecimals map[int]int
+	// FirstWidth, when set (e.g. "12em"), wraps the first column.
+	FirstWidth string
 }
 
 // Markdown renders the table as a GitHub-flavoured Markdown section. Pipes
@@ -55,65 +97,3 @@ func mdRow(b *strings.Builder, cells []string) {
 var mdCellReplacer = strings.NewReplacer("|", `\|`, "\r\n", " ", "\n", " ", "\r", " ")
 
 func mdCell(s string) string { return mdCellReplacer.Replace(s) }
-
-// LaTeX renders the table as a floating booktabs table (the preamble needs
-// \usepackage{booktabs}). Special characters in every cell, the caption and
-// the notes are escaped.
-func (t Table) LaTeX() string {
-	var b strings.Builder
-	b.WriteString("% requires \\usepackage{booktabs}\n")
-	b.WriteString("\\begin{table}[t]\n\\centering\n\\small\n")
-	if t.Title != "" {
-		b.WriteString("\\caption{" + TeXEscape(t.Title) + "}\n")
-	}
-	b.WriteString("\\begin{tabular}{l" + strings.Repeat("r", max(0, len(t.Columns)-1)) + "}\n\\toprule\n")
-	texRow(&b, t.Columns)
-	b.WriteString("\\midrule\n")
-	for _, r := range t.Rows {
-		texRow(&b, r)
-	}
-	b.WriteString("\\bottomrule\n\\end{tabular}\n")
-	if len(t.Notes) > 0 {
-		b.WriteString("\\par\\smallskip\n{\\footnotesize\n")
-		for _, n := range t.Notes {
-			b.WriteString(TeXEscape(n) + "\\par\n")
-		}
-		b.WriteString("}\n")
-	}
-	b.WriteString("\\end{table}\n\n")
-	return b.String()
-}
-
-func texRow(b *strings.Builder, cells []string) {
-	for i, c := range cells {
-		if i > 0 {
-			b.WriteString(" & ")
-		}
-		b.WriteString(TeXEscape(c))
-	}
-	b.WriteString(" \\\\\n")
-}
-
-// texReplacer escapes LaTeX's special characters and maps the few non-ASCII
-// symbols the reports use to commands that work under pdfLaTeX.
-var texReplacer = strings.NewReplacer(
-	`\`, `\textbackslash{}`,
-	`{`, `\{`,
-	`}`, `\}`,
-	`_`, `\_`,
-	`%`, `\%`,
-	`&`, `\&`,
-	`#`, `\#`,
-	`$`, `\$`,
-	`~`, `\textasciitilde{}`,
-	`^`, `\textasciicircum{}`,
-	"—", "---",
-	"–", "--",
-	"±", `$\pm$`,
-	"×", `$\times$`,
-	"Δ", `$\Delta$`,
-	"\n", " ",
-)
-
-// TeXEscape makes s safe to place in LaTeX text.
-func TeXEscape(s string) string { return texReplacer.Replace(s) }

@@ -13,6 +13,11 @@ func TestTeXEscape(t *testing.T) {
 		{`a_b % c & d # e $ f`, `a\_b \% c \& d \# e \$ f`},
 		{`{x} ~ y ^ z \ w`, `\{x\} \textasciitilde{} y \textasciicircum{} z \textbackslash{} w`},
 		{`A — B – C ± 1`, `A --- B -- C $\pm$ 1`},
+		{`a|b <c> "q"`, `a\textbar{}b \textless{}c\textgreater{} ''q''`},
+		{`τ-bench ≈ 5, L ∈ {1}, −2 ⚠`, `$\tau$-bench $\approx$ 5, L $\in$ \{1\}, $-$2 \mhwarn{}`},
+		{`x -0.5 [-1, -2] well-known 3-4`, `x $-$0.5 [$-$1, $-$2] well-known 3-4`},
+		{"Zürich façade naïve", `Z{\"{u}}rich fa{\c{c}}ade na{\"{\i}}ve`},
+		{"中\u0007\u200b", `[U+4E2D]`},
 	}
 	for _, tt := range tests {
 		if got := TeXEscape(tt.in); got != tt.want {
@@ -35,7 +40,7 @@ func TestTableMarkdownLaTeX(t *testing.T) {
 		}
 	}
 	tex := tab.LaTeX()
-	for _, want := range []string{`\caption{T|1 \& co}`, `\begin{tabular}{lr}`, `Method & ACC \% \\`, `long\_context & 7 \\`, `100\% sure\par`} {
+	for _, want := range []string{`\mhtable{T\textbar{}1 \& co}{%`, `\begin{tabular}{lr}`, `Method & ACC \% \\`, `long\_context & 7 \\`, "}{%\n100\\% sure}\n"} {
 		if !strings.Contains(tex, want) {
 			t.Errorf("LaTeX lacks %q:\n%s", want, tex)
 		}
