@@ -281,10 +281,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
 		return res, err
 	}
-	iv := accounting.InvalidSummary(back.meter.Snapshot().ByPurpose)
-	if iv == "" {
-		iv = "none"
-	}
+	iv := accounting.InvalidSummary(usage)
 	fmt.Fprintf(stdio.Err, "run %s: %d live model calls, invalid: %s, %s, %s\n", cfg.Name, res.liveCalls, iv, accounting.CostText(usage), time.Since(start).Round(time.Millisecond))
 	for _, lo := range leftOut {
 		fmt.Fprintf(stdio.Err, "run %s: left out %s (%s); OP and BwT are over the %d environments that ran\n", cfg.Name, lo.Env, lo.Reason, len(streamEnvs))

@@ -23,7 +23,8 @@ type CallRecord struct {
 	WallNS    int64 `json:"wall_ns,omitempty"`
 	// Judged is set when the request had an Accept; Invalid when Accept
 	// rejected the answer, whose shortened text is InvalidText. SampleID
-	// ties redraws of one answer together (see PurposeStats.InvalidFinal).
+	// (the request's Unit, else its SampleID) ties redraws of one answer
+	// together (see PurposeStats.InvalidFinal).
 	Judged      bool   `json:"judged,omitempty"`
 	Invalid     bool   `json:"invalid,omitempty"`
 	InvalidText string `json:"invalid_text,omitempty"`
@@ -51,6 +52,9 @@ func newCallRecord(req Request, resp Response, err error, wall time.Duration) Ca
 	}
 	if err == nil && req.Accept != nil {
 		rec.Judged, rec.SampleID = true, req.SampleID
+		if req.Unit != "" {
+			rec.SampleID = req.Unit
+		}
 		if !req.Accept(resp) {
 			rec.Invalid, rec.InvalidText = true, Shorten(resp.Text, maxInvalidExample)
 		}

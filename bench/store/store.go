@@ -426,6 +426,19 @@ func (s *Store) Usage() []llm.CallRecord {
 	return out
 }
 
+// UsageFrom returns the calls of the journal's lines from line on, and the
+// number of lines so far: a progress display reads the journal as it grows
+// without copying it whole on every refresh.
+func (s *Store) UsageFrom(line int) ([]llm.CallRecord, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []llm.CallRecord
+	for _, ul := range s.usage[min(line, len(s.usage)):] {
+		out = append(out, ul.Calls...)
+	}
+	return out, len(s.usage)
+}
+
 // writeLine appends b to f, cutting a partial write back off so the file
 // still ends on a complete line.
 func writeLine(f logFile, size *int64, b []byte) error {
