@@ -60,6 +60,10 @@ func Add(total map[string]runlog.MethodUsage, meter *llm.Meter, priced bool) {
 		if t.InvalidExample == "" {
 			t.InvalidExample = u.InvalidExample
 		}
+		t.UsageEstimated += u.UsageEstimated
+		if t.UsageEstimatedWhy == "" {
+			t.UsageEstimatedWhy = u.UsageEstimatedWhy
+		}
 		if t.Units > 0 {
 			t.InvalidRate = float64(t.InvalidFinal) / float64(t.Units)
 		}
@@ -217,4 +221,21 @@ func CostText(usage map[string]runlog.MethodUsage) string {
 		return "cost not priced"
 	}
 	return fmt.Sprintf("cost $%.4f", total)
+}
+
+// RunWarnings are the warnings stored with a run (warnings.json): the
+// manifest's data warnings, left-out parts and empty memories, and from
+// usage the answers that stayed invalid and the token counts replaced by
+// our own.
+func RunWarnings(man runlog.Manifest, usage map[string]runlog.MethodUsage) runlog.Warnings {
+	w := runlog.Warnings{DataWarnings: man.DataWarnings, LeftOut: man.LeftOut, EmptyMemories: man.EmptyMemories}
+	if iv := InvalidSummary(usage); iv != "none" {
+		w.Invalid = iv
+	}
+	for _, p := range slices.Sorted(maps.Keys(usage)) {
+		if u := usage[p]; u.UsageEstimated > 0 {
+			w.Usage = append(w.Usage, p+": "+llm.UsageWarning(u.UsageEstimated, u.UsageEstimatedWhy))
+		}
+	}
+	return w
 }

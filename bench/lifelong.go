@@ -281,6 +281,13 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
 		return res, err
 	}
+	warnings := accounting.RunWarnings(man, usage)
+	if err := st.WriteJSON(runlog.WarningsFile, warnings); err != nil {
+		return res, err
+	}
+	for _, w := range warnings.Usage {
+		fmt.Fprintf(stdio.Err, "warning: %s\n", w)
+	}
 	iv := accounting.InvalidSummary(usage)
 	fmt.Fprintf(stdio.Err, "run %s: %d live model calls, invalid: %s, %s, %s\n", cfg.Name, res.liveCalls, iv, accounting.CostText(usage), time.Since(start).Round(time.Millisecond))
 	for _, lo := range leftOut {

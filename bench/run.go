@@ -444,13 +444,22 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	res.liveCalls = int(back.meter.Snapshot().Total.Live)
 	fin := time.Now().UTC()
 	man.Finished = &fin
-	man.EmptyMemories = run.EmptyMemories()
+	if man.EmptyMemories, err = run.EmptyMemories(); err != nil {
+		return res, err
+	}
 	for _, m := range slices.Sorted(maps.Keys(man.EmptyMemories)) {
 		fmt.Fprintf(stdio.Err, "warning: method %s built an empty memory for %d of %d users (%s); its rows are flagged in the report\n",
 			m, len(man.EmptyMemories[m]), len(data.users), strings.Join(firstN(man.EmptyMemories[m], 5), ", "))
 	}
 	if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
 		return res, err
+	}
+	warnings := accounting.RunWarnings(man, usage)
+	if err := st.WriteJSON(runlog.WarningsFile, warnings); err != nil {
+		return res, err
+	}
+	for _, w := range warnings.Usage {
+		fmt.Fprintf(stdio.Err, "warning: %s\n", w)
 	}
 	iv := accounting.InvalidSummary(usage)
 	fmt.Fprintf(stdio.Err, "run %s: %d/%d samples done, %d errored, %d live model calls, invalid: %s, %s, %s\n",

@@ -199,3 +199,86 @@ func checkCost(t *testing.T, log, dir string, prompt, completion, cached float64
 	}
 	return total
 }
+
+// TestWarningsSurviveReportRebuild (issue 25, point 6): Mem0 builds empty
+// memories; after the report is removed, both a re-run (which resumes a
+// finished run: nothing is rebuilt) and `bench report` still show the
+// warning and flag the row, and warnings.json holds it.
+func TestWarningsSurviveReportRebuild(t *testing.T) {
+	var calls atomic.Int64
+	srv := wrongFormatServer(t, &calls)
+	env := map[string]string{"OPENAI_BASE_URL": srv.URL + "/v1", "OPENAI_API_KEY": testKey, "OPENAI_MODEL": "fake-model"}
+	cfg := filepath.Join(t.TempDir(), "wrongfmt.yaml")
+	os.WriteFile(cfg, []byte(memoryConfig), 0o644)
+	out := t.TempDir()
+	dir := filepath.Join(out, "wrongfmt")
+	cli := func(args ...string) string {
+		var o, e bytes.Buffer
+		Main(context.Background(), args, IO{Out: &o, Err: &e, Getenv: func(k string) string { return env[k] }})
+		return o.String() + e.String()
+	}
+	check := func(when string) {
+		t.Helper()
+		idx, _ := os.ReadFile(filepath.Join(dir, "report", "index.md"))
+		if !strings.Contains(string(idx), "Empty memory") || strings.Contains(string(idx), "no data warning was raised") {
+			t.Errorf("%s: index.md lost the empty-memory warning:\n%s", when, idx)
+		}
+		table, _ := os.ReadFile(filepath.Join(dir, "report", "table.md"))
+		if !strings.Contains(string(table), "mem0 ⚠ empty memory for 2 user(s)") {
+			t.Errorf("%s: table.md lost mem0's flag:\n%s", when, table)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, runlog.WarningsFile))
+		if err != nil || !strings.Contains(string(b), "mem0") {
+			t.Errorf("%s: warnings.json %s (%v) does not name mem0's empty memories", when, b, err)
+		}
+	}
+	cli("run", "-c", cfg, "--out", out)
+	check("first run")
+	os.RemoveAll(filepath.Join(dir, "report"))
+	cli("run", "-c", cfg, "--out", out)
+	check("re-run after rm -rf report")
+	os.RemoveAll(filepath.Join(dir, "report"))
+	cli("report", dir)
+	check("bench report after rm -rf report")
+}
+
+// TestEndpointUsageIsValidated (issue 25, point 7): negative or absurd token
+// counts from the endpoint are replaced by our own count with a warning;
+// they never reach the cost and never fail the sample.
+func TestEndpointUsageIsValidated(t *testing.T) {
+	for name, usage := range map[string]string{
+		"negative":   `{"prompt_tokens":-6000000,"completion_tokens":-1,"total_tokens":-6000001}`,
+		"int64-max":  `{"prompt_tokens":9223372036854775807,"completion_tokens":1,"total_tokens":9223372036854775807}`,
+		"overflow":   `{"prompt_tokens":5,"completion_tokens":1,"total_tokens":18446744073709551616}`,
+		"fractional": `{"prompt_tokens":12.5,"completion_tokens":1,"total_tokens":13.5}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			var calls atomic.Int64
+			srv := usageServer(t, "4", usage, &calls)
+			env := map[string]string{"OPENAI_BASE_URL": srv.URL + "/v1", "OPENAI_API_KEY": testKey, "OPENAI_MODEL": "fake-model"}
+			log, code, dir := runSelfReport(t, "auto", env, "backbone.prices.prompt_per_1m=1", "backbone.prices.completion_per_1m=1")
+			if code != 0 {
+				t.Fatalf("exit %d:\n%s", code, log)
+			}
+			samples, _ := runlog.ReadSamples(filepath.Join(dir, runlog.SamplesFile))
+			for _, s := range samples {
+				if s.Error != "" || !s.Valid || s.PromptTokens <= 0 || s.PromptTokens > 100_000 {
+					t.Fatalf("sample %s: error %q, valid %v, %d prompt tokens", s.ID, s.Error, s.Valid, s.PromptTokens)
+				}
+			}
+			p := readUsage(t, dir)["predict"]
+			want := float64(p.PromptTokens+p.CompletionTokens) / 1e6
+			if p.UsageEstimated != 12 || p.PromptTokens <= 0 || p.Cost == nil || math.Abs(*p.Cost-want) > 1e-12 {
+				t.Errorf("usage.json predict: %d replaced, %d prompt tokens, cost %v (want %v)", p.UsageEstimated, p.PromptTokens, p.Cost, want)
+			}
+			if !strings.Contains(log, "unusable token counts") {
+				t.Errorf("console does not warn:\n%s", log)
+			}
+			w, _ := os.ReadFile(filepath.Join(dir, runlog.WarningsFile))
+			idx, _ := os.ReadFile(filepath.Join(dir, "report", "index.md"))
+			if !strings.Contains(string(w), "unusable token counts") || !strings.Contains(string(idx), "Token counts (predict)") {
+				t.Errorf("warning not stored or reported:\nwarnings.json %s\nindex.md %s", w, idx)
+			}
+		})
+	}
+}

@@ -29,6 +29,8 @@ type CallRecord struct {
 	Invalid     bool   `json:"invalid,omitempty"`
 	InvalidText string `json:"invalid_text,omitempty"`
 	SampleID    string `json:"sample_id,omitempty"`
+	// UsageEstimated says why Usage is our own count (Response.UsageEstimated).
+	UsageEstimated string `json:"usage_estimated,omitempty"`
 }
 
 // newCallRecord describes one finished call as the Meter books it.
@@ -47,6 +49,7 @@ func newCallRecord(req Request, resp Response, err error, wall time.Duration) Ca
 	default:
 		rec.Retries = resp.Retries
 		rec.Usage = resp.Usage
+		rec.UsageEstimated = resp.UsageEstimated
 		rec.LatencyNS = int64(resp.Latency)
 		rec.WallNS = int64(wall)
 	}

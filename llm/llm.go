@@ -101,6 +101,9 @@ type Response struct {
 	Endpoint string
 	// Retries is how many transport-level retries this call needed.
 	Retries int
+	// UsageEstimated says why Usage is the harness's own count rather than
+	// the endpoint's (negative or absurd counts); "" for the endpoint's.
+	UsageEstimated string
 }
 
 // Model generates text.

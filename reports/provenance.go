@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -167,6 +168,12 @@ func warningsSection(m runlog.Manifest, usage map[string]runlog.MethodUsage) str
 	if m.EmbedderWarning != "" {
 		n++
 		fmt.Fprintf(&b, "- **Embedder:** %s.\n", mdText(m.EmbedderWarning))
+	}
+	for _, p := range slices.Sorted(maps.Keys(usage)) {
+		if u := usage[p]; u.UsageEstimated > 0 {
+			n++
+			fmt.Fprintf(&b, "- **Token counts (%s):** %s.\n", mdText(p), mdText(llm.UsageWarning(u.UsageEstimated, u.UsageEstimatedWhy)))
+		}
 	}
 	if n == 0 {
 		b.WriteString("- Nothing was left out and no data warning was raised.\n")
