@@ -282,3 +282,35 @@ func TestEndpointUsageIsValidated(t *testing.T) {
 		})
 	}
 }
+
+// compareUsage checks that two runs' usage.json agree in every counter
+// (latencies aside: they are measured), purpose by purpose.
+func compareUsage(t *testing.T, what, a, b string) {
+	t.Helper()
+	ua, ub := readUsage(t, a), readUsage(t, b)
+	norm := func(u runlog.MethodUsage) runlog.MethodUsage {
+		u.LatencyMS, u.LatencyMeanMS = 0, 0
+		return u
+	}
+	for p := range ua {
+		if x, y := norm(ua[p]), norm(ub[p]); !sameUsage(x, y) {
+			t.Errorf("%s: usage.json %s differs from the single process:\n%+v\n%+v", what, p, x, y)
+		}
+	}
+	for p := range ub {
+		if _, ok := ua[p]; !ok {
+			t.Errorf("%s: usage.json has purpose %s the single process lacks", what, p)
+		}
+	}
+}
+
+func sameUsage(x, y runlog.MethodUsage) bool {
+	cx, cy := x.Cost, y.Cost
+	x.Cost, y.Cost = nil, nil
+	if (cx == nil) != (cy == nil) || (cx != nil && math.Abs(*cx-*cy) > 1e-9) {
+		return false
+	}
+	xb, _ := json.Marshal(x)
+	yb, _ := json.Marshal(y)
+	return bytes.Equal(xb, yb)
+}
