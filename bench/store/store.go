@@ -79,7 +79,7 @@ type Store struct {
 	// journalled marks file units with a journal line: every later write
 	// of such a file is journalled too (see WriteFileWith).
 	journalled map[string]bool
-	repairs      []string
+	repairs    []string
 }
 
 // usageLine is one line of the usage journal.
