@@ -152,3 +152,65 @@ func callCounts(b []byte) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// TestLifelongUsageSurvivesKills: the same property for the LifeMem agent
+// run (every method kind), killed at random journal lengths and resumed,
+// sharded by method or not.
+func TestLifelongUsageSurvivesKills(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the config several times")
+	}
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "ll.yaml")
+	os.WriteFile(cfg, []byte(`name: ll
+task: lifemem
+backbone: {kind: sim}
+lifelong:
+  stream: similarity
+  envs: [scienceworld, webshop]
+  methods:
+    - {name: react, kind: react}
+    - {name: synapse, kind: synapse, top_k: 2}
+    - {name: expel, kind: expel, top_k: 2}
+    - {name: autoskill, kind: autoskill}
+    - {name: lifemem, kind: lifemem, top_k: 2}
+`), 0o644)
+	one := filepath.Join(dir, "one")
+	if log, code := runCLI(t, "run", "-c", cfg, "--out", one); code != 0 {
+		t.Fatalf("single run exit %d:\n%s", code, log)
+	}
+	full, _ := os.ReadFile(filepath.Join(one, "ll", store.UsageJournal))
+	total := bytes.Count(full, []byte("\n"))
+	r := rand.New(rand.NewPCG(25, 7))
+	for trial := range 2 {
+		shards := 1 + trial
+		kill := 1 + r.IntN(max(1, total/shards-1))
+		t.Run(fmt.Sprintf("trial%d_%dshards_kill%d", trial, shards, kill), func(t *testing.T) {
+			out := filepath.Join(dir, fmt.Sprintf("t%d", trial))
+			runDir := filepath.Join(out, "ll")
+			args := func(i int) []string {
+				a := []string{"run", "-c", cfg, "--out", out}
+				if shards > 1 {
+					a = append(a, "--shard", fmt.Sprintf("%d/%d", i, shards))
+				}
+				return a
+			}
+			journal := filepath.Join(runDir, store.UsageJournal)
+			if shards > 1 {
+				journal = filepath.Join(shardSpec{0, shards}.dir(runDir), store.UsageJournal)
+			}
+			runUntil(t, journal, kill, args(0)...)
+			for i := range shards {
+				if log, code := runCLI(t, args(i)...); code != 0 {
+					t.Fatalf("resume of shard %d exit %d:\n%s", i, code, log)
+				}
+			}
+			if shards > 1 {
+				if log, code := runCLI(t, "merge", runDir); code != 0 {
+					t.Fatalf("merge exit %d:\n%s", code, log)
+				}
+			}
+			compareUsage(t, "resumed", filepath.Join(one, "ll"), runDir)
+		})
+	}
+}
