@@ -35,6 +35,30 @@ func provenanceOf(m runlog.Manifest) provenance {
 	return provenance{Backbone: m.Backbone, Model: m.Model, DataSource: m.DataSource, Harness: h}
 }
 
+// joinProvenance is the provenance of a file drawn from several runs: each
+// field is the runs' distinct values, joined by "; " in order of first use.
+func joinProvenance(ps []provenance) provenance {
+	var out provenance
+	join := func(dst *string, v string) {
+		for _, have := range strings.Split(*dst, "; ") {
+			if have == v {
+				return
+			}
+		}
+		if *dst != "" {
+			*dst += "; "
+		}
+		*dst += v
+	}
+	for _, p := range ps {
+		join(&out.Backbone, p.Backbone)
+		join(&out.Model, p.Model)
+		join(&out.DataSource, p.DataSource)
+		join(&out.Harness, p.Harness)
+	}
+	return out
+}
+
 func shortCommit(c string) string {
 	if len(c) > 12 {
 		return c[:12]
