@@ -243,7 +243,7 @@ func (s *summary) table1FieldsCSV(t *table1) [][]string {
 		for _, f := range m.Fields {
 			c := f.Counts
 			rows = append(rows, []string{m.Method, t1Name(f.Scene), f.Field, strconv.Itoa(f.N), strconv.Itoa(c.valid()),
-				strconv.Itoa(f.Invalid), num(100*nanDiv(f.Invalid, f.N)),
+				strconv.Itoa(f.Invalid), num(100 * nanDiv(f.Invalid, f.N)),
 				strconv.Itoa(c.TP), strconv.Itoa(c.FP), strconv.Itoa(c.FN), strconv.Itoa(c.TN),
 				num(f.ACC), num(f.F1)})
 		}
