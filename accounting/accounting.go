@@ -11,6 +11,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/runlog"
@@ -28,12 +29,7 @@ type Journal interface {
 // so a killed and resumed run counts what an uninterrupted one does. Costs
 // stay null unless the run has prices.
 func WriteUsage(j Journal, priced bool) (map[string]runlog.MethodUsage, error) {
-	meter := llm.NewMeter(nil)
-	for _, rec := range j.Usage() {
-		meter.Restore(rec)
-	}
-	total := map[string]runlog.MethodUsage{}
-	Add(total, meter, priced)
+	total := Totals(j.Usage(), priced)
 	return total, j.WriteJSON(runlog.UsageFile, total)
 }
 
@@ -64,6 +60,10 @@ func Add(total map[string]runlog.MethodUsage, meter *llm.Meter, priced bool) {
 		if t.InvalidExample == "" {
 			t.InvalidExample = u.InvalidExample
 		}
+		t.UsageEstimated += u.UsageEstimated
+		if t.UsageEstimatedWhy == "" {
+			t.UsageEstimatedWhy = u.UsageEstimatedWhy
+		}
 		if t.Units > 0 {
 			t.InvalidRate = float64(t.InvalidFinal) / float64(t.Units)
 		}
@@ -85,17 +85,109 @@ func Add(total map[string]runlog.MethodUsage, meter *llm.Meter, priced bool) {
 }
 
 // InvalidSummary lists the purposes with invalid answers: "predict 3/40
-// (7.5%)"; "" when there are none.
-func InvalidSummary(by map[string]llm.PurposeStats) string {
+// (7.5%)", the answers that stayed invalid over the answers judged (for
+// predictions, the samples); "none" when there are none. The progress line,
+// the final line and the report all say it this way, from the same counts.
+func InvalidSummary(usage map[string]runlog.MethodUsage) string {
 	var parts []string
-	for _, p := range slices.Sorted(maps.Keys(by)) {
-		u := by[p]
+	for _, p := range slices.Sorted(maps.Keys(usage)) {
+		u := usage[p]
 		if u.Invalid == 0 {
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%s %d/%d (%.1f%%)", p, u.InvalidFinal, u.Units, 100*u.InvalidRate()))
+		parts = append(parts, fmt.Sprintf("%s %d/%d (%.1f%%)", p, u.InvalidFinal, u.Units, 100*u.InvalidRate))
+	}
+	if len(parts) == 0 {
+		return "none"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// Totals are the usage by purpose of every call in recs (a store's
+// journal), priced when the run has prices.
+func Totals(recs []llm.CallRecord, priced bool) map[string]runlog.MethodUsage {
+	meter := llm.NewMeter(nil)
+	for _, rec := range recs {
+		meter.Restore(rec)
+	}
+	total := map[string]runlog.MethodUsage{}
+	Add(total, meter, priced)
+	return total
+}
+
+// UsageFeed is a journal read in pieces: the calls of the journal's lines
+// from line on, and the number of lines read so far.
+type UsageFeed interface {
+	UsageFrom(line int) (calls []llm.CallRecord, next int)
+}
+
+// Tally follows a run's usage journal as it grows, for progress displays:
+// what it shows is what usage.json will say of the work saved so far, over
+// every process that worked on the run. It is safe for concurrent use.
+type Tally struct {
+	feed   UsageFeed
+	priced bool
+	mu     sync.Mutex
+	meter  *llm.Meter
+	next   int
+}
+
+// NewTally starts a tally of feed's journal.
+func NewTally(feed UsageFeed, priced bool) *Tally {
+	return &Tally{feed: feed, priced: priced, meter: llm.NewMeter(nil)}
+}
+
+// Usage is the usage by purpose of the journal so far.
+func (t *Tally) Usage() map[string]runlog.MethodUsage {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	calls, next := t.feed.UsageFrom(t.next)
+	for _, rec := range calls {
+		t.meter.Restore(rec)
+	}
+	t.next = next
+	total := map[string]runlog.MethodUsage{}
+	Add(total, t.meter, t.priced)
+	return total
+}
+
+// CheckSamples fails when any method's share of predictions that stayed
+// invalid is above max: the verdict is per method, so one method's unusable
+// answers are not diluted by another's good ones. Errored samples (no
+// answer) are not counted.
+func CheckSamples(samples []runlog.Sample, max float64, draws int) error {
+	type count struct{ invalid, answered int }
+	by := map[string]*count{}
+	example := map[string]string{}
+	for _, s := range samples {
+		if s.Error != "" {
+			continue
+		}
+		c := by[s.Method]
+		if c == nil {
+			c = &count{}
+			by[s.Method] = c
+		}
+		c.answered++
+		if !s.Valid {
+			c.invalid++
+			if _, ok := example[s.Method]; !ok {
+				example[s.Method] = llm.Shorten(s.Raw, 200)
+			}
+		}
+	}
+	var errs []string
+	for _, m := range slices.Sorted(maps.Keys(by)) {
+		c := by[m]
+		if rate := float64(c.invalid) / float64(c.answered); rate > max {
+			errs = append(errs, fmt.Sprintf("method %s: %d of %d predictions (%.1f%%) stayed invalid after up to %d draws, above eval.max_invalid_rate %.2f; one bad answer: %q",
+				m, c.invalid, c.answered, 100*rate, draws, max, example[m]))
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("the model's answers are unusable: %s (is the endpoint serving the model you meant? raise eval.max_invalid_rate to accept this)", strings.Join(errs, "; "))
 }
 
 // CheckInvalid fails when any purpose's final invalid rate is above max,
@@ -129,4 +221,21 @@ func CostText(usage map[string]runlog.MethodUsage) string {
 		return "cost not priced"
 	}
 	return fmt.Sprintf("cost $%.4f", total)
+}
+
+// RunWarnings are the warnings stored with a run (warnings.json): the
+// manifest's data warnings, left-out parts and empty memories, and from
+// usage the answers that stayed invalid and the token counts replaced by
+// our own.
+func RunWarnings(man runlog.Manifest, usage map[string]runlog.MethodUsage) runlog.Warnings {
+	w := runlog.Warnings{DataWarnings: man.DataWarnings, LeftOut: man.LeftOut, EmptyMemories: man.EmptyMemories}
+	if iv := InvalidSummary(usage); iv != "none" {
+		w.Invalid = iv
+	}
+	for _, p := range slices.Sorted(maps.Keys(usage)) {
+		if u := usage[p]; u.UsageEstimated > 0 {
+			w.Usage = append(w.Usage, p+": "+llm.UsageWarning(u.UsageEstimated, u.UsageEstimatedWhy))
+		}
+	}
+	return w
 }

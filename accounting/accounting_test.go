@@ -30,3 +30,36 @@ func TestCheckInvalid(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckSamplesPerMethod: the verdict is per method, so one method's
+// unusable answers are not diluted by another's good ones (4 of 10 overall
+// is under 0.5, but one method has 4 of 5).
+func TestCheckSamplesPerMethod(t *testing.T) {
+	var samples []runlog.Sample
+	for i := range 5 {
+		samples = append(samples, runlog.Sample{Method: "good", Valid: true},
+			runlog.Sample{Method: "bad", Valid: i == 0, Raw: "dunno"})
+	}
+	samples = append(samples, runlog.Sample{Method: "good", Error: "timeout"}) // no answer: not counted
+	err := accounting.CheckSamples(samples, 0.5, 2)
+	if err == nil || !strings.Contains(err.Error(), `method bad: 4 of 5 predictions (80.0%)`) || strings.Contains(err.Error(), "method good") {
+		t.Errorf("verdict %v, want method bad (4 of 5) alone", err)
+	}
+	if err := accounting.CheckSamples(samples, 0.8, 2); err != nil {
+		t.Errorf("at 0.8: %v", err)
+	}
+}
+
+func TestInvalidSummary(t *testing.T) {
+	if got := accounting.InvalidSummary(nil); got != "none" {
+		t.Errorf("no usage: %q", got)
+	}
+	got := accounting.InvalidSummary(map[string]runlog.MethodUsage{
+		"predict":      {Invalid: 3, Units: 40, InvalidFinal: 2, InvalidRate: 0.05},
+		"mem0.extract": {Invalid: 30, Units: 30, InvalidFinal: 30, InvalidRate: 1},
+		"summary":      {Units: 4},
+	})
+	if want := "mem0.extract 30/30 (100.0%), predict 2/40 (5.0%)"; got != want {
+		t.Errorf("summary %q, want %q", got, want)
+	}
+}

@@ -96,8 +96,14 @@ func openBackbone(ctx context.Context, cfg *config.Config, getenv func(string) s
 		if cfg.Backbone.Sim.PersistentInvalidRate != nil {
 			sc.PersistentInvalidRate = *cfg.Backbone.Sim.PersistentInvalidRate
 		}
-		b.modelName = "sim"
-		b.meter = llm.NewMeter(sim.New(sc))
+		b.modelName = sim.Name
+		var model llm.Model = sim.New(sc)
+		// Prices apply on every backbone: a user sizing a paper run prices
+		// the embedded default's tokens as the endpoint's would be.
+		if p := pricesOf(cfg); p != nil {
+			model = llm.WithPrices(model, llm.PriceTable{sim.Name: *p}, sim.Name)
+		}
+		b.meter = llm.NewMeter(model)
 	case "openai":
 		urls := cfg.Backbone.BaseURLs
 		if len(urls) == 0 {

@@ -295,10 +295,14 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
 		return res, err
 	}
-	iv := accounting.InvalidSummary(back.meter.Snapshot().ByPurpose)
-	if iv == "" {
-		iv = "none"
+	warnings := accounting.RunWarnings(man, usage)
+	if err := st.WriteJSON(runlog.WarningsFile, warnings); err != nil {
+		return res, err
 	}
+	for _, w := range warnings.Usage {
+		fmt.Fprintf(stdio.Err, "warning: %s\n", w)
+	}
+	iv := accounting.InvalidSummary(usage)
 	fmt.Fprintf(stdio.Out, "run %s: %d live model calls, invalid: %s, %s, %s\n", cfg.Name, res.liveCalls, iv, accounting.CostText(usage), time.Since(start).Round(time.Millisecond))
 	for _, lo := range leftOut {
 		fmt.Fprintf(stdio.Err, "run %s: left out %s (%s); OP and BwT are over the %d environments that ran\n", cfg.Name, lo.Env, lo.Reason, len(streamEnvs))

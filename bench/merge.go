@@ -237,7 +237,11 @@ func mergeShards(ctx context.Context, stdio IO, runDir string, report bool) erro
 	if err := st.CheckConfig(man.ConfigHash); err != nil {
 		return err
 	}
-	if _, err := accounting.WriteUsage(st, cfg.Backbone.Prices != nil); err != nil {
+	usage, err := accounting.WriteUsage(st, cfg.Backbone.Prices != nil)
+	if err != nil {
+		return err
+	}
+	if err := st.WriteJSON(runlog.WarningsFile, accounting.RunWarnings(man, usage)); err != nil {
 		return err
 	}
 	if err := writeResolvedConfig(runDir, &cfg); err != nil {

@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"maps"
@@ -400,14 +401,13 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	fmt.Fprintf(stdio.Err, "run %s: %d samples (%d methods × %d instances) on %s, data: %s; %d already done\n",
 		cfg.Name, len(plan.Order), len(methods), len(plan.Order)/max(1, len(methods)), back.describe(), data.source, plan.Already())
 
-	var invalid, failed atomic.Int64
+	var failed atomic.Int64
+	// Invalid answers are counted as usage.json and the final line count
+	// them: from the saved work's journal, answers over answers judged.
+	tally := accounting.NewTally(st, cfg.Backbone.Prices != nil)
 	bar := progress.New(stdio.Err, "run "+cfg.Name, len(plan.Jobs), progress.Options{Stats: func() string {
-		snap := back.meter.Snapshot()
-		s := snap.Total
-		line := fmt.Sprintf("calls=%d cached=%d retries=%d invalid=%d errors=%d", s.Calls, s.Cached, s.Retries, invalid.Load(), failed.Load())
-		if iv := accounting.InvalidSummary(snap.ByPurpose); iv != "" {
-			line += " invalid by purpose: " + iv
-		}
+		s := back.meter.Snapshot().Total
+		line := fmt.Sprintf("calls=%d cached=%d retries=%d errors=%d invalid: %s", s.Calls, s.Cached, s.Retries, failed.Load(), accounting.InvalidSummary(tally.Usage()))
 		return line + back.retries.describe()
 	}})
 	out, err := run.Predict(ctx, plan, prediction.PredictOptions{
@@ -415,8 +415,6 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 		OnSample: func(rec runlog.Sample) {
 			if rec.Error != "" {
 				failed.Add(1)
-			} else if !rec.Valid {
-				invalid.Add(1)
 			}
 			bar.Add(1)
 		},
@@ -447,7 +445,9 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	res.liveCalls = int(back.meter.Snapshot().Total.Live)
 	fin := time.Now().UTC()
 	man.Finished = &fin
-	man.EmptyMemories = run.EmptyMemories()
+	if man.EmptyMemories, err = run.EmptyMemories(); err != nil {
+		return res, err
+	}
 	for _, m := range slices.Sorted(maps.Keys(man.EmptyMemories)) {
 		fmt.Fprintf(stdio.Err, "warning: method %s built an empty memory for %d of %d users (%s); its rows are flagged in the report\n",
 			m, len(man.EmptyMemories[m]), len(data.users), strings.Join(firstN(man.EmptyMemories[m], 5), ", "))
@@ -458,10 +458,14 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
 		return res, err
 	}
-	iv := accounting.InvalidSummary(meterTotals(back))
-	if iv == "" {
-		iv = "none"
+	warnings := accounting.RunWarnings(man, usage)
+	if err := st.WriteJSON(runlog.WarningsFile, warnings); err != nil {
+		return res, err
 	}
+	for _, w := range warnings.Usage {
+		fmt.Fprintf(stdio.Err, "warning: %s\n", w)
+	}
+	iv := accounting.InvalidSummary(usage)
 	fmt.Fprintf(stdio.Out, "run %s: %d/%d samples done, %d errored, %d live model calls, invalid: %s, %s, %s\n",
 		cfg.Name, res.done, res.planned, res.errored, res.liveCalls, iv, accounting.CostText(usage), time.Since(start).Round(time.Millisecond))
 	if rs.report {
@@ -473,7 +477,7 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 			return res, err
 		}
 	}
-	if err := accounting.CheckInvalid(usage, cfg.Eval.MaxInvalidRate, cfg.Eval.MaxAttempts); err != nil {
+	if err := checkInvalid(usage, st.Samples(), cfg); err != nil {
 		return res, err
 	}
 	if res.errored > 0 {
@@ -567,7 +571,19 @@ func unchangedRun(stdio IO, rs runSpec, man runlog.Manifest) (runResult, error) 
 	if err != nil {
 		return res, err
 	}
-	return res, accounting.CheckInvalid(usage, rs.cfg.Eval.MaxInvalidRate, rs.cfg.Eval.MaxAttempts)
+	samples, err := runlog.ReadSamples(filepath.Join(rs.dir, runlog.SamplesFile))
+	if err != nil {
+		return res, err
+	}
+	return res, checkInvalid(usage, samples, rs.cfg)
+}
+
+// checkInvalid is the eval.max_invalid_rate verdict: per call purpose over
+// the answers each judged, and per method over its predictions.
+func checkInvalid(usage map[string]runlog.MethodUsage, samples []runlog.Sample, cfg *config.Config) error {
+	return errors.Join(
+		accounting.CheckInvalid(usage, cfg.Eval.MaxInvalidRate, cfg.Eval.MaxAttempts),
+		accounting.CheckSamples(samples, cfg.Eval.MaxInvalidRate, cfg.Eval.MaxAttempts))
 }
 
 // stampFingerprint records, once the report is written, what it was built
@@ -589,17 +605,6 @@ func writeResolvedConfig(dir string, cfg *config.Config) error {
 		return err
 	}
 	return store.WriteFileAtomic(filepath.Join(dir, "config.yaml"), resolved)
-}
-
-// meterTotals merges the evaluation and construction meters by purpose.
-func meterTotals(b *backbone) map[string]llm.PurposeStats {
-	out := maps.Clone(b.meter.Snapshot().ByPurpose)
-	if b.buildMeter != nil {
-		for p, u := range b.buildMeter.Snapshot().ByPurpose {
-			out[p] = u // construction purposes do not overlap evaluation ones
-		}
-	}
-	return out
 }
 
 func firstN(xs []string, n int) []string {

@@ -163,6 +163,7 @@ func TestMergedShardsEqualOneProcess(t *testing.T) {
 	}
 	compareRuns(t, filepath.Join(one, "sh"), filepath.Join(sharded, "sh"),
 		runlog.SamplesFile, runlog.PromptsFile, "report/metrics.csv", "report/table.md", "report/confusion_mem0.csv")
+	compareUsage(t, "merged", filepath.Join(one, "sh"), filepath.Join(sharded, "sh"))
 	// Merging twice changes nothing.
 	before, _ := os.ReadFile(filepath.Join(sharded, "sh", runlog.SamplesFile))
 	if log, code := runCLI(t, "merge", filepath.Join(sharded, "sh")); code != 0 {
@@ -257,6 +258,7 @@ func TestKilledShardResumesToTheSameMerge(t *testing.T) {
 		t.Fatalf("merge exit %d:\n%s", code, out)
 	}
 	compareRuns(t, filepath.Join(one, "sh"), filepath.Join(sharded, "sh"), runlog.SamplesFile, "report/metrics.csv")
+	compareUsage(t, "killed, resumed and merged", filepath.Join(one, "sh"), filepath.Join(sharded, "sh"))
 }
 
 func TestEndpointsFile(t *testing.T) {

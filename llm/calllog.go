@@ -23,11 +23,14 @@ type CallRecord struct {
 	WallNS    int64 `json:"wall_ns,omitempty"`
 	// Judged is set when the request had an Accept; Invalid when Accept
 	// rejected the answer, whose shortened text is InvalidText. SampleID
-	// ties redraws of one answer together (see PurposeStats.InvalidFinal).
+	// (the request's Unit, else its SampleID) ties redraws of one answer
+	// together (see PurposeStats.InvalidFinal).
 	Judged      bool   `json:"judged,omitempty"`
 	Invalid     bool   `json:"invalid,omitempty"`
 	InvalidText string `json:"invalid_text,omitempty"`
 	SampleID    string `json:"sample_id,omitempty"`
+	// UsageEstimated says why Usage is our own count (Response.UsageEstimated).
+	UsageEstimated string `json:"usage_estimated,omitempty"`
 }
 
 // newCallRecord describes one finished call as the Meter books it.
@@ -46,11 +49,15 @@ func newCallRecord(req Request, resp Response, err error, wall time.Duration) Ca
 	default:
 		rec.Retries = resp.Retries
 		rec.Usage = resp.Usage
+		rec.UsageEstimated = resp.UsageEstimated
 		rec.LatencyNS = int64(resp.Latency)
 		rec.WallNS = int64(wall)
 	}
 	if err == nil && req.Accept != nil {
 		rec.Judged, rec.SampleID = true, req.SampleID
+		if req.Unit != "" {
+			rec.SampleID = req.Unit
+		}
 		if !req.Accept(resp) {
 			rec.Invalid, rec.InvalidText = true, Shorten(resp.Text, maxInvalidExample)
 		}

@@ -46,6 +46,13 @@ type Request struct {
 	// SampleID is the stable ID of the sample this call serves; with Attempt it
 	// makes repeated draws of the same prompt distinct in the cache.
 	SampleID string
+	// Unit names the answer this call is a draw of, for the invalid-answer
+	// meter (PurposeStats.Units); empty means SampleID. It differs from
+	// SampleID where several methods answer the same instance: SampleID
+	// (which keys the cache and the sim's draws) is the instance, Unit the
+	// method's sample, so each method's answers are counted on their own.
+	// It never reaches an endpoint or the cache key.
+	Unit string
 	// Attempt counts retries of invalid outputs (0 for the first draw).
 	Attempt int
 	// Affinity routes the request to one endpoint (usually the user ID) so a
@@ -94,6 +101,9 @@ type Response struct {
 	Endpoint string
 	// Retries is how many transport-level retries this call needed.
 	Retries int
+	// UsageEstimated says why Usage is the harness's own count rather than
+	// the endpoint's (negative or absurd counts); "" for the endpoint's.
+	UsageEstimated string
 }
 
 // Model generates text.

@@ -20,19 +20,24 @@ import (
 // (a request without a sample ID is a unit of its own). InvalidExample quotes
 // one rejected answer, shortened, so a failure can show what went wrong.
 type PurposeStats struct {
-	Calls          int     `json:"calls"`
-	Live           int     `json:"live"`
-	Cached         int     `json:"cached"`
-	Errors         int     `json:"errors"`
-	Retries        int     `json:"retries"`
-	Invalid        int     `json:"invalid,omitempty"`
-	Units          int     `json:"units,omitempty"`
-	InvalidFinal   int     `json:"invalid_final,omitempty"`
-	InvalidExample string  `json:"invalid_example,omitempty"`
-	Usage          Usage   `json:"usage"`
-	LatencySec     float64 `json:"latency_total_s"`
-	MeanSec        float64 `json:"latency_mean_s"`
-	WallSec        float64 `json:"wall_total_s"`
+	Calls          int    `json:"calls"`
+	Live           int    `json:"live"`
+	Cached         int    `json:"cached"`
+	Errors         int    `json:"errors"`
+	Retries        int    `json:"retries"`
+	Invalid        int    `json:"invalid,omitempty"`
+	Units          int    `json:"units,omitempty"`
+	InvalidFinal   int    `json:"invalid_final,omitempty"`
+	InvalidExample string `json:"invalid_example,omitempty"`
+	// UsageEstimated counts live calls whose token counts from the endpoint
+	// were not believed and were replaced by our own; UsageEstimatedWhy is
+	// one example.
+	UsageEstimated    int     `json:"usage_estimated,omitempty"`
+	UsageEstimatedWhy string  `json:"usage_estimated_why,omitempty"`
+	Usage             Usage   `json:"usage"`
+	LatencySec        float64 `json:"latency_total_s"`
+	MeanSec           float64 `json:"latency_mean_s"`
+	WallSec           float64 `json:"wall_total_s"`
 }
 
 // InvalidRate is the share of units whose final answer was invalid (0 when
@@ -214,6 +219,12 @@ func (m *Meter) book(rec CallRecord) {
 	default:
 		c.Live++
 		c.Usage = c.Usage.Add(rec.Usage)
+		if rec.UsageEstimated != "" {
+			c.UsageEstimated++
+			if c.UsageEstimatedWhy == "" {
+				c.UsageEstimatedWhy = rec.UsageEstimated
+			}
+		}
 		c.latency += time.Duration(rec.LatencyNS)
 		c.wall += time.Duration(rec.WallNS)
 	}
@@ -259,6 +270,10 @@ func (m *Meter) Snapshot() MeterSnapshot {
 		total.InvalidFinal += c.InvalidFinal
 		if total.InvalidExample == "" {
 			total.InvalidExample = c.InvalidExample
+		}
+		total.UsageEstimated += c.UsageEstimated
+		if total.UsageEstimatedWhy == "" {
+			total.UsageEstimatedWhy = c.UsageEstimatedWhy
 		}
 		total.Usage = total.Usage.Add(c.Usage)
 		total.latency += c.latency

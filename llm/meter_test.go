@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -154,5 +155,22 @@ func TestInvalidExampleIsOrderFree(t *testing.T) {
 		if c.InvalidExample != want || want != "first answer" {
 			t.Fatalf("order %v quotes %q, order 0 quoted %q (want s1's non-empty answer)", order, c.InvalidExample, want)
 		}
+	}
+}
+
+// TestMeterUnitsAreMethodSamples: two methods answer the same instance (one
+// SampleID, which keys the cache and the sim's draws); their Units keep the
+// answers apart, so each is a unit of its own.
+func TestMeterUnitsAreMethodSamples(t *testing.T) {
+	m := NewMeter(ModelFunc(func(ctx context.Context, req Request) (Response, error) {
+		return Response{Text: req.Messages[0].Content}, nil
+	}))
+	accept := func(r Response) bool { return r.Text == "ok" }
+	for _, c := range []struct{ unit, text string }{{"a/i1", "bad"}, {"b/i1", "ok"}, {"a/i2", "bad"}, {"b/i2", "bad"}} {
+		m.Generate(context.Background(), Request{Purpose: "predict", SampleID: strings.SplitN(c.unit, "/", 2)[1], Unit: c.unit,
+			Messages: []Message{{Content: c.text}}, Accept: accept})
+	}
+	if p := m.Snapshot().ByPurpose["predict"]; p.Units != 4 || p.InvalidFinal != 3 {
+		t.Errorf("stats = %+v; want 4 units, 3 stayed invalid", p)
 	}
 }

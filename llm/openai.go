@@ -196,6 +196,9 @@ func (o *OpenAI) Generate(ctx context.Context, req Request) (Response, error) {
 	if d := cresp.Usage.PromptTokensDetails; d != nil {
 		resp.Usage.CachedTokens = d.CachedTokens
 	}
+	if at.usageBad != "" {
+		resp.Usage, resp.UsageEstimated = ownUsage(req, msg.Content), at.usageBad
+	}
 	if resp.Model == "" {
 		resp.Model = o.model
 	}

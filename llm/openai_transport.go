@@ -25,6 +25,9 @@ type attempt struct {
 	transport bool // the failure happened below HTTP
 	maxBody   int64
 	oversize  bool // a 2xx body exceeded maxBody and was not read further
+	// usageBad says why the reply's token counts were not believed (see
+	// checkUsage); "" when they were.
+	usageBad string
 }
 
 type attemptKey struct{}
@@ -69,6 +72,9 @@ func (d captureDoer) Do(r *http.Request) (*http.Response, error) {
 		body = body[:at.maxBody] // an error page: keep its head for the message
 	}
 	at.body = body
+	if resp.StatusCode/100 == 2 {
+		body, at.usageBad = checkUsage(body)
+	}
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	return resp, nil
 }

@@ -136,8 +136,8 @@ func TestExtendingPredictionMethod(t *testing.T) {
 	if err != nil || done != len(plan.Order) || errored != 0 {
 		t.Fatalf("finish: %d of %d done, %d errored, %v", done, len(plan.Order), errored, err)
 	}
-	if empty := run.EmptyMemories(); len(empty) != 0 {
-		t.Errorf("empty memories %v", empty)
+	if empty, err := run.EmptyMemories(); err != nil || len(empty) != 0 {
+		t.Errorf("empty memories %v (%v)", empty, err)
 	}
 	// Usage is accounted by purpose: one construction call per user.
 	if u := usage["notes.build"]; u.Calls != 3 || u.PromptTokens == 0 || u.CompletionTokens == 0 {

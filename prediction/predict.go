@@ -132,9 +132,6 @@ func (r *Run) predictOne(ctx context.Context, j Job) (runlog.Sample, bool, error
 	}
 	u.once.Do(func() {
 		u.mem, u.err = BuildMemory(ctx, r.st, u.method, u.env, *u.user, u.retryBudget)
-		if u.err == nil && MemoryEmpty(u.mem) {
-			r.empty.add(u.method.Name(), u.user.User)
-		}
 	})
 	if u.err != nil {
 		if errors.Is(u.err, llm.ErrEndpointDown) {

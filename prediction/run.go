@@ -2,7 +2,6 @@ package prediction
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -18,8 +17,9 @@ import (
 // stages, called in order: Plan, Predict (which builds each user's memory
 // on its first sample), Account, Finish, then Report.
 type Run struct {
-	st    Store
-	empty emptyMemories
+	st Store
+	// units are the (method, user) pairs of the last Plan.
+	units []*unit
 }
 
 // New starts a run on st. The caller has opened the store and checked that
@@ -71,6 +71,7 @@ func (r *Run) Plan(methods []predict.Method, users []behavior.UserSet, env predi
 		menv.Checkpoints = checkpoints{st: r.st}
 		for ui := range users {
 			u := &unit{method: m, env: menv, user: &users[ui], retryBudget: retryBudget}
+			r.units = append(r.units, u)
 			for ii := range u.user.Instances {
 				inst := &u.user.Instances[ii]
 				id := SampleID(m, inst)
@@ -101,10 +102,32 @@ func (r *Run) Finish(order []string) (done, errored int, err error) {
 	return done, errored, nil
 }
 
-// EmptyMemories lists, per method, the users whose memory came out empty in
-// this process (sorted; nil when none): a warning for the manifest and the
-// report.
-func (r *Run) EmptyMemories() map[string][]string { return r.empty.byMethod() }
+// EmptyMemories lists, per method, the planned users whose stored memory
+// is empty (sorted; nil when none): a warning for the manifest and the
+// report. It reads the stored memories, not what this process built, so a
+// resumed run that rebuilt nothing warns as the first one did.
+func (r *Run) EmptyMemories() (map[string][]string, error) {
+	var out map[string][]string
+	for _, u := range r.units {
+		var mem predict.Memory
+		ok, err := r.st.ReadJSON(MemoryPath(u.method.Name(), u.user.User), &mem)
+		if err != nil {
+			return nil, err
+		}
+		if !ok || !MemoryEmpty(mem) {
+			continue
+		}
+		if out == nil {
+			out = map[string][]string{}
+		}
+		out[u.method.Name()] = append(out[u.method.Name()], u.user.User)
+	}
+	for m := range out {
+		slices.Sort(out[m])
+		out[m] = slices.Compact(out[m])
+	}
+	return out, nil
+}
 
 // Report writes the run directory's report and returns the paths written.
 func Report(dir string, opts reports.Options) ([]string, error) {
@@ -117,32 +140,4 @@ func Report(dir string, opts reports.Options) ([]string, error) {
 		paths = append(paths, a.Path)
 	}
 	return paths, nil
-}
-
-// emptyMemories collects, per method, the users whose memory came out empty.
-type emptyMemories struct {
-	mu sync.Mutex
-	by map[string][]string
-}
-
-func (e *emptyMemories) add(method, user string) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.by == nil {
-		e.by = map[string][]string{}
-	}
-	e.by[method] = append(e.by[method], user)
-}
-
-func (e *emptyMemories) byMethod() map[string][]string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if len(e.by) == 0 {
-		return nil
-	}
-	out := map[string][]string{}
-	for _, m := range slices.Sorted(maps.Keys(e.by)) {
-		out[m] = slices.Sorted(slices.Values(e.by[m]))
-	}
-	return out
 }

@@ -41,15 +41,20 @@ func (s *summary) writeConfusion(dir string) ([]Artefact, error) {
 			for i, row := range metrics.RowNormalize(c.Matrix) {
 				norm[i] = []string{c.Matrix.Classes[i]}
 				for _, v := range row {
-					norm[i] = append(norm[i], num(v))
+					norm[i] = append(norm[i], num(100*v))
 				}
 			}
-			if err := WriteCSV(filepath.Join(dir, base+"_norm.csv"), header, norm); err != nil {
+			// The shares are percent of the row, and the header says so.
+			normHeader := []string{"true"}
+			for _, c := range c.Matrix.Columns() {
+				normHeader = append(normHeader, c+"_row_percent")
+			}
+			if err := WriteCSV(filepath.Join(dir, base+"_norm.csv"), normHeader, norm); err != nil {
 				return nil, err
 			}
 			arts = append(arts,
 				Artefact{base + ".csv", fmt.Sprintf("confusion matrix of %s on %s: raw counts, rows = true class, columns = predicted class + invalid", m, f.Name)},
-				Artefact{base + "_norm.csv", fmt.Sprintf("the same matrix row-normalised (each row sums to 1 over classes + invalid)")},
+				Artefact{base + "_norm.csv", "the same matrix row-normalised: percent of the true class's row (each row sums to 100 over classes + invalid)"},
 			)
 		}
 	}

@@ -11,7 +11,26 @@ import (
 
 // WriteCSV writes a header and rows to path with encoding/csv quoting and
 // "\n" line ends.
+//
+// It holds every CSV to the harness's contract: column names are unique
+// (an error otherwise), and a missing value is an empty cell everywhere, so
+// undefined numbers ("NaN", "±Inf") are written empty.
 func WriteCSV(path string, header []string, rows [][]string) error {
+	seen := make(map[string]bool, len(header))
+	for _, h := range header {
+		if seen[h] {
+			return fmt.Errorf("write %s: column %q appears twice", path, h)
+		}
+		seen[h] = true
+	}
+	for _, r := range rows {
+		for j, c := range r {
+			switch c {
+			case "NaN", "+Inf", "-Inf", "Inf":
+				r[j] = ""
+			}
+		}
+	}
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
 	if err := w.Write(header); err != nil {

@@ -172,7 +172,7 @@ func lmSettingName(s lmSetting) string {
 	return s.m.Spec.Name
 }
 
-var lmSensitivityHeader = []string{"run", "method", "split_size", "tau", "top_k", "no_skills", "no_trajectories", "op", "bwt_percent"}
+var lmSensitivityHeader = []string{"run", "method", "split_size", "tau", "top_k", "no_skills", "no_trajectories", "op_percent", "bwt_percent"}
 
 func lmFinal(m metrics.ScoreMatrix, env string) float64 {
 	i := slices.Index(m.Envs, env)
@@ -426,6 +426,13 @@ func WriteLifeMemSweep(outDir string, runDirs []string) (Artefacts, error) {
 	if err := os.WriteFile(filepath.Join(outDir, "lifemem_sweep.md"), []byte(b.String()), 0o644); err != nil {
 		return Artefacts{}, fmt.Errorf("lifemem sweep: %w", err)
 	}
+	var provs []provenance
+	for _, r := range runs {
+		provs = append(provs, r.provenance())
+	}
+	if err := stampCSVs(outDir, out.Files, joinProvenance(provs)); err != nil {
+		return Artefacts{}, fmt.Errorf("lifemem sweep: %w", err)
+	}
 	out.Files = append(out.Files, Artefact{"lifemem_sweep.md", "the runs compared and these artefacts"})
 	return out, nil
 }
@@ -484,7 +491,7 @@ func lmWriteStreams(dir string, runs []*lmRun) ([]Artefact, error) {
 		}
 		t.Rows = append(t.Rows, []string{k.method, orDefault(k.model, "–"), lmF2(v("similarity")), lmF2(v("random")), lmF2(v("buffer")), recText})
 		for _, s := range streams {
-			rows = append(rows, []string{k.method, k.model, s, lmCSVNum(v(s)), from[k][s], lmCSVNum(rec)})
+			rows = append(rows, []string{k.method, k.model, s, lmCSVNum(v(s)), from[k][s], lmCSVNum(100 * rec)})
 		}
 	}
 	t.Notes = []string{
@@ -501,7 +508,7 @@ func lmWriteStreams(dir string, runs []*lmRun) ([]Artefact, error) {
 	t.Best = map[int]int{2: higherBest, 3: higherBest, 4: higherBest}
 	d := lmDoc{
 		base: "lifemem_streams", what: "LifeMem Table 5: stream robustness", tables: []Table{t},
-		header: []string{"method", "model", "stream", "op", "run", "recovery_rate"}, rows: rows,
+		header: []string{"method", "run_model", "stream", "op_percent", "run", "recovery_rate_percent"}, rows: rows,
 	}
 	// The figure: OP of each method under each stream, the recovery rate
 	// under the method's name.

@@ -385,7 +385,7 @@ func (r *lmRun) writeMatrices(dir string) ([]Artefact, error) {
 	}
 	d := lmDoc{
 		base: "lifemem_matrix", what: "score matrices S[j][i] (with the self-learn row)", tables: tables, pngs: pngs,
-		header:  []string{"method", "stage", "row", "env", "score", "tasks", "errors"},
+		header:  []string{"method", "stage", "row", "env", "score_percent", "tasks", "errors"},
 		rows:    rows,
 		csvDesc: "every evaluation cell: stream rows (stage 01..N), ood and self-learn cells",
 	}
@@ -539,7 +539,7 @@ func (r *lmRun) writeOOD(dir string) ([]Artefact, error) {
 	}
 	d := lmDoc{
 		base: "lifemem_ood", what: "LifeMem Table 4: zero-shot OOD scores", tables: []Table{t},
-		header: []string{"method", "env", "score", "delta_vs_react"}, rows: rows,
+		header: []string{"method", "env", "score_percent", "delta_vs_react_points"}, rows: rows,
 	}
 	return d.write(dir)
 }

@@ -207,7 +207,7 @@ func (st *pramemStudy) writeTable3(dir string) ([]Artefact, error) {
 		tex:  st.s.texDoc(tex),
 		header: []string{"method", "kind", "users", "memory_files", "construction_seconds", "construction_minutes",
 			"calls_per_user", "prompt_tokens_per_user", "completion_tokens_per_user", "memory_tokens",
-			"overall_acc", "overall_f1", "paper_minutes", "paper_overall_f1"},
+			"overall_acc_percent", "overall_f1_percent", "paper_minutes", "paper_overall_f1_percent"},
 		rows: csvRows,
 		fig:  png,
 		what: "PraMem Table 3: memory construction time, calls and tokens per user and Overall F1, beside the paper's numbers",

@@ -144,7 +144,7 @@ func TestPraMemByHand(t *testing.T) {
 		// proex u3's file is malformed and left out: 3 files of 4 users.
 		{"proex", "memory_files", "3"},
 		{"proex", "users", "4"},
-		{"mem0", "paper_overall_f1", "26.4"},
+		{"mem0", "paper_overall_f1_percent", "26.4"},
 	} {
 		if got := t3[tt.key][tt.col]; got != tt.want {
 			t.Errorf("pramem_table3.csv %s %s = %q, want %q", tt.key, tt.col, got, tt.want)
@@ -168,7 +168,7 @@ func TestPraMemByHand(t *testing.T) {
 		{"pramem_r10", "memory_tokens_source", "prompts"},
 		{"pramem", "round", "20"},
 		// A 20-round run is not the paper's 80: no paper values.
-		{"pramem", "paper_f1", ""},
+		{"pramem", "paper_f1_percent", ""},
 	} {
 		if got := evo[tt.key][tt.col]; got != tt.want {
 			t.Errorf("pramem_evolution.csv %s %s = %q, want %q", tt.key, tt.col, got, tt.want)
@@ -415,7 +415,7 @@ func TestPraMemNameFallback(t *testing.T) {
 	}
 	// Without a config, pramem_r10 reads as 10 of the paper's 80 rounds.
 	evo := csvIndex(t, filepath.Join(dir, ReportDir, "pramem_evolution.csv"), 0)
-	if r := evo["pramem_r10"]; r["round"] != "10" || r["total_rounds"] != "80" || r["paper_f1"] != "28.3" {
+	if r := evo["pramem_r10"]; r["round"] != "10" || r["total_rounds"] != "80" || r["paper_f1_percent"] != "28.3" {
 		t.Errorf("pramem_r10 = %v, want round 10 of 80 with the paper's 28.3", r)
 	}
 }

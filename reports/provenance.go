@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -32,6 +33,30 @@ func provenanceOf(m runlog.Manifest) provenance {
 		h += "+" + shortCommit(m.GitCommit)
 	}
 	return provenance{Backbone: m.Backbone, Model: m.Model, DataSource: m.DataSource, Harness: h}
+}
+
+// joinProvenance is the provenance of a file drawn from several runs: each
+// field is the runs' distinct values, joined by "; " in order of first use.
+func joinProvenance(ps []provenance) provenance {
+	var out provenance
+	join := func(dst *string, v string) {
+		for _, have := range strings.Split(*dst, "; ") {
+			if have == v {
+				return
+			}
+		}
+		if *dst != "" {
+			*dst += "; "
+		}
+		*dst += v
+	}
+	for _, p := range ps {
+		join(&out.Backbone, p.Backbone)
+		join(&out.Model, p.Model)
+		join(&out.DataSource, p.DataSource)
+		join(&out.Harness, p.Harness)
+	}
+	return out
 }
 
 func shortCommit(c string) string {
@@ -167,6 +192,12 @@ func warningsSection(m runlog.Manifest, usage map[string]runlog.MethodUsage) str
 	if m.EmbedderWarning != "" {
 		n++
 		fmt.Fprintf(&b, "- **Embedder:** %s.\n", mdText(m.EmbedderWarning))
+	}
+	for _, p := range slices.Sorted(maps.Keys(usage)) {
+		if u := usage[p]; u.UsageEstimated > 0 {
+			n++
+			fmt.Fprintf(&b, "- **Token counts (%s):** %s.\n", mdText(p), mdText(llm.UsageWarning(u.UsageEstimated, u.UsageEstimatedWhy)))
+		}
 	}
 	if n == 0 {
 		b.WriteString("- Nothing was left out and no data warning was raised.\n")

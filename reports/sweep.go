@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/memharness/memharness/runlog"
 )
 
 // SweepVariant is one variant of a sweep as the runner finished it.
@@ -190,7 +192,7 @@ func WriteSweep(root string, variants []SweepVariant) (Artefacts, error) {
 	}
 	b.WriteString(" samples | errored | report |\n|---|")
 	b.WriteString(strings.Repeat("---|", len(methods)+3) + "\n")
-	header := []string{"variant", "swept_key", "swept_value", "method", "metric", "value", "ci_low", "ci_high", "samples", "errored", "same_as"}
+	header := append([]string{"variant", "swept_key", "swept_value", "method", "metric", "value", "ci_low", "ci_high", "samples", "errored", "same_as"}, provenanceColumns...)
 	var rows [][]string
 	for i, v := range vs {
 		name := mdCell(v.Name)
@@ -211,8 +213,15 @@ func WriteSweep(root string, variants []SweepVariant) (Artefacts, error) {
 				if !math.IsNaN(p.lo) && !math.IsNaN(p.hi) {
 					cell += " [" + f2(p.lo) + ", " + f2(p.hi) + "]"
 				}
+				// A run without planned samples (a LifeMem run counts
+				// episodes) leaves the count empty rather than 0.
+				planned := ""
+				if v.Planned > 0 {
+					planned = strconv.Itoa(v.Planned)
+				}
+				pv := variantProvenance(v)
 				rows = append(rows, []string{v.Name, key, xs, m, metricName, num(p.v), num(p.lo), num(p.hi),
-					strconv.Itoa(v.Planned), strconv.Itoa(v.Errored), v.SameAs})
+					planned, strconv.Itoa(v.Errored), v.SameAs, pv.Backbone, pv.Model, pv.DataSource, pv.Harness})
 			}
 			b.WriteString(" " + cell + " |")
 		}
@@ -343,4 +352,14 @@ func sweepCategorical(spec figSpec, metric string, vs []SweepVariant, ms []sweep
 	}
 	f, err := barFigure(spec, []barPanel{panel}, 1, false)
 	return f, err == nil, err
+}
+
+// variantProvenance is the provenance of a sweep variant's run (its
+// manifest; a LifeMem run's lifelong record fills what the manifest lacks).
+func variantProvenance(v SweepVariant) provenance {
+	m, err := runlog.ReadManifest(filepath.Join(v.Dir, runlog.ManifestFile))
+	if err != nil {
+		return provenance{}
+	}
+	return provenanceOf(m)
 }

@@ -269,7 +269,8 @@ func (s *summary) table1CSV(t *table1) [][]string {
 	return rows
 }
 
-var table1FieldsHeader = []string{"method", "scene", "field", "n", "valid", "invalid", "invalid_rate", "tp", "fp", "fn", "tn", "acc", "f1"}
+// Shares are percent everywhere, and the header says so.
+var table1FieldsHeader = []string{"method", "scene", "field", "n", "valid", "invalid", "invalid_rate_percent", "tp", "fp", "fn", "tn", "acc_percent", "f1_percent"}
 
 func (s *summary) table1FieldsCSV(t *table1) [][]string {
 	var rows [][]string
@@ -277,7 +278,7 @@ func (s *summary) table1FieldsCSV(t *table1) [][]string {
 		for _, f := range m.Fields {
 			c := f.Counts
 			rows = append(rows, []string{m.Method, t1Name(f.Scene), f.Field, strconv.Itoa(f.N), strconv.Itoa(c.valid()),
-				strconv.Itoa(f.Invalid), num(nanDiv(f.Invalid, f.N)),
+				strconv.Itoa(f.Invalid), num(100 * nanDiv(f.Invalid, f.N)),
 				strconv.Itoa(c.TP), strconv.Itoa(c.FP), strconv.Itoa(c.FN), strconv.Itoa(c.TN),
 				num(f.ACC), num(f.F1)})
 		}
@@ -389,7 +390,9 @@ func (s *summary) absentScenes(t *table1) string {
 	return strings.Join(absent, ", ")
 }
 
-var table1PaperHeader = []string{"backbone", "method", "paper_method", "scene", "metric", "ours", "ci_low", "ci_high", "paper", "delta"}
+// paper_backbone is the paper's backbone the row compares with; the run's
+// own is in the provenance columns.
+var table1PaperHeader = []string{"paper_backbone", "method", "paper_method", "scene", "metric", "ours", "ci_low", "ci_high", "paper", "delta"}
 
 func (s *summary) table1PaperCSV(t *table1) [][]string {
 	var rows [][]string

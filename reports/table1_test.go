@@ -78,22 +78,22 @@ func TestTable1ByHand(t *testing.T) {
 	for _, r := range readCSV(t, filepath.Join(dir, ReportDir, "table1_fields.csv"))[1:] {
 		fields[r[0]+"/"+r[2]] = r[3 : len(r)-len(provenanceColumns)]
 	}
-	// n, valid, invalid, invalid_rate, tp, fp, fn, tn, acc, f1
+	// n, valid, invalid, invalid_rate_percent, tp, fp, fn, tn, acc, f1 (shares in %)
 	wantFields := map[string][]string{
 		// TP u1, TN u2, FN u3, FP u4: ACC 2/4; P = R = 1/2, F1 1/2.
 		"long_context/video_completed": {"4", "4", "0", "0.000000", "1", "1", "1", "1", "50.000000", "50.000000"},
 		// u2 invalid, excluded: 3 valid all right (TP u1, TN u3 u4): ACC 3/3, F1 1.
-		"long_context/video_liked": {"4", "3", "1", "0.250000", "1", "0", "0", "2", "100.000000", "100.000000"},
+		"long_context/video_liked": {"4", "3", "1", "25.000000", "1", "0", "0", "2", "100.000000", "100.000000"},
 		// TN u1, TP u2 u3, FP u4: ACC 3/4; P 2/3, R 1, F1 = 2·(2/3)/(5/3) = 0.8.
 		"long_context/live_sent_gift": {"4", "4", "0", "0.000000", "2", "1", "0", "1", "75.000000", "80.000000"},
 		// No positives; one false positive (u2): ACC 3/4, P 0 (0/1), R 0 (no positives), F1 0.
 		"long_context/ad_activated": {"4", "4", "0", "0.000000", "0", "1", "0", "3", "75.000000", "0.000000"},
 		// u4 invalid: TP u1, TN u2, FP u3: ACC 2/3 = 66.666… -> 66.67; P 1/2, R 1, F1 2/3 -> 66.67.
-		"long_context/shop_order_success": {"4", "3", "1", "0.250000", "1", "1", "0", "1", "66.670000", "66.670000"},
+		"long_context/shop_order_success": {"4", "3", "1", "25.000000", "1", "1", "0", "1", "66.670000", "66.670000"},
 		// TP u2, FN u3, TN u1 u4: ACC 3/4; P 1, R 1/2, F1 2/3 -> 66.67.
 		"PraMem/live_sent_gift": {"4", "4", "0", "0.000000", "1", "0", "1", "2", "75.000000", "66.670000"},
 		// No positive ever and u3 invalid: ACC 3/3, F1 0 by the zero rule.
-		"PraMem/ad_activated": {"4", "3", "1", "0.250000", "0", "0", "0", "3", "100.000000", "0.000000"},
+		"PraMem/ad_activated": {"4", "3", "1", "25.000000", "0", "0", "0", "3", "100.000000", "0.000000"},
 		// u4 errored: not finished, so n = 3 and it is not invalid either.
 		"PraMem/shop_order_success": {"3", "3", "0", "0.000000", "1", "0", "0", "2", "100.000000", "100.000000"},
 		// Always yes: TP u1 u4, FP u2 u3: ACC 1/2; P 1/2, R 1, F1 2/3.

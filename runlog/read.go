@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 )
 
 // File names inside a run directory.
@@ -62,7 +63,8 @@ func DecodeSamples(r io.Reader, name string) ([]Sample, error) {
 	return out, nil
 }
 
-// ReadManifest reads manifest.json.
+// ReadManifest reads manifest.json, with the warnings stored beside it
+// (warnings.json) added.
 func ReadManifest(path string) (Manifest, error) {
 	var m Manifest
 	b, err := os.ReadFile(path)
@@ -72,5 +74,10 @@ func ReadManifest(path string) (Manifest, error) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return m, fmt.Errorf("%s: %w", path, err)
 	}
+	w, _, err := ReadWarnings(filepath.Dir(path))
+	if err != nil {
+		return m, err
+	}
+	w.apply(&m)
 	return m, nil
 }

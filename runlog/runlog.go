@@ -261,19 +261,24 @@ type LeftOut struct {
 // Cost is null when the run has no prices: "not priced", not free.
 // LatencyMS is the total over live calls and LatencyMeanMS the mean per call.
 type MethodUsage struct {
-	Calls            int      `json:"calls"`
-	LiveCalls        int      `json:"live_calls"`
-	CachedCalls      int      `json:"cached_calls"`
-	Errors           int      `json:"errors"`
-	Retries          int      `json:"retries"`
-	Invalid          int      `json:"invalid"`
-	Units            int      `json:"units"`
-	InvalidFinal     int      `json:"invalid_final"`
-	InvalidRate      float64  `json:"invalid_rate"`
-	InvalidExample   string   `json:"invalid_example,omitempty"`
-	PromptTokens     int      `json:"prompt_tokens"`
-	CompletionTokens int      `json:"completion_tokens"`
-	Cost             *float64 `json:"cost"`
-	LatencyMS        float64  `json:"latency_total_ms"`
-	LatencyMeanMS    float64  `json:"latency_mean_ms"`
+	Calls          int     `json:"calls"`
+	LiveCalls      int     `json:"live_calls"`
+	CachedCalls    int     `json:"cached_calls"`
+	Errors         int     `json:"errors"`
+	Retries        int     `json:"retries"`
+	Invalid        int     `json:"invalid"`
+	Units          int     `json:"units"`
+	InvalidFinal   int     `json:"invalid_final"`
+	InvalidRate    float64 `json:"invalid_rate"`
+	InvalidExample string  `json:"invalid_example,omitempty"`
+	// UsageEstimated counts calls whose token counts from the endpoint were
+	// negative or absurd and were replaced by the harness's own count
+	// (UsageEstimatedWhy quotes one).
+	UsageEstimated    int      `json:"usage_estimated,omitempty"`
+	UsageEstimatedWhy string   `json:"usage_estimated_why,omitempty"`
+	PromptTokens      int      `json:"prompt_tokens"`
+	CompletionTokens  int      `json:"completion_tokens"`
+	Cost              *float64 `json:"cost"`
+	LatencyMS         float64  `json:"latency_total_ms"`
+	LatencyMeanMS     float64  `json:"latency_mean_ms"`
 }

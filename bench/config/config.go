@@ -210,9 +210,10 @@ type Eval struct {
 	MaxAttempts int `yaml:"max_attempts" json:"max_attempts"`
 	// Concurrency is the number of samples in flight (default 8).
 	Concurrency int `yaml:"concurrency" json:"concurrency"`
-	// MaxInvalidRate fails a run when, for any call purpose, more than this
-	// share of the answers stayed invalid after every redraw (default 0.2;
-	// 1 never fails). The run still finishes and writes its reports.
+	// MaxInvalidRate fails a run when, for any call purpose or any method's
+	// predictions, more than this share of the answers stayed invalid after
+	// every redraw (default 0.2; 1 never fails). The run still finishes and
+	// writes its reports.
 	MaxInvalidRate float64 `yaml:"max_invalid_rate" json:"max_invalid_rate"`
 }
 

@@ -76,7 +76,10 @@ type Store struct {
 	records      map[string]int           // sample records per ID in the log
 	usage        []usageLine
 	saved        map[string]bool // file unit + hash journalled (see loadUsage)
-	repairs      []string
+	// journalled marks file units with a journal line: every later write
+	// of such a file is journalled too (see WriteFileWith).
+	journalled map[string]bool
+	repairs    []string
 }
 
 // usageLine is one line of the usage journal.
@@ -106,7 +109,7 @@ func open(dir string, wrap func(logFile) logFile) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{dir: dir, lock: lock, wrap: wrap, samples: map[string]runlog.Sample{}, records: map[string]int{}, saved: map[string]bool{}}
+	s := &Store{dir: dir, lock: lock, wrap: wrap, samples: map[string]runlog.Sample{}, records: map[string]int{}, saved: map[string]bool{}, journalled: map[string]bool{}}
 	if err := s.load(); err != nil {
 		s.Close()
 		return nil, err
@@ -317,6 +320,9 @@ func (s *Store) loadUsage() error {
 			fb, err := os.ReadFile(filepath.Join(s.dir, strings.TrimPrefix(ul.Unit, filePrefix)))
 			keep = err == nil && sha(fb) == ul.SHA256
 		}
+		if strings.HasPrefix(ul.Unit, filePrefix) {
+			s.journalled[ul.Unit] = true
+		}
 		if keep {
 			s.usage = append(s.usage, ul)
 			if strings.HasPrefix(ul.Unit, filePrefix) {
@@ -325,6 +331,9 @@ func (s *Store) loadUsage() error {
 		} else {
 			dropped++
 			droppedCalls += len(ul.Calls)
+			if len(ul.Calls) == 0 {
+				dropped-- // a seal line (see WriteFileWith): nothing lost
+			}
 		}
 	}
 	path := filepath.Join(s.dir, name)
@@ -424,6 +433,19 @@ func (s *Store) Usage() []llm.CallRecord {
 		out = append(out, ul.Calls...)
 	}
 	return out
+}
+
+// UsageFrom returns the calls of the journal's lines from line on, and the
+// number of lines so far: a progress display reads the journal as it grows
+// without copying it whole on every refresh.
+func (s *Store) UsageFrom(line int) ([]llm.CallRecord, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []llm.CallRecord
+	for _, ul := range s.usage[min(line, len(s.usage)):] {
+		out = append(out, ul.Calls...)
+	}
+	return out, len(s.usage)
 }
 
 // writeLine appends b to f, cutting a partial write back off so the file
@@ -836,32 +858,44 @@ func (s *Store) WriteFileWith(name string, b []byte, calls []llm.CallRecord) err
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("run store: %w", err)
 	}
-	if len(calls) > 0 {
-		ul := usageLine{Unit: filePrefix + filepath.ToSlash(name), SHA256: sha(b), Calls: calls}
-		s.mu.Lock()
-		if s.err != nil {
-			err := s.err
-			s.mu.Unlock()
-			return fmt.Errorf("run store: not saving %s: closed after an earlier write failure: %w", name, err)
-		}
-		if s.saved[ul.Unit+" "+ul.SHA256] {
-			// The same state again: redone work (see loadUsage).
-			s.mu.Unlock()
-			return WriteFileAtomic(path, b)
-		}
-		if err := writeLine(s.u, &s.usize, encodeUsage([]usageLine{ul})); err != nil {
-			err = s.fail(fmt.Errorf("run store: journal usage of %s: %w", name, err))
-			s.mu.Unlock()
-			return err
-		}
-		s.usage = append(s.usage, ul)
-		s.saved[ul.Unit+" "+ul.SHA256] = true
-		s.written++
-		seq := s.written
+	unit := filePrefix + filepath.ToSlash(name)
+	s.mu.Lock()
+	// A file that model calls paid for is journalled on every write, with
+	// or without new calls: Open believes a file unit's last line only if
+	// the file holds its bytes, so a later write left out of the journal
+	// (a state saved again with no new call, as Mem0's final checkpoint)
+	// would drop the calls of the write before it on every resume or merge.
+	if len(calls) == 0 && !s.journalled[unit] {
 		s.mu.Unlock()
-		if err := s.commit(seq); err != nil {
-			return err
-		}
+		return WriteFileAtomic(path, b)
+	}
+	if s.err != nil {
+		err := s.err
+		s.mu.Unlock()
+		return fmt.Errorf("run store: not saving %s: closed after an earlier write failure: %w", name, err)
+	}
+	ul := usageLine{Unit: unit, SHA256: sha(b), Calls: calls}
+	if s.saved[ul.Unit+" "+ul.SHA256] {
+		// The same state again: redone work (see loadUsage). Its calls are
+		// not counted, but the line still says which bytes the file holds.
+		ul.Calls = nil
+	}
+	if ul.Calls == nil {
+		ul.Calls = []llm.CallRecord{}
+	}
+	if err := writeLine(s.u, &s.usize, encodeUsage([]usageLine{ul})); err != nil {
+		err = s.fail(fmt.Errorf("run store: journal usage of %s: %w", name, err))
+		s.mu.Unlock()
+		return err
+	}
+	s.usage = append(s.usage, ul)
+	s.saved[ul.Unit+" "+ul.SHA256] = true
+	s.journalled[unit] = true
+	s.written++
+	seq := s.written
+	s.mu.Unlock()
+	if err := s.commit(seq); err != nil {
+		return err
 	}
 	return WriteFileAtomic(path, b)
 }

@@ -60,7 +60,6 @@ type build struct {
 	st      progress
 	started time.Time
 	before  float64 // st.Seconds of earlier sessions
-	session int     // calls made in this session
 }
 
 // begin resumes the user's checkpointed construction, or starts one.
@@ -191,7 +190,6 @@ func fingerprint(events []behavior.Event) string {
 // count books one model response.
 func (b *build) count(r llm.Response) {
 	b.st.Calls++
-	b.session++
 	b.st.Usage = b.st.Usage.Add(r.Usage)
 	b.st.ModelSeconds += r.Latency.Seconds()
 }
@@ -240,7 +238,6 @@ func (b *build) memory(text string, extra map[string]any) predict.Memory {
 		"construction_seconds": b.st.Seconds,
 		"model_seconds":        b.st.ModelSeconds,
 		"calls":                b.st.Calls,
-		"session_calls":        b.session,
 		"memory_tokens":        tok,
 	}
 	for _, k := range slices.Sorted(maps.Keys(b.st.Counters)) {

@@ -63,8 +63,6 @@
 // Tokens its size; Calls and Usage sum every construction call over all
 // sessions. Meta carries Table 3's efficiency figures —
 // construction_seconds (wall clock over all sessions), calls,
-// memory_tokens — plus model_seconds, session_calls (calls made by this
-// PrepareUser; 0 when resumed from a finished checkpoint), the method's
-// counters, and for mem0/memos the stored units that Predict retrieves
+// memory_tokens — plus model_seconds, the method's counters, and for mem0/memos the stored units that Predict retrieves
 // from (Meta["units"]).
 package memstyle

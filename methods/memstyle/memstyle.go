@@ -290,6 +290,7 @@ func (c *common) predictWith(ctx context.Context, env predict.Env, model llm.Mod
 		Messages: []llm.Message{{Role: "user", Content: predict.WithMemory(q, block)}},
 		Params:   c.spec.ParamsFor(purpose),
 		SampleID: inst.ID,
+		Unit:     c.name + "/" + inst.ID, // one answer per (method, instance)
 		Affinity: inst.User,
 		Hint: hint.Predict{
 			Field: inst.Question.Field, Kind: inst.Question.Kind, Classes: inst.Question.Classes,

@@ -110,7 +110,7 @@ func TestEndToEnd(t *testing.T) {
 				if mem.Text == "" || mem.Tokens == 0 || mem.Calls == 0 {
 					t.Errorf("user %d: memory %+v", i, mem)
 				}
-				for _, k := range []string{"construction_seconds", "calls", "memory_tokens", "session_calls"} {
+				for _, k := range []string{"construction_seconds", "calls", "memory_tokens"} {
 					if _, ok := mem.Meta[k]; !ok {
 						t.Errorf("user %d: meta lacks %s: %v", i, k, mem.Meta)
 					}
@@ -202,8 +202,13 @@ func TestResumeFromCheckpoints(t *testing.T) {
 			if mem.Text != full.Text || fmt.Sprint(mem.Meta["units"]) != fmt.Sprint(full.Meta["units"]) {
 				t.Errorf("resumed memory differs:\n%s\n---\n%s", mem.Text, full.Text)
 			}
-			if n := resumed.total(); n == 0 || n >= full.Calls || mem.Meta["session_calls"] != n {
-				t.Errorf("resumed run made %d calls (meta %v), full run %d", n, mem.Meta["session_calls"], full.Calls)
+			if n := resumed.total(); n == 0 || n >= full.Calls {
+				t.Errorf("resumed run made %d calls, full run %d", n, full.Calls)
+			}
+			// The stored memory says what the construction cost over every
+			// session, as an uninterrupted one does (no per-process figure).
+			if _, ok := mem.Meta["session_calls"]; ok {
+				t.Errorf("memory meta carries a per-session call count: %v", mem.Meta)
 			}
 			if mem.Calls < full.Calls {
 				t.Errorf("calls over both sessions %d < %d", mem.Calls, full.Calls)
@@ -216,9 +221,8 @@ func TestResumeFromCheckpoints(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if again.Text != mem.Text || again.Meta["session_calls"] != 0 || again.Calls != mem.Calls {
-				t.Errorf("finished construction: text equal %v, session calls %v, calls %d vs %d",
-					again.Text == mem.Text, again.Meta["session_calls"], again.Calls, mem.Calls)
+			if again.Text != mem.Text || again.Calls != mem.Calls {
+				t.Errorf("finished construction: text equal %v, calls %d vs %d", again.Text == mem.Text, again.Calls, mem.Calls)
 			}
 		})
 	}

@@ -286,7 +286,6 @@ func (m *proex) validate(ctx context.Context, b *build, u behavior.UserSet, prac
 			}
 			out, err := m.predictWith(ctx, b.env, b.env.Builder(), "proex.validate", inst, block)
 			b.st.Calls += out.Calls
-			b.session += out.Calls
 			b.st.Usage = b.st.Usage.Add(out.Usage)
 			b.st.ModelSeconds += out.Latency.Seconds()
 			if err != nil {

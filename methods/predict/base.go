@@ -168,6 +168,9 @@ func (b base) ask(ctx context.Context, env Env, inst behavior.Instance, v view) 
 		Messages: []llm.Message{{Role: "user", Content: v.prompt}},
 		Params:   b.params,
 		SampleID: inst.ID,
+		// Methods share the instance (and its cached answers) but each
+		// answers it once: the meter counts (method, instance).
+		Unit:     b.name + "/" + inst.ID,
 		Affinity: inst.User,
 		Hint:     v.hint,
 		Accept:   func(r llm.Response) bool { _, ok := parse(r.Text); return ok },

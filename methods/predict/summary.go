@@ -96,6 +96,7 @@ func (m *summary) fold(ctx context.Context, env Env, p *Prompts, u behavior.User
 		Messages: []llm.Message{{Role: "user", Content: prompt}},
 		Params:   m.summaryParams,
 		SampleID: fmt.Sprintf("summary/%s/%d", u.User, k),
+		Unit:     fmt.Sprintf("%s/%s/%d", m.name, u.User, k), // the method's own step
 		Affinity: u.User,
 		Hint:     h,
 		Accept:   func(r llm.Response) bool { return cleanSummary(r.Text) != "" },
