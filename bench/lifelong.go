@@ -289,14 +289,15 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	}
 	fin := time.Now().UTC()
 	man.Finished = &fin
+	// warnings.json is one of the files the seal covers: written first.
+	warnings := accounting.RunWarnings(man, usage)
+	if err := st.WriteJSON(runlog.WarningsFile, warnings); err != nil {
+		return res, err
+	}
 	if err := sealShard(rs, &man); err != nil {
 		return res, err
 	}
 	if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
-		return res, err
-	}
-	warnings := accounting.RunWarnings(man, usage)
-	if err := st.WriteJSON(runlog.WarningsFile, warnings); err != nil {
 		return res, err
 	}
 	for _, w := range warnings.Usage {

@@ -452,14 +452,15 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 		fmt.Fprintf(stdio.Err, "warning: method %s built an empty memory for %d of %d users (%s); its rows are flagged in the report\n",
 			m, len(man.EmptyMemories[m]), len(data.users), strings.Join(firstN(man.EmptyMemories[m], 5), ", "))
 	}
+	// warnings.json is one of the files the seal covers: written first.
+	warnings := accounting.RunWarnings(man, usage)
+	if err := st.WriteJSON(runlog.WarningsFile, warnings); err != nil {
+		return res, err
+	}
 	if err := sealShard(rs, &man); err != nil {
 		return res, err
 	}
 	if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
-		return res, err
-	}
-	warnings := accounting.RunWarnings(man, usage)
-	if err := st.WriteJSON(runlog.WarningsFile, warnings); err != nil {
 		return res, err
 	}
 	for _, w := range warnings.Usage {
