@@ -77,6 +77,13 @@ type Store struct {
 	usage        []usageLine
 	saved        map[string]bool // file unit + hash journalled (see loadUsage)
 	repairs      []string
+
+	// The call record: every journalled call's request and reply, their
+	// texts cut into chunks stored once each in runlog.ChunksFile.
+	c     logFile
+	csize int64
+	known map[string]bool // chunk IDs in the chunk store
+	zenc  *runlog.ChunkEncoder
 }
 
 // usageLine is one line of the usage journal.
@@ -136,7 +143,84 @@ func (s *Store) load() error {
 	if err := s.loadSamples(); err != nil {
 		return err
 	}
+	if err := s.loadChunks(); err != nil {
+		return err
+	}
 	return s.loadUsage()
+}
+
+// loadChunks indexes the chunk store and cuts a torn final line off it.
+// Chunks whose calls were never journalled (a kill between the two
+// writes) stay: they are content-addressed, so they are harmless and
+// reused when the call is made again.
+func (s *Store) loadChunks() error {
+	path := filepath.Join(s.dir, runlog.ChunksFile)
+	idx, err := runlog.IndexChunks(path)
+	if err != nil {
+		return fmt.Errorf("run store: %w", err)
+	}
+	if fi, err := os.Stat(path); err == nil && fi.Size() > idx.Complete {
+		if err := os.Truncate(path, idx.Complete); err != nil {
+			return fmt.Errorf("run store: cut torn tail of %s: %w", path, err)
+		}
+		s.repairs = append(s.repairs, fmt.Sprintf("%s: cut a torn final line (%d bytes) left by an interrupted write", path, fi.Size()-idx.Complete))
+	}
+	s.known = idx.IDs()
+	if s.zenc, err = runlog.NewChunkEncoder(); err != nil {
+		return fmt.Errorf("run store: %w", err)
+	}
+	if s.c, err = s.openLog(runlog.ChunksFile); err != nil {
+		return err
+	}
+	s.csize = idx.Complete
+	return nil
+}
+
+// pendingChunks are the chunks of calls about to be journalled.
+type pendingChunks struct {
+	text  map[string]string
+	order []string
+}
+
+// recordCalls returns calls with each Exchange turned into Content (and
+// dropped, so the store's memory holds IDs, not texts) and the chunks
+// they need.
+func recordCalls(calls []llm.CallRecord) ([]llm.CallRecord, pendingChunks) {
+	p := pendingChunks{text: map[string]string{}}
+	out := make([]llm.CallRecord, len(calls))
+	for i, c := range calls {
+		if c.Exchange != nil {
+			c.Content = runlog.ChunkExchange(c.Exchange, p.text, &p.order)
+			c.Exchange = nil
+		}
+		out[i] = c
+	}
+	return out, p
+}
+
+// writeChunks appends the pending chunks the store lacks, as one line;
+// the caller holds mu. The commit's fsync covers it.
+func (s *Store) writeChunks(p pendingChunks) error {
+	var fresh []string
+	for _, id := range p.order {
+		if !s.known[id] {
+			fresh = append(fresh, p.text[id])
+		}
+	}
+	if len(fresh) == 0 {
+		return nil
+	}
+	line, err := s.zenc.Encode(fresh)
+	if err != nil {
+		return fmt.Errorf("run store: %w", err)
+	}
+	if err := writeLine(s.c, &s.csize, line); err != nil {
+		return fmt.Errorf("run store: append to %s: %w", runlog.ChunksFile, err)
+	}
+	for _, id := range p.order {
+		s.known[id] = true
+	}
+	return nil
 }
 
 // removeTemps deletes temp files (".NAME.tmp*") left by a process killed
@@ -472,10 +556,8 @@ func (s *Store) AppendWith(rec runlog.Sample, calls []llm.CallRecord) error {
 			return fmt.Errorf("run store: %w", err)
 		}
 	}
+	calls, chunks := recordCalls(calls)
 	ul := usageLine{Unit: samplePrefix + rec.ID, Calls: calls}
-	if ul.Calls == nil {
-		ul.Calls = []llm.CallRecord{}
-	}
 	ub := encodeUsage([]usageLine{ul})
 
 	s.mu.Lock()
@@ -483,8 +565,14 @@ func (s *Store) AppendWith(rec runlog.Sample, calls []llm.CallRecord) error {
 		s.mu.Unlock()
 		return fmt.Errorf("run store: not saving %s: closed after an earlier write failure: %w", rec.ID, s.err)
 	}
-	// The prompt goes first: one without its sample is dropped when the
-	// prompts are compacted, and the commit's fsync covers it.
+	// The calls' chunks go first (a chunk no call names is harmless),
+	// then the prompt: one without its sample is dropped when the prompts
+	// are compacted. The commit's fsync covers both.
+	if err := s.writeChunks(chunks); err != nil {
+		err = s.fail(err)
+		s.mu.Unlock()
+		return err
+	}
 	if pl != nil {
 		if err := s.appendPrompt(pl); err != nil {
 			err = s.fail(err)
@@ -531,10 +619,10 @@ func (s *Store) commit(seq uint64) error {
 		s.mu.Unlock()
 		return err
 	}
-	target, f, u, pr := s.written, s.f, s.u, s.prompts
+	target, f, u, pr, c := s.written, s.f, s.u, s.prompts, s.c
 	s.mu.Unlock()
-	var err error
-	if pr != nil {
+	err := c.Sync()
+	if pr != nil && err == nil {
 		err = pr.Sync()
 	}
 	if err == nil {
@@ -663,14 +751,14 @@ func (s *Store) Close() error {
 		s.prompts = nil
 	}
 	var err error
-	for _, f := range []logFile{s.f, s.u} {
+	for _, f := range []logFile{s.f, s.u, s.c} {
 		if f != nil {
 			if cerr := f.Close(); err == nil {
 				err = cerr
 			}
 		}
 	}
-	s.f, s.u = nil, nil
+	s.f, s.u, s.c = nil, nil, nil
 	if s.err == nil {
 		s.err = errors.New("run store: closed")
 	}
@@ -837,6 +925,7 @@ func (s *Store) WriteFileWith(name string, b []byte, calls []llm.CallRecord) err
 		return fmt.Errorf("run store: %w", err)
 	}
 	if len(calls) > 0 {
+		calls, chunks := recordCalls(calls)
 		ul := usageLine{Unit: filePrefix + filepath.ToSlash(name), SHA256: sha(b), Calls: calls}
 		s.mu.Lock()
 		if s.err != nil {
@@ -848,6 +937,11 @@ func (s *Store) WriteFileWith(name string, b []byte, calls []llm.CallRecord) err
 			// The same state again: redone work (see loadUsage).
 			s.mu.Unlock()
 			return WriteFileAtomic(path, b)
+		}
+		if err := s.writeChunks(chunks); err != nil {
+			err = s.fail(err)
+			s.mu.Unlock()
+			return err
 		}
 		if err := writeLine(s.u, &s.usize, encodeUsage([]usageLine{ul})); err != nil {
 			err = s.fail(fmt.Errorf("run store: journal usage of %s: %w", name, err))
