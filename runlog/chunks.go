@@ -24,16 +24,23 @@ import (
 // first written together, compressed as one zstd frame:
 //
 //	{"ids":["<id>",...],"sizes":[n,...],"zst":base64(zstd(chunk₁chunk₂…))}
+//
+// A user's prompts differ in small ways everywhere (a history window that
+// slid renumbers every record), which chunks alone cannot share, so a
+// batch may be compressed against an earlier self-contained batch of the
+// same user (its "base", named by its "bid", the SHA-256 of its bytes):
+// the new prompt costs little more than what changed. Bases never have
+// bases, so reading a chunk decompresses at most two batches.
 const ChunksFile = "chunks.jsonl"
 
 // Chunk sizes: a cut is made where the rolling hash of the last 64 bytes
-// has its low bits zero, so cuts depend on local content only and two
+// has its top bits zero (the top bits mix all 64 bytes), so cuts depend on local content only and two
 // texts sharing a run of bytes (a prompt prefix, a history window that
 // slid) share the chunks inside it wherever the run starts.
 const (
 	minChunk  = 512
-	maxChunk  = 16 << 10
-	chunkMask = 1<<11 - 1 // about 2 KiB between cuts on average
+	maxChunk  = 8 << 10
+	chunkBits = 11 // about 1 KiB past minChunk between cuts on average
 )
 
 // gear is the rolling hash's byte table, from a fixed SplitMix64 stream so
@@ -70,7 +77,7 @@ func cut(s string) int {
 	end := min(len(s), maxChunk)
 	for i := 0; i < end; i++ {
 		h = h<<1 + gear[s[i]]
-		if i+1 >= minChunk && h&chunkMask == 0 {
+		if i+1 >= minChunk && h>>(64-chunkBits) == 0 {
 			return i + 1
 		}
 	}
@@ -87,20 +94,70 @@ func ChunkID(c string) string {
 type chunkBatch struct {
 	IDs   []string `json:"ids"`
 	Sizes []int    `json:"sizes"`
-	Zst   []byte   `json:"zst"`
+	// BID names a batch others may use as base; Base is the BID of the
+	// batch whose bytes are this one's zstd dictionary.
+	BID  string `json:"bid,omitempty"`
+	Base string `json:"base,omitempty"`
+	Zst  []byte `json:"zst"`
 }
 
 // ChunkEncoder writes ChunksFile lines. It is safe for concurrent use.
-type ChunkEncoder struct{ enc *zstd.Encoder }
+type ChunkEncoder struct {
+	enc  *zstd.Encoder
+	opts []zstd.EOption
+}
+
+// Base is a batch later batches may be compressed against.
+type Base struct {
+	bid string
+	raw []byte
+}
 
 // NewChunkEncoder returns an encoder; one per writer, since zstd's tables
 // are costly to build.
 func NewChunkEncoder() (*ChunkEncoder, error) {
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBetterCompression), zstd.WithEncoderConcurrency(1))
+	opts := []zstd.EOption{zstd.WithEncoderLevel(zstd.SpeedBetterCompression), zstd.WithEncoderConcurrency(1)}
+	enc, err := zstd.NewWriter(nil, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("chunk encoder: %w", err)
 	}
-	return &ChunkEncoder{enc: enc}, nil
+	return &ChunkEncoder{enc: enc, opts: opts}, nil
+}
+
+// EncodeAgainst is Encode compressing against base when that pays (the
+// result is under half the self-contained size). It returns the line and
+// the base the next batch of the same user should use: base again, or
+// this batch when it is self-contained.
+func (e *ChunkEncoder) EncodeAgainst(chunks []string, base *Base) ([]byte, *Base, error) {
+	b := chunkBatch{IDs: make([]string, len(chunks)), Sizes: make([]int, len(chunks))}
+	var raw []byte
+	for i, c := range chunks {
+		b.IDs[i], b.Sizes[i] = ChunkID(c), len(c)
+		raw = append(raw, c...)
+	}
+	plain := e.enc.EncodeAll(raw, nil)
+	next := base
+	b.Zst = plain
+	if base != nil {
+		enc, err := zstd.NewWriter(nil, append(e.opts, zstd.WithEncoderDictRaw(1, base.raw))...)
+		if err != nil {
+			return nil, nil, fmt.Errorf("chunk encoder: %w", err)
+		}
+		if z := enc.EncodeAll(raw, nil); 2*len(z) < len(plain) {
+			b.Zst, b.Base = z, base.bid
+		}
+		enc.Close()
+	}
+	if b.Base == "" {
+		sum := sha256.Sum256(raw)
+		b.BID = hex.EncodeToString(sum[:16])
+		next = &Base{bid: b.BID, raw: raw}
+	}
+	line, err := json.Marshal(b)
+	if err != nil {
+		return nil, nil, fmt.Errorf("encode chunks: %w", err)
+	}
+	return append(line, '\n'), next, nil
 }
 
 // Encode returns the ChunksFile line (newline included) holding chunks.
@@ -127,7 +184,8 @@ type chunkLoc struct {
 
 // ChunkIndex locates every chunk of a ChunksFile.
 type ChunkIndex struct {
-	locs map[string]chunkLoc
+	locs  map[string]chunkLoc
+	bases map[string]Span // batch BID → its line
 	// Complete is the length of the file up to its last whole line (a
 	// torn tail after it is left by a killed writer).
 	Complete int64
@@ -143,7 +201,7 @@ func (x *ChunkIndex) Len() int { return len(x.locs) }
 // torn final line is left out of it (and of Complete). The first copy of a
 // chunk wins (merged shards may hold several).
 func IndexChunks(path string) (*ChunkIndex, error) {
-	x := &ChunkIndex{locs: map[string]chunkLoc{}}
+	x := &ChunkIndex{locs: map[string]chunkLoc{}, bases: map[string]Span{}}
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return x, nil
@@ -160,9 +218,13 @@ func IndexChunks(path string) (*ChunkIndex, error) {
 			var hd struct {
 				IDs   []string `json:"ids"`
 				Sizes []int    `json:"sizes"`
+				BID   string   `json:"bid"`
 			}
 			if jerr := json.Unmarshal(b, &hd); jerr != nil || len(hd.IDs) != len(hd.Sizes) {
 				return nil, fmt.Errorf("%s:%d: damaged chunk line", path, line)
+			}
+			if _, dup := x.bases[hd.BID]; hd.BID != "" && !dup {
+				x.bases[hd.BID] = Span{Off: off, Len: int64(len(b))}
 			}
 			pos := 0
 			for i, id := range hd.IDs {
@@ -230,13 +292,9 @@ func (r *ChunkReader) chunk(id string) (string, error) {
 		if _, err := r.f.ReadAt(line, loc.span.Off); err != nil {
 			return "", fmt.Errorf("chunk %s at %d: %w", id, loc.span.Off, err)
 		}
-		var b chunkBatch
-		if err := json.Unmarshal(line, &b); err != nil {
-			return "", fmt.Errorf("chunk %s at %d: %w", id, loc.span.Off, err)
-		}
-		raw, err := r.dec.DecodeAll(b.Zst, nil)
+		raw, err := r.batch(loc.span)
 		if err != nil {
-			return "", fmt.Errorf("chunk %s at %d: %w", id, loc.span.Off, err)
+			return "", fmt.Errorf("chunk %s: %w", id, err)
 		}
 		r.lastOff, r.last = loc.span.Off, raw
 	}
@@ -248,6 +306,46 @@ func (r *ChunkReader) chunk(id string) (string, error) {
 		return "", fmt.Errorf("chunk %s at %d: content does not match its ID", id, loc.span.Off)
 	}
 	return string(c), nil
+}
+
+// batch decompresses the batch at sp (and its base first, if it has one).
+func (r *ChunkReader) batch(sp Span) ([]byte, error) {
+	line := make([]byte, sp.Len)
+	if _, err := r.f.ReadAt(line, sp.Off); err != nil {
+		return nil, fmt.Errorf("batch at %d: %w", sp.Off, err)
+	}
+	var b chunkBatch
+	if err := json.Unmarshal(line, &b); err != nil {
+		return nil, fmt.Errorf("batch at %d: %w", sp.Off, err)
+	}
+	if b.Base == "" {
+		raw, err := r.dec.DecodeAll(b.Zst, nil)
+		if err != nil {
+			return nil, fmt.Errorf("batch at %d: %w", sp.Off, err)
+		}
+		return raw, nil
+	}
+	bsp, ok := r.idx.bases[b.Base]
+	if !ok {
+		return nil, fmt.Errorf("batch at %d: base batch %s is not in the chunk store", sp.Off, b.Base)
+	}
+	if bsp == sp {
+		return nil, fmt.Errorf("batch at %d is its own base", sp.Off)
+	}
+	dict, err := r.batch(bsp)
+	if err != nil {
+		return nil, err
+	}
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderDictRaw(1, dict))
+	if err != nil {
+		return nil, fmt.Errorf("batch at %d: %w", sp.Off, err)
+	}
+	defer dec.Close()
+	raw, err := dec.DecodeAll(b.Zst, nil)
+	if err != nil {
+		return nil, fmt.Errorf("batch at %d: %w", sp.Off, err)
+	}
+	return raw, nil
 }
 
 // ChunkExchange turns ex into its stored form, adding every chunk it holds

@@ -135,7 +135,7 @@ func TestSplitChunksJoinsBack(t *testing.T) {
 			t.Fatalf("chunks of a %d-byte text do not join back", len(s))
 		}
 		for _, p := range parts {
-			if len(p) > 16<<10 {
+			if len(p) > 8<<10 {
 				t.Fatalf("chunk of %d bytes", len(p))
 			}
 		}

@@ -84,7 +84,15 @@ type Store struct {
 	csize int64
 	known map[string]bool // chunk IDs in the chunk store
 	zenc  *runlog.ChunkEncoder
+	// bases holds, per routing affinity (user), the batch its next batch
+	// is compressed against; baseOrder bounds how many are kept.
+	bases     map[string]*runlog.Base
+	baseOrder []string
 }
+
+// maxBases bounds the compression bases kept in memory (one per user
+// recently written).
+const maxBases = 256
 
 // usageLine is one line of the usage journal.
 type usageLine struct {
@@ -165,7 +173,7 @@ func (s *Store) loadChunks() error {
 		}
 		s.repairs = append(s.repairs, fmt.Sprintf("%s: cut a torn final line (%d bytes) left by an interrupted write", path, fi.Size()-idx.Complete))
 	}
-	s.known = idx.IDs()
+	s.known, s.bases = idx.IDs(), map[string]*runlog.Base{}
 	if s.zenc, err = runlog.NewChunkEncoder(); err != nil {
 		return fmt.Errorf("run store: %w", err)
 	}
@@ -178,8 +186,9 @@ func (s *Store) loadChunks() error {
 
 // pendingChunks are the chunks of calls about to be journalled.
 type pendingChunks struct {
-	text  map[string]string
-	order []string
+	text     map[string]string
+	order    []string
+	affinity string
 }
 
 // recordCalls returns calls with each Exchange turned into Content (and
@@ -190,6 +199,9 @@ func recordCalls(calls []llm.CallRecord) ([]llm.CallRecord, pendingChunks) {
 	out := make([]llm.CallRecord, len(calls))
 	for i, c := range calls {
 		if c.Exchange != nil {
+			if p.affinity == "" {
+				p.affinity = c.Exchange.Affinity
+			}
 			c.Content = runlog.ChunkExchange(c.Exchange, p.text, &p.order)
 			c.Exchange = nil
 		}
@@ -210,9 +222,16 @@ func (s *Store) writeChunks(p pendingChunks) error {
 	if len(fresh) == 0 {
 		return nil
 	}
-	line, err := s.zenc.Encode(fresh)
+	line, next, err := s.zenc.EncodeAgainst(fresh, s.bases[p.affinity])
 	if err != nil {
 		return fmt.Errorf("run store: %w", err)
+	}
+	if _, ok := s.bases[p.affinity]; !ok {
+		s.baseOrder = append(s.baseOrder, p.affinity)
+		if len(s.baseOrder) > maxBases {
+			delete(s.bases, s.baseOrder[0])
+			s.baseOrder = s.baseOrder[1:]
+		}
 	}
 	if err := writeLine(s.c, &s.csize, line); err != nil {
 		return fmt.Errorf("run store: append to %s: %w", runlog.ChunksFile, err)
@@ -220,6 +239,7 @@ func (s *Store) writeChunks(p pendingChunks) error {
 	for _, id := range p.order {
 		s.known[id] = true
 	}
+	s.bases[p.affinity] = next
 	return nil
 }
 
