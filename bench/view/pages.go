@@ -291,6 +291,8 @@ type SampleData struct {
 	SamplesURL     string
 	MemoryURL      string
 	PromptFileNote string
+	// CallsURL lists the sample's recorded model calls (server only).
+	CallsURL string
 }
 
 func sampleData(ri *runIndex, id string, limit int) (SampleData, error) {
@@ -348,6 +350,8 @@ func transcriptsData(ri *runIndex, method, stage string, l links) (TranscriptsDa
 type MemoryData struct {
 	Methods, Users []Link
 	Memory         MemoryPage
+	// CallsURL lists the user's construction calls (server only).
+	CallsURL string
 }
 
 func memoryData(ri *runIndex, method, user string, l links) (MemoryData, error) {

@@ -105,6 +105,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /memory", s.page("memory"))
 	mux.HandleFunc("GET /lifelong", s.page("lifelong"))
 	mux.HandleFunc("GET /file", s.file)
+	mux.HandleFunc("GET /calls", s.calls)
 	return mux
 }
 
@@ -213,13 +214,19 @@ func (s *Server) page(name string) http.HandlerFunc {
 			var sd SampleData
 			sd, err = sampleData(ri, q.Get("id"), 0)
 			sd.SamplesURL = l.samples(Filter{Method: sd.Method}, 1)
+			sd.CallsURL = l.q("/calls", "sample", sd.ID)
 			data = sd
 		case "transcripts":
 			p.Title = "Transcripts of " + q.Get("method") + ", stage " + q.Get("stage")
 			data, err = transcriptsData(ri, q.Get("method"), q.Get("stage"), l)
 		case "memory":
 			p.Title = "Memory of " + q.Get("method") + " for " + q.Get("user")
-			data, err = memoryData(ri, q.Get("method"), q.Get("user"), l)
+			var md MemoryData
+			md, err = memoryData(ri, q.Get("method"), q.Get("user"), l)
+			if q.Get("user") != "" {
+				md.CallsURL = l.q("/calls", "method", q.Get("method"), "user", q.Get("user"))
+			}
+			data = md
 		case "lifelong":
 			p.Title = "Lifelong memory of " + q.Get("method")
 			data, err = lifelongData(r.Context(), ri, q.Get("method"), l)
