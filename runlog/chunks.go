@@ -84,6 +84,13 @@ func cut(s string) int {
 	return end
 }
 
+// A text of more than maxInlineRefs chunks is referenced through a list
+// chunk (its chunk IDs, one a line), named with listPrefix.
+const (
+	maxInlineRefs = 4
+	listPrefix    = "@"
+)
+
 // ChunkID names a chunk: the first 128 bits of its SHA-256, in hex.
 func ChunkID(c string) string {
 	sum := sha256.Sum256([]byte(c))
@@ -271,9 +278,19 @@ func NewChunkReader(f io.ReaderAt, idx *ChunkIndex) (*ChunkReader, error) {
 func (r *ChunkReader) Text(ids []string) (string, error) {
 	var sb strings.Builder
 	for _, id := range ids {
+		list, isList := strings.CutPrefix(id, listPrefix)
+		if isList {
+			id = list
+		}
 		c, err := r.chunk(id)
 		if err != nil {
 			return "", err
+		}
+		if isList {
+			// Lists never nest: their entries are plain chunk IDs.
+			if c, err = r.Text(strings.Split(c, "\n")); err != nil {
+				return "", err
+			}
 		}
 		sb.WriteString(c)
 	}
@@ -351,17 +368,30 @@ func (r *ChunkReader) batch(sp Span) ([]byte, error) {
 // ChunkExchange turns ex into its stored form, adding every chunk it holds
 // to chunks (ID → text) and their IDs, first seen first, to order.
 func ChunkExchange(ex *llm.Exchange, chunks map[string]string, order *[]string) *llm.CallContent {
+	add := func(id, text string) {
+		if _, ok := chunks[id]; !ok {
+			chunks[id] = text
+			*order = append(*order, id)
+		}
+	}
 	refs := func(s string) []string {
 		parts := SplitChunks(s)
 		ids := make([]string, len(parts))
 		for i, p := range parts {
 			ids[i] = ChunkID(p)
-			if _, ok := chunks[ids[i]]; !ok {
-				chunks[ids[i]] = p
-				*order = append(*order, ids[i])
-			}
+			add(ids[i], p)
 		}
-		return ids
+		if len(ids) <= maxInlineRefs {
+			return ids
+		}
+		// A long list is itself a chunk: an agent's growing transcript
+		// re-sends nearly the same list each step, which the chunk
+		// store compresses against the previous one, while the journal
+		// carries one reference.
+		list := strings.Join(ids, "\n")
+		id := ChunkID(list)
+		add(id, list)
+		return []string{listPrefix + id}
 	}
 	c := &llm.CallContent{
 		Messages: make([]llm.ChunkedMessage, len(ex.Messages)),
