@@ -37,6 +37,9 @@ type CallRecord struct {
 	// Content is the stored form of Exchange (see Exchange); nil for calls
 	// recorded before the call record existed.
 	Content *CallContent `json:"content,omitempty"`
+	// ContentRef, instead of Content, names a chunk holding Content's JSON
+	// (a long transcript's many messages cost one reference).
+	ContentRef string `json:"content_ref,omitempty"`
 }
 
 // Exchange is one call's request as sent and the reply's text. It never

@@ -143,6 +143,16 @@ func (c *CallRecord) line(path string, n int, b []byte, keep func(string) bool, 
 		return nil
 	}
 	for i, rec := range ul.Calls {
+		if rec.ContentRef != "" {
+			js, err := c.r.Text([]string{rec.ContentRef})
+			if err == nil {
+				rec.Content = new(llm.CallContent)
+				err = json.Unmarshal([]byte(js), rec.Content)
+			}
+			if err != nil {
+				return fmt.Errorf("%s:%d: call %d of %s: content: %w", path, n, i, ul.Unit, err)
+			}
+		}
 		if rec.Content != nil {
 			ex, err := c.r.Exchange(rec.Content)
 			if err != nil {

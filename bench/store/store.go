@@ -184,6 +184,11 @@ func (s *Store) loadChunks() error {
 	return nil
 }
 
+// maxInlineContent is the longest call content (JSON) the journal holds
+// inline; a longer one goes to the chunk store, where it compresses
+// against the user's earlier calls.
+const maxInlineContent = 384
+
 // pendingChunks are the chunks of calls about to be journalled.
 type pendingChunks struct {
 	text     map[string]string
@@ -204,6 +209,14 @@ func recordCalls(calls []llm.CallRecord) ([]llm.CallRecord, pendingChunks) {
 			}
 			c.Content = runlog.ChunkExchange(c.Exchange, p.text, &p.order)
 			c.Exchange = nil
+			if b, err := json.Marshal(c.Content); err == nil && len(b) > maxInlineContent {
+				id := runlog.ChunkID(string(b))
+				if _, ok := p.text[id]; !ok {
+					p.text[id] = string(b)
+					p.order = append(p.order, id)
+				}
+				c.Content, c.ContentRef = nil, id
+			}
 		}
 		out[i] = c
 	}
