@@ -351,12 +351,7 @@ func openaiStack(cfg *config.Config, urls []string, modelName string, getenv fun
 	}
 	// Default parameters are merged above the cache so that they are part
 	// of every cache key.
-	defaults, inner := cfg.Backbone.Params, model
-	model = llm.ModelFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
-		req.Params = llm.MergeParams(req.Params, defaults)
-		return inner.Generate(ctx, req)
-	})
-	return model, cc, nil
+	return llm.WithDefaults(model, cfg.Backbone.Params), cc, nil
 }
 
 func pricesOf(cfg *config.Config) *llm.Prices {

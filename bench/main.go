@@ -9,6 +9,7 @@
 //	bench data  fetch|verify|stats NAME [--path DIR] [--json]
 //	bench cache stats|prune [--dir DIR]
 //	bench envs  list | check [NAME] [--data DIR] [--json] | replay NAME [TASK]
+//	bench calls RUNDIR [--purpose P] [--user U] [--sample ID] [--json]
 //	bench memory show RUNDIR [--method NAME] [--user U] [--json]
 //	bench view  [RUNS_DIR] [--addr 127.0.0.1:8080]
 //	bench completion bash|zsh|fish
@@ -55,6 +56,7 @@ func verbs() []verb {
 		{"data", "fetch, verify or describe a dataset", cmdData},
 		{"cache", "inspect or prune the LLM response cache", cmdCache},
 		{"envs", "list agent environments, check their gold oracles, replay a task", cmdEnvs},
+		{"calls", "print the model calls a run recorded (requests as sent and replies; --json to replay them)", cmdCalls},
 		{"memory", "show the memory a run's methods built (PraMem, Mem0, MemOS, ProEx, summary, LifeMem, ...)", cmdMemory},
 		{"view", "browse runs, samples, transcripts and memories in a local web page", cmdView},
 		{"completion", "print a shell completion script (bash, zsh or fish)", cmdCompletion},

@@ -412,7 +412,54 @@ func mergeJournals(shards []shardRun, runDir string) error {
 		}
 		all = append(all, b...)
 	}
-	return store.WriteFileAtomic(filepath.Join(runDir, store.UsageJournal), all)
+	if err := store.WriteFileAtomic(filepath.Join(runDir, store.UsageJournal), all); err != nil {
+		return err
+	}
+	return mergeChunks(shards, runDir)
+}
+
+// mergeChunks writes the shards' call-record chunk stores one after the
+// other, leaving out batches whose chunks are all in an earlier shard's
+// (chunks are content-addressed: the first copy serves every call).
+func mergeChunks(shards []shardRun, runDir string) error {
+	var all []byte
+	seen := map[string]bool{}
+	for _, s := range shards {
+		b, err := os.ReadFile(filepath.Join(s.dir, runlog.ChunksFile))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("shard %s: %w", s.spec, err)
+		}
+		for len(b) > 0 {
+			i := bytes.IndexByte(b, '\n')
+			if i < 0 {
+				break // a torn line, as the store cuts on open
+			}
+			line := b[:i+1]
+			b = b[i+1:]
+			var hd struct {
+				IDs []string `json:"ids"`
+			}
+			if err := json.Unmarshal(line, &hd); err != nil {
+				return fmt.Errorf("shard %s: %s: damaged line: %w", s.spec, runlog.ChunksFile, err)
+			}
+			fresh := false
+			for _, id := range hd.IDs {
+				if !seen[id] {
+					fresh, seen[id] = true, true
+				}
+			}
+			if fresh {
+				all = append(all, line...)
+			}
+		}
+	}
+	if len(all) == 0 {
+		return nil
+	}
+	return store.WriteFileAtomic(filepath.Join(runDir, runlog.ChunksFile), all)
 }
 
 // mergeCaches imports each shard's response caches into the --out root's

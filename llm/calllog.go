@@ -31,11 +31,72 @@ type CallRecord struct {
 	SampleID    string `json:"sample_id,omitempty"`
 	// UsageEstimated says why Usage is our own count (Response.UsageEstimated).
 	UsageEstimated string `json:"usage_estimated,omitempty"`
+
+	// Exchange is what was asked and answered, as the Meter saw it. It is
+	// not journalled as is: the run store turns it into Content, whose
+	// texts are references into a content-addressed chunk store, so a
+	// prefix shared by many calls is stored once.
+	Exchange *Exchange `json:"-"`
+	// Content is the stored form of Exchange (see Exchange); nil for calls
+	// recorded before the call record existed.
+	Content *CallContent `json:"content,omitempty"`
+	// ContentRef, instead of Content, names a chunk holding Content's JSON
+	// (a long transcript's many messages cost one reference).
+	ContentRef string `json:"content_ref,omitempty"`
+}
+
+// Exchange is one call's request as sent and the reply's text. It never
+// holds headers or keys: those live only in the OpenAI client.
+type Exchange struct {
+	Messages []Message
+	Params   Params
+	SampleID string
+	Attempt  int
+	Affinity string
+	Text     string
+	// Reasoning is the stripped <think> content or reasoning channel.
+	Reasoning string
+	// Model and Endpoint are who answered (no credentials); Error is the
+	// failure of a call that returned one.
+	Model, Endpoint, Error string
+}
+
+// CallContent is an Exchange whose texts are lists of chunk IDs (see
+// runlog.SplitChunks); joining the chunks gives each text back byte for
+// byte.
+type CallContent struct {
+	Messages  []ChunkedMessage `json:"messages"`
+	Params    Params           `json:"params"`
+	SampleID  string           `json:"sample_id,omitempty"`
+	Attempt   int              `json:"attempt,omitempty"`
+	Affinity  string           `json:"affinity,omitempty"`
+	Text      []string         `json:"text,omitempty"`
+	Reasoning []string         `json:"reasoning,omitempty"`
+	Model     string           `json:"model,omitempty"`
+	Endpoint  string           `json:"endpoint,omitempty"`
+	Error     string           `json:"error,omitempty"`
+}
+
+// ChunkedMessage is a Message whose content is a list of chunk IDs.
+type ChunkedMessage struct {
+	Role    string   `json:"role"`
+	Content []string `json:"content"`
 }
 
 // newCallRecord describes one finished call as the Meter books it.
 func newCallRecord(req Request, resp Response, err error, wall time.Duration) CallRecord {
 	rec := CallRecord{Purpose: req.Purpose}
+	params := req.Params
+	if resp.Params != nil {
+		params = *resp.Params
+	}
+	rec.Exchange = &Exchange{
+		Messages: req.Messages, Params: params, SampleID: req.SampleID, Attempt: req.Attempt, Affinity: req.Affinity,
+		Text: resp.Text, Reasoning: resp.Reasoning, Model: resp.Model, Endpoint: resp.Endpoint,
+	}
+	if err != nil {
+		rec.Exchange.Error = err.Error()
+	}
 	switch {
 	case err != nil:
 		rec.Failed = true

@@ -104,6 +104,21 @@ type Response struct {
 	// UsageEstimated says why Usage is the harness's own count rather than
 	// the endpoint's (negative or absurd counts); "" for the endpoint's.
 	UsageEstimated string
+	// Params, when set, are the sampling parameters as sent after a layer
+	// below the caller merged its defaults in (see WithDefaults), so the
+	// call record shows what the endpoint received.
+	Params *Params
+}
+
+// WithDefaults returns m with every unset parameter of a request taken
+// from defaults (MergeParams); the response reports the merged parameters.
+func WithDefaults(m Model, defaults Params) Model {
+	return ModelFunc(func(ctx context.Context, req Request) (Response, error) {
+		req.Params = MergeParams(req.Params, defaults)
+		resp, err := m.Generate(ctx, req)
+		resp.Params = &req.Params
+		return resp, err
+	})
 }
 
 // Model generates text.

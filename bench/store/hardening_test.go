@@ -93,6 +93,46 @@ func TestDiskFullMidLineThenFreed(t *testing.T) {
 	}
 }
 
+// A disk that fills inside the chunk store leaves the call record of every
+// saved sample readable, and a resume goes on recording.
+func TestDiskFullInCallRecord(t *testing.T) {
+	dir := t.TempDir()
+	var mu sync.Mutex
+	room := 1 << 30
+	wrap := func(f logFile) logFile { return diskFile{f, &mu, &room} }
+	s, err := open(dir, wrap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for i := 0; i < 3; i++ {
+		id := fmt.Sprintf("m/%03d", i)
+		ids = append(ids, id)
+		if err := s.AppendWith(runlog.Sample{ID: id, Valid: true}, recordedCalls(id, 2)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mu.Lock()
+	room = 30 // the chunk line of the next sample is torn
+	mu.Unlock()
+	if err := s.AppendWith(runlog.Sample{ID: "m/full", Valid: true}, recordedCalls("m/full", 2)); err == nil {
+		t.Fatal("append on a full disk succeeded")
+	}
+	s.Close()
+	if n, _ := os.ReadFile(filepath.Join(dir, runlog.SamplesFile)); bytes.Contains(n, []byte("m/full")) {
+		t.Fatal("a sample whose calls were not recorded was saved")
+	}
+	s, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AppendWith(runlog.Sample{ID: "m/full", Valid: true}, recordedCalls("m/full", 2)); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	checkRecord(t, dir, append(ids, "m/full"), 2)
+}
+
 func TestOpenRepairsDamagedLines(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, runlog.SamplesFile)
@@ -280,7 +320,7 @@ func groupCommitChild(dir string) {
 			defer wg.Done()
 			for i := 0; ; i++ {
 				id := fmt.Sprintf("w%d/%05d", w, i)
-				if err := s.AppendWith(runlog.Sample{ID: id, Raw: strings.Repeat("r", 200)}, calls(1, "predict")); err != nil {
+				if err := s.AppendWith(runlog.Sample{ID: id, Raw: strings.Repeat("r", 200)}, recordedCalls(id, 1)); err != nil {
 					fmt.Println("append:", err)
 					os.Exit(1)
 				}
@@ -366,6 +406,8 @@ func TestKillDuringGroupCommit(t *testing.T) {
 			t.Errorf("%d samples but %d journalled calls", n, u)
 		}
 		s.Close()
+		// Every acknowledged sample's call reads back byte for byte.
+		checkRecord(t, dir, acked, 1)
 		b, _ := os.ReadFile(filepath.Join(dir, runlog.SamplesFile))
 		for i, l := range bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")) {
 			if !json.Valid(l) {

@@ -80,7 +80,22 @@ type Store struct {
 	// of such a file is journalled too (see WriteFileWith).
 	journalled map[string]bool
 	repairs    []string
+
+	// The call record: every journalled call's request and reply, their
+	// texts cut into chunks stored once each in runlog.ChunksFile.
+	c     logFile
+	csize int64
+	known map[string]bool // chunk IDs in the chunk store
+	zenc  *runlog.ChunkEncoder
+	// bases holds, per routing affinity (user), the batch its next batch
+	// is compressed against; baseOrder bounds how many are kept.
+	bases     map[string]*runlog.Base
+	baseOrder []string
 }
+
+// maxBases bounds the compression bases kept in memory (one per user
+// recently written).
+const maxBases = 256
 
 // usageLine is one line of the usage journal.
 type usageLine struct {
@@ -139,7 +154,109 @@ func (s *Store) load() error {
 	if err := s.loadSamples(); err != nil {
 		return err
 	}
+	if err := s.loadChunks(); err != nil {
+		return err
+	}
 	return s.loadUsage()
+}
+
+// loadChunks indexes the chunk store and cuts a torn final line off it.
+// Chunks whose calls were never journalled (a kill between the two
+// writes) stay: they are content-addressed, so they are harmless and
+// reused when the call is made again.
+func (s *Store) loadChunks() error {
+	path := filepath.Join(s.dir, runlog.ChunksFile)
+	idx, err := runlog.IndexChunks(path)
+	if err != nil {
+		return fmt.Errorf("run store: %w", err)
+	}
+	if fi, err := os.Stat(path); err == nil && fi.Size() > idx.Complete {
+		if err := os.Truncate(path, idx.Complete); err != nil {
+			return fmt.Errorf("run store: cut torn tail of %s: %w", path, err)
+		}
+		s.repairs = append(s.repairs, fmt.Sprintf("%s: cut a torn final line (%d bytes) left by an interrupted write", path, fi.Size()-idx.Complete))
+	}
+	s.known, s.bases = idx.IDs(), map[string]*runlog.Base{}
+	if s.zenc, err = runlog.NewChunkEncoder(); err != nil {
+		return fmt.Errorf("run store: %w", err)
+	}
+	if s.c, err = s.openLog(runlog.ChunksFile); err != nil {
+		return err
+	}
+	s.csize = idx.Complete
+	return nil
+}
+
+// maxInlineContent is the longest call content (JSON) the journal holds
+// inline; a longer one goes to the chunk store, where it compresses
+// against the user's earlier calls.
+const maxInlineContent = 384
+
+// pendingChunks are the chunks of calls about to be journalled.
+type pendingChunks struct {
+	text     map[string]string
+	order    []string
+	affinity string
+}
+
+// recordCalls returns calls with each Exchange turned into Content (and
+// dropped, so the store's memory holds IDs, not texts) and the chunks
+// they need.
+func recordCalls(calls []llm.CallRecord) ([]llm.CallRecord, pendingChunks) {
+	p := pendingChunks{text: map[string]string{}}
+	out := make([]llm.CallRecord, len(calls))
+	for i, c := range calls {
+		if c.Exchange != nil {
+			if p.affinity == "" {
+				p.affinity = c.Exchange.Affinity
+			}
+			c.Content = runlog.ChunkExchange(c.Exchange, p.text, &p.order)
+			c.Exchange = nil
+			if b, err := json.Marshal(c.Content); err == nil && len(b) > maxInlineContent {
+				id := runlog.ChunkID(string(b))
+				if _, ok := p.text[id]; !ok {
+					p.text[id] = string(b)
+					p.order = append(p.order, id)
+				}
+				c.Content, c.ContentRef = nil, id
+			}
+		}
+		out[i] = c
+	}
+	return out, p
+}
+
+// writeChunks appends the pending chunks the store lacks, as one line;
+// the caller holds mu. The commit's fsync covers it.
+func (s *Store) writeChunks(p pendingChunks) error {
+	var fresh []string
+	for _, id := range p.order {
+		if !s.known[id] {
+			fresh = append(fresh, p.text[id])
+		}
+	}
+	if len(fresh) == 0 {
+		return nil
+	}
+	line, next, err := s.zenc.EncodeAgainst(fresh, s.bases[p.affinity])
+	if err != nil {
+		return fmt.Errorf("run store: %w", err)
+	}
+	if _, ok := s.bases[p.affinity]; !ok {
+		s.baseOrder = append(s.baseOrder, p.affinity)
+		if len(s.baseOrder) > maxBases {
+			delete(s.bases, s.baseOrder[0])
+			s.baseOrder = s.baseOrder[1:]
+		}
+	}
+	if err := writeLine(s.c, &s.csize, line); err != nil {
+		return fmt.Errorf("run store: append to %s: %w", runlog.ChunksFile, err)
+	}
+	for _, id := range p.order {
+		s.known[id] = true
+	}
+	s.bases[p.affinity] = next
+	return nil
 }
 
 // removeTemps deletes temp files (".NAME.tmp*") left by a process killed
@@ -494,10 +611,8 @@ func (s *Store) AppendWith(rec runlog.Sample, calls []llm.CallRecord) error {
 			return fmt.Errorf("run store: %w", err)
 		}
 	}
+	calls, chunks := recordCalls(calls)
 	ul := usageLine{Unit: samplePrefix + rec.ID, Calls: calls}
-	if ul.Calls == nil {
-		ul.Calls = []llm.CallRecord{}
-	}
 	ub := encodeUsage([]usageLine{ul})
 
 	s.mu.Lock()
@@ -505,8 +620,14 @@ func (s *Store) AppendWith(rec runlog.Sample, calls []llm.CallRecord) error {
 		s.mu.Unlock()
 		return fmt.Errorf("run store: not saving %s: closed after an earlier write failure: %w", rec.ID, s.err)
 	}
-	// The prompt goes first: one without its sample is dropped when the
-	// prompts are compacted, and the commit's fsync covers it.
+	// The calls' chunks go first (a chunk no call names is harmless),
+	// then the prompt: one without its sample is dropped when the prompts
+	// are compacted. The commit's fsync covers both.
+	if err := s.writeChunks(chunks); err != nil {
+		err = s.fail(err)
+		s.mu.Unlock()
+		return err
+	}
 	if pl != nil {
 		if err := s.appendPrompt(pl); err != nil {
 			err = s.fail(err)
@@ -553,10 +674,10 @@ func (s *Store) commit(seq uint64) error {
 		s.mu.Unlock()
 		return err
 	}
-	target, f, u, pr := s.written, s.f, s.u, s.prompts
+	target, f, u, pr, c := s.written, s.f, s.u, s.prompts, s.c
 	s.mu.Unlock()
-	var err error
-	if pr != nil {
+	err := c.Sync()
+	if pr != nil && err == nil {
 		err = pr.Sync()
 	}
 	if err == nil {
@@ -685,14 +806,14 @@ func (s *Store) Close() error {
 		s.prompts = nil
 	}
 	var err error
-	for _, f := range []logFile{s.f, s.u} {
+	for _, f := range []logFile{s.f, s.u, s.c} {
 		if f != nil {
 			if cerr := f.Close(); err == nil {
 				err = cerr
 			}
 		}
 	}
-	s.f, s.u = nil, nil
+	s.f, s.u, s.c = nil, nil, nil
 	if s.err == nil {
 		s.err = errors.New("run store: closed")
 	}
@@ -874,14 +995,21 @@ func (s *Store) WriteFileWith(name string, b []byte, calls []llm.CallRecord) err
 		s.mu.Unlock()
 		return fmt.Errorf("run store: not saving %s: closed after an earlier write failure: %w", name, err)
 	}
+	calls, chunks := recordCalls(calls)
 	ul := usageLine{Unit: unit, SHA256: sha(b), Calls: calls}
 	if s.saved[ul.Unit+" "+ul.SHA256] {
 		// The same state again: redone work (see loadUsage). Its calls are
 		// not counted, but the line still says which bytes the file holds.
-		ul.Calls = nil
+		ul.Calls, chunks = nil, pendingChunks{}
 	}
 	if ul.Calls == nil {
 		ul.Calls = []llm.CallRecord{}
+	}
+	// The calls' chunks go first (a chunk no call names is harmless).
+	if err := s.writeChunks(chunks); err != nil {
+		err = s.fail(err)
+		s.mu.Unlock()
+		return err
 	}
 	if err := writeLine(s.u, &s.usize, encodeUsage([]usageLine{ul})); err != nil {
 		err = s.fail(fmt.Errorf("run store: journal usage of %s: %w", name, err))

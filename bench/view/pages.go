@@ -307,6 +307,8 @@ type SampleData struct {
 	// Draws are every model draw of the answer, rejected ones first.
 	Draws       []Draw
 	InstanceURL string
+	// CallsURL lists the sample's recorded model calls (server only).
+	CallsURL string
 }
 
 func sampleData(ri *runIndex, id string, limit int) (SampleData, error) {
@@ -365,6 +367,8 @@ func transcriptsData(ri *runIndex, method, stage string, l links) (TranscriptsDa
 type MemoryData struct {
 	Methods, Users []Link
 	Memory         MemoryPage
+	// CallsURL lists the user's construction calls (server only).
+	CallsURL string
 }
 
 func memoryData(ri *runIndex, method, user string, l links) (MemoryData, error) {

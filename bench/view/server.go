@@ -121,6 +121,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /memory", s.page("memory"))
 	mux.HandleFunc("GET /lifelong", s.page("lifelong"))
 	mux.HandleFunc("GET /file", s.file)
+	mux.HandleFunc("GET /calls", s.calls)
 	mux.HandleFunc("GET /assets/{name}", s.asset)
 	return s.guard(mux)
 }
@@ -239,6 +240,7 @@ func (s *Server) page(name string) http.HandlerFunc {
 			sd, err = sampleData(ri, q.Get("id"), 0)
 			sd.SamplesURL = l.samples(Filter{Method: sd.Method}, 1)
 			sd.InstanceURL = l.instance(instanceOf(&sd.Sample))
+			sd.CallsURL = l.q("/calls", "sample", sd.ID)
 			data = sd
 		case "instance":
 			p.Title = "Instance " + q.Get("i")
@@ -248,7 +250,12 @@ func (s *Server) page(name string) http.HandlerFunc {
 			data, err = transcriptsData(ri, q.Get("method"), q.Get("stage"), l)
 		case "memory":
 			p.Title = "Memory of " + q.Get("method") + " for " + q.Get("user")
-			data, err = memoryData(ri, q.Get("method"), q.Get("user"), l)
+			var md MemoryData
+			md, err = memoryData(ri, q.Get("method"), q.Get("user"), l)
+			if q.Get("user") != "" {
+				md.CallsURL = l.q("/calls", "method", q.Get("method"), "user", q.Get("user"))
+			}
+			data = md
 		case "lifelong":
 			p.Title = "Lifelong memory of " + q.Get("method")
 			data, err = lifelongData(r.Context(), ri, q.Get("method"), l)

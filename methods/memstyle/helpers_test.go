@@ -153,6 +153,9 @@ func evaluate(t testing.TB, spec predict.Spec, env predict.Env, users []behavior
 			r.preds = append(r.preds, out.Pred)
 			r.fields = append(r.fields, in.Question.Field)
 			r.prompts = append(r.prompts, rec.last)
+			if out.Prompt != rec.last {
+				t.Errorf("%s: %s: Outcome.Prompt is not the prompt sent (%d bytes vs %d)", spec.Kind, in.ID, len(out.Prompt), len(rec.last))
+			}
 		}
 	}
 	return r

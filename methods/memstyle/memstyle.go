@@ -276,7 +276,10 @@ func (c *common) predictWith(ctx context.Context, env predict.Env, model llm.Mod
 	if err != nil {
 		return predict.Outcome{}, fmt.Errorf("method %s: %w", c.name, err)
 	}
-	out := predict.Outcome{HistoryRecords: len(visible), HistoryTokens: w.Tokens}
+	prompt := predict.WithMemory(q, block)
+	// The prompt as sent goes on the sample's record like every other
+	// method's, so the viewer can show what the model read.
+	out := predict.Outcome{HistoryRecords: len(visible), HistoryTokens: w.Tokens, Prompt: prompt}
 	if block != "" {
 		out.MemoryTokens = cnt.Count(block)
 	}
@@ -287,7 +290,7 @@ func (c *common) predictWith(ctx context.Context, env predict.Env, model llm.Mod
 	parse := predict.AnswerParser(inst.Question, c.spec.Parser)
 	req := llm.Request{
 		Purpose:  purpose,
-		Messages: []llm.Message{{Role: "user", Content: predict.WithMemory(q, block)}},
+		Messages: []llm.Message{{Role: "user", Content: prompt}},
 		Params:   c.spec.ParamsFor(purpose),
 		SampleID: inst.ID,
 		Unit:     c.name + "/" + inst.ID, // one answer per (method, instance)

@@ -1,0 +1,178 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/runlog"
+)
+
+// Call is one recorded model call: what the Meter booked, with its request
+// and reply (Exchange) read back from the chunk store.
+type Call struct {
+	// Unit is the work the call paid for: "sample:<id>" or
+	// "file:<name>", the saved state (a memory, a checkpoint, a lifelong
+	// cell) it built.
+	Unit string `json:"unit"`
+	// Index is the call's place among its unit's calls.
+	Index int `json:"index"`
+	llm.CallRecord
+}
+
+// Sample and File split Unit: the sample ID or saved file it belongs to.
+func (c Call) Sample() (string, bool) { return strings.CutPrefix(c.Unit, samplePrefix) }
+
+// File is the saved state the call built, if it built one.
+func (c Call) File() (string, bool) { return strings.CutPrefix(c.Unit, filePrefix) }
+
+// SampleUnit is the Unit of sample id's calls.
+func SampleUnit(id string) string { return samplePrefix + id }
+
+// CallRecord reads a run directory's call record: the usage journal's
+// calls and the chunk store their texts live in. It reads the journal as a
+// stream and the chunk store through an offset index, so a large run is
+// not held in memory.
+type CallRecord struct {
+	dir string
+	cf  *os.File
+	r   *runlog.ChunkReader
+}
+
+// OpenCalls opens dir's call record for reading. A run with no record
+// (made before the record existed) opens and yields calls without an
+// Exchange.
+func OpenCalls(dir string) (*CallRecord, error) {
+	path := filepath.Join(dir, runlog.ChunksFile)
+	idx, err := runlog.IndexChunks(path)
+	if err != nil {
+		return nil, err
+	}
+	cr := &CallRecord{dir: dir}
+	f, err := os.Open(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		f = nil
+	case err != nil:
+		return nil, fmt.Errorf("call record: %w", err)
+	}
+	var ra io.ReaderAt = emptyReaderAt{}
+	if f != nil {
+		cr.cf, ra = f, f
+	}
+	if cr.r, err = runlog.NewChunkReader(ra, idx); err != nil {
+		cr.Close()
+		return nil, err
+	}
+	return cr, nil
+}
+
+type emptyReaderAt struct{}
+
+func (emptyReaderAt) ReadAt([]byte, int64) (int, error) { return 0, io.EOF }
+
+// Close releases the chunk store.
+func (c *CallRecord) Close() error {
+	if c.cf != nil {
+		return c.cf.Close()
+	}
+	return nil
+}
+
+// Each calls fn with every recorded call whose unit keep accepts (nil:
+// all), in journal order, its Exchange filled in. Units are matched before
+// any text is read, so picking one sample's calls reads only those.
+func (c *CallRecord) Each(keep func(unit string) bool, fn func(Call) error) error {
+	path := filepath.Join(c.dir, UsageJournal)
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("call record: %w", err)
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 1<<16)
+	for line := 1; ; line++ {
+		b, rerr := br.ReadBytes('\n')
+		if len(b) > 0 && b[len(b)-1] == '\n' {
+			if err := c.line(path, line, b, keep, fn); err != nil {
+				return err
+			}
+		}
+		if rerr != nil {
+			if errors.Is(rerr, io.EOF) {
+				return nil
+			}
+			return fmt.Errorf("%s:%d: %w", path, line, rerr)
+		}
+	}
+}
+
+func (c *CallRecord) line(path string, n int, b []byte, keep func(string) bool, fn func(Call) error) error {
+	if keep != nil {
+		var head struct {
+			Unit string `json:"unit"`
+		}
+		// The unit leads the line; decoding only it skips the calls.
+		dec := json.NewDecoder(bytes.NewReader(b))
+		if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+			return fmt.Errorf("%s:%d: not a journal line", path, n)
+		}
+		if k, err := dec.Token(); err == nil && k == "unit" {
+			if err := dec.Decode(&head.Unit); err != nil {
+				return fmt.Errorf("%s:%d: unit: %w", path, n, err)
+			}
+			if !keep(head.Unit) {
+				return nil
+			}
+		}
+	}
+	var ul usageLine
+	if err := json.Unmarshal(b, &ul); err != nil {
+		return fmt.Errorf("%s:%d: %w", path, n, err)
+	}
+	if keep != nil && !keep(ul.Unit) {
+		return nil
+	}
+	for i, rec := range ul.Calls {
+		if rec.ContentRef != "" {
+			js, err := c.r.Text([]string{rec.ContentRef})
+			if err == nil {
+				rec.Content = new(llm.CallContent)
+				err = json.Unmarshal([]byte(js), rec.Content)
+			}
+			if err != nil {
+				return fmt.Errorf("%s:%d: call %d of %s: content: %w", path, n, i, ul.Unit, err)
+			}
+		}
+		if rec.Content != nil {
+			ex, err := c.r.Exchange(rec.Content)
+			if err != nil {
+				return fmt.Errorf("%s:%d: call %d of %s: %w", path, n, i, ul.Unit, err)
+			}
+			rec.Exchange = &ex
+		}
+		if err := fn(Call{Unit: ul.Unit, Index: i, CallRecord: rec}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Of returns the calls of one unit.
+func (c *CallRecord) Of(unit string) ([]Call, error) {
+	var out []Call
+	err := c.Each(func(u string) bool { return u == unit }, func(cl Call) error {
+		out = append(out, cl)
+		return nil
+	})
+	return out, err
+}

@@ -1,0 +1,438 @@
+package runlog
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/memharness/memharness/llm"
+)
+
+// ChunksFile is the call record's chunk store. Every text of a recorded
+// model call (each message, each reply) is cut into content-defined chunks
+// (SplitChunks); a chunk is stored once, however many calls hold it, and the
+// calls (in the usage journal) list chunk IDs. One line per batch of chunks
+// first written together, compressed as one zstd frame:
+//
+//	{"ids":["<id>",...],"sizes":[n,...],"zst":base64(zstd(chunk₁chunk₂…))}
+//
+// A user's prompts differ in small ways everywhere (a history window that
+// slid renumbers every record), which chunks alone cannot share, so a
+// batch may be compressed against an earlier self-contained batch of the
+// same user (its "base", named by its "bid", the SHA-256 of its bytes):
+// the new prompt costs little more than what changed. Bases never have
+// bases, so reading a chunk decompresses at most two batches.
+const ChunksFile = "chunks.jsonl"
+
+// Chunk sizes: a cut is made where the rolling hash of the last 64 bytes
+// has its top bits zero (the top bits mix all 64 bytes), so cuts depend on local content only and two
+// texts sharing a run of bytes (a prompt prefix, a history window that
+// slid) share the chunks inside it wherever the run starts.
+const (
+	minChunk  = 512
+	maxChunk  = 8 << 10
+	chunkBits = 11 // about 1 KiB past minChunk between cuts on average
+)
+
+// gear is the rolling hash's byte table, from a fixed SplitMix64 stream so
+// that chunk boundaries never change between builds.
+var gear = func() (t [256]uint64) {
+	x := uint64(0x6a09e667f3bcc908)
+	for i := range t {
+		x += 0x9e3779b97f4a7c15
+		z := x
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+		z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+		t[i] = z ^ (z >> 31)
+	}
+	return t
+}()
+
+// SplitChunks cuts s into content-defined chunks; joining them gives s.
+func SplitChunks(s string) []string {
+	var out []string
+	for len(s) > 0 {
+		n := cut(s)
+		out = append(out, s[:n])
+		s = s[n:]
+	}
+	return out
+}
+
+// cut returns the length of the first chunk of s.
+func cut(s string) int {
+	if len(s) <= minChunk {
+		return len(s)
+	}
+	var h uint64
+	end := min(len(s), maxChunk)
+	for i := 0; i < end; i++ {
+		h = h<<1 + gear[s[i]]
+		if i+1 >= minChunk && h>>(64-chunkBits) == 0 {
+			return i + 1
+		}
+	}
+	return end
+}
+
+// A text of more than maxInlineRefs chunks is referenced through a list
+// chunk (its chunk IDs, one a line), named with listPrefix.
+const (
+	maxInlineRefs = 4
+	listPrefix    = "@"
+)
+
+// ChunkID names a chunk: the first 128 bits of its SHA-256, in hex.
+func ChunkID(c string) string {
+	sum := sha256.Sum256([]byte(c))
+	return hex.EncodeToString(sum[:16])
+}
+
+// chunkBatch is one line of ChunksFile.
+type chunkBatch struct {
+	IDs   []string `json:"ids"`
+	Sizes []int    `json:"sizes"`
+	// BID names a batch others may use as base; Base is the BID of the
+	// batch whose bytes are this one's zstd dictionary.
+	BID  string `json:"bid,omitempty"`
+	Base string `json:"base,omitempty"`
+	Zst  []byte `json:"zst"`
+}
+
+// ChunkEncoder writes ChunksFile lines. It is safe for concurrent use.
+type ChunkEncoder struct {
+	enc  *zstd.Encoder
+	opts []zstd.EOption
+}
+
+// Base is a batch later batches may be compressed against.
+type Base struct {
+	bid string
+	raw []byte
+}
+
+// NewChunkEncoder returns an encoder; one per writer, since zstd's tables
+// are costly to build.
+func NewChunkEncoder() (*ChunkEncoder, error) {
+	opts := []zstd.EOption{zstd.WithEncoderLevel(zstd.SpeedBetterCompression), zstd.WithEncoderConcurrency(1)}
+	enc, err := zstd.NewWriter(nil, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("chunk encoder: %w", err)
+	}
+	return &ChunkEncoder{enc: enc, opts: opts}, nil
+}
+
+// EncodeAgainst is Encode compressing against base when that pays (the
+// result is under half the self-contained size). It returns the line and
+// the base the next batch of the same user should use: base again, or
+// this batch when it is self-contained.
+func (e *ChunkEncoder) EncodeAgainst(chunks []string, base *Base) ([]byte, *Base, error) {
+	b := chunkBatch{IDs: make([]string, len(chunks)), Sizes: make([]int, len(chunks))}
+	var raw []byte
+	for i, c := range chunks {
+		b.IDs[i], b.Sizes[i] = ChunkID(c), len(c)
+		raw = append(raw, c...)
+	}
+	plain := e.enc.EncodeAll(raw, nil)
+	next := base
+	b.Zst = plain
+	if base != nil {
+		enc, err := zstd.NewWriter(nil, append(e.opts, zstd.WithEncoderDictRaw(1, base.raw))...)
+		if err != nil {
+			return nil, nil, fmt.Errorf("chunk encoder: %w", err)
+		}
+		if z := enc.EncodeAll(raw, nil); 2*len(z) < len(plain) {
+			b.Zst, b.Base = z, base.bid
+		}
+		enc.Close()
+	}
+	if b.Base == "" {
+		sum := sha256.Sum256(raw)
+		b.BID = hex.EncodeToString(sum[:16])
+		next = &Base{bid: b.BID, raw: raw}
+	}
+	line, err := json.Marshal(b)
+	if err != nil {
+		return nil, nil, fmt.Errorf("encode chunks: %w", err)
+	}
+	return append(line, '\n'), next, nil
+}
+
+// Encode returns the ChunksFile line (newline included) holding chunks.
+func (e *ChunkEncoder) Encode(chunks []string) ([]byte, error) {
+	b := chunkBatch{IDs: make([]string, len(chunks)), Sizes: make([]int, len(chunks))}
+	var raw []byte
+	for i, c := range chunks {
+		b.IDs[i], b.Sizes[i] = ChunkID(c), len(c)
+		raw = append(raw, c...)
+	}
+	b.Zst = e.enc.EncodeAll(raw, nil)
+	line, err := json.Marshal(b)
+	if err != nil {
+		return nil, fmt.Errorf("encode chunks: %w", err)
+	}
+	return append(line, '\n'), nil
+}
+
+// chunkLoc is where one chunk lies: its batch line and its place in it.
+type chunkLoc struct {
+	span     Span
+	off, len int
+}
+
+// ChunkIndex locates every chunk of a ChunksFile.
+type ChunkIndex struct {
+	locs  map[string]chunkLoc
+	bases map[string]Span // batch BID → its line
+	// Complete is the length of the file up to its last whole line (a
+	// torn tail after it is left by a killed writer).
+	Complete int64
+}
+
+// Has reports whether chunk id is stored.
+func (x *ChunkIndex) Has(id string) bool { _, ok := x.locs[id]; return ok }
+
+// Len is the number of distinct chunks.
+func (x *ChunkIndex) Len() int { return len(x.locs) }
+
+// IndexChunks scans a ChunksFile. A missing file gives an empty index; a
+// torn final line is left out of it (and of Complete). The first copy of a
+// chunk wins (merged shards may hold several).
+func IndexChunks(path string) (*ChunkIndex, error) {
+	x := &ChunkIndex{locs: map[string]chunkLoc{}, bases: map[string]Span{}}
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return x, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("index chunks: %w", err)
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 1<<16)
+	var off int64
+	for line := 1; ; line++ {
+		b, err := br.ReadBytes('\n')
+		if len(b) > 0 && b[len(b)-1] == '\n' {
+			var hd struct {
+				IDs   []string `json:"ids"`
+				Sizes []int    `json:"sizes"`
+				BID   string   `json:"bid"`
+			}
+			if jerr := json.Unmarshal(b, &hd); jerr != nil || len(hd.IDs) != len(hd.Sizes) {
+				return nil, fmt.Errorf("%s:%d: damaged chunk line", path, line)
+			}
+			if _, dup := x.bases[hd.BID]; hd.BID != "" && !dup {
+				x.bases[hd.BID] = Span{Off: off, Len: int64(len(b))}
+			}
+			pos := 0
+			for i, id := range hd.IDs {
+				if _, dup := x.locs[id]; !dup {
+					x.locs[id] = chunkLoc{span: Span{Off: off, Len: int64(len(b))}, off: pos, len: hd.Sizes[i]}
+				}
+				pos += hd.Sizes[i]
+			}
+			x.Complete = off + int64(len(b))
+		}
+		off += int64(len(b))
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return x, nil
+			}
+			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+		}
+	}
+}
+
+// ChunkReader gives chunks back from an indexed ChunksFile. It keeps the
+// last batch it decompressed, since one call's chunks mostly sit together.
+// It is safe for concurrent use.
+type ChunkReader struct {
+	f   io.ReaderAt
+	idx *ChunkIndex
+	dec *zstd.Decoder
+
+	mu      sync.Mutex
+	lastOff int64
+	last    []byte
+}
+
+// NewChunkReader reads chunks of f located by idx.
+func NewChunkReader(f io.ReaderAt, idx *ChunkIndex) (*ChunkReader, error) {
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
+	if err != nil {
+		return nil, fmt.Errorf("chunk reader: %w", err)
+	}
+	return &ChunkReader{f: f, idx: idx, dec: dec, lastOff: -1}, nil
+}
+
+// Text joins the chunks ids.
+func (r *ChunkReader) Text(ids []string) (string, error) {
+	var sb strings.Builder
+	for _, id := range ids {
+		list, isList := strings.CutPrefix(id, listPrefix)
+		if isList {
+			id = list
+		}
+		c, err := r.chunk(id)
+		if err != nil {
+			return "", err
+		}
+		if isList {
+			// Lists never nest: their entries are plain chunk IDs.
+			if c, err = r.Text(strings.Split(c, "\n")); err != nil {
+				return "", err
+			}
+		}
+		sb.WriteString(c)
+	}
+	return sb.String(), nil
+}
+
+func (r *ChunkReader) chunk(id string) (string, error) {
+	loc, ok := r.idx.locs[id]
+	if !ok {
+		return "", fmt.Errorf("chunk %s is not in the chunk store", id)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.lastOff != loc.span.Off {
+		line := make([]byte, loc.span.Len)
+		if _, err := r.f.ReadAt(line, loc.span.Off); err != nil {
+			return "", fmt.Errorf("chunk %s at %d: %w", id, loc.span.Off, err)
+		}
+		raw, err := r.batch(loc.span)
+		if err != nil {
+			return "", fmt.Errorf("chunk %s: %w", id, err)
+		}
+		r.lastOff, r.last = loc.span.Off, raw
+	}
+	if loc.off+loc.len > len(r.last) {
+		return "", fmt.Errorf("chunk %s at %d: batch shorter than its sizes say", id, loc.span.Off)
+	}
+	c := r.last[loc.off : loc.off+loc.len]
+	if ChunkID(string(c)) != id {
+		return "", fmt.Errorf("chunk %s at %d: content does not match its ID", id, loc.span.Off)
+	}
+	return string(c), nil
+}
+
+// batch decompresses the batch at sp (and its base first, if it has one).
+func (r *ChunkReader) batch(sp Span) ([]byte, error) {
+	line := make([]byte, sp.Len)
+	if _, err := r.f.ReadAt(line, sp.Off); err != nil {
+		return nil, fmt.Errorf("batch at %d: %w", sp.Off, err)
+	}
+	var b chunkBatch
+	if err := json.Unmarshal(line, &b); err != nil {
+		return nil, fmt.Errorf("batch at %d: %w", sp.Off, err)
+	}
+	if b.Base == "" {
+		raw, err := r.dec.DecodeAll(b.Zst, nil)
+		if err != nil {
+			return nil, fmt.Errorf("batch at %d: %w", sp.Off, err)
+		}
+		return raw, nil
+	}
+	bsp, ok := r.idx.bases[b.Base]
+	if !ok {
+		return nil, fmt.Errorf("batch at %d: base batch %s is not in the chunk store", sp.Off, b.Base)
+	}
+	if bsp == sp {
+		return nil, fmt.Errorf("batch at %d is its own base", sp.Off)
+	}
+	dict, err := r.batch(bsp)
+	if err != nil {
+		return nil, err
+	}
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderDictRaw(1, dict))
+	if err != nil {
+		return nil, fmt.Errorf("batch at %d: %w", sp.Off, err)
+	}
+	defer dec.Close()
+	raw, err := dec.DecodeAll(b.Zst, nil)
+	if err != nil {
+		return nil, fmt.Errorf("batch at %d: %w", sp.Off, err)
+	}
+	return raw, nil
+}
+
+// ChunkExchange turns ex into its stored form, adding every chunk it holds
+// to chunks (ID → text) and their IDs, first seen first, to order.
+func ChunkExchange(ex *llm.Exchange, chunks map[string]string, order *[]string) *llm.CallContent {
+	add := func(id, text string) {
+		if _, ok := chunks[id]; !ok {
+			chunks[id] = text
+			*order = append(*order, id)
+		}
+	}
+	refs := func(s string) []string {
+		parts := SplitChunks(s)
+		ids := make([]string, len(parts))
+		for i, p := range parts {
+			ids[i] = ChunkID(p)
+			add(ids[i], p)
+		}
+		if len(ids) <= maxInlineRefs {
+			return ids
+		}
+		// A long list is itself a chunk: an agent's growing transcript
+		// re-sends nearly the same list each step, which the chunk
+		// store compresses against the previous one, while the journal
+		// carries one reference.
+		list := strings.Join(ids, "\n")
+		id := ChunkID(list)
+		add(id, list)
+		return []string{listPrefix + id}
+	}
+	c := &llm.CallContent{
+		Messages: make([]llm.ChunkedMessage, len(ex.Messages)),
+		Params:   ex.Params, SampleID: ex.SampleID, Attempt: ex.Attempt, Affinity: ex.Affinity,
+		Model: ex.Model, Endpoint: ex.Endpoint, Error: ex.Error,
+	}
+	for i, m := range ex.Messages {
+		c.Messages[i] = llm.ChunkedMessage{Role: m.Role, Content: refs(m.Content)}
+	}
+	c.Text, c.Reasoning = refs(ex.Text), refs(ex.Reasoning)
+	return c
+}
+
+// Exchange gives back the exchange c was made from, byte for byte.
+func (r *ChunkReader) Exchange(c *llm.CallContent) (llm.Exchange, error) {
+	ex := llm.Exchange{
+		Messages: make([]llm.Message, len(c.Messages)),
+		Params:   c.Params, SampleID: c.SampleID, Attempt: c.Attempt, Affinity: c.Affinity,
+		Model: c.Model, Endpoint: c.Endpoint, Error: c.Error,
+	}
+	var err error
+	for i, m := range c.Messages {
+		ex.Messages[i].Role = m.Role
+		if ex.Messages[i].Content, err = r.Text(m.Content); err != nil {
+			return ex, err
+		}
+	}
+	if ex.Text, err = r.Text(c.Text); err != nil {
+		return ex, err
+	}
+	if ex.Reasoning, err = r.Text(c.Reasoning); err != nil {
+		return ex, err
+	}
+	return ex, nil
+}
+
+// IDs returns the set of stored chunk IDs.
+func (x *ChunkIndex) IDs() map[string]bool {
+	m := make(map[string]bool, len(x.locs))
+	for id := range x.locs {
+		m[id] = true
+	}
+	return m
+}
