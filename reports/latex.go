@@ -3,12 +3,13 @@ package reports
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/memharness/memharness/internal/lazyre"
 )
 
 // texRequires is the header line every .tex file carries: the only
@@ -657,7 +658,7 @@ func (s *summary) texSource() string {
 // skipNote is a metric's note about one item it left out, as the metrics
 // package words it: "react: BwT: alfworld skipped: score 0 right after
 // learning it (relative change undefined)".
-var skipNote = regexp.MustCompile(`^([^ :]+): ([^:]+): (\S+) skipped: (.+?)\.?$`)
+var skipNote = lazyre.New(`^([^ :]+): ([^:]+): (\S+) skipped: (.+?)\.?$`)
 
 // condenseSkips turns one skip note per method and item into one line per
 // metric and reason, naming each item once with how many methods skipped

@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -196,7 +195,7 @@ func warningsSection(m runlog.Manifest, usage map[string]runlog.MethodUsage) str
 	for _, p := range slices.Sorted(maps.Keys(usage)) {
 		if u := usage[p]; u.UsageEstimated > 0 {
 			n++
-			fmt.Fprintf(&b, "- **Token counts (%s):** %s.\n", mdText(p), mdText(llm.UsageWarning(u.UsageEstimated, u.UsageEstimatedWhy)))
+			fmt.Fprintf(&b, "- **Token counts (%s):** %s.\n", mdText(p), mdText(u.EstimatedText()))
 		}
 	}
 	if n == 0 {

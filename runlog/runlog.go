@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/memharness/memharness/llm"
 )
 
 // Sample is one finished (or errored) prediction, one JSON line in samples.jsonl.
@@ -281,4 +283,11 @@ type MethodUsage struct {
 	Cost              *float64 `json:"cost"`
 	LatencyMS         float64  `json:"latency_total_ms"`
 	LatencyMeanMS     float64  `json:"latency_mean_ms"`
+}
+
+// EstimatedText is the report's sentence on token counts the harness had
+// to estimate itself (llm.UsageWarning), so readers of the run log need not
+// import the model path.
+func (u MethodUsage) EstimatedText() string {
+	return llm.UsageWarning(u.UsageEstimated, u.UsageEstimatedWhy)
 }
