@@ -12,7 +12,6 @@ require (
 	github.com/klauspost/compress v1.17.9
 	github.com/parquet-go/parquet-go v0.32.0
 	github.com/sashabaranov/go-openai v1.43.0
-	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/shopspring/decimal v1.3.1
 	github.com/sugarme/tokenizer v0.3.0
 	go.yaml.in/yaml/v3 v3.0.6
