@@ -16,8 +16,14 @@ of our replies.
   it came). Reads dbbench_replies.json, writes dbbench.json:
   [{action, content, finish_reason}].
 
-  Synapse (PACKS/synapse): synapse/utils/llm.py extract_from_response(reply,
-  "```"), then run_miniwob.py's exec(actions) with `agent` an object that
+  Synapse Mind2Web (PACKS/synapse): synapse/utils/llm.py
+  extract_from_response(reply, "`"), then synapse/envs/mind2web/
+  env_utils.py parse_act_str, as synapse/agents/mind2web.py eval_sample
+  does. Reads synapse_mind2web_replies.json, writes synapse_mind2web.json:
+  [{act, op, id, value}] (None as null).
+
+  Synapse MiniWoB++ (PACKS/synapse, when synapse_replies.json exists):
+  synapse/utils/llm.py extract_from_response(reply, "```"), then run_miniwob.py's exec(actions) with `agent` an object that
   records the calls of synapse/agents/miniwob.py's Agent (type, click_xpath,
   press, click_option, movemouse; press's key check taken from the source,
   its step() recording instead of acting). Reads synapse_replies.json,
@@ -103,6 +109,22 @@ class Agent:
 """
 
 
+def synapse_mind2web(packs, parity):
+    root = os.path.join(packs, "synapse")
+    extract = segment(os.path.join(root, "synapse/utils/llm.py"), None, {"extract_from_response"})
+    parse = segment(os.path.join(root, "synapse/envs/mind2web/env_utils.py"), None, {"parse_act_str"})
+    mod = scratch_module("syn_m2w", "import re\n\n" + extract + "\n\n" + parse + "\n")
+    replies = json.load(open(os.path.join(parity, "synapse_mind2web_replies.json"), encoding="utf-8"))
+    res = []
+    for r in replies:
+        act = mod.extract_from_response(r, "`")
+        op, eid, val = mod.parse_act_str(act)
+        res.append({"act": act, "op": op, "id": eid, "value": val})
+    with open(os.path.join(parity, "synapse_mind2web.json"), "w", encoding="utf-8") as f:
+        json.dump(res, f, ensure_ascii=False, indent=0)
+        f.write("\n")
+
+
 def synapse(packs, parity):
     root = os.path.join(packs, "synapse")
     extract = segment(os.path.join(root, "synapse/utils/llm.py"), None, {"extract_from_response"})
@@ -134,7 +156,9 @@ def main():
     if os.path.isdir(os.path.join(a.packs, "lifelongagentbench")):
         dbbench(a.packs, a.parity)
     if os.path.isdir(os.path.join(a.packs, "synapse")):
-        synapse(a.packs, a.parity)
+        synapse_mind2web(a.packs, a.parity)
+        if os.path.exists(os.path.join(a.parity, "synapse_replies.json")):
+            synapse(a.packs, a.parity)
 
 
 if __name__ == "__main__":
