@@ -204,7 +204,13 @@ func (e *Episode) Step(ctx context.Context, action string) (envs.Step, error) {
 		return envs.Step{Observation: "The episode is over.", Done: true, Invalid: true}, nil
 	}
 	e.turns++
-	acts, perr := ParseActions(action)
+	var acts []Action
+	var perr, runErr error
+	if e.suite.synapseExec {
+		acts, runErr, perr = ExecProgram(action)
+	} else {
+		acts, perr = ParseActions(action)
+	}
 	var agentErr error
 	if perr == nil {
 		for i, a := range acts {
@@ -223,6 +229,11 @@ func (e *Episode) Step(ctx context.Context, action string) (envs.Step, error) {
 			if e.st.Done {
 				break
 			}
+		}
+		if agentErr == nil && runErr != nil && !e.st.Done {
+			// The statement that raised in Synapse's exec: the calls
+			// before it ran, the rest did not.
+			agentErr = runErr
 		}
 	}
 	settle := e.settle

@@ -31,6 +31,8 @@ of our replies.
   the exception's class name (SyntaxError: nothing ran) or null.
 """
 import argparse
+import contextlib
+import io
 import ast
 import importlib.util
 import json
@@ -139,7 +141,8 @@ def synapse(packs, parity):
         try:
             # run_miniwob.py: exec(actions) in main(), where `agent` is the
             # Agent; other names resolve to nothing of ours.
-            exec(code, {"__builtins__": __builtins__}, {"agent": mod.Agent()})
+            with contextlib.redirect_stdout(io.StringIO()):  # print() in the code
+                exec(code, {"__builtins__": __builtins__}, {"agent": mod.Agent()})
         except BaseException as e:  # noqa: the source's bare except
             err = type(e).__name__
         res.append({"code": code, "calls": [[k, v if isinstance(v, str) else repr(v)] for k, v in mod.CALLS], "error": err})
