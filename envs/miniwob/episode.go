@@ -249,6 +249,11 @@ func (e *Episode) Step(ctx context.Context, action string) (envs.Step, error) {
 		e.done = true
 		step.Reward = e.st.Reward
 		step.Observation = fmt.Sprintf("The episode ended with reward %.3f (raw %.3f)%s.", e.st.Reward, e.st.Raw, reasonSuffix(e.st.Reason))
+	case perr != nil && e.suite.synapseExec:
+		// run_miniwob.py logs the failed exec and asks again on the
+		// page as it stands: the next prompt shows the state.
+		step.Invalid = true
+		step.Observation = "Action failed: " + perr.Error() + "\nObservation:\n" + e.st.HTML
 	case perr != nil:
 		step.Invalid = true
 		step.Observation = "Invalid action: " + perr.Error()
