@@ -134,3 +134,75 @@ func TestActBodiesGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestAbstractBodiesGolden: the MiniWoB++ state abstraction's bodies, less
+// model and messages, as abstractingAgent sends them (the run's abstract
+// sampling with the abstractor's stop list), over the OpenAI wire, against
+// Synapse's Agent.filter calls run in Python with a stubbed client
+// (testdata/bodies/miniwob-abstract.json: the LLM filter's, then the
+// fallback's after failed code). Both kinds must occur among the
+// stand-in exemplars' requests, and no other.
+func TestAbstractBodiesGolden(t *testing.T) {
+	trees := standinTrees(t, NameSynapse)
+	abs, err := Abstractors(trees, []envs.Suite{fakeSuite{"miniwob"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := abs["miniwob"]
+	if a == nil {
+		t.Fatal("no MiniWoB++ abstractor")
+	}
+	var mu sync.Mutex
+	var body map[string]any
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		body = nil
+		_ = json.Unmarshal(b, &body)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"x","object":"chat.completion","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"<div/>"}}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`)
+	}))
+	t.Cleanup(srv.Close)
+	model, err := llm.NewOpenAI(llm.EndpointConfig{BaseURL: srv.URL, Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sampling, _ := Sampling([]string{"miniwob"}, false, nil)
+	seen := map[string]map[string]any{}
+	for _, c := range []struct {
+		id   string
+		step int
+	}{{"click-tab-2/seed-1", 0}, {"find-word/seed-1", 0}, {"pick-shape/seed-1", 0}, {"use-autocomplete/seed-1", 0}, {"use-autocomplete/seed-1", 1}, {"plan-trip/seed-1", 0}} {
+		msgs, stop, err := a.Request(envs.Task{ID: c.id}, c.step, "Do the task.", "<div>RAW STATE</div>")
+		if err != nil {
+			t.Fatal(err)
+		}
+		params := agent.CloneParams(sampling.For(agent.SampleAbstract, "miniwob"))
+		if stop != nil {
+			params.Stop = stop
+		}
+		if _, err := model.Generate(context.Background(), llm.Request{Purpose: agent.PurposeAbstract, Messages: msgs, Params: params}); err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		got := body
+		mu.Unlock()
+		delete(got, "model")
+		delete(got, "messages")
+		k, _ := json.Marshal(got)
+		seen[string(k)] = got
+	}
+	var want []map[string]any
+	readJSON(t, filepath.Join("testdata", "bodies", "miniwob-abstract.json"), &want)
+	for _, w := range want {
+		k, _ := json.Marshal(w)
+		if _, ok := seen[string(k)]; !ok {
+			t.Errorf("no abstraction request sent Synapse's body %s", k)
+		}
+		delete(seen, string(k))
+	}
+	for k := range seen {
+		t.Errorf("an abstraction request sent %s, which no Agent.filter call does", k)
+	}
+}

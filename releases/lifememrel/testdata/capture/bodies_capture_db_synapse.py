@@ -20,7 +20,8 @@ JSON.
   --temperature's default of run_miniwob.py / run_mind2web.py
   (create_parser) and the stop_tokens literal of the acting call
   (agents/miniwob.py Agent.act, agents/mind2web.py eval_sample). Writes
-  miniwob.json and mind2web.json.
+  miniwob.json and mind2web.json; and Agent.filter's two calls (the
+  state abstraction) as miniwob-abstract.json, a list in source order.
 """
 import argparse
 import ast
@@ -73,17 +74,26 @@ def dbbench(packs, out):
     write(out, "dbbench", client.kwargs)
 
 
-def stop_tokens(path, func):
-    """The stop_tokens literal of the generate_response call in func."""
+def all_stop_tokens(path, func):
+    """The stop_tokens literals of the generate_response calls in func, in
+    source order."""
     tree = ast.parse(open(path, encoding="utf-8").read())
+    out = []
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef) and node.name == func:
-            for call in ast.walk(node):
-                if isinstance(call, ast.Call) and getattr(call.func, "id", "") == "generate_response":
-                    for kw in call.keywords:
-                        if kw.arg == "stop_tokens":
-                            return ast.literal_eval(kw.value)
-    raise SystemExit("%s: no generate_response(stop_tokens=...) in %s" % (path, func))
+            calls = [c for c in ast.walk(node) if isinstance(c, ast.Call) and getattr(c.func, "id", "") == "generate_response"]
+            for call in sorted(calls, key=lambda c: (c.lineno, c.col_offset)):
+                for kw in call.keywords:
+                    if kw.arg == "stop_tokens":
+                        out.append(ast.literal_eval(kw.value))
+    if not out:
+        raise SystemExit("%s: no generate_response(stop_tokens=...) in %s" % (path, func))
+    return out
+
+
+def stop_tokens(path, func):
+    """The stop_tokens literal of the (first) generate_response call in func."""
+    return all_stop_tokens(path, func)[0]
 
 
 def synapse(packs, out):
@@ -99,6 +109,19 @@ def synapse(packs, out):
         mod.generate_response(messages=[{"role": "user", "content": "x"}], model="gpt-3.5-turbo-0613",
                               temperature=args.temperature, stop_tokens=stop_tokens(os.path.join(root, agent_file), func))
         write(out, env, mod.client.kwargs)
+    # Agent.filter's calls (the state abstraction): the LLM filter, then
+    # the fallback after failed code, in source order.
+    parser_mod = scratch_module("p_abs", "import argparse\n" + segment(os.path.join(root, "run_miniwob.py"), None, {"create_parser"}) + "\n")
+    args = parser_mod.create_parser().parse_args([])
+    bodies = []
+    for stop in all_stop_tokens(os.path.join(root, "synapse/agents/miniwob.py"), "filter"):
+        mod.client = _Client()
+        mod.generate_response(messages=[{"role": "user", "content": "x"}], model="gpt-3.5-turbo-0613",
+                              temperature=args.temperature, stop_tokens=stop)
+        bodies.append({k: v for k, v in mod.client.kwargs.items() if k not in ("model", "messages")})
+    with open(os.path.join(out, "miniwob-abstract.json"), "w", encoding="utf-8") as f:
+        json.dump(bodies, f, ensure_ascii=False, indent=1, sort_keys=True)
+        f.write("\n")
 
 
 def main():
