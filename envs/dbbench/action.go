@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/internal/lazyre"
+	"github.com/memharness/memharness/internal/pystr"
 )
 
 // ActionKind says what an agent turn asks for.
@@ -54,14 +55,15 @@ func ParseAction(text string) (Action, error) {
 		if s == nil {
 			return Action{}, ErrNoSQL
 		}
-		return Action{Kind: Operation, SQL: strings.ReplaceAll(strings.TrimSpace(s[1]), "\n", " ")}, nil
+		return Action{Kind: Operation, SQL: strings.ReplaceAll(pystr.Strip(s[1]), "\n", " ")}, nil
 	}
 	f := finalRe.FindStringSubmatch(text)
 	if f == nil {
 		return Action{}, ErrNoFinal
 	}
-	// Python's str.strip also drops the \r that "." keeps on CRLF input.
-	return Action{Kind: Answer, Final: strings.TrimSpace(f[1])}, nil
+	// Python's str.strip: it also drops the \r that "." keeps on CRLF
+	// input, and the ASCII separators \x1c-\x1f that Go's TrimSpace keeps.
+	return Action{Kind: Answer, Final: pystr.Strip(f[1])}, nil
 }
 
 // OperationText renders an Operation action as an agent would write it.

@@ -116,3 +116,27 @@ func FuzzEpisodeStep(f *testing.F) {
 		}
 	})
 }
+
+// A reply that names no action, or an action without its SQL block or
+// final answer, ends the episode at once, judged on the default output:
+// DBBench._interact's AgentAction.INVALID (AGENT_VALIDATION_FAILED, no
+// re-ask).
+func TestInvalidReplyEndsEpisode(t *testing.T) {
+	for name, s := range suites(t, Config{}) {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			sel := firstTask(t, s, "bakery_orders", true)
+			for _, reply := range []string{"SELECT * FROM bakery_orders", "Action: Operation\nSELECT 1", "Action: Answer\n[(1,)]", ""} {
+				ep, err := s.NewEpisode(ctx, sel, envs.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := ep.Step(ctx, reply)
+				if err != nil || !got.Done || !got.Invalid || ep.Score() != 0 {
+					t.Errorf("%q: %+v %v score %v, want the episode ended as invalid", reply, got, err, ep.Score())
+				}
+				ep.Close()
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package mind2web
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -92,12 +93,22 @@ func (e *Episode) Step(ctx context.Context, action string) (envs.Step, error) {
 	}
 	i := e.next
 	p := e.s.plan(e.rec, i)
-	act, perr := ParseAction(action)
-	var pred *Act
-	if perr == nil {
-		pred = &act
+	var res StepResult
+	var perr error
+	if e.s.synapseScoring {
+		res = scoreSynapseStep(action, p.gold)
+		if !ParseSynapseAct(action).Matched {
+			perr = errors.New("no [id] in the action (Synapse's parse_act_str pattern)")
+		}
+	} else {
+		act, err := ParseAction(action)
+		var pred *Act
+		if err == nil {
+			pred = &act
+		}
+		perr = err
+		res = scoreStep(pred, p.gold, p.positives)
 	}
-	res := scoreStep(pred, p.gold, p.positives)
 	res.Index = i
 	e.results = append(e.results, res)
 

@@ -1,6 +1,10 @@
 package mind2web
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/memharness/memharness/internal/pystr"
+)
 
 // punctuation is Python's string.punctuation: Synapse drops answer tokens
 // that occur in it (a substring test, so "()" and "-." go too).
@@ -46,7 +50,7 @@ func tokenF1(pred, gold string) float64 {
 
 func tokenSet(s string) map[string]bool {
 	out := map[string]bool{}
-	for _, t := range strings.Fields(s) {
+	for _, t := range pystr.Fields(s) { // Python's str.split()
 		if !strings.Contains(punctuation, t) {
 			out[t] = true
 		}

@@ -69,3 +69,29 @@ func TestSummarize(t *testing.T) {
 		t.Errorf("means: %+v", m)
 	}
 }
+
+// TestScoreSynapseStep: eval_sample's rule on the action string (expected
+// figures from Synapse's parse_act_str, construct_act_str and calculate_f1
+// run in Python). Step success is the exact gold string (the canonical-form
+// leniency is off), element accuracy the gold element's id, F1 on
+// operation and value.
+func TestScoreSynapseStep(t *testing.T) {
+	gold := Act{Op: Type, ID: "45", Value: "blue shoes", HasValue: true}
+	for _, tc := range []struct {
+		act           string
+		elem, success bool
+		f1            float64
+	}{
+		{"TYPE [45] [blue shoes]", true, true, 1},
+		{"type [45] [blue shoes]", true, false, 0.8},  // lower case: no operation, the value only
+		{"TYPE  [45] [blue shoes]", true, false, 0.8}, // two spaces: the match starts at " [45]"
+		{"TYPE [45] [blue shoes] ", true, false, 1},   // not the gold string
+		{"CLICK [45]", true, false, 0},
+		{"", false, false, 0},
+	} {
+		r := scoreSynapseStep(tc.act, gold)
+		if (r.ElementAcc == 1) != tc.elem || r.StepSuccess != tc.success || math.Abs(r.ActionF1-tc.f1) > 1e-12 {
+			t.Errorf("%q: element %v success %v f1 %v, want %v %v %v", tc.act, r.ElementAcc, r.StepSuccess, r.ActionF1, tc.elem, tc.success, tc.f1)
+		}
+	}
+}

@@ -19,7 +19,20 @@ type Suite struct {
 	scores   *scoreTable
 	tasks    []envs.Task
 	maxSteps int
+	// synapseScoring: steps are scored on the action string as Synapse's
+	// eval_sample scores them (UseSynapseScoring).
+	synapseScoring bool
 }
+
+// UseSynapseScoring makes every later episode score a step the way
+// Synapse's Mind2Web evaluation does, on the action string the agent hands
+// over (the reply's first backtick span, as its extract_from_response
+// gives): parse_act_str's pattern for element and operation F1, and the
+// string itself, not its canonical form, for step success. Synapse's
+// prompter sets it, so that a run with the source's prompt is scored by
+// the source's rule; the default keeps the harness's lenient canonical
+// comparison (doc.go).
+func (s *Suite) UseSynapseScoring() { s.synapseScoring = true }
 
 var (
 	_ envs.Suite  = (*Suite)(nil)

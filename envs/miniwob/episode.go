@@ -204,7 +204,13 @@ func (e *Episode) Step(ctx context.Context, action string) (envs.Step, error) {
 		return envs.Step{Observation: "The episode is over.", Done: true, Invalid: true}, nil
 	}
 	e.turns++
-	acts, perr := ParseActions(action)
+	var acts []Action
+	var perr, runErr error
+	if e.suite.synapseExec {
+		acts, runErr, perr = ExecProgram(action)
+	} else {
+		acts, perr = ParseActions(action)
+	}
 	var agentErr error
 	if perr == nil {
 		for i, a := range acts {
@@ -224,6 +230,11 @@ func (e *Episode) Step(ctx context.Context, action string) (envs.Step, error) {
 				break
 			}
 		}
+		if agentErr == nil && runErr != nil && !e.st.Done {
+			// The statement that raised in Synapse's exec: the calls
+			// before it ran, the rest did not.
+			agentErr = runErr
+		}
 	}
 	settle := e.settle
 	if perr != nil { // nothing ran: one read is enough
@@ -238,6 +249,11 @@ func (e *Episode) Step(ctx context.Context, action string) (envs.Step, error) {
 		e.done = true
 		step.Reward = e.st.Reward
 		step.Observation = fmt.Sprintf("The episode ended with reward %.3f (raw %.3f)%s.", e.st.Reward, e.st.Raw, reasonSuffix(e.st.Reason))
+	case perr != nil && e.suite.synapseExec:
+		// run_miniwob.py logs the failed exec and asks again on the
+		// page as it stands: the next prompt shows the state.
+		step.Invalid = true
+		step.Observation = "Action failed: " + perr.Error() + "\nObservation:\n" + e.st.HTML
 	case perr != nil:
 		step.Invalid = true
 		step.Observation = "Invalid action: " + perr.Error()

@@ -77,6 +77,9 @@ type Suite struct {
 	skipped  map[string]string
 	embedded bool
 	cfg      Config
+	// synapseExec: turns are read as Synapse's exec runs them
+	// (UseSynapseExec).
+	synapseExec bool
 
 	mu     sync.Mutex
 	srv    *server
@@ -265,3 +268,12 @@ func pageTitle(src string) string {
 	}
 	return strings.TrimSpace(rest[:hi])
 }
+
+// UseSynapseExec makes every later episode read a turn's text as the code
+// Synapse's run_miniwob.py execs (ExecProgram): checked whole first, then
+// run call by call up to the first that raises, with Agent.press's keys.
+// Synapse's prompter sets it, since its ParseReply hands over the code of
+// the reply's first ``` block; the default (ParseActions) is the harness's
+// own, more forgiving reading of free-form replies. Call it before
+// episodes start.
+func (s *Suite) UseSynapseExec() { s.synapseExec = true }

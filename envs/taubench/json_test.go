@@ -60,3 +60,28 @@ func TestEqualAndClone(t *testing.T) {
 		t.Errorf("delete: keys %v", o.Keys())
 	}
 }
+
+// TestDecodePythonConstants: json.loads's parse_constant. NaN, Infinity
+// and -Infinity are floats where a value may stand, and errors elsewhere,
+// as they are for Python's scanner; inside strings they are text.
+func TestDecodePythonConstants(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`NaN`, `NaN`}, {`Infinity`, `Infinity`}, {`-Infinity`, `-Infinity`},
+		{`{"k": NaN, "j": [Infinity, -Infinity, 0]}`, `{"k": NaN, "j": [Infinity, -Infinity, 0]}`},
+		{`{"s": "NaN \" Infinity", "n":NaN}`, `{"s": "NaN \" Infinity", "n": NaN}`},
+		{`[0,NaN]`, `[0, NaN]`},
+	} {
+		v, err := Decode([]byte(tc.in))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.in, err)
+		}
+		if got := Dumps(v); got != tc.want {
+			t.Errorf("Dumps(Decode(%s)) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+	for _, in := range []string{`1NaN`, `NaNx`, `-NaN`, `nan`, `{"a": Inf}`, `"x"NaN`, `[NaN NaN]`, `{NaN: 1}`, `infinity`} {
+		if v, err := Decode([]byte(in)); err == nil {
+			t.Errorf("Decode(%s) = %s, want an error as json.loads raises", in, Dumps(v))
+		}
+	}
+}

@@ -296,7 +296,7 @@ func dbPrompter(tr Trees, _ envs.Suite, _ Options) (agent.Prompter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &prompter{
+	return dbReplies{&prompter{
 		label: fmt.Sprintf("%s@%.7s db_bench", LifelongAgentBench.Repository, lifelongCommit),
 		build: func(in agent.PromptInput) ([]llm.Message, error) {
 			var msgs []llm.Message
@@ -310,8 +310,18 @@ func dbPrompter(tr Trees, _ envs.Suite, _ Options) (agent.Prompter, error) {
 			)
 			return episode(msgs, in.Turns), nil
 		},
-	}, nil
+	}}, nil
 }
+
+// dbReplies hands the model's reply to the task unchanged:
+// openai_language_model.py puts choice.message.content into the chat
+// history as it came, and DBBench._parse_agent_response reads that (no
+// strip, no "Assistant:" removal, which the agent's default clean-up
+// would do and which moves a leading "\nFinal Answer:" out of reach).
+type dbReplies struct{ *prompter }
+
+// ParseReply implements agent.ReplyParser.
+func (dbReplies) ParseReply(reply string) string { return reply }
 
 // TauCustomerPrompt is LLMUserSimulationEnv.build_system_prompt
 // (tau_bench/envs/user.py): its f-string with instruction_display =

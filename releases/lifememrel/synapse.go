@@ -86,7 +86,12 @@ func synapseExemplarName(page string) string {
 	return page
 }
 
-func synapseMiniwobBuilder(tr Trees, _ envs.Suite, _ Options) (agent.Prompter, error) {
+func synapseMiniwobBuilder(tr Trees, s envs.Suite, _ Options) (agent.Prompter, error) {
+	if ex, ok := s.(interface{ UseSynapseExec() }); ok {
+		// The code ParseReply hands over runs as run_miniwob.py's exec
+		// runs it.
+		ex.UseSynapseExec()
+	}
 	t := tr[NameSynapse]
 	system := ""
 	for _, l := range t.Py(synapseAgent).LiteralsIn("Agent.act") {

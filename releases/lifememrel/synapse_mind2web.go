@@ -82,6 +82,11 @@ func synapseMind2webBuilder(tr Trees, s envs.Suite, _ Options) (agent.Prompter, 
 	if !ok {
 		return nil, fmt.Errorf("suite %s cannot rebuild Mind2Web steps from its records", s.Name())
 	}
+	if sc, ok := s.(interface{ UseSynapseScoring() }); ok {
+		// The reply is read and scored by Synapse's rule (extract, then
+		// parse_act_str and the exact string) when its prompt runs.
+		sc.UseSynapseScoring()
+	}
 	p := &prompter{
 		label: fmt.Sprintf("%s@%.7s Mind2Web agent (trajectory prompt)", Synapse.Repository, synapseCommit),
 		stop:  []string{"Task:", "obs:"},
