@@ -82,6 +82,7 @@ type Round struct {
 // skip).
 const (
 	EvNoProposals       = "reflect_no_proposals"        // 0 proposals: self-review skipped
+	EvSceneNotFound     = "scene_not_found"             // check1 skipped: all pass
 	EvScenesUnparsable  = "scenes_unparsable"           // check1 skipped: all pass
 	EvGeneralizeBad     = "generalize_unparsable"       // all pass
 	EvGeneralizeDefault = "generalize_missing_index"    // one per defaulted proposal: passes
@@ -248,6 +249,13 @@ func (r *roundRunner) check1(ctx context.Context, rec *Round, it practiceItem, p
 	c := &Check{}
 	rec.Verify.Check1 = c
 	real := realScene(it.input, r.sp.marker("marker_scene"), detailLimit)
+	if real == "" {
+		// No current scene in the input (a text-question target): the
+		// release skips the check and every proposal passes.
+		c.Skipped = EvSceneNotFound + ": all pass"
+		rec.Events = append(rec.Events, EvSceneNotFound)
+		return props, nil
+	}
 	prompt, err := r.sp.exec("scenes", struct {
 		RealText string
 		M        int
