@@ -235,7 +235,10 @@ func TestRunWithReleasePrompts(t *testing.T) {
 	if !strings.Contains(string(idx), "provenance: pramem/") || !strings.Contains(string(idx), "draw: prompt none, sampling own, parser none") {
 		t.Errorf("report title does not carry the provenance:\n%.600s", idx)
 	}
-	if len(man.Provenance) != 2+len(pramem.Stages())+1 {
+	if p := man.Provenance["pramem/practice_input"]; p.Prompt != src || !strings.Contains(p.Note, "text-question") {
+		t.Errorf("provenance pramem/practice_input = %+v, want the release's prompt and a note on text-question targets", p)
+	}
+	if len(man.Provenance) != 2+len(pramem.Stages())+2 {
 		t.Errorf("provenance of %d stages: %v", len(man.Provenance), man.Provenance)
 	}
 }

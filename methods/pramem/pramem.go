@@ -36,7 +36,9 @@ func Stages() []string {
 
 // stateVersion changes whenever a checkpoint's meaning changes, so old
 // checkpoints are never resumed by incompatible code.
-const stateVersion = 1
+// 2: text-question targets of the release's draw get the release's
+// text-question input, skip check1, and questionless ones are dropped.
+const stateVersion = 2
 
 // config is a resolved PraMemSpec.
 type config struct {
