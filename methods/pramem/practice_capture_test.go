@@ -11,29 +11,24 @@ package pramem_test
 //	                                    user is practised
 //	MEMHARNESS_PRAMEM_PRACTICE_CAPTURE  what the release sent for that user
 //
-// How to capture (in a scratch folder, never in this repository): copy the
-// release, put stub packages for tqdm, numpy, sklearn.metrics and pytz on
-// PYTHONPATH, and an openai stub whose OpenAI().chat.completions.create
-// records its keyword arguments and answers with a stub reply chosen by
-// the SelfPractice method that is calling (wrap step_predict,
-// step_reflect_and_extract, generate_virtual_scenes,
-// check_generalization_batch, generate_perturbations,
-// check_perturbation_sensitivity_batch and step_review_memory to name the
-// stage; let the reflection reply propose two 【提议】 lines, the scenes
-// reply list seven scenes and the generalisation reply pass the first
-// proposal only). Then, single-process: random.seed(42);
-// z_1.process_single_user((user, 100, 10, False)); random.seed(1024);
-// shuffle the first test's practice questions; write z_2's
-// get_simulated_input(profile, base_history +
-// test_time_all_actions[:test_time_index], [action], 12000) and
-// get_simulated_label per item as z_2's main does; run z_5's SelfPractice
-// with the argparse defaults (max_tokens 16000, num_perturbations 1,
-// detail_truncate_len 128, num_virtual_scenes 7, choices_per_question 8,
-// review_interval 5) and total_rounds R. Write one JSON object:
+// How to capture: testdata/capture/practice_capture.py (our script; run it
+// against a checkout of the release, it writes the capture outside this
+// repository) runs, single-process and with the model stubbed, the
+// release's z_1 draw (random.seed(42)), z_2's inputs (random.seed(1024)
+// shuffle; an item whose input cannot be built is skipped, as z_2's main
+// does) and z_5's SelfPractice with its argparse defaults, replying by
+// stage (two 【提议】 lines per reflection, seven scenes, the first
+// proposal passing the generalisation check). It writes one JSON object:
 //
 //	"targets": [{timestamp, type, test_time_index}]   the first R targets
-//	"calls":   [{stage, body, reply}]                 every request body in
+//	"calls":   [{round, stage, body, reply}]          every request body in
 //	    order (model, messages, max_completion_tokens, …) and the reply
+//
+// and the practised user alone as <capture>.experiment.json. --alter blanks
+// some search keywords and customer-service user turns first, so the draw
+// meets records the release asks nothing of. Synthetic users with search
+// and customer-service records: omnibehavior.WriteExperiment over the
+// generated OmniBehavior data.
 //
 // Then: go test ./methods/pramem -run TestReleasePracticeCapture -v
 //

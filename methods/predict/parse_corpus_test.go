@@ -3,8 +3,10 @@ package predict
 // Parser parity on a corpus of model-like replies. The corpus is ours:
 // corpusReplies builds it from a fixed seed and testdata/parsers/*.inputs.jsonl
 // holds it (go test -run TestParserCorpus -update rewrites them). The
-// sources' outputs on it were captured once by running their parser
-// functions in Python in a scratch folder outside this repository:
+// sources' outputs on it were captured by running their parser functions
+// in Python on checkouts outside this repository
+// (testdata/capture/parser_capture.py, our script, writes the two
+// *.source.jsonl files):
 //
 //	yesno.source.jsonl   per reply, {"pramem": …, "omnibehavior": …}: the
 //	    label ("1", "0" or null for invalid) of the PraMem release's
