@@ -208,10 +208,13 @@ func (ps promptsSetup) provenance(cfg *config.Config) map[string]runlog.Provenan
 			out[m.Name+"/summary"] = runlog.Provenance{Prompt: runlog.FromOwn, Sampling: from(predict.PurposeSummary), Parser: runlog.FromNone}
 		case predict.KindPraMem:
 			for _, st := range pramem.Stages() {
-				// The practice replies are read by our own parsers (written
-				// after the release's, more lenient with JSON); the trial
-				// reply is not parsed.
+				// The practice replies are read as the release reads them
+				// under parser "source", else by our own parsers (more
+				// lenient with JSON); the trial reply is not parsed.
 				p := runlog.FromOwn
+				if m.Parser == predict.ParserSource {
+					p = runlog.FromSource
+				}
 				if st == "trial" {
 					p = runlog.FromNone
 				}

@@ -219,13 +219,13 @@ func TestRunWithReleasePrompts(t *testing.T) {
 		t.Errorf("report index does not name the pack (%v):\n%.400s", err, idx)
 	}
 	// Per stage: the release's prompts and request settings, the release's
-	// yes/no parser at evaluation, our own practice parsers.
+	// yes/no parser at evaluation and its practice parsers.
 	src := runlog.FromSource
 	for key, want := range map[string]runlog.Provenance{
 		"truncation/predict":   {Prompt: src, Sampling: src, Parser: src},
 		"pramem/predict":       {Prompt: src, Sampling: src, Parser: src},
 		"pramem/trial":         {Prompt: src, Sampling: src, Parser: runlog.FromNone},
-		"pramem/review":        {Prompt: src, Sampling: src, Parser: runlog.FromOwn},
+		"pramem/review":        {Prompt: src, Sampling: src, Parser: src},
 		"pramem/practice_draw": {Prompt: runlog.FromNone, Sampling: runlog.FromOwn, Parser: runlog.FromNone},
 	} {
 		if got := man.Provenance[key]; got != want {

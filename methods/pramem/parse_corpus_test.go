@@ -20,10 +20,10 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -61,7 +61,9 @@ func practiceCorpus(seed uint64, n int) []practiceReply {
 			func() string { return `[{"scene": "s1"}, "s2", "s3", "s4", "s5", "s6", "s7"]` },
 			func() string { return `{"scenes": ["s1", "s2"]}` },
 			func() string { return `["", " ", "s3", "s4", "s5", "s6", "s7", "s8"]` },
-			func() string { return `[1.5, 2.0, 1e16, 1e-5, 0.0001, 123456789.0, -0.0, 12345678901234567890, 2.5e-300]` },
+			func() string {
+				return `[1.5, 2.0, 1e16, 1e-5, 0.0001, 123456789.0, -0.0, 12345678901234567890, 2.5e-300]`
+			},
 			func() string {
 				return `[{"q": "it's", "n": [1, "a\tb"]}, {"a": "say \"hi\"", "a": 2}, "\u0007bell", "tab\there", "s5", "s6", "s7"]`
 			},
@@ -73,11 +75,19 @@ func practiceCorpus(seed uint64, n int) []practiceReply {
 			},
 			func() string { return `[{"proposal_idx": 1, "generalization_passed": false}]` },
 			func() string { return `[{"proposal_idx": "0", "generalization_passed": false}, {"proposal_idx": 2}]` },
-			func() string { return `[{"proposal_idx": 0, "generalization_passed": "false"}, {"proposal_idx": 1, "generalization_passed": 0}]` },
-			func() string { return `[{"proposal_idx": 5, "generalization_passed": false}, {"proposal_idx": -1, "generalization_passed": false}]` },
+			func() string {
+				return `[{"proposal_idx": 0, "generalization_passed": "false"}, {"proposal_idx": 1, "generalization_passed": 0}]`
+			},
+			func() string {
+				return `[{"proposal_idx": 5, "generalization_passed": false}, {"proposal_idx": -1, "generalization_passed": false}]`
+			},
 			func() string { return `{"proposal_idx": 0, "generalization_passed": false}` },
-			func() string { return `[{"proposal_idx": 0, "generalization_passed": false}, "oops", {"proposal_idx": 1, "generalization_passed": false}]` },
-			func() string { return `[{"proposal_idx": true, "generalization_passed": false}, {"proposal_idx": 2.0, "generalization_passed": false}]` },
+			func() string {
+				return `[{"proposal_idx": 0, "generalization_passed": false}, "oops", {"proposal_idx": 1, "generalization_passed": false}]`
+			},
+			func() string {
+				return `[{"proposal_idx": true, "generalization_passed": false}, {"proposal_idx": 2.0, "generalization_passed": false}]`
+			},
 			func() string { return `[{"proposal_idx": 0, "generalization_passed": null}]` },
 		},
 		"judge": {
@@ -86,19 +96,29 @@ func practiceCorpus(seed uint64, n int) []practiceReply {
 					rng.IntN(2) == 0, rng.IntN(2) == 0, rng.IntN(2) == 0)
 			},
 			func() string { return `[{"proposal_idx": 2, "is_sensitive": true}]` },
-			func() string { return `[{"proposal_idx": 0, "is_sensitive": "yes"}, {"proposal_idx": 1, "is_sensitive": 1}]` },
-			func() string { return `[{"proposal_idx": 0}, {"proposal_idx": 1, "is_sensitive": true, "reason": "x"}]` },
+			func() string {
+				return `[{"proposal_idx": 0, "is_sensitive": "yes"}, {"proposal_idx": 1, "is_sensitive": 1}]`
+			},
+			func() string {
+				return `[{"proposal_idx": 0}, {"proposal_idx": 1, "is_sensitive": true, "reason": "x"}]`
+			},
 			func() string { return `{"proposal_idx": 0, "is_sensitive": true}` },
 		},
 		"perturb": {
 			func() string {
 				return fmt.Sprintf(`[{"perturbation_desc": %q, "perturbation_details": %q}]`, pick(texts), pick(texts))
 			},
-			func() string { return `[{"perturbation_desc": "d"}, {"perturbation_desc": "d2", "perturbation_details": 3}]` },
+			func() string {
+				return `[{"perturbation_desc": "d"}, {"perturbation_desc": "d2", "perturbation_details": 3}]`
+			},
 			func() string { return `["just text", {"perturbation_desc": "d", "perturbation_details": ["x", 1]}]` },
-			func() string { return `["perturbation_desc perturbation_details", {"perturbation_desc": "d", "perturbation_details": "x"}]` },
+			func() string {
+				return `["perturbation_desc perturbation_details", {"perturbation_desc": "d", "perturbation_details": "x"}]`
+			},
 			func() string { return `[7, {"perturbation_desc": "d", "perturbation_details": "x"}]` },
-			func() string { return `[["perturbation_desc"], {"perturbation_desc": null, "perturbation_details": "x"}]` },
+			func() string {
+				return `[["perturbation_desc"], {"perturbation_desc": null, "perturbation_details": "x"}]`
+			},
 			func() string { return `{"perturbation_desc": "d", "perturbation_details": "x"}` },
 		},
 		"review": {
@@ -107,7 +127,9 @@ func practiceCorpus(seed uint64, n int) []practiceReply {
 			},
 			func() string { return `{"user_exp": ["a"], "model_exp": []}` },
 			func() string { return `{"user_exp": [], "model_exp": [], "proposal": [], "note": "kept"}` },
-			func() string { return fmt.Sprintf(`{"user_exp": [%q], "model_exp": ["b"], "proposal": ["c"]}`, pick(texts)) },
+			func() string {
+				return fmt.Sprintf(`{"user_exp": [%q], "model_exp": ["b"], "proposal": ["c"]}`, pick(texts))
+			},
 			func() string { return `[{"user_exp": []}]` },
 		},
 	}
@@ -128,12 +150,16 @@ func practiceCorpus(seed uint64, n int) []practiceReply {
 		func(p string) (string, string) { return "bare", p },
 		func(p string) (string, string) { return "bare+text", p + pick(after) },
 		func(p string) (string, string) { return "plain-fence", "```\n" + p + "\n```" },
-		func(p string) (string, string) { return "think", "<think>```json\n[]\n```</think>\n```json\n" + p + "\n```" },
+		func(p string) (string, string) {
+			return "think", "<think>```json\n[]\n```</think>\n```json\n" + p + "\n```"
+		},
 		func(p string) (string, string) {
 			r := []rune("```json\n" + p + "\n```")
 			return "truncated", string(r[:rng.IntN(len(r)+1)])
 		},
-		func(string) (string, string) { return "empty", pick([]string{"", " ", "```json\n```", "```json\n\n```", "null"}) },
+		func(string) (string, string) {
+			return "empty", pick([]string{"", " ", "```json\n```", "```json\n\n```", "null"})
+		},
 	}
 	proposalLines := []func() (string, string){
 		func() (string, string) { return "fenced", "【提议】 " + pick(texts) },

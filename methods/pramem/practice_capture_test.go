@@ -175,7 +175,7 @@ func TestReleasePracticeCapture(t *testing.T) {
 	spec := predict.PraMemSpec{Rounds: len(cap.Targets), ReleaseSampling: true, ReproduceReleaseLeak: true,
 		ReleaseNoopGrounding: true}
 	// The request settings a run under prompts: release gets.
-	s := predict.Spec{Kind: predict.KindPraMem, Language: "zh", Templates: []string{tmpl}, PraMem: &spec,
+	s := predict.Spec{Kind: predict.KindPraMem, Language: "zh", Templates: []string{tmpl}, PraMem: &spec, Parser: predict.ParserSource,
 		Sampling: config.MethodSampling(config.PromptsRelease, predict.KindPraMem, nil)}
 	m, err := pramem.New(s)
 	if err != nil {
