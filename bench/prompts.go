@@ -208,15 +208,31 @@ func (ps promptsSetup) provenance(cfg *config.Config) map[string]runlog.Provenan
 			out[m.Name+"/summary"] = runlog.Provenance{Prompt: runlog.FromOwn, Sampling: from(predict.PurposeSummary), Parser: runlog.FromNone}
 		case predict.KindPraMem:
 			for _, st := range pramem.Stages() {
-				// The practice replies are read by our own parsers (written
-				// after the release's, more lenient with JSON); the trial
-				// reply is not parsed.
+				// The practice replies are read as the release reads them
+				// under parser "source", else by our own parsers (more
+				// lenient with JSON); the trial reply is not parsed.
 				p := runlog.FromOwn
+				if m.Parser == predict.ParserSource {
+					p = runlog.FromSource
+				}
 				if st == "trial" {
 					p = runlog.FromNone
 				}
-				out[m.Name+"/"+st] = runlog.Provenance{Prompt: prompt, Sampling: from(pramem.Purpose(st)), Parser: p}
+				pv := runlog.Provenance{Prompt: prompt, Sampling: from(pramem.Purpose(st)), Parser: p}
+				if st == "scenes" {
+					pv.Note = "not sent when the practice input shows no current scene (a text-question target), as the release"
+				}
+				out[m.Name+"/"+st] = pv
 			}
+			// The practice input (the trial's and the reflection's task):
+			// the release's z_2 shape, with its text-question prompt for a
+			// search or customer-service target, or ours.
+			input := runlog.Provenance{Prompt: prompt, Sampling: runlog.FromNone, Parser: runlog.FromNone,
+				Note: "text-question targets (search keyword, next customer-service message) as the release: its text-question prompt, no scene"}
+			if !release {
+				input.Note = "a text-question target, drawn only by the release's draw, shows the yes/no prompt's history and its scene without a question line"
+			}
+			out[m.Name+"/practice_input"] = input
 			draw := runlog.Provenance{Prompt: runlog.FromNone, Sampling: runlog.FromOwn, Parser: runlog.FromNone}
 			if m.PraMem != nil && m.PraMem.ReleaseSampling {
 				draw.Sampling = runlog.FromSource

@@ -219,13 +219,13 @@ func TestRunWithReleasePrompts(t *testing.T) {
 		t.Errorf("report index does not name the pack (%v):\n%.400s", err, idx)
 	}
 	// Per stage: the release's prompts and request settings, the release's
-	// yes/no parser at evaluation, our own practice parsers.
+	// yes/no parser at evaluation and its practice parsers.
 	src := runlog.FromSource
 	for key, want := range map[string]runlog.Provenance{
 		"truncation/predict":   {Prompt: src, Sampling: src, Parser: src},
 		"pramem/predict":       {Prompt: src, Sampling: src, Parser: src},
 		"pramem/trial":         {Prompt: src, Sampling: src, Parser: runlog.FromNone},
-		"pramem/review":        {Prompt: src, Sampling: src, Parser: runlog.FromOwn},
+		"pramem/review":        {Prompt: src, Sampling: src, Parser: src},
 		"pramem/practice_draw": {Prompt: runlog.FromNone, Sampling: runlog.FromOwn, Parser: runlog.FromNone},
 	} {
 		if got := man.Provenance[key]; got != want {
@@ -235,7 +235,10 @@ func TestRunWithReleasePrompts(t *testing.T) {
 	if !strings.Contains(string(idx), "provenance: pramem/") || !strings.Contains(string(idx), "draw: prompt none, sampling own, parser none") {
 		t.Errorf("report title does not carry the provenance:\n%.600s", idx)
 	}
-	if len(man.Provenance) != 2+len(pramem.Stages())+1 {
+	if p := man.Provenance["pramem/practice_input"]; p.Prompt != src || !strings.Contains(p.Note, "text-question") {
+		t.Errorf("provenance pramem/practice_input = %+v, want the release's prompt and a note on text-question targets", p)
+	}
+	if len(man.Provenance) != 2+len(pramem.Stages())+2 {
 		t.Errorf("provenance of %d stages: %v", len(man.Provenance), man.Provenance)
 	}
 }

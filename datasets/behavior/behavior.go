@@ -48,6 +48,21 @@ type Source struct {
 	// practice inputs apply to their history. The two read different
 	// field names, so they can disagree.
 	ThinForDraw, ThinForPractice bool
+	// Text lists the record's text questions (the search keyword, the
+	// next customer-service message), which the release practises with
+	// its text-question prompts; Outcomes hold only numeric labels.
+	Text []TextQuestion
+}
+
+// TextQuestion is one text question of a record: its field and, for the
+// next customer-service message, the dialogue shown with it.
+type TextQuestion struct {
+	Field string
+	// Dialogue holds the earlier turns, one line each (possibly after an
+	// omission note); HasDialogue is false when the answer is the user's
+	// first message.
+	Dialogue    string
+	HasDialogue bool
 }
 
 // Question asks for one field of the target event.

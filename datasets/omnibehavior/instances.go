@@ -195,6 +195,11 @@ func Instances(s Split, lang string) behavior.UserSet {
 		ev := historyEvent(r)
 		ev.Source = behavior.Source{Pos: pos + 1, Base: len(s.Base),
 			ThinForDraw: !HasSufficientContextForDraw(r), ThinForPractice: !HasSufficientContext(r)}
+		for _, l := range Labels(r) {
+			if l.Kind == Text {
+				ev.Source.Text = append(ev.Source.Text, behavior.TextQuestion{Field: l.Field, Dialogue: l.Dialogue, HasDialogue: l.HasDialogue})
+			}
+		}
 		events = append(events, ev)
 	}
 	for i := range s.Base {

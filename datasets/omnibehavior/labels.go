@@ -127,6 +127,9 @@ type Label struct {
 	// "用户: ..." / "客服: ..." line per turn; empty when the target is the
 	// user's first message.
 	Dialogue string
+	// HasDialogue: some earlier user or agent turn exists (the question
+	// then shows the dialogue rather than opening the conversation).
+	HasDialogue bool
 }
 
 // BinaryFields returns the 18 binary fields of Table 1, grouped by scene
@@ -343,7 +346,7 @@ func nextUserMessage(r *Record) (Label, bool) {
 	if start > 0 {
 		dialogue = "（以下是最近 " + strconv.Itoa(len(prior)-start) + " 轮对话，更早的 " + strconv.Itoa(start) + " 轮已省略）\n" + dialogue
 	}
-	return Label{Field: "next_user_message", Kind: Text, Text: contentOf(turns.Index(target).Fields()), Dialogue: dialogue}, true
+	return Label{Field: "next_user_message", Kind: Text, Text: contentOf(turns.Index(target).Fields()), Dialogue: dialogue, HasDialogue: len(prior) > 0}, true
 }
 
 func contentOf(m Fields) string {

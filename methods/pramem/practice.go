@@ -105,8 +105,19 @@ func samplePractice(pool []behavior.Event, book questionBook, minHist, poolSize,
 		items[i] = cands[p]
 	}
 	pyrandom.ShuffleSlice(pyrandom.New(shuffle), items)
+	if release {
+		// z_2 builds no practice input for a target without any question
+		// (a search without keyword, a customer-service record without a
+		// usable user turn: its input builder raises and the item is
+		// skipped), so the rounds play the remaining items in order.
+		items = slices.DeleteFunc(items, func(i int) bool { return !hasQuestions(pool[i]) })
+	}
 	return items[:min(rounds, len(items))], nil
 }
+
+// hasQuestions reports whether the release asks anything of a record: a
+// numeric label (yes/no, seconds, rating) or a text question.
+func hasQuestions(e behavior.Event) bool { return len(e.Outcomes) > 0 || len(e.Source.Text) > 0 }
 
 // practiceCandidates are the pool positions samplePractice draws from,
 // oldest first.
@@ -208,9 +219,13 @@ func (m *method) buildItem(env predict.Env, p *predict.Prompts, sp *stagePrompts
 		return practiceItem{}, err
 	}
 	qs := book.of(target)
+	if len(qs) == 0 && len(target.Source.Text) > 0 && sp.t.Lookup("practice_text_prompt") != nil {
+		return sp.textItem(u, target, idx, hist, visible)
+	}
 	// A target of the release's draw may carry no yes/no question (a
-	// search record): its input still shows the history as a binary
-	// question's prompt does.
+	// search record) while the prompts define no text-question input
+	// (prompts: own): its input shows the history as a binary question's
+	// prompt does, and its task the scene without a question line.
 	first := question{Kind: behavior.Binary}
 	if len(qs) > 0 {
 		first = qs[0]
@@ -269,6 +284,58 @@ func (m *method) buildItem(env predict.Env, p *predict.Prompts, sp *stagePrompts
 		}
 	}
 	return practiceItem{idx: idx, input: joined, label: label, visible: visible, target: target, questions: qs}, nil
+}
+
+// textItem renders a practice target whose only questions are text ones
+// as the release's z_2 does: the text-question prompt of the first field
+// up to its history block (the part before the current scene or task),
+// then a task of the question lines, with no scene (so the
+// generalizability review finds no current scene), and the usual label.
+func (sp *stagePrompts) textItem(u behavior.UserSet, target behavior.Event, idx int, hist string, visible []behavior.Event) (practiceItem, error) {
+	lines := make([]string, len(target.Source.Text))
+	for i, q := range target.Source.Text {
+		s, err := sp.exec("practice_text_question", struct {
+			Field, Context, Dialogue string
+			HasDialogue              bool
+		}{q.Field, target.Context, q.Dialogue, q.HasDialogue})
+		if err != nil {
+			return practiceItem{}, err
+		}
+		lines[i] = s
+	}
+	first := target.Source.Text[0]
+	prompt, err := sp.exec("practice_text_prompt", struct{ Field, Profile, History, Question string }{
+		first.Field, predict.ShortProfile(u.Profile), hist, lines[0]})
+	if err != nil {
+		return practiceItem{}, err
+	}
+	cut := strings.Index(prompt, hist)
+	if cut < 0 {
+		return practiceItem{}, fmt.Errorf("pramem: user %s: the text-question template for %s does not show the history block verbatim", u.User, first.Field)
+	}
+	task, err := sp.exec("practice_task_text", struct {
+		K         int
+		Questions []string
+	}{1, lines})
+	if err != nil {
+		return practiceItem{}, err
+	}
+	scene := target.RawScene
+	if scene == "" {
+		scene = target.Scene
+	}
+	label, err := sp.exec("practice_label", struct {
+		K                            int
+		Time, Scene, Context, Result string
+	}{1, target.Time, scene, target.Context, target.Result})
+	if err != nil {
+		return practiceItem{}, err
+	}
+	joined, err := sp.exec("practice_input", struct{ Before, Task string }{prompt[:cut+len(hist)], task})
+	if err != nil {
+		return practiceItem{}, err
+	}
+	return practiceItem{idx: idx, input: joined, label: label, visible: visible, target: target}, nil
 }
 
 // releaseQuestions are the practice question lines of an override that

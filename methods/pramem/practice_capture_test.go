@@ -11,29 +11,24 @@ package pramem_test
 //	                                    user is practised
 //	MEMHARNESS_PRAMEM_PRACTICE_CAPTURE  what the release sent for that user
 //
-// How to capture (in a scratch folder, never in this repository): copy the
-// release, put stub packages for tqdm, numpy, sklearn.metrics and pytz on
-// PYTHONPATH, and an openai stub whose OpenAI().chat.completions.create
-// records its keyword arguments and answers with a stub reply chosen by
-// the SelfPractice method that is calling (wrap step_predict,
-// step_reflect_and_extract, generate_virtual_scenes,
-// check_generalization_batch, generate_perturbations,
-// check_perturbation_sensitivity_batch and step_review_memory to name the
-// stage; let the reflection reply propose two 【提议】 lines, the scenes
-// reply list seven scenes and the generalisation reply pass the first
-// proposal only). Then, single-process: random.seed(42);
-// z_1.process_single_user((user, 100, 10, False)); random.seed(1024);
-// shuffle the first test's practice questions; write z_2's
-// get_simulated_input(profile, base_history +
-// test_time_all_actions[:test_time_index], [action], 12000) and
-// get_simulated_label per item as z_2's main does; run z_5's SelfPractice
-// with the argparse defaults (max_tokens 16000, num_perturbations 1,
-// detail_truncate_len 128, num_virtual_scenes 7, choices_per_question 8,
-// review_interval 5) and total_rounds R. Write one JSON object:
+// How to capture: testdata/capture/practice_capture.py (our script; run it
+// against a checkout of the release, it writes the capture outside this
+// repository) runs, single-process and with the model stubbed, the
+// release's z_1 draw (random.seed(42)), z_2's inputs (random.seed(1024)
+// shuffle; an item whose input cannot be built is skipped, as z_2's main
+// does) and z_5's SelfPractice with its argparse defaults, replying by
+// stage (two 【提议】 lines per reflection, seven scenes, the first
+// proposal passing the generalisation check). It writes one JSON object:
 //
 //	"targets": [{timestamp, type, test_time_index}]   the first R targets
-//	"calls":   [{stage, body, reply}]                 every request body in
+//	"calls":   [{round, stage, body, reply}]          every request body in
 //	    order (model, messages, max_completion_tokens, …) and the reply
+//
+// and the practised user alone as <capture>.experiment.json. --alter blanks
+// some search keywords and customer-service user turns first, so the draw
+// meets records the release asks nothing of. Synthetic users with search
+// and customer-service records: omnibehavior.WriteExperiment over the
+// generated OmniBehavior data.
 //
 // Then: go test ./methods/pramem -run TestReleasePracticeCapture -v
 //
@@ -180,7 +175,7 @@ func TestReleasePracticeCapture(t *testing.T) {
 	spec := predict.PraMemSpec{Rounds: len(cap.Targets), ReleaseSampling: true, ReproduceReleaseLeak: true,
 		ReleaseNoopGrounding: true}
 	// The request settings a run under prompts: release gets.
-	s := predict.Spec{Kind: predict.KindPraMem, Language: "zh", Templates: []string{tmpl}, PraMem: &spec,
+	s := predict.Spec{Kind: predict.KindPraMem, Language: "zh", Templates: []string{tmpl}, PraMem: &spec, Parser: predict.ParserSource,
 		Sampling: config.MethodSampling(config.PromptsRelease, predict.KindPraMem, nil)}
 	m, err := pramem.New(s)
 	if err != nil {
@@ -194,10 +189,9 @@ func TestReleasePracticeCapture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// textOnly marks the rounds (from 1) whose target carries no yes/no
-	// question (a search or customer-service record): the release practises
-	// those with its text-question prompts, which the harness does not
-	// build (a known difference, logged, not compared).
+	// textOnly marks the rounds (from 1) whose target carries only text
+	// questions (a search or customer-service record): the release
+	// practises those with its text-question input and no scenes call.
 	textOnly := map[int]bool{}
 	sameTargets := 0
 	for i, want := range cap.Targets {
@@ -214,6 +208,9 @@ func TestReleasePracticeCapture(t *testing.T) {
 		} else {
 			t.Errorf("practice target %d: the harness draws %s, the release %s %s", i, got, want.Timestamp, want.Type)
 		}
+	}
+	if len(items) != len(cap.Targets) {
+		t.Errorf("the harness plays %d rounds, the release %d", len(items), len(cap.Targets))
 	}
 	t.Logf("practice targets: %d of %d as the release draws them", sameTargets, len(cap.Targets))
 
@@ -240,6 +237,8 @@ func TestReleasePracticeCapture(t *testing.T) {
 	if _, err := m.PrepareUser(context.Background(), env, u); err != nil {
 		t.Fatal(err)
 	}
+	// stages counts identical bodies per stage, and separately for the
+	// rounds with a text-question target.
 	stages := map[string][2]int{}
 	roundOf := func(k string) int {
 		var r int
@@ -247,28 +246,27 @@ func TestReleasePracticeCapture(t *testing.T) {
 		return r
 	}
 	for _, k := range order {
+		name := stageOf[k]
 		if textOnly[roundOf(k)] {
-			continue
+			name += " (text target)"
 		}
-		st := stages[stageOf[k]]
+		st := stages[name]
 		st[1]++
 		if reflect.DeepEqual(rm.bodies[k], want[k]) {
 			st[0]++
 		} else {
 			t.Errorf("%s differs from the release's request: %s", k, bodyDiff(rm.bodies[k], want[k]))
 		}
-		stages[stageOf[k]] = st
-	}
-	for r := range textOnly {
-		t.Logf("round %d: the target has only text questions; the release's text-question input is not built by the harness (not compared)", r)
+		stages[name] = st
 	}
 	for _, k := range rm.order {
-		if _, ok := want[k]; !ok && !textOnly[roundOf(k)] {
+		if _, ok := want[k]; !ok {
 			t.Errorf("%s: the harness sends it, the release does not", k)
 		}
 	}
+	t.Logf("%d of %d rounds have a text-question target", len(textOnly), len(cap.Targets))
 	for _, k := range slices.Sorted(maps.Keys(stages)) {
-		t.Logf("%-12s %d of %d request bodies identical with the release's", k, stages[k][0], stages[k][1])
+		t.Logf("%-26s %d of %d request bodies identical with the release's", k, stages[k][0], stages[k][1])
 	}
 }
 

@@ -248,3 +248,51 @@ func TestReleaseDrawChecks(t *testing.T) {
 		t.Errorf("leaky history keeps %d records, want 39", len(got))
 	}
 }
+
+// TestReleaseDrawDropsQuestionless: the release's rounds skip the drawn
+// targets it asks nothing of (z_2 cannot build their input) and keep a
+// record with only a text question; the harness's own draw never draws
+// either.
+func TestReleaseDrawDropsQuestionless(t *testing.T) {
+	pool := make([]behavior.Event, 30)
+	for i := range pool {
+		pool[i] = behavior.Event{Time: "t", Context: "c", Outcomes: map[string]float64{"video_liked": 0}}
+		switch i % 3 {
+		case 1: // a search without keyword: no question at all
+			pool[i].Outcomes = nil
+		case 2: // a search with a keyword: a text question only
+			pool[i].Outcomes = nil
+			pool[i].Source.Text = []behavior.TextQuestion{{Field: "search_keyword"}}
+		}
+	}
+	book := questionBook{order: []string{"video_liked"}, byKey: map[string]question{"video_liked": {Field: "video_liked", Kind: behavior.Binary}}}
+	for _, release := range []bool{false, true} {
+		items, err := samplePractice(pool, book, 5, 100, 50, 42, "u", release)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := 0
+		for _, i := range items {
+			if i%3 == 1 || (!release && i%3 == 2) {
+				t.Fatalf("release=%v: drew pool record %d", release, i)
+			}
+			if i%3 == 2 {
+				text++
+			}
+		}
+		if len(items) != 50 || release && text == 0 {
+			t.Errorf("release=%v: %d rounds (want 50), %d text-question targets", release, len(items), text)
+		}
+	}
+}
+
+// TestRealSceneMissing: an input without the scene marker (a text-question
+// target) has no real scene, so check1 is skipped.
+func TestRealSceneMissing(t *testing.T) {
+	if got := realScene("history only\n===== Practice task 1 =====\nkeyword?", "场景详细信息如下：", 128); got != "" {
+		t.Errorf("realScene = %q, want empty", got)
+	}
+	if got := realScene("x 场景详细信息如下：\nabc  ", "场景详细信息如下：", 128); got != "场景详细信息如下：\nabc..." {
+		t.Errorf("realScene = %q", got)
+	}
+}

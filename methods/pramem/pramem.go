@@ -36,7 +36,9 @@ func Stages() []string {
 
 // stateVersion changes whenever a checkpoint's meaning changes, so old
 // checkpoints are never resumed by incompatible code.
-const stateVersion = 1
+// 2: text-question targets of the release's draw get the release's
+// text-question input, skip check1, and questionless ones are dropped.
+const stateVersion = 2
 
 // config is a resolved PraMemSpec.
 type config struct {
@@ -45,8 +47,11 @@ type config struct {
 	evalRound                                                            int
 	noTrial, noReflection, noConsensus, noGroundedness, noGeneralization bool
 	leak, noopGrounding, fallback, releaseSampling                       bool
-	memoryDir                                                            string
-	seed                                                                 int64
+	// sourceParsers reads the practice replies as the release does
+	// (methods[].parser: source).
+	sourceParsers bool
+	memoryDir     string
+	seed          int64
 	// stageParams are the request settings per stage.
 	stageParams map[string]llm.Params
 	// ns namespaces the checkpoints: a hash of everything that determines
@@ -76,8 +81,8 @@ func resolve(s predict.Spec, sp *stagePrompts) (config, error) {
 		noTrial: ps.NoTrial, noReflection: ps.NoReflection, noConsensus: ps.NoConsensus,
 		noGroundedness: ps.NoGroundedness, noGeneralization: ps.NoGeneralization,
 		leak: ps.ReproduceReleaseLeak, noopGrounding: ps.ReleaseNoopGrounding, fallback: ps.FallbackTruncation,
-		releaseSampling: ps.ReleaseSampling,
-		memoryDir:       ps.MemoryDir, seed: drawSeed, stageParams: map[string]llm.Params{},
+		releaseSampling: ps.ReleaseSampling, sourceParsers: s.Parser == predict.ParserSource,
+		memoryDir: ps.MemoryDir, seed: drawSeed, stageParams: map[string]llm.Params{},
 	}
 	if s.Params.Seed != nil {
 		c.seed = int64(*s.Params.Seed)
@@ -114,12 +119,13 @@ func resolve(s predict.Spec, sp *stagePrompts) (config, error) {
 		NoTrial, NoReflection, NoConsensus, NoGround, NoGeneral        bool
 		Leak, Noop                                                     bool
 		ReleaseSampling                                                bool `json:",omitempty"`
+		SourceParsers                                                  bool `json:",omitempty"`
 		Seed                                                           int64
 		Params                                                         map[string]llm.Params
 		Prompts                                                        string
 	}{stateVersion, c.rounds, c.q, c.n, c.m, c.t, c.support, c.poolSize, c.minHist, c.practiceTokens, c.init,
 		c.noTrial, c.noReflection, c.noConsensus, c.noGroundedness, c.noGeneralization, c.leak, c.noopGrounding,
-		c.releaseSampling, c.seed, c.stageParams, sp.digest})
+		c.releaseSampling, c.sourceParsers, c.seed, c.stageParams, sp.digest})
 	if err != nil {
 		return c, fmt.Errorf("pramem: hash of the construction knobs: %w", err)
 	}

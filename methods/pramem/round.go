@@ -82,6 +82,7 @@ type Round struct {
 // skip).
 const (
 	EvNoProposals       = "reflect_no_proposals"        // 0 proposals: self-review skipped
+	EvSceneNotFound     = "scene_not_found"             // check1 skipped: all pass
 	EvScenesUnparsable  = "scenes_unparsable"           // check1 skipped: all pass
 	EvGeneralizeBad     = "generalize_unparsable"       // all pass
 	EvGeneralizeDefault = "generalize_missing_index"    // one per defaulted proposal: passes
@@ -201,7 +202,7 @@ func (r *roundRunner) play(ctx context.Context, rec *Round, it practiceItem, cur
 		return err
 	}
 	rec.Reflect = refl
-	props := ParseProposals(refl.Response)
+	props := r.parseProposals(refl.Response)
 	rec.NewProposals = props
 
 	// 3. Self-review of the new proposals, then into the pool.
@@ -248,6 +249,13 @@ func (r *roundRunner) check1(ctx context.Context, rec *Round, it practiceItem, p
 	c := &Check{}
 	rec.Verify.Check1 = c
 	real := realScene(it.input, r.sp.marker("marker_scene"), detailLimit)
+	if real == "" {
+		// No current scene in the input (a text-question target): the
+		// release skips the check and every proposal passes.
+		c.Skipped = EvSceneNotFound + ": all pass"
+		rec.Events = append(rec.Events, EvSceneNotFound)
+		return props, nil
+	}
 	prompt, err := r.sp.exec("scenes", struct {
 		RealText string
 		M        int
@@ -260,7 +268,7 @@ func (r *roundRunner) check1(ctx context.Context, rec *Round, it practiceItem, p
 		return nil, err
 	}
 	c.Generate = gen
-	scenes, ok := ParseScenes(gen.Response, cfg.m)
+	scenes, ok := r.parseScenes(gen.Response, cfg.m)
 	if !ok {
 		c.Skipped = EvScenesUnparsable + ": all pass"
 		rec.Events = append(rec.Events, EvScenesUnparsable)
@@ -281,7 +289,7 @@ func (r *roundRunner) check1(ctx context.Context, rec *Round, it practiceItem, p
 		return nil, err
 	}
 	c.Judge = jc
-	j := ParseGeneralization(jc.Response, len(props))
+	j := r.parseGeneralization(jc.Response, len(props))
 	if !j.Parsed {
 		rec.Events = append(rec.Events, EvGeneralizeBad)
 	}
@@ -316,7 +324,7 @@ func (r *roundRunner) check2(ctx context.Context, rec *Round, it practiceItem, p
 		return nil, err
 	}
 	c.Generate = gen
-	plans, ok := ParsePerturbations(gen.Response)
+	plans, ok := r.parsePerturbations(gen.Response)
 	if !ok {
 		c.Skipped = EvPerturbUnparsable + ": all pass"
 		rec.Events = append(rec.Events, EvPerturbUnparsable)
@@ -333,7 +341,7 @@ func (r *roundRunner) check2(ctx context.Context, rec *Round, it practiceItem, p
 		return nil, err
 	}
 	c.Judge = jc
-	j := ParsePerturbationJudge(jc.Response, len(props))
+	j := r.parsePerturbationJudge(jc.Response, len(props))
 	if !j.Parsed {
 		rec.Events = append(rec.Events, EvJudgeBad)
 	}
@@ -375,7 +383,7 @@ func (r *roundRunner) review(ctx context.Context, rec *Round, cur *ExpMemory) er
 	}
 	rv := &Review{Call: *c, Before: before}
 	rec.Review = rv
-	if m, ok := ParseReview(c.Response); ok {
+	if m, ok := r.parseReview(c.Response); ok {
 		*cur = m
 		rv.Accepted = true
 	} else {
@@ -437,4 +445,48 @@ func isCalibration(kind string) bool {
 	k := strings.ToLower(kind)
 	return strings.Contains(k, "calibration") || strings.Contains(k, "bias") ||
 		strings.Contains(kind, "校准") || strings.Contains(kind, "偏差")
+}
+
+// The practice reply parsers: the release's readings under parser
+// "source" (parse_source.go), else our own.
+func (r *roundRunner) parseProposals(resp string) []string {
+	if r.m.cfg.sourceParsers {
+		return ParseProposalsSource(resp)
+	}
+	return ParseProposals(resp)
+}
+
+func (r *roundRunner) parseScenes(resp string, m int) ([]string, bool) {
+	if r.m.cfg.sourceParsers {
+		return ParseScenesSource(resp, m)
+	}
+	return ParseScenes(resp, m)
+}
+
+func (r *roundRunner) parseGeneralization(resp string, n int) Judgement {
+	if r.m.cfg.sourceParsers {
+		return ParseGeneralizationSource(resp, n)
+	}
+	return ParseGeneralization(resp, n)
+}
+
+func (r *roundRunner) parsePerturbations(resp string) ([]Perturbation, bool) {
+	if r.m.cfg.sourceParsers {
+		return ParsePerturbationsSource(resp)
+	}
+	return ParsePerturbations(resp)
+}
+
+func (r *roundRunner) parsePerturbationJudge(resp string, n int) Judgement {
+	if r.m.cfg.sourceParsers {
+		return ParsePerturbationJudgeSource(resp, n)
+	}
+	return ParsePerturbationJudge(resp, n)
+}
+
+func (r *roundRunner) parseReview(resp string) (ExpMemory, bool) {
+	if r.m.cfg.sourceParsers {
+		return ParseReviewSource(resp)
+	}
+	return ParseReview(resp)
 }

@@ -3,8 +3,10 @@ package predict
 // Parser parity on a corpus of model-like replies. The corpus is ours:
 // corpusReplies builds it from a fixed seed and testdata/parsers/*.inputs.jsonl
 // holds it (go test -run TestParserCorpus -update rewrites them). The
-// sources' outputs on it were captured once by running their parser
-// functions in Python in a scratch folder outside this repository:
+// sources' outputs on it were captured by running their parser functions
+// in Python on checkouts outside this repository
+// (testdata/capture/parser_capture.py, our script, writes the two
+// *.source.jsonl files):
 //
 //	yesno.source.jsonl   per reply, {"pramem": …, "omnibehavior": …}: the
 //	    label ("1", "0" or null for invalid) of the PraMem release's
@@ -13,9 +15,18 @@ package predict
 //	    on an instance built without __init__ whose _call_openai_compatible
 //	    returns the reply.
 //
-// Neither release has a multi-class path (no MovieLens parser was
-// released), so ratings.golden.jsonl holds our own parser's answers: a
-// regression golden, not a parity check.
+//	text.source.jsonl    per reply, {"pramem": …, "omnibehavior": …}: the
+//	    text returned by each release's ModelCaller._clean_text_output (the
+//	    cleaner of its text answers and first step of its yes/no mapping).
+//
+// Neither release has a rating parser: the PraMem release builds MovieLens
+// prompts (build_movie_prompt, asked as type "multi_class" by
+// build_prediction_questions) only for its practice inputs
+// (z_2_get_practice_data.py); its evaluator.py skips a "multi_class"
+// question (no branch builds or parses it) and model_caller.py has only
+// binary, continuous and text calls. OmniBehavior has no MovieLens code.
+// So ratings.golden.jsonl holds our own parser's answers: a regression
+// golden, not a parity check.
 
 import (
 	"bufio"
@@ -131,6 +142,16 @@ func ratingCorpus() []corpusReply {
 	return corpusReplies(2405, 2400, []string{"1", "2", "3", "4", "5"})
 }
 
+// textCorpus holds answers to the text questions (search keywords, a
+// customer's next message) in the same wrappers.
+func textCorpus() []corpusReply {
+	return corpusReplies(2406, 2400, []string{
+		"汽车攻略", "美食推荐", "育儿视频", "iPhone 15 价格", "口红 平价", "running shoes", "Keyword: 连衣裙",
+		"搜索关键词：瑜伽垫", "KEYWORDS: camping tent", "我的快递什么时候到？", "退货怎么操作", "好的，谢谢",
+		"这个能便宜点吗", "\"耳机\"", "'手机壳'", "İstanbul 旅游", "Search:Search: 双重前缀", "yes", "no",
+	})
+}
+
 const corpusDir = "testdata/parsers"
 
 func writeJSONL(t *testing.T, path string, rows any) {
@@ -173,7 +194,7 @@ func readJSONL[T any](t *testing.T, path string) []T {
 
 // TestParserCorpus keeps the committed corpora equal to the generator's.
 func TestParserCorpus(t *testing.T) {
-	for name, c := range map[string][]corpusReply{"yesno": yesNoCorpus(), "ratings": ratingCorpus()} {
+	for name, c := range map[string][]corpusReply{"yesno": yesNoCorpus(), "ratings": ratingCorpus(), "text": textCorpus()} {
 		path := filepath.Join(corpusDir, name+".inputs.jsonl")
 		if *update {
 			if err := os.MkdirAll(corpusDir, 0o755); err != nil {
@@ -249,6 +270,36 @@ func TestYesNoParity(t *testing.T) {
 		t.Errorf("ParseBinarySource agrees with the PraMem release on %d of %d replies", same, len(in))
 	}
 	t.Logf("PraMem release parser: %d of %d replies identical; own parser vs OmniBehavior's: %d differ (%v)", same, len(in), ownVsOmni, kinds)
+}
+
+// TestTextCleanParity: the first step of the release's yes/no mapping is
+// its text-answer cleaner (_clean_text_output: trim, quotes, a keyword
+// label prefix), which also reads its text-question answers; the
+// harness's port (cleanAnswer with the release's quote list) gives the
+// same text on every reply of the text corpus. OmniBehavior's cleaner is
+// the same code (it removes reasoning tags before it, on its text path).
+func TestTextCleanParity(t *testing.T) {
+	in := readJSONL[corpusReply](t, filepath.Join(corpusDir, "text.inputs.jsonl"))
+	want := readJSONL[struct{ PraMem, OmniBehavior string }](t, filepath.Join(corpusDir, "text.source.jsonl"))
+	if len(in) != len(want) || len(in) < 2000 {
+		t.Fatalf("%d replies, %d captured outputs; want the same number, at least 2000", len(in), len(want))
+	}
+	same, omni := 0, 0
+	for i, r := range in {
+		got := cleanAnswer(r.Reply, sourceQuotes)
+		if got == want[i].PraMem {
+			same++
+		} else if i-same <= 5 {
+			t.Errorf("reply %d (%s) %q: cleanAnswer %q, the release %q", r.ID, r.Kind, r.Reply, got, want[i].PraMem)
+		}
+		if want[i].OmniBehavior == want[i].PraMem {
+			omni++
+		}
+	}
+	if same != len(in) {
+		t.Errorf("cleanAnswer agrees with the PraMem release on %d of %d replies", same, len(in))
+	}
+	t.Logf("text-answer cleaner: %d of %d replies identical with the PraMem release; OmniBehavior's cleaner agrees with PraMem's on %d", same, len(in), omni)
 }
 
 // TestRatingGolden pins our rating parser on the rating corpus (no source

@@ -40,8 +40,9 @@ type Spec struct {
 	Sampling map[string]llm.Params `yaml:"sampling,omitempty" json:"sampling,omitempty"`
 	// Parser chooses the answer parser: "own" (the default: reasoning
 	// blocks removed first) or "source" (the PraMem release's own Yes/No
-	// mapping, see ParseBinarySource); prompts: release sets "source".
-	// Ratings have no released parser and always use ParseRating.
+	// mapping, see ParseBinarySource, and for PraMem also its readings of
+	// the practice replies); prompts: release sets "source". Ratings have
+	// no released parser and always use ParseRating.
 	Parser string `yaml:"parser,omitempty" json:"parser,omitempty"`
 	// PraMem configures kind "pramem" (practice rounds, reviews, ablations).
 	PraMem *PraMemSpec `yaml:"pramem,omitempty" json:"pramem,omitempty"`

@@ -55,6 +55,9 @@ type PraMemSpec struct {
 	// weighted draws and random.seed(1024) before z_2's shuffle for every
 	// user, as a single-process run would (the release's own process pool
 	// reseeds each forked worker from the OS), instead of per-user seeds.
+	// Its candidates include search and customer-service records; the
+	// drawn records the release asks nothing of (a search without keyword)
+	// are dropped after the shuffle, as z_2 skips them.
 	ReleaseSampling bool `yaml:"release_sampling,omitempty" json:"release_sampling,omitempty"`
 	// MemoryDir evaluates memories built elsewhere (the released layout,
 	// <dir>/<user>_0.json) instead of building them.

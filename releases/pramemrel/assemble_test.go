@@ -81,6 +81,15 @@ type pq struct {
 	Continuous  bool
 }
 
+// textPrompt and textQuestion are what methods/pramem passes to
+// practice_text_prompt and practice_text_question.
+type textPrompt struct{ Field, Profile, History, Question string }
+
+type textQuestion struct {
+	Field, Context, Dialogue string
+	HasDialogue              bool
+}
+
 // stageFuncs mirror methods/pramem's template functions.
 var stageFuncs = template.FuncMap{
 	"inc":        func(i int) int { return i + 1 },
@@ -154,6 +163,20 @@ func TestStagePromptsGolden(t *testing.T) {
 		{"markers", run("marker_history", nil) + "|" + run("marker_details", nil) + "|" + run("marker_scene", nil) + "|" + run("marker_task", nil)},
 		{"practice_question_rating", run("practice_question_rating", struct{ Text, Classes string }{"t", "[1]"})},
 		{"practice_field_order", run("practice_field_order", nil)},
+		{"practice_text_prompt", strings.Join([]string{
+			run("practice_text_prompt", textPrompt{"search_keyword", "me", "HIST", "unused"}),
+			run("practice_text_prompt", textPrompt{"next_user_message", "me", "HIST", "Q?"}),
+			run("practice_text_prompt", textPrompt{"other_text", "me", "HIST", "Q?"}),
+		}, "\n--\n")},
+		{"practice_text_question", strings.Join([]string{
+			run("practice_text_question", textQuestion{"search_keyword", "ctx", "", false}),
+			run("practice_text_question", textQuestion{"next_user_message", "order 7", "", false}),
+			run("practice_text_question", textQuestion{"next_user_message", "order 7", "用户: hi\n客服: hello", true}),
+		}, "\n--\n")},
+		{"practice_task_text", run("practice_task_text", struct {
+			K         int
+			Questions []string
+		}{1, []string{"line one", "line two"}})},
 		{"practice_question", strings.Join([]string{
 			run("practice_question", pq{"video_liked", "own", false}),
 			run("practice_question", pq{"live_watch_seconds", "", true}),

@@ -51,6 +51,15 @@ type Pack struct {
 	// build_prediction_questions asks them (practice tasks list every
 	// question of a target in this order).
 	FieldOrder []string
+	// TextSearchParts and TextDialogueParts are build_single_text_prompt's
+	// prompt_parts for the search keyword and for the next customer-service
+	// message (a practice target with only text questions shows the first
+	// part of these, not of the yes/no prompt).
+	TextSearchParts, TextDialogueParts []Part
+	// DialogueOpening and DialogueQuestion are next_user_message's question
+	// f-strings (build_prediction_questions): without earlier turns
+	// ({context_info}) and with them ({context_info}, {dialogue_text}).
+	DialogueOpening, DialogueQuestion string
 	// Scenario is build_test_action_description's f-string.
 	Scenario string
 	// Record is a history record as shown ({i}), RecordCost as costed.
@@ -269,6 +278,7 @@ func (p *Pack) read(r *reader) {
 	p.PartsSep = "\n"
 	r.expr(pb, "build_single_binary_prompt", "prompt", `"\n".join(prompt_parts)`)
 	r.expr(pb, "build_movie_prompt", "prompt", `"\n".join(prompt_parts)`)
+	p.readTextPrompts(r)
 	p.Questions, _ = r.dict(pb, "_get_yes_no_question_by_field", "yes_no_questions")
 	p.QuestionFallback = r.fstring(pb, "_get_yes_no_question_by_field", "field")
 	p.Continuous, _ = r.dict(pb, "build_single_continuous_prompt", "continuous_questions")
@@ -458,4 +468,48 @@ func filter(ss []string, ok func(string) bool) []string {
 		}
 	}
 	return out
+}
+
+// readTextPrompts reads build_single_text_prompt's three prompt_parts
+// lists (search keyword, next customer-service message, other text
+// fields, in the order of its if/elif/else) and next_user_message's
+// question f-strings.
+func (p *Pack) readTextPrompts(r *reader) {
+	const pb, fn = "prompt_builder.py", "build_single_text_prompt"
+	var lists [][]Part
+	for _, a := range r.file(pb).Assigns {
+		if a.Scope != fn || a.Name != "prompt_parts" {
+			continue
+		}
+		var parts []Part
+		for _, it := range a.Value.Items {
+			switch it.Kind {
+			case pysrc.Str:
+				parts = append(parts, Part{Text: it.Str})
+			case pysrc.Name:
+				parts = append(parts, Part{Slot: it.Expr})
+			default:
+				r.fail(pb, fn, "line %d: a prompt_parts item is a %s, want a string or a name", it.Line, it.Kind)
+			}
+		}
+		lists = append(lists, parts)
+	}
+	slots := func(parts []Part) string {
+		var s []string
+		for _, pt := range parts {
+			if pt.Slot != "" {
+				s = append(s, pt.Slot)
+			}
+		}
+		return strings.Join(s, ",")
+	}
+	if len(lists) != 3 || slots(lists[0]) != "user_profile_short,history_summary" ||
+		slots(lists[1]) != "user_profile_short,history_summary,question_text" {
+		r.fail(pb, fn, "want three prompt_parts lists (search keyword: profile, history; next message: profile, history, question), found %d", len(lists))
+		return
+	}
+	r.expr(pb, fn, "prompt", `"\n".join(prompt_parts)`)
+	p.TextSearchParts, p.TextDialogueParts = lists[0], lists[1]
+	p.DialogueOpening = r.fstring(pb, "build_prediction_questions", "context_info")
+	p.DialogueQuestion = r.fstring(pb, "build_prediction_questions", "context_info", "dialogue_text")
 }

@@ -92,6 +92,37 @@ func (p *Pack) Templates() (string, error) {
 	b.define("practice_input", b.fill("practice_input", p.PracticeJoin, map[string]string{
 		"simulated_input_part1": "{{trimspace .Before}}", "simulated_input_part2": "{{.Task}}"}))
 	b.define("practice_question_rating", "")
+	// A target whose only questions are text ones (a search keyword, the
+	// next customer-service message): the input begins as the release's
+	// text-question prompt for the field, and the task lists each
+	// question's line (the search one a fixed sentence, the dialogue one
+	// its question with the order and the earlier turns), with no scene.
+	textSlots := map[string]string{"user_profile_short": "{{.Profile}}", "history_summary": "{{.History}}", "question_text": "{{.Question}}"}
+	textPrompt := func(name string, parts []Part) string {
+		var body strings.Builder
+		for i, part := range parts {
+			if i > 0 {
+				body.WriteString(lit(p.PartsSep))
+			}
+			switch {
+			case part.Slot == "":
+				body.WriteString(lit(part.Text))
+			case textSlots[part.Slot] != "":
+				body.WriteString(textSlots[part.Slot])
+			default:
+				b.errf("%s: prompt_parts slot %q is not one the harness fills", name, part.Slot)
+			}
+		}
+		return body.String()
+	}
+	b.define("practice_text_prompt", `{{if eq .Field "search_keyword"}}`+textPrompt("text search", p.TextSearchParts)+
+		`{{else if eq .Field "next_user_message"}}`+textPrompt("text dialogue", p.TextDialogueParts)+`{{end}}`)
+	b.define("practice_text_question", `{{if eq .Field "search_keyword"}}`+lit(p.SearchPractice)+
+		`{{else if eq .Field "next_user_message"}}{{if .HasDialogue}}`+
+		b.fill("dialogue question", p.DialogueQuestion, map[string]string{"context_info": "{{.Context}}", "dialogue_text": "{{.Dialogue}}"})+
+		"{{else}}"+b.fill("dialogue opening", p.DialogueOpening, map[string]string{"context_info": "{{.Context}}"})+"{{end}}{{end}}")
+	b.define("practice_task_text", b.fill("practice_task_text", task, map[string]string{"task_id": "{{.K}}",
+		"prompt_part2": `{{range $i, $q := .Questions}}{{if $i}}` + lit("\n") + `{{end}}{{$q}}{{end}}`}))
 	// Every question of a practice target, in the release's order: the
 	// yes/no sentence, or the continuous one (seconds watched).
 	b.define("practice_field_order", lit(strings.Join(p.FieldOrder, ",")))

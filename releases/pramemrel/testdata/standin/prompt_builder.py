@@ -104,12 +104,68 @@ def build_single_continuous_prompt(user_profile, action_history, test_action, qu
     return question_text
 
 
+def build_single_text_prompt(user_profile, action_history, test_action, question_info, max_history_tokens=None):
+    history_summary = build_history_summary(action_history, max_history_tokens=max_history_tokens)
+    question_text = question_info.get("question", "")
+    field = question_info.get("field", "")
+    user_profile_short = user_profile
+    if field == "search_keyword":
+        prompt_parts = [
+            "Stand-in search task: guess the query.",
+            "## Part one: who",
+            user_profile_short,
+            "## Part two: what happened",
+            history_summary,
+            "## Task",
+            "Type the query only.",
+        ]
+    elif field == "next_user_message":
+        prompt_parts = [
+            "Stand-in chat task: guess the next line.",
+            "## Part one: who",
+            user_profile_short,
+            "## Part two: what happened",
+            history_summary,
+            "## Part three: the chat",
+            question_text,
+            "Say the line only.",
+        ]
+    else:
+        scenario_desc = build_test_action_description(test_action)
+        prompt_parts = [
+            "Stand-in free text task.",
+            user_profile_short,
+            history_summary,
+            scenario_desc,
+            question_text,
+        ]
+    prompt = "\n".join(prompt_parts)
+    return {"prompt": prompt, "field": field}
+
+
 def build_prediction_questions(action: Dict) -> List[Dict]:
     """Questions of one record, in asking order."""
     questions = []
     if action.get("type") == "video":
         questions.append({"question": "seconds", "type": "continuous", "field": "video_watch_seconds"})
         questions.append({"question": "liked", "type": "binary", "field": "video_liked"})
+    if action.get("type") == "chat":
+        context_info = format_action_context(action)
+        dialogue_text = "user: hi"
+        if not dialogue_text:
+            question_text = (
+                f"Stand-in opening chat.\n"
+                f"Order: {context_info}\n"
+                f"What is the user's first line?"
+            )
+        else:
+            question_text = (
+                f"Stand-in chat so far.\n"
+                f"Order: {context_info}\n"
+                f"Turns:\n{dialogue_text}\n"
+                f"What does the user say next?"
+            )
+        questions.append({"question": question_text, "type": "text", "field": "next_user_message"})
     if action.get("type") == "live":
         questions.append({"question": "seconds", "type": "continuous", "field": "live_watch_seconds"})
         questions.append({"question": "gift", "type": "binary", "field": "live_sent_gift"})
