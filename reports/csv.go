@@ -9,6 +9,17 @@ import (
 	"strconv"
 )
 
+// Units of a long-format CSV's unit column (metrics.csv, table1.csv,
+// pramem_table2.csv, lifemem_table2.csv, sweep.csv ...): one vocabulary for
+// every file, so a reader can filter on it. A share is always in percent.
+const (
+	unitPercent = "%"
+	unitCount   = "count"
+	unitTokens  = "tokens"
+	unitUSD     = "USD"
+	unitDraws   = "draws"
+)
+
 // WriteCSV writes a header and rows to path with encoding/csv quoting and
 // "\n" line ends.
 //

@@ -252,8 +252,8 @@ func (r *lmRun) writeTable2(dir string) ([]Artefact, error) {
 		for k := range op {
 			line = append(line, lmF2(op[k].Value), lmF2(bwt[k].Value))
 			for _, row := range [][]string{
-				{m.Spec.Name, m.Spec.Kind, op[k].Name, "op", lmCSVNum(op[k].Value), strconv.Itoa(op[k].Envs)},
-				{m.Spec.Name, m.Spec.Kind, bwt[k].Name, "bwt_percent", lmCSVNum(bwt[k].Value), strconv.Itoa(bwt[k].Envs)},
+				{m.Spec.Name, m.Spec.Kind, op[k].Name, "op", lmCSVNum(op[k].Value), strconv.Itoa(op[k].Envs), unitPercent},
+				{m.Spec.Name, m.Spec.Kind, bwt[k].Name, "bwt_percent", lmCSVNum(bwt[k].Value), strconv.Itoa(bwt[k].Envs), unitPercent},
 			} {
 				rows = append(rows, row)
 			}
@@ -299,7 +299,7 @@ func (r *lmRun) writeTable2(dir string) ([]Artefact, error) {
 	}
 	d := lmDoc{
 		base: "lifemem_table2", what: "LifeMem Table 2: OP and BwT by scenario", tables: []Table{t},
-		header: []string{"method", "kind", "category", "metric", "value", "envs"}, rows: rows,
+		header: []string{"method", "kind", "category", "metric", "value", "envs", "unit"}, rows: rows,
 	}
 	return d.write(dir)
 }
@@ -451,7 +451,7 @@ func (r *lmRun) writeTransfer(dir string) ([]Artefact, error) {
 	}
 	d := lmDoc{
 		base: "lifemem_transfer", what: "LifeMem Figure 3: transfer categories", tables: []Table{t},
-		header: []string{"method", "env", "diag", "final", "delta", "category"}, rows: rows,
+		header: []string{"method", "env", "diag_percent", "final_percent", "delta_points", "category"}, rows: rows,
 		pngs: []lmPNG{{name: "lifemem_transfer", desc: "Figure 3 as stacked bars", fig: fig}},
 	}
 	return d.write(dir)
@@ -615,7 +615,7 @@ func (r *lmRun) writeCosts(dir string) ([]Artefact, error) {
 	}
 	d := lmDoc{
 		base: "lifemem_costs", what: "LifeMem Table 10: construction vs acting usage", tables: []Table{t},
-		header: []string{"method", "phase", "calls", "cached_calls", "prompt_tokens", "completion_tokens", "cost", "trajectories", "episodes"},
+		header: []string{"method", "phase", "calls", "cached_calls", "prompt_tokens", "completion_tokens", "cost_usd", "trajectories", "episodes"},
 		rows:   rows,
 	}
 	return d.write(dir)

@@ -33,19 +33,19 @@ func cellRows(c *cell) [][]string {
 	rows := [][]string{
 		ciRow(m, f, "accuracy_valid", c.AccValid, c.Valid),
 		ciRow(m, f, "accuracy_all", c.AccAll, n),
-		plainRow(m, f, "invalid_rate", pctNum(c.InvalidRate), n, "%"),
-		plainRow(m, f, "invalid", strconv.Itoa(c.Invalid), n, "count"),
+		plainRow(m, f, "invalid_rate", pctNum(c.InvalidRate), n, unitPercent),
+		plainRow(m, f, "invalid", strconv.Itoa(c.Invalid), n, unitCount),
 	}
 	if c.Field.Kind == kindBinary {
 		return append(rows,
 			ciRow(m, f, "f1", c.F1, c.Valid),
-			plainRow(m, f, "precision", pctNum(c.Precision), c.Valid, "%"),
-			plainRow(m, f, "recall", pctNum(c.Recall), c.Valid, "%"),
+			plainRow(m, f, "precision", pctNum(c.Precision), c.Valid, unitPercent),
+			plainRow(m, f, "recall", pctNum(c.Recall), c.Valid, unitPercent),
 		)
 	}
 	return append(rows,
 		ciRow(m, f, "macro_f1", c.MacroF1, n),
-		plainRow(m, f, "macro_f1_present", pctNum(c.MacroF1Present), n, "%"),
+		plainRow(m, f, "macro_f1_present", pctNum(c.MacroF1Present), n, unitPercent),
 		ciRow(m, f, "diagonal_share", c.Diagonal, n),
 	)
 }
@@ -56,22 +56,22 @@ func usageRows(m string, u usage, priced bool) [][]string {
 	all := u.Samples + u.Errored
 	mean := func(total int) string { return num(nanDiv(total, u.Samples)) }
 	return [][]string{
-		plainRow(m, usageField, "samples", strconv.Itoa(u.Samples), all, "count"),
-		plainRow(m, usageField, "errored", strconv.Itoa(u.Errored), all, "count"),
-		plainRow(m, usageField, "mean_attempts", mean(u.Attempts), u.Samples, "draws"),
-		plainRow(m, usageField, "mean_history_tokens", mean(u.HistoryTokens), u.Samples, "tokens"),
-		plainRow(m, usageField, "mean_memory_tokens", mean(u.MemoryTokens), u.Samples, "tokens"),
-		plainRow(m, usageField, "calls", strconv.Itoa(u.Calls), all, "count"),
-		plainRow(m, usageField, "cached_calls", strconv.Itoa(u.CachedCalls), all, "count"),
-		plainRow(m, usageField, "prompt_tokens", strconv.Itoa(u.PromptTokens), all, "tokens"),
-		plainRow(m, usageField, "completion_tokens", strconv.Itoa(u.CompletionTokens), all, "tokens"),
-		plainRow(m, usageField, "cost", costNum(u.Cost, priced), all, "USD"),
+		plainRow(m, usageField, "samples", strconv.Itoa(u.Samples), all, unitCount),
+		plainRow(m, usageField, "errored", strconv.Itoa(u.Errored), all, unitCount),
+		plainRow(m, usageField, "mean_attempts", mean(u.Attempts), u.Samples, unitDraws),
+		plainRow(m, usageField, "mean_history_tokens", mean(u.HistoryTokens), u.Samples, unitTokens),
+		plainRow(m, usageField, "mean_memory_tokens", mean(u.MemoryTokens), u.Samples, unitTokens),
+		plainRow(m, usageField, "calls", strconv.Itoa(u.Calls), all, unitCount),
+		plainRow(m, usageField, "cached_calls", strconv.Itoa(u.CachedCalls), all, unitCount),
+		plainRow(m, usageField, "prompt_tokens", strconv.Itoa(u.PromptTokens), all, unitTokens),
+		plainRow(m, usageField, "completion_tokens", strconv.Itoa(u.CompletionTokens), all, unitTokens),
+		plainRow(m, usageField, "cost", costNum(u.Cost, priced), all, unitUSD),
 	}
 }
 
 // ciRow is a share with its interval, in percent like every paper table.
 func ciRow(method, field, metric string, iv metrics.Interval, n int) []string {
-	return []string{method, field, metric, pctNum(iv.Point), pctNum(iv.Lo), pctNum(iv.Hi), strconv.Itoa(n), "%"}
+	return []string{method, field, metric, pctNum(iv.Point), pctNum(iv.Lo), pctNum(iv.Hi), strconv.Itoa(n), unitPercent}
 }
 
 func plainRow(method, field, metric, value string, n int, unit string) []string {

@@ -110,7 +110,7 @@ func (st *pramemStudy) writeTable2(dir string) ([]Artefact, error) {
 				if metric == "f1" {
 					v, fv = a.F1[i], full.F1[i]
 				}
-				c := []string{string(r.V), r.M.Name, t1Name(i), metric, num(v), num(v - fv), "", ""}
+				c := []string{string(r.V), r.M.Name, t1Name(i), metric, num(v), num(v - fv), "", "", unitPercent}
 				if hasPaper && metric == "f1" {
 					pv := ablationValue(p, i)
 					c[6], c[7] = f1d(pv), num(v-pv)
@@ -161,7 +161,7 @@ func (st *pramemStudy) writeTable2(dir string) ([]Artefact, error) {
 		base:   "pramem_table2",
 		md:     st.s.mdDoc(tab.Markdown()),
 		tex:    st.s.texDoc(st.table2TeX(tab).LaTeX()),
-		header: []string{"variant", "method", "scene", "metric", "value", "delta_vs_pramem", "paper", "delta_vs_paper"},
+		header: []string{"variant", "method", "scene", "metric", "value", "delta_vs_pramem", "paper", "delta_vs_paper", "unit"},
 		rows:   csvRows,
 		fig:    png,
 		what:   "PraMem Table 2: F1 of the full method and its construction ablations per scene and Overall, beside the paper's GPT-OSS-120B numbers",
@@ -263,8 +263,8 @@ func (st *pramemStudy) writeFigure(dir, base, study, short, what string, vs []pm
 				continue
 			}
 			csvRows = append(csvRows,
-				[]string{string(r.V), r.M.Name, t1Name(i), "acc", num(a.ACC[i]), num(a.ACC[i] - full.ACC[i])},
-				[]string{string(r.V), r.M.Name, t1Name(i), "f1", num(a.F1[i]), num(a.F1[i] - full.F1[i])})
+				[]string{string(r.V), r.M.Name, t1Name(i), "acc", num(a.ACC[i]), num(a.ACC[i] - full.ACC[i]), unitPercent},
+				[]string{string(r.V), r.M.Name, t1Name(i), "f1", num(a.F1[i]), num(a.F1[i] - full.F1[i]), unitPercent})
 		}
 	}
 	tab.Notes = append([]string{
@@ -296,7 +296,7 @@ func (st *pramemStudy) writeFigure(dir, base, study, short, what string, vs []pm
 		base:   base,
 		md:     st.s.mdDoc(tab.Markdown()),
 		tex:    st.s.texDoc(texTab.LaTeX()),
-		header: []string{"variant", "method", "scene", "metric", "value", "delta_vs_pramem"},
+		header: []string{"variant", "method", "scene", "metric", "value", "delta_vs_pramem", "unit"},
 		rows:   csvRows,
 		fig:    png,
 		what:   what,

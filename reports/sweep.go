@@ -35,6 +35,7 @@ type sweepPoint struct{ v, lo, hi float64 }
 // average OP, or accuracy over all answers of the first question field.
 type sweepMetric struct {
 	name    string
+	unit    string // the unit column of sweep.csv, as in the variant's CSV
 	methods []string
 	at      map[string]sweepPoint // method → value
 }
@@ -42,7 +43,7 @@ type sweepMetric struct {
 // readSweepMetric reads the headline metric of one variant's report.
 func readSweepMetric(reportDir string) (sweepMetric, error) {
 	if rows, err := readCSVRows(filepath.Join(reportDir, "table1.csv")); err == nil {
-		m := sweepMetric{name: "Overall F1 (%)", at: map[string]sweepPoint{}}
+		m := sweepMetric{name: "Overall F1 (%)", unit: unitPercent, at: map[string]sweepPoint{}}
 		for _, r := range rows {
 			if r["scene"] == "overall" && r["metric"] == "f1" {
 				m.add(r["method"], r["value"], r["ci_low"], r["ci_high"])
@@ -53,7 +54,7 @@ func readSweepMetric(reportDir string) (sweepMetric, error) {
 		return sweepMetric{}, err
 	}
 	if rows, err := readCSVRows(filepath.Join(reportDir, "lifemem_table2.csv")); err == nil {
-		m := sweepMetric{name: "average OP (%)", at: map[string]sweepPoint{}}
+		m := sweepMetric{name: "average OP (%)", unit: unitPercent, at: map[string]sweepPoint{}}
 		for _, r := range rows {
 			if r["category"] == "Avg" && r["metric"] == "op" {
 				m.add(r["method"], r["value"], "", "")
@@ -67,14 +68,14 @@ func readSweepMetric(reportDir string) (sweepMetric, error) {
 	if err != nil {
 		return sweepMetric{}, err
 	}
-	field := ""
+	field, unit := "", ""
 	for _, r := range rows {
 		if r["metric"] == "accuracy_all" && r["field"] != "all" {
-			field = r["field"]
+			field, unit = r["field"], r["unit"]
 			break
 		}
 	}
-	m := sweepMetric{name: "accuracy of " + field + " (all answers)", at: map[string]sweepPoint{}}
+	m := sweepMetric{name: "accuracy of " + field + " (all answers)", unit: unit, at: map[string]sweepPoint{}}
 	for _, r := range rows {
 		if r["field"] == field && r["metric"] == "accuracy_all" {
 			m.add(r["method"], r["value"], r["ci_low"], r["ci_high"])
@@ -192,7 +193,7 @@ func WriteSweep(root string, variants []SweepVariant) (Artefacts, error) {
 	}
 	b.WriteString(" samples | errored | report |\n|---|")
 	b.WriteString(strings.Repeat("---|", len(methods)+3) + "\n")
-	header := append([]string{"variant", "swept_key", "swept_value", "method", "metric", "value", "ci_low", "ci_high", "samples", "errored", "same_as"}, provenanceColumns...)
+	header := append([]string{"variant", "swept_key", "swept_value", "method", "metric", "value", "ci_low", "ci_high", "unit", "samples", "errored", "same_as"}, provenanceColumns...)
 	var rows [][]string
 	for i, v := range vs {
 		name := mdCell(v.Name)
@@ -220,7 +221,7 @@ func WriteSweep(root string, variants []SweepVariant) (Artefacts, error) {
 					planned = strconv.Itoa(v.Planned)
 				}
 				pv := variantProvenance(v)
-				rows = append(rows, []string{v.Name, key, xs, m, metricName, num(p.v), num(p.lo), num(p.hi),
+				rows = append(rows, []string{v.Name, key, xs, m, metricName, num(p.v), num(p.lo), num(p.hi), metrics[i].unit,
 					planned, strconv.Itoa(v.Errored), v.SameAs, pv.Backbone, pv.Model, pv.DataSource, pv.Harness})
 			}
 			b.WriteString(" " + cell + " |")

@@ -60,11 +60,11 @@ func (s *summary) writeTable1(dir string) ([]Artefact, error) {
 	return append([]Artefact{
 		{"table1.md", "OmniBehavior Table 1 in the paper's layout (methods × Video/Live/Ads/E-commerce × ACC/F1 + Overall), then scene and Overall intervals and per-field detail (Markdown)"},
 		{"table1.tex", "the same Table 1 for LaTeX (needs the booktabs package)"},
-		{"table1.csv", "Table 1 in tidy long format (method, scene, metric, value, ci_low, ci_high), values in %"},
+		{"table1.csv", "Table 1 in tidy long format (method, scene, metric, value, ci_low, ci_high, unit), values in %"},
 		{"table1_fields.csv", "Table 1 per binary field: n, invalid rate, counts, ACC and F1 in % rounded as the reference"},
 		{"table1_vs_paper.md", "Table 1 beside the paper's numbers for both backbones (GPT-OSS-120B, Qwen3.5-35B-A3B), with deltas (Markdown)"},
 		{"table1_vs_paper.tex", "the same comparison for LaTeX"},
-		{"table1_vs_paper.csv", "the comparison in tidy long format (backbone, method, scene, metric, ours, CI, paper, delta)"},
+		{"table1_vs_paper.csv", "the comparison in tidy long format (paper backbone, method, scene, metric, ours, CI, paper, delta, unit)"},
 	}, figArts...), nil
 }
 
@@ -249,7 +249,9 @@ func (s *summary) table1Fields(t *table1) Table {
 	return tab
 }
 
-var table1Header = []string{"method", "scene", "metric", "value", "ci_low", "ci_high"}
+// unit says what every number of the row is in (long format: one column
+// for all metrics), as in metrics.csv.
+var table1Header = []string{"method", "scene", "metric", "value", "ci_low", "ci_high", "unit"}
 
 func (s *summary) table1CSV(t *table1) [][]string {
 	var rows [][]string
@@ -262,7 +264,7 @@ func (s *summary) table1CSV(t *table1) [][]string {
 				name string
 				iv   metrics.Interval
 			}{{"acc", m.ACC[i]}, {"f1", m.F1[i]}} {
-				rows = append(rows, []string{m.Method, t1Name(i), x.name, num(x.iv.Point), num(x.iv.Lo), num(x.iv.Hi)})
+				rows = append(rows, []string{m.Method, t1Name(i), x.name, num(x.iv.Point), num(x.iv.Lo), num(x.iv.Hi), unitPercent})
 			}
 		}
 	}
@@ -391,8 +393,9 @@ func (s *summary) absentScenes(t *table1) string {
 }
 
 // paper_backbone is the paper's backbone the row compares with; the run's
-// own is in the provenance columns.
-var table1PaperHeader = []string{"paper_backbone", "method", "paper_method", "scene", "metric", "ours", "ci_low", "ci_high", "paper", "delta"}
+// own is in the provenance columns. unit holds for ours, the CI, the paper
+// and delta (ours - paper, so percentage points).
+var table1PaperHeader = []string{"paper_backbone", "method", "paper_method", "scene", "metric", "ours", "ci_low", "ci_high", "paper", "delta", "unit"}
 
 func (s *summary) table1PaperCSV(t *table1) [][]string {
 	var rows [][]string
@@ -405,7 +408,7 @@ func (s *summary) table1PaperCSV(t *table1) [][]string {
 					if isF1 {
 						iv, metric = tm.F1[i], "f1"
 					}
-					row := []string{b.Name, tm.Method, "", t1Name(i), metric, num(iv.Point), num(iv.Lo), num(iv.Hi), "", ""}
+					row := []string{b.Name, tm.Method, "", t1Name(i), metric, num(iv.Point), num(iv.Lo), num(iv.Hi), "", "", unitPercent}
 					if ok {
 						pv := paperValue(r, i, isF1)
 						row[2], row[8], row[9] = r.Label, f1d(pv), num(iv.Point-pv)

@@ -178,7 +178,7 @@ func TestHeadline(t *testing.T) {
 	if got := headline(dir); got != "best accuracy 43.50 (rag)" {
 		t.Errorf("headline from metrics.csv = %q", got)
 	}
-	must(t, os.WriteFile(filepath.Join(dir, "lifemem_table2.csv"), []byte("method,kind,category,metric,value\nreact,react,Avg,op,6.5\nlifemem,lifemem,Avg,op,44\nlifemem,lifemem,Embodied,op,90\nlifemem,lifemem,Avg,bwt_percent,95\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "lifemem_table2.csv"), []byte("method,kind,category,metric,value,unit\nreact,react,Avg,op,6.5,%\nlifemem,lifemem,Avg,op,44,%\nlifemem,lifemem,Embodied,op,90,%\nlifemem,lifemem,Avg,bwt_percent,95,%\n"), 0o644))
 	if got := headline(dir); got != "best average OP 44.00 (lifemem)" {
 		t.Errorf("headline from lifemem_table2.csv = %q", got)
 	}

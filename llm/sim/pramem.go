@@ -36,7 +36,12 @@ import (
 //     Where the answer leaves room, it adds up to two hasty facts per
 //     missed question, resting on the practice case alone (see
 //     hastyFacts): one on an entity the scene names, one on a category
-//     value its history never shows; the reviews below exist to reject them;
+//     value its history never shows; the reviews below exist to reject them.
+//     It also notes the scene's strongest habits (sceneHabits): two after
+//     a mistake, and per question answered correctly the strongest of its
+//     field the memory lacks (or the scene's decided rate of the field,
+//     sceneBaseRates), so memory grows with practice even where the reader
+//     is rarely wrong;
 //   - scenes: M variants of the real scene text with every entity value
 //     (attributes named product, items, *_id, *_name, *title) that occurs in
 //     the text replaced by an invented one; category values are kept;
@@ -177,6 +182,7 @@ func (s *Sim) pramemReflect(purpose string, h hint.PraMemReflect) (string, error
 	stated := trialLabels(h.Trial)
 	var b strings.Builder
 	var proposals, hasty []string
+	var right []string // the fields answered correctly
 	for i, q := range h.Task.Questions {
 		truth, ok := h.Label[q.Field]
 		if !ok {
@@ -193,6 +199,7 @@ func (s *Sim) pramemReflect(purpose string, h hint.PraMemReflect) (string, error
 		pred, ok := labelValue(q, label)
 		if ok && math.Abs(pred-truth) < 1e-9 {
 			fmt.Fprintf(&b, "Task %d [%s]: predicted %s, correct.\n", i+1, q.Field, label)
+			right = append(right, q.Field)
 			continue
 		}
 		fmt.Fprintf(&b, "Task %d [%s]: predicted %s, the answer is %s: deviation.\n", i+1, q.Field, label, strconv.FormatFloat(truth, 'f', -1, 64))
@@ -216,14 +223,40 @@ func (s *Sim) pramemReflect(purpose string, h hint.PraMemReflect) (string, error
 			}
 		}
 	}
-	if len(proposals) > 0 && !h.Direct {
-		// After a mistake the reader re-studies the scene's history and
-		// writes down its strongest habits, so that they survive when a
-		// later window no longer shows them.
-		for _, f := range sceneHabits(h.Task) {
-			line := proposalLine(h.Task.Target.Scene, "add Pattern", f)
-			if !slices.Contains(proposals, line) {
+	if !h.Direct {
+		// The reader re-studies the scene's history after every practice
+		// question and writes down its strongest habits, so that they
+		// survive when a later window no longer shows them: after a
+		// mistake the PraMemMaxHabits strongest; for each question answered
+		// correctly the strongest habit of its field the memory does not
+		// hold yet (PraMemCorrectHabits), the scene's own decided rate
+		// (sceneBaseRates) when no value stands out.
+		// Noting habits only after mistakes left most memories empty on
+		// skewed fields, where the reader is rarely wrong.
+		habits := sceneHabits(h.Task)
+		if len(proposals) > 0 {
+			for _, f := range habits[:min(len(habits), PraMemMaxHabits)] {
+				if line := proposalLine(h.Task.Target.Scene, "add Pattern", f); !slices.Contains(proposals, line) {
+					proposals = append(proposals, line)
+				}
+			}
+		}
+		base := sceneBaseRates(h.Task)
+		for _, field := range right {
+			noted := 0
+			for _, f := range append(slices.Clone(habits), base...) {
+				if noted >= PraMemCorrectHabits {
+					break
+				}
+				if f.Field != field {
+					continue
+				}
+				line := proposalLine(h.Task.Target.Scene, "add Pattern", f)
+				if k, _, _ := reviewKey(line); memoryHas(h.Memory, k) || slices.Contains(proposals, line) {
+					continue
+				}
 				proposals = append(proposals, line)
+				noted++
 			}
 		}
 	}
@@ -716,18 +749,52 @@ func memoryHas(memory, k string) bool {
 
 // PraMemHabitDeviation is how far above its scene's base rate a value's
 // rate must be to count as a habit (binary fields; ratings use
-// 2×ratingDeviation), and PraMemMaxHabits bounds the habits proposed after
-// one mistake.
+// 2×ratingDeviation); PraMemMaxHabits bounds the habits proposed after
+// one mistake, PraMemCorrectHabits those per question answered correctly;
+// a binary rate within PraMemDecidedRate of 0 or 1 is decided.
 const (
 	PraMemHabitDeviation = 0.4
 	PraMemMaxHabits      = 2
+	PraMemCorrectHabits  = 1
+	PraMemDecidedRate    = 0.2
 )
+
+// sceneBaseRates are the binary fields of the task whose rate over the
+// visible records of the target's scene is decided (within
+// PraMemDecidedRate of 0 or 1, over at least PraMemMinSupport records),
+// as facts on the scene: "this user almost never comments on an ad" is
+// what a reader who answered right on a skewed field has learnt.
+func sceneBaseRates(t hint.PraMemTask) []Fact {
+	if t.Target.Scene == "" {
+		return nil
+	}
+	var out []Fact
+	for _, q := range t.Questions {
+		if q.Kind != "binary" {
+			continue
+		}
+		recs := sceneRecords(t.Visible, t.Target.Scene, q.Field)
+		if len(recs) < PraMemMinSupport {
+			continue
+		}
+		var sum float64
+		for _, e := range recs {
+			sum += e.Outcomes[q.Field]
+		}
+		mean := sum / float64(len(recs))
+		if mean > PraMemDecidedRate && mean < 1-PraMemDecidedRate {
+			continue
+		}
+		out = append(out, Fact{Field: q.Field, Conds: []Cond{{"scene", t.Target.Scene}}, Mean: mean, Count: len(recs), Sum: sum})
+	}
+	return out
+}
 
 // sceneHabits are the strongest habits in the visible records of the
 // target's scene over the task's fields: attribute values (of any record,
 // not only the target's) whose rate exceeds the rate of the scene's other
 // records by at least PraMemHabitDeviation, backed by PraMemMinSupport
-// records.
+// records; every such habit, strongest first.
 func sceneHabits(t hint.PraMemTask) []Fact {
 	type cand struct {
 		f     Fact
@@ -794,8 +861,8 @@ func sceneHabits(t hint.PraMemTask) []Fact {
 		}
 		return 0
 	})
-	out := make([]Fact, 0, PraMemMaxHabits)
-	for _, c := range cands[:min(len(cands), PraMemMaxHabits)] {
+	out := make([]Fact, 0, len(cands))
+	for _, c := range cands {
 		out = append(out, c.f)
 	}
 	return out

@@ -59,20 +59,29 @@ func TestPraMemTrialAndReflect(t *testing.T) {
 	tests := []struct {
 		name   string
 		label  map[string]float64
+		memory string
 		direct bool
 		want   []string // proposal contents (after the last '|')
 	}{
-		{"all correct", map[string]float64{"live_liked": 0, "live_sent_gift": 1}, false, nil},
-		{"over-predicted gift: calibration, then the scene's habit", map[string]float64{"live_liked": 0, "live_sent_gift": 0}, false,
-			[]string{"- [live_sent_gift] bias: shift -0.10", "- [live_sent_gift] live_category=手工: mean 0.83 over 6 records (sum 5)"}},
-		{"missed like: habit of the scene proposed", map[string]float64{"live_liked": 1, "live_sent_gift": 1}, false,
+		// Right answers still teach: per field its strongest habit, or the
+		// scene's decided rate where no value stands out (live_liked is
+		// never 1 here).
+		{"all correct: each field's habit", map[string]float64{"live_liked": 0, "live_sent_gift": 1}, "", false,
+			[]string{"- [live_liked] scene=直播间: mean 0.00 over 12 records (sum 0)", "- [live_sent_gift] live_category=手工: mean 0.83 over 6 records (sum 5)"}},
+		{"all correct, memory holds the habits: nothing new", map[string]float64{"live_liked": 0, "live_sent_gift": 1},
+			"- [live_liked] scene=直播间: mean 0.00 over 10 records (sum 0)\n- [live_sent_gift] live_category=手工: mean 0.80 over 5 records (sum 4)", false, nil},
+		{"all correct, direct: no analysis, nothing", map[string]float64{"live_liked": 0, "live_sent_gift": 1}, "", true, nil},
+		{"over-predicted gift: calibration, the scene's habit, the right field's rate", map[string]float64{"live_liked": 0, "live_sent_gift": 0}, "", false,
+			[]string{"- [live_sent_gift] bias: shift -0.10", "- [live_sent_gift] live_category=手工: mean 0.83 over 6 records (sum 5)",
+				"- [live_liked] scene=直播间: mean 0.00 over 12 records (sum 0)"}},
+		{"missed like: habit of the scene proposed", map[string]float64{"live_liked": 1, "live_sent_gift": 1}, "", false,
 			[]string{"- [live_liked] bias: shift +0.10", "- [live_sent_gift] live_category=手工: mean 0.83 over 6 records (sum 5)"}},
-		{"direct: calibration only", map[string]float64{"live_liked": 1, "live_sent_gift": 1}, true,
+		{"direct: calibration only", map[string]float64{"live_liked": 1, "live_sent_gift": 1}, "", true,
 			[]string{"- [live_liked] bias: shift +0.10"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out := pmGenerate(t, hint.PraMemReflect{Task: task, Trial: trial, Label: tt.label, Direct: tt.direct})
+			out := pmGenerate(t, hint.PraMemReflect{Task: task, Trial: trial, Label: tt.label, Memory: tt.memory, Direct: tt.direct})
 			var got []string
 			for line := range strings.Lines(out) {
 				if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "【提议】"); ok {
