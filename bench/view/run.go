@@ -12,7 +12,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -72,8 +72,12 @@ type runIndex struct {
 	prompts    map[string]runlog.Span
 	promptErr  error
 
-	drawOnce sync.Once
-	drawLog  map[string][]llm.CallRecord // judged calls by sample ID
+	// drawsAtOnce reads every sample's draws in one pass (a static
+	// report); the server reads one sample's when its page is asked for.
+	drawsAtOnce bool
+	drawOnce    sync.Once
+	drawCalls   map[string][]store.Call // by unit
+	drawErr     error
 }
 
 func loadRun(dir string) (*runIndex, error) {

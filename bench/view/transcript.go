@@ -30,6 +30,13 @@ type Episode struct {
 	envs.Transcript
 	// Inputs[i] is set for agent turn i: the task and every turn before it.
 	Inputs []string
+	// Calls[i] are the model calls agent turn i made, their messages as
+	// sent, from the call record; Recorded says the record had them (a
+	// run from before the record shows Inputs instead).
+	Calls    [][]StepCall
+	Recorded bool
+	// RecordErr says why the record could not be read.
+	RecordErr string
 }
 
 // episodeOf works out each agent step's input from the turns before it.
@@ -70,6 +77,7 @@ func loadStage(dir, method, stage string) ([]EnvEpisodes, error) {
 		}
 		out = append(out, ee)
 	}
+	addStepCalls(dir, method, stage, out)
 	sort.SliceStable(out, func(i, j int) bool { return naturalLess(out[i].Env, out[j].Env) })
 	return out, nil
 }
