@@ -407,10 +407,23 @@ func TestViewerSearchSortInstance(t *testing.T) {
 		}
 		return v
 	}
+	// A click's WaitReady can see the old page still: wait for the new URL.
+	waitURL := func(frag string) {
+		pctx, cancel := context.WithTimeout(ctx, stepTimeout)
+		defer cancel()
+		if _, err := chromedp.Run(pctx, chromedp.Poll[bool](fmt.Sprintf(`document.readyState==="complete"&&location.search.indexOf(%q)>=0`, frag))); err != nil {
+			t.Fatalf("no page with %s: %v", frag, err)
+		}
+	}
 	click(t, ctx, "#sort-tokens")
+	waitURL("sort=tokens")
 	up := tokens()
 	click(t, ctx, "#sort-tokens")
+	waitURL("desc=1")
 	down := tokens()
+	if len(up) != len(down) {
+		t.Fatalf("%d rows ascending, %d descending", len(up), len(down))
+	}
 	for i := 1; i < len(up); i++ {
 		if up[i] < up[i-1] || down[i] > down[i-1] {
 			t.Fatalf("not sorted by tokens: ascending %v, descending %v", up, down)

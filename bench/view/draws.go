@@ -2,7 +2,6 @@ package view
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/memharness/memharness/bench/store"
@@ -30,12 +29,16 @@ type Draw struct {
 }
 
 // draws lists every draw of sample s in the order they were made, read
-// from the run's call record. Nil when the record holds no call of s.
+// from the run's call record. Nil when the record holds no call of s, and
+// on a static page for a sample drawn once.
 func (ri *runIndex) draws(s *runlog.Sample) []Draw {
 	var calls []store.Call
 	var err error
 	if ri.drawsAtOnce {
-		ri.drawOnce.Do(func() { ri.drawCalls, ri.drawErr = sampleCalls(ri.dir) })
+		if s.Attempts <= 1 {
+			return nil // its one draw is the response the page shows
+		}
+		ri.drawOnce.Do(func() { ri.drawCalls, ri.drawErr = redrawnCalls(ri) })
 		calls, err = ri.drawCalls[store.SampleUnit(s.ID)], ri.drawErr
 	} else {
 		calls, err = callsOf(ri.dir, store.SampleUnit(s.ID))
@@ -57,17 +60,27 @@ func callsOf(dir, unit string) ([]store.Call, error) {
 	return cr.Of(unit)
 }
 
-// sampleCalls reads every sample's calls in one pass (a static report
-// shows every sample), dropping the prompts: the page shows those from
-// the sample itself.
-func sampleCalls(dir string) (map[string][]store.Call, error) {
-	cr, err := store.OpenCalls(dir)
+// redrawnCalls reads the calls of every sample drawn more than once, in
+// one pass (a static report shows every sample inline; reading the calls
+// of all would read every prompt again), dropping the prompts: the page
+// shows the sample's own.
+func redrawnCalls(ri *runIndex) (map[string][]store.Call, error) {
+	units := map[string]bool{}
+	for i := range ri.samples {
+		if ri.samples[i].Attempts > 1 {
+			units[store.SampleUnit(ri.samples[i].ID)] = true
+		}
+	}
+	out := map[string][]store.Call{}
+	if len(units) == 0 {
+		return out, nil
+	}
+	cr, err := store.OpenCalls(ri.dir)
 	if err != nil {
 		return nil, err
 	}
 	defer cr.Close()
-	out := map[string][]store.Call{}
-	err = cr.Each(func(u string) bool { return strings.HasPrefix(u, store.SampleUnit("")) }, func(c store.Call) error {
+	err = cr.Each(func(u string) bool { return units[u] }, func(c store.Call) error {
 		if c.Exchange != nil {
 			ex := *c.Exchange
 			ex.Messages = nil
@@ -105,11 +118,11 @@ func drawsOf(s *runlog.Sample, calls []store.Call) []Draw {
 		}
 		d := Draw{N: len(out) + 1, Rejected: c.Invalid, Failed: c.Failed, Cached: c.Cached,
 			PromptTokens: c.Usage.PromptTokens, CompletionTokens: c.Usage.CompletionTokens,
-			Latency: time.Duration(c.LatencyNS).Round(time.Millisecond).String()}
+			Latency: duration(c.LatencyNS)}
 		if c.LatencyNS == 0 && c.WallNS > 0 {
 			// A backbone that reports no answer time (the sim): what the
 			// caller waited.
-			d.Latency = time.Duration(c.WallNS).Round(time.Millisecond).String() + " waited"
+			d.Latency = duration(c.WallNS) + " waited"
 		}
 		// The calls page numbers a unit's calls from 1 across its lines.
 		d.CallAnchor = fmt.Sprintf("#call-%d", first+i+1)
@@ -150,4 +163,14 @@ func rejection(kind string) string {
 		return "the parser found none of the field's classes in it"
 	}
 	return "the method's parser found no answer in it"
+}
+
+// duration is ns to the millisecond, finer below one (a cached or
+// simulated answer).
+func duration(ns int64) string {
+	d := time.Duration(ns)
+	if d < time.Millisecond {
+		return d.Round(time.Microsecond).String()
+	}
+	return d.Round(time.Millisecond).String()
 }
