@@ -34,7 +34,7 @@ type Draw struct {
 func (ri *runIndex) draws(s *runlog.Sample) []Draw {
 	var calls []store.Call
 	var err error
-	if ri.drawsAtOnce {
+	if ri.static {
 		if s.Attempts <= 1 {
 			return nil // its one draw is the response the page shows
 		}

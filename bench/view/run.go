@@ -72,9 +72,12 @@ type runIndex struct {
 	prompts    map[string]runlog.Span
 	promptErr  error
 
-	// drawsAtOnce reads every sample's draws in one pass (a static
-	// report); the server reads one sample's when its page is asked for.
-	drawsAtOnce bool
+	// static is set while a static report is written: it reads the
+	// redrawn samples' draws in one pass (the server reads one sample's
+	// when its page is asked for) and leaves the agent steps' recorded
+	// inputs out (every cell's calls would make a report of a long stream
+	// take minutes and hundreds of megabytes).
+	static bool
 	drawOnce    sync.Once
 	drawCalls   map[string][]store.Call // by unit
 	drawErr     error

@@ -100,7 +100,6 @@ func attachCalls(eps []Episode, env string, idx stepCalls) {
 		e := &eps[i]
 		n := occurrence[e.Task]
 		occurrence[e.Task]++
-		e.Calls = make([][]StepCall, len(e.Turns))
 		step := 0
 		for j, u := range e.Turns {
 			if u.Role != "agent" {
@@ -147,7 +146,7 @@ func addStepCalls(dir, method, stage string, cells []EnvEpisodes) {
 	for _, ee := range cells {
 		if err != nil {
 			for i := range ee.Episodes {
-				ee.Episodes[i].RecordErr = err.Error()
+				ee.Episodes[i].RecordNote = "The call record could not be read (" + err.Error() + ")."
 			}
 			continue
 		}

@@ -145,6 +145,19 @@ func TestStepInputIsTheRecordedRequest(t *testing.T) {
 		t.Fatal("no agent step checked")
 	}
 	t.Logf("%d agent steps: each shows its recorded request", checked)
+
+	// A static report leaves the recorded inputs out, and says so.
+	if _, err := view.WriteStatic(context.Background(), run); err != nil {
+		t.Fatal(err)
+	}
+	pages, _ := filepath.Glob(filepath.Join(run, "report", view.StaticDir, "transcripts*.html"))
+	if len(pages) == 0 {
+		t.Fatal("the static report wrote no transcript page")
+	}
+	b, err := os.ReadFile(pages[0])
+	if err != nil || !strings.Contains(string(b), "A static report leaves the recorded inputs out") || strings.Contains(string(b), "step-calls") {
+		t.Errorf("static transcripts %s: recorded inputs shown, or their absence not said (%v)", pages[0], err)
+	}
 }
 
 func readTranscripts(t *testing.T, path string) []envs.Transcript {

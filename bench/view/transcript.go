@@ -35,15 +35,15 @@ type Episode struct {
 	// run from before the record shows Inputs instead).
 	Calls    [][]StepCall
 	Recorded bool
-	// RecordErr says why the record could not be read.
-	RecordErr string
+	// RecordNote says why the recorded inputs are not shown.
+	RecordNote string
 }
 
 // episodeOf works out each agent step's input from the turns before it.
 // Transcripts do not log the agent's system prompt or memory block, so the
 // input shown is the interaction part of the prompt; the page says so.
 func episodeOf(t envs.Transcript) Episode {
-	e := Episode{Transcript: t, Inputs: make([]string, len(t.Turns))}
+	e := Episode{Transcript: t, Inputs: make([]string, len(t.Turns)), Calls: make([][]StepCall, len(t.Turns))}
 	var b strings.Builder
 	for i, u := range t.Turns {
 		if u.Role == "agent" {
@@ -55,7 +55,7 @@ func episodeOf(t envs.Transcript) Episode {
 }
 
 // loadStage reads every transcript of one method and stage.
-func loadStage(dir, method, stage string) ([]EnvEpisodes, error) {
+func loadStage(dir, method, stage string, recorded bool) ([]EnvEpisodes, error) {
 	sdir := filepath.Join(lifelong.MethodDir(dir, method), "transcripts", stage)
 	ents, err := readDir(dir, sdir)
 	if err != nil {
@@ -77,7 +77,15 @@ func loadStage(dir, method, stage string) ([]EnvEpisodes, error) {
 		}
 		out = append(out, ee)
 	}
-	addStepCalls(dir, method, stage, out)
+	if recorded {
+		addStepCalls(dir, method, stage, out)
+	} else {
+		for _, ee := range out {
+			for i := range ee.Episodes {
+				ee.Episodes[i].RecordNote = "A static report leaves the recorded inputs out (bench view shows them)."
+			}
+		}
+	}
 	sort.SliceStable(out, func(i, j int) bool { return naturalLess(out[i].Env, out[j].Env) })
 	return out, nil
 }
