@@ -77,10 +77,10 @@ type runIndex struct {
 	// when its page is asked for) and leaves the agent steps' recorded
 	// inputs out (every cell's calls would make a report of a long stream
 	// take minutes and hundreds of megabytes).
-	static bool
-	drawOnce    sync.Once
-	drawCalls   map[string][]store.Call // by unit
-	drawErr     error
+	static    bool
+	drawOnce  sync.Once
+	drawCalls map[string][]store.Call // by unit
+	drawErr   error
 }
 
 func loadRun(dir string) (*runIndex, error) {
