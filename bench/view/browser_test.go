@@ -218,6 +218,19 @@ func TestViewerClickThrough(t *testing.T) {
 		t.Errorf("response %q, want %q", got, want.Raw)
 	}
 	sh.take(ctx, "sample")
+	// Every draw, from the call record: as many as the sample's attempts,
+	// the last one the response; its link opens that call on the calls page.
+	if n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#sample-draws li.draw").length`)); err != nil || n != want.Attempts {
+		t.Errorf("%d draws shown, the sample took %d (%v)", n, want.Attempts, err)
+	}
+	if got := text(t, ctx, "#sample-draws li.draw:last-child pre"); strings.TrimSpace(got) != strings.TrimSpace(want.Raw) {
+		t.Errorf("last draw %q, want the response %q", got, want.Raw)
+	}
+	click(t, ctx, "#sample-draws li.draw:last-child a.call")
+	if got := text(t, ctx, "#calls li:target details[open] pre"); strings.TrimSpace(got) == "" {
+		t.Errorf("the draw's call did not open on the calls page")
+	}
+	sh.take(ctx, "sample-call")
 
 	// The memory PraMem built for the first user, round by round.
 	click(t, ctx, "#nav-memory")
@@ -263,6 +276,22 @@ func TestViewerClickThrough(t *testing.T) {
 		t.Errorf("first episode on the page (%q) matches no transcript file", summary)
 	}
 	sh.take(ctx, "transcripts")
+	// The first agent step's model input: the messages as sent, the first
+	// observation among them.
+	click(t, ctx, "details.episode[open] details.step-calls summary")
+	input := text(t, ctx, "details.episode[open] details.step-calls[open]")
+	var first envs.Transcript
+	for _, f := range stages {
+		b, _ := os.ReadFile(f)
+		var tr envs.Transcript
+		if json.Unmarshal(bytes.SplitN(b, []byte("\n"), 2)[0], &tr) == nil && strings.HasPrefix(summary, tr.Task) {
+			first = tr
+		}
+	}
+	if len(first.Turns) == 0 || !strings.Contains(input, "system") || !strings.Contains(input, strings.TrimSpace(first.Turns[0].Text[:min(40, len(first.Turns[0].Text))])) {
+		t.Errorf("the first step's input lacks the system message or the first observation:\n%s", input)
+	}
+	sh.take(ctx, "transcript-step-input")
 	click(t, ctx, "#nav-memory")
 	click(t, ctx, `p.pills a[href^="/lifelong?method=lifemem&"]`)
 	if d := text(t, ctx, "#lifemem-describe"); !strings.Contains(d, "trajectories in") || !strings.Contains(d, "construction cost") {
@@ -378,10 +407,23 @@ func TestViewerSearchSortInstance(t *testing.T) {
 		}
 		return v
 	}
+	// A click's WaitReady can see the old page still: wait for the new URL.
+	waitURL := func(frag string) {
+		pctx, cancel := context.WithTimeout(ctx, stepTimeout)
+		defer cancel()
+		if _, err := chromedp.Run(pctx, chromedp.Poll[bool](fmt.Sprintf(`document.readyState==="complete"&&location.search.indexOf(%q)>=0`, frag))); err != nil {
+			t.Fatalf("no page with %s: %v", frag, err)
+		}
+	}
 	click(t, ctx, "#sort-tokens")
+	waitURL("sort=tokens")
 	up := tokens()
 	click(t, ctx, "#sort-tokens")
+	waitURL("desc=1")
 	down := tokens()
+	if len(up) != len(down) {
+		t.Fatalf("%d rows ascending, %d descending", len(up), len(down))
+	}
 	for i := 1; i < len(up); i++ {
 		if up[i] < up[i-1] || down[i] > down[i-1] {
 			t.Fatalf("not sorted by tokens: ascending %v, descending %v", up, down)

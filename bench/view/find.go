@@ -3,7 +3,6 @@ package view
 import (
 	"bufio"
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -15,7 +14,6 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/lifelong"
-	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -193,73 +191,6 @@ func instanceData(ri *runIndex, inst string, l links) (InstanceData, error) {
 		return d, fmt.Errorf("no instance %q", inst)
 	}
 	return d, nil
-}
-
-// Draw is one model draw of a sample's answer.
-type Draw struct {
-	N        int
-	Text     string
-	Rejected bool
-	Cached   bool
-}
-
-// draws lists every draw of a sample from the run's usage log: each
-// rejected draw (kept shortened, as the meter books it) and then the
-// accepted one, whose full text is the sample's Raw. Nil when the log is
-// absent or has no record of the sample.
-func (ri *runIndex) draws(s *runlog.Sample) []Draw {
-	// usage.jsonl is the run store's journal of every call (bench/store's
-	// UsageJournal; that package is not imported here for one name).
-	ri.drawOnce.Do(func() { ri.drawLog = readDraws(filepath.Join(ri.dir, "usage.jsonl")) })
-	recs := ri.drawLog[s.ID]
-	if len(recs) == 0 {
-		return nil
-	}
-	var out []Draw
-	for _, r := range recs {
-		d := Draw{N: len(out) + 1, Rejected: r.Invalid, Cached: r.Cached, Text: r.InvalidText}
-		if !r.Invalid {
-			d.Text = s.Raw
-		}
-		out = append(out, d)
-	}
-	return out
-}
-
-// readDraws indexes the judged calls of usage.jsonl by sample unit.
-func readDraws(path string) map[string][]llm.CallRecord {
-	out := map[string][]llm.CallRecord{}
-	f, err := os.Open(path)
-	if err != nil {
-		return out
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		line := sc.Bytes()
-		if !strings.Contains(string(line[:min(len(line), 200)]), `"unit":"sample:`) {
-			continue
-		}
-		var u struct {
-			Unit  string           `json:"unit"`
-			Calls []llm.CallRecord `json:"calls"`
-		}
-		if json.Unmarshal(line, &u) != nil {
-			continue
-		}
-		id := strings.TrimPrefix(u.Unit, "sample:")
-		var judged []llm.CallRecord
-		for _, c := range u.Calls {
-			if c.Judged {
-				judged = append(judged, c)
-			}
-		}
-		// The last record of a unit wins, as for samples (a resumed run
-		// redoes an errored sample).
-		out[id] = judged
-	}
-	return out
 }
 
 // RunStatus is a run's state and headline score on the front page.

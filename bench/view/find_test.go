@@ -70,7 +70,7 @@ func TestSearchSortCompare(t *testing.T) {
 			[]string{`id="instance"`, ">truncation</a></th>", ">pramem</a></th>", "Answer: No by truncation", "Answer: No by pramem", "Will pramem like it?", `<b id="instance-label">Yes</b>`}, nil},
 		{"unknown instance", "/instance?r=cmp&i=nope", []string{"no instance"}, nil},
 		{"every draw shown", "/sample?r=cmp&id=" + url.QueryEscape("pramem/omni/u1/3/liked"),
-			[]string{`id="sample-draws"`, "I cannot tell yet.", "draw 2</b> accepted", `id="sample-instance"`}, nil},
+			[]string{`id="sample-draws"`, "I cannot tell yet.", `draw 2</b> <span class="verdict">accepted`, `id="sample-instance"`}, nil},
 		{"front page status and headline", "/", []string{`<td class="status">finished</td>`, "best Overall F1 31.25 (pramem)", `<td class="status">running or stopped</td>`}, nil},
 	}
 	for _, tt := range tests {

@@ -358,7 +358,7 @@ func transcriptsData(ri *runIndex, method, stage string, l links) (TranscriptsDa
 	if strings.ContainsAny(method+stage, `/\`) || method == ".." || stage == ".." {
 		return d, fmt.Errorf("no stage %q of %q", stage, method)
 	}
-	envs, err := loadStage(ri.dir, method, stage)
+	envs, err := loadStage(ri.dir, method, stage, !ri.static)
 	d.Envs = envs
 	return d, err
 }

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -72,8 +72,15 @@ type runIndex struct {
 	prompts    map[string]runlog.Span
 	promptErr  error
 
-	drawOnce sync.Once
-	drawLog  map[string][]llm.CallRecord // judged calls by sample ID
+	// static is set while a static report is written: it reads the
+	// redrawn samples' draws in one pass (the server reads one sample's
+	// when its page is asked for) and leaves the agent steps' recorded
+	// inputs out (every cell's calls would make a report of a long stream
+	// take minutes and hundreds of megabytes).
+	static    bool
+	drawOnce  sync.Once
+	drawCalls map[string][]store.Call // by unit
+	drawErr   error
 }
 
 func loadRun(dir string) (*runIndex, error) {

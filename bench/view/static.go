@@ -20,6 +20,7 @@ func WriteStatic(ctx context.Context, runDir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	ri.static = true
 	reportDir := filepath.Join(runDir, "report")
 	sub := filepath.Join(reportDir, StaticDir)
 	if err := os.RemoveAll(sub); err != nil {

@@ -30,13 +30,20 @@ type Episode struct {
 	envs.Transcript
 	// Inputs[i] is set for agent turn i: the task and every turn before it.
 	Inputs []string
+	// Calls[i] are the model calls agent turn i made, their messages as
+	// sent, from the call record; Recorded says the record had them (a
+	// run from before the record shows Inputs instead).
+	Calls    [][]StepCall
+	Recorded bool
+	// RecordNote says why the recorded inputs are not shown.
+	RecordNote string
 }
 
 // episodeOf works out each agent step's input from the turns before it.
 // Transcripts do not log the agent's system prompt or memory block, so the
 // input shown is the interaction part of the prompt; the page says so.
 func episodeOf(t envs.Transcript) Episode {
-	e := Episode{Transcript: t, Inputs: make([]string, len(t.Turns))}
+	e := Episode{Transcript: t, Inputs: make([]string, len(t.Turns)), Calls: make([][]StepCall, len(t.Turns))}
 	var b strings.Builder
 	for i, u := range t.Turns {
 		if u.Role == "agent" {
@@ -48,7 +55,7 @@ func episodeOf(t envs.Transcript) Episode {
 }
 
 // loadStage reads every transcript of one method and stage.
-func loadStage(dir, method, stage string) ([]EnvEpisodes, error) {
+func loadStage(dir, method, stage string, recorded bool) ([]EnvEpisodes, error) {
 	sdir := filepath.Join(lifelong.MethodDir(dir, method), "transcripts", stage)
 	ents, err := readDir(dir, sdir)
 	if err != nil {
@@ -69,6 +76,15 @@ func loadStage(dir, method, stage string) ([]EnvEpisodes, error) {
 			ee.Episodes = append(ee.Episodes, episodeOf(t))
 		}
 		out = append(out, ee)
+	}
+	if recorded {
+		addStepCalls(dir, method, stage, out)
+	} else {
+		for _, ee := range out {
+			for i := range ee.Episodes {
+				ee.Episodes[i].RecordNote = "A static report leaves the recorded inputs out (bench view shows them)."
+			}
+		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return naturalLess(out[i].Env, out[j].Env) })
 	return out, nil

@@ -3,6 +3,21 @@
 // form narrows the rows of the current page in place, the search box
 // matches sample IDs, answers and the inline prompts, and the column heads
 // sort the page (method lists are separate pages).
+// A link to one call (#call-N, from a sample's list of draws) opens it.
+document.addEventListener("DOMContentLoaded", function () {
+  function openTarget() {
+    if (!/^#call-\d+$/.test(location.hash)) return;
+    var li = document.getElementById(location.hash.slice(1));
+    var d = li && li.querySelector("details");
+    if (d) {
+      d.open = true;
+      li.scrollIntoView();
+    }
+  }
+  openTarget();
+  window.addEventListener("hashchange", openTarget);
+});
+
 document.addEventListener("DOMContentLoaded", function () {
   var form = document.querySelector("form.filters[data-static]");
   if (!form) return;
