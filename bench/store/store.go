@@ -744,11 +744,13 @@ func (s *Store) Compact(order []string) error {
 	}
 
 	var buf bytes.Buffer
-	for _, id := range ids {
+	recs, spans := make([]runlog.Sample, len(ids)), make([]runlog.Span, len(ids))
+	for i, id := range ids {
 		b, err := json.Marshal(s.samples[id])
 		if err != nil {
 			return fmt.Errorf("run store: encode %s: %w", id, err)
 		}
+		recs[i], spans[i] = s.samples[id], runlog.Span{Off: int64(buf.Len()), Len: int64(len(b) + 1)}
 		buf.Write(b)
 		buf.WriteByte('\n')
 	}
@@ -757,6 +759,11 @@ func (s *Store) Compact(order []string) error {
 	}
 	if err := WriteFileAtomic(filepath.Join(s.dir, runlog.SamplesFile), buf.Bytes()); err != nil {
 		return err
+	}
+	// The viewer's index of the samples, so a large run's first page
+	// decodes only its own lines; a later append makes it stale.
+	if err := runlog.WriteSampleIndex(s.dir, runlog.NewSampleIndex(recs, spans)); err != nil {
+		return fmt.Errorf("run store: %w", err)
 	}
 	f, err := s.openLog(runlog.SamplesFile)
 	if err != nil {

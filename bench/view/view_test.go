@@ -16,12 +16,14 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/bench/store"
+	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/runlog"
 )
 
 // writeRun writes a run directory of n samples over three methods through
-// the run store (so prompts land in prompts.jsonl as in a real run), plus a
-// report table and a per-user memory with two PraMem practice rounds.
+// the run store (each sample's prompt in its call record, as in a real
+// run), plus a report table and a per-user memory with two PraMem practice
+// rounds.
 func writeRun(t testing.TB, dir string, n int) {
 	t.Helper()
 	st, err := store.Open(dir)
@@ -29,18 +31,17 @@ func writeRun(t testing.TB, dir string, n int) {
 		t.Fatal(err)
 	}
 	// Large runs for the benchmarks skip the store's per-sample fsync and
-	// write both logs directly, in the same format.
-	var direct, directPrompts *bufio.Writer
+	// write samples.jsonl and its index directly, in the same format, as
+	// the store's Compact leaves them (their samples keep no call record).
+	var direct *bufio.Writer
+	var sf *os.File
+	var recs []runlog.Sample
+	var spans []runlog.Span
+	var off int64
 	if n > 1000 {
-		sf, err := os.Create(filepath.Join(dir, runlog.SamplesFile))
+		sf, err = os.Create(filepath.Join(dir, runlog.SamplesFile))
 		must(t, err)
-		pf, err := os.Create(filepath.Join(dir, runlog.PromptsFile))
-		must(t, err)
-		defer sf.Close()
-		defer pf.Close()
-		direct, directPrompts = bufio.NewWriter(sf), bufio.NewWriter(pf)
-		defer direct.Flush()
-		defer directPrompts.Flush()
+		direct = bufio.NewWriter(sf)
 	}
 	methods := []string{"truncation", "rag", "pramem"}
 	var order []string
@@ -64,12 +65,13 @@ func writeRun(t testing.TB, dir string, n int) {
 		if direct != nil {
 			b, _ := json.Marshal(s)
 			direct.Write(append(b, '\n'))
-			pl, err := runlog.EncodePrompt(s.ID, s.Prompt)
-			must(t, err)
-			directPrompts.Write(pl)
+			recs, spans = append(recs, s), append(spans, runlog.Span{Off: off, Len: int64(len(b) + 1)})
+			off += int64(len(b) + 1)
 			continue
 		}
-		if err := st.Append(s); err != nil {
+		call := llm.CallRecord{Purpose: "predict", Judged: true, Cached: s.CachedCalls > 0, Usage: llm.Usage{PromptTokens: s.PromptTokens, CompletionTokens: 3},
+			Exchange: &llm.Exchange{Messages: []llm.Message{{Role: "user", Content: s.Prompt}}, SampleID: s.ID, Affinity: s.User, Text: s.Raw}}
+		if err := st.AppendWith(s, []llm.CallRecord{call}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -77,6 +79,10 @@ func writeRun(t testing.TB, dir string, n int) {
 		if err := st.Compact(order); err != nil {
 			t.Fatal(err)
 		}
+	} else {
+		must(t, direct.Flush())
+		must(t, sf.Close())
+		must(t, runlog.WriteSampleIndex(dir, runlog.NewSampleIndex(recs, spans)))
 	}
 	man := runlog.Manifest{Name: "demo<b>", Backbone: "sim", Model: "m", DataSource: "synthetic", Methods: methods, Samples: n,
 		Config: map[string]any{"name": "demo"}}
@@ -302,27 +308,36 @@ func BenchmarkSamplesPage(b *testing.B) {
 	}
 }
 
-// BenchmarkOpenRun measures the first page of a run of 100,000 samples:
-// reading and indexing samples.jsonl, then rendering the overview.
+// BenchmarkOpenRun measures the first page of a run of 200,000 samples
+// (a fresh viewer each time): loading the sample index and rendering the
+// first page of the sample list; "unindexed" is a run whose index is
+// missing (built from samples.jsonl, as for a run still being written).
 func BenchmarkOpenRun(b *testing.B) {
 	root := b.TempDir()
-	writeRun(b, filepath.Join(root, "big"), 100_000)
-	runtime.GC()
-	for b.Loop() {
-		s, err := NewServer(root, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		rec := httptest.NewRecorder()
-		s.Handler().ServeHTTP(rec, localReq("/samples?r=big"))
-		if rec.Code != 200 {
-			b.Fatal(rec.Code)
+	run := filepath.Join(root, "big")
+	writeRun(b, run, 200_000)
+	open := func(b *testing.B) {
+		b.ReportAllocs()
+		runtime.GC()
+		for b.Loop() {
+			s, err := NewServer(root, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			rec := httptest.NewRecorder()
+			s.Handler().ServeHTTP(rec, localReq("/samples?r=big"))
+			if rec.Code != 200 || !strings.Contains(rec.Body.String(), "200000") {
+				b.Fatalf("%d: %.300s", rec.Code, rec.Body.String())
+			}
 		}
 	}
+	b.Run("indexed", open)
+	must(b, os.Remove(filepath.Join(run, runlog.SampleIndexFile)))
+	b.Run("unindexed", open)
 }
 
-// readSamples agrees with runlog.ReadSamples: last record per ID, torn
-// final line ignored, a malformed line elsewhere an error naming it.
+// The sample index agrees with runlog.ReadSamples: last record per ID,
+// torn final line ignored, a malformed line elsewhere an error naming it.
 func TestReadSamples(t *testing.T) {
 	dir := t.TempDir()
 	tests := []struct {
@@ -337,9 +352,23 @@ func TestReadSamples(t *testing.T) {
 		{"malformed", `{"id":"a"}` + "\nnot json\n" + `{"id":"b"}` + "\n", nil, nil, ":2:"},
 	}
 	for _, tt := range tests {
-		path := filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "_"))
+		run := filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "_"))
+		must(t, os.MkdirAll(run, 0o755))
+		path := filepath.Join(run, runlog.SamplesFile)
 		must(t, os.WriteFile(path, []byte(tt.body), 0o644))
-		got, err := readSamples(dir, path)
+		x, err := runlog.BuildSampleIndex(run)
+		var got []runlog.Sample
+		if err == nil {
+			f, _ := os.Open(path)
+			for i := range x.Count() {
+				s, err := runlog.ReadSampleAt(f, x.Span(i))
+				if err != nil {
+					t.Fatalf("%s: sample %d: %v", tt.name, i, err)
+				}
+				got = append(got, s)
+			}
+			f.Close()
+		}
 		if tt.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.err) {
 				t.Errorf("%s: err %v, want one naming %s", tt.name, err, tt.err)
