@@ -194,7 +194,7 @@ type InstanceData struct {
 func instanceData(ri *runIndex, inst string, l links) (InstanceData, error) {
 	d := InstanceData{Instance: inst}
 	for _, m := range ri.methods {
-		i, ok := ri.byID[m+"/"+inst]
+		i, ok := ri.lookup(m + "/" + inst)
 		if !ok {
 			continue
 		}

@@ -315,7 +315,7 @@ type SampleData struct {
 }
 
 func sampleData(ri *runIndex, id string, limit int) (SampleData, error) {
-	i, ok := ri.byID[id]
+	i, ok := ri.lookup(id)
 	if !ok {
 		return SampleData{}, fmt.Errorf("no sample %q", id)
 	}

@@ -68,7 +68,8 @@ type runIndex struct {
 	manifest runlog.Manifest
 	samples  []runlog.Sample
 	spans    []runlog.Span
-	byID     map[string]int
+	byIDOnce sync.Once
+	byID     map[string]int // built at first lookup: the list needs none
 	methods  []string
 	users    []string
 	fields   []string
@@ -96,7 +97,7 @@ func loadRun(dir string) (*runIndex, error) {
 	if err != nil {
 		return nil, err
 	}
-	ri := &runIndex{dir: dir, manifest: man, byID: map[string]int{}}
+	ri := &runIndex{dir: dir, manifest: man}
 	x, err := sampleIndex(dir, man)
 	if err != nil {
 		return nil, err
@@ -106,7 +107,6 @@ func loadRun(dir string) (*runIndex, error) {
 	for i := range ri.samples {
 		ri.samples[i], ri.spans[i] = x.Lite(i), x.Span(i)
 		s := &ri.samples[i]
-		ri.byID[s.ID] = i
 		for k, v := range [3]string{s.Method, s.User, s.Field} {
 			if !seen[k][v] {
 				seen[k][v] = true
@@ -149,6 +149,18 @@ func sampleIndex(dir string, man runlog.Manifest) (*runlog.SampleIndex, error) {
 		_ = runlog.WriteSampleIndex(dir, x) // a cache: without it the next open rebuilds
 	}
 	return x, nil
+}
+
+// lookup returns the position of sample id.
+func (ri *runIndex) lookup(id string) (int, bool) {
+	ri.byIDOnce.Do(func() {
+		ri.byID = make(map[string]int, len(ri.samples))
+		for i := range ri.samples {
+			ri.byID[ri.samples[i].ID] = i
+		}
+	})
+	i, ok := ri.byID[id]
+	return i, ok
 }
 
 // full reads sample i's whole record (Raw, Error and all).
