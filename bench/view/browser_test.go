@@ -16,9 +16,9 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/memharness/memharness/bench"
+	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/bench/view"
 	"github.com/memharness/memharness/envs"
-	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/runlog"
 )
 
