@@ -406,3 +406,44 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// The sample index is trusted only while samples.jsonl is what it was made
+// from: samples appended by a resumed run, or a damaged index, are seen.
+func TestSampleIndexFollowsTheLog(t *testing.T) {
+	root := t.TempDir()
+	run := filepath.Join(root, "r")
+	writeRun(t, run, 30)
+	if _, err := runlog.LoadSampleIndex(run); err != nil {
+		t.Fatalf("the run's Compact left no usable index: %v", err)
+	}
+	total := func() string {
+		s, err := NewServer(root, nil)
+		must(t, err)
+		_, body := get(t, s.Handler(), "/samples?r=r&method=rag")
+		i := strings.Index(body, `<span id="total">`)
+		if i < 0 {
+			t.Fatalf("no total on the page:\n%.400s", body)
+		}
+		return body[i+len(`<span id="total">`) : i+len(`<span id="total">`)+strings.Index(body[i+len(`<span id="total">`):], "<")]
+	}
+	if got := total(); got != "10" {
+		t.Fatalf("rag samples %s, want 10", got)
+	}
+	// A resumed run appends (the index on disk is now stale).
+	st, err := store.Open(run)
+	must(t, err)
+	must(t, st.Append(runlog.Sample{ID: "rag/u999/1", Method: "rag", User: "u999", Field: "f", Valid: true, Pred: "1", Label: "1"}))
+	st.Close()
+	if got := total(); got != "11" {
+		t.Errorf("after a resumed append rag samples %s, want 11", got)
+	}
+	s, err := NewServer(root, nil)
+	must(t, err)
+	if _, body := get(t, s.Handler(), "/sample?r=r&id="+url.QueryEscape("rag/u999/1")); !strings.Contains(body, "u999") {
+		t.Errorf("appended sample's page lacks it:\n%.400s", body)
+	}
+	must(t, os.WriteFile(filepath.Join(run, runlog.SampleIndexFile), []byte{1, 2, 3}, 0o644))
+	if got := total(); got != "11" {
+		t.Errorf("with a damaged index rag samples %s, want 11", got)
+	}
+}
