@@ -424,7 +424,7 @@ func (r *ChunkReader) batchDict(sp Span, depth int) (chunkBatch, []byte, []byte,
 		}
 		return b, raw, nil, nil
 	}
-	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderDictRaw(1, dict))
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderDictRaw(1, dict))
 	if err != nil {
 		return b, nil, nil, fmt.Errorf("batch at %d: %w", sp.Off, err)
 	}
@@ -457,8 +457,25 @@ func (r *ChunkReader) window(bid string, of Span, depth int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, raw, dict, err := r.batchDict(bsp, depth+1)
-	if err != nil {
+	var b chunkBatch
+	var raw, dict []byte
+	if bsp.Off == r.lastOff {
+		// Reading a run in order, the batch before is the one just read:
+		// its bytes are at hand, and its own window is cached.
+		line := make([]byte, bsp.Len)
+		if _, err := r.f.ReadAt(line, bsp.Off); err != nil {
+			return nil, fmt.Errorf("batch at %d: %w", bsp.Off, err)
+		}
+		if b, err = decodeRecord(line); err != nil {
+			return nil, fmt.Errorf("batch at %d: %w", bsp.Off, err)
+		}
+		raw = r.last
+		if b.Prev != "" {
+			if dict, err = r.window(b.Prev, bsp, depth+1); err != nil {
+				return nil, err
+			}
+		}
+	} else if b, raw, dict, err = r.batchDict(bsp, depth+1); err != nil {
 		return nil, err
 	}
 	var prev *Base
