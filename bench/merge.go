@@ -420,10 +420,10 @@ func mergeJournals(shards []shardRun, runDir string) error {
 
 // mergeChunks writes the shards' call-record chunk stores one after the
 // other, leaving out batches whose chunks are all in an earlier shard's
-// (chunks are content-addressed: the first copy serves every call).
+// and that no batch is compressed against (chunks are content-addressed:
+// the first copy serves every call).
 func mergeChunks(shards []shardRun, runDir string) error {
-	var all []byte
-	seen := map[string]bool{}
+	var stores [][]byte
 	for _, s := range shards {
 		b, err := os.ReadFile(filepath.Join(s.dir, runlog.ChunksFile))
 		if errors.Is(err, fs.ErrNotExist) {
@@ -432,29 +432,11 @@ func mergeChunks(shards []shardRun, runDir string) error {
 		if err != nil {
 			return fmt.Errorf("shard %s: %w", s.spec, err)
 		}
-		for len(b) > 0 {
-			i := bytes.IndexByte(b, '\n')
-			if i < 0 {
-				break // a torn line, as the store cuts on open
-			}
-			line := b[:i+1]
-			b = b[i+1:]
-			var hd struct {
-				IDs []string `json:"ids"`
-			}
-			if err := json.Unmarshal(line, &hd); err != nil {
-				return fmt.Errorf("shard %s: %s: damaged line: %w", s.spec, runlog.ChunksFile, err)
-			}
-			fresh := false
-			for _, id := range hd.IDs {
-				if !seen[id] {
-					fresh, seen[id] = true, true
-				}
-			}
-			if fresh {
-				all = append(all, line...)
-			}
-		}
+		stores = append(stores, b)
+	}
+	all, err := runlog.MergeChunkStores(stores)
+	if err != nil {
+		return fmt.Errorf("merge %s: %w", runlog.ChunksFile, err)
 	}
 	if len(all) == 0 {
 		return nil

@@ -27,10 +27,11 @@ import (
 
 // unsealed reports whether a shard file stays out of the seal: the
 // manifest holds the seal, the lock file holds the PID of whoever opened
-// the folder last, and the response caches are SQLite files that change
+// the folder last, the sample index is rebuilt from samples.jsonl by
+// whoever finds it stale, and the response caches are SQLite files that change
 // when opened (the merge checks them as caches).
 func unsealed(rel string) bool {
-	return rel == runlog.ManifestFile || rel == store.LockFile ||
+	return rel == runlog.ManifestFile || rel == store.LockFile || rel == runlog.SampleIndexFile ||
 		rel == ".cache" || strings.HasPrefix(rel, ".cache/")
 }
 

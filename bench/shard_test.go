@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -162,7 +163,13 @@ func TestMergedShardsEqualOneProcess(t *testing.T) {
 		t.Fatalf("merge exit %d:\n%s", code, log)
 	}
 	compareRuns(t, filepath.Join(one, "sh"), filepath.Join(sharded, "sh"),
-		runlog.SamplesFile, runlog.PromptsFile, "report/metrics.csv", "report/table.md", "report/confusion_mem0.csv")
+		runlog.SamplesFile, "report/metrics.csv", "report/table.md", "report/confusion_mem0.csv")
+	// Prompts live in the call record (compared below), not prompts.jsonl.
+	for _, dir := range []string{one, sharded} {
+		if _, err := os.Stat(filepath.Join(dir, "sh", runlog.PromptsFile)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: %s written (%v)", dir, runlog.PromptsFile, err)
+		}
+	}
 	compareUsage(t, "merged", filepath.Join(one, "sh"), filepath.Join(sharded, "sh"))
 	// Sample units only: a memory built in more than one shard journals
 	// its construction calls differently (usage.json differs the same way).

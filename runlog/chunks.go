@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -20,17 +19,16 @@ import (
 // ChunksFile is the call record's chunk store. Every text of a recorded
 // model call (each message, each reply) is cut into content-defined chunks
 // (SplitChunks); a chunk is stored once, however many calls hold it, and the
-// calls (in the usage journal) list chunk IDs. One line per batch of chunks
-// first written together, compressed as one zstd frame:
-//
-//	{"ids":["<id>",...],"sizes":[n,...],"zst":base64(zstd(chunk₁chunk₂…))}
+// calls (in the usage journal) list chunk IDs. One record per batch of
+// chunks first written together, compressed as one zstd frame (see
+// chunkrec.go for the binary layout; runs recorded before it hold JSON
+// lines, which are still read, hence the file's name).
 //
 // A user's prompts differ in small ways everywhere (a history window that
-// slid renumbers every record), which chunks alone cannot share, so a
-// batch may be compressed against an earlier self-contained batch of the
-// same user (its "base", named by its "bid", the SHA-256 of its bytes):
-// the new prompt costs little more than what changed. Bases never have
-// bases, so reading a chunk decompresses at most two batches.
+// slid renumbers every record), which chunks alone cannot share, so each
+// batch is compressed against the window of the same user's previous batch
+// (its "prev", see windowSize): the new prompt costs little more than what
+// changed.
 const ChunksFile = "chunks.jsonl"
 
 // Chunk sizes: a cut is made where the rolling hash of the last 64 bytes
@@ -101,12 +99,26 @@ func ChunkID(c string) string {
 type chunkBatch struct {
 	IDs   []string `json:"ids"`
 	Sizes []int    `json:"sizes"`
-	// BID names a batch others may use as base; Base is the BID of the
-	// batch whose bytes are this one's zstd dictionary.
+	// BID names the batch. Base (older runs) is the BID of a
+	// self-contained batch whose bytes are this one's zstd dictionary;
+	// Prev (newer runs) is the BID of the same user's previous batch,
+	// whose window (see window) is this one's dictionary.
 	BID  string `json:"bid,omitempty"`
 	Base string `json:"base,omitempty"`
+	Prev string `json:"prev,omitempty"`
 	Zst  []byte `json:"zst"`
 }
+
+// A user's batches form a chain: each is compressed against the window of
+// the one before, the last windowSize bytes of everything the chain held so
+// far, so a prompt costs little more than what it adds to the user's
+// earlier ones (a slid history window, a grown memory block). Every
+// chainDepth batches a self-contained one starts a new chain, which bounds
+// what reading a chunk decompresses.
+const (
+	windowSize = 256 << 10
+	chainDepth = 64
+)
 
 // ChunkEncoder writes ChunksFile lines. It is safe for concurrent use.
 type ChunkEncoder struct {
@@ -114,10 +126,12 @@ type ChunkEncoder struct {
 	opts []zstd.EOption
 }
 
-// Base is a batch later batches may be compressed against.
+// Base is the end of a user's chain: the batch the user's next batch is
+// compressed against.
 type Base struct {
-	bid string
-	raw []byte
+	bid    string
+	window []byte
+	depth  int
 }
 
 // NewChunkEncoder returns an encoder; one per writer, since zstd's tables
@@ -131,10 +145,9 @@ func NewChunkEncoder() (*ChunkEncoder, error) {
 	return &ChunkEncoder{enc: enc, opts: opts}, nil
 }
 
-// EncodeAgainst is Encode compressing against base when that pays (the
-// result is under half the self-contained size). It returns the line and
-// the base the next batch of the same user should use: base again, or
-// this batch when it is self-contained.
+// EncodeAgainst is Encode continuing the chain that ends at base (nil: a
+// new chain). It returns the line and the base the same user's next batch
+// should use.
 func (e *ChunkEncoder) EncodeAgainst(chunks []string, base *Base) ([]byte, *Base, error) {
 	b := chunkBatch{IDs: make([]string, len(chunks)), Sizes: make([]int, len(chunks))}
 	var raw []byte
@@ -142,29 +155,53 @@ func (e *ChunkEncoder) EncodeAgainst(chunks []string, base *Base) ([]byte, *Base
 		b.IDs[i], b.Sizes[i] = ChunkID(c), len(c)
 		raw = append(raw, c...)
 	}
-	plain := e.enc.EncodeAll(raw, nil)
-	next := base
-	b.Zst = plain
-	if base != nil {
-		enc, err := zstd.NewWriter(nil, append(e.opts, zstd.WithEncoderDictRaw(1, base.raw))...)
+	if base != nil && base.depth >= chainDepth {
+		base = nil
+	}
+	h := sha256.New()
+	if base == nil {
+		b.Zst = e.enc.EncodeAll(raw, nil)
+	} else {
+		// A small window and lower memory make the per-batch encoder
+		// cheap to build (its default tables cost more than the
+		// compression); the window still covers dictionary and batch.
+		enc, err := zstd.NewWriter(nil, append(e.opts, zstd.WithWindowSize(1<<20), zstd.WithLowerEncoderMem(true),
+			zstd.WithEncoderDictRaw(1, base.window))...)
 		if err != nil {
 			return nil, nil, fmt.Errorf("chunk encoder: %w", err)
 		}
-		if z := enc.EncodeAll(raw, nil); 2*len(z) < len(plain) {
-			b.Zst, b.Base = z, base.bid
-		}
+		b.Zst = enc.EncodeAll(raw, nil)
 		enc.Close()
+		b.Prev = base.bid
+		h.Write([]byte(base.bid))
 	}
-	if b.Base == "" {
-		sum := sha256.Sum256(raw)
-		b.BID = hex.EncodeToString(sum[:16])
-		next = &Base{bid: b.BID, raw: raw}
+	// The BID covers the chain before the batch too: two batches of the
+	// same bytes on different chains have different windows.
+	h.Write(raw)
+	b.BID = hex.EncodeToString(h.Sum(nil)[:16])
+	next := &Base{bid: b.BID, window: slideWindow(base, raw), depth: 1}
+	if base != nil {
+		next.depth = base.depth + 1
 	}
-	line, err := json.Marshal(b)
+	rec, err := encodeRecord(b)
 	if err != nil {
-		return nil, nil, fmt.Errorf("encode chunks: %w", err)
+		return nil, nil, err
 	}
-	return append(line, '\n'), next, nil
+	return rec, next, nil
+}
+
+// slideWindow is the window after raw joins the chain ending at base.
+func slideWindow(base *Base, raw []byte) []byte {
+	var prev []byte
+	if base != nil {
+		prev = base.window
+	}
+	if len(raw) >= windowSize {
+		return append([]byte(nil), raw[len(raw)-windowSize:]...)
+	}
+	keep := min(len(prev), windowSize-len(raw))
+	w := make([]byte, 0, keep+len(raw))
+	return append(append(w, prev[len(prev)-keep:]...), raw...)
 }
 
 // Encode returns the ChunksFile line (newline included) holding chunks.
@@ -176,11 +213,9 @@ func (e *ChunkEncoder) Encode(chunks []string) ([]byte, error) {
 		raw = append(raw, c...)
 	}
 	b.Zst = e.enc.EncodeAll(raw, nil)
-	line, err := json.Marshal(b)
-	if err != nil {
-		return nil, fmt.Errorf("encode chunks: %w", err)
-	}
-	return append(line, '\n'), nil
+	sum := sha256.Sum256(raw)
+	b.BID = hex.EncodeToString(sum[:16])
+	return encodeRecord(b)
 }
 
 // chunkLoc is where one chunk lies: its batch line and its place in it.
@@ -219,42 +254,38 @@ func IndexChunks(path string) (*ChunkIndex, error) {
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 1<<16)
 	var off int64
-	for line := 1; ; line++ {
-		b, err := br.ReadBytes('\n')
-		if len(b) > 0 && b[len(b)-1] == '\n' {
-			var hd struct {
-				IDs   []string `json:"ids"`
-				Sizes []int    `json:"sizes"`
-				BID   string   `json:"bid"`
-			}
-			if jerr := json.Unmarshal(b, &hd); jerr != nil || len(hd.IDs) != len(hd.Sizes) {
-				return nil, fmt.Errorf("%s:%d: damaged chunk line", path, line)
-			}
-			if _, dup := x.bases[hd.BID]; hd.BID != "" && !dup {
-				x.bases[hd.BID] = Span{Off: off, Len: int64(len(b))}
-			}
-			pos := 0
-			for i, id := range hd.IDs {
-				if _, dup := x.locs[id]; !dup {
-					x.locs[id] = chunkLoc{span: Span{Off: off, Len: int64(len(b))}, off: pos, len: hd.Sizes[i]}
-				}
-				pos += hd.Sizes[i]
-			}
-			x.Complete = off + int64(len(b))
+	for n := 1; ; n++ {
+		rec, err := readRecord(br)
+		if errors.Is(err, errTorn) || rec == nil && err == nil {
+			return x, nil
 		}
-		off += int64(len(b))
 		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return x, nil
-			}
-			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+			return nil, fmt.Errorf("%s: batch %d at %d: %w", path, n, off, err)
 		}
+		hd, err := decodeRecord(rec)
+		if err != nil {
+			return nil, fmt.Errorf("%s: batch %d at %d: damaged chunk record: %w", path, n, off, err)
+		}
+		sp := Span{Off: off, Len: int64(len(rec))}
+		if _, dup := x.bases[hd.BID]; hd.BID != "" && !dup {
+			x.bases[hd.BID] = sp
+		}
+		pos := 0
+		for i, id := range hd.IDs {
+			if _, dup := x.locs[id]; !dup {
+				x.locs[id] = chunkLoc{span: sp, off: pos, len: hd.Sizes[i]}
+			}
+			pos += hd.Sizes[i]
+		}
+		off += int64(len(rec))
+		x.Complete = off
 	}
 }
 
 // ChunkReader gives chunks back from an indexed ChunksFile. It keeps the
-// last batch it decompressed, since one call's chunks mostly sit together.
-// It is safe for concurrent use.
+// last batch it decompressed, since one call's chunks mostly sit together,
+// and the recent windows of users' chains, since a batch's window is its
+// predecessor's. It is safe for concurrent use.
 type ChunkReader struct {
 	f   io.ReaderAt
 	idx *ChunkIndex
@@ -263,6 +294,34 @@ type ChunkReader struct {
 	mu      sync.Mutex
 	lastOff int64
 	last    []byte
+	windows windowCache
+}
+
+// windowCache holds chain windows by BID, the oldest dropped past
+// maxCachedWindows bytes.
+type windowCache struct {
+	byBID map[string][]byte
+	order []string
+	bytes int
+}
+
+const maxCachedWindows = 64 << 20
+
+func (c *windowCache) get(bid string) ([]byte, bool) { w, ok := c.byBID[bid]; return w, ok }
+
+func (c *windowCache) put(bid string, w []byte) {
+	if c.byBID == nil {
+		c.byBID = map[string][]byte{}
+	}
+	if _, ok := c.byBID[bid]; ok {
+		return
+	}
+	c.byBID[bid], c.order, c.bytes = w, append(c.order, bid), c.bytes+len(w)
+	for c.bytes > maxCachedWindows && len(c.order) > 1 {
+		c.bytes -= len(c.byBID[c.order[0]])
+		delete(c.byBID, c.order[0])
+		c.order = c.order[1:]
+	}
 }
 
 // NewChunkReader reads chunks of f located by idx.
@@ -305,11 +364,7 @@ func (r *ChunkReader) chunk(id string) (string, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.lastOff != loc.span.Off {
-		line := make([]byte, loc.span.Len)
-		if _, err := r.f.ReadAt(line, loc.span.Off); err != nil {
-			return "", fmt.Errorf("chunk %s at %d: %w", id, loc.span.Off, err)
-		}
-		raw, err := r.batch(loc.span)
+		_, raw, err := r.batch(loc.span, 0)
 		if err != nil {
 			return "", fmt.Errorf("chunk %s: %w", id, err)
 		}
@@ -325,44 +380,111 @@ func (r *ChunkReader) chunk(id string) (string, error) {
 	return string(c), nil
 }
 
-// batch decompresses the batch at sp (and its base first, if it has one).
-func (r *ChunkReader) batch(sp Span) ([]byte, error) {
+// batch decompresses the batch at sp (and what its dictionary needs
+// first); depth counts the batches behind it, against a cyclic file.
+func (r *ChunkReader) batch(sp Span, depth int) (chunkBatch, []byte, error) {
+	b, raw, _, err := r.batchDict(sp, depth)
+	return b, raw, err
+}
+
+// batchDict is batch also returning the dictionary the batch used.
+func (r *ChunkReader) batchDict(sp Span, depth int) (chunkBatch, []byte, []byte, error) {
+	var b chunkBatch
+	if depth > 4*chainDepth {
+		return b, nil, nil, fmt.Errorf("batch at %d: chain too long (a cycle?)", sp.Off)
+	}
 	line := make([]byte, sp.Len)
 	if _, err := r.f.ReadAt(line, sp.Off); err != nil {
-		return nil, fmt.Errorf("batch at %d: %w", sp.Off, err)
+		return b, nil, nil, fmt.Errorf("batch at %d: %w", sp.Off, err)
 	}
-	var b chunkBatch
-	if err := json.Unmarshal(line, &b); err != nil {
-		return nil, fmt.Errorf("batch at %d: %w", sp.Off, err)
+	b, err := decodeRecord(line)
+	if err != nil {
+		return b, nil, nil, fmt.Errorf("batch at %d: %w", sp.Off, err)
 	}
-	if b.Base == "" {
+	var dict []byte
+	switch {
+	case b.Prev != "":
+		w, err := r.window(b.Prev, sp, depth)
+		if err != nil {
+			return b, nil, nil, err
+		}
+		dict = w
+	case b.Base != "":
+		bsp, err := r.baseSpan(b.Base, sp)
+		if err != nil {
+			return b, nil, nil, err
+		}
+		if _, dict, err = r.batch(bsp, depth+1); err != nil {
+			return b, nil, nil, err
+		}
+	default:
 		raw, err := r.dec.DecodeAll(b.Zst, nil)
 		if err != nil {
-			return nil, fmt.Errorf("batch at %d: %w", sp.Off, err)
+			return b, nil, nil, fmt.Errorf("batch at %d: %w", sp.Off, err)
 		}
-		return raw, nil
+		return b, raw, nil, nil
 	}
-	bsp, ok := r.idx.bases[b.Base]
-	if !ok {
-		return nil, fmt.Errorf("batch at %d: base batch %s is not in the chunk store", sp.Off, b.Base)
-	}
-	if bsp == sp {
-		return nil, fmt.Errorf("batch at %d is its own base", sp.Off)
-	}
-	dict, err := r.batch(bsp)
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderDictRaw(1, dict))
 	if err != nil {
-		return nil, err
-	}
-	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderDictRaw(1, dict))
-	if err != nil {
-		return nil, fmt.Errorf("batch at %d: %w", sp.Off, err)
+		return b, nil, nil, fmt.Errorf("batch at %d: %w", sp.Off, err)
 	}
 	defer dec.Close()
 	raw, err := dec.DecodeAll(b.Zst, nil)
 	if err != nil {
-		return nil, fmt.Errorf("batch at %d: %w", sp.Off, err)
+		return b, nil, nil, fmt.Errorf("batch at %d: %w", sp.Off, err)
 	}
-	return raw, nil
+	return b, raw, dict, nil
+}
+
+func (r *ChunkReader) baseSpan(bid string, of Span) (Span, error) {
+	bsp, ok := r.idx.bases[bid]
+	if !ok {
+		return Span{}, fmt.Errorf("batch at %d: base batch %s is not in the chunk store", of.Off, bid)
+	}
+	if bsp == of {
+		return Span{}, fmt.Errorf("batch at %d is its own base", of.Off)
+	}
+	return bsp, nil
+}
+
+// window is the chain window after batch bid: what the batch after it is
+// compressed against.
+func (r *ChunkReader) window(bid string, of Span, depth int) ([]byte, error) {
+	if w, ok := r.windows.get(bid); ok {
+		return w, nil
+	}
+	bsp, err := r.baseSpan(bid, of)
+	if err != nil {
+		return nil, err
+	}
+	var b chunkBatch
+	var raw, dict []byte
+	if bsp.Off == r.lastOff {
+		// Reading a run in order, the batch before is the one just read:
+		// its bytes are at hand, and its own window is cached.
+		line := make([]byte, bsp.Len)
+		if _, err := r.f.ReadAt(line, bsp.Off); err != nil {
+			return nil, fmt.Errorf("batch at %d: %w", bsp.Off, err)
+		}
+		if b, err = decodeRecord(line); err != nil {
+			return nil, fmt.Errorf("batch at %d: %w", bsp.Off, err)
+		}
+		raw = r.last
+		if b.Prev != "" {
+			if dict, err = r.window(b.Prev, bsp, depth+1); err != nil {
+				return nil, err
+			}
+		}
+	} else if b, raw, dict, err = r.batchDict(bsp, depth+1); err != nil {
+		return nil, err
+	}
+	var prev *Base
+	if b.Prev != "" {
+		prev = &Base{window: dict}
+	}
+	w := slideWindow(prev, raw)
+	r.windows.put(bid, w)
+	return w, nil
 }
 
 // ChunkExchange turns ex into its stored form, adding every chunk it holds

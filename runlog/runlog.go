@@ -32,8 +32,9 @@ type Sample struct {
 	Attempts int `json:"attempts"`
 	// Raw is the text of the last draw (think blocks removed).
 	Raw string `json:"raw,omitempty"`
-	// Prompt is the prompt as sent; the run store keeps it compressed in
-	// prompts.jsonl (see PromptsFile), not in samples.jsonl.
+	// Prompt is the prompt as sent. The run store does not write it: the
+	// sample's call record holds it (runs from before kept it in
+	// PromptsFile), never samples.jsonl.
 	Prompt string `json:"-"`
 	// Error is set when the sample could not be completed (transport failure,
 	// context cancelled...). Errored samples are retried on resume.

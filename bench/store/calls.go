@@ -176,3 +176,114 @@ func (c *CallRecord) Of(unit string) ([]Call, error) {
 	})
 	return out, err
 }
+
+// SamplePrompt is the prompt a sample's calls sent for its answer: the
+// messages of its last judged call (the final draw; a sample's other calls,
+// as a retrieval query, are not its answer), or of its last call when none
+// was judged. One message gives its content as is, which is what runs
+// before the call record kept in prompts.jsonl; several are each headed by
+// their role. It reports false when no call holds a request.
+func SamplePrompt(calls []Call) (string, bool) {
+	pick := -1
+	for i, c := range calls {
+		if c.Exchange == nil {
+			continue
+		}
+		if c.Judged || pick < 0 || !calls[pick].Judged {
+			pick = i
+		}
+	}
+	if pick < 0 {
+		return "", false
+	}
+	msgs := calls[pick].Exchange.Messages
+	if len(msgs) == 1 {
+		return msgs[0].Content, true
+	}
+	var sb strings.Builder
+	for i, m := range msgs {
+		if i > 0 {
+			sb.WriteString("\n\n")
+		}
+		sb.WriteString("[" + m.Role + "]\n" + m.Content)
+	}
+	return sb.String(), true
+}
+
+// IndexUnits locates every unit's journal lines (a unit journalled again,
+// as a state saved twice, has several), reading only the unit at the head
+// of each line, so that one unit's calls are then read (OfLines) without a
+// scan of the journal.
+func (c *CallRecord) IndexUnits() (map[string][]runlog.Span, error) {
+	out := map[string][]runlog.Span{}
+	path := filepath.Join(c.dir, UsageJournal)
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return out, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("call record: %w", err)
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 1<<16)
+	var off int64
+	for line := 1; ; line++ {
+		b, rerr := br.ReadBytes('\n')
+		if len(b) > 0 && b[len(b)-1] == '\n' {
+			unit, err := lineUnit(b)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+			}
+			out[unit] = append(out[unit], runlog.Span{Off: off, Len: int64(len(b))})
+		}
+		off += int64(len(b))
+		if rerr != nil {
+			if errors.Is(rerr, io.EOF) {
+				return out, nil
+			}
+			return nil, fmt.Errorf("%s:%d: %w", path, line, rerr)
+		}
+	}
+}
+
+// lineUnit decodes the unit leading a journal line.
+func lineUnit(b []byte) (string, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return "", errors.New("not a journal line")
+	}
+	var unit string
+	if k, err := dec.Token(); err != nil || k != "unit" {
+		return "", errors.New("journal line without a leading unit")
+	}
+	if err := dec.Decode(&unit); err != nil {
+		return "", fmt.Errorf("unit: %w", err)
+	}
+	return unit, nil
+}
+
+// OfLines returns the calls of the journal lines at spans (from
+// IndexUnits), their Exchange filled in.
+func (c *CallRecord) OfLines(spans []runlog.Span) ([]Call, error) {
+	path := filepath.Join(c.dir, UsageJournal)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("call record: %w", err)
+	}
+	defer f.Close()
+	var out []Call
+	for _, sp := range spans {
+		b := make([]byte, sp.Len)
+		if _, err := f.ReadAt(b, sp.Off); err != nil {
+			return nil, fmt.Errorf("%s at %d: %w", path, sp.Off, err)
+		}
+		err := c.line(path, 0, b, nil, func(cl Call) error {
+			out = append(out, cl)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

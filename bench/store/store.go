@@ -71,7 +71,6 @@ type Store struct {
 	written      uint64                   // lines written
 	err          error                    // first write failure; the store is closed for writing
 	samples      map[string]runlog.Sample // last record per ID
-	prompts      *os.File                 // prompts.jsonl, opened on the first prompt
 	order        []string                 // first-seen order of IDs
 	records      map[string]int           // sample records per ID in the log
 	usage        []usageLine
@@ -605,12 +604,8 @@ func (s *Store) AppendWith(rec runlog.Sample, calls []llm.CallRecord) error {
 		return fmt.Errorf("run store: encode %s: %w", rec.ID, err)
 	}
 	b = append(b, '\n')
-	var pl []byte
-	if rec.Prompt != "" {
-		if pl, err = runlog.EncodePrompt(rec.ID, rec.Prompt); err != nil {
-			return fmt.Errorf("run store: %w", err)
-		}
-	}
+	// The prompt is not written apart: it is the sample's call record
+	// (see SamplePrompt).
 	calls, chunks := recordCalls(calls)
 	ul := usageLine{Unit: samplePrefix + rec.ID, Calls: calls}
 	ub := encodeUsage([]usageLine{ul})
@@ -620,20 +615,12 @@ func (s *Store) AppendWith(rec runlog.Sample, calls []llm.CallRecord) error {
 		s.mu.Unlock()
 		return fmt.Errorf("run store: not saving %s: closed after an earlier write failure: %w", rec.ID, s.err)
 	}
-	// The calls' chunks go first (a chunk no call names is harmless),
-	// then the prompt: one without its sample is dropped when the prompts
-	// are compacted. The commit's fsync covers both.
+	// The calls' chunks go first (a chunk no call names is harmless);
+	// the commit's fsync covers them.
 	if err := s.writeChunks(chunks); err != nil {
 		err = s.fail(err)
 		s.mu.Unlock()
 		return err
-	}
-	if pl != nil {
-		if err := s.appendPrompt(pl); err != nil {
-			err = s.fail(err)
-			s.mu.Unlock()
-			return err
-		}
 	}
 	usize := s.usize
 	if err := writeLine(s.u, &s.usize, ub); err != nil {
@@ -674,12 +661,9 @@ func (s *Store) commit(seq uint64) error {
 		s.mu.Unlock()
 		return err
 	}
-	target, f, u, pr, c := s.written, s.f, s.u, s.prompts, s.c
+	target, f, u, c := s.written, s.f, s.u, s.c
 	s.mu.Unlock()
 	err := c.Sync()
-	if pr != nil && err == nil {
-		err = pr.Sync()
-	}
 	if err == nil {
 		err = u.Sync()
 	}
@@ -760,11 +744,13 @@ func (s *Store) Compact(order []string) error {
 	}
 
 	var buf bytes.Buffer
-	for _, id := range ids {
+	recs, spans := make([]runlog.Sample, len(ids)), make([]runlog.Span, len(ids))
+	for i, id := range ids {
 		b, err := json.Marshal(s.samples[id])
 		if err != nil {
 			return fmt.Errorf("run store: encode %s: %w", id, err)
 		}
+		recs[i], spans[i] = s.samples[id], runlog.Span{Off: int64(buf.Len()), Len: int64(len(b) + 1)}
 		buf.Write(b)
 		buf.WriteByte('\n')
 	}
@@ -773,6 +759,11 @@ func (s *Store) Compact(order []string) error {
 	}
 	if err := WriteFileAtomic(filepath.Join(s.dir, runlog.SamplesFile), buf.Bytes()); err != nil {
 		return err
+	}
+	// The viewer's index of the samples, so a large run's first page
+	// decodes only its own lines; a later append makes it stale.
+	if err := runlog.WriteSampleIndex(s.dir, runlog.NewSampleIndex(recs, spans)); err != nil {
+		return fmt.Errorf("run store: %w", err)
 	}
 	f, err := s.openLog(runlog.SamplesFile)
 	if err != nil {
@@ -801,10 +792,6 @@ func (s *Store) Close() error {
 	defer s.syncMu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.prompts != nil {
-		s.prompts.Close()
-		s.prompts = nil
-	}
 	var err error
 	for _, f := range []logFile{s.f, s.u, s.c} {
 		if f != nil {
@@ -858,66 +845,12 @@ func (s *Store) CheckConfig(hash string) error {
 	return nil
 }
 
-// appendPrompt appends one prompts.jsonl line; the caller holds mu. On first
-// use a torn tail left by a killed process is cut back to the last newline so
-// the new line starts fresh. The commit's fsync covers it with the sample's
-// line, so the prompt reaches disk no later than the sample.
-func (s *Store) appendPrompt(line []byte) error {
-	if s.prompts == nil {
-		path := filepath.Join(s.dir, runlog.PromptsFile)
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
-		if err != nil {
-			return fmt.Errorf("run store: %w", err)
-		}
-		end, err := completeLength(f)
-		if err == nil {
-			err = f.Truncate(end)
-		}
-		if err == nil {
-			_, err = f.Seek(end, io.SeekStart)
-		}
-		if err != nil {
-			f.Close()
-			return fmt.Errorf("run store: %s: %w", path, err)
-		}
-		s.prompts = f
-	}
-	if _, err := s.prompts.Write(line); err != nil {
-		return fmt.Errorf("run store: append prompt: %w", err)
-	}
-	return nil
-}
-
-// completeLength is the length of f up to and including its last newline.
-func completeLength(f *os.File) (int64, error) {
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return 0, err
-	}
-	br := bufio.NewReaderSize(f, 1<<16)
-	var n, good int64
-	for {
-		b, err := br.ReadBytes('\n')
-		n += int64(len(b))
-		if err == nil {
-			good = n
-			continue
-		}
-		if errors.Is(err, io.EOF) {
-			return good, nil
-		}
-		return 0, err
-	}
-}
-
-// compactPrompts rewrites prompts.jsonl with the last line of every ID in ids
-// order (lines of IDs not in ids are dropped); the caller holds mu. It
+// compactPrompts rewrites prompts.jsonl (kept by runs from before the call
+// record held prompts) with the last line of every ID in ids order (lines of
+// IDs not in ids are dropped); the caller holds mu. It
 // streams line by line so prompts never all sit in memory at once.
 func (s *Store) compactPrompts(ids []string) error {
 	path := filepath.Join(s.dir, runlog.PromptsFile)
-	if s.prompts != nil {
-		s.prompts.Close()
-		s.prompts = nil
-	}
 	idx, err := runlog.IndexPrompts(path)
 	if err != nil || len(idx) == 0 {
 		return err

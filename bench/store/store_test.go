@@ -1,11 +1,13 @@
 package store
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -103,45 +105,84 @@ func TestStoreJSON(t *testing.T) {
 	}
 }
 
-// Prompts go to prompts.jsonl; a torn prompt line is cut on resume and
-// Compact keeps one line per sample, in sample order, with the last prompt.
-func TestStorePrompts(t *testing.T) {
+// A sample's prompt is its call record's: no prompts.jsonl is written, and
+// samples.jsonl never carries it.
+func TestStorePromptsInCallRecord(t *testing.T) {
 	dir := t.TempDir()
 	s, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, rec := range []runlog.Sample{
-		{ID: "m/b", Prompt: "first prompt of b", Error: "timeout"},
-		{ID: "m/a", Prompt: "prompt of a <tag> & \"quotes\"", Valid: true},
-	} {
-		if err := s.Append(rec); err != nil {
-			t.Fatal(err)
-		}
+	ask := func(prompt string, judged bool) llm.CallRecord {
+		return llm.CallRecord{Purpose: "predict", Judged: judged, Exchange: &llm.Exchange{Messages: []llm.Message{{Role: "user", Content: prompt}}, Text: "Yes"}}
+	}
+	prompt := "prompt of a <tag> & \"quotes\""
+	calls := []llm.CallRecord{ask("a retrieval query", false), ask(prompt+" (first draw)", true), ask(prompt, true)}
+	if err := s.AppendWith(runlog.Sample{ID: "m/a", Prompt: prompt, Valid: true}, calls); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Compact([]string{"m/a"}); err != nil {
+		t.Fatal(err)
 	}
 	s.Close()
-	path := filepath.Join(dir, runlog.PromptsFile)
-	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	f.WriteString(`{"id":"m/c","gz":"H4sI`)
-	f.Close()
+	if _, err := os.Stat(filepath.Join(dir, runlog.PromptsFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("%s written (%v)", runlog.PromptsFile, err)
+	}
+	if strings.Contains(mustRead(t, filepath.Join(dir, runlog.SamplesFile)), "prompt of") {
+		t.Error("samples.jsonl must not carry prompts")
+	}
+	cr, err := OpenCalls(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cr.Close()
+	units, err := cr.IndexUnits()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := cr.OfLines(units[SampleUnit("m/a")])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, ok := SamplePrompt(got); !ok || p != prompt {
+		t.Errorf("SamplePrompt = %q, %v; want %q", p, ok, prompt)
+	}
+	two := []Call{{CallRecord: llm.CallRecord{Exchange: &llm.Exchange{Messages: []llm.Message{{Role: "system", Content: "S"}, {Role: "user", Content: "U"}}}}}}
+	if p, _ := SamplePrompt(two); p != "[system]\nS\n\n[user]\nU" {
+		t.Errorf("SamplePrompt of two messages = %q", p)
+	}
+}
 
-	s, err = Open(dir)
+// An older run's prompts.jsonl is still compacted: a torn line is dropped
+// and one line per sample is kept, in sample order, with the last prompt.
+func TestStoreCompactsOldPrompts(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if err := s.Append(runlog.Sample{ID: "m/b", Prompt: "second prompt of b", Valid: true}); err != nil {
+	path := filepath.Join(dir, runlog.PromptsFile)
+	var old []byte
+	for _, p := range [][2]string{{"m/b", "first prompt of b"}, {"m/a", "prompt of a"}, {"m/b", "second prompt of b"}} {
+		if err := s.Append(runlog.Sample{ID: p[0], Valid: true}); err != nil {
+			t.Fatal(err)
+		}
+		line, err := runlog.EncodePrompt(p[0], p[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		old = append(old, line...)
+	}
+	if err := os.WriteFile(path, append(old, `{"id":"m/c","gz":"H4sI`...), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Compact([]string{"m/a", "m/b"}); err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
-	want := [][2]string{{"m/a", "prompt of a <tag> & \"quotes\""}, {"m/b", "second prompt of b"}}
+	b := mustRead(t, path)
+	lines := strings.Split(strings.TrimSuffix(b, "\n"), "\n")
+	want := [][2]string{{"m/a", "prompt of a"}, {"m/b", "second prompt of b"}}
 	if len(lines) != len(want) {
 		t.Fatalf("prompts.jsonl has %d lines, want %d:\n%s", len(lines), len(want), b)
 	}
@@ -150,18 +191,6 @@ func TestStorePrompts(t *testing.T) {
 		if err != nil || id != w[0] || p != w[1] {
 			t.Errorf("line %d = (%q, %q, %v), want (%q, %q)", i+1, id, p, err, w[0], w[1])
 		}
-	}
-	idx, err := runlog.IndexPrompts(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pf, _ := os.Open(path)
-	defer pf.Close()
-	if p, err := runlog.ReadPrompt(pf, idx["m/b"]); err != nil || p != "second prompt of b" {
-		t.Errorf("ReadPrompt(m/b) = %q, %v", p, err)
-	}
-	if strings.Contains(mustRead(t, filepath.Join(dir, runlog.SamplesFile)), "prompt of") {
-		t.Error("samples.jsonl must not carry prompts")
 	}
 }
 

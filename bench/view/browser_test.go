@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/memharness/memharness/bench"
+	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/bench/view"
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/runlog"
@@ -212,7 +213,7 @@ func TestViewerClickThrough(t *testing.T) {
 	}
 	prompt := promptOf(t, run, want.ID)
 	if got := text(t, ctx, "#sample-prompt"); strings.TrimSpace(got) != strings.TrimSpace(prompt) || prompt == "" {
-		t.Errorf("prompt on the page (%d chars) differs from prompts.jsonl (%d chars)", len(got), len(prompt))
+		t.Errorf("prompt on the page (%d chars) differs from the call record (%d chars)", len(got), len(prompt))
 	}
 	if got := text(t, ctx, "#sample-raw"); strings.TrimSpace(got) != strings.TrimSpace(want.Raw) {
 		t.Errorf("response %q, want %q", got, want.Raw)
@@ -301,21 +302,19 @@ func TestViewerClickThrough(t *testing.T) {
 	t.Logf("screenshots in %s", sh.dir)
 }
 
+// promptOf is sample id's prompt as its call record holds it.
 func promptOf(t *testing.T, run, id string) string {
 	t.Helper()
-	idx, err := runlog.IndexPrompts(filepath.Join(run, runlog.PromptsFile))
+	cr, err := store.OpenCalls(run)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(filepath.Join(run, runlog.PromptsFile))
+	defer cr.Close()
+	calls, err := cr.Of(store.SampleUnit(id))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	p, err := runlog.ReadPrompt(f, idx[id])
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, _ := store.SamplePrompt(calls)
 	return p
 }
 

@@ -12,7 +12,9 @@
 // escaped; styles and the small filter script are embedded, nothing is
 // fetched from the network.
 //
-// Large runs stay fast: a run's samples are parsed once into a compact
-// in-memory index, lists are paginated (PageSize rows), and prompts are
-// read one at a time from prompts.jsonl through an offset index.
+// Large runs stay fast: a run's samples are listed from its sample index
+// (runlog.SampleIndexFile, written when the run's samples are compacted and
+// rebuilt when samples.jsonl changed), a sample shown in full is read from
+// its own line, lists are paginated (PageSize rows), and prompts are read
+// one sample at a time from the call record (prompts.jsonl in older runs).
 package view

@@ -41,23 +41,13 @@ func (ri *runIndex) draws(s *runlog.Sample) []Draw {
 		ri.drawOnce.Do(func() { ri.drawCalls, ri.drawErr = redrawnCalls(ri) })
 		calls, err = ri.drawCalls[store.SampleUnit(s.ID)], ri.drawErr
 	} else {
-		calls, err = callsOf(ri.dir, store.SampleUnit(s.ID))
+		calls, err = ri.callsOf(store.SampleUnit(s.ID))
 	}
 	if err != nil {
 		// Loud on the page, and the rest of the sample still shows.
 		return []Draw{{N: 1, Failed: true, Verdict: "the call record could not be read: " + err.Error()}}
 	}
 	return drawsOf(s, calls)
-}
-
-// callsOf reads one unit's calls from dir's call record.
-func callsOf(dir, unit string) ([]store.Call, error) {
-	cr, err := store.OpenCalls(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer cr.Close()
-	return cr.Of(unit)
 }
 
 // redrawnCalls reads the calls of every sample drawn more than once, in

@@ -20,11 +20,12 @@ import (
 // sortKeys are the sample-list columns that sort, by their query name.
 var sortKeys = []string{"id", "method", "user", "field", "label", "answer", "outcome", "tokens", "latency", "cached"}
 
-// query is a search of the sample list: q lowered, and the prompts file
-// opened once for the whole search (a prompt is read only when the ID and
-// the answer miss).
+// query is a search of the sample list: q lowered, and the files a sample's
+// answer and prompt are read from opened once for the whole search (each is
+// read only when what came before missed).
 type query struct {
 	q       string
+	samples *os.File
 	prompts io.ReaderAt
 }
 
@@ -33,32 +34,48 @@ func (ri *runIndex) newQuery(q string) (*query, func()) {
 		return nil, func() {}
 	}
 	qq := &query{q: strings.ToLower(q)}
-	ri.prompt("") // index the prompts
-	f, err := os.Open(filepath.Join(ri.dir, runlog.PromptsFile))
-	if err != nil {
-		return qq, func() {}
+	var files []*os.File
+	if f, err := openFile(ri.dir, filepath.Join(ri.dir, runlog.SamplesFile)); err == nil {
+		qq.samples, files = f, append(files, f)
 	}
-	qq.prompts = f
-	return qq, func() { f.Close() }
+	ri.prompt("") // index the prompts of a run that kept prompts.jsonl
+	if len(ri.prompts) > 0 {
+		if f, err := openFile(ri.dir, filepath.Join(ri.dir, runlog.PromptsFile)); err == nil {
+			qq.prompts, files = f, append(files, f)
+		}
+	}
+	return qq, func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}
 }
 
-// matches reports whether the sample's ID, answer or prompt contains the
+// matches reports whether sample i's ID, answer or prompt contains the
 // query (case-insensitive); a nil query matches everything.
-func (ri *runIndex) matches(s *runlog.Sample, q *query) bool {
+func (ri *runIndex) matches(i int, q *query) bool {
 	if q == nil {
 		return true
 	}
-	for _, t := range []string{s.ID, s.Raw, s.Pred} {
+	s := &ri.samples[i]
+	texts := []string{s.ID, s.Pred}
+	if q.samples != nil {
+		if full, err := runlog.ReadSampleAt(q.samples, ri.spans[i]); err == nil {
+			texts = append(texts, full.Raw)
+		}
+	}
+	for _, t := range texts {
 		if strings.Contains(strings.ToLower(t), q.q) {
 			return true
 		}
 	}
-	sp, ok := ri.prompts[s.ID]
-	if !ok || q.prompts == nil {
-		return false
+	var p string
+	if sp, ok := ri.prompts[s.ID]; ok && q.prompts != nil {
+		p, _ = runlog.ReadPrompt(q.prompts, sp)
+	} else if len(ri.prompts) == 0 {
+		p, _ = ri.recordedPrompt(s.ID)
 	}
-	p, err := runlog.ReadPrompt(q.prompts, sp)
-	return err == nil && strings.Contains(strings.ToLower(p), q.q)
+	return strings.Contains(strings.ToLower(p), q.q)
 }
 
 // sortSamples orders idx by the column key (log order breaks ties, so a
@@ -175,7 +192,7 @@ type InstanceData struct {
 func instanceData(ri *runIndex, inst string, l links) (InstanceData, error) {
 	d := InstanceData{Instance: inst}
 	for _, m := range ri.methods {
-		i, ok := ri.byID[m+"/"+inst]
+		i, ok := ri.lookup(m + "/" + inst)
 		if !ok {
 			continue
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -31,7 +32,9 @@ func writeCompareRun(t *testing.T, dir string) {
 			if m == "pramem" && i == 0 {
 				s.Attempts, s.Calls = 2, 2
 			}
-			must(t, st.Append(s))
+			// The prompt reaches the viewer through the call record.
+			must(t, st.AppendWith(s, []llm.CallRecord{{Purpose: "predict", Judged: true,
+				Exchange: &llm.Exchange{Messages: []llm.Message{{Role: "user", Content: s.Prompt}}, Text: s.Raw}}}))
 			order = append(order, s.ID)
 		}
 	}

@@ -175,8 +175,11 @@ func runData(ri *runIndex, l links) (RunData, error) {
 			d.Transcripts = append(d.Transcripts, Link{Label: m, URL: l.transcripts(m, st[0])})
 		}
 	}
-	_, err = statFile(ri.dir, filepath.Join(ri.dir, runlog.PromptsFile))
-	d.PromptsKept = err == nil
+	for _, name := range []string{runlog.ChunksFile, runlog.PromptsFile} {
+		if _, err := statFile(ri.dir, filepath.Join(ri.dir, name)); err == nil {
+			d.PromptsKept = true
+		}
+	}
 	return d, nil
 }
 
@@ -312,11 +315,14 @@ type SampleData struct {
 }
 
 func sampleData(ri *runIndex, id string, limit int) (SampleData, error) {
-	i, ok := ri.byID[id]
+	i, ok := ri.lookup(id)
 	if !ok {
 		return SampleData{}, fmt.Errorf("no sample %q", id)
 	}
-	s := ri.samples[i]
+	s, err := ri.full(i)
+	if err != nil {
+		return SampleData{}, err
+	}
 	d := SampleData{Sample: s, Outcome: outcomeOf(&s), Tokens: s.PromptTokens + s.CompletionTokens,
 		LabelText: labelText(s.Kind, s.Label), PredText: labelText(s.Kind, s.Pred), Draws: ri.draws(&s)}
 	p, err := ri.prompt(id)

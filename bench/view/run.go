@@ -59,15 +59,22 @@ func discover(root string) ([]Entry, error) {
 }
 
 // runIndex is one run's data, loaded once and shared by every request.
+// Its samples come from the run's sample index (runlog.SampleIndex): each
+// holds the fields the list shows, filters and sorts by; a sample shown in
+// full is read from its line (full).
 type runIndex struct {
 	dir      string
 	manifest runlog.Manifest
 	samples  []runlog.Sample
-	byID     map[string]int
+	spans    []runlog.Span
+	byIDOnce sync.Once
+	byID     map[string]int // built at first lookup: the list needs none
 	methods  []string
 	users    []string
 	fields   []string
 
+	// prompts indexes prompts.jsonl, which runs from before the call
+	// record kept; newer runs read a prompt from the call record.
 	promptOnce sync.Once
 	prompts    map[string]runlog.Span
 	promptErr  error
@@ -81,6 +88,11 @@ type runIndex struct {
 	drawOnce  sync.Once
 	drawCalls map[string][]store.Call // by unit
 	drawErr   error
+
+	callOnce sync.Once
+	calls    *store.CallRecord
+	units    map[string][]runlog.Span
+	callErr  error
 }
 
 func loadRun(dir string) (*runIndex, error) {
@@ -91,14 +103,16 @@ func loadRun(dir string) (*runIndex, error) {
 	if err != nil {
 		return nil, err
 	}
-	ri := &runIndex{dir: dir, manifest: man, byID: map[string]int{}}
-	if ri.samples, err = readSamples(dir, filepath.Join(dir, runlog.SamplesFile)); err != nil {
+	ri := &runIndex{dir: dir, manifest: man}
+	x, err := sampleIndex(dir, man)
+	if err != nil {
 		return nil, err
 	}
+	ri.samples, ri.spans = make([]runlog.Sample, x.Count()), make([]runlog.Span, x.Count())
 	seen := [3]map[string]bool{{}, {}, {}}
 	for i := range ri.samples {
+		ri.samples[i], ri.spans[i] = x.Lite(i), x.Span(i)
 		s := &ri.samples[i]
-		ri.byID[s.ID] = i
 		for k, v := range [3]string{s.Method, s.User, s.Field} {
 			if !seen[k][v] {
 				seen[k][v] = true
@@ -113,16 +127,65 @@ func loadRun(dir string) (*runIndex, error) {
 			}
 		}
 	}
-	// Index the prompts in the background: the first sample page should not
-	// wait for a scan of prompts.jsonl.
-	go ri.prompt("")
 	sort.SliceStable(ri.users, func(i, j int) bool { return naturalLess(ri.users[i], ri.users[j]) })
 	sort.SliceStable(ri.fields, func(i, j int) bool { return naturalLess(ri.fields[i], ri.fields[j]) })
 	return ri, nil
 }
 
+// sampleIndex is the run's sample index: the one on disk when it matches
+// samples.jsonl, else one built from it, which is kept on disk for the
+// next viewer when the run has finished (a running run's samples change;
+// a folder the viewer may not write keeps none).
+func sampleIndex(dir string, man runlog.Manifest) (*runlog.SampleIndex, error) {
+	if _, err := statFile(dir, filepath.Join(dir, runlog.SamplesFile)); errors.Is(err, fs.ErrNotExist) {
+		return &runlog.SampleIndex{}, nil
+	} else if err != nil {
+		return nil, err
+	}
+	if _, err := statFile(dir, filepath.Join(dir, runlog.SampleIndexFile)); err == nil || errors.Is(err, fs.ErrNotExist) {
+		if x, err := runlog.LoadSampleIndex(dir); err == nil {
+			return x, nil
+		}
+	}
+	x, err := runlog.BuildSampleIndex(dir)
+	if err != nil {
+		return nil, err
+	}
+	if man.Finished != nil {
+		_ = runlog.WriteSampleIndex(dir, x) // a cache: without it the next open rebuilds
+	}
+	return x, nil
+}
+
+// lookup returns the position of sample id.
+func (ri *runIndex) lookup(id string) (int, bool) {
+	ri.byIDOnce.Do(func() {
+		ri.byID = make(map[string]int, len(ri.samples))
+		for i := range ri.samples {
+			ri.byID[ri.samples[i].ID] = i
+		}
+	})
+	i, ok := ri.byID[id]
+	return i, ok
+}
+
+// full reads sample i's whole record (Raw, Error and all).
+func (ri *runIndex) full(i int) (runlog.Sample, error) {
+	f, err := openFile(ri.dir, filepath.Join(ri.dir, runlog.SamplesFile))
+	if err != nil {
+		return runlog.Sample{}, err
+	}
+	defer f.Close()
+	s, err := runlog.ReadSampleAt(f, ri.spans[i])
+	if err == nil && s.ID != ri.samples[i].ID {
+		err = fmt.Errorf("samples.jsonl changed while the viewer ran: reload it (sample %d is %q, not %q)", i, s.ID, ri.samples[i].ID)
+	}
+	return s, err
+}
+
 // prompt returns the prompt sample id sent, or "" when the run did not
-// keep it (runs from before prompts were stored).
+// keep it: from prompts.jsonl in runs that have one, else from the call
+// record (store.SamplePrompt).
 func (ri *runIndex) prompt(id string) (string, error) {
 	ri.promptOnce.Do(func() {
 		path := filepath.Join(ri.dir, runlog.PromptsFile)
@@ -137,7 +200,7 @@ func (ri *runIndex) prompt(id string) (string, error) {
 	}
 	sp, ok := ri.prompts[id]
 	if !ok {
-		return "", nil
+		return ri.recordedPrompt(id)
 	}
 	f, err := openFile(ri.dir, filepath.Join(ri.dir, runlog.PromptsFile))
 	if err != nil {
@@ -145,6 +208,40 @@ func (ri *runIndex) prompt(id string) (string, error) {
 	}
 	defer f.Close()
 	return runlog.ReadPrompt(f, sp)
+}
+
+// recordedPrompt is sample id's prompt from the call record.
+func (ri *runIndex) recordedPrompt(id string) (string, error) {
+	calls, err := ri.callsOf(store.SampleUnit(id))
+	if err != nil {
+		return "", err
+	}
+	p, _ := store.SamplePrompt(calls)
+	return p, nil
+}
+
+// callsOf reads one unit's calls through the run's call record, opened
+// and indexed by unit at first use.
+func (ri *runIndex) callsOf(unit string) ([]store.Call, error) {
+	ri.callOnce.Do(func() {
+		for _, name := range []string{store.UsageJournal, runlog.ChunksFile} {
+			if _, err := statFile(ri.dir, filepath.Join(ri.dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				ri.callErr = err
+				return
+			}
+		}
+		if ri.calls, ri.callErr = store.OpenCalls(ri.dir); ri.callErr == nil {
+			ri.units, ri.callErr = ri.calls.IndexUnits()
+		}
+	})
+	if ri.callErr != nil {
+		return nil, ri.callErr
+	}
+	spans, ok := ri.units[unit]
+	if !ok {
+		return nil, nil
+	}
+	return ri.calls.OfLines(spans)
 }
 
 // Filter selects samples; empty fields match everything.
@@ -178,7 +275,7 @@ func (ri *runIndex) match(f Filter) []int {
 	for i := range ri.samples {
 		s := &ri.samples[i]
 		if f.Method != "" && s.Method != f.Method || f.User != "" && s.User != f.User ||
-			f.Field != "" && s.Field != f.Field || f.Outcome != "" && outcomeOf(s) != f.Outcome || !ri.matches(s, q) {
+			f.Field != "" && s.Field != f.Field || f.Outcome != "" && outcomeOf(s) != f.Outcome || !ri.matches(i, q) {
 			continue
 		}
 		out = append(out, i)

@@ -13,15 +13,19 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/memharness/memharness/bench/store"
+	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/runlog"
 )
 
 // writeRun writes a run directory of n samples over three methods through
-// the run store (so prompts land in prompts.jsonl as in a real run), plus a
-// report table and a per-user memory with two PraMem practice rounds.
+// the run store (each sample's prompt in its call record, as in a real
+// run), plus a report table and a per-user memory with two PraMem practice
+// rounds.
 func writeRun(t testing.TB, dir string, n int) {
 	t.Helper()
 	st, err := store.Open(dir)
@@ -29,18 +33,17 @@ func writeRun(t testing.TB, dir string, n int) {
 		t.Fatal(err)
 	}
 	// Large runs for the benchmarks skip the store's per-sample fsync and
-	// write both logs directly, in the same format.
-	var direct, directPrompts *bufio.Writer
+	// write samples.jsonl and its index directly, in the same format, as
+	// the store's Compact leaves them (their samples keep no call record).
+	var direct *bufio.Writer
+	var sf *os.File
+	var recs []runlog.Sample
+	var spans []runlog.Span
+	var off int64
 	if n > 1000 {
-		sf, err := os.Create(filepath.Join(dir, runlog.SamplesFile))
+		sf, err = os.Create(filepath.Join(dir, runlog.SamplesFile))
 		must(t, err)
-		pf, err := os.Create(filepath.Join(dir, runlog.PromptsFile))
-		must(t, err)
-		defer sf.Close()
-		defer pf.Close()
-		direct, directPrompts = bufio.NewWriter(sf), bufio.NewWriter(pf)
-		defer direct.Flush()
-		defer directPrompts.Flush()
+		direct = bufio.NewWriter(sf)
 	}
 	methods := []string{"truncation", "rag", "pramem"}
 	var order []string
@@ -64,12 +67,13 @@ func writeRun(t testing.TB, dir string, n int) {
 		if direct != nil {
 			b, _ := json.Marshal(s)
 			direct.Write(append(b, '\n'))
-			pl, err := runlog.EncodePrompt(s.ID, s.Prompt)
-			must(t, err)
-			directPrompts.Write(pl)
+			recs, spans = append(recs, s), append(spans, runlog.Span{Off: off, Len: int64(len(b) + 1)})
+			off += int64(len(b) + 1)
 			continue
 		}
-		if err := st.Append(s); err != nil {
+		call := llm.CallRecord{Purpose: "predict", Judged: true, Cached: s.CachedCalls > 0, Usage: llm.Usage{PromptTokens: s.PromptTokens, CompletionTokens: 3},
+			Exchange: &llm.Exchange{Messages: []llm.Message{{Role: "user", Content: s.Prompt}}, SampleID: s.ID, Affinity: s.User, Text: s.Raw}}
+		if err := st.AppendWith(s, []llm.CallRecord{call}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -77,6 +81,10 @@ func writeRun(t testing.TB, dir string, n int) {
 		if err := st.Compact(order); err != nil {
 			t.Fatal(err)
 		}
+	} else {
+		must(t, direct.Flush())
+		must(t, sf.Close())
+		must(t, runlog.WriteSampleIndex(dir, runlog.NewSampleIndex(recs, spans)))
 	}
 	man := runlog.Manifest{Name: "demo<b>", Backbone: "sim", Model: "m", DataSource: "synthetic", Methods: methods, Samples: n,
 		Config: map[string]any{"name": "demo"}}
@@ -302,27 +310,38 @@ func BenchmarkSamplesPage(b *testing.B) {
 	}
 }
 
-// BenchmarkOpenRun measures the first page of a run of 100,000 samples:
-// reading and indexing samples.jsonl, then rendering the overview.
+// BenchmarkOpenRun measures the first page of a run of 200,000 samples
+// (a fresh viewer each time): loading the sample index and rendering the
+// first page of the sample list; "unindexed" is a run whose index is
+// missing (built from samples.jsonl, as for a run still being written).
 func BenchmarkOpenRun(b *testing.B) {
 	root := b.TempDir()
-	writeRun(b, filepath.Join(root, "big"), 100_000)
-	runtime.GC()
-	for b.Loop() {
-		s, err := NewServer(root, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		rec := httptest.NewRecorder()
-		s.Handler().ServeHTTP(rec, localReq("/samples?r=big"))
-		if rec.Code != 200 {
-			b.Fatal(rec.Code)
+	run := filepath.Join(root, "big")
+	writeRun(b, run, 200_000)
+	open := func(b *testing.B) {
+		b.ReportAllocs()
+		runtime.GC()
+		cpu0 := cpuTime()
+		defer func() { b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N)/1e6, "cpu-ms/op") }()
+		for b.Loop() {
+			s, err := NewServer(root, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			rec := httptest.NewRecorder()
+			s.Handler().ServeHTTP(rec, localReq("/samples?r=big"))
+			if rec.Code != 200 || !strings.Contains(rec.Body.String(), "200000") {
+				b.Fatalf("%d: %.300s", rec.Code, rec.Body.String())
+			}
 		}
 	}
+	b.Run("indexed", open)
+	must(b, os.Remove(filepath.Join(run, runlog.SampleIndexFile)))
+	b.Run("unindexed", open)
 }
 
-// readSamples agrees with runlog.ReadSamples: last record per ID, torn
-// final line ignored, a malformed line elsewhere an error naming it.
+// The sample index agrees with runlog.ReadSamples: last record per ID,
+// torn final line ignored, a malformed line elsewhere an error naming it.
 func TestReadSamples(t *testing.T) {
 	dir := t.TempDir()
 	tests := []struct {
@@ -337,9 +356,23 @@ func TestReadSamples(t *testing.T) {
 		{"malformed", `{"id":"a"}` + "\nnot json\n" + `{"id":"b"}` + "\n", nil, nil, ":2:"},
 	}
 	for _, tt := range tests {
-		path := filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "_"))
+		run := filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "_"))
+		must(t, os.MkdirAll(run, 0o755))
+		path := filepath.Join(run, runlog.SamplesFile)
 		must(t, os.WriteFile(path, []byte(tt.body), 0o644))
-		got, err := readSamples(dir, path)
+		x, err := runlog.BuildSampleIndex(run)
+		var got []runlog.Sample
+		if err == nil {
+			f, _ := os.Open(path)
+			for i := range x.Count() {
+				s, err := runlog.ReadSampleAt(f, x.Span(i))
+				if err != nil {
+					t.Fatalf("%s: sample %d: %v", tt.name, i, err)
+				}
+				got = append(got, s)
+			}
+			f.Close()
+		}
 		if tt.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.err) {
 				t.Errorf("%s: err %v, want one naming %s", tt.name, err, tt.err)
@@ -361,5 +394,56 @@ func TestReadSamples(t *testing.T) {
 				t.Errorf("%s: sample %d = %s/%s, want %s/%s", tt.name, i, got[i].ID, got[i].Pred, tt.ids[i], tt.preds[i])
 			}
 		}
+	}
+}
+
+// cpuTime is the CPU time the process used so far: on a shared machine the
+// wall time of a benchmark says more about the neighbours than the code.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// The sample index is trusted only while samples.jsonl is what it was made
+// from: samples appended by a resumed run, or a damaged index, are seen.
+func TestSampleIndexFollowsTheLog(t *testing.T) {
+	root := t.TempDir()
+	run := filepath.Join(root, "r")
+	writeRun(t, run, 30)
+	if _, err := runlog.LoadSampleIndex(run); err != nil {
+		t.Fatalf("the run's Compact left no usable index: %v", err)
+	}
+	total := func() string {
+		s, err := NewServer(root, nil)
+		must(t, err)
+		_, body := get(t, s.Handler(), "/samples?r=r&method=rag")
+		i := strings.Index(body, `<span id="total">`)
+		if i < 0 {
+			t.Fatalf("no total on the page:\n%.400s", body)
+		}
+		return body[i+len(`<span id="total">`) : i+len(`<span id="total">`)+strings.Index(body[i+len(`<span id="total">`):], "<")]
+	}
+	if got := total(); got != "10" {
+		t.Fatalf("rag samples %s, want 10", got)
+	}
+	// A resumed run appends (the index on disk is now stale).
+	st, err := store.Open(run)
+	must(t, err)
+	must(t, st.Append(runlog.Sample{ID: "rag/u999/1", Method: "rag", User: "u999", Field: "f", Valid: true, Pred: "1", Label: "1"}))
+	st.Close()
+	if got := total(); got != "11" {
+		t.Errorf("after a resumed append rag samples %s, want 11", got)
+	}
+	s, err := NewServer(root, nil)
+	must(t, err)
+	if _, body := get(t, s.Handler(), "/sample?r=r&id="+url.QueryEscape("rag/u999/1")); !strings.Contains(body, "u999") {
+		t.Errorf("appended sample's page lacks it:\n%.400s", body)
+	}
+	must(t, os.WriteFile(filepath.Join(run, runlog.SampleIndexFile), []byte{1, 2, 3}, 0o644))
+	if got := total(); got != "11" {
+		t.Errorf("with a damaged index rag samples %s, want 11", got)
 	}
 }
