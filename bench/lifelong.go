@@ -12,7 +12,6 @@ import (
 
 	"github.com/memharness/memharness/accounting"
 	"github.com/memharness/memharness/bench/config"
-	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/datasets/trajectories"
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/envs/all"
@@ -22,6 +21,7 @@ import (
 	"github.com/memharness/memharness/methods/agent/lifemem"
 	"github.com/memharness/memharness/reports"
 	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runstore"
 )
 
 // executeLifelong runs task lifemem: every agent method of the config
@@ -54,7 +54,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	}
 	defer back.close()
 
-	st, err := store.Open(rs.dir)
+	st, err := runstore.Open(rs.dir)
 	if err != nil {
 		return res, err
 	}

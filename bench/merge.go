@@ -17,13 +17,13 @@ import (
 
 	"github.com/memharness/memharness/accounting"
 	"github.com/memharness/memharness/bench/config"
-	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/llm/cache"
 	"github.com/memharness/memharness/methods/registry"
 	"github.com/memharness/memharness/prediction"
 	"github.com/memharness/memharness/reports"
 	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runstore"
 )
 
 func cmdMerge(ctx context.Context, stdio IO, args []string) error {
@@ -226,7 +226,7 @@ func mergeShards(ctx context.Context, stdio IO, runDir string, report bool) erro
 	// replays the combined journal into usage.json, binds the config hash
 	// and, once the report is written, records the fingerprint, so a later
 	// `bench run` of the config finds it finished.
-	st, err := store.Open(runDir)
+	st, err := runstore.Open(runDir)
 	if err != nil {
 		return err
 	}
@@ -316,7 +316,7 @@ func mergePredictions(ctx context.Context, stdio IO, cfg *config.Config, shards 
 		return fmt.Errorf("merge: %d samples in the shards are not in the plan (e.g. %s); were the shards run with another config?", len(extra), strings.Join(firstN(extra, 3), ", "))
 	}
 	man.Samples = len(order)
-	if err := store.WriteFileAtomic(filepath.Join(runDir, runlog.SamplesFile), buf.Bytes()); err != nil {
+	if err := runstore.WriteFileAtomic(filepath.Join(runDir, runlog.SamplesFile), buf.Bytes()); err != nil {
 		return err
 	}
 	return mergePrompts(shards, order, runDir)
@@ -357,7 +357,7 @@ func mergePrompts(shards []shardRun, order []string, runDir string) error {
 			}
 		}
 	}
-	return store.WriteFileAtomic(filepath.Join(runDir, runlog.PromptsFile), out.Bytes())
+	return runstore.WriteFileAtomic(filepath.Join(runDir, runlog.PromptsFile), out.Bytes())
 }
 
 // mergeLifelong gathers each shard's method folders and writes run.json
@@ -400,7 +400,7 @@ func mergeLifelong(cfg *config.Config, shards []shardRun, runDir string, man *ru
 func mergeJournals(shards []shardRun, runDir string) error {
 	var all []byte
 	for _, s := range shards {
-		b, err := os.ReadFile(filepath.Join(s.dir, store.UsageJournal))
+		b, err := os.ReadFile(filepath.Join(s.dir, runstore.UsageJournal))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -412,7 +412,7 @@ func mergeJournals(shards []shardRun, runDir string) error {
 		}
 		all = append(all, b...)
 	}
-	if err := store.WriteFileAtomic(filepath.Join(runDir, store.UsageJournal), all); err != nil {
+	if err := runstore.WriteFileAtomic(filepath.Join(runDir, runstore.UsageJournal), all); err != nil {
 		return err
 	}
 	return mergeChunks(shards, runDir)
@@ -459,7 +459,7 @@ func mergeChunks(shards []shardRun, runDir string) error {
 	if len(all) == 0 {
 		return nil
 	}
-	return store.WriteFileAtomic(filepath.Join(runDir, runlog.ChunksFile), all)
+	return runstore.WriteFileAtomic(filepath.Join(runDir, runlog.ChunksFile), all)
 }
 
 // mergeCaches imports each shard's response caches into the --out root's
@@ -523,7 +523,7 @@ func copyTree(src, dst string) error {
 				return fmt.Errorf("%s differs between shards; the shards overlap", filepath.Join(filepath.Base(dst), rel))
 			}
 		}
-		return store.WriteFileAtomic(target, b)
+		return runstore.WriteFileAtomic(target, b)
 	})
 }
 

@@ -17,7 +17,6 @@ import (
 	"github.com/memharness/memharness/accounting"
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/bench/progress"
-	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/datasets/behavior"
 	"github.com/memharness/memharness/datasets/omnibehavior"
 	"github.com/memharness/memharness/llm"
@@ -27,6 +26,7 @@ import (
 	"github.com/memharness/memharness/releases/pramemrel"
 	"github.com/memharness/memharness/reports"
 	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runstore"
 )
 
 func cmdRun(ctx context.Context, stdio IO, args []string) error {
@@ -224,7 +224,7 @@ func writeSameRun(variantDir, runDir string, variants []string) error {
 	if err := os.MkdirAll(variantDir, 0o755); err != nil {
 		return err
 	}
-	return store.WriteFileAtomic(filepath.Join(variantDir, SameRunFile), append(b, '\n'))
+	return runstore.WriteFileAtomic(filepath.Join(variantDir, SameRunFile), append(b, '\n'))
 }
 
 // configFlags are the flags shared by run and sweep.
@@ -347,7 +347,7 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	env := predict.Env{Model: back.model, Embedder: back.embedder, Tokens: back.tokens, Prompts: texts, MaxAttempts: cfg.Eval.MaxAttempts,
 		BuildModel: back.buildModel}
 
-	st, err := store.Open(rs.dir)
+	st, err := runstore.Open(rs.dir)
 	if err != nil {
 		return res, err
 	}
@@ -589,7 +589,7 @@ func checkInvalid(usage map[string]runlog.MethodUsage, samples []runlog.Sample, 
 
 // stampFingerprint records, once the report is written, what it was built
 // from, so an unchanged re-run can skip everything.
-func stampFingerprint(st *store.Store, dir string, cfg *config.Config, hash string, man *runlog.Manifest, errored int) error {
+func stampFingerprint(st *runstore.Store, dir string, cfg *config.Config, hash string, man *runlog.Manifest, errored int) error {
 	fp, err := runFingerprint(dir, hash, reportOptions(cfg))
 	if err != nil {
 		return err
@@ -605,7 +605,7 @@ func writeResolvedConfig(dir string, cfg *config.Config) error {
 	if err != nil {
 		return err
 	}
-	return store.WriteFileAtomic(filepath.Join(dir, "config.yaml"), resolved)
+	return runstore.WriteFileAtomic(filepath.Join(dir, "config.yaml"), resolved)
 }
 
 func firstN(xs []string, n int) []string {

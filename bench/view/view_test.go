@@ -15,8 +15,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runstore"
 )
 
 // writeRun writes a run directory of n samples over three methods through
@@ -24,7 +24,7 @@ import (
 // report table and a per-user memory with two PraMem practice rounds.
 func writeRun(t testing.TB, dir string, n int) {
 	t.Helper()
-	st, err := store.Open(dir)
+	st, err := runstore.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
