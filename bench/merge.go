@@ -272,7 +272,7 @@ func mergePredictions(ctx context.Context, stdio IO, cfg *config.Config, shards 
 		if err != nil {
 			return fmt.Errorf("methods[%d]: %w", i, err)
 		}
-		for _, u := range data.users {
+		for _, u := range data.Users {
 			for i := range u.Instances {
 				order = append(order, prediction.SampleID(m, &u.Instances[i]))
 			}

@@ -315,16 +315,16 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	if err != nil {
 		return res, err
 	}
-	res.dataWarnings = data.warnings
-	prompts.rewriteData(data.users)
+	res.dataWarnings = data.Warnings
+	prompts.rewriteData(data.Users)
 	if rs.shard != nil {
 		var mine []behavior.UserSet
-		for i, u := range data.users {
+		for i, u := range data.Users {
 			if rs.shard.owns(i) {
 				mine = append(mine, u)
 			}
 		}
-		data.users = mine
+		data.Users = mine
 	}
 	back, err := openBackbone(ctx, cfg, stdio.Getenv, rs.cacheRoot(), stdio.Err)
 	if err != nil {
@@ -358,7 +358,7 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	man := runlog.Manifest{
 		Name: cfg.Name, Config: cfg, ConfigPath: rs.configPath, Variant: rs.variant,
 		HarnessVersion: Version, GitCommit: gitCommit(), Backbone: back.kind, Model: back.modelName, BuildModel: back.buildModelName,
-		Endpoints: back.endpoints, DataSource: data.source, DatasetSHA256: data.sha256, DataWarnings: data.warnings, Seed: cfg.Seed,
+		Endpoints: back.endpoints, DataSource: data.Source, DatasetSHA256: data.SHA256, DataWarnings: data.Warnings, Seed: cfg.Seed,
 		Started: start.UTC(),
 	}
 	if rs.shard != nil {
@@ -370,7 +370,7 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	var failed atomic.Int64
 	var bar *progress.Reporter
 	opts := prediction.Options{
-		Dir: rs.dir, ConfigHash: hash, Methods: methods, Users: data.users, Env: env,
+		Dir: rs.dir, ConfigHash: hash, Methods: methods, Users: data.Users, Env: env,
 		Workers: cfg.Eval.Concurrency, RetryBudget: cfg.Backbone.RetryBudget.Duration, Meter: back.meter,
 		Priced: cfg.Backbone.Prices != nil, Manifest: man, ResolvedConfig: resolved,
 		Refuse: func(prev runlog.Manifest) error { return differentConfig(rs.dir, prev, cfg) }, // names the keys that changed
@@ -378,7 +378,7 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 			Repaired: func(r string) { fmt.Fprintf(stdio.Err, "run %s: repaired: %s\n", cfg.Name, r) },
 			Planned: func(plan prediction.Plan, tally *accounting.Tally) {
 				fmt.Fprintf(stdio.Err, "run %s: %d samples (%d methods × %d instances) on %s, data: %s; %d already done\n",
-					cfg.Name, len(plan.Order), len(methods), len(plan.Order)/max(1, len(methods)), back.describe(), data.source, plan.Already())
+					cfg.Name, len(plan.Order), len(methods), len(plan.Order)/max(1, len(methods)), back.describe(), data.Source, plan.Already())
 				bar = progress.New(stdio.Err, "run "+cfg.Name, len(plan.Jobs), progress.Options{Stats: func() string {
 					s := back.meter.Snapshot().Total
 					line := fmt.Sprintf("calls=%d cached=%d retries=%d errors=%d invalid: %s", s.Calls, s.Cached, s.Retries, failed.Load(), accounting.InvalidSummary(tally.Usage()))
@@ -420,7 +420,7 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	empty := run.Manifest.EmptyMemories
 	for _, m := range slices.Sorted(maps.Keys(empty)) {
 		fmt.Fprintf(stdio.Err, "warning: method %s built an empty memory for %d of %d users (%s); its rows are flagged in the report\n",
-			m, len(empty[m]), len(data.users), strings.Join(firstN(empty[m], 5), ", "))
+			m, len(empty[m]), len(data.Users), strings.Join(firstN(empty[m], 5), ", "))
 	}
 	for _, w := range run.Warnings.Usage {
 		fmt.Fprintf(stdio.Err, "warning: %s\n", w)
