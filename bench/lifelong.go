@@ -17,7 +17,6 @@ import (
 	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/methods/agent"
-	"github.com/memharness/memharness/methods/agent/lifemem"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -190,7 +189,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	ran := lc
 	ran.Envs = streamEnvs
 	opts := lifelong.ExecuteOptions{
-		Dir: rs.dir, ConfigHash: hash, Config: ran, NewMethod: buildAgentMethod,
+		Dir: rs.dir, ConfigHash: hash, Config: ran, NewMethod: rs.kinds.agents().New,
 		Refuse: func(prev runlog.Manifest) error { return differentConfig(rs.dir, prev, cfg) }, // names the keys that changed
 		Stream: stream, Suites: suites, OOD: ood, Tests: tests,
 		Env: agent.Env{Model: back.model, BuildModel: back.buildModel, AssignModel: back.assign.model,
@@ -280,64 +279,6 @@ func finalRow(r lifelong.Result) []string {
 		out = append(out, fmt.Sprintf("%s=%.1f", e, r.Matrix.S[len(r.Matrix.S)-1][i]))
 	}
 	return out
-}
-
-// buildAgentMethod builds one agent method of a lifelong config; the
-// method keeps the config's name so variants of one kind stay apart.
-func buildAgentMethod(spec lifelong.MethodSpec) (agent.Method, error) {
-	var m agent.Method
-	switch spec.Kind {
-	case "lifemem":
-		o := lifemem.Options{TopK: spec.TopK, SplitSize: spec.SplitSize, SplitMRL: spec.Tau}
-		switch {
-		case spec.NoSkills:
-			o.Ablation = lifemem.NoSkills
-		case spec.NoTrajectories:
-			o.Ablation = lifemem.NoTrajectories
-		}
-		lm, err := lifemem.New(o)
-		if err != nil {
-			return nil, err
-		}
-		if spec.Name != "" && spec.Name != lm.Name() {
-			// Embedding the concrete type keeps Stats and Close reachable.
-			return namedLifeMem{LifeMem: lm, name: spec.Name}, nil
-		}
-		m = lm
-	default:
-		b, err := agent.New(spec.Kind, agent.Options{K: spec.TopK})
-		if err != nil {
-			return nil, err
-		}
-		m = b
-	}
-	if spec.Name == "" || spec.Name == m.Name() {
-		return m, nil
-	}
-	return named{Method: m, name: spec.Name}, nil
-}
-
-// namedLifeMem is a LifeMem variant under its config name.
-type namedLifeMem struct {
-	*lifemem.LifeMem
-	name string
-}
-
-func (n namedLifeMem) Name() string { return n.name }
-
-// named renames a baseline method.
-type named struct {
-	agent.Method
-	name string
-}
-
-func (n named) Name() string { return n.name }
-
-func (n named) Close() error {
-	if c, ok := n.Method.(interface{ Close() error }); ok {
-		return c.Close()
-	}
-	return nil
 }
 
 func lifelongSource(cfg *config.Config, lc lifelong.Config) string {

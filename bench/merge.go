@@ -15,7 +15,6 @@ import (
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/methods/predict"
-	"github.com/memharness/memharness/methods/registry"
 	"github.com/memharness/memharness/prediction"
 	"github.com/memharness/memharness/reports"
 	"github.com/memharness/memharness/runlog"
@@ -264,7 +263,7 @@ func mergePredictions(ctx context.Context, stdio IO, cfg *config.Config, shards 
 	}
 	methods := make([]predict.Method, len(cfg.Methods))
 	for i, spec := range cfg.Methods {
-		m, err := registry.New(spec)
+		m, err := stdio.Kinds.predict().New(spec)
 		if err != nil {
 			return fmt.Errorf("methods[%d]: %w", i, err)
 		}

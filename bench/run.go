@@ -21,7 +21,6 @@ import (
 	"github.com/memharness/memharness/datasets/omnibehavior"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/predict"
-	"github.com/memharness/memharness/methods/registry"
 	"github.com/memharness/memharness/prediction"
 	"github.com/memharness/memharness/releases/pramemrel"
 	"github.com/memharness/memharness/reports"
@@ -58,7 +57,7 @@ func cmdRun(ctx context.Context, stdio IO, args []string) error {
 	if err != nil {
 		return err
 	}
-	rs := runSpec{cfg: cfg, configPath: *cfgPath, dir: filepath.Join(*out, cfg.Name), out: *out, report: !*noReport}
+	rs := runSpec{cfg: cfg, kinds: stdio.Kinds, configPath: *cfgPath, dir: filepath.Join(*out, cfg.Name), out: *out, report: !*noReport}
 	if shard != nil {
 		rs.shard = shard
 		rs.dir = shard.dir(rs.dir)
@@ -165,7 +164,7 @@ func executeSweep(ctx context.Context, stdio IO, cfgPath string, sets []string, 
 		if len(group) > 1 {
 			variant = "sim run shared by " + strings.Join(group, ", ")
 		}
-		res, err := executeRun(ctx, stdio, runSpec{cfg: v.Config, configPath: cfgPath, variant: variant, dir: dir, out: out, report: true})
+		res, err := executeRun(ctx, stdio, runSpec{cfg: v.Config, kinds: stdio.Kinds, configPath: cfgPath, variant: variant, dir: dir, out: out, report: true})
 		outcome.leftOut = append(outcome.leftOut, res.leftOut...)
 		outcome.dataWarnings = append(outcome.dataWarnings, res.dataWarnings...)
 		if err != nil {
@@ -270,6 +269,8 @@ type runSpec struct {
 	report     bool
 	// releasePins replace the release pack's pinned digests (tests).
 	releasePins []pramemrel.File
+	// kinds are the method registries (nil: the built-in kinds).
+	kinds *Kinds
 	// shard, when set, restricts the run to its slice of users (or agent
 	// methods); dir is then the shard's folder, which also holds its cache.
 	shard *shardSpec
@@ -334,7 +335,7 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 
 	methods := make([]predict.Method, len(cfg.Methods))
 	for i, spec := range cfg.Methods {
-		m, err := registry.New(spec)
+		m, err := rs.kinds.predict().New(spec)
 		if err != nil {
 			return res, fmt.Errorf("methods[%d]: %w", i, err)
 		}
