@@ -17,6 +17,7 @@ import (
 	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/methods/agent"
+	"github.com/memharness/memharness/reports"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -217,7 +218,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	}
 	if rs.report {
 		ro := reportOptions(cfg)
-		opts.Report = &ro
+		opts.Report = func(dir string) error { _, err := reports.Write(dir, ro); return err }
 		opts.Fingerprint = func() (string, error) { return runFingerprint(rs.dir, hash, ro) }
 	}
 	run, err := lifelong.Execute(ctx, opts)

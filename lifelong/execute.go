@@ -14,7 +14,6 @@ import (
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
-	"github.com/memharness/memharness/reports"
 	"github.com/memharness/memharness/runlog"
 	"github.com/memharness/memharness/runstore"
 )
@@ -55,11 +54,12 @@ type ExecuteOptions struct {
 	Manifest       runlog.Manifest
 	Info           Info
 	ResolvedConfig []byte
-	// Seal, Report and Fingerprint are as in a prediction run: Seal seals
-	// a shard before the last manifest write; Report writes the report,
-	// then Fingerprint's value is stamped into the manifest.
+	// Seal seals a shard before the last manifest write. Report, when
+	// set, writes the report of the finished run directory (package
+	// reports, which reads this package's files, so it is the caller's to
+	// call); then Fingerprint's value is stamped into the manifest.
 	Seal        func(man *runlog.Manifest) error
-	Report      *reports.Options
+	Report      func(dir string) error
 	Fingerprint func() (string, error)
 	Events      ExecuteEvents
 }
@@ -213,7 +213,7 @@ func Execute(ctx context.Context, o ExecuteOptions) (ExecuteResult, error) {
 	}
 	res.Manifest = man
 	if o.Report != nil {
-		if _, err := reports.Write(o.Dir, *o.Report); err != nil {
+		if err := o.Report(o.Dir); err != nil {
 			return res, fmt.Errorf("report: %w", err)
 		}
 		fp, err := o.Fingerprint()
