@@ -16,8 +16,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/runstore"
 )
 
 // loggingServer is an OpenAI-compatible server that answers every chat
@@ -165,14 +165,14 @@ lifelong:
 			if code != 0 {
 				t.Fatalf("exit %d:\n%s%s", code, o.String(), e.String())
 			}
-			cr, err := store.OpenCalls(filepath.Join(dir, name))
+			cr, err := runstore.OpenCalls(filepath.Join(dir, name))
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer cr.Close()
 			var recorded []string
 			purposes := map[string]int{}
-			err = cr.Each(nil, func(c store.Call) error {
+			err = cr.Each(nil, func(c runstore.Call) error {
 				if c.Exchange == nil {
 					return fmt.Errorf("%s call %d: no request recorded", c.Unit, c.Index)
 				}

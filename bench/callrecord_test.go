@@ -7,26 +7,26 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memharness/memharness/bench/store"
+	"github.com/memharness/memharness/runstore"
 )
 
 // callsByUnit reads a run's call record as unit → its calls, each as JSON
 // of everything but the wall-clock figures (which no two runs share).
 func callsByUnit(t *testing.T, dir string) map[string][]string {
 	t.Helper()
-	cr, err := store.OpenCalls(dir)
+	cr, err := runstore.OpenCalls(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cr.Close()
 	out := map[string][]string{}
-	err = cr.Each(nil, func(c store.Call) error {
+	err = cr.Each(nil, func(c runstore.Call) error {
 		if c.Exchange == nil {
 			t.Errorf("%s call %d has no request/reply recorded", c.Unit, c.Index)
 		}
 		c.LatencyNS, c.WallNS, c.Content = 0, 0, nil
 		b, err := json.Marshal(struct {
-			store.Call
+			runstore.Call
 			Ex any `json:"ex"`
 		}{c, c.Exchange})
 		out[c.Unit] = append(out[c.Unit], string(b))

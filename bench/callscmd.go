@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runstore"
 )
 
 func cmdCalls(ctx context.Context, stdio IO, args []string) error {
@@ -38,18 +38,18 @@ func cmdCalls(ctx context.Context, stdio IO, args []string) error {
 		}
 		return fmt.Errorf("%s is not a run directory (no %s)", run, runlog.ManifestFile)
 	}
-	cr, err := store.OpenCalls(run)
+	cr, err := runstore.OpenCalls(run)
 	if err != nil {
 		return err
 	}
 	defer cr.Close()
 	var keep func(string) bool
 	if *sample != "" {
-		unit := store.SampleUnit(*sample)
+		unit := runstore.SampleUnit(*sample)
 		keep = func(u string) bool { return u == unit }
 	}
 	n := 0
-	err = cr.Each(keep, func(c store.Call) error {
+	err = cr.Each(keep, func(c runstore.Call) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -78,7 +78,7 @@ func cmdCalls(ctx context.Context, stdio IO, args []string) error {
 
 // callOfUser reports whether c was made for user: routed by the user's
 // affinity, or building one of the user's memory files.
-func callOfUser(c store.Call, user string) bool {
+func callOfUser(c runstore.Call, user string) bool {
 	if c.Exchange != nil && c.Exchange.Affinity == user {
 		return true
 	}
@@ -125,7 +125,7 @@ type callAnswer struct {
 	Error     string `json:"error,omitempty"`
 }
 
-func newCallLine(c store.Call) callLine {
+func newCallLine(c runstore.Call) callLine {
 	l := callLine{
 		Unit: c.Unit, Index: c.Index, Purpose: c.Purpose, Cached: c.Cached, Failed: c.Failed, Invalid: c.Invalid,
 		Retries: c.Retries, Usage: c.Usage, LatencyNS: c.LatencyNS,
@@ -139,7 +139,7 @@ func newCallLine(c store.Call) callLine {
 
 // writeCallRow prints one call as a line: unit, index, purpose, flags,
 // tokens, latency, and the start of the last message and of the reply.
-func writeCallRow(w io.Writer, c store.Call) error {
+func writeCallRow(w io.Writer, c runstore.Call) error {
 	var flags []string
 	for _, f := range []struct {
 		on   bool

@@ -12,14 +12,11 @@ import (
 
 	"github.com/memharness/memharness/accounting"
 	"github.com/memharness/memharness/bench/config"
-	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/datasets/trajectories"
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/lifelong"
-	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
-	"github.com/memharness/memharness/methods/agent/lifemem"
 	"github.com/memharness/memharness/reports"
 	"github.com/memharness/memharness/runlog"
 )
@@ -54,25 +51,8 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	}
 	defer back.close()
 
-	st, err := store.Open(rs.dir)
-	if err != nil {
-		return res, err
-	}
-	defer st.Close()
 	hash, err := cfg.Hash()
 	if err != nil {
-		return res, err
-	}
-	for _, r := range st.Repairs() {
-		fmt.Fprintf(stdio.Err, "run %s: repaired: %s\n", cfg.Name, r)
-	}
-	var prev runlog.Manifest
-	if ok, err := st.ReadJSON(runlog.ManifestFile, &prev); err != nil {
-		return res, err
-	} else if ok && prev.ConfigHash != hash {
-		return res, differentConfig(rs.dir, prev, cfg) // names the keys that changed
-	}
-	if err := st.CheckConfig(hash); err != nil {
 		return res, err
 	}
 
@@ -188,14 +168,12 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 		return res, err
 	}
 
-	// A stream that ran with other environments cannot be continued: its
-	// stages would mean other environments.
-	if prevInfo, err := lifelong.ReadInfo(rs.dir); err == nil && !slices.Equal(prevInfo.Config.Envs, streamEnvs) {
-		return res, fmt.Errorf("run directory %s holds a stream over %v, but here it would run over %v (an environment became available or was left out); use another --out or remove the directory",
-			rs.dir, prevInfo.Config.Envs, streamEnvs)
+	resolved, err := cfg.ResolvedYAML()
+	if err != nil {
+		return res, err
 	}
 	man := runlog.Manifest{
-		Name: cfg.Name, Config: cfg, ConfigPath: rs.configPath, ConfigHash: hash, Variant: rs.variant,
+		Name: cfg.Name, Config: cfg, ConfigPath: rs.configPath, Variant: rs.variant,
 		HarnessVersion: Version, GitCommit: gitCommit(), Backbone: back.kind, Model: back.modelName, BuildModel: back.constructionModels(),
 		Endpoints: back.endpoints, DataSource: lifelongSource(cfg, lc), DataWarnings: dataWarnings,
 		Seed: cfg.Seed, Started: start.UTC(),
@@ -209,116 +187,62 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	prompts.stamp(&man)
 	man.Provenance = agentProvenance(prompts, samplingFrom, suiteNames)
 	back.stampEmbedder(&man, slices.ContainsFunc(lc.Methods, func(m lifelong.MethodSpec) bool { return m.Kind != "react" }), stdio.Err)
-	for _, m := range lc.Methods {
-		man.Methods = append(man.Methods, m.Name)
-	}
-	if !prev.Started.IsZero() {
-		man.Started = prev.Started
-	}
-	if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
-		return res, err
-	}
-	if err := writeResolvedConfig(rs.dir, cfg); err != nil {
-		return res, err
-	}
 	ran := lc
 	ran.Envs = streamEnvs
-	if err := lifelong.WriteInfo(rs.dir, lifelong.Info{
-		Name: cfg.Name, Variant: rs.variant, Backbone: back.kind, Model: back.modelName, BuildModel: back.constructionModels(),
-		DataSource: man.DataSource, Config: ran, LeftOut: leftOut, TestSets: testSets,
-	}); err != nil {
-		return res, err
+	opts := lifelong.ExecuteOptions{
+		Dir: rs.dir, ConfigHash: hash, Config: ran, NewMethod: rs.kinds.agents().New,
+		Refuse: func(prev runlog.Manifest) error { return differentConfig(rs.dir, prev, cfg) }, // names the keys that changed
+		Stream: stream, Suites: suites, OOD: ood, Tests: tests,
+		Env: agent.Env{Model: back.model, BuildModel: back.buildModel, AssignModel: back.assign.model,
+			SkillModel: back.skill.model, UserModel: back.user.model, Embedder: back.embedder, Seed: lc.Seed, Prompts: prompts.prompts, Sampling: sampling},
+		Meters: back.lifelongMeters(), Log: stdio.Err, RetryBudget: cfg.Backbone.RetryBudget.Duration,
+		Untimed: back.kind == "sim", Priced: cfg.Backbone.Prices != nil,
+		Manifest: man, ResolvedConfig: resolved,
+		Info: lifelong.Info{
+			Name: cfg.Name, Variant: rs.variant, Backbone: back.kind, Model: back.modelName, BuildModel: back.constructionModels(),
+			DataSource: man.DataSource, LeftOut: leftOut, TestSets: testSets,
+		},
+		Events: lifelong.ExecuteEvents{
+			Repaired: func(r string) { fmt.Fprintf(stdio.Err, "run %s: repaired: %s\n", cfg.Name, r) },
+			Started: func() {
+				fmt.Fprintf(stdio.Err, "run %s: lifelong %s stream over %d environments (%d training trajectories), %d methods on %s\n",
+					cfg.Name, lc.Stream, len(streamEnvs), len(train), len(lc.Methods), back.describe())
+			},
+			MethodDone: func(spec lifelong.MethodSpec, r lifelong.Result) {
+				fmt.Fprintf(stdio.Err, "run %s: %s done (final row %v)\n", cfg.Name, spec.Name, finalRow(r))
+			},
+		},
 	}
-	fmt.Fprintf(stdio.Err, "run %s: lifelong %s stream over %d environments (%d training trajectories), %d methods on %s\n",
-		cfg.Name, lc.Stream, len(streamEnvs), len(train), len(lc.Methods), back.describe())
-
-	// An endpoint that goes down ends the run at once (cells not finished
-	// stay unwritten and resume), instead of scoring every task as an error.
-	runCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	watched := llm.ModelFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
-		resp, err := back.model.Generate(ctx, req)
-		if errors.Is(err, llm.ErrEndpointDown) {
-			cancel(err)
-		}
-		return resp, err
-	})
-	ctx = runCtx
-	env := agent.Env{Model: watched, BuildModel: back.buildModel, AssignModel: back.assign.model,
-		SkillModel: back.skill.model, UserModel: back.user.model, Embedder: back.embedder, Seed: lc.Seed, Prompts: prompts.prompts, Sampling: sampling}
-	for _, spec := range lc.Methods {
-		newMethod := func() (agent.Method, error) { return buildAgentMethod(spec) }
-		m, err := newMethod()
-		if err != nil {
-			return res, err
-		}
-		// The calls made for a cell or a stage are journalled with its
-		// record, so usage.json after a kill and resume counts what an
-		// uninterrupted run does.
-		calls := &llm.CallLog{}
-		commit := func(path string, data []byte) error {
-			rel, err := filepath.Rel(rs.dir, path)
-			if err != nil || strings.HasPrefix(rel, "..") {
-				return lifelong.WriteFileAtomic(path, data)
-			}
-			return st.WriteFileWith(rel, data, calls.Take())
-		}
-		r, err := lifelong.Run(llm.WithCallLog(ctx, calls), m, lifelong.Options{
-			RunDir: rs.dir, Stream: stream, Suites: suites, OOD: ood, SelfLearn: lc.SelfLearn, Commit: commit,
-			NewMethod: newMethod, Env: env, MaxSteps: lc.MaxSteps, TasksPerEnv: lc.TasksPerEnv,
-			TestTasks: func(s envs.Suite) []envs.Task { return tests[s.Name()] },
-			Meters:    back.lifelongMeters(), Workers: 1, Log: stdio.Err, RetryBudget: cfg.Backbone.RetryBudget.Duration,
-			Untimed: back.kind == "sim",
-		})
-		if c, ok := m.(interface{ Close() error }); ok {
-			c.Close()
-		}
-		if cause := context.Cause(runCtx); errors.Is(cause, llm.ErrEndpointDown) {
-			accounting.WriteUsage(st, cfg.Backbone.Prices != nil)
-			return res, fmt.Errorf("stopped: %w; finished cells are kept, re-run the same command to resume", cause)
-		}
-		if err != nil {
-			return res, err
-		}
-		fmt.Fprintf(stdio.Err, "run %s: %s done (final row %v)\n", cfg.Name, spec.Name, finalRow(r))
+	if rs.shard != nil {
+		opts.Seal = func(man *runlog.Manifest) error { return sealShard(rs, man) }
 	}
-	res.liveCalls = int(back.meter.Snapshot().Total.Live)
-	usage, err := accounting.WriteUsage(st, cfg.Backbone.Prices != nil)
+	if rs.report {
+		ro := reportOptions(cfg)
+		opts.Report = func(dir string) error { _, err := reports.Write(dir, ro); return err }
+		opts.Fingerprint = func() (string, error) { return runFingerprint(rs.dir, hash, ro) }
+	}
+	run, err := lifelong.Execute(ctx, opts)
+	var stopped *lifelong.Stopped
+	if errors.As(err, &stopped) {
+		return res, fmt.Errorf("stopped: %w; finished cells are kept, re-run the same command to resume", stopped.Cause)
+	}
 	if err != nil {
 		return res, err
 	}
-	fin := time.Now().UTC()
-	man.Finished = &fin
-	// warnings.json is one of the files the seal covers: written first.
-	warnings := accounting.RunWarnings(man, usage)
-	if err := st.WriteJSON(runlog.WarningsFile, warnings); err != nil {
-		return res, err
-	}
-	if err := sealShard(rs, &man); err != nil {
-		return res, err
-	}
-	if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
-		return res, err
-	}
-	for _, w := range warnings.Usage {
+	res.liveCalls = int(back.meter.Snapshot().Total.Live)
+	for _, w := range run.Warnings.Usage {
 		fmt.Fprintf(stdio.Err, "warning: %s\n", w)
 	}
-	iv := accounting.InvalidSummary(usage)
-	fmt.Fprintf(stdio.Out, "run %s: %d live model calls, invalid: %s, %s, %s\n", cfg.Name, res.liveCalls, iv, accounting.CostText(usage), time.Since(start).Round(time.Millisecond))
+	iv := accounting.InvalidSummary(run.Usage)
+	fmt.Fprintf(stdio.Out, "run %s: %d live model calls, invalid: %s, %s, %s\n", cfg.Name, res.liveCalls, iv, accounting.CostText(run.Usage), time.Since(start).Round(time.Millisecond))
 	for _, lo := range leftOut {
 		fmt.Fprintf(stdio.Err, "run %s: left out %s (%s); OP and BwT are over the %d environments that ran\n", cfg.Name, lo.Env, lo.Reason, len(streamEnvs))
 	}
-	res.leftOut = man.LeftOut
+	res.leftOut = run.Manifest.LeftOut
 	if rs.report {
-		if _, err := reports.Write(rs.dir, reportOptions(cfg)); err != nil {
-			return res, fmt.Errorf("report: %w", err)
-		}
 		fmt.Fprintf(stdio.Out, "report: %s\n", filepath.Join(rs.dir, "report", "index.md"))
-		if err := stampFingerprint(st, rs.dir, cfg, hash, &man, 0); err != nil {
-			return res, err
-		}
 	}
-	if err := accounting.CheckInvalid(usage, cfg.Eval.MaxInvalidRate, cfg.Eval.MaxAttempts); err != nil {
+	if err := accounting.CheckInvalid(run.Usage, cfg.Eval.MaxInvalidRate, cfg.Eval.MaxAttempts); err != nil {
 		return res, err
 	}
 	return res, nil
@@ -356,64 +280,6 @@ func finalRow(r lifelong.Result) []string {
 		out = append(out, fmt.Sprintf("%s=%.1f", e, r.Matrix.S[len(r.Matrix.S)-1][i]))
 	}
 	return out
-}
-
-// buildAgentMethod builds one agent method of a lifelong config; the
-// method keeps the config's name so variants of one kind stay apart.
-func buildAgentMethod(spec lifelong.MethodSpec) (agent.Method, error) {
-	var m agent.Method
-	switch spec.Kind {
-	case "lifemem":
-		o := lifemem.Options{TopK: spec.TopK, SplitSize: spec.SplitSize, SplitMRL: spec.Tau}
-		switch {
-		case spec.NoSkills:
-			o.Ablation = lifemem.NoSkills
-		case spec.NoTrajectories:
-			o.Ablation = lifemem.NoTrajectories
-		}
-		lm, err := lifemem.New(o)
-		if err != nil {
-			return nil, err
-		}
-		if spec.Name != "" && spec.Name != lm.Name() {
-			// Embedding the concrete type keeps Stats and Close reachable.
-			return namedLifeMem{LifeMem: lm, name: spec.Name}, nil
-		}
-		m = lm
-	default:
-		b, err := agent.New(spec.Kind, agent.Options{K: spec.TopK})
-		if err != nil {
-			return nil, err
-		}
-		m = b
-	}
-	if spec.Name == "" || spec.Name == m.Name() {
-		return m, nil
-	}
-	return named{Method: m, name: spec.Name}, nil
-}
-
-// namedLifeMem is a LifeMem variant under its config name.
-type namedLifeMem struct {
-	*lifemem.LifeMem
-	name string
-}
-
-func (n namedLifeMem) Name() string { return n.name }
-
-// named renames a baseline method.
-type named struct {
-	agent.Method
-	name string
-}
-
-func (n named) Name() string { return n.name }
-
-func (n named) Close() error {
-	if c, ok := n.Method.(interface{ Close() error }); ok {
-		return c.Close()
-	}
-	return nil
 }
 
 func lifelongSource(cfg *config.Config, lc lifelong.Config) string {

@@ -36,6 +36,9 @@ type IO struct {
 	Out, Err io.Writer
 	// Getenv reads the environment (API keys and endpoints come only from here).
 	Getenv func(string) string
+	// Kinds are the method registries runs build from (nil: the built-in
+	// kinds); a caller adding a method registers it here.
+	Kinds *Kinds
 }
 
 // errUsage marks a usage error already explained to the user.

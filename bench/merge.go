@@ -1,13 +1,9 @@
 package bench
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,13 +13,12 @@ import (
 
 	"github.com/memharness/memharness/accounting"
 	"github.com/memharness/memharness/bench/config"
-	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/lifelong"
-	"github.com/memharness/memharness/llm/cache"
-	"github.com/memharness/memharness/methods/registry"
+	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/prediction"
 	"github.com/memharness/memharness/reports"
 	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runstore"
 )
 
 func cmdMerge(ctx context.Context, stdio IO, args []string) error {
@@ -200,7 +195,7 @@ func mergeShards(ctx context.Context, stdio IO, runDir string, report bool) erro
 	}
 	out := filepath.Dir(filepath.Clean(runDir))
 	if cfg.Task == "lifemem" {
-		if err := mergeLifelong(&cfg, shards, runDir, &man); err != nil {
+		if err := lifelong.MergeShards(shardsOf(shards), runDir, cfg.Lifelong.WithDefaults().Methods); err != nil {
 			return err
 		}
 	} else {
@@ -210,15 +205,15 @@ func mergeShards(ctx context.Context, stdio IO, runDir string, report bool) erro
 	}
 	for _, sub := range []string{"memory", "checkpoints"} {
 		for _, s := range shards {
-			if err := copyTree(filepath.Join(s.dir, sub), filepath.Join(runDir, sub)); err != nil {
+			if err := runstore.CopyTree(filepath.Join(s.dir, sub), filepath.Join(runDir, sub)); err != nil {
 				return fmt.Errorf("shard %s: %w", s.spec, err)
 			}
 		}
 	}
-	if err := mergeJournals(shards, runDir); err != nil {
+	if err := runstore.MergeJournals(shardsOf(shards), runDir); err != nil {
 		return err
 	}
-	n, err := mergeCaches(shards, filepath.Join(out, ".cache"))
+	n, err := runstore.MergeCaches(shardsOf(shards), filepath.Join(out, ".cache"))
 	if err != nil {
 		return err
 	}
@@ -226,7 +221,7 @@ func mergeShards(ctx context.Context, stdio IO, runDir string, report bool) erro
 	// replays the combined journal into usage.json, binds the config hash
 	// and, once the report is written, records the fingerprint, so a later
 	// `bench run` of the config finds it finished.
-	st, err := store.Open(runDir)
+	st, err := runstore.Open(runDir)
 	if err != nil {
 		return err
 	}
@@ -266,247 +261,30 @@ func mergePredictions(ctx context.Context, stdio IO, cfg *config.Config, shards 
 	if err != nil {
 		return fmt.Errorf("merge: rebuild the plan: %w", err)
 	}
-	var order []string
+	methods := make([]predict.Method, len(cfg.Methods))
 	for i, spec := range cfg.Methods {
-		m, err := registry.New(spec)
+		m, err := stdio.Kinds.predict().New(spec)
 		if err != nil {
 			return fmt.Errorf("methods[%d]: %w", i, err)
 		}
-		for _, u := range data.users {
-			for i := range u.Instances {
-				order = append(order, prediction.SampleID(m, &u.Instances[i]))
-			}
-		}
+		methods[i] = m
 	}
-	byID := map[string]runlog.Sample{}
-	from := map[string]shardSpec{}
-	for _, s := range shards {
-		samples, err := runlog.ReadSamples(filepath.Join(s.dir, runlog.SamplesFile))
-		if err != nil {
-			return fmt.Errorf("shard %s: %w", s.spec, err)
-		}
-		for _, rec := range samples {
-			if prev, dup := from[rec.ID]; dup {
-				return fmt.Errorf("sample %s is in shard %s and shard %s; the shards overlap", rec.ID, prev, s.spec)
-			}
-			byID[rec.ID], from[rec.ID] = rec, s.spec
-		}
-	}
-	var buf bytes.Buffer
-	var missing []string
-	for _, id := range order {
-		rec, ok := byID[id]
-		if !ok {
-			missing = append(missing, id)
-			continue
-		}
-		line, err := json.Marshal(rec)
-		if err != nil {
-			return fmt.Errorf("merge: encode %s: %w", id, err)
-		}
-		buf.Write(line)
-		buf.WriteByte('\n')
-		delete(byID, id)
-	}
-	if len(missing) > 0 {
-		return fmt.Errorf("merge: %d planned samples are in no shard (e.g. %s); re-run the shards to finish them", len(missing), strings.Join(firstN(missing, 3), ", "))
-	}
-	if len(byID) > 0 {
-		extra := slices.Sorted(maps.Keys(byID))
-		return fmt.Errorf("merge: %d samples in the shards are not in the plan (e.g. %s); were the shards run with another config?", len(extra), strings.Join(firstN(extra, 3), ", "))
-	}
-	man.Samples = len(order)
-	if err := store.WriteFileAtomic(filepath.Join(runDir, runlog.SamplesFile), buf.Bytes()); err != nil {
+	order := prediction.PlanOrder(methods, data.Users)
+	n, err := runstore.MergeSamples(shardsOf(shards), order, runDir)
+	if err != nil {
 		return err
 	}
-	return mergePrompts(shards, order, runDir)
+	man.Samples = n
+	return runstore.MergePrompts(shardsOf(shards), order, runDir)
 }
 
-// mergePrompts writes prompts.jsonl in plan order from the shards' files,
-// copying each sample's line as it is.
-func mergePrompts(shards []shardRun, order []string, runDir string) error {
-	type source struct {
-		data []byte
-		idx  map[string]runlog.Span
+// shardsOf names the shards for the run store's merges.
+func shardsOf(shards []shardRun) []runstore.Shard {
+	out := make([]runstore.Shard, len(shards))
+	for i, s := range shards {
+		out[i] = runstore.Shard{Name: s.spec.String(), Dir: s.dir}
 	}
-	var srcs []source
-	for _, s := range shards {
-		path := filepath.Join(s.dir, runlog.PromptsFile)
-		idx, err := runlog.IndexPrompts(path)
-		if err != nil {
-			return fmt.Errorf("shard %s: %w", s.spec, err)
-		}
-		if len(idx) == 0 {
-			continue
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return fmt.Errorf("shard %s: %w", s.spec, err)
-		}
-		srcs = append(srcs, source{b, idx})
-	}
-	if len(srcs) == 0 {
-		return nil // runs that keep no prompts
-	}
-	var out bytes.Buffer
-	for _, id := range order {
-		for _, sr := range srcs {
-			if sp, ok := sr.idx[id]; ok {
-				out.Write(sr.data[sp.Off : sp.Off+sp.Len])
-				break
-			}
-		}
-	}
-	return store.WriteFileAtomic(filepath.Join(runDir, runlog.PromptsFile), out.Bytes())
-}
-
-// mergeLifelong gathers each shard's method folders and writes run.json
-// with every configured method.
-func mergeLifelong(cfg *config.Config, shards []shardRun, runDir string, man *runlog.Manifest) error {
-	info, err := lifelong.ReadInfo(shards[0].dir)
-	if err != nil {
-		return fmt.Errorf("shard %s: %w", shards[0].spec, err)
-	}
-	lc := cfg.Lifelong.WithDefaults()
-	info.Config.Methods = lc.Methods
-	for _, s := range shards {
-		si, err := lifelong.ReadInfo(s.dir)
-		if err != nil {
-			return fmt.Errorf("shard %s: %w", s.spec, err)
-		}
-		if !slices.Equal(si.Config.Envs, info.Config.Envs) {
-			return fmt.Errorf("shard %s ran the stream over %v, shard %s over %v (an environment was available to one only); re-run them on like machines",
-				s.spec, si.Config.Envs, shards[0].spec, info.Config.Envs)
-		}
-		ents, err := os.ReadDir(filepath.Join(s.dir, lifelong.Dir))
-		if err != nil {
-			return fmt.Errorf("shard %s: %w", s.spec, err)
-		}
-		for _, e := range ents {
-			if e.IsDir() {
-				if err := copyTree(filepath.Join(s.dir, lifelong.Dir, e.Name()), filepath.Join(runDir, lifelong.Dir, e.Name())); err != nil {
-					return fmt.Errorf("shard %s: %w", s.spec, err)
-				}
-			}
-		}
-	}
-	return lifelong.WriteInfo(runDir, info)
-}
-
-// mergeJournals writes the shards' usage journals one after the other as
-// the merged run's usage.jsonl. Shards own disjoint samples and saved
-// states, so the journal's units stay unique, and its file units still
-// match the copied files byte for byte.
-func mergeJournals(shards []shardRun, runDir string) error {
-	var all []byte
-	for _, s := range shards {
-		b, err := os.ReadFile(filepath.Join(s.dir, store.UsageJournal))
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("shard %s: %w", s.spec, err)
-		}
-		if len(b) > 0 && b[len(b)-1] != '\n' {
-			b = append(b, '\n') // the store cuts a torn line on open
-		}
-		all = append(all, b...)
-	}
-	if err := store.WriteFileAtomic(filepath.Join(runDir, store.UsageJournal), all); err != nil {
-		return err
-	}
-	return mergeChunks(shards, runDir)
-}
-
-// mergeChunks writes the shards' call-record chunk stores one after the
-// other, leaving out batches whose chunks are all in an earlier shard's
-// and that no batch is compressed against (chunks are content-addressed:
-// the first copy serves every call).
-func mergeChunks(shards []shardRun, runDir string) error {
-	var stores [][]byte
-	for _, s := range shards {
-		b, err := os.ReadFile(filepath.Join(s.dir, runlog.ChunksFile))
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("shard %s: %w", s.spec, err)
-		}
-		stores = append(stores, b)
-	}
-	all, err := runlog.MergeChunkStores(stores)
-	if err != nil {
-		return fmt.Errorf("merge %s: %w", runlog.ChunksFile, err)
-	}
-	if len(all) == 0 {
-		return nil
-	}
-	return store.WriteFileAtomic(filepath.Join(runDir, runlog.ChunksFile), all)
-}
-
-// mergeCaches imports each shard's response caches into the --out root's
-// cache folder, file by file (one file per endpoint identity).
-func mergeCaches(shards []shardRun, cacheDir string) (int64, error) {
-	var total int64
-	for _, s := range shards {
-		files, _ := filepath.Glob(filepath.Join(s.dir, ".cache", "*.sqlite"))
-		for _, f := range files {
-			st, err := cache.Inspect(f)
-			if err != nil {
-				return total, fmt.Errorf("shard %s: %w", s.spec, err)
-			}
-			if err := os.MkdirAll(cacheDir, 0o755); err != nil {
-				return total, err
-			}
-			dst, err := cache.Open(filepath.Join(cacheDir, filepath.Base(f)), st.Identity)
-			if err != nil {
-				return total, err
-			}
-			n, err := dst.Import(f)
-			if cerr := dst.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
-				return total, fmt.Errorf("shard %s: %w", s.spec, err)
-			}
-			total += n
-		}
-	}
-	return total, nil
-}
-
-// copyTree copies the regular files below src into dst. A file already in
-// dst with other content is an error: shards own disjoint users and methods.
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if errors.Is(err, fs.ErrNotExist) && p == src {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if old, err := os.ReadFile(target); err == nil {
-			if bytes.Equal(old, b) {
-				return nil
-			}
-			if !strings.HasSuffix(target, runlog.ManifestFile) {
-				return fmt.Errorf("%s differs between shards; the shards overlap", filepath.Join(filepath.Base(dst), rel))
-			}
-		}
-		return store.WriteFileAtomic(target, b)
-	})
+	return out
 }
 
 func appendNew(xs []string, ys ...string) []string {

@@ -11,13 +11,13 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/bench/config"
-	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/datasets/behavior"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/pramem"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/releases/pramemrel"
 	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runstore"
 )
 
 // promptsSetup is what prompts: own|release decided for a run.
@@ -82,7 +82,7 @@ func preparePrompts(cfg *config.Config, getenv func(string) string, out string, 
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, ps, fmt.Errorf("prompts: release: %w", err)
 	}
-	if err := store.WriteFileAtomic(path, []byte(text)); err != nil {
+	if err := runstore.WriteFileAtomic(path, []byte(text)); err != nil {
 		return nil, ps, fmt.Errorf("prompts: release: %w", err)
 	}
 	c := *cfg

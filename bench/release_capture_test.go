@@ -72,7 +72,7 @@ func TestReleaseMovieLensCapture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps.rewriteData(data.users)
+	ps.rewriteData(data.Users)
 	p, err := predict.LoadNamedPrompts(cfg.Prompt.Language, cfg.Prompt.Templates)
 	if err != nil {
 		t.Fatal(err)
@@ -89,7 +89,7 @@ func TestReleaseMovieLensCapture(t *testing.T) {
 			Target  mlRecord   `json:"target"`
 		}
 		var cases []mlCase
-		for _, u := range data.users {
+		for _, u := range data.Users {
 			for _, in := range u.Instances {
 				c := mlCase{ID: in.ID, Profile: in.Profile, Budgets: budgets, Target: mlRecordOf(in.Target)}
 				for _, e := range in.History {
@@ -112,7 +112,7 @@ func TestReleaseMovieLensCapture(t *testing.T) {
 		t.Fatal(err)
 	}
 	same, n := 0, 0
-	for _, u := range data.users {
+	for _, u := range data.Users {
 		for _, in := range u.Instances {
 			for _, budget := range budgets {
 				w, ok := want[in.ID+"/"+strconv.Itoa(budget)]

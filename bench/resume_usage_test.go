@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memharness/memharness/bench/store"
+	"github.com/memharness/memharness/runstore"
 )
 
 // everyMethodConfig has every memory-building method of the prediction run.
@@ -77,7 +77,7 @@ func TestUsageSurvivesKillsAndShards(t *testing.T) {
 	if log, code := runCLI(t, "run", "-c", cfg, "--out", one); code != 0 {
 		t.Fatalf("single run exit %d:\n%s", code, log)
 	}
-	full, _ := os.ReadFile(filepath.Join(one, "acc", store.UsageJournal))
+	full, _ := os.ReadFile(filepath.Join(one, "acc", runstore.UsageJournal))
 	total := bytes.Count(full, []byte("\n"))
 	r := rand.New(rand.NewPCG(25, 5))
 	for trial := range 4 {
@@ -94,9 +94,9 @@ func TestUsageSurvivesKillsAndShards(t *testing.T) {
 				return a
 			}
 			victim := r.IntN(shards)
-			journal := filepath.Join(runDir, store.UsageJournal)
+			journal := filepath.Join(runDir, runstore.UsageJournal)
 			if shards > 1 {
-				journal = filepath.Join(shardSpec{victim, shards}.dir(runDir), store.UsageJournal)
+				journal = filepath.Join(shardSpec{victim, shards}.dir(runDir), runstore.UsageJournal)
 			}
 			runUntil(t, journal, kill, args(victim)...)
 			// A second kill later on, then the resumes.
@@ -179,7 +179,7 @@ lifelong:
 	if log, code := runCLI(t, "run", "-c", cfg, "--out", one); code != 0 {
 		t.Fatalf("single run exit %d:\n%s", code, log)
 	}
-	full, _ := os.ReadFile(filepath.Join(one, "ll", store.UsageJournal))
+	full, _ := os.ReadFile(filepath.Join(one, "ll", runstore.UsageJournal))
 	total := bytes.Count(full, []byte("\n"))
 	r := rand.New(rand.NewPCG(25, 7))
 	for trial := range 2 {
@@ -195,9 +195,9 @@ lifelong:
 				}
 				return a
 			}
-			journal := filepath.Join(runDir, store.UsageJournal)
+			journal := filepath.Join(runDir, runstore.UsageJournal)
 			if shards > 1 {
-				journal = filepath.Join(shardSpec{0, shards}.dir(runDir), store.UsageJournal)
+				journal = filepath.Join(shardSpec{0, shards}.dir(runDir), runstore.UsageJournal)
 			}
 			runUntil(t, journal, kill, args(0)...)
 			for i := range shards {

@@ -17,16 +17,15 @@ import (
 	"github.com/memharness/memharness/accounting"
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/bench/progress"
-	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/datasets/behavior"
 	"github.com/memharness/memharness/datasets/omnibehavior"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/predict"
-	"github.com/memharness/memharness/methods/registry"
 	"github.com/memharness/memharness/prediction"
 	"github.com/memharness/memharness/releases/pramemrel"
 	"github.com/memharness/memharness/reports"
 	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runstore"
 )
 
 func cmdRun(ctx context.Context, stdio IO, args []string) error {
@@ -58,7 +57,7 @@ func cmdRun(ctx context.Context, stdio IO, args []string) error {
 	if err != nil {
 		return err
 	}
-	rs := runSpec{cfg: cfg, configPath: *cfgPath, dir: filepath.Join(*out, cfg.Name), out: *out, report: !*noReport}
+	rs := runSpec{cfg: cfg, kinds: stdio.Kinds, configPath: *cfgPath, dir: filepath.Join(*out, cfg.Name), out: *out, report: !*noReport}
 	if shard != nil {
 		rs.shard = shard
 		rs.dir = shard.dir(rs.dir)
@@ -165,7 +164,7 @@ func executeSweep(ctx context.Context, stdio IO, cfgPath string, sets []string, 
 		if len(group) > 1 {
 			variant = "sim run shared by " + strings.Join(group, ", ")
 		}
-		res, err := executeRun(ctx, stdio, runSpec{cfg: v.Config, configPath: cfgPath, variant: variant, dir: dir, out: out, report: true})
+		res, err := executeRun(ctx, stdio, runSpec{cfg: v.Config, kinds: stdio.Kinds, configPath: cfgPath, variant: variant, dir: dir, out: out, report: true})
 		outcome.leftOut = append(outcome.leftOut, res.leftOut...)
 		outcome.dataWarnings = append(outcome.dataWarnings, res.dataWarnings...)
 		if err != nil {
@@ -224,7 +223,7 @@ func writeSameRun(variantDir, runDir string, variants []string) error {
 	if err := os.MkdirAll(variantDir, 0o755); err != nil {
 		return err
 	}
-	return store.WriteFileAtomic(filepath.Join(variantDir, SameRunFile), append(b, '\n'))
+	return runstore.WriteFileAtomic(filepath.Join(variantDir, SameRunFile), append(b, '\n'))
 }
 
 // configFlags are the flags shared by run and sweep.
@@ -270,6 +269,8 @@ type runSpec struct {
 	report     bool
 	// releasePins replace the release pack's pinned digests (tests).
 	releasePins []pramemrel.File
+	// kinds are the method registries (nil: the built-in kinds).
+	kinds *Kinds
 	// shard, when set, restricts the run to its slice of users (or agent
 	// methods); dir is then the shard's folder, which also holds its cache.
 	shard *shardSpec
@@ -315,16 +316,16 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	if err != nil {
 		return res, err
 	}
-	res.dataWarnings = data.warnings
-	prompts.rewriteData(data.users)
+	res.dataWarnings = data.Warnings
+	prompts.rewriteData(data.Users)
 	if rs.shard != nil {
 		var mine []behavior.UserSet
-		for i, u := range data.users {
+		for i, u := range data.Users {
 			if rs.shard.owns(i) {
 				mine = append(mine, u)
 			}
 		}
-		data.users = mine
+		data.Users = mine
 	}
 	back, err := openBackbone(ctx, cfg, stdio.Getenv, rs.cacheRoot(), stdio.Err)
 	if err != nil {
@@ -334,7 +335,7 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 
 	methods := make([]predict.Method, len(cfg.Methods))
 	for i, spec := range cfg.Methods {
-		m, err := registry.New(spec)
+		m, err := rs.kinds.predict().New(spec)
 		if err != nil {
 			return res, fmt.Errorf("methods[%d]: %w", i, err)
 		}
@@ -347,138 +348,91 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	env := predict.Env{Model: back.model, Embedder: back.embedder, Tokens: back.tokens, Prompts: texts, MaxAttempts: cfg.Eval.MaxAttempts,
 		BuildModel: back.buildModel}
 
-	st, err := store.Open(rs.dir)
-	if err != nil {
-		return res, err
-	}
-	defer st.Close()
-	repaired := len(st.Repairs())
-	for _, r := range st.Repairs() {
-		fmt.Fprintf(stdio.Err, "run %s: repaired: %s\n", cfg.Name, r)
-	}
 	hash, err := cfg.Hash()
 	if err != nil {
 		return res, err
 	}
-	var prev runlog.Manifest
-	if ok, err := st.ReadJSON(runlog.ManifestFile, &prev); err != nil {
-		return res, err
-	} else if ok && prev.ConfigHash != hash {
-		return res, differentConfig(rs.dir, prev, cfg) // names the keys that changed
-	}
-	if err := st.CheckConfig(hash); err != nil {
+	resolved, err := cfg.ResolvedYAML()
+	if err != nil {
 		return res, err
 	}
-
-	run := prediction.New(st)
-	plan := run.Plan(methods, data.users, env, cfg.Backbone.RetryBudget.Duration)
-	res.planned = len(plan.Order)
-
 	man := runlog.Manifest{
-		Name: cfg.Name, Config: cfg, ConfigPath: rs.configPath, ConfigHash: hash, Variant: rs.variant,
+		Name: cfg.Name, Config: cfg, ConfigPath: rs.configPath, Variant: rs.variant,
 		HarnessVersion: Version, GitCommit: gitCommit(), Backbone: back.kind, Model: back.modelName, BuildModel: back.buildModelName,
-		Endpoints: back.endpoints, DataSource: data.source, DatasetSHA256: data.sha256, DataWarnings: data.warnings, Seed: cfg.Seed,
-		Samples: len(plan.Order), Started: start.UTC(),
+		Endpoints: back.endpoints, DataSource: data.Source, DatasetSHA256: data.SHA256, DataWarnings: data.Warnings, Seed: cfg.Seed,
+		Started: start.UTC(),
 	}
 	if rs.shard != nil {
 		man.Shard = rs.shard.String()
 	}
 	prompts.stamp(&man, cfg, back.tokenizer)
 	back.stampEmbedder(&man, retrievesByEmbedding(cfg.Methods), stdio.Err)
-	for _, m := range methods {
-		man.Methods = append(man.Methods, m.Name())
-	}
-	if !prev.Started.IsZero() {
-		man.Started = prev.Started
-	}
-	if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
-		return res, err
-	}
-	if err := writeResolvedConfig(rs.dir, cfg); err != nil {
-		return res, err
-	}
-
-	fmt.Fprintf(stdio.Err, "run %s: %d samples (%d methods × %d instances) on %s, data: %s; %d already done\n",
-		cfg.Name, len(plan.Order), len(methods), len(plan.Order)/max(1, len(methods)), back.describe(), data.source, plan.Already())
 
 	var failed atomic.Int64
-	// Invalid answers are counted as usage.json and the final line count
-	// them: from the saved work's journal, answers over answers judged.
-	tally := accounting.NewTally(st, cfg.Backbone.Prices != nil)
-	bar := progress.New(stdio.Err, "run "+cfg.Name, len(plan.Jobs), progress.Options{Stats: func() string {
-		s := back.meter.Snapshot().Total
-		line := fmt.Sprintf("calls=%d cached=%d retries=%d errors=%d invalid: %s", s.Calls, s.Cached, s.Retries, failed.Load(), accounting.InvalidSummary(tally.Usage()))
-		return line + back.retries.describe()
-	}})
-	out, err := run.Predict(ctx, plan, prediction.PredictOptions{
+	var bar *progress.Reporter
+	opts := prediction.Options{
+		Dir: rs.dir, ConfigHash: hash, Methods: methods, Users: data.Users, Env: env,
 		Workers: cfg.Eval.Concurrency, RetryBudget: cfg.Backbone.RetryBudget.Duration, Meter: back.meter,
-		OnSample: func(rec runlog.Sample) {
-			if rec.Error != "" {
-				failed.Add(1)
-			}
-			bar.Add(1)
+		Priced: cfg.Backbone.Prices != nil, Manifest: man, ResolvedConfig: resolved,
+		Refuse: func(prev runlog.Manifest) error { return differentConfig(rs.dir, prev, cfg) }, // names the keys that changed
+		Events: prediction.Events{
+			Repaired: func(r string) { fmt.Fprintf(stdio.Err, "run %s: repaired: %s\n", cfg.Name, r) },
+			Planned: func(plan prediction.Plan, tally *accounting.Tally) {
+				fmt.Fprintf(stdio.Err, "run %s: %d samples (%d methods × %d instances) on %s, data: %s; %d already done\n",
+					cfg.Name, len(plan.Order), len(methods), len(plan.Order)/max(1, len(methods)), back.describe(), data.Source, plan.Already())
+				bar = progress.New(stdio.Err, "run "+cfg.Name, len(plan.Jobs), progress.Options{Stats: func() string {
+					s := back.meter.Snapshot().Total
+					line := fmt.Sprintf("calls=%d cached=%d retries=%d errors=%d invalid: %s", s.Calls, s.Cached, s.Retries, failed.Load(), accounting.InvalidSummary(tally.Usage()))
+					return line + back.retries.describe()
+				}})
+			},
+			Sample: func(rec runlog.Sample) {
+				if rec.Error != "" {
+					failed.Add(1)
+				}
+				bar.Add(1)
+			},
+			Stopping:  func(err error) { fmt.Fprintf(stdio.Err, "\nrun %s: stopping: %v\n", cfg.Name, err) },
+			Predicted: func() { bar.Finish() },
 		},
-		OnStop: func(err error) { fmt.Fprintf(stdio.Err, "\nrun %s: stopping: %v\n", cfg.Name, err) },
-	})
-	bar.Finish()
-	for _, r := range st.Repairs()[repaired:] {
-		fmt.Fprintf(stdio.Err, "run %s: repaired: %s\n", cfg.Name, r)
+	}
+	if rs.shard != nil {
+		opts.Seal = func(man *runlog.Manifest) error { return sealShard(rs, man) }
+	}
+	if rs.report {
+		ro := reportOptions(cfg)
+		opts.Report = &ro
+		opts.Fingerprint = func() (string, error) { return runFingerprint(rs.dir, hash, ro) }
+	}
+	run, err := prediction.Execute(ctx, opts)
+	res.planned, res.done, res.errored, res.artefacts = run.Planned, run.Done, run.Errored, run.Artefacts
+	var unfinished *prediction.Unfinished
+	if errors.As(err, &unfinished) {
+		if unfinished.Stopped != nil {
+			return res, fmt.Errorf("stopped after %d of %d samples: %w; the rest stay unattempted, re-run the same command to resume",
+				unfinished.Done, unfinished.Planned, unfinished.Stopped)
+		}
+		return res, &interruptedError{done: unfinished.Done, planned: unfinished.Planned, unit: "samples"}
 	}
 	if err != nil {
-		return res, err
-	}
-	usage, err := run.Account(cfg.Backbone.Prices != nil)
-	if err != nil {
-		return res, err
-	}
-	if out.Stopped != nil {
-		done, _ := st.Counts()
-		return res, fmt.Errorf("stopped after %d of %d samples: %w; the rest stay unattempted, re-run the same command to resume", done, len(plan.Order), out.Stopped)
-	}
-	if ctx.Err() != nil {
-		done, _ := st.Counts()
-		return res, &interruptedError{done: done, planned: len(plan.Order), unit: "samples"}
-	}
-	if res.done, res.errored, err = run.Finish(plan.Order); err != nil {
 		return res, err
 	}
 	res.liveCalls = int(back.meter.Snapshot().Total.Live)
-	fin := time.Now().UTC()
-	man.Finished = &fin
-	if man.EmptyMemories, err = run.EmptyMemories(); err != nil {
-		return res, err
-	}
-	for _, m := range slices.Sorted(maps.Keys(man.EmptyMemories)) {
+	empty := run.Manifest.EmptyMemories
+	for _, m := range slices.Sorted(maps.Keys(empty)) {
 		fmt.Fprintf(stdio.Err, "warning: method %s built an empty memory for %d of %d users (%s); its rows are flagged in the report\n",
-			m, len(man.EmptyMemories[m]), len(data.users), strings.Join(firstN(man.EmptyMemories[m], 5), ", "))
+			m, len(empty[m]), len(data.Users), strings.Join(firstN(empty[m], 5), ", "))
 	}
-	// warnings.json is one of the files the seal covers: written first.
-	warnings := accounting.RunWarnings(man, usage)
-	if err := st.WriteJSON(runlog.WarningsFile, warnings); err != nil {
-		return res, err
-	}
-	if err := sealShard(rs, &man); err != nil {
-		return res, err
-	}
-	if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
-		return res, err
-	}
-	for _, w := range warnings.Usage {
+	for _, w := range run.Warnings.Usage {
 		fmt.Fprintf(stdio.Err, "warning: %s\n", w)
 	}
-	iv := accounting.InvalidSummary(usage)
+	iv := accounting.InvalidSummary(run.Usage)
 	fmt.Fprintf(stdio.Out, "run %s: %d/%d samples done, %d errored, %d live model calls, invalid: %s, %s, %s\n",
-		cfg.Name, res.done, res.planned, res.errored, res.liveCalls, iv, accounting.CostText(usage), time.Since(start).Round(time.Millisecond))
+		cfg.Name, res.done, res.planned, res.errored, res.liveCalls, iv, accounting.CostText(run.Usage), time.Since(start).Round(time.Millisecond))
 	if rs.report {
-		if res.artefacts, err = prediction.Report(rs.dir, reportOptions(cfg)); err != nil {
-			return res, err
-		}
 		fmt.Fprintf(stdio.Out, "report: %s\n", filepath.Join(rs.dir, "report", "index.md"))
-		if err := stampFingerprint(st, rs.dir, cfg, hash, &man, res.errored); err != nil {
-			return res, err
-		}
 	}
-	if err := checkInvalid(usage, st.Samples(), cfg); err != nil {
+	if err := checkInvalid(run.Usage, run.Samples, cfg); err != nil {
 		return res, err
 	}
 	if res.errored > 0 {
@@ -589,7 +543,7 @@ func checkInvalid(usage map[string]runlog.MethodUsage, samples []runlog.Sample, 
 
 // stampFingerprint records, once the report is written, what it was built
 // from, so an unchanged re-run can skip everything.
-func stampFingerprint(st *store.Store, dir string, cfg *config.Config, hash string, man *runlog.Manifest, errored int) error {
+func stampFingerprint(st *runstore.Store, dir string, cfg *config.Config, hash string, man *runlog.Manifest, errored int) error {
 	fp, err := runFingerprint(dir, hash, reportOptions(cfg))
 	if err != nil {
 		return err
@@ -605,7 +559,7 @@ func writeResolvedConfig(dir string, cfg *config.Config) error {
 	if err != nil {
 		return err
 	}
-	return store.WriteFileAtomic(filepath.Join(dir, "config.yaml"), resolved)
+	return runstore.WriteFileAtomic(filepath.Join(dir, "config.yaml"), resolved)
 }
 
 func firstN(xs []string, n int) []string {

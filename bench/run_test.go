@@ -19,8 +19,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runstore"
 )
 
 // childEnv makes the test binary act as the bench CLI, so a test can SIGKILL
@@ -341,7 +341,7 @@ func TestSecondRunOnSameDirectoryRefused(t *testing.T) {
 	deadline := time.Now().Add(2 * time.Minute)
 	pid := strconv.Itoa(cmd.Process.Pid)
 	for {
-		b, _ := os.ReadFile(filepath.Join(out, "tiny", store.LockFile))
+		b, _ := os.ReadFile(filepath.Join(out, "tiny", runstore.LockFile))
 		if strings.TrimSpace(string(b)) == pid {
 			break
 		}
@@ -386,7 +386,7 @@ lifelong:
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	journal := filepath.Join(out, "ll", store.UsageJournal)
+	journal := filepath.Join(out, "ll", runstore.UsageJournal)
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		b, _ := os.ReadFile(journal)

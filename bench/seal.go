@@ -12,8 +12,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runstore"
 )
 
 // A finished shard seals its folder: the manifest lists the SHA-256 of every
@@ -31,7 +31,7 @@ import (
 // whoever finds it stale, and the response caches are SQLite files that change
 // when opened (the merge checks them as caches).
 func unsealed(rel string) bool {
-	return rel == runlog.ManifestFile || rel == store.LockFile || rel == runlog.SampleIndexFile ||
+	return rel == runlog.ManifestFile || rel == runstore.LockFile || rel == runlog.SampleIndexFile ||
 		rel == ".cache" || strings.HasPrefix(rel, ".cache/")
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/datasets/movielens"
+	"github.com/memharness/memharness/prediction"
 	"github.com/memharness/memharness/reports"
 	"github.com/memharness/memharness/runlog"
 )
@@ -121,7 +122,7 @@ func dataUnchanged(cfg *config.Config, sums map[string]string) bool {
 		if single {
 			p = root
 		}
-		got, err := fileSHA256(p)
+		got, err := prediction.FileSHA256(p)
 		if err != nil || got != want {
 			return false
 		}

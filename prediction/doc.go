@@ -9,6 +9,10 @@
 //	finish        Run.Finish: the sample log compacted into plan order; Run.EmptyMemories
 //	report        Run.Report: the report tables and figures (package reports)
 //
+// Execute runs them all in order on plain Options (the command line fills
+// them from its config), with the resume checks, the manifest and the
+// seal; LoadTask loads a task's users.
+//
 // It is the prediction counterpart of package lifelong and has the same
 // shape where the jobs are the same: the store is lent by the caller (an
 // interface, as lifelong's CellStore), usage goes through package

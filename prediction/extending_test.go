@@ -13,7 +13,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/datasets/behavior"
 	"github.com/memharness/memharness/datasets/movielens"
 	"github.com/memharness/memharness/datasets/synth"
@@ -24,6 +23,7 @@ import (
 	"github.com/memharness/memharness/prediction"
 	"github.com/memharness/memharness/reports"
 	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runstore"
 )
 
 // notes asks the build model, once per user, for a few lines about the
@@ -107,7 +107,7 @@ func TestExtendingPredictionMethod(t *testing.T) {
 	methods := []predict.Method{base, mine}
 
 	dir := t.TempDir()
-	st, err := store.Open(dir)
+	st, err := runstore.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,12 +8,12 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/datasets/behavior"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/prediction"
 	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runstore"
 )
 
 // fakeMethod remembers the user's name, answers "1", and fails the
@@ -64,7 +64,7 @@ func TestStages(t *testing.T) {
 	methods := []predict.Method{good, empty}
 	us := users(2, 3)
 
-	st, err := store.Open(dir)
+	st, err := runstore.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestStages(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	st, err = store.Open(dir)
+	st, err = runstore.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestStages(t *testing.T) {
 // TestEndpointDown checks that an endpoint going down stops the stage with
 // Stopped set, calls OnStop once, and leaves the samples unattempted.
 func TestEndpointDown(t *testing.T) {
-	st, err := store.Open(t.TempDir())
+	st, err := runstore.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -141,3 +141,18 @@ func Report(dir string, opts reports.Options) ([]string, error) {
 	}
 	return paths, nil
 }
+
+// PlanOrder is every sample ID of methods over users in plan order (the
+// order of samples.jsonl), as Plan lays it out; a shard merge rebuilds it
+// without a model.
+func PlanOrder(methods []predict.Method, users []behavior.UserSet) []string {
+	var order []string
+	for _, m := range methods {
+		for _, u := range users {
+			for i := range u.Instances {
+				order = append(order, SampleID(m, &u.Instances[i]))
+			}
+		}
+	}
+	return order
+}

@@ -9,7 +9,7 @@ import (
 	"github.com/memharness/memharness/runlog"
 )
 
-// Store is the run store a prediction run writes to (bench/store.Store):
+// Store is the run store a prediction run writes to (runstore.Store):
 // the append-only sample log with its usage journal, and JSON files inside
 // the run directory. ReadJSON's error wraps runlog.ErrDamaged for a file
 // that does not decode.

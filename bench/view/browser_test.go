@@ -16,10 +16,10 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/memharness/memharness/bench"
-	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/bench/view"
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runstore"
 )
 
 // Two small runs on the sim backbone: behaviour prediction with PraMem
@@ -305,16 +305,16 @@ func TestViewerClickThrough(t *testing.T) {
 // promptOf is sample id's prompt as its call record holds it.
 func promptOf(t *testing.T, run, id string) string {
 	t.Helper()
-	cr, err := store.OpenCalls(run)
+	cr, err := runstore.OpenCalls(run)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cr.Close()
-	calls, err := cr.Of(store.SampleUnit(id))
+	calls, err := cr.Of(runstore.SampleUnit(id))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := store.SamplePrompt(calls)
+	p, _ := runstore.SamplePrompt(calls)
 	return p
 }
 

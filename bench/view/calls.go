@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/runstore"
 )
 
 // CallsData is the page of a run's recorded model calls for one sample or
@@ -39,7 +39,7 @@ type CallView struct {
 
 // callsOfSample is the calls page's data for sample id.
 func callsOfSample(dir, id string) (CallsData, error) {
-	unit := store.SampleUnit(id)
+	unit := runstore.SampleUnit(id)
 	d, err := readCalls(dir, func(u string) bool { return u == unit })
 	d.What = "sample " + id
 	return d, err
@@ -58,12 +58,12 @@ func callsOfMemory(dir, method, user string) (CallsData, error) {
 
 func readCalls(dir string, keep func(string) bool) (CallsData, error) {
 	var d CallsData
-	cr, err := store.OpenCalls(dir)
+	cr, err := runstore.OpenCalls(dir)
 	if err != nil {
 		return d, err
 	}
 	defer cr.Close()
-	err = cr.Each(keep, func(c store.Call) error {
+	err = cr.Each(keep, func(c runstore.Call) error {
 		d.Calls = append(d.Calls, callView(len(d.Calls)+1, c))
 		return nil
 	})
@@ -73,7 +73,7 @@ func readCalls(dir string, keep func(string) bool) (CallsData, error) {
 	return d, err
 }
 
-func callView(n int, c store.Call) CallView {
+func callView(n int, c runstore.Call) CallView {
 	v := CallView{N: n, Purpose: c.Purpose, PromptTokens: c.Usage.PromptTokens, CompletionTokens: c.Usage.CompletionTokens,
 		Latency: time.Duration(c.LatencyNS).Round(time.Millisecond).String()}
 	v.Step = strings.TrimPrefix(strings.TrimPrefix(c.Unit, "file:"), "sample:")

@@ -6,14 +6,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runstore"
 )
 
 func TestCallsPages(t *testing.T) {
 	h, root := newTestServer(t, 30)
-	st, err := store.Open(filepath.Join(root, "demo"))
+	st, err := runstore.Open(filepath.Join(root, "demo"))
 	must(t, err)
 	call := func(purpose, text string) llm.CallRecord {
 		return llm.CallRecord{Purpose: purpose, Usage: llm.Usage{PromptTokens: 7, CompletionTokens: 2}, Exchange: &llm.Exchange{

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runstore"
 )
 
 // Draw is one model draw of a sample's answer, as the call record keeps it.
@@ -32,16 +32,16 @@ type Draw struct {
 // from the run's call record. Nil when the record holds no call of s, and
 // on a static page for a sample drawn once.
 func (ri *runIndex) draws(s *runlog.Sample) []Draw {
-	var calls []store.Call
+	var calls []runstore.Call
 	var err error
 	if ri.static {
 		if s.Attempts <= 1 {
 			return nil // its one draw is the response the page shows
 		}
 		ri.drawOnce.Do(func() { ri.drawCalls, ri.drawErr = redrawnCalls(ri) })
-		calls, err = ri.drawCalls[store.SampleUnit(s.ID)], ri.drawErr
+		calls, err = ri.drawCalls[runstore.SampleUnit(s.ID)], ri.drawErr
 	} else {
-		calls, err = ri.callsOf(store.SampleUnit(s.ID))
+		calls, err = ri.callsOf(runstore.SampleUnit(s.ID))
 	}
 	if err != nil {
 		// Loud on the page, and the rest of the sample still shows.
@@ -54,23 +54,23 @@ func (ri *runIndex) draws(s *runlog.Sample) []Draw {
 // one pass (a static report shows every sample inline; reading the calls
 // of all would read every prompt again), dropping the prompts: the page
 // shows the sample's own.
-func redrawnCalls(ri *runIndex) (map[string][]store.Call, error) {
+func redrawnCalls(ri *runIndex) (map[string][]runstore.Call, error) {
 	units := map[string]bool{}
 	for i := range ri.samples {
 		if ri.samples[i].Attempts > 1 {
-			units[store.SampleUnit(ri.samples[i].ID)] = true
+			units[runstore.SampleUnit(ri.samples[i].ID)] = true
 		}
 	}
-	out := map[string][]store.Call{}
+	out := map[string][]runstore.Call{}
 	if len(units) == 0 {
 		return out, nil
 	}
-	cr, err := store.OpenCalls(ri.dir)
+	cr, err := runstore.OpenCalls(ri.dir)
 	if err != nil {
 		return nil, err
 	}
 	defer cr.Close()
-	err = cr.Each(func(u string) bool { return units[u] }, func(c store.Call) error {
+	err = cr.Each(func(u string) bool { return units[u] }, func(c runstore.Call) error {
 		if c.Exchange != nil {
 			ex := *c.Exchange
 			ex.Messages = nil
@@ -88,7 +88,7 @@ func redrawnCalls(ri *runIndex) (map[string][]store.Call, error) {
 // the line's calls judged under the purpose of its last judged call (the
 // answer is the last thing a sample asks; a summary or query made before
 // it is not a draw), and any failed call.
-func drawsOf(s *runlog.Sample, calls []store.Call) []Draw {
+func drawsOf(s *runlog.Sample, calls []runstore.Call) []Draw {
 	first := 0
 	for i, c := range calls {
 		if c.Index == 0 {

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runstore"
 )
 
 // TestSampleDrawsFromRecord: the sample page shows every draw in order
@@ -17,7 +17,7 @@ import (
 // place on the calls page; a summary call of the same sample is no draw.
 func TestSampleDrawsFromRecord(t *testing.T) {
 	h, root := newTestServer(t, 30)
-	st, err := store.Open(filepath.Join(root, "demo"))
+	st, err := runstore.Open(filepath.Join(root, "demo"))
 	must(t, err)
 	long := strings.Repeat("I am not sure <b>at all</b>, ", 40) // longer than the meter's shortened text
 	call := func(purpose, text string, judged, invalid bool, pt int) llm.CallRecord {
@@ -87,8 +87,8 @@ func TestDrawsOfResumedSample(t *testing.T) {
 	// A resumed run journals the redone sample again: the last line is the
 	// sample shown, and the calls page numbers across both lines.
 	s := &runlog.Sample{ID: "m/x", Kind: "binary", Pred: "1", Valid: true}
-	rec := func(i int, failed bool) store.Call {
-		c := store.Call{Unit: "sample:m/x", Index: i}
+	rec := func(i int, failed bool) runstore.Call {
+		c := runstore.Call{Unit: "sample:m/x", Index: i}
 		c.Purpose, c.Judged, c.Failed = "predict", !failed, failed
 		c.Exchange = &llm.Exchange{Text: "Yes"}
 		if failed {
@@ -96,11 +96,11 @@ func TestDrawsOfResumedSample(t *testing.T) {
 		}
 		return c
 	}
-	got := drawsOf(s, []store.Call{rec(0, true), rec(0, false)})
+	got := drawsOf(s, []runstore.Call{rec(0, true), rec(0, false)})
 	if len(got) != 1 || got[0].CallAnchor != "#call-2" || got[0].Verdict != "accepted: Yes" {
 		t.Fatalf("draws of a resumed sample: %+v", got)
 	}
-	got = drawsOf(s, []store.Call{rec(0, true)})
+	got = drawsOf(s, []runstore.Call{rec(0, true)})
 	if len(got) != 1 || !got[0].Failed || got[0].Verdict != "the call failed: endpoint down" {
 		t.Fatalf("a failed call: %+v", got)
 	}

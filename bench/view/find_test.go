@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runstore"
 )
 
 // writeCompareRun writes a finished run of two methods answering the same
@@ -21,7 +21,7 @@ import (
 // CSV for the front page's headline.
 func writeCompareRun(t *testing.T, dir string) {
 	t.Helper()
-	st, err := store.Open(dir)
+	st, err := runstore.Open(dir)
 	must(t, err)
 	var order []string
 	for _, m := range []string{"truncation", "pramem"} {

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runstore"
 )
 
 // Entry is a run or a sweep found under the root, by its path relative to
@@ -86,11 +86,11 @@ type runIndex struct {
 	// take minutes and hundreds of megabytes).
 	static    bool
 	drawOnce  sync.Once
-	drawCalls map[string][]store.Call // by unit
+	drawCalls map[string][]runstore.Call // by unit
 	drawErr   error
 
 	callOnce sync.Once
-	calls    *store.CallRecord
+	calls    *runstore.CallRecord
 	units    map[string][]runlog.Span
 	callErr  error
 }
@@ -185,7 +185,7 @@ func (ri *runIndex) full(i int) (runlog.Sample, error) {
 
 // prompt returns the prompt sample id sent, or "" when the run did not
 // keep it: from prompts.jsonl in runs that have one, else from the call
-// record (store.SamplePrompt).
+// record (runstore.SamplePrompt).
 func (ri *runIndex) prompt(id string) (string, error) {
 	ri.promptOnce.Do(func() {
 		path := filepath.Join(ri.dir, runlog.PromptsFile)
@@ -212,25 +212,25 @@ func (ri *runIndex) prompt(id string) (string, error) {
 
 // recordedPrompt is sample id's prompt from the call record.
 func (ri *runIndex) recordedPrompt(id string) (string, error) {
-	calls, err := ri.callsOf(store.SampleUnit(id))
+	calls, err := ri.callsOf(runstore.SampleUnit(id))
 	if err != nil {
 		return "", err
 	}
-	p, _ := store.SamplePrompt(calls)
+	p, _ := runstore.SamplePrompt(calls)
 	return p, nil
 }
 
 // callsOf reads one unit's calls through the run's call record, opened
 // and indexed by unit at first use.
-func (ri *runIndex) callsOf(unit string) ([]store.Call, error) {
+func (ri *runIndex) callsOf(unit string) ([]runstore.Call, error) {
 	ri.callOnce.Do(func() {
-		for _, name := range []string{store.UsageJournal, runlog.ChunksFile} {
+		for _, name := range []string{runstore.UsageJournal, runlog.ChunksFile} {
 			if _, err := statFile(ri.dir, filepath.Join(ri.dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				ri.callErr = err
 				return
 			}
 		}
-		if ri.calls, ri.callErr = store.OpenCalls(ri.dir); ri.callErr == nil {
+		if ri.calls, ri.callErr = runstore.OpenCalls(ri.dir); ri.callErr == nil {
 			ri.units, ri.callErr = ri.calls.IndexUnits()
 		}
 	})

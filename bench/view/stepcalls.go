@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/runstore"
 )
 
 // StepCall is one model call an agent step made, its request as sent.
@@ -39,7 +39,7 @@ func stepKey(env, task string, step int) string {
 // task run twice in a cell keeps its two episodes apart.
 type stepCalls map[string][][]StepCall
 
-func indexStepCalls(calls []store.Call) stepCalls {
+func indexStepCalls(calls []runstore.Call) stepCalls {
 	idx := stepCalls{}
 	seen := map[string]map[string]bool{} // key -> kinds in its last group
 	for _, c := range calls {
@@ -116,18 +116,18 @@ func attachCalls(eps []Episode, env string, idx stepCalls) {
 
 // readCellCalls reads the recorded calls of the given cells of one method
 // and stage, by env, in one pass over the record.
-func readCellCalls(dir, method, stage string, envs []string) (map[string][]store.Call, error) {
+func readCellCalls(dir, method, stage string, envs []string) (map[string][]runstore.Call, error) {
 	units := map[string]string{}
 	for _, env := range envs {
 		units[cellUnit(method, stage, env)] = env
 	}
-	cr, err := store.OpenCalls(dir)
+	cr, err := runstore.OpenCalls(dir)
 	if err != nil {
 		return nil, err
 	}
 	defer cr.Close()
-	out := map[string][]store.Call{}
-	err = cr.Each(func(u string) bool { _, ok := units[u]; return ok }, func(c store.Call) error {
+	out := map[string][]runstore.Call{}
+	err = cr.Each(func(u string) bool { _, ok := units[u]; return ok }, func(c runstore.Call) error {
 		out[units[c.Unit]] = append(out[units[c.Unit]], c)
 		return nil
 	})

@@ -4,22 +4,22 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/runstore"
 )
 
 // TestAttachCalls: a step's further calls (abstraction, line calls) stay
 // with it, a task run twice in one cell keeps its episodes apart, and calls
 // that are no agent step (a simulated customer's) are left out.
 func TestAttachCalls(t *testing.T) {
-	call := func(sid string) store.Call {
-		c := store.Call{}
+	call := func(sid string) runstore.Call {
+		c := runstore.Call{}
 		c.Purpose = "agent.act"
 		c.Exchange = &llm.Exchange{SampleID: sid, Messages: []llm.Message{{Role: "user", Content: sid}}}
 		return c
 	}
-	calls := []store.Call{
+	calls := []runstore.Call{
 		call("m/web/t/1/0/abstract"), call("m/web/t/1/0"), call("m/web/t/1/0/call2"), call("web/t/1"),
 		call("m/web/t/1/1"),
 		call("m/web/t/1/0"), // the second episode of task t/1

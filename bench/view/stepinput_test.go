@@ -17,10 +17,10 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/bench"
-	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/bench/view"
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/runstore"
 )
 
 const stepConfig = `name: steps
@@ -60,11 +60,11 @@ func TestStepInputIsTheRecordedRequest(t *testing.T) {
 	}
 	run := filepath.Join(root, "steps")
 	recorded := map[string][]llm.Message{} // by the call's SampleID
-	cr, err := store.OpenCalls(run)
+	cr, err := runstore.OpenCalls(run)
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = cr.Each(func(u string) bool { return strings.Contains(u, "/cells/") }, func(c store.Call) error {
+	err = cr.Each(func(u string) bool { return strings.Contains(u, "/cells/") }, func(c runstore.Call) error {
 		if c.Exchange != nil {
 			recorded[c.Exchange.SampleID] = c.Exchange.Messages
 		}

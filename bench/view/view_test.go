@@ -17,9 +17,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runstore"
 )
 
 // writeRun writes a run directory of n samples over three methods through
@@ -28,7 +28,7 @@ import (
 // rounds.
 func writeRun(t testing.TB, dir string, n int) {
 	t.Helper()
-	st, err := store.Open(dir)
+	st, err := runstore.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -430,7 +430,7 @@ func TestSampleIndexFollowsTheLog(t *testing.T) {
 		t.Fatalf("rag samples %s, want 10", got)
 	}
 	// A resumed run appends (the index on disk is now stale).
-	st, err := store.Open(run)
+	st, err := runstore.Open(run)
 	must(t, err)
 	must(t, st.Append(runlog.Sample{ID: "rag/u999/1", Method: "rag", User: "u999", Field: "f", Valid: true, Pred: "1", Label: "1"}))
 	st.Close()

@@ -22,8 +22,11 @@ var floors = map[string]int{
 	"metrics":  1, "llm": 1, // the model path needs nothing of the run's
 	"runlog":  2, // the run log records llm's call records
 	"reports": 3, "datasets": 3,
-	"envs":    4,
-	"methods": 5,
+	// runstore is the run directory on disk, below both runners and the
+	// merge of their shards.
+	"runstore": 3,
+	"envs":     4,
+	"methods":  5,
 	// accounting is the one usage path of both runners, just below them.
 	"accounting": 6,
 	"releases":   7, "lifelong": 7, "prediction": 7,
@@ -83,6 +86,8 @@ func TestAllowed(t *testing.T) {
 		{"prediction", "accounting", true},
 		{"accounting", "prediction", false},
 		{"accounting", "methods/predict", true},
+		{"prediction", "runstore", true},
+		{"runstore", "reports", false},
 	}
 	for _, tt := range tests {
 		got, ok := allowed(tt.from, tt.to)

@@ -1,4 +1,4 @@
-// Package store is the run store: one directory per run holding the
+// Package runstore is the run store: one directory per run holding the
 // manifest, an append-only sample log (one JSON line per finished sample), a
 // usage journal (the model calls each sample or saved state paid for), usage
 // totals and per-user memory snapshots. Re-opening a run directory resumes
@@ -10,7 +10,7 @@
 // and closes the store for writing (Err), so a run stops paying for
 // samples it cannot save. One process at a time writes a directory (an
 // advisory lock, LockFile).
-package store
+package runstore
 
 import (
 	"bufio"

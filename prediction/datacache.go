@@ -1,12 +1,12 @@
-package bench
+package prediction
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
 
-	"github.com/memharness/memharness/bench/store"
 	"github.com/memharness/memharness/internal/flock"
+	"github.com/memharness/memharness/runstore"
 )
 
 // completeMark is the file a finished synthetic dataset holds; a folder
@@ -44,7 +44,7 @@ func ensureSynthetic(dir string, gen func(tmp string) error) error {
 	if err := gen(tmp); err != nil {
 		return fmt.Errorf("synthetic data: %w", err)
 	}
-	if err := store.WriteFileAtomic(filepath.Join(tmp, completeMark), []byte("ok\n")); err != nil {
+	if err := runstore.WriteFileAtomic(filepath.Join(tmp, completeMark), []byte("ok\n")); err != nil {
 		return err
 	}
 	if datasetComplete(dir) {

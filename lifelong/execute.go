@@ -1,0 +1,230 @@
+package lifelong
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/memharness/memharness/accounting"
+	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/methods/agent"
+	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runstore"
+)
+
+// ExecuteOptions are one agent run's inputs, as plain values: the caller
+// (the command line) fills them from its config and opens the
+// environments, so this package knows no config file.
+type ExecuteOptions struct {
+	// Dir is the run directory; Execute opens its store there.
+	Dir string
+	// ConfigHash identifies the config; a directory holding another
+	// config's run is refused (Refuse says why).
+	ConfigHash string
+	Refuse     func(prev runlog.Manifest) error
+	// Config is the lifelong config as run: Config.Envs is the stream
+	// that runs (environments left out removed), Config.Methods the agent
+	// methods of this run (a shard's share).
+	Config Config
+	// NewMethod builds a fresh method of a spec (for each run, and again
+	// wherever the runner needs a fresh copy).
+	NewMethod func(MethodSpec) (agent.Method, error)
+	Stream    Stream
+	Suites    map[string]envs.Suite
+	OOD       []string
+	Tests     map[string][]envs.Task
+	// Env is the methods' environment; Execute wraps Env.Model so an
+	// endpoint that goes down ends the run at once.
+	Env         agent.Env
+	Meters      []Snapshotter
+	Log         io.Writer
+	RetryBudget time.Duration
+	Untimed     bool
+	Priced      bool
+	// Manifest is the run's provenance as the caller knows it; Execute
+	// adds the methods, times, seal and fingerprint and keeps an earlier
+	// run's start time. Info is written as the run's info file with
+	// Config.
+	Manifest       runlog.Manifest
+	Info           Info
+	ResolvedConfig []byte
+	// Seal seals a shard before the last manifest write. Report, when
+	// set, writes the report of the finished run directory (package
+	// reports, which reads this package's files, so it is the caller's to
+	// call); then Fingerprint's value is stamped into the manifest.
+	Seal        func(man *runlog.Manifest) error
+	Report      func(dir string) error
+	Fingerprint func() (string, error)
+	Events      ExecuteEvents
+}
+
+// ExecuteEvents are the run's live notices, for the caller's console; nil
+// fields: nothing.
+type ExecuteEvents struct {
+	Repaired   func(what string)
+	Started    func()
+	MethodDone func(spec MethodSpec, r Result)
+}
+
+// ExecuteResult is a finished agent run.
+type ExecuteResult struct {
+	Manifest runlog.Manifest
+	Usage    map[string]runlog.MethodUsage
+	Warnings runlog.Warnings
+}
+
+// Stopped is Execute's error when the endpoint went down: finished cells
+// are kept and a re-run resumes.
+type Stopped struct{ Cause error }
+
+func (e *Stopped) Error() string { return "stopped: " + e.Cause.Error() }
+func (e *Stopped) Unwrap() error { return e.Cause }
+
+// Execute runs every method of o.Config over the stream on the store in
+// o.Dir, then accounts usage, writes the warnings, the seal and the
+// report.
+func Execute(ctx context.Context, o ExecuteOptions) (ExecuteResult, error) {
+	var res ExecuteResult
+	ev := o.Events
+	st, err := runstore.Open(o.Dir)
+	if err != nil {
+		return res, err
+	}
+	defer st.Close()
+	for _, r := range st.Repairs() {
+		if ev.Repaired != nil {
+			ev.Repaired(r)
+		}
+	}
+	var prev runlog.Manifest
+	if ok, err := st.ReadJSON(runlog.ManifestFile, &prev); err != nil {
+		return res, err
+	} else if ok && prev.ConfigHash != o.ConfigHash {
+		return res, o.Refuse(prev)
+	}
+	if err := st.CheckConfig(o.ConfigHash); err != nil {
+		return res, err
+	}
+	// A stream that ran with other environments cannot be continued: its
+	// stages would mean other environments.
+	if prevInfo, err := ReadInfo(o.Dir); err == nil && !slices.Equal(prevInfo.Config.Envs, o.Config.Envs) {
+		return res, fmt.Errorf("run directory %s holds a stream over %v, but here it would run over %v (an environment became available or was left out); use another --out or remove the directory",
+			o.Dir, prevInfo.Config.Envs, o.Config.Envs)
+	}
+	man := o.Manifest
+	man.ConfigHash = o.ConfigHash
+	for _, m := range o.Config.Methods {
+		man.Methods = append(man.Methods, m.Name)
+	}
+	if !prev.Started.IsZero() {
+		man.Started = prev.Started
+	}
+	if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
+		return res, err
+	}
+	if err := runstore.WriteFileAtomic(filepath.Join(o.Dir, "config.yaml"), o.ResolvedConfig); err != nil {
+		return res, err
+	}
+	info := o.Info
+	info.Config = o.Config
+	if err := WriteInfo(o.Dir, info); err != nil {
+		return res, err
+	}
+	if ev.Started != nil {
+		ev.Started()
+	}
+
+	// An endpoint that goes down ends the run at once (cells not finished
+	// stay unwritten and resume), instead of scoring every task as an error.
+	runCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	model := o.Env.Model
+	env := o.Env
+	env.Model = llm.ModelFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
+		resp, err := model.Generate(ctx, req)
+		if errors.Is(err, llm.ErrEndpointDown) {
+			cancel(err)
+		}
+		return resp, err
+	})
+	ctx = runCtx
+	lc := o.Config
+	for _, spec := range lc.Methods {
+		newMethod := func() (agent.Method, error) { return o.NewMethod(spec) }
+		m, err := newMethod()
+		if err != nil {
+			return res, err
+		}
+		// The calls made for a cell or a stage are journalled with its
+		// record, so usage.json after a kill and resume counts what an
+		// uninterrupted run does.
+		calls := &llm.CallLog{}
+		commit := func(path string, data []byte) error {
+			rel, err := filepath.Rel(o.Dir, path)
+			if err != nil || strings.HasPrefix(rel, "..") {
+				return WriteFileAtomic(path, data)
+			}
+			return st.WriteFileWith(rel, data, calls.Take())
+		}
+		r, err := Run(llm.WithCallLog(ctx, calls), m, Options{
+			RunDir: o.Dir, Stream: o.Stream, Suites: o.Suites, OOD: o.OOD, SelfLearn: lc.SelfLearn, Commit: commit,
+			NewMethod: newMethod, Env: env, MaxSteps: lc.MaxSteps, TasksPerEnv: lc.TasksPerEnv,
+			TestTasks: func(s envs.Suite) []envs.Task { return o.Tests[s.Name()] },
+			Meters:    o.Meters, Workers: 1, Log: o.Log, RetryBudget: o.RetryBudget,
+			Untimed: o.Untimed,
+		})
+		if c, ok := m.(interface{ Close() error }); ok {
+			c.Close()
+		}
+		if cause := context.Cause(runCtx); errors.Is(cause, llm.ErrEndpointDown) {
+			accounting.WriteUsage(st, o.Priced)
+			return res, &Stopped{Cause: cause}
+		}
+		if err != nil {
+			return res, err
+		}
+		if ev.MethodDone != nil {
+			ev.MethodDone(spec, r)
+		}
+	}
+	if res.Usage, err = accounting.WriteUsage(st, o.Priced); err != nil {
+		return res, err
+	}
+	fin := time.Now().UTC()
+	man.Finished = &fin
+	// warnings.json is one of the files the seal covers: written first.
+	res.Warnings = accounting.RunWarnings(man, res.Usage)
+	if err := st.WriteJSON(runlog.WarningsFile, res.Warnings); err != nil {
+		return res, err
+	}
+	if o.Seal != nil {
+		if err := o.Seal(&man); err != nil {
+			return res, err
+		}
+	}
+	if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
+		return res, err
+	}
+	res.Manifest = man
+	if o.Report != nil {
+		if err := o.Report(o.Dir); err != nil {
+			return res, fmt.Errorf("report: %w", err)
+		}
+		fp, err := o.Fingerprint()
+		if err != nil {
+			return res, err
+		}
+		man.Errored, man.Fingerprint = 0, fp
+		if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
+			return res, err
+		}
+		res.Manifest = man
+	}
+	return res, nil
+}
