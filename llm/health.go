@@ -33,8 +33,9 @@ func (e *EndpointDownError) Error() string {
 	return fmt.Sprintf("llm: %s: endpoint down after %d consecutive connection failures: %v", e.Endpoint, e.Failures, e.Cause)
 }
 
-// Is makes errors.Is(err, ErrEndpointDown) hold.
-func (e *EndpointDownError) Is(target error) bool { return target == ErrEndpointDown }
+// Is makes errors.Is(err, ErrEndpointDown) and errors.Is(err, ErrStopRun)
+// hold.
+func (e *EndpointDownError) Is(target error) bool { return target == ErrEndpointDown || target == ErrStopRun }
 
 func (e *EndpointDownError) Unwrap() error { return e.Cause }
 
