@@ -35,7 +35,9 @@ func (e *EndpointDownError) Error() string {
 
 // Is makes errors.Is(err, ErrEndpointDown) and errors.Is(err, ErrStopRun)
 // hold.
-func (e *EndpointDownError) Is(target error) bool { return target == ErrEndpointDown || target == ErrStopRun }
+func (e *EndpointDownError) Is(target error) bool {
+	return target == ErrEndpointDown || target == ErrStopRun
+}
 
 func (e *EndpointDownError) Unwrap() error { return e.Cause }
 
