@@ -239,3 +239,16 @@ func RunWarnings(man runlog.Manifest, usage map[string]runlog.MethodUsage) runlo
 	}
 	return w
 }
+
+// Spent is what the live calls of recs (a store's journal) used: answers
+// from the response cache and failed calls cost nothing. A resumed run's
+// spending ceilings start from it.
+func Spent(recs []llm.CallRecord) llm.Usage {
+	var u llm.Usage
+	for _, rec := range recs {
+		if !rec.Cached && !rec.Failed {
+			u = u.Add(rec.Usage)
+		}
+	}
+	return u
+}

@@ -234,11 +234,12 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 
 	// An endpoint that goes down ends the run at once (cells not finished
 	// stay unwritten and resume), instead of scoring every task as an error.
-	runCtx, cancel := context.WithCancelCause(ctx)
+	// So does a spending ceiling, whichever model's call meets it.
+	runCtx, cancel := startBudget(ctx, back.budget, st)
 	defer cancel(nil)
 	watched := llm.ModelFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
 		resp, err := back.model.Generate(ctx, req)
-		if errors.Is(err, llm.ErrEndpointDown) {
+		if errors.Is(err, llm.ErrStopRun) {
 			cancel(err)
 		}
 		return resp, err
@@ -246,7 +247,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	ctx = runCtx
 	env := agent.Env{Model: watched, BuildModel: back.buildModel, AssignModel: back.assign.model,
 		SkillModel: back.skill.model, UserModel: back.user.model, Embedder: back.embedder, Seed: lc.Seed, Prompts: prompts.prompts, Sampling: sampling}
-	for _, spec := range lc.Methods {
+	for mi, spec := range lc.Methods {
 		newMethod := func() (agent.Method, error) { return buildAgentMethod(spec) }
 		m, err := newMethod()
 		if err != nil {
@@ -273,8 +274,11 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 		if c, ok := m.(interface{ Close() error }); ok {
 			c.Close()
 		}
-		if cause := context.Cause(runCtx); errors.Is(cause, llm.ErrEndpointDown) {
+		if cause := context.Cause(runCtx); errors.Is(cause, llm.ErrStopRun) {
 			accounting.WriteUsage(st, cfg.Backbone.Prices != nil)
+			if err := stoppedAtCeiling(back.budget, mi, len(lc.Methods), "methods", spec.Name+" in progress; its finished cells are kept"); err != nil {
+				return res, err
+			}
 			return res, fmt.Errorf("stopped: %w; finished cells are kept, re-run the same command to resume", cause)
 		}
 		if err != nil {

@@ -369,6 +369,8 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	if err := st.CheckConfig(hash); err != nil {
 		return res, err
 	}
+	ctx, stopRun := startBudget(ctx, back.budget, st)
+	defer stopRun(nil)
 
 	run := prediction.New(st)
 	plan := run.Plan(methods, data.users, env, cfg.Backbone.RetryBudget.Duration)
@@ -430,6 +432,9 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	usage, err := run.Account(cfg.Backbone.Prices != nil)
 	if err != nil {
 		return res, err
+	}
+	if done, _ := st.Counts(); back.budget.Stopped() != nil {
+		return res, stoppedAtCeiling(back.budget, done, len(plan.Order), "samples", "")
 	}
 	if out.Stopped != nil {
 		done, _ := st.Counts()

@@ -14,7 +14,16 @@ import (
 var ErrStopRun = errors.New("run stopped")
 
 // ErrCeiling marks a call refused by a Budget.
-var ErrCeiling = errors.New("budget ceiling reached")
+var ErrCeiling error = runStop("budget ceiling reached")
+
+// runStop is a sentinel that is also ErrStopRun, so a runner that stops at
+// ErrStopRun stops at every kind of it, however it was wrapped.
+type runStop string
+
+func (s runStop) Error() string { return string(s) }
+
+// Is makes errors.Is(s, ErrStopRun) hold.
+func (s runStop) Is(target error) bool { return target == ErrStopRun }
 
 // DefaultCompletionBound is the completion a call without a completion
 // cap (max_tokens) is assumed to stay within when a Budget bounds it, unless

@@ -3,6 +3,7 @@ package llm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -259,5 +260,17 @@ func TestBudgetSettleSpendsNothingForCachedOrFailed(t *testing.T) {
 func TestEndpointDownStopsRun(t *testing.T) {
 	if err := error(&EndpointDownError{Endpoint: "x"}); !errors.Is(err, ErrStopRun) || !errors.Is(err, ErrEndpointDown) || errors.Is(err, ErrCeiling) {
 		t.Errorf("EndpointDownError: Is(ErrStopRun) %v", errors.Is(err, ErrStopRun))
+	}
+}
+
+// Every kind of stop, bare or wrapped, is ErrStopRun, and only its own kind.
+func TestStopKinds(t *testing.T) {
+	for _, err := range []error{ErrEndpointDown, ErrCeiling, fmt.Errorf("x: %w", ErrEndpointDown), &CeilingError{}} {
+		if !errors.Is(err, ErrStopRun) {
+			t.Errorf("%v is not ErrStopRun", err)
+		}
+	}
+	if errors.Is(ErrEndpointDown, ErrCeiling) || errors.Is(ErrCeiling, ErrEndpointDown) || errors.Is(errors.New("x"), ErrStopRun) {
+		t.Error("stop kinds confused")
 	}
 }

@@ -16,7 +16,7 @@ import (
 // ErrEndpointDown marks a call refused because its endpoint has failed at
 // the connection level too many times in a row (see WithBreaker). A run that
 // sees it stops: every further call would fail the same way.
-var ErrEndpointDown = errors.New("endpoint down")
+var ErrEndpointDown error = runStop("endpoint down")
 
 // DefaultBreakAfter is how many consecutive connection-level failures of one
 // endpoint trip its breaker.
