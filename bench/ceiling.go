@@ -54,9 +54,10 @@ type ceilingStop struct {
 
 func (e *ceilingStop) Error() string {
 	key := e.cause.Name
-	more := fmt.Sprintf("%d", int(2*e.cause.Limit))
+	// A suggestion that at least admits the refused call.
+	more := fmt.Sprintf("%d", max(2*int(e.cause.Limit), 2*(e.cause.Spent.PromptTokens+e.cause.Spent.CompletionTokens+e.cause.Next.PromptTokens+e.cause.Next.CompletionTokens)))
 	if e.cause.Which == "cost" {
-		more = fmt.Sprintf("%.4g", 2*e.cause.Limit)
+		more = fmt.Sprintf("%.4g", max(2*e.cause.Limit, 2*(e.cause.Spent.Cost+e.cause.Next.Cost)))
 	}
 	left := fmt.Sprintf("%d of %d %s done, %d left", e.done, e.planned, e.unit, e.planned-e.done)
 	if e.detail != "" {
