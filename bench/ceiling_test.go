@@ -267,3 +267,33 @@ lifelong:
 		"report/lifemem_table2.csv", "report/lifemem_matrix.csv")
 	compareUsage(t, "resumed after a ceiling", filepath.Join(one, "ll"), filepath.Join(two, "ll"))
 }
+
+// TestCeilingStopsSweep: a sweep stops at the first variant that reaches
+// its ceiling, rather than spending as much again on each variant left.
+func TestCeilingStopsSweep(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "sw.yaml")
+	os.WriteFile(cfg, []byte(`name: sw
+task: movielens
+dataset:
+  name: movielens
+  max_users: 2
+  test_per_user: 2
+  synthetic: {users: 8, movies: 700, seed: 4}
+backbone: {kind: sim, prices: {prompt_per_1m: 1, completion_per_1m: 2}}
+eval: {max_tokens: 3000}
+methods:
+  - {name: truncation, kind: truncation, history_tokens: 2000}
+report: {bootstrap: 10}
+sweep:
+  grid:
+    methods[0].history_tokens: [1000, 2000]
+`), 0o644)
+	log, code := runCLI(t, "sweep", "-c", cfg, "--out", dir)
+	if code != exitCeiling || !strings.Contains(log, "stopped at ceiling: eval.max_tokens 3000 tokens") {
+		t.Fatalf("exit %d, want %d:\n%s", code, exitCeiling, log)
+	}
+	if dirs, _ := filepath.Glob(filepath.Join(dir, "sw", "*", runlog.ManifestFile)); len(dirs) != 1 {
+		t.Errorf("%d variants started, want 1 (%v)", len(dirs), dirs)
+	}
+}

@@ -169,7 +169,9 @@ func executeSweep(ctx context.Context, stdio IO, cfgPath string, sets []string, 
 		outcome.leftOut = append(outcome.leftOut, res.leftOut...)
 		outcome.dataWarnings = append(outcome.dataWarnings, res.dataWarnings...)
 		if err != nil {
-			if ctx.Err() != nil {
+			// A ceiling reached ends the sweep too: the variants left would
+			// spend as much again.
+			if ctx.Err() != nil || isCeilingStop(err) {
 				return outcome, err
 			}
 			if len(variants) == 1 {
