@@ -124,12 +124,14 @@ func (b *Budget) OnStop(f func(error)) {
 		return
 	}
 	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.stopped != nil {
-		f(b.stopped)
-		return
+	stopped := b.stopped
+	if stopped == nil {
+		b.onStop = append(b.onStop, f)
 	}
-	b.onStop = append(b.onStop, f)
+	b.mu.Unlock()
+	if stopped != nil {
+		f(stopped)
+	}
 }
 
 // Stopped is the refusal that stopped the run; nil while calls may go on.
