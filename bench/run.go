@@ -32,7 +32,8 @@ import (
 func cmdRun(ctx context.Context, stdio IO, args []string) error {
 	fs := newFlags(stdio.Err, "run", "run -c CONFIG [--set key=value ...] [--out DIR] [--json]",
 		"Runs one config. Re-running the same command resumes: finished samples are skipped,\n"+
-			"errored ones retried. A config with a sweep block runs its base config (use 'bench sweep').")
+			"errored ones retried. A config with a sweep block runs its base config (use 'bench sweep').\n"+
+			"A run stopped at eval.max_cost or eval.max_tokens exits 3; re-run with a higher ceiling to resume.")
 	cf := addConfigFlags(fs, "override a config key, e.g. --set backbone.model=gpt-oss-120b (repeatable)")
 	noReport := fs.Bool("no-report", false, "skip writing reports at the end")
 	shardFlag := fs.String("shard", "", "run only slice `I/N` of the work (I from 0; users, or agent methods), into RUN/shards/;\n"+
