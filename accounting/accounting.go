@@ -5,6 +5,7 @@
 package accounting
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -238,4 +239,28 @@ func RunWarnings(man runlog.Manifest, usage map[string]runlog.MethodUsage) runlo
 		}
 	}
 	return w
+}
+
+// Spent is what the live calls of recs (a store's journal) used: answers
+// from the response cache and failed calls cost nothing. A resumed run's
+// spending ceilings start from it.
+func Spent(recs []llm.CallRecord) llm.Usage {
+	var u llm.Usage
+	for _, rec := range recs {
+		if !rec.Cached && !rec.Failed {
+			u = u.Add(rec.Usage)
+		}
+	}
+	return u
+}
+
+// StartBudget holds the budget b (nil: no ceiling) to what the run's
+// earlier processes spent (the live calls of its usage journal) and makes
+// a stop at a ceiling cancel the run's work; the returned context is the
+// run's, to be released with the returned function.
+func StartBudget(ctx context.Context, b *llm.Budget, j Journal) (context.Context, context.CancelCauseFunc) {
+	runCtx, cancel := context.WithCancelCause(ctx)
+	b.Add(Spent(j.Usage()))
+	b.OnStop(cancel)
+	return runCtx, cancel
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/accounting"
+	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -61,5 +62,19 @@ func TestInvalidSummary(t *testing.T) {
 	})
 	if want := "mem0.extract 30/30 (100.0%), predict 2/40 (5.0%)"; got != want {
 		t.Errorf("summary %q, want %q", got, want)
+	}
+}
+
+// Spent counts live calls only: cached answers and failed calls cost nothing.
+func TestSpent(t *testing.T) {
+	recs := []llm.CallRecord{
+		{Usage: llm.Usage{PromptTokens: 10, CompletionTokens: 2, Cost: 0.5}},
+		{Cached: true, Usage: llm.Usage{PromptTokens: 100, CompletionTokens: 20, Cost: 5}},
+		{Failed: true},
+		{Usage: llm.Usage{PromptTokens: 7, CompletionTokens: 1, CachedTokens: 3, Cost: 0.25}},
+	}
+	want := llm.Usage{PromptTokens: 17, CompletionTokens: 3, CachedTokens: 3, Cost: 0.75}
+	if got := accounting.Spent(recs); got != want {
+		t.Errorf("Spent = %+v, want %+v", got, want)
 	}
 }

@@ -59,6 +59,9 @@ type backbone struct {
 	caches    []*cache.Cache
 	// retries follows live retries for the progress line (nil on sim).
 	retries *retryWatch
+	// budget guards eval.max_cost and eval.max_tokens below every response
+	// cache, for every model of the run (nil: no ceiling).
+	budget *llm.Budget
 }
 
 func (b *backbone) describe() string {
@@ -90,6 +93,11 @@ func openBackbone(ctx context.Context, cfg *config.Config, getenv func(string) s
 		}
 		b.tokens, b.tokenizer = c, c.Label
 	}
+	budget, err := openBudget(cfg, b.tokens)
+	if err != nil {
+		return nil, err
+	}
+	b.budget = budget
 	switch b.kind {
 	case "sim":
 		sc := sim.Config{Threshold: cfg.Backbone.Sim.Threshold, Latency: cfg.Backbone.Sim.Latency.Duration, Seed: uint64(cfg.Seed)}
@@ -103,7 +111,7 @@ func openBackbone(ctx context.Context, cfg *config.Config, getenv func(string) s
 		if p := pricesOf(cfg); p != nil {
 			model = llm.WithPrices(model, llm.PriceTable{sim.Name: *p}, sim.Name)
 		}
-		b.meter = llm.NewMeter(model)
+		b.meter = llm.NewMeter(b.budget.Wrap(model))
 	case "openai":
 		urls := cfg.Backbone.BaseURLs
 		if len(urls) == 0 {
@@ -121,7 +129,7 @@ func openBackbone(ctx context.Context, cfg *config.Config, getenv func(string) s
 			return nil, err
 		}
 		b.retries = newRetryWatch()
-		model, c, err := openaiStack(cfg, urls, b.modelName, getenv, out, b.retries.observe)
+		model, c, err := openaiStack(cfg, urls, b.modelName, getenv, out, b.retries.observe, b.budget)
 		if err != nil {
 			return nil, err
 		}
@@ -140,7 +148,7 @@ func openBackbone(ctx context.Context, cfg *config.Config, getenv func(string) s
 					return nil, fmt.Errorf("construction backbone: %w", err)
 				}
 			}
-			built, bc, err := openaiStack(cfg, burls, bmodel, getenv, out, b.retries.observe)
+			built, bc, err := openaiStack(cfg, burls, bmodel, getenv, out, b.retries.observe, b.budget)
 			if err != nil {
 				return nil, fmt.Errorf("construction backbone: %w", err)
 			}
@@ -298,7 +306,7 @@ func openStepModel(cfg *config.Config, b *backbone, urls []string, step, name, e
 	// A distinct default-parameter set shares no cache entries anyway, but
 	// a model equal to the acting one would share its cache file.
 	c.Backbone.Model = ""
-	m, cc, err := openaiStack(&c, burls, name, getenv, out, b.retries.observe)
+	m, cc, err := openaiStack(&c, burls, name, getenv, out, b.retries.observe, b.budget)
 	if err != nil {
 		return stepModel{}, fmt.Errorf("%s model: %w", step, err)
 	}
@@ -309,8 +317,11 @@ func openStepModel(cfg *config.Config, b *backbone, urls []string, step, name, e
 	return stepModel{model: meter, meter: meter, name: name, effort: effort}, nil
 }
 
-// openaiStack builds cache(defaults(stack)) for one model at some endpoints.
-func openaiStack(cfg *config.Config, urls []string, modelName string, getenv func(string) string, out string, onRetry func(llm.RetryEvent)) (llm.Model, *cache.Cache, error) {
+// openaiStack builds defaults(cache(budget(stack))) for one model at some
+// endpoints: the budget sits below the cache, so cached answers never meet
+// a ceiling.
+func openaiStack(cfg *config.Config, urls []string, modelName string, getenv func(string) string, out string, onRetry func(llm.RetryEvent),
+	budget *llm.Budget) (llm.Model, *cache.Cache, error) {
 	var cc *cache.Cache
 	stack, err := llm.Open(llm.StackConfig{
 		BaseURLs: urls, Model: modelName, APIKey: getenv(envAPIKey),
@@ -323,7 +334,7 @@ func openaiStack(cfg *config.Config, urls []string, modelName string, getenv fun
 	if err != nil {
 		return nil, nil, err
 	}
-	model := stack
+	model := budget.Wrap(stack)
 	if cfg.Backbone.Cache != "off" {
 		ids := make([]string, len(urls))
 		for i, u := range urls {

@@ -27,6 +27,8 @@ import (
 type loggingServer struct {
 	mu  sync.Mutex
 	log []string // canonical JSON of {request body, answer}
+	// tokens sums the prompt and completion tokens its answers reported.
+	tokens int
 }
 
 func (s *loggingServer) handler(t *testing.T) http.HandlerFunc {
@@ -53,6 +55,7 @@ func (s *loggingServer) handler(t *testing.T) http.HandlerFunc {
 		delete(req, "model")
 		s.mu.Lock()
 		s.log = append(s.log, canonCall(req, answer))
+		s.tokens += len(last)/4 + 1
 		s.mu.Unlock()
 		out, _ := json.Marshal(map[string]any{
 			"id": "x", "object": "chat.completion", "model": "fake-model",

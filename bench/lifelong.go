@@ -196,7 +196,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 		Env: agent.Env{Model: back.model, BuildModel: back.buildModel, AssignModel: back.assign.model,
 			SkillModel: back.skill.model, UserModel: back.user.model, Embedder: back.embedder, Seed: lc.Seed, Prompts: prompts.prompts, Sampling: sampling},
 		Meters: back.lifelongMeters(), Log: stdio.Err, RetryBudget: cfg.Backbone.RetryBudget.Duration,
-		Untimed: back.kind == "sim", Priced: cfg.Backbone.Prices != nil,
+		Untimed: back.kind == "sim", Priced: cfg.Backbone.Prices != nil, Budget: back.budget,
 		Manifest: man, ResolvedConfig: resolved,
 		Info: lifelong.Info{
 			Name: cfg.Name, Variant: rs.variant, Backbone: back.kind, Model: back.modelName, BuildModel: back.constructionModels(),
@@ -224,6 +224,9 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	run, err := lifelong.Execute(ctx, opts)
 	var stopped *lifelong.Stopped
 	if errors.As(err, &stopped) {
+		if err := stoppedAtCeiling(back.budget, stopped.Done, stopped.Planned, "methods", stopped.InProgress+" in progress; its finished cells are kept"); err != nil {
+			return res, err
+		}
 		return res, fmt.Errorf("stopped: %w; finished cells are kept, re-run the same command to resume", stopped.Cause)
 	}
 	if err != nil {

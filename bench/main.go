@@ -16,7 +16,8 @@
 //	bench --version
 //
 // Every verb takes --help. A verb stopped by Ctrl-C exits 130 (143 for
-// SIGTERM) after saying how far it got.
+// SIGTERM) after saying how far it got; a run stopped at eval.max_cost or
+// eval.max_tokens exits 3.
 package bench
 
 import (
@@ -111,6 +112,10 @@ func Main(ctx context.Context, args []string, stdio IO) int {
 				return 0
 			case errors.Is(err, errUsage):
 				return 2
+			case isCeilingStop(err):
+				// Not a failure: the run spent what it was allowed to.
+				fmt.Fprintf(stdio.Err, "bench %s: %v\n", v.name, err)
+				return exitCeiling
 			case ctx.Err() != nil || errors.Is(err, context.Canceled):
 				// Stopped by a signal: say how far the work got, and
 				// exit as shells expect of an interrupted command.

@@ -31,7 +31,8 @@ import (
 func cmdRun(ctx context.Context, stdio IO, args []string) error {
 	fs := newFlags(stdio.Err, "run", "run -c CONFIG [--set key=value ...] [--out DIR] [--json]",
 		"Runs one config. Re-running the same command resumes: finished samples are skipped,\n"+
-			"errored ones retried. A config with a sweep block runs its base config (use 'bench sweep').")
+			"errored ones retried. A config with a sweep block runs its base config (use 'bench sweep').\n"+
+			"A run stopped at eval.max_cost or eval.max_tokens exits 3; re-run with a higher ceiling to resume.")
 	cf := addConfigFlags(fs, "override a config key, e.g. --set backbone.model=gpt-oss-120b (repeatable)")
 	noReport := fs.Bool("no-report", false, "skip writing reports at the end")
 	shardFlag := fs.String("shard", "", "run only slice `I/N` of the work (I from 0; users, or agent methods), into RUN/shards/;\n"+
@@ -168,7 +169,9 @@ func executeSweep(ctx context.Context, stdio IO, cfgPath string, sets []string, 
 		outcome.leftOut = append(outcome.leftOut, res.leftOut...)
 		outcome.dataWarnings = append(outcome.dataWarnings, res.dataWarnings...)
 		if err != nil {
-			if ctx.Err() != nil {
+			// A ceiling reached ends the sweep too: the variants left would
+			// spend as much again.
+			if ctx.Err() != nil || isCeilingStop(err) {
 				return outcome, err
 			}
 			if len(variants) == 1 {
@@ -372,7 +375,7 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	var bar *progress.Reporter
 	opts := prediction.Options{
 		Dir: rs.dir, ConfigHash: hash, Methods: methods, Users: data.Users, Env: env,
-		Workers: cfg.Eval.Concurrency, RetryBudget: cfg.Backbone.RetryBudget.Duration, Meter: back.meter,
+		Workers: cfg.Eval.Concurrency, RetryBudget: cfg.Backbone.RetryBudget.Duration, Meter: back.meter, Budget: back.budget,
 		Priced: cfg.Backbone.Prices != nil, Manifest: man, ResolvedConfig: resolved,
 		Refuse: func(prev runlog.Manifest) error { return differentConfig(rs.dir, prev, cfg) }, // names the keys that changed
 		Events: prediction.Events{
@@ -408,6 +411,9 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	res.planned, res.done, res.errored, res.artefacts = run.Planned, run.Done, run.Errored, run.Artefacts
 	var unfinished *prediction.Unfinished
 	if errors.As(err, &unfinished) {
+		if err := stoppedAtCeiling(back.budget, unfinished.Done, unfinished.Planned, "samples", ""); err != nil {
+			return res, err
+		}
 		if unfinished.Stopped != nil {
 			return res, fmt.Errorf("stopped after %d of %d samples: %w; the rest stay unattempted, re-run the same command to resume",
 				unfinished.Done, unfinished.Planned, unfinished.Stopped)

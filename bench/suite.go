@@ -82,7 +82,7 @@ func cmdSuite(ctx context.Context, stdio IO, args []string) error {
 			sc.Error = r.err.Error()
 		}
 		js.Configs = append(js.Configs, sc)
-		if r.err != nil && sc.Status == "failed" {
+		if r.err != nil && sc.Status != "interrupted" { // a ceiling stop is work not done too
 			failed = append(failed, fmt.Sprintf("%s: %v", r.config, r.err))
 		}
 		for _, lo := range r.outcome.leftOut {

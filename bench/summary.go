@@ -22,7 +22,7 @@ import (
 type runSummary struct {
 	Config string `json:"config"`
 	Dir    string `json:"dir"`
-	// Status is "done", "failed" or "interrupted".
+	// Status is "done", "failed", "interrupted" or "stopped at ceiling".
 	Status    string `json:"status"`
 	Error     string `json:"error,omitempty"`
 	Planned   int    `json:"planned"`
@@ -37,6 +37,20 @@ type runSummary struct {
 	Usage        json.RawMessage    `json:"usage,omitempty"` // the run's usage.json
 	ElapsedS     float64            `json:"elapsed_s"`
 	Interrupted  *interruptedCounts `json:"interrupted_at,omitempty"`
+	// Ceiling says which ceiling stopped the run and what it had spent.
+	Ceiling *ceilingCounts `json:"ceiling,omitempty"`
+}
+
+// ceilingCounts is a stop at eval.max_cost or eval.max_tokens: spent is
+// over the run's live calls, earlier processes' included.
+type ceilingCounts struct {
+	Key         string  `json:"key"`
+	Limit       float64 `json:"limit"`
+	SpentUSD    float64 `json:"spent_usd"`
+	SpentTokens int     `json:"spent_tokens"`
+	Done        int     `json:"done"`
+	Planned     int     `json:"planned"`
+	Unit        string  `json:"unit"`
 }
 
 type interruptedCounts struct {
@@ -52,6 +66,8 @@ func status(err error) string {
 		return "done"
 	case errors.Is(err, context.Canceled):
 		return "interrupted"
+	case isCeilingStop(err):
+		return statusCeiling
 	}
 	return "failed"
 }
@@ -68,6 +84,11 @@ func newRunSummary(rs runSpec, res runResult, runErr error, elapsed time.Duratio
 	var ie *interruptedError
 	if errors.As(runErr, &ie) {
 		s.Interrupted = &interruptedCounts{Done: ie.done, Planned: ie.planned, Unit: ie.unit}
+	}
+	var cs *ceilingStop
+	if errors.As(runErr, &cs) {
+		s.Ceiling = &ceilingCounts{Key: cs.cause.Name, Limit: cs.cause.Limit, SpentUSD: cs.cause.Spent.Cost,
+			SpentTokens: cs.cause.Spent.PromptTokens + cs.cause.Spent.CompletionTokens, Done: cs.done, Planned: cs.planned, Unit: cs.unit}
 	}
 	if b, err := os.ReadFile(filepath.Join(rs.dir, runlog.UsageFile)); err == nil {
 		var usage map[string]runlog.MethodUsage

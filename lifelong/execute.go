@@ -47,6 +47,9 @@ type ExecuteOptions struct {
 	RetryBudget time.Duration
 	Untimed     bool
 	Priced      bool
+	// Budget, when set, is the run's spending ceiling: held to what the
+	// run's journal says was spent; its stop ends the run (Stopped).
+	Budget *llm.Budget
 	// Manifest is the run's provenance as the caller knows it; Execute
 	// adds the methods, times, seal and fingerprint and keeps an earlier
 	// run's start time. Info is written as the run's info file with
@@ -79,9 +82,16 @@ type ExecuteResult struct {
 	Warnings runlog.Warnings
 }
 
-// Stopped is Execute's error when the endpoint went down: finished cells
-// are kept and a re-run resumes.
-type Stopped struct{ Cause error }
+// Stopped is Execute's error when the endpoint went down or a spending
+// ceiling was reached (llm.ErrStopRun): finished cells are kept and a
+// re-run resumes.
+type Stopped struct {
+	Cause error
+	// Done of Planned methods finished; InProgress is the method the stop
+	// met (its finished cells are kept).
+	Done, Planned int
+	InProgress    string
+}
 
 func (e *Stopped) Error() string { return "stopped: " + e.Cause.Error() }
 func (e *Stopped) Unwrap() error { return e.Cause }
@@ -142,20 +152,21 @@ func Execute(ctx context.Context, o ExecuteOptions) (ExecuteResult, error) {
 
 	// An endpoint that goes down ends the run at once (cells not finished
 	// stay unwritten and resume), instead of scoring every task as an error.
-	runCtx, cancel := context.WithCancelCause(ctx)
+	// So does a spending ceiling, whichever model's call meets it.
+	runCtx, cancel := accounting.StartBudget(ctx, o.Budget, st)
 	defer cancel(nil)
 	model := o.Env.Model
 	env := o.Env
 	env.Model = llm.ModelFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
 		resp, err := model.Generate(ctx, req)
-		if errors.Is(err, llm.ErrEndpointDown) {
+		if errors.Is(err, llm.ErrStopRun) {
 			cancel(err)
 		}
 		return resp, err
 	})
 	ctx = runCtx
 	lc := o.Config
-	for _, spec := range lc.Methods {
+	for mi, spec := range lc.Methods {
 		newMethod := func() (agent.Method, error) { return o.NewMethod(spec) }
 		m, err := newMethod()
 		if err != nil {
@@ -182,9 +193,9 @@ func Execute(ctx context.Context, o ExecuteOptions) (ExecuteResult, error) {
 		if c, ok := m.(interface{ Close() error }); ok {
 			c.Close()
 		}
-		if cause := context.Cause(runCtx); errors.Is(cause, llm.ErrEndpointDown) {
+		if cause := context.Cause(runCtx); errors.Is(cause, llm.ErrStopRun) {
 			accounting.WriteUsage(st, o.Priced)
-			return res, &Stopped{Cause: cause}
+			return res, &Stopped{Cause: cause, Done: mi, Planned: len(lc.Methods), InProgress: spec.Name}
 		}
 		if err != nil {
 			return res, err

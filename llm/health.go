@@ -16,7 +16,7 @@ import (
 // ErrEndpointDown marks a call refused because its endpoint has failed at
 // the connection level too many times in a row (see WithBreaker). A run that
 // sees it stops: every further call would fail the same way.
-var ErrEndpointDown = errors.New("endpoint down")
+var ErrEndpointDown error = runStop("endpoint down")
 
 // DefaultBreakAfter is how many consecutive connection-level failures of one
 // endpoint trip its breaker.
@@ -33,8 +33,11 @@ func (e *EndpointDownError) Error() string {
 	return fmt.Sprintf("llm: %s: endpoint down after %d consecutive connection failures: %v", e.Endpoint, e.Failures, e.Cause)
 }
 
-// Is makes errors.Is(err, ErrEndpointDown) hold.
-func (e *EndpointDownError) Is(target error) bool { return target == ErrEndpointDown }
+// Is makes errors.Is(err, ErrEndpointDown) and errors.Is(err, ErrStopRun)
+// hold.
+func (e *EndpointDownError) Is(target error) bool {
+	return target == ErrEndpointDown || target == ErrStopRun
+}
 
 func (e *EndpointDownError) Unwrap() error { return e.Cause }
 

@@ -32,6 +32,9 @@ type Options struct {
 	Workers     int
 	RetryBudget time.Duration
 	Meter       *llm.Meter
+	// Budget, when set, is the run's spending ceiling: held to what the
+	// run's journal says was spent, and its stop ends the run (Unfinished).
+	Budget *llm.Budget
 	// Priced makes the usage totals carry costs.
 	Priced bool
 	// Manifest is the run's provenance as the caller knows it (config,
@@ -149,6 +152,8 @@ func Execute(ctx context.Context, o Options) (Result, error) {
 	// Invalid answers are counted as usage.json and the final line count
 	// them: from the saved work's journal, answers over answers judged.
 	tally := accounting.NewTally(st, o.Priced)
+	ctx, release := accounting.StartBudget(ctx, o.Budget, st)
+	defer release(nil)
 	if ev.Planned != nil {
 		ev.Planned(plan, tally)
 	}

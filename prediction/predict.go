@@ -24,14 +24,15 @@ type PredictOptions struct {
 	// (the caller's progress and live counts); nil: nothing. It may be
 	// called from several goroutines at once.
 	OnSample func(runlog.Sample)
-	// OnStop is called once, when the endpoint goes down and the run stops
-	// early; nil: nothing.
+	// OnStop is called once, when the endpoint goes down or a spending
+	// ceiling is reached (llm.ErrStopRun) and the run stops early; nil:
+	// nothing.
 	OnStop func(error)
 }
 
 // PredictResult is how the predict stage ended short of an error.
 type PredictResult struct {
-	// Stopped is the endpoint-down error that ended the stage early; the
+	// Stopped is the llm.ErrStopRun error that ended the stage early; the
 	// samples not yet attempted stay unattempted, so a re-run resumes them.
 	Stopped error
 }
@@ -82,7 +83,7 @@ func (r *Run) Predict(ctx context.Context, plan Plan, o PredictOptions) (Predict
 				var log llm.CallLog
 				jctx := llm.WithRetryBudget(llm.WithCallLog(runCtx, &log), o.RetryBudget)
 				rec, ok, err := r.predictOne(jctx, j)
-				if errors.Is(err, llm.ErrEndpointDown) {
+				if errors.Is(err, llm.ErrStopRun) {
 					endpointDown(err)
 					continue
 				}
@@ -134,7 +135,7 @@ func (r *Run) predictOne(ctx context.Context, j Job) (runlog.Sample, bool, error
 		u.mem, u.err = BuildMemory(ctx, r.st, u.method, u.env, *u.user, u.retryBudget)
 	})
 	if u.err != nil {
-		if errors.Is(u.err, llm.ErrEndpointDown) {
+		if errors.Is(u.err, llm.ErrStopRun) {
 			return rec, false, u.err
 		}
 		if ctx.Err() != nil {
@@ -145,7 +146,7 @@ func (r *Run) predictOne(ctx context.Context, j Job) (runlog.Sample, bool, error
 	}
 	out, err := u.method.Predict(ctx, u.env, u.mem, *inst)
 	if err != nil {
-		if errors.Is(err, llm.ErrEndpointDown) {
+		if errors.Is(err, llm.ErrStopRun) {
 			return rec, false, err
 		}
 		if ctx.Err() != nil {

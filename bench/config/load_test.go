@@ -98,6 +98,14 @@ func TestLoadErrors(t *testing.T) {
 		{"minimal", []string{"backbone.modle=x"}, []string{
 			`--set backbone.modle=x: unknown field "modle" in backbone (did you mean "model"?)`,
 		}},
+		// Spending ceilings: not negative, and a cost needs prices.
+		{"minimal", []string{"eval.max_tokens=-1", "eval.max_cost=-0.5"}, []string{
+			`--set eval.max_cost=-0.5: eval.max_cost: must not be negative, got -0.5`,
+			`--set eval.max_tokens=-1: eval.max_tokens: must be at least 0, got -1`,
+		}},
+		{"minimal", []string{"eval.max_cost=2"}, []string{
+			`--set eval.max_cost=2: eval.max_cost: needs backbone.prices to price the calls`,
+		}},
 		{"minimal", []string{"methods.kind=x"}, []string{`--set methods.kind=x: methods is a list; use methods[N]`}},
 		{"minimal", []string{"methods[0]kind=x"}, []string{`--set methods[0]kind=x: key "methods[0]kind": missing '.' after ']'`}},
 		{"minimal", []string{"methods[x]=1"}, []string{`--set methods[x]=1: key "methods[x]": list index "x" is not a non-negative integer`}},

@@ -53,6 +53,9 @@ func (c *Config) Hash() (string, error) {
 	id.Backbone.BaseURLs, id.Backbone.BuildBaseURLs = nil, nil
 	id.Embedder.BaseURL = ""
 	id.Eval.MaxInvalidRate = 0
+	// The spending ceilings stop a run and do not shape it: a run stopped
+	// at one resumes with a higher one.
+	id.Eval.MaxCost, id.Eval.MaxTokens = 0, 0
 	id.Dataset.MaxRecordMB = 0
 	var err error
 	// Where the release pack lives does not change its (pinned) text; a

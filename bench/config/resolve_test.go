@@ -103,6 +103,8 @@ func TestHash(t *testing.T) {
 		{"backbone.timeout=10m", true},
 		{"backbone.cache=off", true},
 		{"eval.concurrency=2", true},
+		{"eval.max_tokens=5000", true},
+		{"eval.max_cost=0.5", true},
 		{"description=other words", true},
 		{"backbone.params.temperature=0.2", false},
 		{"seed=8", false},

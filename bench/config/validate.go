@@ -132,6 +132,11 @@ func (c *Config) Validate() error {
 	v.between("eval.max_attempts", c.Eval.MaxAttempts, 1, maxAttempts)
 	v.between("eval.concurrency", c.Eval.Concurrency, 1, maxConcurrency)
 	v.unit("eval.max_invalid_rate", c.Eval.MaxInvalidRate)
+	v.nonNegative("eval.max_cost", c.Eval.MaxCost)
+	v.atLeast("eval.max_tokens", c.Eval.MaxTokens, 0)
+	if c.Eval.MaxCost > 0 && c.Backbone.Prices == nil {
+		v.add("eval.max_cost", "needs backbone.prices to price the calls")
+	}
 	if c.Task == "lifemem" {
 		// Agent methods live in the lifelong block; behaviour-prediction
 		// methods do not apply.
