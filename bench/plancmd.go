@@ -131,7 +131,7 @@ func planConfig(ctx context.Context, stdio IO, cfg *config.Config, out string, p
 		EvalModel: eval, BuildModel: build,
 		StandIn: sim.New(sc), Rehearse: pf.rehearse,
 		Block: pf.block,
-		Order: harnessOrder(max(1, cfg.Eval.Concurrency)),
+		Order: harnessOrder(max(1, cfg.Eval.Concurrency), prefixClasses(cfg.Methods)),
 	}
 	calls, file, more, err := pr.Calls(ctx)
 	if err != nil {
@@ -148,8 +148,50 @@ func planConfig(ctx context.Context, stdio IO, cfg *config.Config, out string, p
 	return p, nil
 }
 
-// harnessOrder is the order the prediction runner issues its samples in.
-func harnessOrder(int) func(ids, groups []string) []int { return nil }
+// harnessOrder is the order the prediction runner issues its samples in
+// (prediction's issueOrder: by user, test record and prefix class, each
+// group's first question ahead of the others).
+func harnessOrder(workers int, classes map[string]string) func(users []string, records []int, methods []string) []int {
+	return func(users []string, records []int, methods []string) []int {
+		cls := make([]string, len(methods))
+		for i, m := range methods {
+			if c, ok := classes[m]; ok {
+				cls[i] = "class " + c
+			} else {
+				cls[i] = "method " + m
+			}
+		}
+		return prefixcache.GroupOrder(users, records, cls, workers)
+	}
+}
+
+// prefixClasses groups the methods whose prediction prompts start alike:
+// the question prompt over the same history budget (memory blocks come
+// after it). Methods that put retrieved records or a summary into the
+// history block are their own class.
+func prefixClasses(specs []predict.Spec) map[string]string {
+	out := map[string]string{}
+	for _, s := range specs {
+		name := s.Name
+		if name == "" {
+			name = s.Kind
+		}
+		switch s.Kind {
+		case predict.KindRAG, predict.KindSummary:
+			continue
+		}
+		budget := s.HistoryTokens
+		switch {
+		case budget != 0:
+		case s.Kind == predict.KindLongContext:
+			budget = predict.DefaultLongContextTokens
+		default:
+			budget = predict.DefaultHistoryTokens
+		}
+		out[name] = fmt.Sprintf("history %d", budget)
+	}
+	return out
+}
 
 // writePlanTable prints the plan as a table, methods in config order.
 func writePlanTable(w io.Writer, p planner.Plan) {

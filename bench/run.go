@@ -412,6 +412,7 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	}})
 	out, err := run.Predict(ctx, plan, prediction.PredictOptions{
 		Workers: cfg.Eval.Concurrency, RetryBudget: cfg.Backbone.RetryBudget.Duration, Meter: back.meter,
+		PrefixClasses: prefixClasses(cfg.Methods),
 		OnSample: func(rec runlog.Sample) {
 			if rec.Error != "" {
 				failed.Add(1)

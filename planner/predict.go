@@ -53,10 +53,10 @@ type Predict struct {
 	Counter tokens.Counter
 	// Block is the prefix-cache block size the chains are cut at.
 	Block int
-	// Order, when set, is the harness's issue order of the samples
-	// (indices into the file order: method, user, instance); nil keeps
-	// the file order.
-	Order func(ids []string, groups []string) []int
+	// Order, when set, is the harness's issue order of the samples given
+	// each sample's user, test record and method (indices into the file
+	// order: method, user, instance); nil keeps the file order.
+	Order func(users []string, records []int, methods []string) []int
 }
 
 // Calls lists the plan's calls in the harness's order and the file order
@@ -74,8 +74,9 @@ func (p Predict) Calls(ctx context.Context) (calls []Call, file []int, notes []s
 	// Per sample (file order): its predict call, preceded by the user's
 	// construction calls on the user's first sample.
 	type sample struct {
-		id, group string
-		calls     []Call
+		user, method string
+		record       int
+		calls        []Call
 	}
 	var samples []sample
 	rehearsed := false
@@ -135,7 +136,7 @@ func (p Predict) Calls(ctx context.Context) (calls []Call, file []int, notes []s
 			}
 			for ii := range u.Instances {
 				inst := u.Instances[ii]
-				s := sample{id: m.Name() + "/" + inst.ID, group: fmt.Sprintf("%s/%s/%d", m.Name(), inst.User, inst.Index)}
+				s := sample{user: inst.User, record: inst.Index, method: m.Name()}
 				if ii == 0 {
 					s.calls = append(s.calls, userBuild...)
 				}
@@ -157,17 +158,18 @@ func (p Predict) Calls(ctx context.Context) (calls []Call, file []int, notes []s
 			samples = append(samples, ss...)
 		}
 	}
-	ids := make([]string, len(samples))
-	groups := make([]string, len(samples))
+	users := make([]string, len(samples))
+	methods := make([]string, len(samples))
+	records := make([]int, len(samples))
 	for i, s := range samples {
-		ids[i], groups[i] = s.id, s.group
+		users[i], records[i], methods[i] = s.user, s.record, s.method
 	}
 	order := make([]int, len(samples))
 	for i := range order {
 		order[i] = i
 	}
 	if p.Order != nil {
-		order = p.Order(ids, groups)
+		order = p.Order(users, records, methods)
 	}
 	// file[i] is the position in calls of the i-th call in file order.
 	start := make([]int, len(samples))

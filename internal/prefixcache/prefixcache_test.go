@@ -1,6 +1,10 @@
 package prefixcache
 
-import "testing"
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
 
 func seq(prefix, n int, tail uint64) Seq {
 	s := make(Seq, 0, n)
@@ -93,4 +97,55 @@ func BenchmarkPrefixReuse(b *testing.B) {
 		Reuse(ps, Options{Concurrency: 32})
 	}
 	b.ReportMetric(float64(tokens)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mtokens/s")
+}
+
+func TestLagOrder(t *testing.T) {
+	// Two groups of three, lag 2: both leaders first, then the followers.
+	got := LagOrder([]int{0, 0, 0, 1, 1, 1}, 2)
+	want := []int{0, 3, 1, 2, 4, 5}
+	if !slices.Equal(got, want) {
+		t.Errorf("LagOrder = %v, want %v", got, want)
+	}
+	// Every item exactly once, whatever the lag.
+	groups := []int{0, 0, 1, 2, 2, 2, 2, 3, 4, 4}
+	for lag := 0; lag < 12; lag++ {
+		o := LagOrder(groups, lag)
+		s := slices.Clone(o)
+		slices.Sort(s)
+		for i := range s {
+			if s[i] != i {
+				t.Fatalf("lag %d: %v is not a permutation", lag, o)
+			}
+		}
+	}
+}
+
+func TestGroupOrderReachesTheIdeal(t *testing.T) {
+	// Two methods × 2 users × 3 records × 4 questions, listed method-major
+	// (the file order): every record's 8 prompts share its history.
+	var users, classes []string
+	var records []int
+	var ps []Chain
+	for m := range 2 {
+		for u := range 2 {
+			for r := range 3 {
+				for q := range 4 {
+					users = append(users, fmt.Sprint("u", u))
+					records = append(records, r)
+					classes = append(classes, "")
+					ps = append(ps, ChainOf(seq(u*10+r, 4096, uint64(m*10+q)), 16))
+				}
+			}
+		}
+	}
+	o := Options{Block: 16, Capacity: 1 << 16, Concurrency: 4}
+	ideal, file := Ideal(ps, 16), Reuse(ps, o)
+	var ordered []Chain
+	for _, i := range GroupOrder(users, records, classes, o.Concurrency) {
+		ordered = append(ordered, ps[i])
+	}
+	got := Reuse(ordered, o)
+	if float64(got) < 0.9*float64(ideal) || got <= file {
+		t.Errorf("grouped order reuses %d, file order %d, ideal %d", got, file, ideal)
+	}
 }
