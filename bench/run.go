@@ -273,6 +273,9 @@ type runSpec struct {
 	// shard, when set, restricts the run to its slice of users (or agent
 	// methods); dir is then the shard's folder, which also holds its cache.
 	shard *shardSpec
+	// planOrder issues samples in plan order, not the prefix-aware order
+	// (tests compare the two).
+	planOrder bool
 }
 
 // cacheRoot is where the run's response cache lives: the --out root, or a
@@ -412,7 +415,7 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	}})
 	out, err := run.Predict(ctx, plan, prediction.PredictOptions{
 		Workers: cfg.Eval.Concurrency, RetryBudget: cfg.Backbone.RetryBudget.Duration, Meter: back.meter,
-		PrefixClasses: prefixClasses(cfg.Methods),
+		PrefixClasses: prefixClasses(cfg.Methods), PlanOrder: rs.planOrder,
 		OnSample: func(rec runlog.Sample) {
 			if rec.Error != "" {
 				failed.Add(1)
