@@ -11,9 +11,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/memharness/memharness/bench/config"
+	"github.com/memharness/memharness/planner"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -78,10 +78,15 @@ func planSmall(t *testing.T, path string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sets := []string{"dataset.max_users=2", "dataset.test_per_user=3", "report.bootstrap=10"}
+	sets := []string{"dataset.max_users=4", "dataset.test_per_user=2", "report.bootstrap=10"}
+	const rounds = 4
 	for i, m := range cfg.Methods {
-		if m.Kind == "pramem" {
-			sets = append(sets, fmt.Sprintf("methods[%d].pramem.rounds=3", i))
+		if m.Kind != "pramem" || m.PraMem == nil {
+			continue
+		}
+		sets = append(sets, fmt.Sprintf("methods[%d].pramem.rounds=%d", i, rounds))
+		if e := m.PraMem.EvalRound; e > 0 && m.PraMem.Rounds > 0 {
+			sets = append(sets, fmt.Sprintf("methods[%d].pramem.eval_round=%d", i, max(1, e*rounds/m.PraMem.Rounds)))
 		}
 	}
 	return sets
@@ -108,15 +113,25 @@ func TestPlanAccuracyPaperConfigs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := planConfig(context.Background(), stdio, cfg, out, planFlags{latency: time.Second, rehearse: 2})
+			dir := filepath.Join(out, cfg.Name)
+			var final bytes.Buffer
+			runIO := IO{Out: &final, Err: io.Discard, Getenv: stdio.Getenv}
+			if _, err := executeRun(context.Background(), runIO, runSpec{cfg: cfg, configPath: path, dir: dir, out: out}); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(final.String(), "planned ") {
+				t.Errorf("final lines do not show planned vs spent:\n%s", final.String())
+			}
+			// The plan the run stored at its start: what bench plan prints.
+			var p planner.Plan
+			b, err := os.ReadFile(filepath.Join(dir, runlog.PlanFile))
 			if err != nil {
 				t.Fatal(err)
 			}
-			dir := filepath.Join(out, cfg.Name)
-			if _, err := executeRun(context.Background(), stdio, runSpec{cfg: cfg, configPath: path, dir: dir, out: out}); err != nil {
+			if err := json.Unmarshal(b, &p); err != nil {
 				t.Fatal(err)
 			}
-			b, err := os.ReadFile(filepath.Join(dir, runlog.UsageFile))
+			b, err = os.ReadFile(filepath.Join(dir, runlog.UsageFile))
 			if err != nil {
 				t.Fatal(err)
 			}

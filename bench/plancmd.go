@@ -5,15 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"path/filepath"
 	"sort"
-	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/internal/prefixcache"
-	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/embed"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/llm/tokens"
@@ -26,6 +23,11 @@ import (
 // PlanFile is the plan a run stores at its start, so its final line and a
 // report rebuild can show planned against spent.
 const PlanFile = "plan.json"
+
+// defaultRehearse is how many users per method a plan plays memory
+// construction through for (bench plan --rehearse, and the plan a run
+// stores).
+const defaultRehearse = 2
 
 // planFlags are bench plan's own settings.
 type planFlags struct {
@@ -47,7 +49,7 @@ func cmdPlan(ctx context.Context, stdio IO, args []string) error {
 	fs.DurationVar(&pf.latency, "latency", 2*time.Second, "assumed time of one model call, for the wall-time estimate")
 	fs.IntVar(&pf.block, "block", prefixcache.DefaultBlock, "prefix-cache block size in tokens")
 	fs.IntVar(&pf.cacheTokens, "cache-tokens", prefixcache.DefaultCapacity, "prefix-cache size in tokens")
-	fs.IntVar(&pf.rehearse, "rehearse", 2, "users per method whose memory construction is played through on the offline sim backbone")
+	fs.IntVar(&pf.rehearse, "rehearse", defaultRehearse, "users per method whose memory construction is played through on the offline sim backbone")
 	if err := cf.parse(fs, stdio, "plan", args); err != nil {
 		return err
 	}
@@ -254,7 +256,3 @@ func share(a, b int) string {
 	}
 	return fmt.Sprintf("%.0f%% of ideal", 100*float64(a)/float64(b))
 }
-
-var _ = filepath.Join
-var _ = strings.Join
-var _ llm.Model

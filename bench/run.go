@@ -401,6 +401,7 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 		return res, err
 	}
 
+	storeRunPlan(ctx, stdio, cfg, rs)
 	fmt.Fprintf(stdio.Err, "run %s: %d samples (%d methods × %d instances) on %s, data: %s; %d already done\n",
 		cfg.Name, len(plan.Order), len(methods), len(plan.Order)/max(1, len(methods)), back.describe(), data.source, plan.Already())
 
@@ -473,6 +474,9 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	iv := accounting.InvalidSummary(usage)
 	fmt.Fprintf(stdio.Out, "run %s: %d/%d samples done, %d errored, %d live model calls, invalid: %s, %s, %s\n",
 		cfg.Name, res.done, res.planned, res.errored, res.liveCalls, iv, accounting.CostText(usage), time.Since(start).Round(time.Millisecond))
+	if pv := plannedVsSpent(rs.dir, usage); pv != "" {
+		fmt.Fprintf(stdio.Out, "run %s: %s\n", cfg.Name, pv)
+	}
 	if rs.report {
 		if res.artefacts, err = prediction.Report(rs.dir, reportOptions(cfg)); err != nil {
 			return res, err

@@ -81,6 +81,7 @@ func (p Predict) Calls(ctx context.Context) (calls []Call, file []int, notes []s
 	var samples []sample
 	rehearsed := false
 	picks := rehearsalPicks(p.Users, rehearse)
+	saved := memCheckpoints{}
 	for _, m := range p.Methods {
 		// Construction calls and memory of the rehearsed users, by index.
 		mems := map[int]predict.Memory{}
@@ -118,7 +119,7 @@ func (p Predict) Calls(ctx context.Context) (calls []Call, file []int, notes []s
 				mem = predict.Memory{}
 			case picks.isRehearsed(ui):
 				rec := &recorder{next: p.StandIn}
-				env.Model = rec
+				env.Model, env.Checkpoints = rec, saved
 				mem, err = m.PrepareUser(ctx, env, u)
 				if err != nil {
 					return nil, nil, nil, fmt.Errorf("plan %s: rehearsing user %s: %w", m.Name(), u.User, err)
