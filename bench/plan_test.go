@@ -78,7 +78,7 @@ func planSmall(t *testing.T, path string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sets := []string{"dataset.max_users=4", "dataset.test_per_user=2", "report.bootstrap=10"}
+	sets := []string{"dataset.max_users=3", "dataset.test_per_user=3", "report.bootstrap=10"}
 	const rounds = 4
 	for i, m := range cfg.Methods {
 		if m.Kind != "pramem" || m.PraMem == nil {

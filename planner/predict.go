@@ -131,9 +131,17 @@ func (p Predict) Calls(ctx context.Context) (calls []Call, file []int, notes []s
 				mems[ui], build[ui] = mem, userBuild
 			default:
 				// Not rehearsed: the rehearsed user nearest in practice
-				// history stands for this one (memory and construction).
+				// history lends its memory block.
+				// Memory answers vary from user to user, so its calls are
+				// the mean of every rehearsed user's (each weighted 1/n).
 				k := picks.standIn[ui]
-				mem, userBuild = mems[k], build[k]
+				mem = mems[k]
+				for _, calls := range build {
+					for _, c := range calls {
+						c.Weight = c.weight() / float64(len(build))
+						userBuild = append(userBuild, c)
+					}
+				}
 			}
 			for ii := range u.Instances {
 				inst := u.Instances[ii]
