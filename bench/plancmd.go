@@ -35,6 +35,8 @@ type planFlags struct {
 	block       int
 	cacheTokens int
 	rehearse    int
+	// noPrefix skips the prefix-cache model (the plan a run stores).
+	noPrefix bool
 }
 
 func cmdPlan(ctx context.Context, stdio IO, args []string) error {
@@ -132,7 +134,7 @@ func planConfig(ctx context.Context, stdio IO, cfg *config.Config, out string, p
 		Env:       predict.Env{Embedder: embedder, Tokens: budget, Prompts: texts, MaxAttempts: cfg.Eval.MaxAttempts},
 		EvalModel: eval, BuildModel: build,
 		StandIn: sim.New(sc), Rehearse: pf.rehearse,
-		Block: pf.block,
+		Block: pf.block, NoPrefix: pf.noPrefix,
 		Order: harnessOrder(max(1, cfg.Eval.Concurrency), prefixClasses(cfg.Methods)),
 	}
 	calls, file, more, err := pr.Calls(ctx)
@@ -144,6 +146,9 @@ func planConfig(ctx context.Context, stdio IO, cfg *config.Config, out string, p
 		Block: pf.block, CacheTokens: pf.cacheTokens,
 	})
 	p.Estimates = append(append(p.Estimates, more...), notes...)
+	if pf.noPrefix {
+		p.Estimates = append(p.Estimates, "prefix cache not modelled in this plan (bench plan models it)")
+	}
 	if p.CompletionUnbounded {
 		p.Estimates = append(p.Estimates, "some purposes set no max_tokens (the server's default bounds them): their completion bound is left out of max_completion_tokens")
 	}

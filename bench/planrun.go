@@ -14,14 +14,15 @@ import (
 )
 
 // storeRunPlan plans the run (once: a resumed run keeps the first plan)
-// and writes it into the run directory. A plan that cannot be made is a
+// and writes it into the run directory, without the prefix-cache model
+// (the costly part; bench plan has it). A plan that cannot be made is a
 // warning, never a reason not to run.
 func storeRunPlan(ctx context.Context, stdio IO, cfg *config.Config, rs runSpec) {
 	path := filepath.Join(rs.dir, runlog.PlanFile)
 	if _, err := os.Stat(path); err == nil || rs.shard != nil {
 		return // kept from the first start; a shard's share is not planned
 	}
-	p, err := planConfig(ctx, stdio, cfg, rs.out, planFlags{block: prefixcache.DefaultBlock, cacheTokens: prefixcache.DefaultCapacity, rehearse: defaultRehearse})
+	p, err := planConfig(ctx, stdio, cfg, rs.out, planFlags{block: prefixcache.DefaultBlock, cacheTokens: prefixcache.DefaultCapacity, rehearse: defaultRehearse, noPrefix: true})
 	if err != nil {
 		fmt.Fprintf(stdio.Err, "warning: run %s: no plan stored: %v\n", cfg.Name, err)
 		return

@@ -53,6 +53,9 @@ type Predict struct {
 	Counter tokens.Counter
 	// Block is the prefix-cache block size the chains are cut at.
 	Block int
+	// NoPrefix leaves the prompts' block chains out (the prefix-cache
+	// model then sees nothing): a plan that only counts is much cheaper.
+	NoPrefix bool
 	// Order, when set, is the harness's issue order of the samples given
 	// each sample's user, test record and method (indices into the file
 	// order: method, user, instance); nil keeps the file order.
@@ -157,8 +160,8 @@ func (p Predict) Calls(ctx context.Context) (calls []Call, file []int, notes []s
 					return nil, nil, nil, fmt.Errorf("plan %s: %s: %w", m.Name(), inst.ID, err)
 				}
 				for _, r := range rec.calls {
-					isPredict := r.Purpose == predict.PurposePredict
-					s.calls = append(s.calls, p.call(m.Name(), p.EvalModel, r, count, !exact || !isPredict, isPredict))
+					isPredict := r.Purpose == predict.PurposePredict && !p.NoPrefix
+					s.calls = append(s.calls, p.call(m.Name(), p.EvalModel, r, count, !exact || r.Purpose != predict.PurposePredict, isPredict))
 				}
 				perUser[ui] = append(perUser[ui], s)
 			}
