@@ -53,6 +53,7 @@ type verb struct {
 func verbs() []verb {
 	return []verb{
 		{"run", "run one config (resumes an interrupted run)", cmdRun},
+		{"plan", "say what a run will spend (calls, tokens, cost, wall time, prefix-cache reuse) without calling any model", cmdPlan},
 		{"sweep", "run every variant of a config's sweep block", cmdSweep},
 		{"merge", "combine the shards of a sharded run (bench run --shard I/N) and write its reports", cmdMerge},
 		{"suite", "run several configs, continue past failures, summarise what failed or was left out", cmdSuite},

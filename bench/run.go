@@ -277,6 +277,9 @@ type runSpec struct {
 	// shard, when set, restricts the run to its slice of users (or agent
 	// methods); dir is then the shard's folder, which also holds its cache.
 	shard *shardSpec
+	// planOrder issues samples in plan order, not the prefix-aware order
+	// (tests compare the two).
+	planOrder bool
 }
 
 // cacheRoot is where the run's response cache lives: the --out root, or a
@@ -376,11 +379,13 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	opts := prediction.Options{
 		Dir: rs.dir, ConfigHash: hash, Methods: methods, Users: data.Users, Env: env,
 		Workers: cfg.Eval.Concurrency, RetryBudget: cfg.Backbone.RetryBudget.Duration, Meter: back.meter, Budget: back.budget,
+		PrefixClasses: prefixClasses(cfg.Methods), PlanOrder: rs.planOrder,
 		Priced: cfg.Backbone.Prices != nil, Manifest: man, ResolvedConfig: resolved,
 		Refuse: func(prev runlog.Manifest) error { return differentConfig(rs.dir, prev, cfg) }, // names the keys that changed
 		Events: prediction.Events{
 			Repaired: func(r string) { fmt.Fprintf(stdio.Err, "run %s: repaired: %s\n", cfg.Name, r) },
 			Planned: func(plan prediction.Plan, tally *accounting.Tally) {
+				storeRunPlan(ctx, stdio, cfg, rs)
 				fmt.Fprintf(stdio.Err, "run %s: %d samples (%d methods × %d instances) on %s, data: %s; %d already done\n",
 					cfg.Name, len(plan.Order), len(methods), len(plan.Order)/max(1, len(methods)), back.describe(), data.Source, plan.Already())
 				bar = progress.New(stdio.Err, "run "+cfg.Name, len(plan.Jobs), progress.Options{Stats: func() string {
@@ -435,6 +440,9 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 	iv := accounting.InvalidSummary(run.Usage)
 	fmt.Fprintf(stdio.Out, "run %s: %d/%d samples done, %d errored, %d live model calls, invalid: %s, %s, %s\n",
 		cfg.Name, res.done, res.planned, res.errored, res.liveCalls, iv, accounting.CostText(run.Usage), time.Since(start).Round(time.Millisecond))
+	if pv := plannedVsSpent(rs.dir, run.Usage); pv != "" {
+		fmt.Fprintf(stdio.Out, "run %s: %s\n", cfg.Name, pv)
+	}
 	if rs.report {
 		fmt.Fprintf(stdio.Out, "report: %s\n", filepath.Join(rs.dir, "report", "index.md"))
 	}

@@ -32,6 +32,10 @@ type Options struct {
 	Workers     int
 	RetryBudget time.Duration
 	Meter       *llm.Meter
+	// PrefixClasses and PlanOrder are the predict stage's issue order (see
+	// PredictOptions).
+	PrefixClasses map[string]string
+	PlanOrder     bool
 	// Budget, when set, is the run's spending ceiling: held to what the
 	// run's journal says was spent, and its stop ends the run (Unfinished).
 	Budget *llm.Budget
@@ -159,6 +163,7 @@ func Execute(ctx context.Context, o Options) (Result, error) {
 	}
 	out, err := run.Predict(ctx, plan, PredictOptions{
 		Workers: o.Workers, RetryBudget: o.RetryBudget, Meter: o.Meter,
+		PrefixClasses: o.PrefixClasses, PlanOrder: o.PlanOrder,
 		OnSample: ev.Sample, OnStop: ev.Stopping,
 	})
 	if ev.Predicted != nil {

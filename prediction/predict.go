@@ -28,6 +28,12 @@ type PredictOptions struct {
 	// ceiling is reached (llm.ErrStopRun) and the run stops early; nil:
 	// nothing.
 	OnStop func(error)
+	// PlanOrder issues the jobs in plan order instead of the prefix-aware
+	// issueOrder (tests compare the two).
+	PlanOrder bool
+	// PrefixClasses maps a method to its prefix class for issueOrder
+	// (methods whose prompts start alike); nil: each method its own.
+	PrefixClasses map[string]string
 }
 
 // PredictResult is how the predict stage ended short of an error.
@@ -103,8 +109,12 @@ func (r *Run) Predict(ctx context.Context, plan Plan, o PredictOptions) (Predict
 			}
 		}()
 	}
+	jobs := plan.Jobs
+	if !o.PlanOrder {
+		jobs = issueOrder(jobs, max(1, o.Workers), o.PrefixClasses)
+	}
 feed:
-	for _, j := range plan.Jobs {
+	for _, j := range jobs {
 		select {
 		case jobsCh <- j:
 		case <-runCtx.Done():

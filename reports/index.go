@@ -45,6 +45,9 @@ func (s *summary) writeIndex(dir string, arts []Artefact) (Artefact, error) {
 		per = append(per, fmt.Sprintf("%s %d", mdText(meth), u.Samples))
 	}
 	fmt.Fprintf(&b, "- Samples: %d finished, %d errored, %d planned; per method: %s\n", total, errored, m.Samples, strings.Join(per, ", "))
+	if line := plannedLine(s.plan, s.runUsage); line != "" {
+		fmt.Fprintf(&b, "- Planned vs spent (plan.json, stored at the run's start): %s\n", mdText(line))
+	}
 	fmt.Fprintf(&b, "- Baseline for paired tests: %s\n", mdText(s.run.methods[0]))
 	b.WriteString("- How to regenerate: `bench report <rundir>` (the folder holding manifest.json and samples.jsonl)\n\n")
 	for _, a := range arts {

@@ -88,6 +88,7 @@ func Write(runDir string, opts Options) (Artefacts, error) {
 	}
 	// usage.json says whether the run was priced, which the CSVs and the
 	// Parquet file need before the index does.
+	s.plan = readPlan(runDir)
 	if s.runUsage, err = readUsage(runDir); err != nil {
 		return Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)
 	}

@@ -154,6 +154,8 @@ type summary struct {
 	pairs map[string]map[string]*comparison // method -> field -> vs baseline
 	// runUsage is usage.json (per call purpose), read for the index.
 	runUsage map[string]runlog.MethodUsage
+	// plan is the plan the run stored at its start (nil: none).
+	plan *runlog.PlanTotals
 
 	t1once sync.Once // Table 1 is built once and shared by its figures
 	t1     *table1

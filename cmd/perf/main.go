@@ -134,6 +134,7 @@ func run(reps int, quick bool) error {
 		{"CPU per live call, response cache included", "./llm/cache", "LiveCallCached", "LiveCallRawHTTPStore", "cpu-ns/call", "<= 0.2 ms", 0.2, 1e-6, "ms", false},
 		{"cache hit", "./llm/cache", "CacheHit", "SQLitePointLookup", "ns/op", "<= 50 µs", 50, 1e-3, "µs", false},
 		{"throughput at 50 ms latency, 32 workers (share of 640/s)", "./llm", "Throughput50ms", "Throughput50msRawHTTP", "ideal-fraction", ">= 0.8", 0.8, 1, "", true},
+		{"prefix-cache model (bench plan), 3.8M prompt tokens, 32 in flight", "./internal/prefixcache", "PrefixReuse", "", "Mtokens/s", ">= 5 Mtokens/s", 5, 1, "Mtokens/s", true},
 	}
 	if !quick {
 		pairs = append(pairs, pair{"load 200 users / 1.5k–3k records (in process)", "./datasets/omnibehavior", "Load200Users", "", "ns/op", "< 2 s", 2, 1e-9, "s", false})

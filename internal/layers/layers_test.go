@@ -29,7 +29,7 @@ var floors = map[string]int{
 	"methods":  5,
 	// accounting is the one usage path of both runners, just below them.
 	"accounting": 6,
-	"releases":   7, "lifelong": 7, "prediction": 7,
+	"releases":   7, "lifelong": 7, "prediction": 7, "planner": 7,
 	"bench":  8,
 	"cmd":    9,
 	"deploy": 9,

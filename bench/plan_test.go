@@ -1,0 +1,156 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/memharness/memharness/bench/config"
+	"github.com/memharness/memharness/planner"
+	"github.com/memharness/memharness/runlog"
+)
+
+// TestPlanIssueOrderKeepsOutputs runs one config with the prefix-aware
+// issue order and with the plan order: sample log, usage, memories and
+// report CSVs must be byte-identical.
+func TestPlanIssueOrderKeepsOutputs(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "tiny.yaml")
+	body := strings.Replace(strings.Replace(tinyConfig, "LATENCY", "0s", 1), "report:", memMethods, 1)
+	body = strings.Replace(body, "max_users: 3", "max_users: 2", 1)
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdio := IO{Out: io.Discard, Err: io.Discard, Getenv: func(string) string { return "" }}
+	dirs := map[bool]string{}
+	for _, planOrder := range []bool{false, true} {
+		cfg, err := config.Options{Getenv: stdio.Getenv}.Load(p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := t.TempDir()
+		dir := filepath.Join(out, cfg.Name)
+		if _, err := executeRun(context.Background(), stdio, runSpec{cfg: cfg, configPath: p, dir: dir, out: out, report: true, planOrder: planOrder}); err != nil {
+			t.Fatalf("planOrder=%v: %v", planOrder, err)
+		}
+		dirs[planOrder] = dir
+	}
+	var compared int
+	err := filepath.Walk(dirs[true], func(path string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dirs[true], path)
+		keep := rel == "samples.jsonl" || rel == runlog.UsageFile || strings.HasPrefix(rel, "memory"+string(filepath.Separator)) ||
+			strings.HasPrefix(rel, "report"+string(filepath.Separator)) && strings.HasSuffix(rel, ".csv")
+		if !keep {
+			return nil
+		}
+		a, _ := os.ReadFile(path)
+		b, err := os.ReadFile(filepath.Join(dirs[false], rel))
+		// A memory's construction time is the wall clock's, in any order.
+		a, b = wallClock.ReplaceAll(a, nil), wallClock.ReplaceAll(b, nil)
+		if err != nil || !bytes.Equal(a, b) {
+			t.Errorf("%s differs between the plan order and the prefix-aware order:\n%.600s\n%.600s", rel, a, b)
+		}
+		compared++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if compared < 5 {
+		t.Errorf("compared only %d files", compared)
+	}
+}
+
+var wallClock = regexp.MustCompile(`"construction_seconds": [0-9.e+-]+`)
+
+// planSmall shrinks a paper config for the accuracy test.
+func planSmall(t *testing.T, path string) []string {
+	cfg, err := config.Options{Getenv: func(string) string { return "" }}.Load(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sets := []string{"dataset.max_users=3", "dataset.test_per_user=3", "report.bootstrap=10"}
+	const rounds = 4
+	for i, m := range cfg.Methods {
+		if m.Kind != "pramem" || m.PraMem == nil {
+			continue
+		}
+		sets = append(sets, fmt.Sprintf("methods[%d].pramem.rounds=%d", i, rounds))
+		if e := m.PraMem.EvalRound; e > 0 && m.PraMem.Rounds > 0 {
+			sets = append(sets, fmt.Sprintf("methods[%d].pramem.eval_round=%d", i, max(1, e*rounds/m.PraMem.Rounds)))
+		}
+	}
+	return sets
+}
+
+// TestPlanAccuracyPaperConfigs plans every behaviour-prediction paper
+// config at a small size, runs it on the sim backbone, and checks planned
+// calls and prompt tokens within 10 % of usage.json.
+func TestPlanAccuracyPaperConfigs(t *testing.T) {
+	paths, _ := filepath.Glob(filepath.Join("..", "configs", "paper", "*.yaml"))
+	if len(paths) == 0 {
+		t.Fatal("no paper configs")
+	}
+	stdio := IO{Out: io.Discard, Err: io.Discard, Getenv: func(string) string { return "" }}
+	out := t.TempDir()
+	for _, path := range paths {
+		name := strings.TrimSuffix(filepath.Base(path), ".yaml")
+		if strings.HasPrefix(name, "lifemem") {
+			continue // agent episodes are not planned yet
+		}
+		t.Run(name, func(t *testing.T) {
+			sets := planSmall(t, path)
+			cfg, err := config.Options{Getenv: stdio.Getenv}.Load(path, sets)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := filepath.Join(out, cfg.Name)
+			var final bytes.Buffer
+			runIO := IO{Out: &final, Err: io.Discard, Getenv: stdio.Getenv}
+			if _, err := executeRun(context.Background(), runIO, runSpec{cfg: cfg, configPath: path, dir: dir, out: out}); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(final.String(), "planned ") {
+				t.Errorf("final lines do not show planned vs spent:\n%s", final.String())
+			}
+			// The plan the run stored at its start: what bench plan prints.
+			var p planner.Plan
+			b, err := os.ReadFile(filepath.Join(dir, runlog.PlanFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(b, &p); err != nil {
+				t.Fatal(err)
+			}
+			b, err = os.ReadFile(filepath.Join(dir, runlog.UsageFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var usage map[string]runlog.MethodUsage
+			if err := json.Unmarshal(b, &usage); err != nil {
+				t.Fatal(err)
+			}
+			var calls, prompt int
+			for _, u := range usage {
+				calls += u.Calls
+				prompt += u.PromptTokens
+			}
+			ec := float64(p.Calls)/float64(calls) - 1
+			ep := float64(p.PromptTokens)/float64(prompt) - 1
+			t.Logf("%s: calls planned %d spent %d (%+.1f%%), prompt tokens planned %d spent %d (%+.1f%%)",
+				name, p.Calls, calls, 100*ec, p.PromptTokens, prompt, 100*ep)
+			if ec < -0.1 || ec > 0.1 || ep < -0.1 || ep > 0.1 {
+				t.Errorf("plan off by more than 10%%")
+			}
+		})
+	}
+}

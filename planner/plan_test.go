@@ -1,0 +1,95 @@
+package planner
+
+import (
+	"testing"
+	"time"
+
+	"github.com/memharness/memharness/internal/prefixcache"
+	"github.com/memharness/memharness/llm"
+)
+
+func chainOf(prefix, n int, tail uint64) prefixcache.Chain {
+	s := make(prefixcache.Seq, 0, n+1)
+	for i := range n {
+		s = append(s, uint64(prefix*1000+i))
+	}
+	return prefixcache.ChainOf(append(s, tail), 16)
+}
+
+func TestBuild(t *testing.T) {
+	calls := []Call{
+		{Method: "a", Purpose: "predict", PromptTokens: 100, MaxCompletion: 10, Chain: chainOf(1, 64, 1)},
+		{Method: "a", Purpose: "predict", PromptTokens: 100, MaxCompletion: 10, Chain: chainOf(1, 64, 2)},
+		{Method: "b", Purpose: "build", PromptTokens: 50, Estimated: true, Weight: 2},
+	}
+	tests := []struct {
+		name      string
+		prices    *llm.Prices
+		wantCost  *float64
+		wantCache *float64
+	}{
+		{"unpriced", nil, nil, nil},
+		{"priced", &llm.Prices{PromptPer1M: 1e6, CompletionPer1M: 1e6}, ptr(320.0), ptr(320.0)},
+		// 64 of the second prompt's tokens come from the cache at half price.
+		{"cached rate", &llm.Prices{PromptPer1M: 1e6, CompletionPer1M: 1e6, CachedPromptPer1M: 5e5}, ptr(320.0), ptr(288.0)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := Build("x", calls, nil, Options{Prices: tt.prices, Concurrency: 1, Latency: time.Second, DefaultMaxCompletion: 0})
+			if p.Calls != 4 || p.PromptTokens != 300 || p.MaxCompletionTokens != 20 || !p.CompletionUnbounded || !p.Estimated {
+				t.Errorf("totals %+v", p.Purpose)
+			}
+			if got := p.Methods["a"].ByPurpose["predict"]; got.Calls != 2 || got.Estimated {
+				t.Errorf("a/predict %+v", got)
+			}
+			if !eqPtr(p.CostUSD, tt.wantCost) || !eqPtr(p.CostWithCacheUSD, tt.wantCache) {
+				t.Errorf("cost %v, with cache %v; want %v, %v", deref(p.CostUSD), deref(p.CostWithCacheUSD), deref(tt.wantCost), deref(tt.wantCache))
+			}
+			if p.PrefixCache.HarnessOrder != 64 || p.PrefixCache.Ideal != 64 || p.PrefixCache.FileOrder != 64 {
+				t.Errorf("prefix cache %+v", p.PrefixCache)
+			}
+			if p.WallSec != 4 {
+				t.Errorf("wall %v s, want 4", p.WallSec)
+			}
+		})
+	}
+}
+
+func TestApproxChainCountsAsApprox(t *testing.T) {
+	for _, s := range []string{"", "hello world, a few words", "用户在直播间停留了三十秒", "mixed 混合 text 文本 1234"} {
+		c := prefixcache.Chainer{Block: 1}
+		var w float64
+		approxChain(&c, s, &w)
+		want := int(1.5*float64(countCJK(s)) + 1.3*(float64(len([]rune(s))-countCJK(s))/5))
+		if d := c.Tokens - want; d < -1 || d > 1 {
+			t.Errorf("%q: %d pseudo-tokens, Approx counts %d", s, c.Tokens, want)
+		}
+	}
+}
+
+func countCJK(s string) int {
+	n := 0
+	for _, r := range s {
+		if r >= 0x4E00 && r <= 0x9FFF {
+			n++
+		}
+	}
+	return n
+}
+
+func ptr(f float64) *float64 { return &f }
+
+func deref(f *float64) any {
+	if f == nil {
+		return nil
+	}
+	return *f
+}
+
+func eqPtr(a, b *float64) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	d := *a - *b
+	return d < 1e-9 && d > -1e-9
+}
