@@ -299,7 +299,7 @@ func sweepPlot(name, metric string, vs []SweepVariant, ms []sweepMetric, methods
 	}
 	spec := figSpec{Title: "Sweep " + name, Width: OneColumn,
 		Caption: fmt.Sprintf("%d variants of %s; each variant's own report holds its provenance", len(vs), name),
-		Notes:   []string{"Error bars: each variant's bootstrap CI as its report gives it (none where the metric has no interval)."}}
+		Notes:   []string{sweepCINote(vs)}}
 	for _, v := range vs {
 		if v.SameAs != "" {
 			// Identical points are the same run, not a finding.
@@ -363,4 +363,37 @@ func variantProvenance(v SweepVariant) provenance {
 		return provenance{}
 	}
 	return provenanceOf(m)
+}
+
+// sweepCINote says what the sweep figure's error bars are: the variants'
+// own intervals, whose level and resample count come from each variant's
+// resolved config (report.level, report.bootstrap).
+func sweepCINote(vs []SweepVariant) string {
+	const none = " (none where the metric has no interval)"
+	var level float64
+	var iters int
+	for i, v := range vs {
+		l, n, ok := variantCI(v)
+		if !ok || i > 0 && (l != level || n != iters) {
+			return "Error bars: each variant's bootstrap CI as its report gives it (their levels differ or are not recorded)" + none + "."
+		}
+		level, iters = l, n
+	}
+	return strings.TrimSuffix(ciText(level, iters), ".") + ", as each variant's report gives it" + none + "."
+}
+
+// variantCI reads a variant's interval settings from its manifest.
+func variantCI(v SweepVariant) (level float64, iters int, ok bool) {
+	m, err := runlog.ReadManifest(filepath.Join(v.Dir, runlog.ManifestFile))
+	if err != nil {
+		return 0, 0, false
+	}
+	cfg, _ := m.Config.(map[string]any)
+	rep, _ := cfg["report"].(map[string]any)
+	l, ok1 := rep["level"].(float64)
+	n, ok2 := rep["bootstrap"].(float64)
+	if !ok1 || !ok2 || l <= 0 || n <= 0 {
+		return 0, 0, false
+	}
+	return l, int(n), true
 }

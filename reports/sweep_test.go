@@ -80,3 +80,32 @@ func TestSweptValue(t *testing.T) {
 		}
 	}
 }
+
+// The sweep figure's note names the interval its error bars are: the level
+// and resample count the variants' configs share, or that they differ.
+func TestSweepCINote(t *testing.T) {
+	variant := func(t *testing.T, level float64, iters int) SweepVariant {
+		dir := t.TempDir()
+		man := fmt.Sprintf(`{"config":{"report":{"level":%g,"bootstrap":%d}},"config_hash":"x"}`, level, iters)
+		if err := os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(man), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return SweepVariant{Name: "v", Dir: dir}
+	}
+	tests := []struct {
+		name string
+		vs   []SweepVariant
+		want string
+	}{
+		{"shared", []SweepVariant{variant(t, 0.95, 1000), variant(t, 0.95, 1000)}, "95 % cluster bootstrap CI (users resampled), 1,000 resamples, as each variant's report gives it"},
+		{"differ", []SweepVariant{variant(t, 0.95, 1000), variant(t, 0.9, 1000)}, "their levels differ or are not recorded"},
+		{"unrecorded", []SweepVariant{{Name: "v", Dir: t.TempDir()}}, "their levels differ or are not recorded"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := sweepCINote(tt.vs); !strings.Contains(got, tt.want) {
+				t.Errorf("note %q lacks %q", got, tt.want)
+			}
+		})
+	}
+}
