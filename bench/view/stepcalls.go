@@ -155,11 +155,14 @@ type cellCache struct {
 	mu    sync.Mutex
 	order []string // oldest first
 	cells map[string]stepCalls
+	sizes map[string]int
+	bytes int
 }
 
-// cachedCells bounds the cache: a cell's calls repeat its prompt prefix at
-// every step, a few megabytes for a long cell.
-const cachedCells = 8
+// maxCachedCellBytes bounds the cache by the text it holds: a cell's
+// calls repeat its prompt prefix at every step, megabytes for a long one.
+// The newest cell stays however large it is.
+const maxCachedCellBytes = 64 << 20
 
 func (c *cellCache) get(unit string) (stepCalls, bool) {
 	c.mu.Lock()
@@ -172,16 +175,37 @@ func (c *cellCache) put(unit string, idx stepCalls) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.cells == nil {
-		c.cells = map[string]stepCalls{}
+		c.cells, c.sizes = map[string]stepCalls{}, map[string]int{}
 	}
 	if _, ok := c.cells[unit]; ok {
 		return
 	}
-	c.cells[unit], c.order = idx, append(c.order, unit)
-	for len(c.order) > cachedCells {
-		delete(c.cells, c.order[0])
+	n := idx.size()
+	c.cells[unit], c.sizes[unit], c.order, c.bytes = idx, n, append(c.order, unit), c.bytes+n
+	for c.bytes > maxCachedCellBytes && len(c.order) > 1 {
+		old := c.order[0]
+		c.bytes -= c.sizes[old]
+		delete(c.cells, old)
+		delete(c.sizes, old)
 		c.order = c.order[1:]
 	}
+}
+
+// size is about the bytes idx holds: its messages' texts.
+func (idx stepCalls) size() int {
+	n := 0
+	for k, groups := range idx {
+		n += len(k)
+		for _, g := range groups {
+			for _, c := range g {
+				n += len(c.Purpose) + len(c.Error)
+				for _, m := range c.Messages {
+					n += len(m.Role) + len(m.Content)
+				}
+			}
+		}
+	}
+	return n
 }
 
 // stepCallsOf is one cell's agent calls by step, read through the run's
