@@ -164,6 +164,24 @@ func TestStepInputIsTheRecordedRequest(t *testing.T) {
 	}
 	t.Logf("%d agent steps: each shows its recorded request", checked)
 
+	// A step input asked for outside the run's cells, or of a step no call
+	// made, is not found.
+	for _, q := range []string{
+		"method=react&stage=..&env=alfworld&task=x&occ=0&step=0",
+		"method=react&stage=01&env=../../x&task=x&occ=0&step=0",
+		"method=react&stage=01&env=alfworld&task=x&occ=-1&step=0",
+		"method=react&stage=01&env=alfworld&task=no-such-task&occ=0&step=0",
+	} {
+		resp, err := http.Get(ts.URL + "/stepinput?r=steps&" + q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound {
+			t.Errorf("/stepinput?%s: %d, want 404", q, resp.StatusCode)
+		}
+	}
+
 	// A static report leaves the recorded inputs out, and says so.
 	if _, err := view.WriteStatic(context.Background(), run); err != nil {
 		t.Fatal(err)
