@@ -295,6 +295,37 @@ type ChunkReader struct {
 	lastOff int64
 	last    []byte
 	windows windowCache
+	// batches keeps recently decompressed batches: one call's chunks
+	// come from its user's earlier batches (a shared prefix) and its own,
+	// so reading calls in turn goes back and forth between a few.
+	batches batchCache
+}
+
+// batchCache holds decompressed batches by offset, the oldest dropped
+// past maxCachedBatches bytes.
+type batchCache struct {
+	byOff map[int64][]byte
+	order []int64
+	bytes int
+}
+
+const maxCachedBatches = 32 << 20
+
+func (c *batchCache) get(off int64) ([]byte, bool) { b, ok := c.byOff[off]; return b, ok }
+
+func (c *batchCache) put(off int64, raw []byte) {
+	if c.byOff == nil {
+		c.byOff = map[int64][]byte{}
+	}
+	if _, ok := c.byOff[off]; ok {
+		return
+	}
+	c.byOff[off], c.order, c.bytes = raw, append(c.order, off), c.bytes+len(raw)
+	for c.bytes > maxCachedBatches && len(c.order) > 1 {
+		c.bytes -= len(c.byOff[c.order[0]])
+		delete(c.byOff, c.order[0])
+		c.order = c.order[1:]
+	}
 }
 
 // windowCache holds chain windows by BID, the oldest dropped past
@@ -364,9 +395,13 @@ func (r *ChunkReader) chunk(id string) (string, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.lastOff != loc.span.Off {
-		_, raw, err := r.batch(loc.span, 0)
-		if err != nil {
-			return "", fmt.Errorf("chunk %s: %w", id, err)
+		raw, ok := r.batches.get(loc.span.Off)
+		if !ok {
+			var err error
+			if _, raw, err = r.batch(loc.span, 0); err != nil {
+				return "", fmt.Errorf("chunk %s: %w", id, err)
+			}
+			r.batches.put(loc.span.Off, raw)
 		}
 		r.lastOff, r.last = loc.span.Off, raw
 	}

@@ -277,10 +277,10 @@ func TestViewerClickThrough(t *testing.T) {
 		t.Errorf("first episode on the page (%q) matches no transcript file", summary)
 	}
 	sh.take(ctx, "transcripts")
-	// The first agent step's model input: the messages as sent, the first
-	// observation among them.
+	// The first agent step's model input, fetched when the step is opened:
+	// the messages as sent, the first observation among them.
 	click(t, ctx, "details.episode[open] details.step-calls summary")
-	input := text(t, ctx, "details.episode[open] details.step-calls[open]")
+	input := text(t, ctx, "details.episode[open] details.step-calls[data-loaded] .step-call")
 	var first envs.Transcript
 	for _, f := range stages {
 		b, _ := os.ReadFile(f)

@@ -364,7 +364,17 @@ func transcriptsData(ri *runIndex, method, stage string, l links) (TranscriptsDa
 	if strings.ContainsAny(method+stage, `/\`) || method == ".." || stage == ".." {
 		return d, fmt.Errorf("no stage %q of %q", stage, method)
 	}
-	envs, err := loadStage(ri.dir, method, stage, !ri.static)
+	var calls cellCalls
+	var url func(env, task string, occ, step int) string
+	if !ri.static {
+		calls = func(env string) (stepCalls, error) { return ri.stepCallsOf(method, stage, env) }
+		if sl, ok := l.(serverLinks); ok {
+			url = func(env, task string, occ, step int) string {
+				return sl.stepInput(method, stage, env, task, occ, step)
+			}
+		}
+	}
+	envs, err := loadStage(ri.dir, method, stage, calls, url)
 	d.Envs = envs
 	return d, err
 }

@@ -93,6 +93,7 @@ type runIndex struct {
 	calls    *runstore.CallRecord
 	units    map[string][]runlog.Span
 	callErr  error
+	cells    cellCache // lifelong cells' agent calls by step
 }
 
 func loadRun(dir string) (*runIndex, error) {

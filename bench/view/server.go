@@ -118,6 +118,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /instance", s.page("instance"))
 	mux.HandleFunc("GET /static/"+ScriptName, serveScript)
 	mux.HandleFunc("GET /transcripts", s.page("transcripts"))
+	mux.HandleFunc("GET /stepinput", s.stepInput)
 	mux.HandleFunc("GET /memory", s.page("memory"))
 	mux.HandleFunc("GET /lifelong", s.page("lifelong"))
 	mux.HandleFunc("GET /file", s.file)

@@ -26,7 +26,7 @@ func TestAttachCalls(t *testing.T) {
 	}
 	tr := envs.Transcript{Task: "t/1", Turns: []envs.Turn{{Role: "env"}, {Role: "agent"}, {Role: "env"}, {Role: "agent"}}}
 	eps := []Episode{episodeOf(tr), episodeOf(envs.Transcript{Task: "t/1", Turns: tr.Turns[:2]})}
-	attachCalls(eps, "web", indexStepCalls(calls))
+	attachCalls(eps, "web", indexStepCalls(calls), nil)
 	ids := func(cs []StepCall) (out []string) {
 		for _, c := range cs {
 			out = append(out, c.Messages[0].Content)

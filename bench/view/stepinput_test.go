@@ -38,6 +38,7 @@ lifelong:
 
 var (
 	msgRE  = regexp.MustCompile(`(?s)<h4>([^<]*)</h4><pre class="msg">(.*?)</pre>`)
+	linkRE = regexp.MustCompile(`<a class="step-input-link" href="([^"]*)"`)
 	taskRE = regexp.MustCompile(`(?s)^<details class="episode"[^>]*><summary>(.*?) — score`)
 )
 
@@ -111,7 +112,24 @@ func TestStepInputIsTheRecordedRequest(t *testing.T) {
 				if u.Role != "agent" {
 					continue
 				}
-				shown := msgRE.FindAllStringSubmatch(turns[j], -1)
+				// The page links the step's input; the link's page and the
+				// fragment the page's script fetches both show it.
+				link := linkRE.FindStringSubmatch(turns[j])
+				if link == nil {
+					t.Fatalf("%s/%s %s step %d: no link to the step's input", stage, env, tr.Task, step)
+				}
+				if msgRE.MatchString(turns[j]) {
+					t.Fatalf("%s/%s %s step %d: the input is inlined in the transcripts page", stage, env, tr.Task, step)
+				}
+				src := ts.URL + html.UnescapeString(link[1])
+				part := fetch(t, src+"&part=1")
+				if strings.Contains(part, "<html") {
+					t.Fatalf("%s/%s %s step %d: the fragment is a whole page", stage, env, tr.Task, step)
+				}
+				if !strings.Contains(fetch(t, src), part) {
+					t.Fatalf("%s/%s %s step %d: the input page does not hold the fragment", stage, env, tr.Task, step)
+				}
+				shown := msgRE.FindAllStringSubmatch(part, -1)
 				want := recorded[fmt.Sprintf("react/%s/%s/%d", env, tr.Task, step)]
 				if len(shown) == 0 || len(shown) != len(want) {
 					t.Fatalf("%s/%s %s step %d: %d messages shown, %d recorded", stage, env, tr.Task, step, len(shown), len(want))
@@ -145,6 +163,24 @@ func TestStepInputIsTheRecordedRequest(t *testing.T) {
 		t.Fatal("no agent step checked")
 	}
 	t.Logf("%d agent steps: each shows its recorded request", checked)
+
+	// A step input asked for outside the run's cells, or of a step no call
+	// made, is not found.
+	for _, q := range []string{
+		"method=react&stage=..&env=alfworld&task=x&occ=0&step=0",
+		"method=react&stage=01&env=../../x&task=x&occ=0&step=0",
+		"method=react&stage=01&env=alfworld&task=x&occ=-1&step=0",
+		"method=react&stage=01&env=alfworld&task=no-such-task&occ=0&step=0",
+	} {
+		resp, err := http.Get(ts.URL + "/stepinput?r=steps&" + q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound {
+			t.Errorf("/stepinput?%s: %d, want 404", q, resp.StatusCode)
+		}
+	}
 
 	// A static report leaves the recorded inputs out, and says so.
 	if _, err := view.WriteStatic(context.Background(), run); err != nil {

@@ -35,6 +35,9 @@ type Episode struct {
 	// run from before the record shows Inputs instead).
 	Calls    [][]StepCall
 	Recorded bool
+	// CallURLs[i] addresses agent turn i's recorded input, which the page
+	// then fetches when the turn's input is opened (server only).
+	CallURLs []string
 	// RecordNote says why the recorded inputs are not shown.
 	RecordNote string
 }
@@ -54,8 +57,10 @@ func episodeOf(t envs.Transcript) Episode {
 	return e
 }
 
-// loadStage reads every transcript of one method and stage.
-func loadStage(dir, method, stage string, recorded bool) ([]EnvEpisodes, error) {
+// loadStage reads every transcript of one method and stage; calls, when
+// set, gives the recorded calls of each env's cell, and url addresses a
+// step's input (see attachCalls).
+func loadStage(dir, method, stage string, calls cellCalls, url func(env, task string, occ, step int) string) ([]EnvEpisodes, error) {
 	sdir := filepath.Join(lifelong.MethodDir(dir, method), "transcripts", stage)
 	ents, err := readDir(dir, sdir)
 	if err != nil {
@@ -77,8 +82,8 @@ func loadStage(dir, method, stage string, recorded bool) ([]EnvEpisodes, error) 
 		}
 		out = append(out, ee)
 	}
-	if recorded {
-		addStepCalls(dir, method, stage, out)
+	if calls != nil {
+		addStepCalls(out, calls, url)
 	} else {
 		for _, ee := range out {
 			for i := range ee.Episodes {

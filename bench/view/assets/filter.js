@@ -98,3 +98,31 @@ function openSample() {
 }
 window.addEventListener("hashchange", openSample);
 document.addEventListener("DOMContentLoaded", openSample);
+
+// A transcripts page links each agent step's recorded input instead of
+// carrying it; opening the step fetches the input into it (without script
+// the link opens the input as a page).
+document.addEventListener("toggle", function (ev) {
+  var d = ev.target;
+  if (!d.open || !d.classList || !d.classList.contains("step-calls")) return;
+  var a = d.querySelector("a.step-input-link");
+  if (!a || d.dataset.loading) return;
+  d.dataset.loading = "1";
+  var body = a.parentNode;
+  fetch(a.getAttribute("href") + "&part=1", { credentials: "same-origin" })
+    .then(function (r) {
+      if (!r.ok) throw new Error(r.status + " " + r.statusText);
+      return r.text();
+    })
+    .then(function (html) {
+      body.innerHTML = html; // the server's escaped template output
+      d.dataset.loaded = "1";
+    })
+    .catch(function (err) {
+      delete d.dataset.loading;
+      var p = document.createElement("p");
+      p.className = "error";
+      p.textContent = "The input could not be fetched (" + err.message + "); the link opens it.";
+      body.appendChild(p);
+    });
+}, true);
