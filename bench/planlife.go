@@ -277,4 +277,3 @@ func (r *agentRecorder) model(name string, next llm.Model) llm.Model {
 		return next.Generate(ctx, req)
 	})
 }
-
