@@ -205,6 +205,8 @@ func planLifelong(ctx context.Context, stdio IO, cfg *config.Config, out string,
 	p.Estimates = append(p.Estimates, notes...)
 	if pf.noPrefix {
 		p.Estimates = append(p.Estimates, "prefix cache not modelled in this plan (bench plan models it)")
+	} else {
+		p.Estimates = append(p.Estimates, "lifelong prefix cache: over the rehearsed calls as played (not scaled); the lifelong runner issues calls in the stream's order, so the harness order is the file order")
 	}
 	if p.CompletionUnbounded {
 		p.Estimates = append(p.Estimates, "some purposes set no max_tokens (the server's default bounds them): their completion bound is left out of max_completion_tokens")
