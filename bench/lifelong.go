@@ -205,6 +205,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 		Events: lifelong.ExecuteEvents{
 			Repaired: func(r string) { fmt.Fprintf(stdio.Err, "run %s: repaired: %s\n", cfg.Name, r) },
 			Started: func() {
+				storeRunPlan(ctx, stdio, cfg, rs)
 				fmt.Fprintf(stdio.Err, "run %s: lifelong %s stream over %d environments (%d training trajectories), %d methods on %s\n",
 					cfg.Name, lc.Stream, len(streamEnvs), len(train), len(lc.Methods), back.describe())
 			},
@@ -238,6 +239,9 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	}
 	iv := accounting.InvalidSummary(run.Usage)
 	fmt.Fprintf(stdio.Out, "run %s: %d live model calls, invalid: %s, %s, %s\n", cfg.Name, res.liveCalls, iv, accounting.CostText(run.Usage), time.Since(start).Round(time.Millisecond))
+	if pv := plannedVsSpent(rs.dir, run.Usage); pv != "" {
+		fmt.Fprintf(stdio.Out, "run %s: %s\n", cfg.Name, pv)
+	}
 	for _, lo := range leftOut {
 		fmt.Fprintf(stdio.Err, "run %s: left out %s (%s); OP and BwT are over the %d environments that ran\n", cfg.Name, lo.Env, lo.Reason, len(streamEnvs))
 	}

@@ -16,7 +16,6 @@ import (
 	"github.com/memharness/memharness/llm/tokens"
 	"github.com/memharness/memharness/llm/tokens/hftok"
 	"github.com/memharness/memharness/methods/predict"
-	"github.com/memharness/memharness/methods/registry"
 	"github.com/memharness/memharness/planner"
 )
 
@@ -35,6 +34,9 @@ type planFlags struct {
 	block       int
 	cacheTokens int
 	rehearse    int
+	// rehearseTasks is the test tasks per environment a lifelong plan
+	// plays through.
+	rehearseTasks int
 	// noPrefix skips the prefix-cache model (the plan a run stores).
 	noPrefix bool
 }
@@ -52,6 +54,7 @@ func cmdPlan(ctx context.Context, stdio IO, args []string) error {
 	fs.IntVar(&pf.block, "block", prefixcache.DefaultBlock, "prefix-cache block size in tokens")
 	fs.IntVar(&pf.cacheTokens, "cache-tokens", prefixcache.DefaultCapacity, "prefix-cache size in tokens")
 	fs.IntVar(&pf.rehearse, "rehearse", defaultRehearse, "users per method whose memory construction is played through on the offline sim backbone")
+	fs.IntVar(&pf.rehearseTasks, "rehearse-tasks", defaultRehearseTasks, "lifelong configs: test tasks per environment played through on the offline sim backbone")
 	if err := cf.parse(fs, stdio, "plan", args); err != nil {
 		return err
 	}
@@ -78,7 +81,7 @@ func cmdPlan(ctx context.Context, stdio IO, args []string) error {
 // planConfig plans a resolved config (the resolution bench run uses).
 func planConfig(ctx context.Context, stdio IO, cfg *config.Config, out string, pf planFlags) (planner.Plan, error) {
 	if cfg.Task == "lifemem" {
-		return planner.Plan{}, fmt.Errorf("plan %s: task lifemem is not planned yet (agent episodes); run it on the sim backbone to size it", cfg.Name)
+		return planLifelong(ctx, stdio, cfg, out, pf)
 	}
 	cfg, prompts, err := preparePrompts(cfg, stdio.Getenv, out, nil)
 	if err != nil {
@@ -91,7 +94,7 @@ func planConfig(ctx context.Context, stdio IO, cfg *config.Config, out string, p
 	prompts.rewriteData(data.Users)
 	methods := make([]predict.Method, len(cfg.Methods))
 	for i, spec := range cfg.Methods {
-		m, err := registry.New(spec)
+		m, err := stdio.Kinds.predict().New(spec)
 		if err != nil {
 			return planner.Plan{}, fmt.Errorf("methods[%d]: %w", i, err)
 		}

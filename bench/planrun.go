@@ -22,7 +22,7 @@ func storeRunPlan(ctx context.Context, stdio IO, cfg *config.Config, rs runSpec)
 	if _, err := os.Stat(path); err == nil || rs.shard != nil {
 		return // kept from the first start; a shard's share is not planned
 	}
-	p, err := planConfig(ctx, stdio, cfg, rs.out, planFlags{block: prefixcache.DefaultBlock, cacheTokens: prefixcache.DefaultCapacity, rehearse: defaultRehearse, noPrefix: true})
+	p, err := planConfig(ctx, stdio, cfg, rs.out, planFlags{block: prefixcache.DefaultBlock, cacheTokens: prefixcache.DefaultCapacity, rehearse: defaultRehearse, rehearseTasks: defaultRehearseTasks, noPrefix: true})
 	if err != nil {
 		fmt.Fprintf(stdio.Err, "warning: run %s: no plan stored: %v\n", cfg.Name, err)
 		return

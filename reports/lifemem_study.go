@@ -366,6 +366,9 @@ func (r *lmRun) writeIndex(dir string, arts []Artefact) (Artefact, error) {
 	if err != nil {
 		return Artefact{}, err
 	}
+	if line := plannedLine(readPlan(r.dir), usage); line != "" {
+		fmt.Fprintf(&b, "- Planned vs spent (plan.json, stored at the run's start): %s\n\n", mdText(line))
+	}
 	b.WriteString(warningsSection(man, usage))
 	b.WriteString(r.testSetsSection())
 	b.WriteString("## Artefacts\n\n")
