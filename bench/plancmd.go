@@ -16,7 +16,6 @@ import (
 	"github.com/memharness/memharness/llm/tokens"
 	"github.com/memharness/memharness/llm/tokens/hftok"
 	"github.com/memharness/memharness/methods/predict"
-	"github.com/memharness/memharness/methods/registry"
 	"github.com/memharness/memharness/planner"
 )
 
@@ -91,7 +90,7 @@ func planConfig(ctx context.Context, stdio IO, cfg *config.Config, out string, p
 	prompts.rewriteData(data.Users)
 	methods := make([]predict.Method, len(cfg.Methods))
 	for i, spec := range cfg.Methods {
-		m, err := registry.New(spec)
+		m, err := stdio.Kinds.predict().New(spec)
 		if err != nil {
 			return planner.Plan{}, fmt.Errorf("methods[%d]: %w", i, err)
 		}
