@@ -290,6 +290,12 @@ lifelong:
     - {name: react, kind: react}
     - {name: synapse, kind: synapse, top_k: 2}
 `)
+	// The envs verbs find it too: its gold replays solve every task.
+	var out bytes.Buffer
+	if code := bench.Main(context.Background(), []string{"envs", "check", "lamps", "--json"},
+		bench.IO{Out: &out, Err: &out, Kinds: &bench.Kinds{Envs: envReg}}); code != 0 || !strings.Contains(out.String(), `"env":"lamps","tasks":6,"passed":6`) {
+		t.Errorf("bench envs check lamps: exit %d\n%s", code, out.String())
+	}
 	react, synapse := readSummary(t, dir, "react"), readSummary(t, dir, "synapse")
 	if !slices.Equal(synapse.Envs, []string{"lamps"}) {
 		t.Fatalf("synapse envs %v, want [lamps]", synapse.Envs)
@@ -422,9 +428,33 @@ lifelong:
 	if *mine.OP <= *base.OP {
 		t.Errorf("tips OP %.1f, react %.1f: exemplars should help", *mine.OP, *base.OP)
 	}
+	// The state of the last stage holds one tip per environment, written
+	// by the sim in answer to an unhinted request.
+	var saved []string
+	err := filepath.WalkDir(lifelong.MethodDir(dir, "tips"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.Name() == "tips.json" {
+			saved = append(saved, p)
+		}
+		return err
+	})
+	if err != nil || len(saved) == 0 {
+		t.Fatalf("no saved tips state (%v)", err)
+	}
+	slices.Sort(saved)
+	b, err := os.ReadFile(saved[len(saved)-1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st tipsState
+	if err := json.Unmarshal(b, &st); err != nil {
+		t.Fatal(err)
+	}
 	for _, env := range []string{"toolqa", "lamps"} {
 		if final(mine, env) == 0 {
 			t.Errorf("tips scored 0 on %s\n%s", env, console)
+		}
+		if st.Tips[env] == "" {
+			t.Errorf("no tip for %s in %s", env, saved[len(saved)-1])
 		}
 	}
 }
