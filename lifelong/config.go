@@ -223,7 +223,7 @@ type Known struct {
 
 func (k Known) methods() []string {
 	if k.Methods == nil {
-		return []string{KindReAct, KindSynapse, KindExpeL, KindAutoSkill, KindLifeMem}
+		return DefaultMethods().Kinds()
 	}
 	return k.Methods
 }
