@@ -75,6 +75,10 @@ func cmdEnvs(ctx context.Context, stdio IO, args []string) error {
 	switch pos[0] {
 	case "list":
 		for _, e := range reg.Entries() {
+			if e.Embedded == nil { // a registered environment with official data only
+				fmt.Fprintf(stdio.Out, "%-20s    - embedded tasks                data: %s\n", e.Name, e.DataSubdir)
+				continue
+			}
 			s, err := e.Embedded()
 			if err != nil {
 				return fmt.Errorf("%s: %w", e.Name, err)

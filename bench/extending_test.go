@@ -296,6 +296,11 @@ lifelong:
 		bench.IO{Out: &out, Err: &out, Kinds: &bench.Kinds{Envs: envReg}}); code != 0 || !strings.Contains(out.String(), `"env":"lamps","tasks":6,"passed":6`) {
 		t.Errorf("bench envs check lamps: exit %d\n%s", code, out.String())
 	}
+	out.Reset()
+	if code := bench.Main(context.Background(), []string{"envs", "list"},
+		bench.IO{Out: &out, Err: &out, Kinds: &bench.Kinds{Envs: envReg}}); code != 0 || !strings.Contains(out.String(), "lamps                   6 embedded tasks") {
+		t.Errorf("bench envs list: exit %d\n%s", code, out.String())
+	}
 	react, synapse := readSummary(t, dir, "react"), readSummary(t, dir, "synapse")
 	if !slices.Equal(synapse.Envs, []string{"lamps"}) {
 		t.Fatalf("synapse envs %v, want [lamps]", synapse.Envs)
