@@ -43,7 +43,7 @@ type agentPromptsSetup struct {
 // environment with a source Prompter gets it, reading every needed source
 // from prompt.release_dirs or the data cache; the others keep the own
 // prompt and are named.
-func lifelongPrompts(ctx context.Context, cfg *config.Config, getenv func(string) string, suites map[string]envs.Suite) (agentPromptsSetup, error) {
+func lifelongPrompts(ctx context.Context, cfg *config.Config, getenv func(string) string, suites map[string]envs.Suite, reg *all.Registry) (agentPromptsSetup, error) {
 	ps := agentPromptsSetup{label: cfg.PromptsLabel()}
 	names := make([]string, 0, len(suites))
 	for n := range suites {
@@ -53,7 +53,7 @@ func lifelongPrompts(ctx context.Context, cfg *config.Config, getenv func(string
 	if ps.label != config.PromptsRelease {
 		shots := map[string][]agent.Trajectory{}
 		for _, n := range names {
-			tr, err := embeddedFewShots(ctx, n)
+			tr, err := embeddedFewShots(ctx, reg, n)
 			if err != nil {
 				return ps, err
 			}
@@ -140,9 +140,9 @@ func lifelongPrompts(ctx context.Context, cfg *config.Config, getenv func(string
 }
 
 // embeddedFewShots records gold replays of the first training tasks of
-// env's embedded suite.
-func embeddedFewShots(ctx context.Context, env string) ([]agent.Trajectory, error) {
-	e, err := all.Find(env)
+// env's embedded suite, found in reg.
+func embeddedFewShots(ctx context.Context, reg *all.Registry, env string) ([]agent.Trajectory, error) {
+	e, err := reg.Find(env)
 	if err != nil {
 		return nil, err
 	}

@@ -18,9 +18,9 @@ import (
 
 // envsAbout is the help text of `bench envs`; the data root layout is listed
 // from the registry so that it cannot drift from what OpenData reads.
-func envsAbout() string {
+func envsAbout(reg *all.Registry) string {
 	var layout []string
-	for _, e := range all.Entries() {
+	for _, e := range reg.Entries() {
 		layout = append(layout, fmt.Sprintf("    %-18s %s/", e.Name, e.DataSubdir))
 	}
 	return "  list    every agent environment with its embedded task count and step limit\n" +
@@ -40,7 +40,8 @@ func envsAbout() string {
 }
 
 func cmdEnvs(ctx context.Context, stdio IO, args []string) error {
-	fs := newFlags(stdio.Err, "envs", "envs list | check [NAME] [--data DIR] [--json] | replay NAME [TASK] [--data DIR]", envsAbout())
+	reg := stdio.Kinds.envs()
+	fs := newFlags(stdio.Err, "envs", "envs list | check [NAME] [--data DIR] [--json] | replay NAME [TASK] [--data DIR]", envsAbout(reg))
 	data := fs.String("data", "", "data root of the official data, one folder per environment (see above)")
 	asJSON := fs.Bool("json", false, "check: one JSON line per environment")
 	pos, err := parse(fs, args)
@@ -73,7 +74,11 @@ func cmdEnvs(ctx context.Context, stdio IO, args []string) error {
 	}
 	switch pos[0] {
 	case "list":
-		for _, e := range all.Entries() {
+		for _, e := range reg.Entries() {
+			if e.Embedded == nil { // a registered environment with official data only
+				fmt.Fprintf(stdio.Out, "%-20s    - embedded tasks                data: %s\n", e.Name, e.DataSubdir)
+				continue
+			}
 			s, err := e.Embedded()
 			if err != nil {
 				return fmt.Errorf("%s: %w", e.Name, err)
@@ -83,13 +88,13 @@ func cmdEnvs(ctx context.Context, stdio IO, args []string) error {
 		}
 		return nil
 	case "check":
-		entries := all.Entries()
+		entries := reg.Entries()
 		if len(pos) > 2 {
 			fs.Usage()
 			return errUsage
 		}
 		if len(pos) == 2 {
-			e, err := all.Find(pos[1])
+			e, err := reg.Find(pos[1])
 			if err != nil {
 				return err
 			}
@@ -101,7 +106,7 @@ func cmdEnvs(ctx context.Context, stdio IO, args []string) error {
 			fs.Usage()
 			return errUsage
 		}
-		e, err := all.Find(pos[1])
+		e, err := reg.Find(pos[1])
 		if err != nil {
 			return err
 		}

@@ -77,7 +77,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	}()
 	streamEnvs := lc.Envs
 	for _, name := range append(slices.Clone(lc.Envs), lc.OOD...) {
-		e, err := all.Find(name)
+		e, err := rs.kinds.envs().Find(name)
 		if err != nil {
 			return res, err
 		}
@@ -150,7 +150,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 			dataWarnings = append(dataWarnings, emptyEnv(stdio, n, len(ts)))
 		}
 	}
-	prompts, err := lifelongPrompts(ctx, cfg, stdio.Getenv, suites)
+	prompts, err := lifelongPrompts(ctx, cfg, stdio.Getenv, suites, rs.kinds.envs())
 	if err != nil {
 		return res, err
 	}

@@ -40,7 +40,7 @@ func cmdMerge(ctx context.Context, stdio IO, args []string) error {
 	}
 	switch {
 	case *cfgPath != "" && len(pos) == 0:
-		cfg, err := config.Options{Getenv: stdio.Getenv}.Load(*cfgPath, sets)
+		cfg, err := config.Options{Getenv: stdio.Getenv, Known: stdio.Kinds.known()}.Load(*cfgPath, sets)
 		if err != nil {
 			return err
 		}

@@ -54,7 +54,7 @@ func cmdRun(ctx context.Context, stdio IO, args []string) error {
 		shard = &s
 	}
 	cfgPath, sets, out := &cf.path, cf.sets, &cf.out
-	cfg, err := config.Options{Getenv: stdio.Getenv, Profile: cf.profile}.Load(*cfgPath, sets)
+	cfg, err := config.Options{Getenv: stdio.Getenv, Profile: cf.profile, Known: stdio.Kinds.known()}.Load(*cfgPath, sets)
 	if err != nil {
 		return err
 	}
@@ -102,7 +102,7 @@ type sameRun struct {
 
 func executeSweep(ctx context.Context, stdio IO, cfgPath string, sets []string, out, profile string) (sweepOutcome, error) {
 	var outcome sweepOutcome
-	variants, err := config.Options{Getenv: stdio.Getenv, Profile: profile}.Expand(cfgPath, sets)
+	variants, err := config.Options{Getenv: stdio.Getenv, Profile: profile, Known: stdio.Kinds.known()}.Expand(cfgPath, sets)
 	if err != nil {
 		return outcome, err
 	}

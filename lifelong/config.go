@@ -213,9 +213,34 @@ func (c Config) WithDefaults() Config {
 
 var safeName = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
+// Known lists the agent method kinds and environments a run can build, so
+// that validation accepts kinds registered beyond the built-ins (a nil list
+// means the built-ins). bench fills it from the run's registries.
+type Known struct {
+	Methods []string
+	Envs    []string
+}
+
+func (k Known) methods() []string {
+	if k.Methods == nil {
+		return DefaultMethods().Kinds()
+	}
+	return k.Methods
+}
+
+func (k Known) envs() []string {
+	if k.Envs == nil {
+		return append(PaperOrder(), PaperOOD()...)
+	}
+	return k.Envs
+}
+
 // Validate reports every problem of the config at once, each naming its
-// field.
-func (c Config) Validate() error {
+// field, against the built-in kinds and environments.
+func (c Config) Validate() error { return c.ValidateKnown(Known{}) }
+
+// ValidateKnown is Validate against the kinds and environments of k.
+func (c Config) ValidateKnown(k Known) error {
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf("lifelong."+format, args...)) }
 	switch c.Stream {
@@ -223,7 +248,7 @@ func (c Config) Validate() error {
 	default:
 		bad("stream: %q is not one of similarity, random, buffer", c.Stream)
 	}
-	known := append(PaperOrder(), PaperOOD()...)
+	known := k.envs()
 	seen := map[string]string{}
 	check := func(field string, list []string) {
 		for i, e := range list {
@@ -272,19 +297,17 @@ func (c Config) Validate() error {
 		} else {
 			names[m.Name] = i
 		}
-		for _, e := range m.validate() {
+		for _, e := range m.validate(k.methods()) {
 			bad("%s.%s", field, e)
 		}
 	}
 	return errors.Join(errs...)
 }
 
-func (m MethodSpec) validate() []string {
+func (m MethodSpec) validate(kinds []string) []string {
 	var out []string
-	switch m.Kind {
-	case KindReAct, KindSynapse, KindExpeL, KindAutoSkill, KindLifeMem:
-	default:
-		return []string{fmt.Sprintf("kind: %q is not one of react, synapse, expel, autoskill, lifemem", m.Kind)}
+	if !slices.Contains(kinds, m.Kind) {
+		return []string{fmt.Sprintf("kind: %q is not one of %s", m.Kind, strings.Join(kinds, ", "))}
 	}
 	if m.TopK < 0 {
 		out = append(out, fmt.Sprintf("top_k: %d, want >= 0", m.TopK))

@@ -1,6 +1,8 @@
 package lifelong
 
 import (
+	"slices"
+
 	"github.com/memharness/memharness/methods/agent"
 	"github.com/memharness/memharness/methods/agent/lifemem"
 )
@@ -14,21 +16,30 @@ type MethodFactory func(MethodSpec) (agent.Method, error)
 // switch.
 type Methods struct {
 	factories map[string]MethodFactory
+	order     []string // kinds in registration order, for messages
 }
 
 // DefaultMethods is a registry of the built-in kinds: LifeMem and the
 // baselines of methods/agent.
 func DefaultMethods() *Methods {
 	r := &Methods{factories: map[string]MethodFactory{}}
-	r.Register(KindLifeMem, newLifeMem)
 	for _, k := range []string{KindReAct, KindSynapse, KindExpeL, KindAutoSkill} {
 		r.Register(k, newBaseline)
 	}
+	r.Register(KindLifeMem, newLifeMem)
 	return r
 }
 
 // Register makes kind build with f, replacing any earlier factory of kind.
-func (r *Methods) Register(kind string, f MethodFactory) { r.factories[kind] = f }
+func (r *Methods) Register(kind string, f MethodFactory) {
+	if _, ok := r.factories[kind]; !ok {
+		r.order = append(r.order, kind)
+	}
+	r.factories[kind] = f
+}
+
+// Kinds returns the registered kinds in registration order.
+func (r *Methods) Kinds() []string { return slices.Clone(r.order) }
 
 // Has reports whether kind is registered.
 func (r *Methods) Has(kind string) bool { _, ok := r.factories[kind]; return ok }

@@ -24,6 +24,9 @@ type Options struct {
 	// Profile names an entry of the file's profiles block whose settings
 	// are applied before the --set overrides ("" = none).
 	Profile string
+	// Known are the kinds the run's registries can build (zero: the
+	// built-in kinds), so a registered kind validates.
+	Known Known
 }
 
 // Load reads a config file, applies --set overrides (key=value), decodes it
@@ -188,7 +191,7 @@ func (o Options) build(src *source, root *yaml.Node) (*Config, error) {
 	if err := cfg.resolveTemplates(src, c.index); err != nil {
 		return nil, err
 	}
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.ValidateKnown(o.Known); err != nil {
 		return nil, src.place(err, c.index, from)
 	}
 	return cfg, nil

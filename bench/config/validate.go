@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/methods/predict"
 )
 
@@ -110,9 +111,30 @@ func orOwn(s string) string {
 // PromptsLabel is the prompts setting as recorded: "own" or "release".
 func (c *Config) PromptsLabel() string { return orOwn(c.Prompts) }
 
+// Known lists the kinds a run can build, so that validation accepts kinds
+// registered beyond the built-ins; nil lists mean the built-ins. bench
+// fills it from the run's registries (Options.Known).
+type Known struct {
+	// Methods are the behaviour-prediction method kinds.
+	Methods []string
+	// Lifelong are the agent method kinds and environments.
+	Lifelong lifelong.Known
+}
+
+func (k Known) methods() []string {
+	if k.Methods == nil {
+		return MethodKinds()
+	}
+	return k.Methods
+}
+
 // Validate reports every problem it finds, each as an *Error naming the
-// field (joined with errors.Join). Load places them at file:line.
-func (c *Config) Validate() error {
+// field (joined with errors.Join), against the built-in kinds. Load places
+// them at file:line.
+func (c *Config) Validate() error { return c.ValidateKnown(Known{}) }
+
+// ValidateKnown is Validate against the kinds of k.
+func (c *Config) ValidateKnown(k Known) error {
 	v := &validator{}
 	if c.Name != "" && !safeName(c.Name) {
 		v.add("name", "%q is not a safe file name (use letters, digits, '.', '_' and '-')", c.Name)
@@ -142,14 +164,14 @@ func (c *Config) Validate() error {
 		// methods do not apply.
 		if c.Lifelong == nil {
 			v.add("lifelong", "task lifemem needs a lifelong block (stream, envs, methods)")
-		} else if err := c.Lifelong.WithDefaults().Validate(); err != nil {
+		} else if err := c.Lifelong.WithDefaults().ValidateKnown(k.Lifelong); err != nil {
 			v.add("lifelong", "%v", err)
 		}
 		if len(c.Methods) > 0 {
 			v.add("methods", "task lifemem takes its methods from lifelong.methods")
 		}
 	} else {
-		validateMethods(v, c.Methods)
+		validateMethods(v, c.Methods, k.methods())
 		if c.Lifelong != nil {
 			v.add("lifelong", "only task lifemem reads a lifelong block")
 		}
@@ -290,7 +312,9 @@ func (v *validator) file(path, file string) {
 	}
 }
 
-func validateMethods(v *validator, ms []predict.Spec) {
+// validateMethods checks ms against the registered kinds; the per-kind
+// field checks apply to the built-in kinds, whose fields are known here.
+func validateMethods(v *validator, ms []predict.Spec, kinds []string) {
 	if len(ms) == 0 {
 		v.add("methods", "at least one method is required")
 	}
@@ -298,8 +322,9 @@ func validateMethods(v *validator, ms []predict.Spec) {
 	for i, m := range ms {
 		at := func(f string) string { return fmt.Sprintf("methods[%d].%s", i, f) }
 		fields, known := methodFields[m.Kind]
-		if !known {
-			v.add(at("kind"), "unknown method kind %q (want %s)", m.Kind, strings.Join(MethodKinds(), ", "))
+		if !slices.Contains(kinds, m.Kind) {
+			v.add(at("kind"), "unknown method kind %q (want %s)", m.Kind, strings.Join(kinds, ", "))
+			known = false
 		}
 		if m.Name == "" {
 			v.add(at("name"), "a method needs a name or a kind")

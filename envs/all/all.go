@@ -6,6 +6,7 @@ package all
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -41,26 +42,67 @@ type Options struct {
 	MySQLDSN string
 }
 
-// Entries returns the registry in the LifeMem stream order (then OOD).
-func Entries() []Entry {
-	return entries()
+// Registry holds the environments a run can open by name, as a value a
+// run is handed (Default holds the built-in ones; Register adds one), so a
+// new environment is added without editing this package.
+type Registry struct {
+	entries []Entry
 }
 
+// Default is a registry of every built-in environment, in the LifeMem
+// stream order (then OOD).
+func Default() *Registry { return &Registry{entries: entries()} }
+
+// Register adds e, replacing an earlier entry of the same name in place.
+func (r *Registry) Register(e Entry) {
+	for i := range r.entries {
+		if r.entries[i].Name == e.Name {
+			r.entries[i] = e
+			return
+		}
+	}
+	r.entries = append(r.entries, e)
+}
+
+// Entries returns the registered environments in registration order.
+func (r *Registry) Entries() []Entry { return slices.Clone(r.entries) }
+
+// Names returns the registered names in registration order.
+func (r *Registry) Names() []string {
+	names := make([]string, len(r.entries))
+	for i, e := range r.entries {
+		names[i] = e.Name
+	}
+	return names
+}
+
+// Has reports whether an environment called name is registered.
+func (r *Registry) Has(name string) bool { return slices.Contains(r.Names(), name) }
+
 // Find returns the entry called name.
-func Find(name string) (Entry, error) {
-	var names []string
-	for _, e := range Entries() {
+func (r *Registry) Find(name string) (Entry, error) {
+	for _, e := range r.entries {
 		if e.Name == name {
 			return e, nil
 		}
-		names = append(names, e.Name)
 	}
+	names := r.Names()
 	sort.Strings(names)
 	return Entry{}, fmt.Errorf("unknown environment %q (known: %s)", name, strings.Join(names, ", "))
 }
 
+// Entries returns the built-in environments in the LifeMem stream order
+// (then OOD).
+func Entries() []Entry { return entries() }
+
+// Find returns the built-in entry called name.
+func Find(name string) (Entry, error) { return Default().Find(name) }
+
 // OpenData opens e's official data below root.
 func (e Entry) OpenData(root string, o Options) (envs.Suite, error) {
+	if e.Open == nil {
+		return nil, fmt.Errorf("%s: no official data loader (only its embedded suite)", e.Name)
+	}
 	s, err := e.Open(filepath.Join(root, filepath.FromSlash(e.DataSubdir)))
 	if err != nil || e.Configure == nil {
 		return s, err
@@ -70,6 +112,9 @@ func (e Entry) OpenData(root string, o Options) (envs.Suite, error) {
 
 // OpenEmbedded returns e's embedded suite with the options applied.
 func (e Entry) OpenEmbedded(o Options) (envs.Suite, error) {
+	if e.Embedded == nil {
+		return nil, fmt.Errorf("%s: no embedded suite (give its official data with dataset.path)", e.Name)
+	}
 	s, err := e.Embedded()
 	if err != nil || e.Configure == nil {
 		return s, err

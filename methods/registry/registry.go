@@ -4,6 +4,9 @@
 package registry
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/memharness/memharness/methods/memstyle"
 	"github.com/memharness/memharness/methods/pramem"
 	"github.com/memharness/memharness/methods/predict"
@@ -40,6 +43,9 @@ func (r *Registry) Register(kind string, f Factory) { r.factories[kind] = f }
 
 // Has reports whether kind is registered.
 func (r *Registry) Has(kind string) bool { _, ok := r.factories[kind]; return ok }
+
+// Kinds returns the registered kinds, sorted.
+func (r *Registry) Kinds() []string { return slices.Sorted(maps.Keys(r.factories)) }
 
 // New builds the method a spec describes. An unregistered kind goes to
 // predict.New, whose error lists the foundation kinds.

@@ -1,0 +1,67 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memharness/memharness/lifelong"
+)
+
+// TestLoadKnownKinds: a kind or environment a run's registries know
+// validates; an unknown one is still placed at file:line and listed
+// against what the registries know.
+func TestLoadKnownKinds(t *testing.T) {
+	const predictCfg = `name: k
+task: movielens
+dataset: {name: movielens, synthetic: {users: 4, movies: 100, seed: 1}}
+backbone: {kind: sim}
+methods:
+  - {name: mine, kind: KIND}
+`
+	const lifememCfg = `name: k
+task: lifemem
+backbone: {kind: sim}
+lifelong:
+  envs: [toolqa, ENV]
+  methods:
+    - {name: mine, kind: KIND}
+`
+	withNotes := Known{Methods: append(MethodKinds(), "notes")}
+	withTips := Known{Lifelong: lifelong.Known{
+		Methods: []string{"react", "synapse", "expel", "autoskill", "lifemem", "tips"},
+		Envs:    append(append(lifelong.PaperOrder(), lifelong.PaperOOD()...), "lamps"),
+	}}
+	tests := []struct {
+		name, cfg string
+		known     Known
+		want      string // "" = valid
+	}{
+		{"registered prediction kind", strings.ReplaceAll(predictCfg, "KIND", "notes"), withNotes, ""},
+		{"built-ins only", strings.ReplaceAll(predictCfg, "KIND", "notes"), Known{},
+			`k.yaml:6: methods[0].kind: unknown method kind "notes" (want long_context, mem0, memos, pramem, proex, rag, summary, truncation)`},
+		{"typo lists the registered kind", strings.ReplaceAll(predictCfg, "KIND", "notse"), withNotes,
+			`k.yaml:6: methods[0].kind: unknown method kind "notse" (want long_context, mem0, memos, pramem, proex, rag, summary, truncation, notes)`},
+		{"registered agent kind and environment", strings.NewReplacer("KIND", "tips", "ENV", "lamps").Replace(lifememCfg), withTips, ""},
+		{"agent built-ins only", strings.NewReplacer("KIND", "tips", "ENV", "lamps").Replace(lifememCfg), Known{},
+			`lifelong.envs[1]: unknown environment "lamps"`},
+		{"agent kind typo", strings.NewReplacer("KIND", "tipz", "ENV", "lamps").Replace(lifememCfg), withTips,
+			`lifelong.methods[0].kind: "tipz" is not one of react, synapse, expel, autoskill, lifemem, tips`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "k.yaml")
+			if err := os.WriteFile(path, []byte(tc.cfg), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Options{Getenv: noEnv, Known: tc.known}.Load(path, nil)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("want valid, got %v", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Fatalf("got %v\nwant an error containing %s", err, tc.want)
+			}
+		})
+	}
+}
