@@ -54,7 +54,7 @@ func planLifelong(ctx context.Context, stdio IO, cfg *config.Config, out string,
 	streamEnvs := lc.Envs
 	eo := all.Options{MySQLDSN: stdio.Getenv("MEMHARNESS_MYSQL_DSN")}
 	for _, name := range append(slices.Clone(lc.Envs), lc.OOD...) {
-		e, err := all.Find(name)
+		e, err := stdio.Kinds.envs().Find(name)
 		if err != nil {
 			return planner.Plan{}, err
 		}
@@ -110,7 +110,7 @@ func planLifelong(ctx context.Context, stdio IO, cfg *config.Config, out string,
 		}
 		full[name] = ts
 	}
-	prompts, err := lifelongPrompts(ctx, cfg, stdio.Getenv, suites)
+	prompts, err := lifelongPrompts(ctx, cfg, stdio.Getenv, suites, stdio.Kinds.envs())
 	if err != nil {
 		return planner.Plan{}, err
 	}
