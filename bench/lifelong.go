@@ -12,9 +12,7 @@ import (
 
 	"github.com/memharness/memharness/accounting"
 	"github.com/memharness/memharness/bench/config"
-	"github.com/memharness/memharness/datasets/trajectories"
 	"github.com/memharness/memharness/envs"
-	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/methods/agent"
 	"github.com/memharness/memharness/reports"
@@ -56,87 +54,29 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 		return res, err
 	}
 
-	// Suites and training data. Embedded default: the suites written by us,
-	// split into train (gold replays recorded as expert trajectories) and
-	// test. Official data (dataset.path = a data root laid out like
-	// shared/fixtures/envs): the environments' own test splits and LifeMem's
-	// training files from lifelong.train_dir.
+	// Suites and training data (openLifelongSuites says which).
 	official := cfg.Dataset.Path != ""
-	if official && lc.TrainDir == "" {
-		return res, fmt.Errorf("lifemem on official data (dataset.path) needs lifelong.train_dir with LifeMem's train_<env>.jsonl files")
-	}
-	eo := all.Options{MySQLDSN: stdio.Getenv("MEMHARNESS_MYSQL_DSN")}
-	suites := map[string]envs.Suite{}
-	tests := map[string][]envs.Task{}
-	var train []agent.Trajectory
 	var leftOut []lifelong.LeftOut
-	defer func() {
-		for _, s := range suites {
-			closeSuite(s)
+	ls, err := openLifelongSuites(ctx, stdio, cfg, lc, rs.kinds.envs(), false, func(name string, err error) error {
+		// An environment that cannot run here (MiniWoB++ without
+		// Chromium) is left out and said so, rather than scored 0.
+		if err := refusePartial(back.kind, lc, name, err); err != nil {
+			return err
 		}
-	}()
-	streamEnvs := lc.Envs
-	for _, name := range append(slices.Clone(lc.Envs), lc.OOD...) {
-		e, err := rs.kinds.envs().Find(name)
-		if err != nil {
-			return res, err
+		lo := lifelong.LeftOut{Env: name, Reason: err.Error(), Install: installHint(err)}
+		leftOut = append(leftOut, lo)
+		msg := fmt.Sprintf("%s left out: %v", name, err)
+		if lo.Install != "" && !strings.Contains(msg, lo.Install) {
+			msg += "; to include it: " + lo.Install
 		}
-		var s envs.Suite
-		if official {
-			s, err = e.OpenData(cfg.Dataset.Path, eo)
-		} else {
-			s, err = e.OpenEmbedded(eo)
-		}
-		if err != nil {
-			return res, fmt.Errorf("%s: %w", name, err)
-		}
-		if err := probe(ctx, s); err != nil {
-			// An environment that cannot run here (MiniWoB++ without
-			// Chromium) is left out and said so, rather than scored 0.
-			closeSuite(s)
-			if err := refusePartial(back.kind, lc, name, err); err != nil {
-				return res, err
-			}
-			lo := lifelong.LeftOut{Env: name, Reason: err.Error(), Install: installHint(err)}
-			leftOut = append(leftOut, lo)
-			msg := fmt.Sprintf("%s left out: %v", name, err)
-			if lo.Install != "" && !strings.Contains(msg, lo.Install) {
-				msg += "; to include it: " + lo.Install
-			}
-			fmt.Fprintf(stdio.Err, "warning: %s\n", msg)
-			streamEnvs = slices.DeleteFunc(slices.Clone(streamEnvs), func(x string) bool { return x == name })
-			continue
-		}
-		suites[name] = s
-		if official {
-			tests[name] = lifelong.DefaultTestTasks(s)
-			if len(tests[name]) == 0 {
-				// Evaluation sets published as "dev" (HotpotQA's distractor
-				// dev questions, as ExpeL evaluates) are the test set.
-				tests[name] = s.Tasks()
-			}
-			if slices.Contains(lc.Envs, name) {
-				path, err := trainFile(lc.TrainDir, name)
-				if err != nil {
-					return res, err
-				}
-				tr, err := trajectories.Load(path, name)
-				if err != nil {
-					return res, fmt.Errorf("%s: training trajectories: %w", name, err)
-				}
-				train = append(train, tr...)
-			}
-			continue
-		}
-		tr, test, err := envs.EmbeddedExperience(ctx, s)
-		if err != nil {
-			return res, fmt.Errorf("%s: training trajectories: %w", name, err)
-		}
-		tests[name] = test
-		if slices.Contains(lc.Envs, name) {
-			train = append(train, tr...)
-		}
+		fmt.Fprintf(stdio.Err, "warning: %s\n", msg)
+		return nil
+	})
+	if err != nil {
+		return res, err
 	}
+	defer ls.close()
+	suites, tests, train, streamEnvs := ls.suites, ls.tests, ls.train, ls.streamEnvs
 	var testSets []lifelong.TestSetRecord
 	var dataWarnings []string
 	for _, n := range append(slices.Clone(lc.Envs), lc.OOD...) {

@@ -11,9 +11,7 @@ import (
 	"sync"
 
 	"github.com/memharness/memharness/bench/config"
-	"github.com/memharness/memharness/datasets/trajectories"
 	"github.com/memharness/memharness/envs"
-	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/embed"
@@ -38,72 +36,19 @@ func planLifelong(ctx context.Context, stdio IO, cfg *config.Config, out string,
 	if lc.Seed == 0 {
 		lc.Seed = cfg.Seed
 	}
-	official := cfg.Dataset.Path != ""
-	if official && lc.TrainDir == "" {
-		return planner.Plan{}, fmt.Errorf("lifemem on official data (dataset.path) needs lifelong.train_dir with LifeMem's train_<env>.jsonl files")
-	}
 	var notes []string
-	suites := map[string]envs.Suite{}
-	defer func() {
-		for _, s := range suites {
-			closeSuite(s)
-		}
-	}()
+	ls, err := openLifelongSuites(ctx, stdio, cfg, lc, stdio.Kinds.envs(), true, func(name string, err error) error {
+		// As the run does: an environment that cannot run here is left out.
+		notes = append(notes, fmt.Sprintf("%s left out (it cannot run here: %v); the run leaves it out too", name, err))
+		return nil
+	})
+	if err != nil {
+		return planner.Plan{}, err
+	}
+	defer ls.close()
+	suites, train, streamEnvs := ls.suites, ls.train, ls.streamEnvs
 	full := map[string][]envs.Task{}
-	var train []agent.Trajectory
-	streamEnvs := lc.Envs
-	eo := all.Options{MySQLDSN: stdio.Getenv("MEMHARNESS_MYSQL_DSN")}
-	for _, name := range append(slices.Clone(lc.Envs), lc.OOD...) {
-		e, err := stdio.Kinds.envs().Find(name)
-		if err != nil {
-			return planner.Plan{}, err
-		}
-		var s envs.Suite
-		if official {
-			s, err = e.OpenData(cfg.Dataset.Path, eo)
-		} else {
-			s, err = e.OpenEmbedded(eo)
-		}
-		if err == nil {
-			err = probe(ctx, s)
-			if err != nil {
-				closeSuite(s)
-			}
-		}
-		if err != nil {
-			// As the run does: an environment that cannot run here is left out.
-			notes = append(notes, fmt.Sprintf("%s left out (it cannot run here: %v); the run leaves it out too", name, err))
-			streamEnvs = slices.DeleteFunc(slices.Clone(streamEnvs), func(x string) bool { return x == name })
-			continue
-		}
-		suites[name] = s
-		var ts []envs.Task
-		if official {
-			ts = lifelong.DefaultTestTasks(s)
-			if len(ts) == 0 {
-				ts = s.Tasks()
-			}
-			if slices.Contains(lc.Envs, name) {
-				path, err := trainFile(lc.TrainDir, name)
-				if err != nil {
-					return planner.Plan{}, err
-				}
-				tr, err := trajectories.Load(path, name)
-				if err != nil {
-					return planner.Plan{}, fmt.Errorf("%s: training trajectories: %w", name, err)
-				}
-				train = append(train, tr...)
-			}
-		} else {
-			tr, test, err := envs.EmbeddedExperience(ctx, s)
-			if err != nil {
-				return planner.Plan{}, fmt.Errorf("%s: training trajectories: %w", name, err)
-			}
-			ts = test
-			if slices.Contains(lc.Envs, name) {
-				train = append(train, tr...)
-			}
-		}
+	for name, ts := range ls.tests {
 		ts = lc.TestSet(name, ts)
 		if lc.TasksPerEnv > 0 && len(ts) > lc.TasksPerEnv {
 			ts = ts[:lc.TasksPerEnv]
