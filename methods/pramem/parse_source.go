@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/memharness/memharness/internal/pyfmt"
 )
 
 // The release's own readings of the practice replies (z_5's SelfPractice),
@@ -98,7 +100,7 @@ func (v pyValue) repr() string {
 	case 'f':
 		return pyFloatRepr(v.f)
 	case 's':
-		return pyStrRepr(v.s)
+		return pyfmt.Str(v.s)
 	case 'l':
 		parts := make([]string, len(v.items))
 		for i, e := range v.items {
@@ -108,7 +110,7 @@ func (v pyValue) repr() string {
 	case 'd':
 		parts := make([]string, len(v.items))
 		for i, e := range v.items {
-			parts[i] = pyStrRepr(v.keys[i]) + ": " + e.repr()
+			parts[i] = pyfmt.Str(v.keys[i]) + ": " + e.repr()
 		}
 		return "{" + strings.Join(parts, ", ") + "}"
 	}
@@ -182,46 +184,6 @@ func abs(n int) int {
 		return -n
 	}
 	return n
-}
-
-// pyStrRepr is repr() of a str.
-func pyStrRepr(s string) string {
-	q := byte('\'')
-	if strings.Contains(s, "'") && !strings.Contains(s, "\"") {
-		q = '"'
-	}
-	var b strings.Builder
-	b.WriteByte(q)
-	for _, r := range s {
-		switch {
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == rune(q):
-			b.WriteByte('\\')
-			b.WriteByte(q)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == ' ' || unicode.IsPrint(r):
-			b.WriteRune(r)
-		case r < 0x100:
-			b.WriteString(`\x` + hexDigits(int(r), 2))
-		case r < 0x10000:
-			b.WriteString(`\u` + hexDigits(int(r), 4))
-		default:
-			b.WriteString(`\U` + hexDigits(int(r), 8))
-		}
-	}
-	b.WriteByte(q)
-	return b.String()
-}
-
-func hexDigits(n, width int) string {
-	s := strconv.FormatInt(int64(n), 16)
-	return strings.Repeat("0", width-len(s)) + s
 }
 
 // sourceFence is the release's extraction:
