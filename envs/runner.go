@@ -61,6 +61,13 @@ type ReplyAgent interface {
 	Reply(ctx context.Context, t Task, turns []Turn) (Reply, error)
 }
 
+// PastLimitAsker is a suite whose source asks the agent once more when an
+// episode reaches its step limit and discards the reply (its limit check
+// runs after the model call). Run makes that call too when AsksPastLimit
+// holds, so the requests equal the source's; the reply is not played and
+// changes neither the transcript nor the score.
+type PastLimitAsker interface{ AsksPastLimit() bool }
+
 // ErrStop may be returned by an agent to end its episode early.
 var ErrStop = errors.New("agent stopped")
 
@@ -120,6 +127,17 @@ func Run(ctx context.Context, s Suite, t Task, agent Agent, opts Options, maxSte
 			tr.Invalid++
 		}
 		tr.Turns = append(tr.Turns, Turn{Role: "env", Text: st.Observation, Reward: st.Reward, Invalid: st.Invalid})
+	}
+	if pa, ok := s.(PastLimitAsker); ok && pa.AsksPastLimit() && tr.End == "max_steps" && tr.Steps >= maxSteps && !ep.Done() {
+		var err error
+		if ra, ok := agent.(ReplyAgent); ok {
+			_, err = ra.Reply(ctx, t, tr.Turns)
+		} else {
+			_, err = agent.Act(ctx, t, tr.Turns)
+		}
+		if err != nil && ctx.Err() != nil {
+			return tr, ctx.Err()
+		}
 	}
 	if ep.Done() {
 		tr.End = "done"

@@ -127,3 +127,50 @@ func TestCheckStopsOnMissingPrerequisite(t *testing.T) {
 		}
 	}
 }
+
+// askingSuite is counterSuite whose source asks once more at the step limit.
+type askingSuite struct {
+	counterSuite
+	asks bool
+}
+
+func (s askingSuite) AsksPastLimit() bool { return s.asks }
+
+// At the step limit a PastLimitAsker's episode makes one agent call more,
+// whose reply is not played; an episode that ends before the limit, or a
+// suite that does not ask, makes none.
+func TestRunAsksPastLimit(t *testing.T) {
+	tests := []struct {
+		name      string
+		asks      bool
+		actions   []string // played in order, then "inc" forever
+		wantCalls int
+		wantEnd   string
+	}{
+		{"asks at the limit", true, nil, 4, "max_steps"},
+		{"does not ask", false, nil, 3, "max_steps"},
+		{"done before the limit", true, []string{"inc", "done"}, 2, "done"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			calls := 0
+			agent := AgentFunc(func(_ context.Context, _ Task, turns []Turn) (string, error) {
+				calls++
+				if calls <= len(tt.actions) {
+					return tt.actions[calls-1], nil
+				}
+				return "inc", nil
+			})
+			tr, err := Run(context.Background(), askingSuite{counterSuite{n: 1}, tt.asks}, Task{ID: "c1"}, agent, Options{}, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if calls != tt.wantCalls || tr.End != tt.wantEnd {
+				t.Errorf("calls %d end %q, want %d %q", calls, tr.End, tt.wantCalls, tt.wantEnd)
+			}
+			if tr.Steps > 3 || len(tr.Turns) != 1+2*tr.Steps {
+				t.Errorf("the discarded reply was played: steps %d, turns %d", tr.Steps, len(tr.Turns))
+			}
+		})
+	}
+}

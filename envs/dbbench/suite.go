@@ -83,12 +83,26 @@ type Suite struct {
 	tasks   []envs.Task
 	cfg     Config
 	back    backend
+	// pastLimit: an episode at the round limit asks the agent once more
+	// and discards the reply, as LifelongAgentBench does (AskPastLimit).
+	pastLimit bool
 }
 
 var (
-	_ envs.Suite  = (*Suite)(nil)
-	_ envs.Oracle = (*Suite)(nil)
+	_ envs.Suite          = (*Suite)(nil)
+	_ envs.Oracle         = (*Suite)(nil)
+	_ envs.PastLimitAsker = (*Suite)(nil)
 )
+
+// AskPastLimit makes every later episode that reaches the round limit ask
+// the agent once more, discarding the reply: LifelongAgentBench checks its
+// round limit after the model call, so its runs send one request more than
+// the rounds they play. The release prompter turns it on, so the requests
+// equal the source's; the score is the same either way.
+func (s *Suite) AskPastLimit() { s.pastLimit = true }
+
+// AsksPastLimit implements envs.PastLimitAsker.
+func (s *Suite) AsksPastLimit() bool { return s.pastLimit }
 
 // Open loads the official entry_dict.json from dataDir (the file named
 // DataFile, or entry_dict.json as upstream names it). The suite uses the
@@ -127,7 +141,7 @@ func newSuite(entries []*Entry, c Config) (*Suite, error) {
 // the receiver is unchanged). Close the copy when done with it.
 func (s *Suite) With(c Config) (*Suite, error) {
 	c = c.withDefaults()
-	out := &Suite{entries: s.entries, tasks: s.tasks, cfg: c}
+	out := &Suite{entries: s.entries, tasks: s.tasks, cfg: c, pastLimit: s.pastLimit}
 	if c.DSN == "" {
 		bin, err := findEngine()
 		if err != nil {

@@ -192,3 +192,24 @@ func containsAll(s string, parts ...string) bool {
 	}
 	return true
 }
+
+// askingDB records whether the prompter asked the suite to call the agent
+// once more at the round limit.
+type askingDB struct {
+	fakeSuite
+	asked bool
+}
+
+func (s *askingDB) AskPastLimit() { s.asked = true }
+
+// The DB task's release prompter makes its suite ask past the round limit,
+// as LifelongAgentBench's loop does (its round check follows the call).
+func TestDBPrompterAsksPastLimit(t *testing.T) {
+	s := &askingDB{fakeSuite: fakeSuite{"dbbench"}}
+	if _, err := dbPrompter(standinTrees(t, NameLifelongAgentBench), s, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if !s.asked {
+		t.Error("the release prompter left the suite stopping at the round limit; the source asks once more")
+	}
+}

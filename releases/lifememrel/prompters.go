@@ -257,7 +257,7 @@ func tauPrompter(domain string) func(Trees, envs.Suite, Options) (agent.Prompter
 // LanguageModelAgent puts its system_prompt first (openai_language_model.py
 // prefixes it when non-empty); no assignment config of the repository
 // overrides language_model_agent.yaml's, so the LifeMem runs sent it too.
-func dbPrompter(tr Trees, _ envs.Suite, _ Options) (agent.Prompter, error) {
+func dbPrompter(tr Trees, s envs.Suite, _ Options) (agent.Prompter, error) {
 	t := tr[NameLifelongAgentBench]
 	const reqFile = "src/factories/chat_history_item/offline/task_requirement.py"
 	const conFile = "src/factories/chat_history_item/offline/construct.py"
@@ -295,6 +295,11 @@ func dbPrompter(tr Trees, _ envs.Suite, _ Options) (agent.Prompter, error) {
 	system, err := agentSystemPrompt(t)
 	if err != nil {
 		return nil, err
+	}
+	if a, ok := s.(interface{ AskPastLimit() }); ok {
+		// The source's round check runs after the model call: at the limit
+		// it asks once more and discards the reply.
+		a.AskPastLimit()
 	}
 	return dbReplies{&prompter{
 		label: fmt.Sprintf("%s@%.7s db_bench", LifelongAgentBench.Repository, lifelongCommit),
