@@ -407,11 +407,22 @@ func TestViewerSearchSortInstance(t *testing.T) {
 		return v
 	}
 	// A click's WaitReady can see the old page still: wait for the new URL.
+	// The poll's script can run while the old page goes away ("Cannot
+	// find context with specified id"): that is the navigation under way,
+	// so poll again until the step's time is up.
 	waitURL := func(frag string) {
-		pctx, cancel := context.WithTimeout(ctx, stepTimeout)
-		defer cancel()
-		if _, err := chromedp.Run(pctx, chromedp.Poll[bool](fmt.Sprintf(`document.readyState==="complete"&&location.search.indexOf(%q)>=0`, frag))); err != nil {
-			t.Fatalf("no page with %s: %v", frag, err)
+		deadline := time.Now().Add(stepTimeout)
+		for {
+			pctx, cancel := context.WithTimeout(ctx, time.Until(deadline))
+			_, err := chromedp.Run(pctx, chromedp.Poll[bool](fmt.Sprintf(`document.readyState==="complete"&&location.search.indexOf(%q)>=0`, frag)))
+			cancel()
+			if err == nil {
+				return
+			}
+			if time.Now().After(deadline) || !strings.Contains(err.Error(), "context with specified id") && !strings.Contains(err.Error(), "context was destroyed") {
+				t.Fatalf("no page with %s: %v", frag, err)
+			}
+			time.Sleep(50 * time.Millisecond)
 		}
 	}
 	click(t, ctx, "#sort-tokens")
