@@ -209,33 +209,21 @@ func Execute(ctx context.Context, o ExecuteOptions) (ExecuteResult, error) {
 	}
 	fin := time.Now().UTC()
 	man.Finished = &fin
-	// warnings.json is one of the files the seal covers: written first.
 	res.Warnings = accounting.RunWarnings(man, res.Usage)
-	if err := st.WriteJSON(runlog.WarningsFile, res.Warnings); err != nil {
-		return res, err
-	}
-	if o.Seal != nil {
-		if err := o.Seal(&man); err != nil {
-			return res, err
-		}
-	}
-	if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
-		return res, err
-	}
-	res.Manifest = man
+	closing := runstore.Closing{Seal: o.Seal}
 	if o.Report != nil {
-		if err := o.Report(o.Dir); err != nil {
-			return res, fmt.Errorf("report: %w", err)
+		closing.Report = func() error {
+			if err := o.Report(o.Dir); err != nil {
+				return fmt.Errorf("report: %w", err)
+			}
+			return nil
 		}
-		fp, err := o.Fingerprint()
-		if err != nil {
-			return res, err
-		}
-		man.Errored, man.Fingerprint = 0, fp
-		if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
-			return res, err
-		}
-		res.Manifest = man
+		closing.Fingerprint = o.Fingerprint
+	}
+	err = st.Finish(&man, res.Warnings, closing)
+	res.Manifest = man
+	if err != nil {
+		return res, err
 	}
 	return res, nil
 }

@@ -190,35 +190,19 @@ func Execute(ctx context.Context, o Options) (Result, error) {
 	if man.EmptyMemories, err = run.EmptyMemories(); err != nil {
 		return res, err
 	}
-	// warnings.json is one of the files the seal covers: written first.
 	res.Warnings = accounting.RunWarnings(man, res.Usage)
-	if err := st.WriteJSON(runlog.WarningsFile, res.Warnings); err != nil {
-		return res, err
-	}
-	if o.Seal != nil {
-		if err := o.Seal(&man); err != nil {
-			return res, err
-		}
-	}
-	if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
-		return res, err
-	}
-	res.Manifest = man
+	closing := runstore.Closing{Seal: o.Seal, Errored: res.Errored}
 	if o.Report != nil {
-		if res.Artefacts, err = Report(o.Dir, *o.Report); err != nil {
-			return res, err
+		closing.Report = func() (err error) {
+			res.Artefacts, err = Report(o.Dir, *o.Report)
+			return err
 		}
-		// What the report was built from, so an unchanged re-run can
-		// skip everything.
-		fp, err := o.Fingerprint()
-		if err != nil {
-			return res, err
-		}
-		man.Errored, man.Fingerprint = res.Errored, fp
-		if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
-			return res, err
-		}
-		res.Manifest = man
+		closing.Fingerprint = o.Fingerprint
+	}
+	err = st.Finish(&man, res.Warnings, closing)
+	res.Manifest = man
+	if err != nil {
+		return res, err
 	}
 	res.Samples = st.Samples()
 	return res, nil

@@ -294,66 +294,45 @@ type ChunkReader struct {
 	mu      sync.Mutex
 	lastOff int64
 	last    []byte
-	windows windowCache
+	windows sizedCache[string]
 	// batches keeps recently decompressed batches: one call's chunks
 	// come from its user's earlier batches (a shared prefix) and its own,
 	// so reading calls in turn goes back and forth between a few.
-	batches batchCache
+	batches sizedCache[int64]
 }
 
-// batchCache holds decompressed batches by offset, the oldest dropped
-// past maxCachedBatches bytes.
-type batchCache struct {
-	byOff map[int64][]byte
-	order []int64
+// sizedCache holds byte slices by key, the oldest dropped once they pass
+// max bytes (the newest is always kept).
+type sizedCache[K comparable] struct {
+	max   int
+	byKey map[K][]byte
+	order []K
 	bytes int
 }
 
-const maxCachedBatches = 32 << 20
+func (c *sizedCache[K]) get(k K) ([]byte, bool) { b, ok := c.byKey[k]; return b, ok }
 
-func (c *batchCache) get(off int64) ([]byte, bool) { b, ok := c.byOff[off]; return b, ok }
-
-func (c *batchCache) put(off int64, raw []byte) {
-	if c.byOff == nil {
-		c.byOff = map[int64][]byte{}
+func (c *sizedCache[K]) put(k K, b []byte) {
+	if c.byKey == nil {
+		c.byKey = map[K][]byte{}
 	}
-	if _, ok := c.byOff[off]; ok {
+	if _, ok := c.byKey[k]; ok {
 		return
 	}
-	c.byOff[off], c.order, c.bytes = raw, append(c.order, off), c.bytes+len(raw)
-	for c.bytes > maxCachedBatches && len(c.order) > 1 {
-		c.bytes -= len(c.byOff[c.order[0]])
-		delete(c.byOff, c.order[0])
+	c.byKey[k], c.order, c.bytes = b, append(c.order, k), c.bytes+len(b)
+	for c.bytes > c.max && len(c.order) > 1 {
+		c.bytes -= len(c.byKey[c.order[0]])
+		delete(c.byKey, c.order[0])
 		c.order = c.order[1:]
 	}
 }
 
-// windowCache holds chain windows by BID, the oldest dropped past
-// maxCachedWindows bytes.
-type windowCache struct {
-	byBID map[string][]byte
-	order []string
-	bytes int
-}
-
-const maxCachedWindows = 64 << 20
-
-func (c *windowCache) get(bid string) ([]byte, bool) { w, ok := c.byBID[bid]; return w, ok }
-
-func (c *windowCache) put(bid string, w []byte) {
-	if c.byBID == nil {
-		c.byBID = map[string][]byte{}
-	}
-	if _, ok := c.byBID[bid]; ok {
-		return
-	}
-	c.byBID[bid], c.order, c.bytes = w, append(c.order, bid), c.bytes+len(w)
-	for c.bytes > maxCachedWindows && len(c.order) > 1 {
-		c.bytes -= len(c.byBID[c.order[0]])
-		delete(c.byBID, c.order[0])
-		c.order = c.order[1:]
-	}
-}
+// Caps of a reader's caches: chain windows by BID, decompressed batches by
+// offset.
+const (
+	maxCachedWindows = 64 << 20
+	maxCachedBatches = 32 << 20
+)
 
 // NewChunkReader reads chunks of f located by idx.
 func NewChunkReader(f io.ReaderAt, idx *ChunkIndex) (*ChunkReader, error) {
@@ -361,7 +340,8 @@ func NewChunkReader(f io.ReaderAt, idx *ChunkIndex) (*ChunkReader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("chunk reader: %w", err)
 	}
-	return &ChunkReader{f: f, idx: idx, dec: dec, lastOff: -1}, nil
+	return &ChunkReader{f: f, idx: idx, dec: dec, lastOff: -1,
+		windows: sizedCache[string]{max: maxCachedWindows}, batches: sizedCache[int64]{max: maxCachedBatches}}, nil
 }
 
 // Text joins the chunks ids.

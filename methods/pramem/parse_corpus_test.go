@@ -1,8 +1,9 @@
 package pramem
 
 // Practice reply parsers against the release's. The corpus is ours
-// (practiceCorpus, committed as testdata/parsers/practice.inputs.jsonl; -update
-// rewrites it); testdata/capture/parser_capture.py (our script) ran the
+// (practiceCorpus, deterministic; -update writes it to
+// testdata/parsers/practice.inputs.jsonl, untracked, for the capture
+// script); testdata/capture/parser_capture.py (our script) ran the
 // release's own SelfPractice methods on it with call_llm returning each
 // reply and wrote practice.source.jsonl: per reply, what the release took
 // from it (proposals; scenes; the verdicts on three proposals; the
@@ -24,7 +25,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -225,13 +225,10 @@ func TestPracticeParserParity(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	in := readLines[practiceReply](t, practiceCorpusPath)
-	if !reflect.DeepEqual(in, corpus) {
-		t.Fatalf("%s differs from the generator's corpus (run -update and capture again)", practiceCorpusPath)
-	}
+	in := corpus
 	want := readLines[sourceReading](t, "testdata/parsers/practice.source.jsonl")
 	if len(want) != len(in) || len(in) < 6*2000 {
-		t.Fatalf("%d replies, %d captured readings; want the same number, at least 2000 per parser", len(in), len(want))
+		t.Fatalf("%d replies, %d captured readings; want the same number, at least 2000 per parser (a changed generator: -update, then capture again)", len(in), len(want))
 	}
 	type tally struct{ own, all int }
 	agree := map[string]*tally{}

@@ -1,6 +1,7 @@
 """Run the release's practice reply parsers on our corpus (our script).
 
-Usage:
+Usage (first `go test ./methods/pramem -run TestPracticeParserParity -update`,
+which writes the corpus from its generator):
   python3 practice_parsers_capture.py --release CHECKOUT \
       --corpus methods/pramem/testdata/parsers/practice.inputs.jsonl \
       --out methods/pramem/testdata/parsers/practice.source.jsonl
