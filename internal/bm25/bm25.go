@@ -42,6 +42,13 @@ func Okapi() Options { return Options{K1: 1.5, B: 0.75, Epsilon: 0.25, IDF: IDFO
 // PlusOne is Okapi's k1 and b with the non-negative IDFPlusOne.
 func PlusOne() Options { return Options{K1: 1.5, B: 0.75, IDF: IDFPlusOne} }
 
+// Lucene is Lucene's BM25Similarity with Pyserini's defaults (k1 0.9,
+// b 0.4) and its non-negative idf, over posting lists: the search engine
+// of WebShop's reference, which indexes its catalogue once. Query it with
+// Matches, which lists only documents holding a query term, as a Lucene
+// search does.
+func Lucene() Options { return Options{K1: 0.9, B: 0.4, IDF: IDFPlusOne, Inverted: true} }
+
 // Doc is a tokenised document's term counts, computed once so a caller
 // that re-indexes changing subsets of its documents does not recount them.
 type Doc struct {

@@ -170,3 +170,34 @@ func TestInvertedSameAsScan(t *testing.T) {
 		}
 	}
 }
+
+// TestLucene: the Lucene variant scores with k1 0.9 and b 0.4 and the
+// non-negative idf (a term in every document still counts), a repeated
+// query term adds its contribution once per occurrence, and Matches leaves
+// out documents holding no query term.
+func TestLucene(t *testing.T) {
+	docs := [][]string{{"red", "shoe"}, {"red", "hat", "hat"}, {"blue", "coat"}, {"red"}}
+	ix := New(docs, Lucene())
+	avgdl := 2.0
+	term := func(df, f, dl float64) float64 {
+		idf := math.Log(1 + (4-df+0.5)/(df+0.5))
+		return idf * (f * 1.9 / (f + 0.9*(1-0.4+0.4*dl/avgdl)))
+	}
+	for _, tc := range []struct {
+		query []string
+		doc   int
+		want  float64
+	}{
+		{[]string{"red"}, 0, term(3, 1, 2)},
+		{[]string{"hat"}, 1, term(1, 2, 3)},
+		{[]string{"hat", "hat"}, 1, 2 * term(1, 2, 3)},
+		{[]string{"red", "hat"}, 1, term(3, 1, 3) + term(1, 2, 3)},
+	} {
+		if got := ix.Scores(tc.query)[tc.doc]; math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("%v doc %d: %v, want %v", tc.query, tc.doc, got, tc.want)
+		}
+	}
+	if got := ix.Matches([]string{"red", "nosuch"}, 10); !slices.Equal(got, []int{3, 0, 1}) {
+		t.Errorf("matches %v, want [3 0 1] (shortest first, no doc without red)", got)
+	}
+}
