@@ -7,7 +7,8 @@
 // and embeds a small catalogue and goal set of our own.
 //
 // Fidelity notes (where we differ from the reference, and why):
-//   - Search is our Okapi BM25 (Lucene's idf and Pyserini's k1=0.9, b=0.4)
+//   - Search is internal/bm25's Lucene variant (Lucene's idf, Pyserini's
+//     k1=0.9, b=0.4)
 //     over the same document text the reference indexes (title,
 //     description, first bullet point, options), with our tokeniser and a
 //     stopword list instead of Lucene's English analyser (no stemming), so
