@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/internal/atomicfile"
 )
 
 // Stage names of cells outside the stream.
@@ -193,33 +194,14 @@ func validName(s string) error {
 	return nil
 }
 
-// WriteFileAtomic writes b to path through a temporary file in the same
-// directory, synced and renamed, so readers never see a partial file.
+// WriteFileAtomic writes b to path, creating its directory, through a
+// synced temporary file and a rename (atomicfile.Write), so readers never
+// see a partial file.
 func WriteFileAtomic(path string, b []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name()) // no-op after the rename
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return atomicfile.Write(path, b)
 }
 
 // writeJSON writes v indented with a final newline (stable bytes).

@@ -28,6 +28,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/memharness/memharness/internal/atomicfile"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/runlog"
 )
@@ -995,26 +996,8 @@ func (s *Store) Reject(name string, why error) error {
 	return nil
 }
 
-// WriteFileAtomic writes data to path through a synced temp file and a rename.
+// WriteFileAtomic writes data to path through a synced temp file and a
+// rename (see atomicfile.Write).
 func WriteFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return atomicfile.Write(path, data)
 }

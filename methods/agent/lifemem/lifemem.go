@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/memharness/memharness/internal/atomicfile"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
 	"github.com/memharness/memharness/methods/retrieval"
@@ -361,7 +362,10 @@ func (m *LifeMem) Save(ctx context.Context, env agent.Env) error {
 	if err != nil {
 		return fmt.Errorf("lifemem: save state: %w", err)
 	}
-	return writeFileAtomic(filepath.Join(env.Dir, stateFile), append(b, '\n'))
+	if err := atomicfile.Write(filepath.Join(env.Dir, stateFile), append(b, '\n')); err != nil {
+		return fmt.Errorf("lifemem: save state: %w", err)
+	}
+	return nil
 }
 
 // Restore returns to the last Save under env.Dir; false when there is none.
@@ -402,23 +406,12 @@ func (m *LifeMem) Restore(ctx context.Context, env agent.Env) (bool, error) {
 			return false, fmt.Errorf("lifemem: restore: %w", err)
 		}
 	}
-	if err := writeFileAtomic(work, data); err != nil {
-		return false, err
+	if err := atomicfile.Write(work, data); err != nil {
+		return false, fmt.Errorf("lifemem: restore: %w", err)
 	}
 	m.st = st
 	if err := m.open(ctx, env.Dir); err != nil {
 		return false, err
 	}
 	return true, nil
-}
-
-func writeFileAtomic(path string, data []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return fmt.Errorf("lifemem: write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("lifemem: write %s: %w", path, err)
-	}
-	return nil
 }
