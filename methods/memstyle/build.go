@@ -207,7 +207,7 @@ func (b *build) call(ctx context.Context, purpose, sampleID, prompt string, h an
 		Hint:     h,
 		Accept:   func(r llm.Response) bool { return valid(r.Text) },
 	}
-	for a := 0; a < attempts(b.env); a++ {
+	for a := 0; a < b.env.Draws(); a++ {
 		if err := ctx.Err(); err != nil {
 			return "", false, fmt.Errorf("method %s: %s: %w", b.c.name, sampleID, err)
 		}

@@ -183,13 +183,6 @@ func counter(env predict.Env) tokens.Counter {
 	return env.Tokens
 }
 
-func attempts(env predict.Env) int {
-	if env.MaxAttempts <= 0 {
-		return predict.DefaultMaxAttempts
-	}
-	return env.MaxAttempts
-}
-
 // practice returns the records memory may be built from: the history
 // before the user's first test action.
 func practice(u behavior.UserSet) []behavior.Event {
@@ -299,29 +292,6 @@ func (c *common) predictWith(ctx context.Context, env predict.Env, model llm.Mod
 			Field: inst.Question.Field, Kind: inst.Question.Kind, Classes: inst.Question.Classes,
 			Visible: shown, Target: hintEvent(inst.Target, false), Memory: block,
 		},
-		Accept: func(r llm.Response) bool { _, ok := parse(r.Text); return ok },
 	}
-	for a := 0; a < attempts(env); a++ {
-		if err := ctx.Err(); err != nil {
-			return out, fmt.Errorf("method %s: %s: %w", c.name, inst.ID, err)
-		}
-		req.Attempt = a
-		resp, err := model.Generate(ctx, req)
-		if err != nil {
-			return out, fmt.Errorf("method %s: %s attempt %d: %w", c.name, inst.ID, a, err)
-		}
-		out.Attempts = a + 1
-		out.Calls++
-		if resp.Cached {
-			out.CachedCalls++
-		}
-		out.Usage = out.Usage.Add(resp.Usage)
-		out.Latency += resp.Latency
-		out.Raw, out.Reasoning = resp.Text, resp.Reasoning
-		if label, ok := parse(resp.Text); ok {
-			out.Pred, out.Valid = label, true
-			return out, nil
-		}
-	}
-	return out, nil
+	return predict.Answer(ctx, model, env.Draws(), c.name, req, parse, out)
 }

@@ -173,18 +173,29 @@ func (b base) ask(ctx context.Context, env Env, inst behavior.Instance, v view) 
 		Unit:     b.name + "/" + inst.ID,
 		Affinity: inst.User,
 		Hint:     v.hint,
-		Accept:   func(r llm.Response) bool { _, ok := parse(r.Text); return ok },
 	}
 	out := v.out
 	out.Prompt = v.prompt
-	for a := 0; a < env.maxAttempts(); a++ {
+	return Answer(ctx, env.Model, env.Draws(), b.name, req, parse, out)
+}
+
+// Answer sends req to model and redraws an invalid answer (one parse
+// rejects) up to attempts times, each draw under its attempt number so the
+// cache keeps them apart; req.Accept is set from parse. It adds each call's
+// counts, usage and latency to out and keeps the last reply; out.Valid and
+// out.Pred are set by the first answer that parses. An answer still invalid
+// after the last attempt is not an error: it is counted as invalid. The one
+// answering loop of every prediction method.
+func Answer(ctx context.Context, model llm.Model, attempts int, method string, req llm.Request, parse func(string) (string, bool), out Outcome) (Outcome, error) {
+	req.Accept = func(r llm.Response) bool { _, ok := parse(r.Text); return ok }
+	for a := 0; a < attempts; a++ {
 		if err := ctx.Err(); err != nil {
-			return out, fmt.Errorf("method %s: %s: %w", b.name, inst.ID, err)
+			return out, fmt.Errorf("method %s: %s: %w", method, req.SampleID, err)
 		}
 		req.Attempt = a
-		resp, err := env.Model.Generate(ctx, req)
+		resp, err := model.Generate(ctx, req)
 		if err != nil {
-			return out, fmt.Errorf("method %s: %s attempt %d: %w", b.name, inst.ID, a, err)
+			return out, fmt.Errorf("method %s: %s attempt %d: %w", method, req.SampleID, a, err)
 		}
 		out.Attempts = a + 1
 		out.Calls++
