@@ -8,12 +8,15 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	units "github.com/memharness/memharness/reports/unit"
 )
 
 // checkCSVContract walks every CSV below root and holds it to the
 // harness's contract: unique column names, the provenance columns, no
-// undefined numbers (a missing value is empty), and every share declared
-// in percent (a *_percent column or a unit column).
+// undefined numbers (a missing value is empty), every share declared in
+// percent (a *_percent column or a unit column), and every unit cell in the
+// reports' unit vocabulary.
 func checkCSVContract(t *testing.T, root string) int {
 	t.Helper()
 	n := 0
@@ -54,8 +57,8 @@ func checkCSVContract(t *testing.T, root string) int {
 		}
 		if unit >= 0 {
 			for i, row := range rows[1:] {
-				if row[unit] == "" {
-					t.Errorf("%s:%d: empty unit for %v", p, i+2, row)
+				if !units.Valid(row[unit]) {
+					t.Errorf("%s:%d: unit %q is not in the vocabulary %v (row %v)", p, i+2, row[unit], units.All(), row)
 				}
 			}
 		}

@@ -6,24 +6,26 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strconv"
+
+	"github.com/memharness/memharness/reports/unit"
 )
 
-// Units of a long-format CSV's unit column (metrics.csv, table1.csv,
-// pramem_table2.csv, lifemem_table2.csv, sweep.csv ...): one vocabulary for
-// every file, so a reader can filter on it. A share is always in percent.
+// Units of a long-format CSV's unit column: the vocabulary of package unit.
 const (
-	unitPercent = "%"
-	unitCount   = "count"
-	unitTokens  = "tokens"
-	unitUSD     = "USD"
-	unitDraws   = "draws"
+	unitPercent = unit.Percent
+	unitCount   = unit.Count
+	unitTokens  = unit.Tokens
+	unitUSD     = unit.USD
+	unitDraws   = unit.Draws
 )
 
 // WriteCSV writes a header and rows to path with encoding/csv quoting and
 // "\n" line ends.
 //
 // It holds every CSV to the harness's contract: column names are unique
+// (an error otherwise), a unit column holds units of the vocabulary only
 // (an error otherwise), and a missing value is an empty cell everywhere, so
 // undefined numbers ("NaN", "±Inf") are written empty.
 func WriteCSV(path string, header []string, rows [][]string) error {
@@ -33,6 +35,13 @@ func WriteCSV(path string, header []string, rows [][]string) error {
 			return fmt.Errorf("write %s: column %q appears twice", path, h)
 		}
 		seen[h] = true
+	}
+	if col := slices.Index(header, "unit"); col >= 0 {
+		for i, r := range rows {
+			if col < len(r) && !unit.Valid(r[col]) {
+				return fmt.Errorf("write %s: row %d: unit %q is not one of %v", path, i+1, r[col], unit.All())
+			}
+		}
 	}
 	for _, r := range rows {
 		for j, c := range r {

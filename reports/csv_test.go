@@ -21,6 +21,14 @@ func TestWriteCSVContract(t *testing.T) {
 	if got, _ := os.ReadFile(path); string(got) != "a,b,c,d\n,,,0.000000\n" {
 		t.Errorf("got %q", got)
 	}
+	// A unit column holds the vocabulary only (issue 37: "score" and
+	// "trajectories" reached lifemem_vs_paper.csv).
+	for _, u := range []string{"score", "trajectories", ""} {
+		err := WriteCSV(path, []string{"metric", "value", "unit"}, [][]string{{"op", "1", "%"}, {"op", "1", u}})
+		if err == nil || !strings.Contains(err.Error(), "row 2") || !strings.Contains(err.Error(), "unit") {
+			t.Errorf("unit %q: %v, want an error naming row 2 and the unit", u, err)
+		}
+	}
 }
 
 // TestWriteSweepLifeMem (issue 25, point 8): a LifeMem sweep has no

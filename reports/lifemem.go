@@ -280,8 +280,8 @@ func lmReadJSON(path string, v any) error {
 // (lifemem_stats.json). The reader is lenient: clusters may be a count or a
 // list (of sizes, or of objects with a size or member list), sizes a list or
 // a name→size map, clusters_per_env a map of counts or of lists; the mean
-// cluster size per environment comes from mean_size_per_env or, failing
-// that, trajectories_per_env / clusters_per_env.
+// cluster size per environment comes from mean_size_per_env (absent: no
+// value).
 type lmStats struct {
 	Clusters       int
 	Sizes          []int
@@ -360,17 +360,9 @@ func parseLMStats(raw map[string]any) *lmStats {
 			}
 		}
 	}
-	// Without explicit means, an environment's trajectories over the
-	// clusters holding them (LifeMem's Stats gives both counts).
-	if per, ok := raw["trajectories_per_env"].(map[string]any); ok {
-		for env, v := range per {
-			n, okN := lmSizeOf(v)
-			c := s.ClustersPerEnv[env]
-			if okN && c > 0 {
-				s.MeanSizePerEnv[env] = float64(n) / float64(c)
-			}
-		}
-	}
+	// The mean size of the clusters holding an environment's trajectories
+	// is read, never derived: its trajectories over its clusters is a
+	// different number (7 trajectories in one cluster of 32 give 7, not 32).
 	for _, key := range []string{"mean_size_per_env", "mean_cluster_size_per_env"} {
 		if per, ok := raw[key].(map[string]any); ok {
 			for env, v := range per {

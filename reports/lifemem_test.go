@@ -146,7 +146,7 @@ func TestLifeMemReportContent(t *testing.T) {
 		{"lifemem_vs_paper.csv", "bwt_env,synapse,miniwob,GPT-4o-mini,-2.700000,-2.698495,%,no,App. C"},
 		{"lifemem_vs_paper.csv", "cell,synapse,alfworld,GPT-4o-mini,50.750000,50.750000"},
 		{"lifemem_vs_paper.csv", "self_learn,synapse,scienceworld,GPT-4o-mini,35.970000,35.970000"},
-		{"lifemem_vs_paper.csv", "mean_cluster,lifemem,webshop,,29.000000,,trajectories"},
+		{"lifemem_vs_paper.csv", "mean_cluster,lifemem,webshop,,29.000000,,count"},
 		// Embodied OP of lifemem: (62 + 39) / 2.
 		{"lifemem_table2.csv", "lifemem,lifemem,Embodied,op,50.500000,2"},
 		// A zero diagonal is skipped, with a note.
@@ -245,13 +245,25 @@ func TestLMStatsLenient(t *testing.T) {
 			t.Errorf("%s: %d clusters, sizes %v", tc.name, s.Clusters, s.Sizes)
 		}
 	}
-	// LifeMem's own Stats: the mean size per env is derived from counts.
+	// The mean size of the clusters holding an environment's trajectories
+	// cannot be derived from its trajectory and cluster counts (issue 37:
+	// apibank's 7 trajectories in one cluster of 32 were reported as 7):
+	// without mean_size_per_env there is no value, with it that value.
 	s := parseLMStats(map[string]any{
-		"clusters": 3.0, "sizes": []any{30.0, 20.0, 8.0},
-		"clusters_per_env":     map[string]any{"webshop": 2.0, "toolqa": 1.0},
-		"trajectories_per_env": map[string]any{"webshop": 58.0, "toolqa": 8.0, "alfworld": 4.0},
+		"clusters": 3.0, "sizes": []any{32.0, 20.0, 8.0},
+		"clusters_per_env":     map[string]any{"apibank": 1.0, "toolqa": 1.0},
+		"trajectories_per_env": map[string]any{"apibank": 7.0, "toolqa": 8.0, "alfworld": 4.0},
 	})
-	if s.MeanSizePerEnv["webshop"] != 29 || s.MeanSizePerEnv["toolqa"] != 8 || len(s.MeanSizePerEnv) != 2 {
+	if len(s.MeanSizePerEnv) != 0 {
+		t.Errorf("mean size per env from counts alone = %v, want none", s.MeanSizePerEnv)
+	}
+	s = parseLMStats(map[string]any{
+		"clusters": 3.0, "sizes": []any{32.0, 20.0, 8.0},
+		"clusters_per_env":     map[string]any{"apibank": 1.0, "toolqa": 1.0},
+		"trajectories_per_env": map[string]any{"apibank": 7.0, "toolqa": 8.0},
+		"mean_size_per_env":    map[string]any{"apibank": 32.0, "toolqa": 8.0},
+	})
+	if s.MeanSizePerEnv["apibank"] != 32 || s.MeanSizePerEnv["toolqa"] != 8 || len(s.MeanSizePerEnv) != 2 {
 		t.Errorf("mean size per env = %v", s.MeanSizePerEnv)
 	}
 }

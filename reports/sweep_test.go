@@ -21,9 +21,9 @@ func TestWriteSweep(t *testing.T) {
 				t.Fatal(err)
 			}
 			acc := 0.3 + float64(k)/100
-			csv := "method,field,metric,value,ci_low,ci_high,n\n" +
-				fmt.Sprintf("rag,movie_rating,accuracy_all,%f,%f,%f,100\n", acc, acc-0.05, acc+0.05) +
-				"rag,all,calls,100,,,100\n"
+			csv := "method,field,metric,value,ci_low,ci_high,n,unit\n" +
+				fmt.Sprintf("rag,movie_rating,accuracy_all,%f,%f,%f,100,%%\n", acc, acc-0.05, acc+0.05) +
+				"rag,all,calls,100,,,100,count\n"
 			if err := os.WriteFile(filepath.Join(dir, ReportDir, "metrics.csv"), []byte(csv), 0o644); err != nil {
 				t.Fatal(err)
 			}

@@ -1,5 +1,7 @@
 package paper
 
+import "github.com/memharness/memharness/reports/unit"
+
 // LifeMem's published numbers that survive in the paper's text (spec
 // lifemem_envs.md §4.1). Table 2 and most figures are images, so only these
 // anchors can be set beside a run; none is computed here.
@@ -17,7 +19,9 @@ type LifeMemAnchor struct {
 	// when it is that backbone.
 	Backbone, Model string
 	Value           float64
-	Unit            string
+	// Unit is from the reports' vocabulary (package unit): scores and OP
+	// on their 0–100 scale are in percent, as in every other CSV.
+	Unit string
 	// Label says what the number is, Source where it is printed.
 	Label, Source string
 }
@@ -42,21 +46,21 @@ const (
 func LifeMemAnchors() []LifeMemAnchor {
 	const mini, ds = "GPT-4o-mini", "DeepSeek-v3.2-exp"
 	return []LifeMemAnchor{
-		{Key: AnchorAvgOP, Method: "react", Backbone: mini, Model: "gpt-4o-mini", Value: 28.84, Unit: "score", Label: "Avg OP, ReAct", Source: "§5.5"},
-		{Key: AnchorAvgOP, Method: "lifemem", Backbone: mini, Model: "gpt-4o-mini", Value: 44.13, Unit: "score", Label: "Avg OP, LifeMem", Source: "§5.5"},
-		{Key: AnchorAvgOP, Method: "react", Backbone: ds, Model: "deepseek-v3.2", Value: 41.14, Unit: "score", Label: "Avg OP, ReAct", Source: "§5.5"},
-		{Key: AnchorAvgOP, Method: "lifemem", Backbone: ds, Model: "deepseek-v3.2", Value: 48.02, Unit: "score", Label: "Avg OP, LifeMem", Source: "§5.5"},
-		{Key: AnchorCell, Method: "synapse", Env: "alfworld", Backbone: mini, Model: "gpt-4o-mini", Value: 50.75, Unit: "score", Label: "Synapse, ALFWorld after ALFWorld→ScienceWorld", Source: "App. C, Table 6"},
-		{Key: AnchorDiag, Method: "synapse", Env: "scienceworld", Backbone: mini, Model: "gpt-4o-mini", Value: 35.25, Unit: "score", Label: "Synapse, ScienceWorld right after learning it", Source: "App. C, Table 6"},
-		{Key: AnchorSelfLearn, Method: "synapse", Env: "scienceworld", Backbone: mini, Model: "gpt-4o-mini", Value: 35.97, Unit: "score", Label: "Synapse, ScienceWorld self-learn", Source: "App. C, Table 6"},
-		{Key: AnchorDiag, Method: "synapse", Env: "miniwob", Backbone: mini, Model: "gpt-4o-mini", Value: 77.08, Unit: "score", Label: "Synapse, MiniWoB++ right after learning it", Source: "App. C"},
-		{Key: AnchorFinal, Method: "synapse", Env: "miniwob", Backbone: mini, Model: "gpt-4o-mini", Value: 75.00, Unit: "score", Label: "Synapse, MiniWoB++ after the full stream", Source: "App. C"},
-		{Key: AnchorBwTEnv, Method: "synapse", Env: "miniwob", Backbone: mini, Model: "gpt-4o-mini", Value: -2.70, Unit: "%", Label: "Synapse, MiniWoB++ relative change", Source: "App. C"},
-		{Key: AnchorRelativeGain, Method: "lifemem", Backbone: mini, Model: "gpt-4o-mini", Value: 12.63, Unit: "%", Label: "LifeMem over Synapse, relative performance", Source: "App. G"},
-		{Key: AnchorPromptDelta, Method: "lifemem", Backbone: mini, Model: "gpt-4o-mini", Value: 300, Unit: "tokens", Label: "LifeMem prompt minus Synapse prompt (≈)", Source: "App. G"},
-		{Key: AnchorBuildPer1k, Method: "lifemem", Value: 1, Unit: "USD", Label: "memory construction per 1k trajectories (≈)", Source: "App. G"},
-		{Key: AnchorMeanCluster, Method: "lifemem", Env: "webshop", Value: 29, Unit: "trajectories", Label: "mean cluster size, WebShop", Source: "App. I"},
-		{Key: AnchorMeanCluster, Method: "lifemem", Env: "taubench-retail", Value: 12, Unit: "trajectories", Label: "mean cluster size, τ-bench retail", Source: "App. I"},
-		{Key: AnchorClusterPure, Method: "lifemem", Value: 91, Unit: "%", Label: "cluster purity (human judgement)", Source: "App. I"},
+		{Key: AnchorAvgOP, Method: "react", Backbone: mini, Model: "gpt-4o-mini", Value: 28.84, Unit: unit.Percent, Label: "Avg OP, ReAct", Source: "§5.5"},
+		{Key: AnchorAvgOP, Method: "lifemem", Backbone: mini, Model: "gpt-4o-mini", Value: 44.13, Unit: unit.Percent, Label: "Avg OP, LifeMem", Source: "§5.5"},
+		{Key: AnchorAvgOP, Method: "react", Backbone: ds, Model: "deepseek-v3.2", Value: 41.14, Unit: unit.Percent, Label: "Avg OP, ReAct", Source: "§5.5"},
+		{Key: AnchorAvgOP, Method: "lifemem", Backbone: ds, Model: "deepseek-v3.2", Value: 48.02, Unit: unit.Percent, Label: "Avg OP, LifeMem", Source: "§5.5"},
+		{Key: AnchorCell, Method: "synapse", Env: "alfworld", Backbone: mini, Model: "gpt-4o-mini", Value: 50.75, Unit: unit.Percent, Label: "Synapse, ALFWorld after ALFWorld→ScienceWorld", Source: "App. C, Table 6"},
+		{Key: AnchorDiag, Method: "synapse", Env: "scienceworld", Backbone: mini, Model: "gpt-4o-mini", Value: 35.25, Unit: unit.Percent, Label: "Synapse, ScienceWorld right after learning it", Source: "App. C, Table 6"},
+		{Key: AnchorSelfLearn, Method: "synapse", Env: "scienceworld", Backbone: mini, Model: "gpt-4o-mini", Value: 35.97, Unit: unit.Percent, Label: "Synapse, ScienceWorld self-learn", Source: "App. C, Table 6"},
+		{Key: AnchorDiag, Method: "synapse", Env: "miniwob", Backbone: mini, Model: "gpt-4o-mini", Value: 77.08, Unit: unit.Percent, Label: "Synapse, MiniWoB++ right after learning it", Source: "App. C"},
+		{Key: AnchorFinal, Method: "synapse", Env: "miniwob", Backbone: mini, Model: "gpt-4o-mini", Value: 75.00, Unit: unit.Percent, Label: "Synapse, MiniWoB++ after the full stream", Source: "App. C"},
+		{Key: AnchorBwTEnv, Method: "synapse", Env: "miniwob", Backbone: mini, Model: "gpt-4o-mini", Value: -2.70, Unit: unit.Percent, Label: "Synapse, MiniWoB++ relative change", Source: "App. C"},
+		{Key: AnchorRelativeGain, Method: "lifemem", Backbone: mini, Model: "gpt-4o-mini", Value: 12.63, Unit: unit.Percent, Label: "LifeMem over Synapse, relative performance", Source: "App. G"},
+		{Key: AnchorPromptDelta, Method: "lifemem", Backbone: mini, Model: "gpt-4o-mini", Value: 300, Unit: unit.Tokens, Label: "LifeMem prompt minus Synapse prompt (≈)", Source: "App. G"},
+		{Key: AnchorBuildPer1k, Method: "lifemem", Value: 1, Unit: unit.USD, Label: "memory construction per 1k trajectories (≈)", Source: "App. G"},
+		{Key: AnchorMeanCluster, Method: "lifemem", Env: "webshop", Value: 29, Unit: unit.Count, Label: "mean cluster size, WebShop", Source: "App. I"},
+		{Key: AnchorMeanCluster, Method: "lifemem", Env: "taubench-retail", Value: 12, Unit: unit.Count, Label: "mean cluster size, τ-bench retail", Source: "App. I"},
+		{Key: AnchorClusterPure, Method: "lifemem", Value: 91, Unit: unit.Percent, Label: "cluster purity (human judgement)", Source: "App. I"},
 	}
 }

@@ -3,6 +3,8 @@ package paper
 import (
 	"math"
 	"testing"
+
+	"github.com/memharness/memharness/reports/unit"
 )
 
 func TestLifeMemAnchors(t *testing.T) {
@@ -10,6 +12,11 @@ func TestLifeMemAnchors(t *testing.T) {
 	for _, a := range LifeMemAnchors() {
 		if a.Key == "" || a.Label == "" || a.Source == "" || a.Unit == "" {
 			t.Errorf("incomplete anchor %+v", a)
+		}
+		// Issue 37: OP and scores were in "score" and cluster sizes in
+		// "trajectories", outside the vocabulary every other CSV uses.
+		if !unit.Valid(a.Unit) {
+			t.Errorf("%s: unit %q is not in the vocabulary %v", a.Label, a.Unit, unit.All())
 		}
 		if (a.Backbone == "") != (a.Model == "") {
 			t.Errorf("%s: backbone %q without a model ID %q (or the reverse)", a.Label, a.Backbone, a.Model)

@@ -25,6 +25,11 @@ type Stats struct {
 	ClustersPerEnv map[string]int `json:"clusters_per_env"`
 	// TrajectoriesPerEnv counts stored trajectories per environment.
 	TrajectoriesPerEnv map[string]int `json:"trajectories_per_env"`
+	// MeanSizePerEnv is, per environment, the mean size of the clusters
+	// holding at least one of its trajectories (the paper's mean cluster
+	// size, App. I); it is not TrajectoriesPerEnv ÷ ClustersPerEnv, which
+	// ignores the other environments' members of a shared cluster.
+	MeanSizePerEnv map[string]float64 `json:"mean_size_per_env"`
 	// Mixed counts the trajectories stored in a cluster that holds other
 	// environments' trajectories too: their environment's tasks read rules
 	// distilled partly from another environment (0 on a similarity stream
@@ -54,24 +59,30 @@ func (m *LifeMem) Stats() Stats {
 		Clusters:           len(m.clusters),
 		ClustersPerEnv:     map[string]int{},
 		TrajectoriesPerEnv: map[string]int{},
+		MeanSizePerEnv:     map[string]float64{},
 		Pending:            len(m.st.Pending),
 		Batches:            m.st.Batches,
 		Stages:             m.st.Stages,
 		Ops:                maps.Clone(m.st.Ops),
 		Counters:           m.st.Count,
 	}
+	sizeSum := map[string]int{} // per env, the sizes of the clusters holding it
 	for _, c := range m.clusters {
 		s.Sizes = append(s.Sizes, len(c.members))
 		s.Rules += len(c.rules)
 		envs := m.envCounts(c)
 		for env := range envs {
 			s.ClustersPerEnv[env]++
+			sizeSum[env] += len(c.members)
 		}
 		if len(envs) > 1 {
 			s.Mixed += len(c.members)
 		}
 	}
 	slices.SortFunc(s.Sizes, func(a, b int) int { return b - a })
+	for env, n := range s.ClustersPerEnv {
+		s.MeanSizePerEnv[env] = float64(sizeSum[env]) / float64(n)
+	}
 	for _, r := range m.rows {
 		s.TrajectoriesPerEnv[r.env]++
 	}
