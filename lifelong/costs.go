@@ -4,42 +4,12 @@ import (
 	"slices"
 
 	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/runlog"
 )
 
-// Usage is the call and token count of a part of the protocol. It carries
-// no latencies, so stored cells stay byte-identical across reruns on the
-// sim backbone.
-type Usage struct {
-	Calls            int     `json:"calls"`
-	CachedCalls      int     `json:"cached_calls,omitempty"`
-	Errors           int     `json:"errors,omitempty"`
-	PromptTokens     int     `json:"prompt_tokens"`
-	CompletionTokens int     `json:"completion_tokens"`
-	Cost             float64 `json:"cost,omitempty"`
-}
-
-// Add returns the sum.
-func (u Usage) Add(o Usage) Usage {
-	return Usage{
-		Calls:            u.Calls + o.Calls,
-		CachedCalls:      u.CachedCalls + o.CachedCalls,
-		Errors:           u.Errors + o.Errors,
-		PromptTokens:     u.PromptTokens + o.PromptTokens,
-		CompletionTokens: u.CompletionTokens + o.CompletionTokens,
-		Cost:             u.Cost + o.Cost,
-	}
-}
-
-func (u Usage) sub(o Usage) Usage {
-	return Usage{
-		Calls:            u.Calls - o.Calls,
-		CachedCalls:      u.CachedCalls - o.CachedCalls,
-		Errors:           u.Errors - o.Errors,
-		PromptTokens:     u.PromptTokens - o.PromptTokens,
-		CompletionTokens: u.CompletionTokens - o.CompletionTokens,
-		Cost:             u.Cost - o.Cost,
-	}
-}
+// Usage is the call and token count of a part of the protocol (the
+// record type runlog.LifelongUsage).
+type Usage = runlog.LifelongUsage
 
 // UsageOf converts one purpose's meter counters.
 func UsageOf(p llm.PurposeStats) Usage {
@@ -74,7 +44,7 @@ func byPurpose(meters []Snapshotter) map[string]Usage {
 // order so float sums do not depend on map order.
 func split(after, before map[string]Usage, envPurposes []string) (method, env Usage) {
 	for _, p := range sortedKeys(after) {
-		d := after[p].sub(before[p])
+		d := after[p].Sub(before[p])
 		if slices.Contains(envPurposes, p) {
 			env = env.Add(d)
 		} else {
@@ -86,21 +56,9 @@ func split(after, before map[string]Usage, envPurposes []string) (method, env Us
 
 // Costs is a method's accounting over a lifelong run (Table 10):
 // construction (Learn and EndStage of the stream and of self-learn) versus
-// acting (the method's calls while playing test episodes).
-type Costs struct {
-	Method       string `json:"method"`
-	Construction Usage  `json:"construction"`
-	Acting       Usage  `json:"acting"`
-	// Environment is the usage of simulated parties during episodes.
-	Environment Usage `json:"environment"`
-	// Trajectories learned (stream and self-learn) and episodes played.
-	Trajectories int `json:"trajectories"`
-	Episodes     int `json:"episodes"`
-	// PromptTokensPerEpisode and PromptTokensPerCall describe the acting
-	// prompts (what the method's memory adds to each prompt).
-	PromptTokensPerEpisode float64 `json:"prompt_tokens_per_episode"`
-	PromptTokensPerCall    float64 `json:"prompt_tokens_per_call"`
-}
+// acting (the method's calls while playing test episodes); the record type
+// runlog.LifelongCosts, written to costs.json.
+type Costs = runlog.LifelongCosts
 
 // SplitSnapshot divides one whole-run meter snapshot into construction and
 // acting usage by purpose: construction(purpose) decides, and envPurposes
@@ -118,16 +76,5 @@ func SplitSnapshot(method string, snap llm.MeterSnapshot, construction func(purp
 			c.Acting = c.Acting.Add(u)
 		}
 	}
-	return c.withRates()
-}
-
-func (c Costs) withRates() Costs {
-	c.PromptTokensPerEpisode, c.PromptTokensPerCall = 0, 0
-	if c.Episodes > 0 {
-		c.PromptTokensPerEpisode = float64(c.Acting.PromptTokens) / float64(c.Episodes)
-	}
-	if c.Acting.Calls > 0 {
-		c.PromptTokensPerCall = float64(c.Acting.PromptTokens) / float64(c.Acting.Calls)
-	}
-	return c
+	return c.WithRates()
 }

@@ -19,7 +19,9 @@
 //
 // # On-disk layout
 //
-// Under a run directory (the same one that holds manifest.json):
+// Under a run directory (the same one that holds manifest.json), in the
+// record types of package runlog (Info, CellResult, StageRecord, Costs and
+// Usage are aliases of them), which the reports read:
 //
 //	lifelong/run.json                         Info: stream, envs, OOD envs, methods, backbone, data source
 //	lifelong/<method>/state/                  the method's own stores (agent.Env.Dir; Save/Restore)

@@ -6,58 +6,24 @@ import (
 	"path/filepath"
 
 	"github.com/memharness/memharness/metrics"
+	"github.com/memharness/memharness/runlog"
 )
 
 // Dir is the folder of lifelong results inside a run directory.
-const Dir = "lifelong"
+const Dir = runlog.LifelongDir
 
 // InfoVersion is the version of run.json's format.
-const InfoVersion = 1
+const InfoVersion = runlog.LifelongInfoVersion
 
-// Info is lifelong/run.json: what the reports need to title and order the
-// results without reading the bench manifest.
-type Info struct {
-	Version int    `json:"version"`
-	Name    string `json:"name"`
-	Variant string `json:"variant,omitempty"`
-	// Backbone is "sim" or "openai"; Model the acting model, BuildModel the
-	// memory-construction model when different.
-	Backbone   string `json:"backbone"`
-	Model      string `json:"model"`
-	BuildModel string `json:"build_model,omitempty"`
-	// DataSource says where tasks and trajectories came from (e.g.
-	// "embedded suites; gold trajectories of the train split").
-	DataSource string `json:"data_source"`
-	// Config is the lifelong config as run: Config.Envs is the stream that
-	// actually ran, without the environments in LeftOut.
-	Config Config `json:"config"`
-	// LeftOut lists configured environments that could not run here.
-	LeftOut []LeftOut `json:"left_out,omitempty"`
-	// TestSets says, per environment that ran, how many test tasks it had
-	// and where that set comes from (the paper's, an assumption, or the
-	// whole split because the paper's is unknown).
-	TestSets []TestSetRecord `json:"test_sets,omitempty"`
-}
+// Info is lifelong/run.json with the whole lifelong config as run.
+type Info = runlog.LifelongInfo[Config]
 
 // TestSetRecord is one environment's test set as run.
-type TestSetRecord struct {
-	Env   string `json:"env"`
-	Tasks int    `json:"tasks"`
-	// Status is "paper", "assumed", "unknown" (the whole split ran: the
-	// paper's split is not recoverable), "whole" (the whole split ran though
-	// the paper's size is known), "config" (a test_size the paper does not
-	// give) or "embedded".
-	Status string `json:"status"`
-	Note   string `json:"note,omitempty"`
-}
+type TestSetRecord = runlog.LifelongTestSet
 
 // LeftOut is a configured environment that did not run, with the reason and
 // the command that installs what it lacks.
-type LeftOut struct {
-	Env     string `json:"env"`
-	Reason  string `json:"reason"`
-	Install string `json:"install,omitempty"`
-}
+type LeftOut = runlog.LifelongLeftOut
 
 // MethodDir is where Run writes one method's results.
 func MethodDir(runDir, method string) string {
@@ -69,13 +35,13 @@ func WriteInfo(runDir string, info Info) error {
 	if info.Version == 0 {
 		info.Version = InfoVersion
 	}
-	return writeJSON(filepath.Join(runDir, Dir, "run.json"), info)
+	return writeJSON(filepath.Join(runDir, Dir, runlog.LifelongInfoFile), info)
 }
 
 // ReadInfo reads lifelong/run.json.
 func ReadInfo(runDir string) (Info, error) {
 	var info Info
-	path := filepath.Join(runDir, Dir, "run.json")
+	path := filepath.Join(runDir, Dir, runlog.LifelongInfoFile)
 	ok, err := readJSON(path, &info)
 	if err != nil {
 		return Info{}, err

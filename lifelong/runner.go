@@ -19,6 +19,7 @@ import (
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
 	"github.com/memharness/memharness/metrics"
+	"github.com/memharness/memharness/runlog"
 )
 
 // Options configure one method's lifelong run.
@@ -182,7 +183,7 @@ func Run(ctx context.Context, m agent.Method, opts Options) (Result, error) {
 	if err := r.selfLearn(ctx); err != nil {
 		return r.res, fmt.Errorf("lifelong %s: %w", name, err)
 	}
-	r.res.Costs = r.res.Costs.withRates()
+	r.res.Costs = r.res.Costs.WithRates()
 	if err := r.writeCosts(); err != nil {
 		return r.res, fmt.Errorf("lifelong %s: %w", name, err)
 	}
@@ -265,7 +266,7 @@ func (r *runner) stream(ctx context.Context) error {
 
 // writeCosts writes costs.json with the usage accounted so far.
 func (r *runner) writeCosts() error {
-	return writeJSON(filepath.Join(r.dir, "costs.json"), r.res.Costs.withRates())
+	return writeJSON(filepath.Join(r.dir, runlog.LifelongCostsFile), r.res.Costs.WithRates())
 }
 
 func (r *runner) learnStage(ctx context.Context, env agent.Env, st Stage) error {
@@ -555,7 +556,7 @@ func envBatches(st Stream, env string) [][]agent.Trajectory {
 }
 
 // StatsFile is where Run puts a method's own memory statistics.
-const StatsFile = "lifemem_stats.json"
+const StatsFile = runlog.LifelongStatsFile
 
 // writeStats saves the memory statistics of a method that has a
 // `Stats() T` method (LifeMem's clusters, sizes, clusters per environment),

@@ -13,6 +13,7 @@ import (
 
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/internal/atomicfile"
+	"github.com/memharness/memharness/runlog"
 )
 
 // Stage names of cells outside the stream.
@@ -25,63 +26,19 @@ const (
 func StageName(j int) string { return fmt.Sprintf("%02d", j) }
 
 // CellKey identifies one evaluation cell.
-type CellKey struct {
-	// Stage is StageName(j) for row j of the stream, StageSelf or StageOOD.
-	Stage string `json:"stage"`
-	Env   string `json:"env"`
-}
-
-func (k CellKey) String() string { return k.Stage + "/" + k.Env }
+type CellKey = runlog.LifelongCellKey
 
 // TaskResult is one episode of a cell.
-type TaskResult struct {
-	Task    string  `json:"task"`
-	Score   float64 `json:"score"` // the environment's native metric, in [0, 1]
-	Steps   int     `json:"steps"`
-	Invalid int     `json:"invalid_actions,omitempty"`
-	End     string  `json:"end"`
-	// Error is set when the episode could not start or ended on an agent or
-	// environment failure (its score counts as 0).
-	Error bool `json:"error,omitempty"`
-}
+type TaskResult = runlog.LifelongTask
 
-// CellResult is the evaluation of one test set at one point of the stream.
-type CellResult struct {
-	Method string `json:"method"`
-	Stage  string `json:"stage"`
-	// Row is the 1-based matrix row for stream cells, 0 for self and OOD.
-	Row int    `json:"row,omitempty"`
-	Env string `json:"env"`
-	// Score is the mean task score × 100 (0 for an empty test set).
-	Score  float64      `json:"score"`
-	Tasks  []TaskResult `json:"tasks"`
-	Errors int          `json:"errors"`
-	// Acting is the usage of the method's calls while playing the cell;
-	// Environment the usage of simulated parties (τ-bench's customer).
-	Acting      Usage `json:"acting"`
-	Environment Usage `json:"environment"`
-	// Construction and Trajectories are set on self-learn cells, whose
-	// fresh method learns inside the cell.
-	Construction Usage `json:"construction,omitzero"`
-	Trajectories int   `json:"trajectories,omitempty"`
-	// Transcripts are stored beside the cell (one JSON line each), not in
-	// its JSON.
-	Transcripts []envs.Transcript `json:"-"`
-}
-
-// Key is the cell's key.
-func (c CellResult) Key() CellKey { return CellKey{Stage: c.Stage, Env: c.Env} }
+// CellResult is the evaluation of one test set at one point of the stream
+// (cells/<stage>/<env>.json), with its episodes' transcripts, which are
+// stored beside it.
+type CellResult = runlog.LifelongCell[envs.Transcript]
 
 // StageRecord marks a learned stage: written after EndStage and Save, so
 // its presence means the method's saved state includes the stage.
-type StageRecord struct {
-	Stage        int    `json:"stage"`
-	Env          string `json:"env,omitempty"`
-	Batches      int    `json:"batches"`
-	Trajectories int    `json:"trajectories"`
-	// Construction is the usage of Learn and EndStage calls of the stage.
-	Construction Usage `json:"construction"`
-}
+type StageRecord = runlog.LifelongStage
 
 // CellStore persists cells and stage records so a run resumes where it
 // stopped. Load and LoadStage report ok=false for what was never saved.

@@ -17,96 +17,29 @@ import (
 )
 
 // LifeMem's lifelong protocol (spec lifemem_envs.md §1.9–1.10) leaves its
-// results under <run>/lifelong/ (layout in package lifelong's doc). The
-// types below mirror that layout instead of importing package lifelong, so
-// reports stay independent of the methods and environments; the round-trip
-// test runs the protocol and reads its output back.
+// results under <run>/lifelong/ (layout in package lifelong's doc), in the
+// record types of package runlog, which the writer (package lifelong) uses
+// too; the round-trip test runs the protocol and reads its output back.
 
 // lmDir is the lifelong results folder of a run.
-const lmDir = "lifelong"
+const lmDir = runlog.LifelongDir
 
 // HasLifeMem reports whether runDir holds lifelong protocol results.
 func HasLifeMem(runDir string) bool {
-	_, err := os.Stat(filepath.Join(runDir, lmDir, "run.json"))
+	_, err := os.Stat(filepath.Join(runDir, lmDir, runlog.LifelongInfoFile))
 	return err == nil
 }
 
-type lmInfo struct {
-	Name       string   `json:"name"`
-	Variant    string   `json:"variant"`
-	Backbone   string   `json:"backbone"`
-	Model      string   `json:"model"`
-	BuildModel string   `json:"build_model"`
-	DataSource string   `json:"data_source"`
-	Config     lmConfig `json:"config"`
-	// LeftOut lists configured environments that did not run; Config.Envs
-	// is the stream that did.
-	LeftOut []struct {
-		Env     string `json:"env"`
-		Reason  string `json:"reason"`
-		Install string `json:"install"`
-	} `json:"left_out"`
-	// TestSets is where each environment's test set came from.
-	TestSets []struct {
-		Env    string `json:"env"`
-		Tasks  int    `json:"tasks"`
-		Status string `json:"status"`
-		Note   string `json:"note"`
-	} `json:"test_sets"`
-}
-
-type lmConfig struct {
-	Stream    string         `json:"stream"`
-	Envs      []string       `json:"envs"`
-	OOD       []string       `json:"ood"`
-	SelfLearn bool           `json:"self_learn"`
-	Methods   []lmMethodSpec `json:"methods"`
-}
-
-type lmMethodSpec struct {
-	Name           string  `json:"name"`
-	Kind           string  `json:"kind"`
-	TopK           int     `json:"top_k"`
-	SplitSize      int     `json:"split_size"`
-	Tau            float64 `json:"tau"`
-	NoSkills       bool    `json:"no_skills"`
-	NoTrajectories bool    `json:"no_trajectories"`
-}
-
-type lmUsage struct {
-	Calls            int     `json:"calls"`
-	CachedCalls      int     `json:"cached_calls"`
-	Errors           int     `json:"errors"`
-	PromptTokens     int     `json:"prompt_tokens"`
-	CompletionTokens int     `json:"completion_tokens"`
-	Cost             float64 `json:"cost"`
-}
-
-type lmTask struct {
-	Task  string  `json:"task"`
-	Score float64 `json:"score"`
-	Error bool    `json:"error"`
-}
-
-type lmCell struct {
-	Stage  string   `json:"stage"`
-	Row    int      `json:"row"`
-	Env    string   `json:"env"`
-	Score  float64  `json:"score"`
-	Tasks  []lmTask `json:"tasks"`
-	Errors int      `json:"errors"`
-	Acting lmUsage  `json:"acting"`
-}
-
-type lmCosts struct {
-	Construction           lmUsage `json:"construction"`
-	Acting                 lmUsage `json:"acting"`
-	Environment            lmUsage `json:"environment"`
-	Trajectories           int     `json:"trajectories"`
-	Episodes               int     `json:"episodes"`
-	PromptTokensPerEpisode float64 `json:"prompt_tokens_per_episode"`
-	PromptTokensPerCall    float64 `json:"prompt_tokens_per_call"`
-}
+// The records as the reports read them: run.json with the part of the
+// config a report needs, cells without their transcripts (stored beside
+// them, never read here).
+type (
+	lmInfo       = runlog.LifelongInfo[runlog.LifelongRunConfig]
+	lmMethodSpec = runlog.LifelongMethodRecord
+	lmUsage      = runlog.LifelongUsage
+	lmCell       = runlog.LifelongCell[struct{}]
+	lmCosts      = runlog.LifelongCosts
+)
 
 // lmMethod is one method's results.
 type lmMethod struct {
@@ -140,7 +73,7 @@ func loadLifeMem(runDir string) (*lmRun, error) {
 	if m, err := runlog.ReadManifest(filepath.Join(runDir, runlog.ManifestFile)); err == nil {
 		r.manifest = m
 	}
-	path := filepath.Join(runDir, lmDir, "run.json")
+	path := filepath.Join(runDir, lmDir, runlog.LifelongInfoFile)
 	if err := lmReadJSON(path, &r.info); err != nil {
 		return nil, err
 	}
@@ -197,7 +130,7 @@ func lmGuessKind(name string) string {
 
 func loadLMMethod(dir string, spec lmMethodSpec, envs []string) (*lmMethod, error) {
 	m := &lmMethod{Spec: spec, Matrix: metrics.NewScoreMatrix(envs), Self: map[string]float64{}, OOD: map[string]float64{}}
-	cellsDir := filepath.Join(dir, "cells")
+	cellsDir := filepath.Join(dir, runlog.LifelongCellsDir)
 	stages, err := os.ReadDir(cellsDir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -231,7 +164,7 @@ func loadLMMethod(dir string, spec lmMethodSpec, envs []string) (*lmMethod, erro
 		}
 	}
 	var costs lmCosts
-	switch err := lmReadJSON(filepath.Join(dir, "costs.json"), &costs); {
+	switch err := lmReadJSON(filepath.Join(dir, runlog.LifelongCostsFile), &costs); {
 	case err == nil:
 		m.Costs = &costs
 	case !errors.Is(err, fs.ErrNotExist):
@@ -293,7 +226,7 @@ type lmStats struct {
 
 // lmStatsFile is the statistics file name; it is looked for in the
 // method's folder and in its state folder (the method's own directory).
-const lmStatsFile = "lifemem_stats.json"
+const lmStatsFile = runlog.LifelongStatsFile
 
 func loadLMStats(dir string) (*lmStats, error) {
 	for _, p := range []string{filepath.Join(dir, lmStatsFile), filepath.Join(dir, "state", lmStatsFile)} {
