@@ -163,6 +163,12 @@ func (b base) ask(ctx context.Context, env Env, inst behavior.Instance, v view) 
 		return Outcome{}, fmt.Errorf("method %s: no model", b.name)
 	}
 	parse := AnswerParser(inst.Question, b.parser)
+	// The release's evaluator parses message.content as it came, reasoning
+	// blocks included; our own parser reads the text without them.
+	reply := func(r llm.Response) string { return r.Text }
+	if b.parser == ParserSource {
+		reply = llm.Response.Reply
+	}
 	req := llm.Request{
 		Purpose:  PurposePredict,
 		Messages: []llm.Message{{Role: "user", Content: v.prompt}},
@@ -173,7 +179,7 @@ func (b base) ask(ctx context.Context, env Env, inst behavior.Instance, v view) 
 		Unit:     b.name + "/" + inst.ID,
 		Affinity: inst.User,
 		Hint:     v.hint,
-		Accept:   func(r llm.Response) bool { _, ok := parse(r.Text); return ok },
+		Accept:   func(r llm.Response) bool { _, ok := parse(reply(r)); return ok },
 	}
 	out := v.out
 	out.Prompt = v.prompt
@@ -193,8 +199,8 @@ func (b base) ask(ctx context.Context, env Env, inst behavior.Instance, v view) 
 		}
 		out.Usage = out.Usage.Add(resp.Usage)
 		out.Latency += resp.Latency
-		out.Raw, out.Reasoning = resp.Text, resp.Reasoning
-		if label, ok := parse(resp.Text); ok {
+		out.Raw, out.Reasoning = reply(resp), resp.Reasoning
+		if label, ok := parse(reply(resp)); ok {
 			out.Pred, out.Valid = label, true
 			return out, nil
 		}
