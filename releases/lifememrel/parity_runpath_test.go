@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/envs/taubench"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
 )
@@ -114,4 +115,83 @@ func TestDBParityRunPath(t *testing.T) {
 		t.Errorf("%d of %d replies read otherwise than DBBench._parse_agent_response through the run path", bad, len(replies))
 	}
 	t.Logf("run path (endpoint, client, agent, step): %d of %d replies identical; %d with a reasoning block", len(replies)-bad, len(replies), think)
+}
+
+// TestTauParityRunPath: the τ-bench corpus through the path a run takes —
+// an OpenAI-compatible endpoint, the harness's client, the agent under
+// τ-bench's prompter, the retail episode's step — is read as
+// ChatReActAgent.generate_next_step reads message.content (reasoning
+// blocks and an "Assistant:" label included), and where the source raises
+// (RecursionError past json.loads's nesting limit, a refused action) the
+// episode ends unsolved, as run.py records that task.
+func TestTauParityRunPath(t *testing.T) {
+	var replies []string
+	readJSON(t, filepath.Join(parityDir, "taubench_replies.json"), &replies)
+	var want []tauCapture
+	readJSON(t, filepath.Join(parityDir, "taubench.json"), &want)
+	if len(want) != len(replies) || len(replies) < 2000 {
+		t.Fatalf("%d replies, %d captured readings; want the same number, at least 2000", len(replies), len(want))
+	}
+	suite, err := taubench.EmbeddedRetail()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, model := newReplyServer(t)
+	// The stand-in pack's tool list is not the embedded suite's; the
+	// reading of replies does not depend on it.
+	a := releaseAgent(t, standinTrees(t, NameTauBench), tauStandinSuite{suite}, model)
+	task := suite.Tasks()[0]
+	ctx := context.Background()
+	bad, raises, deep := 0, 0, 0
+	for i, r := range replies {
+		srv.set(r)
+		ep, err := suite.NewEpisode(ctx, task, envs.Options{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reply, err := a.Reply(ctx, task, []envs.Turn{{Role: "env", Text: ep.Observation()}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ok, have := want[i].matches(reply.Action)
+		if ok && want[i].Error != "" {
+			raises++
+			if strings.Contains(r, strings.Repeat("[", 985)) {
+				deep++
+			}
+			st, err := ep.Step(ctx, reply.Action)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !st.Done || st.Reward != 0 {
+				ok, have = false, "a step that goes on"
+			}
+		}
+		if !ok {
+			if bad++; bad <= 10 {
+				t.Errorf("reply %d %q: through the run path %s, source %s%s %s", i, r, have, want[i].Error, want[i].Name, want[i].Kwargs)
+			}
+		}
+		ep.Close()
+	}
+	if deep < 10 {
+		t.Errorf("%d replies nest past json.loads's limit; the corpus must exercise them", deep)
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d replies read otherwise than generate_next_step through the run path", bad, len(replies))
+	}
+	t.Logf("run path (endpoint, client, agent, episode step): %d of %d replies identical; %d raise in the source (%d nested too deep) and end the episode", len(replies)-bad, len(replies), raises, deep)
+}
+
+// tauStandinSuite is the embedded τ-bench suite without its list of
+// implemented tools, so the stand-in pack's tools pass the prompter's check.
+type tauStandinSuite struct{ s *taubench.Suite }
+
+func (w tauStandinSuite) Name() string       { return w.s.Name() }
+func (w tauStandinSuite) Tasks() []envs.Task { return w.s.Tasks() }
+func (w tauStandinSuite) MaxSteps() int      { return w.s.MaxSteps() }
+func (w tauStandinSuite) UseSourceErrors()   { w.s.UseSourceErrors() }
+
+func (w tauStandinSuite) NewEpisode(ctx context.Context, t envs.Task, o envs.Options) (envs.Episode, error) {
+	return w.s.NewEpisode(ctx, t, o)
 }
