@@ -289,13 +289,13 @@ func specPath(dir string, s fetch.Spec) (string, error) {
 
 // unpinnedLine explains why a spec without a SHA-256 is not downloaded.
 func unpinnedLine(s fetch.Spec, p string) string {
-	return fmt.Sprintf("skip    %s: no SHA-256 pin (none could be found offline), so the harness will not download it; download %s by hand to %s", s.Name, s.URL, p)
+	return fmt.Sprintf("skip    %s: no SHA-256 or git blob pin, so the harness will not download it; download %s by hand to %s", s.Name, s.URL, p)
 }
 
 // fetchSpecs downloads every pinned spec below dir, at dir/<FileName>
 // (creating subdirectories), and prints one line per file to out;
-// fetch.Fetch's progress goes to progress. Specs without a SHA-256 are
-// skipped and reported. It goes through every spec and returns an error
+// fetch.Fetch's progress goes to progress. Specs without a pin (SHA-256
+// or git blob id) are skipped and reported. It goes through every spec and returns an error
 // naming the failures.
 func fetchSpecs(ctx context.Context, out, progress io.Writer, specs []fetch.Spec, dir string, opts fetch.Options) error {
 	var failed []string
@@ -306,7 +306,7 @@ func fetchSpecs(ctx context.Context, out, progress io.Writer, specs []fetch.Spec
 			failed = append(failed, s.Name)
 			continue
 		}
-		if s.SHA256 == "" {
+		if !s.Pinned() {
 			fmt.Fprintln(out, unpinnedLine(s, p))
 			continue
 		}
@@ -341,7 +341,7 @@ func verifySpecs(out io.Writer, specs []fetch.Spec, dir string) error {
 			bad = append(bad, s.Name)
 			continue
 		}
-		if s.SHA256 == "" {
+		if !s.Pinned() {
 			fmt.Fprintln(out, unpinnedLine(s, p))
 			continue
 		}

@@ -88,7 +88,7 @@ func TestFetchSpecs(t *testing.T) {
 			if len(lines) != 1 || !strings.HasPrefix(lines[0], tc.wantLine) {
 				t.Errorf("output %q, want one line starting %q", out.String(), tc.wantLine)
 			}
-			if tc.spec.SHA256 == "" && !strings.Contains(out.String(), "by hand") {
+			if !tc.spec.Pinned() && !strings.Contains(out.String(), "by hand") {
 				t.Errorf("unpinned line does not say to download by hand: %q", out.String())
 			}
 			if got := hits(u) - before; got != tc.wantHits {

@@ -90,8 +90,14 @@ func (u Usage) Add(o Usage) Usage {
 
 // Response is the outcome of one call.
 type Response struct {
-	// Text is the answer with any <think> block removed.
+	// Text is the answer with any <think> block removed (SplitThink): what
+	// the harness's own parsers read.
 	Text string
+	// Content is the message content as the endpoint sent it, reasoning
+	// blocks and surrounding whitespace included: what a source's own code
+	// reads (see Reply). Empty where a backend or an old cache entry did not
+	// record it.
+	Content string
 	// Reasoning holds the stripped <think> content or the server's reasoning channel.
 	Reasoning string
 	Usage     Usage
@@ -110,6 +116,19 @@ type Response struct {
 	// below the caller merged its defaults in (see WithDefaults), so the
 	// call record shows what the endpoint received.
 	Params *Params
+}
+
+// Reply is the reply as a source's own code reads it under prompts:
+// release: the content as it came (the PraMem release's evaluator and
+// LifelongAgentBench's _parse_agent_response read message.content with any
+// <think> block in it). Where Content was not recorded it is Text; the two
+// can then differ only where the content held a reasoning block, which
+// every backend here records (see the cache's content column).
+func (r Response) Reply() string {
+	if r.Content != "" {
+		return r.Content
+	}
+	return r.Text
 }
 
 // WithDefaults returns m with every unset parameter of a request taken

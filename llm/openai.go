@@ -184,6 +184,7 @@ func (o *OpenAI) Generate(ctx context.Context, req Request) (Response, error) {
 	}
 	resp := Response{
 		Text:      text,
+		Content:   msg.Content,
 		Reasoning: joinNonEmpty([]string{server, inline}, "\n"),
 		Usage: Usage{
 			PromptTokens:     cresp.Usage.PromptTokens,

@@ -73,7 +73,9 @@ func TestOpenAIRequestAndResponse(t *testing.T) {
 	}
 
 	want := Response{
-		Text:      "Answer: Yes",
+		Text: "Answer: Yes",
+		// The content as sent, for the sources' own parsers.
+		Content:   "<think>inline why</think>\n Answer: Yes ",
 		Reasoning: "server why\ninline why",
 		Usage:     Usage{PromptTokens: 120, CompletionTokens: 7, CachedTokens: 64},
 		Model:     "served-model",

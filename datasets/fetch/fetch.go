@@ -6,6 +6,7 @@ package fetch
 import (
 	"context"
 	"crypto/md5"
+	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -15,18 +16,28 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
-// Spec pins one downloadable file.
+// Spec pins one downloadable file. At least one of SHA256 and GitBlob is
+// required (Pinned); every digest given is checked.
 type Spec struct {
-	Name     string // short dataset name, e.g. "movielens"
-	URL      string
-	SHA256   string // hex; required
+	Name   string // short dataset name, e.g. "movielens"
+	URL    string
+	SHA256 string // hex
+	// GitBlob is the file's git blob id (hex SHA-1 of "blob <size>\x00"
+	// followed by the content), as a repository's tree lists it: it pins
+	// a file committed in a public repository without its bytes at hand.
+	GitBlob  string
 	MD5      string // hex; optional second check (some publishers list only MD5)
 	Size     int64  // bytes; 0 when unknown
 	FileName string // name in the cache dir; defaults to the URL's last element
 }
+
+// Pinned reports whether the spec carries a digest that identifies the
+// file (SHA-256 or git blob id); fetching refuses a spec without one.
+func (s Spec) Pinned() bool { return s.SHA256 != "" || s.GitBlob != "" }
 
 // MovieLens1M is the official GroupLens MovieLens-1M archive. The SHA-256
 // and size are the ones pinned by tensorflow/datasets
@@ -62,26 +73,41 @@ func Verify(path string, s Spec) error {
 		return fmt.Errorf("verify %s: %w", s.Name, err)
 	}
 	defer f.Close()
-	return verifyReader(f, path, s)
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("verify %s: %w", s.Name, err)
+	}
+	return verifyReader(f, st.Size(), path, s)
 }
 
-func verifyReader(r io.Reader, path string, s Spec) error {
-	if s.SHA256 == "" {
-		return fmt.Errorf("verify %s: spec has no SHA-256 pin", s.Name)
+// verifyReader checks size bytes read from r. The size goes first into a
+// git blob id, so it must be known before the content is hashed.
+func verifyReader(r io.Reader, size int64, path string, s Spec) error {
+	if !s.Pinned() {
+		return fmt.Errorf("verify %s: spec has no SHA-256 or git blob pin", s.Name)
 	}
-	sh, mh := sha256.New(), md5.New()
-	n, err := io.Copy(io.MultiWriter(sh, mh), r)
+	if s.Size > 0 && size != s.Size {
+		return fmt.Errorf("verify %s: %s has %d bytes, want %d: %w", s.Name, path, size, s.Size, ErrChecksum)
+	}
+	sh, mh, gh := sha256.New(), md5.New(), sha1.New()
+	io.WriteString(gh, "blob "+strconv.FormatInt(size, 10)+"\x00")
+	n, err := io.Copy(io.MultiWriter(sh, mh, gh), r)
 	if err != nil {
 		return fmt.Errorf("verify %s: read %s: %w", s.Name, path, err)
 	}
-	if s.Size > 0 && n != s.Size {
-		return fmt.Errorf("verify %s: %s has %d bytes, want %d: %w", s.Name, path, n, s.Size, ErrChecksum)
+	if n != size {
+		return fmt.Errorf("verify %s: %s changed while read (%d bytes, then %d)", s.Name, path, size, n)
 	}
-	if err := compare(sh, s.SHA256, "SHA-256", path, s); err != nil {
-		return err
-	}
-	if s.MD5 != "" {
-		return compare(mh, s.MD5, "MD5", path, s)
+	for _, c := range []struct {
+		h         hash.Hash
+		want, alg string
+	}{{sh, s.SHA256, "SHA-256"}, {gh, s.GitBlob, "git blob id"}, {mh, s.MD5, "MD5"}} {
+		if c.want == "" {
+			continue
+		}
+		if err := compare(c.h, c.want, c.alg, path, s); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -114,8 +140,8 @@ func FetchWith(ctx context.Context, s Spec, cacheDir string, progress io.Writer,
 	if progress == nil {
 		progress = io.Discard
 	}
-	if s.SHA256 == "" {
-		return "", fmt.Errorf("fetch %s: refusing to download without a SHA-256 pin", s.Name)
+	if !s.Pinned() {
+		return "", fmt.Errorf("fetch %s: refusing to download without a SHA-256 or git blob pin", s.Name)
 	}
 	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
 		return "", fmt.Errorf("fetch %s: %w", s.Name, err)

@@ -49,6 +49,11 @@ func ParseAction(text string) (Action, error) {
 	}
 	s = pystr.Strip(s) // Python's str.strip()
 	v, err := Decode([]byte(s))
+	if errors.Is(err, ErrTooDeep) {
+		// json.loads raises RecursionError, which generate_next_step does
+		// not catch (only JSONDecodeError makes the text a reply).
+		return Action{}, fmt.Errorf("action: %w", err)
+	}
 	if err != nil {
 		return Action{Name: Respond, Kwargs: NewObject().Set("content", s)}, nil
 	}

@@ -39,14 +39,14 @@ func (e *episode) Step(ctx context.Context, text string) (envs.Step, error) {
 	}
 	act, err := ParseAction(text)
 	if err != nil {
-		return invalid("Error: " + err.Error()), nil
+		return e.raised("Error: " + err.Error()), nil
 	}
 	var st envs.Step
 	switch t := e.s.d.tools[act.Name]; {
 	case act.Name == Respond:
 		if _, ok := act.Kwargs.Get("content"); !ok {
 			// τ-bench's env.step reads kwargs["content"] and raises.
-			return invalid(`Error: respond needs a "content" argument`), nil
+			return e.raised(`Error: respond needs a "content" argument`), nil
 		}
 		if _, ok := act.Kwargs.vals["content"].(string); !ok {
 			return invalid(`Error: respond's "content" must be a string`), nil

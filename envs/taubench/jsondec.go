@@ -10,10 +10,21 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
-// maxDepth bounds nesting so hostile input cannot exhaust memory.
-const maxDepth = 200
+// maxDepth is how many arrays and objects json.loads nests before it
+// raises RecursionError: CPython's scanner enters a recursive call per
+// container, bounded by the interpreter's recursion limit (1,000) less the
+// frames already on the stack — 984 in τ-bench's run.py worker thread
+// under CPython 3.11 (measured). The exact figure moves a little with the
+// Python version and call stack. It also bounds what hostile input costs.
+const maxDepth = 984
+
+// ErrTooDeep is wrapped where json.loads raises RecursionError (the
+// nesting passes maxDepth): the source's agent does not catch it, so its
+// task fails; it is not a text for the customer.
+var ErrTooDeep = errors.New("nesting too deep for json.loads (RecursionError)")
 
 // Decode parses one JSON document into ordered values, keeping Python's
 // int/float distinction. Trailing data is an error, as in json.loads.
@@ -23,7 +34,7 @@ func Decode(data []byte) (Value, error) {
 	data, consts := replaceConstants(data)
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.UseNumber()
-	v, err := decodeValue(d, 0, consts)
+	v, err := (&decoder{d: d, data: data, consts: consts}).value(0)
 	if err == nil {
 		if _, terr := d.Token(); terr != io.EOF {
 			err = errors.New("extra data after the JSON value")
@@ -98,10 +109,18 @@ func lineCol(data []byte, off int64) (int, int) {
 	return line, col
 }
 
-func decodeValue(d *json.Decoder, depth int, consts map[int64]float64) (Value, error) {
-	if depth > maxDepth {
-		return nil, errors.New("nesting too deep")
-	}
+// decoder reads one document; data is what d reads, so a string token's
+// raw text can be read again (see str).
+type decoder struct {
+	d      *json.Decoder
+	data   []byte
+	consts map[int64]float64
+}
+
+// value reads one value inside depth enclosing arrays and objects.
+func (dec *decoder) value(depth int) (Value, error) {
+	d, consts := dec.d, dec.consts
+	start := d.InputOffset()
 	tok, err := d.Token()
 	if err != nil {
 		if err == io.EOF {
@@ -111,10 +130,16 @@ func decodeValue(d *json.Decoder, depth int, consts map[int64]float64) (Value, e
 	}
 	switch t := tok.(type) {
 	case json.Delim:
+		if t == '{' || t == '[' {
+			if depth >= maxDepth {
+				return nil, ErrTooDeep
+			}
+		}
 		switch t {
 		case '{':
 			o := NewObject()
 			for d.More() {
+				kstart := d.InputOffset()
 				kt, err := d.Token()
 				if err != nil {
 					return nil, err
@@ -123,7 +148,8 @@ func decodeValue(d *json.Decoder, depth int, consts map[int64]float64) (Value, e
 				if !ok {
 					return nil, fmt.Errorf("object key is %v, want a string", kt)
 				}
-				v, err := decodeValue(d, depth+1, consts)
+				k = dec.str(kstart, k)
+				v, err := dec.value(depth + 1)
 				if err != nil {
 					return nil, err
 				}
@@ -136,7 +162,7 @@ func decodeValue(d *json.Decoder, depth int, consts map[int64]float64) (Value, e
 		case '[':
 			arr := []Value{}
 			for d.More() {
-				v, err := decodeValue(d, depth+1, consts)
+				v, err := dec.value(depth + 1)
 				if err != nil {
 					return nil, err
 				}
@@ -154,7 +180,9 @@ func decodeValue(d *json.Decoder, depth int, consts map[int64]float64) (Value, e
 			return Float(f), nil
 		}
 		return parseNumber(string(t))
-	case string, bool, nil:
+	case string:
+		return dec.str(start, t), nil
+	case bool, nil:
 		return t, nil
 	default:
 		return nil, fmt.Errorf("unexpected token %v", tok)
@@ -176,4 +204,81 @@ func parseNumber(s string) (Num, error) {
 		return Num{}, fmt.Errorf("bad number %q", s)
 	}
 	return Float(f), nil
+}
+
+// str is the string token that ended at the decoder's offset, read from
+// start on, as json.loads reads it: encoding/json turns an escaped lone
+// surrogate (\ud800) into U+FFFD, where Python keeps the code point. The
+// harness keeps it as its WTF-8 bytes, which pyfmt's JSON writer escapes
+// back (\ud800), so a tool or a dump sees what the source's would.
+func (dec *decoder) str(start int64, s string) string {
+	raw := dec.data[start:dec.d.InputOffset()]
+	if !bytes.Contains(raw, []byte(`\u`)) {
+		return s
+	}
+	q := bytes.IndexByte(raw, '"')
+	if q < 0 || len(raw)-q < 2 {
+		return s
+	}
+	return pyUnquote(raw[q+1 : len(raw)-1])
+}
+
+// pyUnquote decodes the body of a JSON string the tokenizer has already
+// checked, keeping unpaired surrogates as WTF-8 (what Python's str holds).
+func pyUnquote(body []byte) string {
+	out := make([]byte, 0, len(body))
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		i++
+		switch body[i] {
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r := hex4(body[i+1 : i+5])
+			i += 4
+			if r >= 0xd800 && r < 0xdc00 && i+6 < len(body) && body[i+1] == '\\' && body[i+2] == 'u' {
+				if lo := hex4(body[i+3 : i+7]); lo >= 0xdc00 && lo < 0xe000 {
+					out = utf8.AppendRune(out, 0x10000+(r-0xd800)<<10+(lo-0xdc00))
+					i += 6
+					continue
+				}
+			}
+			if r >= 0xd800 && r < 0xe000 {
+				out = append(out, byte(0xe0|r>>12), byte(0x80|(r>>6)&0x3f), byte(0x80|r&0x3f))
+				continue
+			}
+			out = utf8.AppendRune(out, r)
+		default: // " \ /
+			out = append(out, body[i])
+		}
+	}
+	return string(out)
+}
+
+func hex4(b []byte) rune {
+	var r rune
+	for _, c := range b {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c-'a') + 10
+		case c >= 'A' && c <= 'F':
+			r |= rune(c-'A') + 10
+		}
+	}
+	return r
 }

@@ -23,6 +23,7 @@ type Suite struct {
 	// prompt (the source's, under prompts: release); it is then sent with
 	// the source's request shape (no temperature, no seed).
 	customerPrompt func(instruction string) string
+	sourceErrors   bool // see UseSourceErrors
 }
 
 // SetCustomerPrompt makes model customers use f(instruction) as their

@@ -16,9 +16,11 @@ const (
 //
 // The ToolQA and CSV pins are the SHA-256 of the fixture copies, whose
 // lengths and last lines match the upstream files at the pinned commits.
-// LifeMem's test file has no pin: our copy was transcribed and differs from
-// upstream by one byte (11,678 vs 11,677), so its upstream digest is
-// unknown and fetch refuses it until someone pins it from a real download.
+// LifeMem's test file is pinned by the bytes of our transcribed copy less
+// its final newline: the upstream file at the pinned commit, as the public
+// code index stores it, has the same 80 records and 11,677 bytes with no
+// final newline. That pin was not checked against a download; a
+// mismatch fails the fetch by name.
 func FetchSpec() []fetch.Spec {
 	gh := func(repo, commit, path string) string {
 		return "https://raw.githubusercontent.com/" + repo + "/" + commit + "/" + path
@@ -48,6 +50,8 @@ func FetchSpec() []fetch.Spec {
 		{
 			Name:     Name,
 			URL:      gh("BITHLP/LifeMem", lifememCommit, "ToolQA/data/questions/test_coffee_sql.jsonl"),
+			SHA256:   "b7a7becd102087a8d7c21fc39f79776c3f50d45f218eb13e1eb3eb66695f8200",
+			GitBlob:  "a5b1ddf8df42ed5bac07f93f84836ccc6d0e13d3",
 			Size:     11677,
 			FileName: LifeMemFile,
 		},

@@ -28,10 +28,20 @@ func TestFetchSpec(t *testing.T) {
 		t.Skipf("fixtures not present: %v", err)
 	}
 	for _, s := range specs {
-		if s.SHA256 == "" {
-			continue
+		path := filepath.Join(fixtureDir, s.FileName)
+		if s.FileName == LifeMemFile {
+			// The fixture is a transcription with a final newline the
+			// upstream file lacks; the pin is of the bytes before it.
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			path = filepath.Join(t.TempDir(), s.FileName)
+			if err := os.WriteFile(path, []byte(strings.TrimSuffix(string(b), "\n")), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
-		if err := fetch.Verify(filepath.Join(fixtureDir, s.FileName), s); err != nil {
+		if err := fetch.Verify(path, s); err != nil {
 			t.Error(err)
 		}
 	}

@@ -8,21 +8,19 @@ const (
 	agentgymCommit = "3ef9235d23e68e7c2920c5422ad957dc8ced5c6c" // WooooDyy/AgentGym (vendored WebShop)
 )
 
-// Google Drive file ID of the catalogue in the reference's setup.sh ("-d small").
-const (
-	driveCatalogue1000 = "1EgHdxQ_YxqIQlvvq5iKlCrkEKR6-j0Ib" // items_shuffle_1000.json
-)
-
 // FetchSpec lists the official downloads for `bench data fetch webshop`,
 // saved under the names Open reads.
 //
-// The GitHub files (ExpeL's fixed100 goals; AgentGym's vendored copies of
-// items_ins_v2_1000.json and human_goals.json) are pinned by the SHA-256
-// of the fixture copies, whose sizes match the upstream files. The
-// catalogue lives only on Google Drive (princeton-nlp/WebShop setup.sh);
-// no published SHA-256 exists and none could be found, so it has no pin
-// and fetch refuses it until someone pins it from a real download (the
-// file can also be placed in the data directory by hand).
+// Every file comes from GitHub at a fixed commit. The small catalogue
+// (items_shuffle_1000.json, which the reference's setup.sh takes from
+// Google Drive) is committed in AgentGym's vendored WebShop, and is pinned
+// by its git blob id at that commit (the id the repository's tree lists;
+// fetch checks it over the downloaded bytes). The other files are pinned
+// by the SHA-256 of the fixture copies, whose sizes match the upstream
+// files; items_ins_v2_1000.json also by its blob id, which those bytes
+// give. AgentGym's items_human_ins.json (blob
+// b2ab7479b9798e0b62ea394e065f3d506875f090) is not fetched: Open reads no
+// goal attributes from it.
 func FetchSpec() []fetch.Spec {
 	gh := func(repo, commit, path string) string {
 		return "https://raw.githubusercontent.com/" + repo + "/" + commit + "/" + path
@@ -30,13 +28,15 @@ func FetchSpec() []fetch.Spec {
 	return []fetch.Spec{
 		{
 			Name:     Name,
-			URL:      "https://drive.google.com/uc?export=download&id=" + driveCatalogue1000,
+			URL:      gh("WooooDyy/AgentGym", agentgymCommit, "agentenv-webshop/webshop/data/items_shuffle_1000.json"),
+			GitBlob:  "08dfda9a1c896e0f69d50e3437dd3fe94419b7d7",
 			FileName: CatalogueFile,
 		},
 		{
 			Name:     Name,
 			URL:      gh("WooooDyy/AgentGym", agentgymCommit, "agentenv-webshop/webshop/data/items_ins_v2_1000.json"),
 			SHA256:   "f88a36314a397b53b3d9c3fa5878e5f7b26d35019a51ec83fbedeca61a948f6f",
+			GitBlob:  "22837ad99f3173712fc9cb1cce7de6b75fe90595",
 			Size:     147099,
 			FileName: AttributesFile,
 		},

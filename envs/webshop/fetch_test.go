@@ -22,8 +22,11 @@ func TestFetchSpec(t *testing.T) {
 			t.Errorf("bad spec %+v", s)
 		}
 		seen[s.FileName] = true
+		if !s.Pinned() {
+			t.Errorf("%s has no pin: fetch would refuse it", s.FileName)
+		}
 		if s.SHA256 == "" {
-			continue
+			continue // pinned by its git blob id only (no fixture copy)
 		}
 		f, ok := fixtureName[s.FileName]
 		if !ok {

@@ -28,6 +28,14 @@ type episode struct {
 
 	done  bool
 	score float64
+
+	// name and expel: read actions as ExpeL's environment for this
+	// benchmark does (stepExpeL); answered and lastObs are the FEVER
+	// environment's recorded answer and last observation.
+	name     string
+	expel    bool
+	answered *string
+	lastObs  string
 }
 
 func (e *episode) Observation() string { return e.initial }
@@ -40,6 +48,9 @@ func (e *episode) Close() error        { return nil }
 func (e *episode) Step(_ context.Context, text string) (envs.Step, error) {
 	if e.done {
 		return envs.Step{Observation: "The episode is over.", Done: true, Invalid: true}, nil
+	}
+	if e.expel {
+		return e.stepExpeL(text), nil
 	}
 	a, err := ParseAction(text)
 	if err != nil {

@@ -23,6 +23,7 @@ type Suite struct {
 	maxSteps int
 	tasks    []envs.Task
 	store    *Store
+	expel    bool // see UseExpeLActions
 }
 
 var (
@@ -54,6 +55,8 @@ func (s *Suite) NewEpisode(_ context.Context, t envs.Task, _ envs.Options) (envs
 			stores:  []*Store{NewStore(d.pages()), s.store},
 			initial: "Question: " + d.Question,
 			gold:    d.Answer,
+			name:    s.name,
+			expel:   s.expel,
 		}, nil
 	case *FEVER:
 		if s.name != NameFEVER {
@@ -64,6 +67,8 @@ func (s *Suite) NewEpisode(_ context.Context, t envs.Task, _ envs.Options) (envs
 			initial: "Claim: " + d.Claim,
 			gold:    d.Label,
 			labels:  Labels(),
+			name:    s.name,
+			expel:   s.expel,
 		}, nil
 	}
 	return nil, fmt.Errorf("%s: task %q carries no %s record", s.name, t.ID, s.name)

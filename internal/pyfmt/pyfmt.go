@@ -166,7 +166,16 @@ func AppendJSONStringASCII(b []byte, s string) []byte {
 		return append(b, '\\', 'u', hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
 	}
 	b = append(b, '"')
-	for _, r := range s {
+	for i, r := range s {
+		if r == utf8.RuneError && isWTF8Surrogate(s[i:]) {
+			// A lone surrogate kept as WTF-8 (what a Python str holds
+			// after json.loads of "\ud800"): json.dumps escapes it.
+			b = u(b, rune(s[i]&0x0f)<<12|rune(s[i+1]&0x3f)<<6|rune(s[i+2]&0x3f))
+			continue
+		}
+		if i > 0 && isWTF8Tail(s, i) {
+			continue // the second or third byte of a surrogate written above
+		}
 		switch r {
 		case '"':
 			b = append(b, `\"`...)
@@ -196,6 +205,18 @@ func AppendJSONStringASCII(b []byte, s string) []byte {
 		}
 	}
 	return append(b, '"')
+}
+
+// isWTF8Surrogate reports whether s starts with the three-byte WTF-8 form
+// of a surrogate code point (ED A0..BF 80..BF), which valid UTF-8 never holds.
+func isWTF8Surrogate(s string) bool {
+	return len(s) >= 3 && s[0] == 0xed && s[1] >= 0xa0 && s[1] <= 0xbf && s[2] >= 0x80 && s[2] <= 0xbf
+}
+
+// isWTF8Tail reports whether byte i of s continues a WTF-8 surrogate that
+// starts one or two bytes earlier.
+func isWTF8Tail(s string, i int) bool {
+	return (i >= 1 && isWTF8Surrogate(s[i-1:]) && s[i] >= 0xa0) || (i >= 2 && isWTF8Surrogate(s[i-2:]))
 }
 
 // Bytes is repr(bytes): b'...' (double quotes when the bytes hold a single

@@ -42,13 +42,14 @@ CREATE TABLE IF NOT EXISTS entries (
 	model             TEXT    NOT NULL,
 	endpoint          TEXT    NOT NULL,
 	created           INTEGER NOT NULL, -- unix nanoseconds
-	invalid           INTEGER NOT NULL DEFAULT 0 -- 1: Accept rejected the answer
+	invalid           INTEGER NOT NULL DEFAULT 0, -- 1: Accept rejected the answer
+	content           TEXT -- the content as sent; NULL in entries written before it was kept
 );
 CREATE INDEX IF NOT EXISTS entries_created ON entries(created);
 `
 
 const selectEntry = `SELECT text, reasoning, prompt_tokens, completion_tokens,
-	cached_tokens, cost, model, endpoint, created FROM entries WHERE key = ?`
+	cached_tokens, cost, model, endpoint, created, content FROM entries WHERE key = ?`
 
 // Cache is an open cache file. It is safe for concurrent use.
 type Cache struct {
@@ -114,7 +115,10 @@ func (c *Cache) init() error {
 	if _, err := tx.Exec(schema); err != nil {
 		return fmt.Errorf("cache: %s: create schema: %w", c.path, err)
 	}
-	if err := addInvalidColumn(tx); err != nil {
+	if err := addColumn(tx, "invalid", "INTEGER NOT NULL DEFAULT 0"); err != nil {
+		return fmt.Errorf("cache: %s: %w", c.path, err)
+	}
+	if err := addColumn(tx, "content", "TEXT"); err != nil {
 		return fmt.Errorf("cache: %s: %w", c.path, err)
 	}
 	// The first opener claims the file; later ones must match it.
@@ -138,30 +142,41 @@ func (c *Cache) init() error {
 	return tx.Commit()
 }
 
-// addInvalidColumn upgrades a file written before invalid answers were
-// stored; its entries are all accepted ones.
-func addInvalidColumn(tx *sql.Tx) error {
-	rows, err := tx.Query(`SELECT name FROM pragma_table_info('entries')`)
-	if err != nil {
-		return fmt.Errorf("read columns: %w", err)
-	}
-	has := false
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			rows.Close()
-			return fmt.Errorf("read columns: %w", err)
-		}
-		has = has || name == "invalid"
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil || has {
+// addColumn upgrades a file written before the entries had the column:
+// invalid (its entries are all accepted ones) or content (NULL: not kept,
+// see lookup).
+func addColumn(tx *sql.Tx, name, decl string) error {
+	has, err := hasColumn(tx, name)
+	if err != nil || has {
 		return err
 	}
-	if _, err := tx.Exec(`ALTER TABLE entries ADD COLUMN invalid INTEGER NOT NULL DEFAULT 0`); err != nil {
-		return fmt.Errorf("add column invalid: %w", err)
+	if _, err := tx.Exec(`ALTER TABLE entries ADD COLUMN ` + name + ` ` + decl); err != nil {
+		return fmt.Errorf("add column %s: %w", name, err)
 	}
 	return nil
+}
+
+// hasColumn reports whether the entries table has the column.
+func hasColumn(q interface {
+	Query(query string, args ...any) (*sql.Rows, error)
+}, name string) (bool, error) {
+	rows, err := q.Query(`SELECT name FROM pragma_table_info('entries')`)
+	if err != nil {
+		return false, fmt.Errorf("read columns: %w", err)
+	}
+	defer rows.Close()
+	has := false
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return false, fmt.Errorf("read columns: %w", err)
+		}
+		has = has || n == name
+	}
+	if err := rows.Err(); err != nil {
+		return false, fmt.Errorf("read columns: %w", err)
+	}
+	return has, nil
 }
 
 type querier interface {
@@ -210,15 +225,29 @@ func (c *Cache) Close() error {
 	return nil
 }
 
-// lookup returns the stored entry for key, or ok=false.
+// lookup returns the stored entry for key, or ok=false. An entry written
+// before the content was kept (content NULL) answers with its text as the
+// content when it has no reasoning (the two then differ at most by
+// surrounding whitespace, which every source's parser strips first); one
+// with reasoning is a miss, since where a <think> block stood in the
+// content is lost, and the fresh answer replaces it (see store).
 func (c *Cache) lookup(ctx context.Context, key []byte) (e entry, ok bool, err error) {
+	var content sql.NullString
 	err = c.get.QueryRowContext(ctx, key).Scan(&e.Text, &e.Reasoning, &e.Usage.PromptTokens,
-		&e.Usage.CompletionTokens, &e.Usage.CachedTokens, &e.Usage.Cost, &e.Model, &e.Endpoint, &e.Created)
+		&e.Usage.CompletionTokens, &e.Usage.CachedTokens, &e.Usage.Cost, &e.Model, &e.Endpoint, &e.Created, &content)
 	if errors.Is(err, sql.ErrNoRows) {
 		return entry{}, false, nil
 	}
 	if err != nil {
 		return entry{}, false, fmt.Errorf("cache: %s: lookup: %w", c.path, err)
+	}
+	switch {
+	case content.Valid:
+		e.Content, e.HasContent = content.String, true
+	case e.Reasoning != "":
+		return entry{}, false, nil
+	default:
+		e.Content, e.HasContent = e.Text, true
 	}
 	return e, true, nil
 }

@@ -82,7 +82,7 @@ func TestHitMiss(t *testing.T) {
 		t.Errorf("inner called %d times, want 1", inner.calls.Load())
 	}
 	want := first
-	want.Cached, want.Latency = true, 0
+	want.Cached, want.Latency, want.Content = true, 0, first.Reply()
 	if second != want {
 		t.Errorf("hit = %+v, want %+v", second, want)
 	}

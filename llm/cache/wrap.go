@@ -35,7 +35,7 @@ func (w *cached) Generate(ctx context.Context, req llm.Request) (llm.Response, e
 	}
 	if ok {
 		return llm.Response{
-			Text: e.Text, Reasoning: e.Reasoning, Usage: e.Usage,
+			Text: e.Text, Content: e.Content, Reasoning: e.Reasoning, Usage: e.Usage,
 			Cached: true, Model: e.Model, Endpoint: e.Endpoint,
 		}, nil
 	}
@@ -44,7 +44,7 @@ func (w *cached) Generate(ctx context.Context, req llm.Request) (llm.Response, e
 		return resp, err // never cache errors
 	}
 	e = entry{
-		Text: resp.Text, Reasoning: resp.Reasoning, Usage: resp.Usage,
+		Text: resp.Text, Content: resp.Reply(), HasContent: true, Reasoning: resp.Reasoning, Usage: resp.Usage,
 		Model: resp.Model, Endpoint: resp.Endpoint, Created: time.Now().UnixNano(),
 		Invalid: req.Accept != nil && !req.Accept(resp),
 	}

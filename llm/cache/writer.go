@@ -13,6 +13,10 @@ import (
 // entry is one stored response.
 type entry struct {
 	Text, Reasoning string
+	// Content is the content as sent; HasContent is false for an entry
+	// imported from a file written before it was kept.
+	Content         string
+	HasContent      bool
 	Usage           llm.Usage
 	Model, Endpoint string
 	Created         int64 // unix nanoseconds
@@ -86,18 +90,30 @@ func (c *Cache) commit(batch []job) error {
 }
 
 // store writes e under key. An existing entry wins: the first accepted answer
-// for a key is the one every later run replays.
+// for a key is the one every later run replays. The exception is an entry
+// without its content that lookup no longer answers from (see lookup): an
+// entry with content replaces it.
 func (c *Cache) store(key []byte, e entry) error {
 	return c.submit(func(tx *sql.Tx) error {
 		invalid := 0
 		if e.Invalid {
 			invalid = 1
 		}
-		_, err := tx.Exec(`INSERT OR IGNORE INTO entries(key, identity, text, reasoning,
-			prompt_tokens, completion_tokens, cached_tokens, cost, model, endpoint, created, invalid)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		var content any
+		if e.HasContent {
+			content = e.Content
+		}
+		_, err := tx.Exec(`INSERT INTO entries(key, identity, text, reasoning,
+			prompt_tokens, completion_tokens, cached_tokens, cost, model, endpoint, created, invalid, content)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT(key) DO UPDATE SET text = excluded.text, reasoning = excluded.reasoning,
+				prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,
+				cached_tokens = excluded.cached_tokens, cost = excluded.cost, model = excluded.model,
+				endpoint = excluded.endpoint, created = excluded.created, invalid = excluded.invalid,
+				content = excluded.content
+			WHERE entries.content IS NULL AND entries.reasoning != '' AND excluded.content IS NOT NULL`,
 			key, c.identity, e.Text, e.Reasoning, e.Usage.PromptTokens, e.Usage.CompletionTokens,
-			e.Usage.CachedTokens, e.Usage.Cost, e.Model, e.Endpoint, e.Created, invalid)
+			e.Usage.CachedTokens, e.Usage.Cost, e.Model, e.Endpoint, e.Created, invalid, content)
 		if err != nil {
 			return fmt.Errorf("cache: %s: store: %w", c.path, err)
 		}
@@ -156,8 +172,17 @@ func (c *Cache) Import(path string) (int64, error) {
 	if id != c.identity {
 		return 0, fmt.Errorf("cache: import %s: it serves %q, this cache %q", path, id, c.identity)
 	}
+	// A file written before the content was kept has no content column.
+	withContent, err := hasColumn(src, "content")
+	if err != nil {
+		return 0, fmt.Errorf("cache: import %s: %w", path, err)
+	}
+	contentCol := "NULL"
+	if withContent {
+		contentCol = "content"
+	}
 	rows, err := src.Query(`SELECT key, text, reasoning, prompt_tokens, completion_tokens, cached_tokens,
-		cost, model, endpoint, created, invalid FROM entries`)
+		cost, model, endpoint, created, invalid, ` + contentCol + ` FROM entries`)
 	if err != nil {
 		return 0, fmt.Errorf("cache: import %s: %w", path, err)
 	}
@@ -167,11 +192,13 @@ func (c *Cache) Import(path string) (int64, error) {
 		var key []byte
 		var e entry
 		var invalid int
+		var content sql.NullString
 		if err := rows.Scan(&key, &e.Text, &e.Reasoning, &e.Usage.PromptTokens, &e.Usage.CompletionTokens,
-			&e.Usage.CachedTokens, &e.Usage.Cost, &e.Model, &e.Endpoint, &e.Created, &invalid); err != nil {
+			&e.Usage.CachedTokens, &e.Usage.Cost, &e.Model, &e.Endpoint, &e.Created, &invalid, &content); err != nil {
 			return n, fmt.Errorf("cache: import %s: %w", path, err)
 		}
 		e.Invalid = invalid == 1
+		e.Content, e.HasContent = content.String, content.Valid
 		if err := c.store(key, e); err != nil {
 			return n, err
 		}

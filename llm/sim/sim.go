@@ -71,6 +71,7 @@ func (s *Sim) Generate(ctx context.Context, req llm.Request) (llm.Response, erro
 	}
 	return llm.Response{
 		Text:      text,
+		Content:   raw,
 		Reasoning: reasoning,
 		Usage:     llm.Usage{PromptTokens: prompt, CompletionTokens: max(1, tokens.Approx{}.Count(raw))},
 		// The configured latency, not the wall clock: sim sample logs must be

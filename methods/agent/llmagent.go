@@ -207,7 +207,9 @@ func (a *llmAgent) Reply(ctx context.Context, t envs.Task, turns []envs.Turn) (e
 	}
 	text := cleanAction(resp.Text)
 	if rp, ok := a.cfg.Prompter.(ReplyParser); ok {
-		text = rp.ParseReply(resp.Text)
+		// The source's parser reads the content as it came, reasoning
+		// blocks included (see llm.Response.Reply).
+		text = rp.ParseReply(resp.Reply())
 	}
 	return envs.Reply{Text: text, Action: text}, nil
 }
@@ -232,7 +234,7 @@ func (a *llmAgent) lineStep(ctx context.Context, ls LineStepper, req llm.Request
 		if err != nil {
 			return envs.Reply{}, fmt.Errorf("agent %s: %s call %d: %w", a.cfg.Method, base, call, err)
 		}
-		line, isAction, action := ls.ParseLine(resp.Text, step+1)
+		line, isAction, action := ls.ParseLine(resp.Reply(), step+1)
 		lines = append(lines, line)
 		if isAction {
 			return envs.Reply{Text: strings.Join(lines, "\n"), Action: action}, nil
@@ -252,7 +254,7 @@ func (a *llmAgent) scratchpadStep(ctx context.Context, sp ScratchpadPrompter, re
 	if err != nil {
 		return "", fmt.Errorf("agent %s: %s thought: %w", a.cfg.Method, base, err)
 	}
-	thought := sp.Thought(resp.Text)
+	thought := sp.Thought(resp.Reply())
 	msgs, err := sp.ActionMessages(in, thought)
 	if err != nil {
 		return "", fmt.Errorf("agent %s: %s: %s: %w", a.cfg.Method, base, sp.Label(), err)
@@ -262,7 +264,7 @@ func (a *llmAgent) scratchpadStep(ctx context.Context, sp ScratchpadPrompter, re
 	if err != nil {
 		return "", fmt.Errorf("agent %s: %s action: %w", a.cfg.Method, base, err)
 	}
-	return thought + "\n" + sp.Action(resp.Text), nil
+	return thought + "\n" + sp.Action(resp.Reply()), nil
 }
 
 var _ envs.ReplyAgent = (*llmAgent)(nil)

@@ -293,5 +293,5 @@ func (c *common) predictWith(ctx context.Context, env predict.Env, model llm.Mod
 			Visible: shown, Target: hintEvent(inst.Target, false), Memory: block,
 		},
 	}
-	return predict.Answer(ctx, model, env.Draws(), c.name, req, parse, out)
+	return predict.Answer(ctx, model, env.Draws(), c.name, req, predict.ReplyReader(c.spec.Parser), parse, out)
 }

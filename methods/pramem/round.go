@@ -137,7 +137,13 @@ func (r *roundRunner) call(ctx context.Context, rec *Round, stage, prompt string
 		}
 		rec.Calls++
 		rec.Usage = rec.Usage.Add(resp.Usage)
-		return &Call{Prompt: prompt, Response: resp.Text}, nil
+		text := resp.Text
+		if r.m.cfg.sourceParsers {
+			// The release's practice client returns message.content as
+			// it came, reasoning blocks included, to its parsers.
+			text = resp.Reply()
+		}
+		return &Call{Prompt: prompt, Response: text}, nil
 	}
 	return nil, fmt.Errorf("%w: %w", errCallFailed, last)
 }

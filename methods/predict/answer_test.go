@@ -59,7 +59,7 @@ func TestAnswer(t *testing.T) {
 				cancel()
 			}
 			defer cancel()
-			out, err := Answer(ctx, m, tc.attempts, "m", req, parse, Outcome{Prompt: "p"})
+			out, err := Answer(ctx, m, tc.attempts, "m", req, ReplyReader(ParserOwn), parse, Outcome{Prompt: "p"})
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("error %v, want %q", err, tc.wantErr)

@@ -176,18 +176,29 @@ func (b base) ask(ctx context.Context, env Env, inst behavior.Instance, v view) 
 	}
 	out := v.out
 	out.Prompt = v.prompt
-	return Answer(ctx, env.Model, env.Draws(), b.name, req, parse, out)
+	return Answer(ctx, env.Model, env.Draws(), b.name, req, ReplyReader(b.parser), parse, out)
+}
+
+// ReplyReader is what a parser choice reads of a reply: the release's
+// evaluator parses message.content as it came, reasoning blocks included;
+// our own parser reads the text without them.
+func ReplyReader(choice string) func(llm.Response) string {
+	if choice == ParserSource {
+		return llm.Response.Reply
+	}
+	return func(r llm.Response) string { return r.Text }
 }
 
 // Answer sends req to model and redraws an invalid answer (one parse
 // rejects) up to attempts times, each draw under its attempt number so the
-// cache keeps them apart; req.Accept is set from parse. It adds each call's
+// cache keeps them apart; req.Accept is set from parse over what reply
+// reads of a response. It adds each call's
 // counts, usage and latency to out and keeps the last reply; out.Valid and
 // out.Pred are set by the first answer that parses. An answer still invalid
 // after the last attempt is not an error: it is counted as invalid. The one
 // answering loop of every prediction method.
-func Answer(ctx context.Context, model llm.Model, attempts int, method string, req llm.Request, parse func(string) (string, bool), out Outcome) (Outcome, error) {
-	req.Accept = func(r llm.Response) bool { _, ok := parse(r.Text); return ok }
+func Answer(ctx context.Context, model llm.Model, attempts int, method string, req llm.Request, reply func(llm.Response) string, parse func(string) (string, bool), out Outcome) (Outcome, error) {
+	req.Accept = func(r llm.Response) bool { _, ok := parse(reply(r)); return ok }
 	for a := 0; a < attempts; a++ {
 		if err := ctx.Err(); err != nil {
 			return out, fmt.Errorf("method %s: %s: %w", method, req.SampleID, err)
@@ -204,8 +215,8 @@ func Answer(ctx context.Context, model llm.Model, attempts int, method string, r
 		}
 		out.Usage = out.Usage.Add(resp.Usage)
 		out.Latency += resp.Latency
-		out.Raw, out.Reasoning = resp.Text, resp.Reasoning
-		if label, ok := parse(resp.Text); ok {
+		out.Raw, out.Reasoning = reply(resp), resp.Reasoning
+		if label, ok := parse(reply(resp)); ok {
 			out.Pred, out.Valid = label, true
 			return out, nil
 		}

@@ -35,9 +35,14 @@ var expelBenchmarks = map[string]struct{ name, module string }{
 // Retrieved trajectories replace the fixed few-shots (as ExpeL's
 // evaluation does), each rendered as its task line then its steps.
 func expelPrompter(env string) func(Trees, envs.Suite, Options) (agent.Prompter, error) {
-	return func(tr Trees, _ envs.Suite, _ Options) (agent.Prompter, error) {
+	return func(tr Trees, s envs.Suite, _ Options) (agent.Prompter, error) {
 		t := tr[NameExpeL]
 		b := expelBenchmarks[env]
+		if u, ok := s.(interface{ UseExpeLActions() }); ok {
+			// HotpotQA's and FEVER's environments read the action with
+			// parse_action (and FEVER then with ReAct's WikiEnv.step).
+			u.UseExpeLActions()
+		}
 		cfgPath := "configs/benchmark/" + b.name + ".yaml"
 		raw, _ := t.Raw(cfgPath)
 		cfg := yamlScalars(raw)

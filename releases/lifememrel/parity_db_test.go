@@ -65,6 +65,27 @@ func dbCorpus(n int) []string {
 	return out
 }
 
+// dbThinkCorpus generates n replies of a reasoning model that writes its
+// reasoning into the content: a <think> or <thinking> block (closed,
+// unclosed, or only its closing tag, as chat templates that open it in the
+// prompt leave it) holding an action of its own, before or instead of the
+// reply's action. The source parses the content with the block in it.
+func dbThinkCorpus(n int) []string {
+	opens := []string{"<think>", "<think>\n", "<thinking>", "", "<think>"}
+	closes := []string{"</think>", "</think>\n\n", "</thinking>\n", "</think>", ""}
+	inner := []string{"Let me count the rows.", "Action: Answer\nFinal Answer: [(0,)]", "I could do Action: Operation\n```sql\nSELECT 0;\n```",
+		"Final Answer: maybe [(5,)]", "用户想要计数。", "```sql\nDROP TABLE t;\n```", "Action: Operation", ""}
+	acts := []string{"Action: Operation\n```sql\nSELECT COUNT(*) FROM t;\n```", "Action: Answer\nFinal Answer: [(1, 'a')]",
+		"\nFinal Answer: [(2,)]", "Action: Operation\n```sql\nSELECT 1\n```\n", "", "Thought: done.\nAction: Answer\nFinal Answer: []"}
+	rng := rand.New(rand.NewPCG(37, 4001))
+	out := make([]string, n)
+	for i := range out {
+		k := rng.IntN(len(opens))
+		out[i] = opens[k] + inner[rng.IntN(len(inner))] + closes[k] + acts[rng.IntN(len(acts))]
+	}
+	return out
+}
+
 // TestDBParserParity: the DB task's reply handling (the release prompter's
 // ReplyParser, then dbbench.ParseAction) on the corpus against
 // LifelongAgentBench's DBBench._parse_agent_response on the raw reply (the
@@ -73,18 +94,14 @@ func dbCorpus(n int) []string {
 // content, and which pattern failed.
 func TestDBParserParity(t *testing.T) {
 	path := filepath.Join(parityDir, "dbbench_replies.json")
-	replies := dbCorpus(2200)
+	replies := append(dbCorpus(2200), dbThinkCorpus(200)...)
 	writeCorpusIfUpdate(t, path, replies)
 	var got []string
 	readJSON(t, path, &got)
 	if !reflect.DeepEqual(got, replies) || len(got) < 2000 {
 		t.Fatalf("%s: %d replies, not the generator's %d (run with -update)", path, len(got), len(replies))
 	}
-	var want []struct {
-		Action  string  `json:"action"`
-		Content *string `json:"content"`
-		Reason  *string `json:"finish_reason"`
-	}
+	var want []dbCapture
 	readJSON(t, filepath.Join(parityDir, "dbbench.json"), &want)
 	if len(want) != len(got) {
 		t.Fatalf("%d captured results for %d replies (recapture)", len(want), len(got))
@@ -99,33 +116,10 @@ func TestDBParserParity(t *testing.T) {
 	}
 	bad := 0
 	for i, r := range got {
-		a, err := dbbench.ParseAction(rp.ParseReply(r))
-		kind, content, reason := "invalid", "", ""
-		switch {
-		case errors.Is(err, dbbench.ErrNoAction):
-			reason = "action"
-		case errors.Is(err, dbbench.ErrNoSQL):
-			reason = "sql"
-		case errors.Is(err, dbbench.ErrNoFinal):
-			reason = "final"
-		case err != nil:
-			reason = err.Error()
-		case a.Kind == dbbench.Operation:
-			kind, content = "execute", a.SQL
-		case a.Kind == dbbench.Answer:
-			kind, content = "finish", a.Final
-		}
-		w := want[i]
-		wContent, wReason := "", ""
-		if w.Content != nil {
-			wContent = *w.Content
-		}
-		if w.Reason != nil {
-			wReason = dbReasonKind(*w.Reason)
-		}
-		if kind != w.Action || content != wContent || reason != wReason {
+		kind, content, reason := dbReading(rp.ParseReply(r))
+		if w := want[i]; kind != w.Action || content != w.content() || reason != w.reason() {
 			if bad++; bad <= 10 {
-				t.Errorf("reply %d %q: got (%s, %q, %s), source (%s, %q, %s)", i, r, kind, content, reason, w.Action, wContent, wReason)
+				t.Errorf("reply %d %q: got (%s, %q, %s), source (%s, %q, %s)", i, r, kind, content, reason, w.Action, w.content(), w.reason())
 			}
 		}
 	}
@@ -133,6 +127,50 @@ func TestDBParserParity(t *testing.T) {
 		t.Errorf("%d of %d replies parse otherwise than DBBench._parse_agent_response", bad, len(got))
 	}
 	t.Logf("%d of %d replies identical", len(got)-bad, len(got))
+}
+
+// dbCapture is one captured reading of DBBench._parse_agent_response.
+type dbCapture struct {
+	Action  string  `json:"action"`
+	Content *string `json:"content"`
+	Reason  *string `json:"finish_reason"`
+}
+
+func (w dbCapture) content() string {
+	if w.Content == nil {
+		return ""
+	}
+	return *w.Content
+}
+
+func (w dbCapture) reason() string {
+	if w.Reason == nil {
+		return ""
+	}
+	return dbReasonKind(*w.Reason)
+}
+
+// dbReading is the DB task step's reading of an action text
+// (dbbench.ParseAction, the first thing its Step does) in the capture's
+// terms: the action, its content, which pattern failed.
+func dbReading(text string) (kind, content, reason string) {
+	a, err := dbbench.ParseAction(text)
+	kind = "invalid"
+	switch {
+	case errors.Is(err, dbbench.ErrNoAction):
+		reason = "action"
+	case errors.Is(err, dbbench.ErrNoSQL):
+		reason = "sql"
+	case errors.Is(err, dbbench.ErrNoFinal):
+		reason = "final"
+	case err != nil:
+		reason = err.Error()
+	case a.Kind == dbbench.Operation:
+		kind, content = "execute", a.SQL
+	case a.Kind == dbbench.Answer:
+		kind, content = "finish", a.Final
+	}
+	return kind, content, reason
 }
 
 // dbReasonKind names which of the source's three finish_reason texts a

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -61,12 +62,57 @@ func tauCorpus(n int) []string {
 	return out
 }
 
+// tauDeepCorpus generates n replies whose JSON json.loads refuses or reads
+// in ways encoding/json does not: arrays and objects nested past the
+// interpreter's recursion limit (RecursionError, which the agent does not
+// catch) or well inside it, deep and unterminated, and lone or paired
+// surrogate escapes in names, keys and values. Depths keep clear of
+// 970–1,000, where the limit moves with the Python version and stack.
+func tauDeepCorpus(n int) []string {
+	depths := []int{2, 50, 199, 201, 500, 900, 960, 1050, 1200, 2000, 20000}
+	nest := func(d int, open, close, inner string) string {
+		return strings.Repeat(open, d) + inner + strings.Repeat(close, d)
+	}
+	strs := []string{`\ud800`, `\udfff`, `x\ud83dy`, `\ud83d\ude00`, `\udc00\ud800`, `\u00e9`, `\ud800\u0041`, `a\uDBFFb`}
+	labels := []string{"Action:\n", "Thought:\nok\nAction:\n", "", "Action: ", "Assistant: Action:\n", "Assistant: ",
+		"<think>The user wants order #W1.\nAction: {\"name\": \"think\", \"arguments\": {}}</think>\nAction:\n", "<think>check</think>\n\n"}
+	rng := rand.New(rand.NewPCG(37, 1200))
+	out := make([]string, 0, n)
+	for len(out) < n {
+		d := depths[rng.IntN(len(depths))]
+		str := strs[rng.IntN(len(strs))]
+		var body string
+		switch rng.IntN(9) {
+		case 8:
+			body = `{"name": "get_order_details", "arguments": {"order_id": "#W2378156"}}`
+		case 0:
+			body = nest(d, "[", "]", "1")
+		case 1:
+			body = `{"name": "get_order_details", "arguments": {"order_id": ` + nest(d, "[", "]", `"#W1"`) + `}}`
+		case 2:
+			body = `{"name": "respond", "arguments": {"content": ` + nest(d, `{"a": `, "}", `"hi"`) + `}}`
+		case 3:
+			body = strings.Repeat("[", d) // unterminated
+		case 4:
+			body = `{"name": "respond", "arguments": {"content": "` + str + `"}}`
+		case 5:
+			body = `{"name": "get_user_details", "arguments": {"user_id": "` + str + `"}}`
+		case 6:
+			body = `{"name": "` + str + `", "arguments": {"` + str + `": 1}}`
+		default:
+			body = `{"name": "think", "arguments": {"thought": "` + str + `", "deep": ` + nest(d, "[", "]", "") + `}}`
+		}
+		out = append(out, labels[rng.IntN(len(labels))]+body)
+	}
+	return out
+}
+
 // TestTauParserParity: taubench.ParseAction on the τ-bench corpus against
 // ChatReActAgent.generate_next_step's parse (testdata/parity/taubench.json):
 // the same tool name and arguments, or an error where the source raises.
 func TestTauParserParity(t *testing.T) {
 	path := filepath.Join(parityDir, "taubench_replies.json")
-	replies := tauCorpus(2200)
+	replies := append(tauCorpus(2200), tauDeepCorpus(200)...)
 	if *update {
 		b, err := json.MarshalIndent(replies, "", " ")
 		if err != nil {
@@ -81,39 +127,16 @@ func TestTauParserParity(t *testing.T) {
 	if !reflect.DeepEqual(got, replies) || len(got) < 2000 {
 		t.Fatalf("%s: %d replies, not the generator's %d (run with -update)", path, len(got), len(replies))
 	}
-	var want []struct {
-		Name   string `json:"name"`
-		Kwargs string `json:"kwargs"`
-		Error  string `json:"error"`
-	}
+	var want []tauCapture
 	readJSON(t, filepath.Join(parityDir, "taubench.json"), &want)
 	if len(want) != len(got) {
 		t.Fatalf("%d captured results for %d replies (recapture)", len(want), len(got))
 	}
 	bad := 0
 	for i, r := range got {
-		a, err := taubench.ParseAction(r)
-		w := want[i]
-		var ok bool
-		var have string
-		switch {
-		case w.Error != "":
-			ok, have = err != nil, "error"
-			if err == nil {
-				have = a.Name + " " + taubench.Dumps(a.Args())
-			}
-		case err != nil:
-			have = "error " + err.Error()
-		default:
-			have = a.Name + " " + taubench.Dumps(a.Args())
-			// The same text once both sides' keys are sorted: int and
-			// float, NaN and the infinities as Python has them.
-			wk, werr := taubench.Decode([]byte(w.Kwargs))
-			ok = werr == nil && a.Name == w.Name && taubench.Dumps(tauSorted(wk)) == taubench.Dumps(tauSorted(a.Args()))
-		}
-		if !ok {
+		if ok, have := want[i].matches(r); !ok {
 			if bad++; bad <= 10 {
-				t.Errorf("reply %d %q: got %s, source %s%s %s", i, r, have, w.Error, w.Name, w.Kwargs)
+				t.Errorf("reply %d %q: got %s, source %s%s %s", i, r, have, want[i].Error, want[i].Name, want[i].Kwargs)
 			}
 		}
 	}
@@ -121,6 +144,38 @@ func TestTauParserParity(t *testing.T) {
 		t.Errorf("%d of %d replies parse otherwise than τ-bench's", bad, len(got))
 	}
 	t.Logf("%d of %d replies identical", len(got)-bad, len(got))
+}
+
+// tauCapture is generate_next_step's reading of one reply.
+type tauCapture struct {
+	Name     string `json:"name"`
+	NameJSON string `json:"name_json"`
+	Kwargs   string `json:"kwargs"`
+	Error    string `json:"error"`
+}
+
+// matches reports whether taubench.ParseAction reads text as the capture
+// says the source did, and what it read.
+func (w tauCapture) matches(text string) (bool, string) {
+	a, err := taubench.ParseAction(text)
+	switch {
+	case w.Error != "":
+		if err == nil {
+			return false, a.Name + " " + taubench.Dumps(a.Args())
+		}
+		return true, "error"
+	case err != nil:
+		return false, "error " + err.Error()
+	}
+	have := a.Name + " " + taubench.Dumps(a.Args())
+	// The same text once both sides' keys are sorted: int and float, NaN
+	// and the infinities as Python has them. The capture is
+	// json.dumps(sort_keys=True): ASCII with Python's escapes, so a lone
+	// surrogate shows as \udXXXX.
+	wk, werr := taubench.Decode([]byte(w.Kwargs))
+	ok := werr == nil && taubench.Dumps(tauSorted(wk)) == taubench.Dumps(tauSorted(a.Args())) &&
+		taubench.Dumps(tauSorted(a.Args())) == w.Kwargs && taubench.Dumps(a.Name) == w.NameJSON
+	return ok, have
 }
 
 // tauSorted copies v with every object's keys in sorted order (the

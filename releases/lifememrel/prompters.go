@@ -236,7 +236,11 @@ func tauPrompter(domain string) func(Trees, envs.Suite, Options) (agent.Prompter
 			}
 		}
 		system := string(wiki) + "\n#Available tools\n" + tools + react
-		return &prompter{
+		if u, ok := s.(interface{ UseSourceErrors() }); ok {
+			// What the source's agent raises on ends its task (run.py).
+			u.UseSourceErrors()
+		}
+		return tauReplies{&prompter{
 			label: fmt.Sprintf("%s@%.7s %s", TauBench.Repository, tauCommit, variant),
 			build: func(in agent.PromptInput) ([]llm.Message, error) {
 				first := in.Turns[0].Text
@@ -246,9 +250,18 @@ func tauPrompter(domain string) func(Trees, envs.Suite, Options) (agent.Prompter
 				msgs := []llm.Message{{Role: "system", Content: system + memoryBlock(in)}, {Role: "user", Content: first}}
 				return episode(msgs, in.Turns), nil
 			},
-		}, nil
+		}}, nil
 	}
 }
+
+// tauReplies hands the model's reply to the environment unchanged:
+// generate_next_step reads message.content as it came (its own
+// split("Action:") and strip; no "Assistant:" removal, reasoning blocks
+// included) and keeps that message in the conversation.
+type tauReplies struct{ *prompter }
+
+// ParseReply implements agent.ReplyParser.
+func (tauReplies) ParseReply(reply string) string { return reply }
 
 // dbPrompter is LifelongAgentBench's DB task with the standard chat
 // history (construct.py): user = TASK_REQUIREMENT_DICT[DB_BENCH] + the

@@ -20,7 +20,8 @@ what the parser returned for each of our replies.
 
   tau-bench (PACKS/tau-bench): ChatReActAgent.generate_next_step with
   litellm's completion stubbed to return the reply. Writes
-  taubench.json: [{name, kwargs (JSON text, sorted keys)} or {error}].
+  taubench.json: [{name, name_json, kwargs (json.dumps text, sorted keys,
+  ASCII with Python's escapes)} or {error}], written as ASCII.
 """
 import argparse
 import ast
@@ -107,11 +108,14 @@ def taubench(packs, cases, out):
         current["reply"] = c["reply"]
         try:
             _, action, _ = agent.generate_next_step([])
-            res.append({"name": action.name, "kwargs": json.dumps(action.kwargs, sort_keys=True, ensure_ascii=False)})
-        except Exception as e:  # the source's asserts and pydantic's checks
+            # ASCII with Python's escapes: a lone surrogate stays \udXXXX
+            # (it cannot be written as UTF-8).
+            res.append({"name": action.name, "name_json": json.dumps(action.name), "kwargs": json.dumps(action.kwargs, sort_keys=True)})
+        except Exception as e:  # the source's asserts, pydantic's checks, RecursionError
             res.append({"error": type(e).__name__})
     with open(os.path.join(out, "taubench.json"), "w", encoding="utf-8") as f:
-        json.dump(res, f, ensure_ascii=False, indent=0)
+        # ASCII: a lone surrogate cannot be written as UTF-8.
+        json.dump(res, f, ensure_ascii=True, indent=0)
         f.write("\n")
 
 
