@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/envs/all"
-
 	"github.com/memharness/memharness/lifelong"
 )
 
