@@ -58,6 +58,7 @@ type lmMethod struct {
 
 type lmRun struct {
 	dir     string
+	kinds   lmKinds
 	info    lmInfo
 	methods []*lmMethod
 	// manifest is the bench manifest beside the lifelong results (zero when
