@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/memharness/memharness/kinds"
 )
 
 var unmarshalerType = reflect.TypeFor[yaml.Unmarshaler]()
@@ -62,41 +64,9 @@ func unknownField(t reflect.Type, key, parent string) string {
 	return msg
 }
 
-// closest returns the name within a small edit distance of key, if any.
-func closest(key string, names []string) string {
-	best, bestD := "", max(2, len(key)/4)+1
-	for _, n := range names {
-		if d := editDistance(key, n); d < bestD {
-			best, bestD = n, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Damerau-style (adjacent swaps count once) distance.
-func editDistance(a, b string) int {
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
-}
+// closest returns the name within a small edit distance of key, if any
+// (the harness's one "did you mean", kinds.Closest).
+func closest(key string, names []string) string { return kinds.Closest(key, names) }
 
 // checkPath verifies that a --set or sweep key names something in the schema
 // rooted at t, and returns the type found there.
