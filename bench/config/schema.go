@@ -31,7 +31,10 @@ func yamlName(f reflect.StructField) string {
 	if !f.IsExported() {
 		return ""
 	}
-	tag, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+	tag, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+	if strings.Contains(","+opts+",", ",inline,") {
+		return "" // a kind's own options (predict.Spec.Options): checked against its entry
+	}
 	switch tag {
 	case "-":
 		return ""
