@@ -64,6 +64,7 @@ func TestNoBuiltInMethodKindNamedOutsideItsPackage(t *testing.T) {
 		// lifelong's kind constants, read by bench's lifelong verbs and the
 		// pinned sources.
 		"releases/lifememrel/pins.go": "pinned sources per baseline",
+		"lifelong/config.go":          "agent kind constants, read by bench's lifelong verbs",
 		"bench/lifelong.go":           "the lifelong pipeline",
 		"bench/view/memory.go":        "the viewer's checkpoint prefixes",
 	}

@@ -530,8 +530,6 @@ func scalarMeta(meta map[string]any) map[string]any {
 	return out
 }
 
-
-
 func fileExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
