@@ -339,26 +339,24 @@ func Entries() []predict.Entry {
 		return out
 	}
 	units := predict.Inspector{
-		Columns: []predict.Column{{"stored", "stored"}, {"added", "added"}, {"updated", "updated"}, {"invalid answers", "invalid_answers"}},
+		Columns: []predict.Column{{Heading: "stored", Key: "stored"}, {Heading: "added", Key: "added"}, {Heading: "updated", Key: "updated"}, {Heading: "invalid answers", Key: "invalid_answers"}},
 		Summary: func(ms []predict.Memory) string {
 			return fmt.Sprintf("mean %.1f stored units", predict.MeanMeta(ms, "stored"))
 		},
 		Detail: inspect,
 	}
-	mem0, memos := units, units
-	mem0.Checkpoints, memos.Checkpoints = predict.KindMem0, predict.KindMemOS
 	return []predict.Entry{
-		{Kind: predict.KindMem0, New: New, Keys: keys, Purposes: purposes("mem0.extract", "mem0.update"), Memory: mem0,
+		{Kind: predict.KindMem0, New: New, Keys: keys, Purposes: purposes("mem0.extract", "mem0.update"), Memory: units,
 			About: "Mem0-style: facts extracted from the history, added or updated one by one, retrieved per question"},
-		{Kind: predict.KindMemOS, New: New, Keys: keys, Purposes: purposes("memos.extract", "memos.consolidate"), Memory: memos,
+		{Kind: predict.KindMemOS, New: New, Keys: keys, Purposes: purposes("memos.extract", "memos.consolidate"), Memory: units,
 			About: "MemOS-style: typed memory units extracted and consolidated, retrieved per question"},
 		{Kind: predict.KindProEx, New: New, Keys: keys, Purposes: purposes("proex.induce", "proex.validate"),
 			About: "ProEx-style: candidate profiles induced from perspectives of the history, the validated ones kept",
 			Memory: predict.Inspector{
-				Columns: []predict.Column{{"profiles chosen", "chosen"}, {"validation questions", "validation_questions"}},
+				Columns: []predict.Column{{Heading: "profiles chosen", Key: "chosen"}, {Heading: "validation questions", Key: "validation_questions"}},
 				Summary: func(ms []predict.Memory) string {
 					return fmt.Sprintf("mean %.1f chosen profiles", predict.MeanMeta(ms, "chosen"))
 				},
-				Detail: inspect, Checkpoints: predict.KindProEx}},
+				Detail: inspect}},
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/methods/predict"
 )
 
@@ -143,4 +144,24 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// roundFile is the name of a round checkpoint: <namespace>-round-NNN.json.
+var roundFile = lazyre.New(`^.+-round-\d+\.json$`)
+
+// snapshot reads a round checkpoint as the memory's three sections after
+// the round, named as the paper does, for the viewer.
+func snapshot(name string, data []byte) (predict.Snapshot, bool, error) {
+	if !roundFile.MatchString(name) {
+		return predict.Snapshot{}, false, nil
+	}
+	var r Round
+	if err := json.Unmarshal(data, &r); err != nil {
+		return predict.Snapshot{}, false, fmt.Errorf("%s: %w", name, err)
+	}
+	return predict.Snapshot{Round: r.Round, Review: r.ReviewTriggered, Sections: []predict.Section{
+		{Name: "experience (patterns of this user)", Entries: r.After.UserExp},
+		{Name: "bias alerts (calibration of the model)", Entries: r.After.ModelExp},
+		{Name: "pending proposals", Entries: r.After.Proposal},
+	}}, true, nil
 }

@@ -422,7 +422,7 @@ func Entry() predict.Entry {
 	return predict.Entry{Kind: predict.KindPraMem, New: New, Keys: []string{"history_tokens", "pramem"}, Purposes: purposes,
 		About: "practice rounds build an experience memory (patterns and bias alerts) shown after the truncated history",
 		Memory: predict.Inspector{
-			Columns: []predict.Column{{"rounds", "rounds"}, {"experiences", "user_exp"}, {"bias alerts", "model_exp"}, {"pending", "proposal"}},
+			Columns: []predict.Column{{Heading: "rounds", Key: "rounds"}, {Heading: "experiences", Key: "user_exp"}, {Heading: "bias alerts", Key: "model_exp"}, {Heading: "pending", Key: "proposal"}},
 			Summary: func(ms []predict.Memory) string {
 				if len(ms) == 0 {
 					return ""
@@ -430,7 +430,7 @@ func Entry() predict.Entry {
 				return fmt.Sprintf("mean %.1f experiences and %.1f bias alerts after %d rounds",
 					predict.MeanMeta(ms, "user_exp"), predict.MeanMeta(ms, "model_exp"), predict.MetaInt(ms[0].Meta, "rounds"))
 			},
-			Detail:      inspect,
-			Checkpoints: predict.KindPraMem,
+			Detail:   inspect,
+			Snapshot: snapshot,
 		}}
 }

@@ -19,7 +19,7 @@ func Entries() []Entry {
 		{Kind: KindRAG, New: New, Keys: []string{"history_tokens", "memory_tokens", "retriever", "doc_size", "top_k"},
 			Purposes: []Purpose{PredictPurpose()},
 			About:    "the truncated history plus the top_k documents of doc_size records retrieved from the rest",
-			Memory: Inspector{NoText: true, Columns: []Column{{"documents", "documents"}},
+			Memory: Inspector{NoText: true, Columns: []Column{{Heading: "documents", Key: "documents"}},
 				Summary: func(ms []Memory) string {
 					return fmt.Sprintf("mean %.1f indexed documents (no text memory)", MeanMeta(ms, "documents"))
 				}}},
@@ -28,7 +28,7 @@ func Entries() []Entry {
 				Release: llm.Params{Temperature: &summaryT}, Own: llm.Params{Temperature: &summaryT},
 				Source: "config.py SUMMARY_CONFIG temperature (its summary_processor is not released)"}},
 			About:  "the truncated history plus a recursive summary of the older records",
-			Memory: Inspector{Columns: []Column{{"chunks", "chunks"}}, Checkpoints: KindSummary}},
+			Memory: Inspector{Columns: []Column{{Heading: "chunks", Key: "chunks"}}}},
 	}
 }
 

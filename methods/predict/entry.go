@@ -80,9 +80,25 @@ type Inspector struct {
 	// the user's checkpoint folder) for the full view: JSON fields added
 	// to `bench memory --json` and text lines for the terminal.
 	Detail func(dir string, mem Memory) (Detail, error)
-	// Checkpoints is the prefix of the kind's checkpoint files, which the
-	// viewer lists.
-	Checkpoints string
+	// Snapshot, when set, reads one of the kind's checkpoint files (its
+	// name and content) as the memory after one round of construction, for
+	// the viewer's round-by-round view; ok is false for a file that is no
+	// round.
+	Snapshot func(name string, data []byte) (s Snapshot, ok bool, err error)
+}
+
+// Snapshot is a kind's memory after one round of its construction.
+type Snapshot struct {
+	Round int
+	// Review is true when the round's self-review ran.
+	Review   bool
+	Sections []Section
+}
+
+// Section is one named list of memory entries.
+type Section struct {
+	Name    string
+	Entries []string
 }
 
 // Column is one per-user counter: its heading and its Memory.Meta key.
