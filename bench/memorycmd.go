@@ -17,7 +17,7 @@ import (
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/methods/agent/lifemem"
+	"github.com/memharness/memharness/methods/agent"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/methods/registry"
 	"github.com/memharness/memharness/prediction"
@@ -54,7 +54,7 @@ func cmdMemory(ctx context.Context, stdio IO, args []string) error {
 	if *user != "" && *method == "" {
 		return fmt.Errorf("--user needs --method (the methods with memory: 'bench memory show %s')", run)
 	}
-	methods, err := memoryMethods(run, stdio.Kinds.predict())
+	methods, err := memoryMethods(run, stdio.Kinds.predict(), stdio.Kinds.agents())
 	if err != nil {
 		return err
 	}
@@ -99,8 +99,10 @@ type memoryMethod struct {
 	Summary string `json:"summary"`
 	// EmptyUsers names the users whose memory came out empty.
 	EmptyUsers []string `json:"empty_users,omitempty"`
-	// show is what the kind's entry says to show of its memories.
-	show predict.Inspector
+	// show and agentShow are what the kind's entry says to show of its
+	// memories.
+	show      predict.Inspector
+	agentShow agent.Inspector
 }
 
 type userFile struct {
@@ -109,7 +111,7 @@ type userFile struct {
 }
 
 // memoryMethods finds every method of run that kept memory, in name order.
-func memoryMethods(run string, reg *registry.Registry) ([]memoryMethod, error) {
+func memoryMethods(run string, reg *registry.Registry, agentKinds *lifelong.Methods) ([]memoryMethod, error) {
 	kinds := configKinds(run)
 	var out []memoryMethod
 	dirs, err := os.ReadDir(filepath.Join(run, "memory"))
@@ -167,6 +169,9 @@ func memoryMethods(run string, reg *registry.Registry) ([]memoryMethod, error) {
 		m := memoryMethod{Name: d.Name(), Kind: kinds[d.Name()], Agent: true}
 		if m.Kind == "" {
 			m.Kind = d.Name()
+		}
+		if e, err := agentKinds.Lookup(m.Kind); err == nil {
+			m.agentShow = e.Memory
 		}
 		m.Summary = summarizeAgent(run, m)
 		out = append(out, m)
@@ -259,10 +264,10 @@ func summarizeUsers(m memoryMethod) (string, []string) {
 }
 
 func summarizeAgent(run string, m memoryMethod) string {
-	var st lifemem.Stats
-	if err := readJSONFile(filepath.Join(lifelong.MethodDir(run, m.Name), "lifemem_stats.json"), &st); err == nil {
-		return fmt.Sprintf("lifelong agent memory: %d trajectories in %d clusters, %d rules, %d construction calls",
-			st.Trajectories, st.Clusters, st.Rules, st.Total.Calls)
+	if m.agentShow.Summary != nil {
+		if line, ok := m.agentShow.Summary(lifelong.MethodDir(run, m.Name)); ok {
+			return line
+		}
 	}
 	files, _ := filepath.Glob(filepath.Join(lifelong.MethodDir(run, m.Name), "state", "*"))
 	var names []string
@@ -423,20 +428,18 @@ func describeUser(w io.Writer, d userDetail) error {
 // clusters and rules, or an outline of another method's saved state.
 func showAgentMemory(ctx context.Context, w io.Writer, run string, m memoryMethod, asJSON bool) error {
 	dir := filepath.Join(lifelong.MethodDir(run, m.Name), "state")
-	if m.Kind == "lifemem" || fileExists(filepath.Join(lifelong.MethodDir(run, m.Name), "lifemem_stats.json")) {
-		lm, err := lifemem.Inspect(ctx, dir, lifemem.Options{})
+	if m.agentShow.Describe != nil {
+		d, err := m.agentShow.Describe(ctx, lifelong.MethodDir(run, m.Name))
 		if err != nil {
 			return err
 		}
-		defer lm.Close()
 		if asJSON {
-			return writeJSON(w, struct {
-				Method string        `json:"method"`
-				Kind   string        `json:"kind"`
-				Stats  lifemem.Stats `json:"stats"`
-			}{m.Name, m.Kind, lm.Stats()})
+			out := map[string]any{"method": m.Name, "kind": m.Kind}
+			maps.Copy(out, d.JSON)
+			return writeJSON(w, out)
 		}
-		return lm.Describe(w)
+		_, err = io.WriteString(w, d.Text)
+		return err
 	}
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {

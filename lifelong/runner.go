@@ -18,6 +18,7 @@ import (
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
+	"github.com/memharness/memharness/methods/agent/lifemem"
 	"github.com/memharness/memharness/metrics"
 )
 
@@ -554,8 +555,9 @@ func envBatches(st Stream, env string) [][]agent.Trajectory {
 	return out
 }
 
-// StatsFile is where Run puts a method's own memory statistics.
-const StatsFile = "lifemem_stats.json"
+// StatsFile is where Run puts a method's own memory statistics (LifeMem's
+// file, named beside its inspector).
+const StatsFile = lifemem.StatsFile
 
 // writeStats saves the memory statistics of a method that has a
 // `Stats() T` method (LifeMem's clusters, sizes, clusters per environment),

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 
 	"go.yaml.in/yaml/v3"
@@ -58,6 +59,27 @@ type Entry struct {
 	// Check, when set, reports problems of the kind's knobs beyond their
 	// being read ("tau: …"), each naming its key.
 	Check func(Spec) []string
+	// Memory describes what the method keeps for `bench memory` (zero: an
+	// outline of its saved state files).
+	Memory Inspector
+}
+
+// Inspector reads an agent method's memory from its folder of a run
+// (lifelong/<method>: the saved state under state/, and any statistics
+// file of its own beside it).
+type Inspector struct {
+	// Summary is the one-line description; ok is false when the folder
+	// holds nothing the kind can read.
+	Summary func(dir string) (line string, ok bool)
+	// Describe reads the memory in full: JSON fields for `--json` and the
+	// text for the terminal.
+	Describe func(ctx context.Context, dir string) (Detail, error)
+}
+
+// Detail is an agent method's memory as its kind describes it.
+type Detail struct {
+	JSON map[string]any
+	Text string
 }
 
 // OptionsOf decodes the kind's own settings of a spec (Spec.Options) into

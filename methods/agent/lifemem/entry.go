@@ -1,7 +1,12 @@
 package lifemem
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/memharness/memharness/methods/agent"
 )
@@ -10,10 +15,11 @@ import (
 // (top_k, the cluster split L and τ, the two ablations).
 func Entry() agent.Entry {
 	return agent.Entry{
-		Kind:  "lifemem",
-		About: "clusters the stream's trajectories, distils rules per cluster, retrieves exemplars and rules per task",
-		Keys:  []string{"top_k", "split_size", "tau", "no_skills", "no_trajectories"},
-		New:   fromSpec,
+		Kind:   "lifemem",
+		About:  "clusters the stream's trajectories, distils rules per cluster, retrieves exemplars and rules per task",
+		Keys:   []string{"top_k", "split_size", "tau", "no_skills", "no_trajectories"},
+		New:    fromSpec,
+		Memory: agent.Inspector{Summary: summary, Describe: describe},
 		Check: func(m agent.Spec) []string {
 			var out []string
 			if m.SplitSize < 0 || m.SplitSize == 1 {
@@ -40,4 +46,38 @@ func fromSpec(spec agent.Spec) (agent.Method, error) {
 		o.Ablation = NoTrajectories
 	}
 	return New(o)
+}
+
+// StatsFile is where the lifelong runner puts LifeMem's memory statistics
+// (Stats), beside the method's state folder.
+const StatsFile = "lifemem_stats.json"
+
+// summary is the one-line description of a run's LifeMem memory, from its
+// statistics file.
+func summary(dir string) (string, bool) {
+	b, err := os.ReadFile(filepath.Join(dir, StatsFile))
+	if err != nil {
+		return "", false
+	}
+	var st Stats
+	if json.Unmarshal(b, &st) != nil {
+		return "", false
+	}
+	return fmt.Sprintf("lifelong agent memory: %d trajectories in %d clusters, %d rules, %d construction calls",
+		st.Trajectories, st.Clusters, st.Rules, st.Total.Calls), true
+}
+
+// describe opens the saved memory read-only and describes its clusters and
+// rules.
+func describe(ctx context.Context, dir string) (agent.Detail, error) {
+	lm, err := Inspect(ctx, filepath.Join(dir, "state"), Options{})
+	if err != nil {
+		return agent.Detail{}, err
+	}
+	defer lm.Close()
+	var b strings.Builder
+	if err := lm.Describe(&b); err != nil {
+		return agent.Detail{}, err
+	}
+	return agent.Detail{JSON: map[string]any{"stats": lm.Stats()}, Text: b.String()}, nil
 }
