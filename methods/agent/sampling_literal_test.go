@@ -203,6 +203,11 @@ func TestSamplingLiteralsFound(t *testing.T) {
 		{`const defaultTemperature = 0.3; _ = defaultTemperature`, 1},
 		{`p := s.For("act", env); p.Stop = pr.Stop(); _ = llm.Params{}`, 0},
 		{`p := agent.CloneParams(s.For("act", env)); if stop != nil { p.Stop = stop }`, 0},
+		// A kind's entry declares its purposes' defaults; the bench resolves
+		// them into the run's sampling.
+		{`_ = predict.Purpose{Name: "x", Own: llm.Params{MaxTokens: 16000}}`, 0},
+		{`_ = []predict.Purpose{{Name: "x", Release: llm.Params{Extra: map[string]any{"max_completion_tokens": 1}}}}`, 0},
+		{`_ = predict.Purpose{Name: "x", Source: "y"}; _ = llm.Params{MaxTokens: 16000}`, 1},
 	} {
 		src := "package x\nfunc f() {\n" + tc.src + "\n}\n"
 		fset := token.NewFileSet()
