@@ -66,7 +66,6 @@ func TestNoBuiltInMethodKindNamedOutsideItsPackage(t *testing.T) {
 		"releases/lifememrel/pins.go": "pinned sources per baseline",
 		"lifelong/config.go":          "agent kind constants, read by bench's lifelong verbs",
 		"bench/lifelong.go":           "the lifelong pipeline",
-		"bench/view/memory.go":        "the viewer's checkpoint prefixes",
 	}
 	// coincidences are strings equal to a kind's name that mean something
 	// else where they are written.
