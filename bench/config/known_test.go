@@ -89,3 +89,37 @@ lifelong:
 		})
 	}
 }
+
+// TestSetKindOption: a kind's own option can be set from the command line
+// (and so swept), and a misspelt one is reported at the flag.
+func TestSetKindOption(t *testing.T) {
+	type notesOptions struct {
+		Keep int `yaml:"keep"`
+	}
+	reg := registry.Default()
+	reg.Register(predict.Entry{Kind: "notes", Options: notesOptions{}})
+	path := filepath.Join(t.TempDir(), "k.yaml")
+	cfg := "name: k\ntask: movielens\ndataset: {name: movielens, synthetic: {users: 4, movies: 100, seed: 1}}\n" +
+		"backbone: {kind: sim}\nmethods:\n  - {name: mine, kind: notes}\n"
+	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Getenv: noEnv, Known: Known{Methods: reg}}
+	c, err := o.Load(path, []string{"methods[0].keep=20"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := predict.OptionsOf[notesOptions](c.Methods[0])
+	if err != nil || got.Keep != 20 {
+		t.Errorf("keep = %d (%v), want 20 from --set", got.Keep, err)
+	}
+	_, err = o.Load(path, []string{"methods[0].kep=20"})
+	want := `--set methods[0].kep=20: unknown field "kep" in methods[0] (did you mean "keep"?)`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want %s", err, want)
+	}
+	_, err = o.Load(path, []string{"methods[0].histroy_tokens=20"})
+	if err == nil || !strings.Contains(err.Error(), `did you mean "history_tokens"?`) {
+		t.Errorf("a misspelt shared key: %v", err)
+	}
+}

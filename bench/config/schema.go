@@ -73,7 +73,12 @@ func closest(key string, names []string) string { return kinds.Closest(key, name
 
 // checkPath verifies that a --set or sweep key names something in the schema
 // rooted at t, and returns the type found there.
-func checkPath(t reflect.Type, p keyPath) (reflect.Type, error) {
+//
+// With kindOptions, a key a method spec does not have is let through as a
+// kind's own option, for the checker to judge once the value is in the
+// document (a --set flag); a sweep key is checked here, before any variant
+// exists, so it names the spec's keys only.
+func checkPath(t reflect.Type, p keyPath, kindOptions bool) (reflect.Type, error) {
 	parent := ""
 	for _, s := range p {
 		t = deref(t)
@@ -89,6 +94,12 @@ func checkPath(t reflect.Type, p keyPath) (reflect.Type, error) {
 				return nil, fmt.Errorf("%s is a mapping, not a list", where(parent))
 			}
 			f, ok := field(t, s.key)
+			if !ok && kindOptions && (t == predictSpec || t == agentSpec) {
+				// Perhaps a kind's own option: which kind is known only in
+				// the document, where the checker looks it up once the
+				// value is in place.
+				return reflect.TypeFor[any](), nil
+			}
 			if !ok {
 				return nil, fmt.Errorf("%s", unknownField(t, s.key, parent))
 			}
