@@ -27,6 +27,7 @@ import (
 	"github.com/memharness/memharness/methods/agent"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/methods/registry"
+	"github.com/memharness/memharness/runlog"
 )
 
 // runBench writes config into a temporary directory and runs
@@ -57,15 +58,53 @@ func runBench(t *testing.T, kinds *bench.Kinds, name, config string) (string, st
 // answers it from the prompt text, like any method it has never seen.
 type notes struct {
 	eval predict.Evaluator
+	keep int
+}
+
+// NotesOptions are the settings of kind "notes", written beside name and
+// kind in its methods[] entry.
+type NotesOptions struct {
+	// Keep is how many of the user's latest records the note is written
+	// from (40 when unset).
+	Keep int `yaml:"keep"`
+}
+
+// notesEntry is everything the harness needs to know about kind "notes":
+// registering it is the one line a program adds.
+func notesEntry() predict.Entry {
+	return predict.Entry{
+		Kind:    "notes",
+		About:   "a few lines on the user's habits, written once from the latest records",
+		New:     newNotes,
+		Keys:    []string{"history_tokens"},
+		Options: NotesOptions{},
+		Purposes: []predict.Purpose{predict.PredictPurpose(),
+			{Name: "notes.build", ReleaseFrom: runlog.FromOwn, Source: "our own method: server defaults"}},
+		Memory: predict.Inspector{
+			Columns: []predict.Column{{Heading: "records read", Key: "records"}},
+			Summary: func(ms []predict.Memory) string {
+				return fmt.Sprintf("notes from %.0f records each", predict.MeanMeta(ms, "records"))
+			},
+		},
+		// A reader of its own for the embedded backbone goes here once the
+		// sim takes one from a method's entry.
+	}
 }
 
 func newNotes(spec predict.Spec) (predict.Method, error) {
-	spec.Kind = predict.KindTruncation // the evaluation path: history + memory
+	o, err := predict.OptionsOf[NotesOptions](spec)
+	if err != nil {
+		return nil, err
+	}
+	if o.Keep == 0 {
+		o.Keep = 40
+	}
+	spec.Kind = "truncation" // the evaluation path: history + memory
 	ev, err := predict.NewEvaluator(spec)
 	if err != nil {
 		return nil, fmt.Errorf("notes: %w", err)
 	}
-	return &notes{eval: ev}, nil
+	return &notes{eval: ev, keep: o.Keep}, nil
 }
 
 func (m *notes) Name() string { return m.eval.Name() }
@@ -78,7 +117,8 @@ func (m *notes) PrepareUser(ctx context.Context, env predict.Env, u behavior.Use
 	// Only what happened before the user's first test action: the rest is
 	// the future the questions are about.
 	past := first.History[:first.PracticeCut]
-	records, err := m.eval.Prompts(env).Records(past[max(0, len(past)-40):])
+	past = past[max(0, len(past)-m.keep):]
+	records, err := m.eval.Prompts(env).Records(past)
 	if err != nil {
 		return predict.Memory{}, fmt.Errorf("notes: %s: %w", u.User, err)
 	}
@@ -92,7 +132,8 @@ func (m *notes) PrepareUser(ctx context.Context, env predict.Env, u behavior.Use
 		return predict.Memory{}, fmt.Errorf("notes: %s: %w", u.User, err)
 	}
 	text := strings.TrimSpace(resp.Text)
-	return predict.Memory{Text: text, Tokens: env.TokenCounter().Count(text), Calls: 1, Usage: resp.Usage}, nil
+	return predict.Memory{Text: text, Tokens: env.TokenCounter().Count(text), Calls: 1, Usage: resp.Usage,
+		Meta: map[string]any{"kind": "notes", "records": len(past)}}, nil
 }
 
 func (m *notes) Predict(ctx context.Context, env predict.Env, mem predict.Memory, inst behavior.Instance) (predict.Outcome, error) {
@@ -108,7 +149,7 @@ func (m *notes) Predict(ctx context.Context, env predict.Env, mem predict.Memory
 // calls are accounted, and the report has its rows.
 func TestExtendingPredictionMethod(t *testing.T) {
 	reg := registry.Default()
-	reg.Register("notes", newNotes)
+	reg.Register(notesEntry())
 	dir, console := runBench(t, &bench.Kinds{Predict: reg}, "extending", `name: extending
 task: movielens
 seed: 42
@@ -120,7 +161,7 @@ dataset:
 backbone: {kind: sim}
 methods:
   - {name: truncation, kind: truncation}
-  - {name: notes, kind: notes}
+  - {name: notes, kind: notes, keep: 20}
 report: {bootstrap: 20}
 `)
 	samples, err := os.ReadFile(filepath.Join(dir, "samples.jsonl"))
@@ -174,6 +215,15 @@ report: {bootstrap: 20}
 	}
 	if strings.Contains(console, "warning") {
 		t.Errorf("the run warned:\n%s", console)
+	}
+	// keep: 20 reached the method, and `bench memory` shows its column.
+	var out bytes.Buffer
+	if code := bench.Main(context.Background(), []string{"memory", "show", dir, "--method", "notes"},
+		bench.IO{Out: &out, Err: &out, Kinds: &bench.Kinds{Predict: reg}}); code != 0 {
+		t.Fatalf("bench memory exit %d:\n%s", code, out.String())
+	}
+	if !strings.Contains(out.String(), "records read") || !strings.Contains(out.String(), "notes from 20 records each") {
+		t.Errorf("bench memory does not show the notes' own column and summary (keep: 20):\n%s", out.String())
 	}
 }
 
@@ -355,10 +405,25 @@ type tipsState struct {
 	Pending   map[string]bool               `json:"pending"`
 }
 
-// newTips is the factory registered for kind "tips": top_k is how many
-// exemplars it keeps per environment.
-func newTips(spec lifelong.MethodSpec) (agent.Method, error) {
-	keep := spec.TopK
+// TipsOptions are the settings of kind "tips" of its own.
+type TipsOptions struct {
+	// Keep is how many exemplars it keeps per environment (3 when unset).
+	Keep int `yaml:"keep"`
+}
+
+// tipsEntry is kind "tips" as registered: one line in a program.
+func tipsEntry() agent.Entry {
+	return agent.Entry{Kind: "tips", New: newTips, Options: TipsOptions{},
+		About: "the latest solved tasks as exemplars, and one tip per environment written from them"}
+}
+
+// newTips builds kind "tips" from its spec.
+func newTips(spec agent.Spec) (agent.Method, error) {
+	o, err := agent.OptionsOf[TipsOptions](spec)
+	if err != nil {
+		return nil, err
+	}
+	keep := o.Keep
 	if keep == 0 {
 		keep = 3
 	}
@@ -438,7 +503,7 @@ func (m *tips) Restore(_ context.Context, env agent.Env) (bool, error) {
 // together): it scores on both and beats ReAct on the stream.
 func TestExtendingAgentMethod(t *testing.T) {
 	methods := lifelong.DefaultMethods()
-	methods.Register("tips", newTips)
+	methods.Register(tipsEntry())
 	envReg := all.Default()
 	envReg.Register(lampsEntry())
 	dir, console := runBench(t, &bench.Kinds{Agents: methods, Envs: envReg}, "tips", `name: tips
@@ -449,7 +514,7 @@ lifelong:
   envs: [toolqa, lamps]
   methods:
     - {name: react, kind: react}
-    - {name: tips, kind: tips, top_k: 3}
+    - {name: tips, kind: tips, keep: 2}
 `)
 	mine, base := readSummary(t, dir, "tips"), readSummary(t, dir, "react")
 	if mine.OP == nil || base.OP == nil {
@@ -486,6 +551,10 @@ lifelong:
 		}
 		if st.Tips[env] == "" {
 			t.Errorf("no tip for %s in %s", env, saved[len(saved)-1])
+		}
+		// keep: 2 reached the method.
+		if n := len(st.Exemplars[env]); n == 0 || n > 2 {
+			t.Errorf("%d exemplars kept for %s, want 1 or 2 (keep: 2)", n, env)
 		}
 	}
 }

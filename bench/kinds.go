@@ -10,7 +10,8 @@ import (
 // Kinds are the registries a run builds its methods and opens its
 // environments from, handed to the runners as values (IO.Kinds); nil
 // fields, or a nil Kinds, mean the built-in kinds. Config validation asks
-// them too, so a registered kind is accepted in a config file.
+// them too, so a registered kind — and its own options — is accepted in a
+// config file.
 type Kinds struct {
 	Predict *registry.Registry
 	Agents  *lifelong.Methods
@@ -43,11 +44,12 @@ func (k *Kinds) envs() *all.Registry {
 	return k.Envs
 }
 
-// known is what config validation accepts: the kinds of these registries.
-// The built-in registries validate exactly as config.Known{} does.
+// known is what config validation accepts: the entries of these
+// registries. The built-in registries validate exactly as config.Known{}
+// does.
 func (k *Kinds) known() config.Known {
 	return config.Known{
-		Methods:  k.predict().Kinds(),
-		Lifelong: lifelong.Known{Methods: k.agents().Kinds(), Envs: k.envs().Names()},
+		Methods:  k.predict(),
+		Lifelong: lifelong.Known{Methods: k.agents(), Envs: k.envs().Ordered()},
 	}
 }

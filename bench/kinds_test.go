@@ -14,11 +14,11 @@ import (
 func TestDefaultKindsValidateAsBuiltIns(t *testing.T) {
 	for _, k := range []*Kinds{nil, {}, DefaultKinds()} {
 		got := k.known()
-		if !slices.Equal(got.Methods, config.MethodKinds()) {
-			t.Errorf("prediction kinds %v, want %v", got.Methods, config.MethodKinds())
+		if !slices.Equal(got.Methods.Names(), config.MethodKinds()) {
+			t.Errorf("prediction kinds %v, want %v", got.Methods.Names(), config.MethodKinds())
 		}
-		if want := []string{"react", "synapse", "expel", "autoskill", "lifemem"}; !slices.Equal(got.Lifelong.Methods, want) {
-			t.Errorf("agent kinds %v, want %v", got.Lifelong.Methods, want)
+		if want := []string{"react", "synapse", "expel", "autoskill", "lifemem"}; !slices.Equal(got.Lifelong.Methods.Ordered(), want) {
+			t.Errorf("agent kinds %v, want %v", got.Lifelong.Methods.Ordered(), want)
 		}
 		if want := append(lifelong.PaperOrder(), lifelong.PaperOOD()...); !slices.Equal(got.Lifelong.Envs, want) {
 			t.Errorf("environments %v, want %v", got.Lifelong.Envs, want)

@@ -17,9 +17,9 @@ import (
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/methods/agent/lifemem"
-	"github.com/memharness/memharness/methods/pramem"
+	"github.com/memharness/memharness/methods/agent"
 	"github.com/memharness/memharness/methods/predict"
+	"github.com/memharness/memharness/methods/registry"
 	"github.com/memharness/memharness/prediction"
 	"github.com/memharness/memharness/runlog"
 )
@@ -54,7 +54,7 @@ func cmdMemory(ctx context.Context, stdio IO, args []string) error {
 	if *user != "" && *method == "" {
 		return fmt.Errorf("--user needs --method (the methods with memory: 'bench memory show %s')", run)
 	}
-	methods, err := memoryMethods(run)
+	methods, err := memoryMethods(run, stdio.Kinds.predict(), stdio.Kinds.agents())
 	if err != nil {
 		return err
 	}
@@ -99,6 +99,10 @@ type memoryMethod struct {
 	Summary string `json:"summary"`
 	// EmptyUsers names the users whose memory came out empty.
 	EmptyUsers []string `json:"empty_users,omitempty"`
+	// show and agentShow are what the kind's entry says to show of its
+	// memories.
+	show      predict.Inspector
+	agentShow agent.Inspector
 }
 
 type userFile struct {
@@ -107,7 +111,7 @@ type userFile struct {
 }
 
 // memoryMethods finds every method of run that kept memory, in name order.
-func memoryMethods(run string) ([]memoryMethod, error) {
+func memoryMethods(run string, reg *registry.Registry, agentKinds *lifelong.Methods) ([]memoryMethod, error) {
 	kinds := configKinds(run)
 	var out []memoryMethod
 	dirs, err := os.ReadDir(filepath.Join(run, "memory"))
@@ -146,6 +150,9 @@ func memoryMethods(run string) ([]memoryMethod, error) {
 		if m.Kind == "" {
 			m.Kind = m.Name
 		}
+		if e, err := reg.Lookup(m.Kind); err == nil {
+			m.show = e.Memory
+		}
 		sortUsers(m.Users)
 		m.Summary, m.EmptyUsers = summarizeUsers(m)
 		out = append(out, m)
@@ -162,6 +169,9 @@ func memoryMethods(run string) ([]memoryMethod, error) {
 		m := memoryMethod{Name: d.Name(), Kind: kinds[d.Name()], Agent: true}
 		if m.Kind == "" {
 			m.Kind = d.Name()
+		}
+		if e, err := agentKinds.Lookup(m.Kind); err == nil {
+			m.agentShow = e.Memory
 		}
 		m.Summary = summarizeAgent(run, m)
 		out = append(out, m)
@@ -226,49 +236,26 @@ func isDigits(s string) bool {
 	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
-// textMemory reports whether kind keeps its memory as text (RAG keeps an
-// index of the history instead, so its text is empty by design).
-func textMemory(kind string) bool { return kind != "rag" }
-
 func summarizeUsers(m memoryMethod) (string, []string) {
 	var tokens, calls int
 	var empty []string
 	for _, u := range m.Users {
 		tokens += u.Mem.Tokens
 		calls += u.Mem.Calls
-		if textMemory(m.Kind) && strings.TrimSpace(u.Mem.Text) == "" {
+		if !m.show.NoText && strings.TrimSpace(u.Mem.Text) == "" {
 			empty = append(empty, u.User)
 		}
 	}
 	n := len(m.Users)
 	s := fmt.Sprintf("%d users, mean %d memory tokens, %d construction calls", n, (tokens+n/2)/n, calls)
-	switch m.Kind {
-	case "pramem":
-		var pat, bias int
-		for _, u := range m.Users {
-			pat += metaInt(u.Mem.Meta, "user_exp")
-			bias += metaInt(u.Mem.Meta, "model_exp")
+	if m.show.Summary != nil {
+		mems := make([]predict.Memory, len(m.Users))
+		for i, u := range m.Users {
+			mems[i] = u.Mem
 		}
-		s += fmt.Sprintf(", mean %.1f experiences and %.1f bias alerts after %d rounds",
-			float64(pat)/float64(n), float64(bias)/float64(n), metaInt(m.Users[0].Mem.Meta, "rounds"))
-	case "mem0", "memos":
-		var stored int
-		for _, u := range m.Users {
-			stored += metaInt(u.Mem.Meta, "stored")
+		if own := m.show.Summary(mems); own != "" {
+			s += ", " + own
 		}
-		s += fmt.Sprintf(", mean %.1f stored units", float64(stored)/float64(n))
-	case "proex":
-		var chosen int
-		for _, u := range m.Users {
-			chosen += metaInt(u.Mem.Meta, "chosen")
-		}
-		s += fmt.Sprintf(", mean %.1f chosen profiles", float64(chosen)/float64(n))
-	case "rag":
-		var docs int
-		for _, u := range m.Users {
-			docs += metaInt(u.Mem.Meta, "documents")
-		}
-		s += fmt.Sprintf(", mean %.1f indexed documents (no text memory)", float64(docs)/float64(n))
 	}
 	if len(empty) > 0 {
 		s += fmt.Sprintf("; EMPTY for %d of %d users (%s)", len(empty), n, strings.Join(empty, ", "))
@@ -277,10 +264,10 @@ func summarizeUsers(m memoryMethod) (string, []string) {
 }
 
 func summarizeAgent(run string, m memoryMethod) string {
-	var st lifemem.Stats
-	if err := readJSONFile(filepath.Join(lifelong.MethodDir(run, m.Name), "lifemem_stats.json"), &st); err == nil {
-		return fmt.Sprintf("lifelong agent memory: %d trajectories in %d clusters, %d rules, %d construction calls",
-			st.Trajectories, st.Clusters, st.Rules, st.Total.Calls)
+	if m.agentShow.Summary != nil {
+		if line, ok := m.agentShow.Summary(lifelong.MethodDir(run, m.Name)); ok {
+			return line
+		}
 	}
 	files, _ := filepath.Glob(filepath.Join(lifelong.MethodDir(run, m.Name), "state", "*"))
 	var names []string
@@ -331,11 +318,15 @@ func showMethodUsers(w io.Writer, m memoryMethod, asJSON bool) error {
 	}
 	fmt.Fprintf(w, "%s (kind %s): %s\n\n", m.Name, m.Kind, m.Summary)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "user\tmemory tokens\tcalls\t"+strings.Join(userColumns(m.Kind), "\t"))
+	heads := make([]string, len(m.show.Columns))
+	for i, c := range m.show.Columns {
+		heads[i] = c.Heading
+	}
+	fmt.Fprintln(tw, "user\tmemory tokens\tcalls\t"+strings.Join(heads, "\t"))
 	for _, u := range m.Users {
 		var cells []string
-		for _, c := range userColumnKeys(m.Kind) {
-			cells = append(cells, fmt.Sprint(metaInt(u.Mem.Meta, c)))
+		for _, c := range m.show.Columns {
+			cells = append(cells, fmt.Sprint(predict.MetaInt(u.Mem.Meta, c.Key)))
 		}
 		flag := ""
 		if slices.Contains(m.EmptyUsers, u.User) {
@@ -348,40 +339,8 @@ func showMethodUsers(w io.Writer, m memoryMethod, asJSON bool) error {
 	return nil
 }
 
-// userColumns and userColumnKeys are the per-kind counters of the user table.
-func userColumns(kind string) []string {
-	switch kind {
-	case "pramem":
-		return []string{"rounds", "experiences", "bias alerts", "pending"}
-	case "mem0", "memos":
-		return []string{"stored", "added", "updated", "invalid answers"}
-	case "proex":
-		return []string{"profiles chosen", "validation questions"}
-	case "summary":
-		return []string{"chunks"}
-	case "rag":
-		return []string{"documents"}
-	}
-	return nil
-}
-
-func userColumnKeys(kind string) []string {
-	switch kind {
-	case "pramem":
-		return []string{"rounds", "user_exp", "model_exp", "proposal"}
-	case "mem0", "memos":
-		return []string{"stored", "added", "updated", "invalid_answers"}
-	case "proex":
-		return []string{"chosen", "validation_questions"}
-	case "summary":
-		return []string{"chunks"}
-	case "rag":
-		return []string{"documents"}
-	}
-	return nil
-}
-
-// userDetail is one user's memory in full.
+// userDetail is one user's memory in full: the generic part, then what
+// the kind's entry reads of its checkpoints (Detail).
 type userDetail struct {
 	Method   string         `json:"method"`
 	Kind     string         `json:"kind"`
@@ -390,48 +349,27 @@ type userDetail struct {
 	Calls    int            `json:"calls"`
 	Usage    llm.Usage      `json:"usage"`
 	Counters map[string]any `json:"counters,omitempty"`
-	// PraMem: each round's changes and the final sections.
-	Rounds []pramemRound     `json:"rounds,omitempty"`
-	Final  *pramem.ExpMemory `json:"final,omitempty"`
-	Units  []memoryUnit      `json:"units,omitempty"`    // Mem0, MemOS
-	Profs  []proexProfile    `json:"profiles,omitempty"` // ProEx
 	// Text is the memory exactly as the prediction prompt shows it.
 	Text string `json:"text"`
+	// kind is the kind's own detail; noText its Inspector.NoText.
+	kind   predict.Detail
+	noText bool
 }
 
-// pramemRound is what one practice round did to the memory.
-type pramemRound struct {
-	Round       int      `json:"round"` // 1-based
-	PracticeIdx int      `json:"practice_item"`
-	Proposed    int      `json:"proposed"`
-	Verified    int      `json:"verified"`
-	Review      string   `json:"review,omitempty"` // "", "accepted", "rejected"
-	Error       string   `json:"error,omitempty"`
-	Events      []string `json:"events,omitempty"`
-	Experience  []string `json:"experience"`  // pattern section after the round
-	BiasAlerts  []string `json:"bias_alerts"` // calibration section after the round
-	Pending     int      `json:"pending"`
-	Added       []string `json:"added,omitempty"`   // "experience: ..." / "bias alert: ..."
-	Removed     []string `json:"removed,omitempty"` // likewise
-}
-
-// memoryUnit and proexProfile read the construction checkpoints that Mem0,
-// MemOS and ProEx keep per user (checkpoints/<user>/<name>.json).
-type memoryUnit struct {
-	ID   string `json:"id"`
-	Type string `json:"type,omitempty"`
-	Text string `json:"text"`
-}
-
-type proexProfile struct {
-	Perspective string  `json:"perspective"`
-	Records     int     `json:"records"`
-	Text        string  `json:"text"`
-	Validated   bool    `json:"validated"`
-	Questions   int     `json:"questions"`
-	Invalid     int     `json:"invalid"`
-	Acc         float64 `json:"acc"`
-	F1          float64 `json:"f1"`
+// MarshalJSON writes the generic fields and the kind's own ones in one
+// object.
+func (d userDetail) MarshalJSON() ([]byte, error) {
+	type plain userDetail
+	b, err := json.Marshal(plain(d))
+	if err != nil || len(d.kind.JSON) == 0 {
+		return b, err
+	}
+	var all map[string]any
+	if err := json.Unmarshal(b, &all); err != nil {
+		return nil, err
+	}
+	maps.Copy(all, d.kind.JSON)
+	return json.Marshal(all)
 }
 
 func showUserMemory(w io.Writer, run string, m memoryMethod, user string, asJSON bool) error {
@@ -443,84 +381,21 @@ func showUserMemory(w io.Writer, run string, m memoryMethod, user string, asJSON
 		}
 		return fmt.Errorf("%s: no memory for user %q (users: %s)", m.Name, user, strings.Join(closest(user, names, 10), ", "))
 	}
+	var err error
 	mem := m.Users[i].Mem
 	d := userDetail{Method: m.Name, Kind: m.Kind, User: user, Tokens: mem.Tokens, Calls: mem.Calls, Usage: mem.Usage,
 		Counters: scalarMeta(mem.Meta), Text: mem.Text}
-	ckpt, _ := mem.Meta["checkpoint"].(string)
-	ckptDir := filepath.Join(run, filepath.Dir(checkpointFile(user, "")))
-	switch {
-	case m.Kind == "pramem":
-		if raw, ok := mem.Meta["memory_json"].(string); ok {
-			var final pramem.ExpMemory
-			if err := json.Unmarshal([]byte(raw), &final); err != nil {
-				return fmt.Errorf("%s: user %s: meta.memory_json: %w", m.Name, user, err)
-			}
-			d.Final = &final
+	d.noText = m.show.NoText
+	if m.show.Detail != nil {
+		ckptDir := filepath.Join(run, filepath.Dir(checkpointFile(user, "")))
+		if d.kind, err = m.show.Detail(ckptDir, mem); err != nil {
+			return fmt.Errorf("%s: user %s: %w", m.Name, user, err)
 		}
-		if ckpt != "" {
-			rounds, err := pramemRounds(ckptDir, ckpt)
-			if err != nil {
-				return fmt.Errorf("%s: user %s: %w", m.Name, user, err)
-			}
-			d.Rounds = rounds
-		}
-	case ckpt != "":
-		var st struct {
-			Units    []memoryUnit   `json:"units"`
-			Profiles []proexProfile `json:"profiles"`
-		}
-		p := filepath.Join(run, checkpointFile(user, ckpt))
-		if err := readJSONFile(p, &st); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return err
-		}
-		d.Units, d.Profs = st.Units, st.Profiles
 	}
 	if asJSON {
 		return writeJSON(w, d)
 	}
 	return describeUser(w, d)
-}
-
-// pramemRounds reads the round records of checkpoint namespace ns, in order.
-func pramemRounds(dir, ns string) ([]pramemRound, error) {
-	var out []pramemRound
-	for i := 0; ; i++ {
-		var r pramem.Round
-		err := readJSONFile(filepath.Join(dir, fmt.Sprintf("%s-round-%03d.json", ns, i)), &r)
-		if errors.Is(err, os.ErrNotExist) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		pr := pramemRound{Round: i + 1, PracticeIdx: r.PracticeIdx, Proposed: len(r.NewProposals), Error: r.Error,
-			Events: r.Events, Experience: nonNil(r.After.UserExp), BiasAlerts: nonNil(r.After.ModelExp), Pending: len(r.After.Proposal)}
-		if r.Verify != nil {
-			pr.Verified = len(r.Verify.Verified)
-		}
-		if r.ReviewTriggered && r.Review != nil {
-			pr.Review = "rejected"
-			if r.Review.Accepted {
-				pr.Review = "accepted"
-			}
-		}
-		for _, s := range []struct {
-			label         string
-			before, after []string
-		}{{"experience", r.Before.UserExp, r.After.UserExp}, {"bias alert", r.Before.ModelExp, r.After.ModelExp}} {
-			for _, x := range s.after {
-				if !slices.Contains(s.before, x) {
-					pr.Added = append(pr.Added, s.label+": "+x)
-				}
-			}
-			for _, x := range s.before {
-				if !slices.Contains(s.after, x) {
-					pr.Removed = append(pr.Removed, s.label+": "+x)
-				}
-			}
-		}
-		out = append(out, pr)
-	}
 }
 
 func describeUser(w io.Writer, d userDetail) error {
@@ -534,61 +409,9 @@ func describeUser(w io.Writer, d userDetail) error {
 		}
 		fmt.Fprintf(&b, "  %s\n", strings.Join(parts, ", "))
 	}
-	if len(d.Rounds) > 0 {
-		b.WriteString("\nRounds (experience: what the user tends to do; bias alerts: what the model should correct):\n")
-		for _, r := range d.Rounds {
-			fmt.Fprintf(&b, "  round %2d (practice item %d): %d proposed, %d verified", r.Round, r.PracticeIdx, r.Proposed, r.Verified)
-			if r.Review != "" {
-				fmt.Fprintf(&b, ", review %s", r.Review)
-			}
-			fmt.Fprintf(&b, "; now %d experiences, %d bias alerts, %d pending", len(r.Experience), len(r.BiasAlerts), r.Pending)
-			if r.Error != "" {
-				fmt.Fprintf(&b, "; FAILED: %s", r.Error)
-			}
-			if len(r.Events) > 0 {
-				fmt.Fprintf(&b, "; events: %s", strings.Join(r.Events, ", "))
-			}
-			b.WriteString("\n")
-			for _, x := range r.Added {
-				fmt.Fprintf(&b, "      + %s\n", x)
-			}
-			for _, x := range r.Removed {
-				fmt.Fprintf(&b, "      - %s\n", x)
-			}
-		}
-	}
-	if d.Final != nil {
-		b.WriteString("\nFinal memory:\n")
-		for _, s := range []struct {
-			title string
-			items []string
-		}{{"Experience (patterns of this user)", d.Final.UserExp}, {"Bias alerts (calibration for the model)", d.Final.ModelExp},
-			{"Pending proposals (not yet in the memory)", d.Final.Proposal}} {
-			fmt.Fprintf(&b, "  %s: %d\n", s.title, len(s.items))
-			for i, x := range s.items {
-				fmt.Fprintf(&b, "    %d. %s\n", i+1, x)
-			}
-		}
-	}
-	if len(d.Units) > 0 {
-		fmt.Fprintf(&b, "\nStored units: %d\n", len(d.Units))
-		for _, u := range d.Units {
-			if u.Type != "" {
-				fmt.Fprintf(&b, "  %-4s %-10s %s\n", u.ID, u.Type, u.Text)
-			} else {
-				fmt.Fprintf(&b, "  %-4s %s\n", u.ID, u.Text)
-			}
-		}
-	}
-	if len(d.Profs) > 0 {
-		fmt.Fprintf(&b, "\nCandidate profiles: %d\n", len(d.Profs))
-		for _, p := range d.Profs {
-			fmt.Fprintf(&b, "  %-10s %4d records  validated %-5v  %d questions (%d invalid)  acc %.3f  f1 %.3f\n",
-				p.Perspective, p.Records, p.Validated, p.Questions, p.Invalid, p.Acc, p.F1)
-		}
-	}
+	b.WriteString(d.kind.Text)
 	if strings.TrimSpace(d.Text) == "" {
-		if textMemory(d.Kind) {
+		if !d.noText {
 			b.WriteString("\nThe memory is EMPTY: the prompt shows no memory for this user.\n")
 		}
 	} else {
@@ -605,20 +428,18 @@ func describeUser(w io.Writer, d userDetail) error {
 // clusters and rules, or an outline of another method's saved state.
 func showAgentMemory(ctx context.Context, w io.Writer, run string, m memoryMethod, asJSON bool) error {
 	dir := filepath.Join(lifelong.MethodDir(run, m.Name), "state")
-	if m.Kind == "lifemem" || fileExists(filepath.Join(lifelong.MethodDir(run, m.Name), "lifemem_stats.json")) {
-		lm, err := lifemem.Inspect(ctx, dir, lifemem.Options{})
+	if m.agentShow.Describe != nil {
+		d, err := m.agentShow.Describe(ctx, lifelong.MethodDir(run, m.Name))
 		if err != nil {
 			return err
 		}
-		defer lm.Close()
 		if asJSON {
-			return writeJSON(w, struct {
-				Method string        `json:"method"`
-				Kind   string        `json:"kind"`
-				Stats  lifemem.Stats `json:"stats"`
-			}{m.Name, m.Kind, lm.Stats()})
+			out := map[string]any{"method": m.Name, "kind": m.Kind}
+			maps.Copy(out, d.JSON)
+			return writeJSON(w, out)
 		}
-		return lm.Describe(w)
+		_, err = io.WriteString(w, d.Text)
+		return err
 	}
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
@@ -710,23 +531,6 @@ func scalarMeta(meta map[string]any) map[string]any {
 		return nil
 	}
 	return out
-}
-
-func metaInt(meta map[string]any, key string) int {
-	switch x := meta[key].(type) {
-	case float64:
-		return int(x)
-	case int:
-		return x
-	}
-	return 0
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
 
 func fileExists(p string) bool {

@@ -16,6 +16,7 @@ import (
 	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/methods/agent"
 )
 
 // PaperOrder returns the ten stream environments in the paper's similarity
@@ -135,29 +136,9 @@ type Config struct {
 	TestShuffle map[string]PyShuffle `yaml:"test_shuffle" json:"test_shuffle,omitempty"`
 }
 
-// MethodSpec is one method of a lifelong run with its knobs. Zero knobs mean
-// the method's own defaults (top_k 2, split_size 50, tau 0.95 for LifeMem).
-type MethodSpec struct {
-	// Name labels the method in results and directories.
-	Name string `yaml:"name" json:"name"`
-	// Kind is react, synapse, expel, autoskill or lifemem.
-	Kind string `yaml:"kind" json:"kind"`
-	// TopK is the number of trajectories (or skills) retrieved per task;
-	// 0 takes the method's default: synapse 3 (its Mind2Web
-	// retrieve_top_k), expel 2, autoskill 5 skills (its SDK's
-	// default_search_limit, ECNU-ICALK/AutoSkill autoskill/config.py),
-	// lifemem 2.
-	TopK int `yaml:"top_k" json:"top_k,omitempty"`
-	// SplitSize is LifeMem's L: a cluster may split once it has more members.
-	SplitSize int `yaml:"split_size" json:"split_size,omitempty"`
-	// Tau is LifeMem's τ: split only when the cluster's mean resultant
-	// length is below it (1.0 splits on size alone).
-	Tau float64 `yaml:"tau" json:"tau,omitempty"`
-	// NoSkills and NoTrajectories are LifeMem's ablations: leave the
-	// cluster skills or the exemplar trajectories out of the prompt.
-	NoSkills       bool `yaml:"no_skills" json:"no_skills,omitempty"`
-	NoTrajectories bool `yaml:"no_trajectories" json:"no_trajectories,omitempty"`
-}
+// MethodSpec is one method of a lifelong run with its knobs (agent.Spec:
+// the spec sits beside the agent methods' entries).
+type MethodSpec = agent.Spec
 
 // DecodeConfig reads a `lifelong:` block (the block's content, not the
 // whole file) strictly: unknown keys are errors. The result has its
@@ -223,16 +204,16 @@ func (c Config) WithDefaults() Config {
 var safeName = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 // Known lists the agent method kinds and environments a run can build, so
-// that validation accepts kinds registered beyond the built-ins (a nil list
-// means the built-ins). bench fills it from the run's registries.
+// that validation accepts kinds registered beyond the built-ins (nil means
+// the built-ins). bench fills it from the run's registries.
 type Known struct {
-	Methods []string
+	Methods *Methods
 	Envs    []string
 }
 
-func (k Known) methods() []string {
+func (k Known) methods() *Methods {
 	if k.Methods == nil {
-		return DefaultMethods().Kinds()
+		return DefaultMethods()
 	}
 	return k.Methods
 }
@@ -306,44 +287,60 @@ func (c Config) ValidateKnown(k Known) error {
 		} else {
 			names[m.Name] = i
 		}
-		for _, e := range m.validate(k.methods()) {
+		for _, e := range validateMethod(m, k.methods()) {
 			bad("%s.%s", field, e)
 		}
 	}
 	return errors.Join(errs...)
 }
 
-func (m MethodSpec) validate(kinds []string) []string {
+// validateMethod checks one method's knobs against its kind's entry: a
+// shared knob set on a kind that does not read it is reported, as are the
+// kind's own checks.
+func validateMethod(m MethodSpec, reg *Methods) []string {
+	e, err := reg.Lookup(m.Kind)
+	if err != nil {
+		return []string{fmt.Sprintf("kind: %q is not one of %s", m.Kind, strings.Join(reg.Ordered(), ", "))}
+	}
 	var out []string
-	if !slices.Contains(kinds, m.Kind) {
-		return []string{fmt.Sprintf("kind: %q is not one of %s", m.Kind, strings.Join(kinds, ", "))}
+	if e.Options == nil {
+		// A spec decoded without the config's checker (DecodeConfig) keeps
+		// unknown keys here; a kind without options of its own has none.
+		for _, k := range sortedKeys(m.Options) {
+			out = append(out, fmt.Sprintf("%s: unknown field (kind %s takes no options of its own)", k, m.Kind))
+		}
 	}
 	if m.TopK < 0 {
 		out = append(out, fmt.Sprintf("top_k: %d, want >= 0", m.TopK))
 	}
-	if m.Kind == KindReAct && m.TopK != 0 {
-		out = append(out, "top_k: react retrieves nothing")
-	}
-	lifememOnly := []struct {
+	for _, k := range []struct {
 		key string
 		set bool
 	}{
-		{"split_size", m.SplitSize != 0}, {"tau", m.Tau != 0},
+		{"top_k", m.TopK != 0}, {"split_size", m.SplitSize != 0}, {"tau", m.Tau != 0},
 		{"no_skills", m.NoSkills}, {"no_trajectories", m.NoTrajectories},
-	}
-	for _, k := range lifememOnly {
-		if k.set && m.Kind != KindLifeMem {
-			out = append(out, fmt.Sprintf("%s: applies to kind lifemem only, not %s", k.key, m.Kind))
+	} {
+		if k.set && !slices.Contains(e.Keys, k.key) {
+			msg := fmt.Sprintf("%s: not read by kind %s", k.key, m.Kind)
+			if by := readers(reg, k.key); len(by) > 0 {
+				msg += " (only " + strings.Join(by, ", ") + ")"
+			}
+			out = append(out, msg)
 		}
 	}
-	if m.SplitSize < 0 || m.SplitSize == 1 {
-		out = append(out, fmt.Sprintf("split_size: %d, want >= 2 (or 0 for the default)", m.SplitSize))
+	if e.Check != nil {
+		out = append(out, e.Check(m)...)
 	}
-	if m.Tau < 0 || m.Tau > 1 {
-		out = append(out, fmt.Sprintf("tau: %v, want in (0, 1] (or 0 for the default)", m.Tau))
-	}
-	if m.NoSkills && m.NoTrajectories {
-		out = append(out, "no_skills and no_trajectories together leave LifeMem no memory at all; use kind react")
+	return out
+}
+
+// readers are the kinds of reg that read a knob.
+func readers(reg *Methods, key string) []string {
+	var out []string
+	for _, e := range reg.Entries() {
+		if slices.Contains(e.Keys, key) {
+			out = append(out, e.Kind)
+		}
 	}
 	return out
 }

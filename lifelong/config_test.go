@@ -21,7 +21,7 @@ func TestDecodeConfig(t *testing.T) {
 	}{
 		{"minimal gets defaults", "methods: [{name: react, kind: react}]\n", nil},
 		{"unknown key", "methods: [{name: react, kind: react}]\nstreem: random\n", []string{"field streem not found"}},
-		{"unknown method key", "methods: [{name: l, kind: lifemem, L: 10}]\n", []string{"field L not found"}},
+		{"unknown method key", "methods: [{name: l, kind: lifemem, L: 10}]\n", []string{"methods[0].L: unknown field"}},
 		{"bad stream", "stream: sorted\nmethods: [{name: r, kind: react}]\n", []string{`lifelong.stream: "sorted"`}},
 		{"unknown env and duplicate", "envs: [alfworld, alfworld, nowhere]\nmethods: [{name: r, kind: react}]\n",
 			[]string{`lifelong.envs[1]: "alfworld" is already listed in envs`, `lifelong.envs[2]: unknown environment "nowhere"`}},
@@ -37,9 +37,9 @@ func TestDecodeConfig(t *testing.T) {
   - {name: c, kind: react, top_k: 2}
   - {name: d, kind: lifemem, no_skills: true, no_trajectories: true}
 `, []string{
-			"methods[0].name", `methods[1].kind: "gpt"`, "methods[2].tau: applies to kind lifemem only",
+			"methods[0].name", `methods[1].kind: "gpt"`, "methods[2].tau: not read by kind synapse (only lifemem)",
 			`methods[3].name: "b" repeats methods[2]`, "methods[3].tau: 1.5", "methods[3].split_size: 1",
-			"methods[4].top_k: react retrieves nothing", "methods[5].no_skills and no_trajectories",
+			"methods[4].top_k: not read by kind react", "methods[5].no_skills and no_trajectories",
 		}},
 		{"bad batch", "batch: -1\nmethods: [{name: r, kind: react}]\n", []string{"lifelong.batch: -1"}},
 	}

@@ -1,10 +1,25 @@
 package config
 
 import (
+	"fmt"
 	"reflect"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/memharness/memharness/lifelong"
+	"github.com/memharness/memharness/methods/agent"
+	"github.com/memharness/memharness/methods/predict"
 )
+
+// unknownOption explains a key that neither a method spec (t) nor its
+// kind's options (ot) have, suggesting a close one of either.
+func unknownOption(t, ot reflect.Type, key, parent string) string {
+	msg := fmt.Sprintf("unknown field %q in %s", key, where(parent))
+	if s := closest(key, append(knownKeys(t), knownKeys(ot)...)); s != "" {
+		return msg + fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return msg
+}
 
 // maxErrors caps how many problems one load reports; the rest are noise.
 const maxErrors = 20
@@ -18,10 +33,53 @@ type checker struct {
 	// index maps each written path to its value node, for placing
 	// validation errors later.
 	index map[string]*yaml.Node
+	// known are the kinds whose own options a method block may hold.
+	known Known
 }
 
-func newChecker(src *source) *checker {
-	return &checker{src: src, index: map[string]*yaml.Node{}}
+func newChecker(src *source, known Known) *checker {
+	return &checker{src: src, index: map[string]*yaml.Node{}, known: known}
+}
+
+var (
+	predictSpec = reflect.TypeFor[predict.Spec]()
+	agentSpec   = reflect.TypeFor[agent.Spec]()
+)
+
+// kindOptions is the type of the own options of the kind a method block
+// (n, of type t) selects, or nil: a key the spec does not have is looked
+// up there, so each kind's settings are checked as strictly as the rest.
+func (c *checker) kindOptions(n *yaml.Node, t reflect.Type) reflect.Type {
+	if t != predictSpec && t != agentSpec {
+		return nil
+	}
+	kind := ""
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == "kind" && n.Content[i+1].Kind == yaml.ScalarNode {
+			kind = n.Content[i+1].Value
+		}
+	}
+	var opts any
+	if t == predictSpec {
+		if e, err := c.known.methods().Lookup(kind); err == nil {
+			opts = e.Options
+		}
+	} else {
+		reg := c.known.Lifelong.Methods
+		if reg == nil {
+			reg = lifelong.DefaultMethods()
+		}
+		if e, err := reg.Lookup(kind); err == nil {
+			opts = e.Options
+		}
+	}
+	if opts == nil {
+		return nil
+	}
+	if ot := deref(reflect.TypeOf(opts)); ot.Kind() == reflect.Struct {
+		return ot
+	}
+	return nil
 }
 
 func (c *checker) fail(n *yaml.Node, path, format string, args ...any) {
@@ -117,6 +175,14 @@ func (c *checker) walkFields(n *yaml.Node, t reflect.Type, path string, seen map
 		}
 		f, ok := field(t, k.Value)
 		if !ok {
+			if ot := c.kindOptions(n, t); ot != nil {
+				if f, ok := field(ot, k.Value); ok {
+					c.walk(v, f.Type, childKey(path, k.Value))
+					continue
+				}
+				c.fail(k, "", "%s", unknownOption(t, ot, k.Value, path))
+				continue
+			}
 			c.fail(k, "", "%s", unknownField(t, k.Value, path))
 			continue
 		}

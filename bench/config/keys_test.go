@@ -15,6 +15,7 @@ import (
 
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/methods/registry"
 )
 
 // keysDocPath is the generated reference of every config key, relative to
@@ -58,47 +59,28 @@ func keysDoc(t *testing.T) string {
 	d.walk(&b, reflect.TypeFor[Config](), "")
 
 	b.WriteString("\n## Keys each prediction method kind reads\n\n")
-	b.WriteString("Every method takes `name`, `kind`, `language`, `templates`, `params` and `sampling`. Setting a knob that its kind\n")
-	b.WriteString("does not read is a validation error (not a silent no-op).\n\n| kind | keys |\n| :--- | :--- |\n")
-	for _, k := range MethodKinds() {
-		fmt.Fprintf(&b, "| %s | %s |\n", k, "`"+strings.Join(methodFields[k], "`, `")+"`")
+	b.WriteString("Read from each kind's entry (`predict.Entry`, beside its code). Every method takes `name`, `kind`,\n")
+	b.WriteString("`language`, `templates`, `params`, `sampling` and `parser`. Setting a knob that its kind does not read is a\n")
+	b.WriteString("validation error (not a silent no-op); a kind of one's own may take its own keys (`Entry.Options`).\n\n")
+	b.WriteString("| kind | keys | what it does |\n| :--- | :--- | :--- |\n")
+	for _, e := range registry.Default().Entries() {
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", e.Kind, "`"+strings.Join(e.Keys, "`, `")+"`", e.About)
 	}
 
 	writeSamplingDoc(&b)
 
-	b.WriteString("\n## Keys each agent method kind reads (`lifelong.methods[]`)\n\n| kind | keys |\n| :--- | :--- |\n")
-	for _, k := range []string{lifelong.KindReAct, lifelong.KindSynapse, lifelong.KindExpeL, lifelong.KindAutoSkill, lifelong.KindLifeMem} {
-		keys := []string{"name", "kind"}
-		for _, key := range []string{"top_k", "split_size", "tau", "no_skills", "no_trajectories"} {
-			if agentKeyAccepted(k, key) {
-				keys = append(keys, key)
-			}
+	b.WriteString("\n## Keys each agent method kind reads (`lifelong.methods[]`)\n\n")
+	b.WriteString("Read from each kind's entry (`agent.Entry`). Every agent method takes `name` and `kind`.\n\n")
+	b.WriteString("| kind | keys | what it does |\n| :--- | :--- | :--- |\n")
+	for _, e := range lifelong.DefaultMethods().Entries() {
+		keys := "—"
+		if len(e.Keys) > 0 {
+			keys = "`" + strings.Join(e.Keys, "`, `") + "`"
 		}
-		fmt.Fprintf(&b, "| %s | %s |\n", k, "`"+strings.Join(keys, "`, `")+"`")
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", e.Kind, keys, e.About)
 	}
 	writeAgentSampling(&b)
 	return b.String()
-}
-
-// agentKeyAccepted asks lifelong's own validation whether kind takes key,
-// so the table cannot drift from it.
-func agentKeyAccepted(kind, key string) bool {
-	m := lifelong.MethodSpec{Name: "x", Kind: kind}
-	switch key {
-	case "top_k":
-		m.TopK = 2
-	case "split_size":
-		m.SplitSize = 10
-	case "tau":
-		m.Tau = 0.9
-	case "no_skills":
-		m.NoSkills = true
-	case "no_trajectories":
-		m.NoTrajectories = true
-	}
-	c := lifelong.Config{Methods: []lifelong.MethodSpec{m}}.WithDefaults()
-	err := c.Validate()
-	return err == nil || !strings.Contains(err.Error(), key+":")
 }
 
 type docWriter struct {

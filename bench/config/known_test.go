@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/lifelong"
+	"github.com/memharness/memharness/methods/agent"
+	"github.com/memharness/memharness/methods/predict"
+	"github.com/memharness/memharness/methods/registry"
 )
 
 // TestLoadKnownKinds: a kind or environment a run's registries know
@@ -28,9 +31,16 @@ lifelong:
   methods:
     - {name: mine, kind: KIND}
 `
-	withNotes := Known{Methods: append(MethodKinds(), "notes")}
+	type notesOptions struct {
+		Keep int `yaml:"keep"`
+	}
+	notes := registry.Default()
+	notes.Register(predict.Entry{Kind: "notes", Keys: []string{"history_tokens"}, Options: notesOptions{}})
+	withNotes := Known{Methods: notes}
+	tips := lifelong.DefaultMethods()
+	tips.Register(agent.Entry{Kind: "tips", Options: notesOptions{}})
 	withTips := Known{Lifelong: lifelong.Known{
-		Methods: []string{"react", "synapse", "expel", "autoskill", "lifemem", "tips"},
+		Methods: tips,
 		Envs:    append(append(lifelong.PaperOrder(), lifelong.PaperOOD()...), "lamps"),
 	}}
 	tests := []struct {
@@ -42,7 +52,21 @@ lifelong:
 		{"built-ins only", strings.ReplaceAll(predictCfg, "KIND", "notes"), Known{},
 			`k.yaml:6: methods[0].kind: unknown method kind "notes" (want long_context, mem0, memos, pramem, proex, rag, summary, truncation)`},
 		{"typo lists the registered kind", strings.ReplaceAll(predictCfg, "KIND", "notse"), withNotes,
-			`k.yaml:6: methods[0].kind: unknown method kind "notse" (want long_context, mem0, memos, pramem, proex, rag, summary, truncation, notes)`},
+			`k.yaml:6: methods[0].kind: unknown method kind "notse" (want long_context, mem0, memos, notes, pramem, proex, rag, summary, truncation)`},
+		{"a kind's own option", strings.ReplaceAll(predictCfg, "kind: KIND", "kind: notes, keep: 20"), withNotes, ""},
+		{"a kind's own option misspelt", strings.ReplaceAll(predictCfg, "kind: KIND", "kind: notes, kep: 20"), withNotes,
+			`k.yaml:6: unknown field "kep" in methods[0] (did you mean "keep"?)`},
+		{"a kind's own option ill-typed", strings.ReplaceAll(predictCfg, "kind: KIND", "kind: notes, keep: many"), withNotes,
+			`k.yaml:6: methods[0].keep: cannot use "many" as an integer`},
+		{"another kind's option", strings.ReplaceAll(predictCfg, "kind: KIND", "kind: truncation, keep: 20"), withNotes,
+			`k.yaml:6: unknown field "keep" in methods[0]`},
+		{"a shared key the kind does not read", strings.ReplaceAll(predictCfg, "kind: KIND", "kind: notes, top_k: 3"), withNotes,
+			`methods[0].top_k: is not used by kind "notes"`},
+		{"an agent kind's own option", strings.NewReplacer("KIND", "tips, keep: 3", "ENV", "lamps").Replace(lifememCfg), withTips, ""},
+		{"an agent kind's own option misspelt", strings.NewReplacer("KIND", "tips, keeep: 3", "ENV", "lamps").Replace(lifememCfg), withTips,
+			`k.yaml:7: unknown field "keeep" in lifelong.methods[0] (did you mean "keep"?)`},
+		{"an agent knob the kind does not read", strings.NewReplacer("KIND", "synapse, tau: 0.5", "ENV", "lamps").Replace(lifememCfg), withTips,
+			`lifelong.methods[0].tau: not read by kind synapse (only lifemem)`},
 		{"registered agent kind and environment", strings.NewReplacer("KIND", "tips", "ENV", "lamps").Replace(lifememCfg), withTips, ""},
 		{"agent built-ins only", strings.NewReplacer("KIND", "tips", "ENV", "lamps").Replace(lifememCfg), Known{},
 			`lifelong.envs[1]: unknown environment "lamps"`},
@@ -63,5 +87,39 @@ lifelong:
 				t.Fatalf("got %v\nwant an error containing %s", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestSetKindOption: a kind's own option can be set from the command line
+// (and so swept), and a misspelt one is reported at the flag.
+func TestSetKindOption(t *testing.T) {
+	type notesOptions struct {
+		Keep int `yaml:"keep"`
+	}
+	reg := registry.Default()
+	reg.Register(predict.Entry{Kind: "notes", Options: notesOptions{}})
+	path := filepath.Join(t.TempDir(), "k.yaml")
+	cfg := "name: k\ntask: movielens\ndataset: {name: movielens, synthetic: {users: 4, movies: 100, seed: 1}}\n" +
+		"backbone: {kind: sim}\nmethods:\n  - {name: mine, kind: notes}\n"
+	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Getenv: noEnv, Known: Known{Methods: reg}}
+	c, err := o.Load(path, []string{"methods[0].keep=20"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := predict.OptionsOf[notesOptions](c.Methods[0])
+	if err != nil || got.Keep != 20 {
+		t.Errorf("keep = %d (%v), want 20 from --set", got.Keep, err)
+	}
+	_, err = o.Load(path, []string{"methods[0].kep=20"})
+	want := `--set methods[0].kep=20: unknown field "kep" in methods[0] (did you mean "keep"?)`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want %s", err, want)
+	}
+	_, err = o.Load(path, []string{"methods[0].histroy_tokens=20"})
+	if err == nil || !strings.Contains(err.Error(), `did you mean "history_tokens"?`) {
+		t.Errorf("a misspelt shared key: %v", err)
 	}
 }

@@ -173,7 +173,7 @@ func removeKey(m *yaml.Node, key string) []*yaml.Node {
 
 // build decodes a finished tree into a defaulted, validated Config.
 func (o Options) build(src *source, root *yaml.Node) (*Config, error) {
-	c := newChecker(src)
+	c := newChecker(src, o.Known)
 	c.walk(root, reflect.TypeFor[Config](), "")
 	if len(c.errs) > 0 {
 		return nil, errors.Join(c.errs...)

@@ -2,10 +2,11 @@ package config
 
 import (
 	"maps"
+	"slices"
 
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/methods/pramem"
 	"github.com/memharness/memharness/methods/predict"
+	"github.com/memharness/memharness/methods/registry"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -17,11 +18,12 @@ const (
 )
 
 // PurposeDefault is the default request settings of one call purpose of
-// the prediction methods under each prompts setting. Methods hold no
-// sampling value themselves: the bench fills methods[].sampling from here.
+// the prediction methods under each prompts setting, gathered from the
+// kinds' entries (predict.Entry.Purposes). Methods hold no sampling value
+// themselves: the bench fills methods[].sampling from here.
 type PurposeDefault struct {
 	Purpose string
-	// Kinds are the method kinds that send it.
+	// Kinds are the method kinds that send it, sorted.
 	Kinds []string
 	// Release is what the source sends (prompts: release); Source says
 	// where in the source it is set. Own is ours (prompts: own).
@@ -32,32 +34,36 @@ type PurposeDefault struct {
 	ReleaseFrom string
 }
 
-// PurposeDefaults lists every purpose, each call building fresh maps.
-func PurposeDefaults() []PurposeDefault {
-	predictKinds := MethodKinds()
-	summaryT := 0.3
-	out := []PurposeDefault{
-		{Purpose: predict.PurposePredict, Kinds: predictKinds, ReleaseFrom: FromSource,
-			Source: "model_caller.py: temperature commented out, no max_tokens for PraMem's questions (server defaults)"},
-		{Purpose: predict.PurposeSummary, Kinds: []string{predict.KindSummary}, ReleaseFrom: FromSource,
-			Release: llm.Params{Temperature: &summaryT}, Own: llm.Params{Temperature: &summaryT},
-			Source: "config.py SUMMARY_CONFIG temperature (its summary_processor is not released)"},
+// PurposeDefaults lists every purpose of the built-in kinds, in the order
+// the kinds register them, each call building fresh maps.
+func PurposeDefaults() []PurposeDefault { return purposeDefaults(registry.Default()) }
+
+func purposeDefaults(reg *registry.Registry) []PurposeDefault {
+	var out []PurposeDefault
+	at := map[string]int{}
+	for _, e := range reg.Entries() {
+		for _, p := range e.Purposes {
+			i, ok := at[p.Name]
+			if !ok {
+				i = len(out)
+				at[p.Name] = i
+				out = append(out, PurposeDefault{Purpose: p.Name, Release: p.Release, Own: p.Own,
+					Source: p.Source, ReleaseFrom: p.ReleaseFrom})
+			}
+			out[i].Kinds = append(out[i].Kinds, e.Kind)
+		}
 	}
-	for _, st := range pramem.Stages() {
-		// The practice client sends the cap as max_completion_tokens and no
-		// sampling field (z_5's --temperature is parsed, never sent).
-		out = append(out, PurposeDefault{Purpose: pramem.Purpose(st), Kinds: []string{predict.KindPraMem}, ReleaseFrom: FromSource,
-			Release: llm.Params{Extra: map[string]any{"max_completion_tokens": 16000}},
-			Own:     llm.Params{MaxTokens: 16000},
-			Source:  "z_5_practice_with_self_check.py --max_tokens default, sent by utils/use_my_api.py as max_completion_tokens"})
+	for i := range out {
+		slices.Sort(out[i].Kinds)
 	}
-	for _, p := range []struct{ purpose, kind string }{
-		{"mem0.extract", predict.KindMem0}, {"mem0.update", predict.KindMem0},
-		{"memos.extract", predict.KindMemOS}, {"memos.consolidate", predict.KindMemOS},
-		{"proex.induce", predict.KindProEx}, {"proex.validate", predict.KindProEx},
-	} {
-		out = append(out, PurposeDefault{Purpose: p.purpose, Kinds: []string{p.kind}, ReleaseFrom: FromOwn,
-			Source: "no released code (the memory-system baselines are the harness's): server defaults"})
+	return out
+}
+
+// purposeNames lists the purposes a kind sends.
+func purposeNames(e predict.Entry) []string {
+	out := make([]string, len(e.Purposes))
+	for i, p := range e.Purposes {
+		out[i] = p.Name
 	}
 	return out
 }
@@ -110,19 +116,6 @@ func SamplingFrom(prompts, kind, purpose string, set map[string]llm.Params) stri
 	}
 	return FromOwn
 }
-
-// purposesOf lists the purposes a method kind sends.
-func purposesOf(kind string) []string {
-	var out []string
-	for _, d := range PurposeDefaults() {
-		if contains(d.Kinds, kind) {
-			out = append(out, d.Purpose)
-		}
-	}
-	return out
-}
-
-func sendsPurpose(kind, purpose string) bool { return contains(purposesOf(kind), purpose) }
 
 func contains(list []string, s string) bool {
 	for _, x := range list {

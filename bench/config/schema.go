@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/memharness/memharness/kinds"
 )
 
 var unmarshalerType = reflect.TypeFor[yaml.Unmarshaler]()
@@ -29,7 +31,10 @@ func yamlName(f reflect.StructField) string {
 	if !f.IsExported() {
 		return ""
 	}
-	tag, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+	tag, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+	if strings.Contains(","+opts+",", ",inline,") {
+		return "" // a kind's own options (predict.Spec.Options): checked against its entry
+	}
 	switch tag {
 	case "-":
 		return ""
@@ -62,45 +67,18 @@ func unknownField(t reflect.Type, key, parent string) string {
 	return msg
 }
 
-// closest returns the name within a small edit distance of key, if any.
-func closest(key string, names []string) string {
-	best, bestD := "", max(2, len(key)/4)+1
-	for _, n := range names {
-		if d := editDistance(key, n); d < bestD {
-			best, bestD = n, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Damerau-style (adjacent swaps count once) distance.
-func editDistance(a, b string) int {
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
-}
+// closest returns the name within a small edit distance of key, if any
+// (the harness's one "did you mean", kinds.Closest).
+func closest(key string, names []string) string { return kinds.Closest(key, names) }
 
 // checkPath verifies that a --set or sweep key names something in the schema
 // rooted at t, and returns the type found there.
-func checkPath(t reflect.Type, p keyPath) (reflect.Type, error) {
+//
+// With kindOptions, a key a method spec does not have is let through as a
+// kind's own option, for the checker to judge once the value is in the
+// document (a --set flag); a sweep key is checked here, before any variant
+// exists, so it names the spec's keys only.
+func checkPath(t reflect.Type, p keyPath, kindOptions bool) (reflect.Type, error) {
 	parent := ""
 	for _, s := range p {
 		t = deref(t)
@@ -116,6 +94,12 @@ func checkPath(t reflect.Type, p keyPath) (reflect.Type, error) {
 				return nil, fmt.Errorf("%s is a mapping, not a list", where(parent))
 			}
 			f, ok := field(t, s.key)
+			if !ok && kindOptions && (t == predictSpec || t == agentSpec) {
+				// Perhaps a kind's own option: which kind is known only in
+				// the document, where the checker looks it up once the
+				// value is in place.
+				return reflect.TypeFor[any](), nil
+			}
 			if !ok {
 				return nil, fmt.Errorf("%s", unknownField(t, s.key, parent))
 			}

@@ -319,7 +319,7 @@ func sweepKey(src *source, k *yaml.Node) (keyPath, error) {
 	}
 	p, err := parsePath(k.Value)
 	if err == nil {
-		_, err = checkPath(reflect.TypeFor[Config](), p)
+		_, err = checkPath(reflect.TypeFor[Config](), p, false)
 	}
 	if err != nil {
 		return nil, src.errorf(k, "", "sweep key %q: %v", k.Value, err)

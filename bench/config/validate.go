@@ -13,6 +13,7 @@ import (
 
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/methods/predict"
+	"github.com/memharness/memharness/methods/registry"
 )
 
 // Limits on knobs whose extreme values are always mistakes.
@@ -29,34 +30,8 @@ var (
 	languages = []string{"en", "zh"}
 )
 
-// methodFields lists, per method kind, the optional Spec fields it reads, so
-// a knob set on a method that ignores it is reported instead of silently
-// doing nothing (a common sweep mistake).
-//
-// memory_tokens caps the block a retrieval or memory method appends (RAG's
-// retrieved records, the Mem0/MemOS/ProEx memory); the other kinds have no
-// such block to cap (the summary's own cap is summary_tokens; PraMem shows
-// its whole experience memory, as the paper), so they do not take it.
-var methodFields = map[string][]string{
-	predict.KindLongContext: {"history_tokens"},
-	predict.KindTruncation:  {"history_tokens"},
-	predict.KindRAG:         {"history_tokens", "memory_tokens", "retriever", "doc_size", "top_k"},
-	predict.KindSummary:     {"history_tokens", "chunk_tokens", "summary_tokens"},
-	predict.KindPraMem:      {"history_tokens", "pramem"},
-	predict.KindMem0:        {"history_tokens", "memory_tokens", "memory"},
-	predict.KindMemOS:       {"history_tokens", "memory_tokens", "memory"},
-	predict.KindProEx:       {"history_tokens", "memory_tokens", "memory"},
-}
-
-// MethodKinds returns the method kinds Validate accepts, sorted.
-func MethodKinds() []string {
-	var ks []string
-	for k := range methodFields {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
-}
+// MethodKinds returns the built-in method kinds, sorted.
+func MethodKinds() []string { return registry.Default().Names() }
 
 // validator collects field errors in a fixed order.
 type validator struct{ errs []error }
@@ -111,19 +86,19 @@ func orOwn(s string) string {
 // PromptsLabel is the prompts setting as recorded: "own" or "release".
 func (c *Config) PromptsLabel() string { return orOwn(c.Prompts) }
 
-// Known lists the kinds a run can build, so that validation accepts kinds
-// registered beyond the built-ins; nil lists mean the built-ins. bench
-// fills it from the run's registries (Options.Known).
+// Known holds the kinds a run can build, so that validation accepts kinds
+// registered beyond the built-ins, with their own options; nil means the
+// built-ins. bench fills it from the run's registries (Options.Known).
 type Known struct {
 	// Methods are the behaviour-prediction method kinds.
-	Methods []string
+	Methods *registry.Registry
 	// Lifelong are the agent method kinds and environments.
 	Lifelong lifelong.Known
 }
 
-func (k Known) methods() []string {
+func (k Known) methods() *registry.Registry {
 	if k.Methods == nil {
-		return MethodKinds()
+		return registry.Default()
 	}
 	return k.Methods
 }
@@ -314,17 +289,24 @@ func (v *validator) file(path, file string) {
 
 // validateMethods checks ms against the registered kinds; the per-kind
 // field checks apply to the built-in kinds, whose fields are known here.
-func validateMethods(v *validator, ms []predict.Spec, kinds []string) {
+func validateMethods(v *validator, ms []predict.Spec, reg *registry.Registry) {
 	if len(ms) == 0 {
 		v.add("methods", "at least one method is required")
 	}
 	first := map[string]int{}
 	for i, m := range ms {
 		at := func(f string) string { return fmt.Sprintf("methods[%d].%s", i, f) }
-		fields, known := methodFields[m.Kind]
-		if !slices.Contains(kinds, m.Kind) {
-			v.add(at("kind"), "unknown method kind %q (want %s)", m.Kind, strings.Join(kinds, ", "))
-			known = false
+		e, err := reg.Lookup(m.Kind)
+		known := err == nil
+		if !known {
+			v.add(at("kind"), "unknown method kind %q (want %s)", m.Kind, strings.Join(reg.Names(), ", "))
+		}
+		fields := e.Keys
+		if known && e.Options == nil {
+			// A spec built without the checker keeps unknown keys in Options.
+			for _, k := range slices.Sorted(maps.Keys(m.Options)) {
+				v.add(at(k), "unknown field (kind %q takes no options of its own)", m.Kind)
+			}
 		}
 		if m.Name == "" {
 			v.add(at("name"), "a method needs a name or a kind")
@@ -372,8 +354,8 @@ func validateMethods(v *validator, ms []predict.Spec, kinds []string) {
 			v.oneOf(at("parser"), m.Parser, []string{predict.ParserOwn, predict.ParserSource})
 		}
 		for _, purpose := range slices.Sorted(maps.Keys(m.Sampling)) {
-			if known && !sendsPurpose(m.Kind, purpose) {
-				v.add(at("sampling."+purpose), "kind %q sends no %q calls (it sends %s)", m.Kind, purpose, strings.Join(purposesOf(m.Kind), ", "))
+			if known && e.Purposes != nil && !slices.ContainsFunc(e.Purposes, func(p predict.Purpose) bool { return p.Name == purpose }) {
+				v.add(at("sampling."+purpose), "kind %q sends no %q calls (it sends %s)", m.Kind, purpose, strings.Join(purposeNames(e), ", "))
 			}
 		}
 		if p := m.PraMem; p != nil {

@@ -9,9 +9,11 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/internal/fsname"
-	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/methods/agent/lifemem"
+	"github.com/memharness/memharness/methods/predict"
+	"github.com/memharness/memharness/prediction"
+	"github.com/memharness/memharness/runlog"
 )
 
 // maxShown caps how much of one stored file a page shows.
@@ -102,16 +104,10 @@ type MemoryPage struct {
 // NamedText is a file name with its (possibly truncated) content.
 type NamedText struct{ Name, Text string }
 
-var roundFile = lazyre.New(`^(.+)-round-(\d+)\.json$`)
-
-// prSections names PraMem's memory sections as the paper does.
-var prSections = []struct{ key, name string }{
-	{"user_exp", "experience (patterns of this user)"},
-	{"model_exp", "bias alerts (calibration of the model)"},
-	{"proposal", "pending proposals"},
-}
-
-func loadMemory(dir, method, user string) (MemoryPage, error) {
+// loadMemory reads one user's memory, and the construction checkpoints of
+// kind, which the runner names with the kind as prefix; the kind's entry
+// reads its round snapshots (PraMem's practice rounds).
+func loadMemory(dir, method, user, kind string, show predict.Inspector) (MemoryPage, error) {
 	p := MemoryPage{Method: method, User: user}
 	name := memoryName(dir, method, user)
 	b, err := readFile(dir, filepath.Join(dir, "memory", method, name+".json"))
@@ -130,20 +126,29 @@ func loadMemory(dir, method, user string) (MemoryPage, error) {
 	// its kind (pramem-<hash>-round-NNN, mem0-<hash>).
 	cdir := filepath.Join(dir, "checkpoints", fsname.Encode(user))
 	ents, _ := readDir(dir, cdir)
-	kind := methodKind(method)
 	prev := map[string][]string{}
 	for _, e := range ents {
 		n := e.Name()
 		if !strings.HasPrefix(n, kind+"-") {
 			continue
 		}
-		if mm := roundFile.FindStringSubmatch(n); mm != nil {
-			r, err := readRound(dir, filepath.Join(cdir, n))
+		if show.Snapshot != nil {
+			b, err := readFile(dir, filepath.Join(cdir, n))
 			if err != nil {
 				return p, err
 			}
-			p.Rounds = append(p.Rounds, r)
-			continue
+			snap, ok, err := show.Snapshot(n, b)
+			if err != nil {
+				return p, err
+			}
+			if ok {
+				r := Round{Index: snap.Round, Review: snap.Review}
+				for _, sec := range snap.Sections {
+					r.Sections = append(r.Sections, Section{Name: sec.Name, Entries: sec.Entries})
+				}
+				p.Rounds = append(p.Rounds, r)
+				continue
+			}
 		}
 		if strings.HasSuffix(n, "-progress.json") {
 			continue
@@ -178,35 +183,30 @@ func memoryName(dir, method, user string) string {
 	return name
 }
 
-// methodKind guesses the kind prefix of a method's checkpoints from its
-// name (pramem_r5 → pramem); the runner namespaces checkpoints by kind.
-func methodKind(method string) string {
-	for _, k := range []string{"pramem", "mem0", "memos", "proex", "summary"} {
-		if strings.HasPrefix(method, k) {
-			return k
+// methodKind is the kind of a run's method (by its memory folder name),
+// from the config the manifest records; the folder name itself when the
+// config does not say.
+func methodKind(man runlog.Manifest, method string) string {
+	b, err := json.Marshal(man.Config)
+	if err != nil {
+		return method
+	}
+	var cfg struct {
+		Methods []struct{ Name, Kind string } `json:"methods"`
+	}
+	if json.Unmarshal(b, &cfg) != nil {
+		return method
+	}
+	for _, m := range cfg.Methods {
+		name := m.Name
+		if name == "" {
+			name = m.Kind
+		}
+		if prediction.SafeName(name) == method {
+			return m.Kind
 		}
 	}
 	return method
-}
-
-func readRound(base, path string) (Round, error) {
-	var raw struct {
-		Round  int                 `json:"round_idx"`
-		After  map[string][]string `json:"memory_snapshot_after"`
-		Review bool                `json:"review_triggered"`
-	}
-	b, err := readFile(base, path)
-	if err != nil {
-		return Round{}, err
-	}
-	if err := json.Unmarshal(b, &raw); err != nil {
-		return Round{}, fmt.Errorf("%s: %w", path, err)
-	}
-	r := Round{Index: raw.Round, Review: raw.Review}
-	for _, s := range prSections {
-		r.Sections = append(r.Sections, Section{Name: s.name, Entries: raw.After[s.key]})
-	}
-	return r, nil
 }
 
 // diff returns the entries of b not in a (added) and of a not in b (removed).

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -401,7 +402,12 @@ func memoryData(ri *runIndex, method, user string, l links) (MemoryData, error) 
 	if !slices.Contains(perUser, method) {
 		return d, fmt.Errorf("no memory %q/%q", method, user)
 	}
-	m, err := loadMemory(ri.dir, method, user)
+	kind := methodKind(ri.manifest, method)
+	var show predict.Inspector
+	if e, err := ri.kinds.Lookup(kind); err == nil {
+		show = e.Memory
+	}
+	m, err := loadMemory(ri.dir, method, user, kind, show)
 	d.Memory = m
 	return d, err
 }

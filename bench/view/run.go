@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/memharness/memharness/methods/registry"
 	"github.com/memharness/memharness/runlog"
 	"github.com/memharness/memharness/runstore"
 )
@@ -63,7 +64,10 @@ func discover(root string) ([]Entry, error) {
 // holds the fields the list shows, filters and sorts by; a sample shown in
 // full is read from its line (full).
 type runIndex struct {
-	dir      string
+	dir string
+	// kinds are the prediction method kinds whose entries say how to show
+	// their memories.
+	kinds    *registry.Registry
 	manifest runlog.Manifest
 	samples  []runlog.Sample
 	spans    []runlog.Span
@@ -96,7 +100,7 @@ type runIndex struct {
 	cells    cellCache // lifelong cells' agent calls by step
 }
 
-func loadRun(dir string) (*runIndex, error) {
+func loadRun(dir string, kinds *registry.Registry) (*runIndex, error) {
 	if _, err := statFile(dir, filepath.Join(dir, runlog.ManifestFile)); err != nil {
 		return nil, err
 	}
@@ -104,7 +108,10 @@ func loadRun(dir string) (*runIndex, error) {
 	if err != nil {
 		return nil, err
 	}
-	ri := &runIndex{dir: dir, manifest: man}
+	if kinds == nil {
+		kinds = registry.Default()
+	}
+	ri := &runIndex{dir: dir, manifest: man, kinds: kinds}
 	x, err := sampleIndex(dir, man)
 	if err != nil {
 		return nil, err

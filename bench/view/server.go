@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/memharness/memharness/methods/registry"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -31,6 +32,9 @@ type Server struct {
 	// hosts are the Host headers answered (see guard); Serve narrows them
 	// to the port it listens on.
 	hosts atomic.Pointer[hostSet]
+	// Kinds are the prediction method kinds whose entries say how to show
+	// their memories (nil: the built-ins); set it before serving.
+	Kinds *registry.Registry
 	// timeouts of the HTTP server (tests shorten them).
 	headerTimeout, readTimeout, writeTimeout, idleTimeout time.Duration
 }
@@ -84,7 +88,7 @@ func (s *Server) run(rel string) (*runIndex, error) {
 		s.runs[clean] = e
 	}
 	s.mu.Unlock()
-	e.once.Do(func() { e.ri, e.err = loadRun(dir) })
+	e.once.Do(func() { e.ri, e.err = loadRun(dir, s.Kinds) })
 	return e.ri, e.err
 }
 

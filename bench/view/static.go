@@ -16,7 +16,7 @@ const StaticDir = "html"
 // figures) and report/html/ (tables, sample lists per method with every
 // sample inline, transcripts and memories). It returns the index path.
 func WriteStatic(ctx context.Context, runDir string) (string, error) {
-	ri, err := loadRun(runDir)
+	ri, err := loadRun(runDir, nil)
 	if err != nil {
 		return "", err
 	}

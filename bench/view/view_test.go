@@ -200,7 +200,7 @@ func TestPages(t *testing.T) {
 func TestSampleFilterCounts(t *testing.T) {
 	root := t.TempDir()
 	writeRun(t, root, 500)
-	ri, err := loadRun(root)
+	ri, err := loadRun(root, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

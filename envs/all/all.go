@@ -4,12 +4,8 @@
 package all
 
 import (
-	"fmt"
-	"slices"
-	"sort"
-	"strings"
-
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/kinds"
 )
 
 // Entry describes one environment; each environment package exports its
@@ -19,54 +15,32 @@ type Entry = envs.Entry
 // Options are harness-level settings some environments need.
 type Options = envs.OpenOptions
 
-// Registry holds the environments a run can open by name, as a value a
-// run is handed (Default holds the built-in ones; Register adds one), so a
-// new environment is added without editing this package.
+// Registry holds the environments a run can open by name (kinds.Registry:
+// Register, Lookup, Has, Names, Ordered, Entries), as a value a run is
+// handed (Default holds the built-in ones; Register adds one, replacing an
+// entry of the same name in place), so a new environment is added without
+// editing this package.
 type Registry struct {
-	entries []Entry
+	*kinds.Registry[Entry]
+}
+
+// Empty is a registry of no environment.
+func Empty() *Registry {
+	return &Registry{kinds.New("environment", func(e Entry) string { return e.Name })}
 }
 
 // Default is a registry of every built-in environment, in the LifeMem
 // stream order (then OOD).
-func Default() *Registry { return &Registry{entries: entries()} }
-
-// Register adds e, replacing an earlier entry of the same name in place.
-func (r *Registry) Register(e Entry) {
-	for i := range r.entries {
-		if r.entries[i].Name == e.Name {
-			r.entries[i] = e
-			return
-		}
+func Default() *Registry {
+	r := Empty()
+	for _, e := range entries() {
+		r.Register(e)
 	}
-	r.entries = append(r.entries, e)
+	return r
 }
 
-// Entries returns the registered environments in registration order.
-func (r *Registry) Entries() []Entry { return slices.Clone(r.entries) }
-
-// Names returns the registered names in registration order.
-func (r *Registry) Names() []string {
-	names := make([]string, len(r.entries))
-	for i, e := range r.entries {
-		names[i] = e.Name
-	}
-	return names
-}
-
-// Has reports whether an environment called name is registered.
-func (r *Registry) Has(name string) bool { return slices.Contains(r.Names(), name) }
-
-// Find returns the entry called name.
-func (r *Registry) Find(name string) (Entry, error) {
-	for _, e := range r.entries {
-		if e.Name == name {
-			return e, nil
-		}
-	}
-	names := r.Names()
-	sort.Strings(names)
-	return Entry{}, fmt.Errorf("unknown environment %q (known: %s)", name, strings.Join(names, ", "))
-}
+// Find is Lookup: the entry called name, or an error naming the known ones.
+func (r *Registry) Find(name string) (Entry, error) { return r.Lookup(name) }
 
 // Entries returns the built-in environments in the LifeMem stream order
 // (then OOD).

@@ -10,17 +10,17 @@ import (
 
 func TestRegistry(t *testing.T) {
 	r := Default()
-	if !slices.Equal(r.Names(), namesOf(Entries())) {
-		t.Fatalf("Default names %v differ from Entries", r.Names())
+	if !slices.Equal(r.Ordered(), namesOf(Entries())) {
+		t.Fatalf("Default names %v differ from Entries", r.Ordered())
 	}
-	builtIn := len(r.Names())
+	builtIn := len(r.Ordered())
 	r.Register(Entry{Name: "lamps"})
-	if !r.Has("lamps") || len(r.Names()) != builtIn+1 || r.Names()[builtIn] != "lamps" {
-		t.Fatalf("lamps not appended: %v", r.Names())
+	if !r.Has("lamps") || len(r.Ordered()) != builtIn+1 || r.Ordered()[builtIn] != "lamps" {
+		t.Fatalf("lamps not appended: %v", r.Ordered())
 	}
 	// Registering a known name replaces it in place.
 	r.Register(Entry{Name: "toolqa", DataSubdir: "mine"})
-	if e, err := r.Find("toolqa"); err != nil || e.DataSubdir != "mine" || len(r.Names()) != builtIn+1 {
+	if e, err := r.Find("toolqa"); err != nil || e.DataSubdir != "mine" || len(r.Ordered()) != builtIn+1 {
 		t.Fatalf("toolqa not replaced: %+v %v", e, err)
 	}
 	if _, err := r.Find("lampz"); err == nil || !strings.Contains(err.Error(), "lamps") {

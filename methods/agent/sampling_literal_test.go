@@ -28,7 +28,43 @@ var (
 // holding a literal. Settings come from agent.Sampling instead.
 func samplingLiterals(fset *token.FileSet, f *ast.File) []string {
 	var out []string
+	// A kind's entry declares the default request settings of its call
+	// purposes (predict.Purpose's Release and Own, with the source they are
+	// read from): data the bench resolves into the run's sampling, as
+	// bench/config did before, not a setting a request is sent with.
+	var declared [][2]token.Pos
+	ast.Inspect(f, func(n ast.Node) bool {
+		cl, ok := n.(*ast.CompositeLit)
+		if !ok {
+			return true
+		}
+		purposes := []*ast.CompositeLit{}
+		if isPurposeType(cl.Type) {
+			purposes = append(purposes, cl)
+		} else if at, ok := cl.Type.(*ast.ArrayType); ok && isPurposeType(at.Elt) {
+			for _, e := range cl.Elts {
+				if el, ok := e.(*ast.CompositeLit); ok && el.Type == nil {
+					purposes = append(purposes, el) // the element type elided
+				}
+			}
+		}
+		for _, p := range purposes {
+			for _, e := range p.Elts {
+				if kv, ok := e.(*ast.KeyValueExpr); ok {
+					if k, ok := kv.Key.(*ast.Ident); ok && (k.Name == "Release" || k.Name == "Own") {
+						declared = append(declared, [2]token.Pos{kv.Value.Pos(), kv.Value.End()})
+					}
+				}
+			}
+		}
+		return true
+	})
 	add := func(n ast.Node, format string, a ...any) {
+		for _, r := range declared {
+			if n.Pos() >= r[0] && n.Pos() < r[1] {
+				return
+			}
+		}
 		out = append(out, fmt.Sprintf("%s: %s", fset.Position(n.Pos()), fmt.Sprintf(format, a...)))
 	}
 	literal := func(e ast.Expr) bool {
@@ -167,6 +203,11 @@ func TestSamplingLiteralsFound(t *testing.T) {
 		{`const defaultTemperature = 0.3; _ = defaultTemperature`, 1},
 		{`p := s.For("act", env); p.Stop = pr.Stop(); _ = llm.Params{}`, 0},
 		{`p := agent.CloneParams(s.For("act", env)); if stop != nil { p.Stop = stop }`, 0},
+		// A kind's entry declares its purposes' defaults; the bench resolves
+		// them into the run's sampling.
+		{`_ = predict.Purpose{Name: "x", Own: llm.Params{MaxTokens: 16000}}`, 0},
+		{`_ = []predict.Purpose{{Name: "x", Release: llm.Params{Extra: map[string]any{"max_completion_tokens": 1}}}}`, 0},
+		{`_ = predict.Purpose{Name: "x", Source: "y"}; _ = llm.Params{MaxTokens: 16000}`, 1},
 	} {
 		src := "package x\nfunc f() {\n" + tc.src + "\n}\n"
 		fset := token.NewFileSet()
@@ -178,4 +219,17 @@ func TestSamplingLiteralsFound(t *testing.T) {
 			t.Errorf("%s: %d hits %v, want %d", tc.src, len(got), got, tc.hits)
 		}
 	}
+}
+
+// isPurposeType reports whether a composite literal's type is
+// predict.Purpose (or Purpose inside package predict).
+func isPurposeType(e ast.Expr) bool {
+	switch t := e.(type) {
+	case *ast.Ident:
+		return t.Name == "Purpose"
+	case *ast.SelectorExpr:
+		x, ok := t.X.(*ast.Ident)
+		return ok && x.Name == "predict" && t.Sel.Name == "Purpose"
+	}
+	return false
 }

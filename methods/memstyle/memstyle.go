@@ -11,6 +11,7 @@ import (
 	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/llm/tokens"
 	"github.com/memharness/memharness/methods/predict"
+	"github.com/memharness/memharness/runlog"
 )
 
 // Defaults of the knobs (predict.MemorySpec; zero fields and a nil spec
@@ -294,4 +295,38 @@ func (c *common) predictWith(ctx context.Context, env predict.Env, model llm.Mod
 		},
 	}
 	return predict.Answer(ctx, model, env.Draws(), c.name, req, predict.ReplyReader(c.spec.Parser), parse, out)
+}
+
+// Entries are the Mem0-, MemOS- and ProEx-style kinds' entries.
+func Entries() []predict.Entry {
+	keys := []string{"history_tokens", "memory_tokens", "memory"}
+	purposes := func(names ...string) []predict.Purpose {
+		out := []predict.Purpose{predict.PredictPurpose()}
+		for _, n := range names {
+			out = append(out, predict.Purpose{Name: n, ReleaseFrom: runlog.FromOwn,
+				Source: "no released code (the memory-system baselines are the harness's): server defaults"})
+		}
+		return out
+	}
+	units := predict.Inspector{
+		Columns: []predict.Column{{Heading: "stored", Key: "stored"}, {Heading: "added", Key: "added"}, {Heading: "updated", Key: "updated"}, {Heading: "invalid answers", Key: "invalid_answers"}},
+		Summary: func(ms []predict.Memory) string {
+			return fmt.Sprintf("mean %.1f stored units", predict.MeanMeta(ms, "stored"))
+		},
+		Detail: inspect,
+	}
+	return []predict.Entry{
+		{Kind: predict.KindMem0, New: New, Keys: keys, Purposes: purposes("mem0.extract", "mem0.update"), Memory: units,
+			About: "Mem0-style: facts extracted from the history, added or updated one by one, retrieved per question"},
+		{Kind: predict.KindMemOS, New: New, Keys: keys, Purposes: purposes("memos.extract", "memos.consolidate"), Memory: units,
+			About: "MemOS-style: typed memory units extracted and consolidated, retrieved per question"},
+		{Kind: predict.KindProEx, New: New, Keys: keys, Purposes: purposes("proex.induce", "proex.validate"),
+			About: "ProEx-style: candidate profiles induced from perspectives of the history, the validated ones kept",
+			Memory: predict.Inspector{
+				Columns: []predict.Column{{Heading: "profiles chosen", Key: "chosen"}, {Heading: "validation questions", Key: "validation_questions"}},
+				Summary: func(ms []predict.Memory) string {
+					return fmt.Sprintf("mean %.1f chosen profiles", predict.MeanMeta(ms, "chosen"))
+				},
+				Detail: inspect}},
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/memharness/memharness/datasets/behavior"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/predict"
+	"github.com/memharness/memharness/runlog"
 )
 
 // Defaults: the released code's CLI values (spec §4.5).
@@ -403,4 +404,33 @@ func (m *method) Predict(ctx context.Context, env predict.Env, mem predict.Memor
 		return m.eval.Predict(ctx, env, inst, "", "")
 	}
 	return m.eval.Predict(ctx, env, inst, mem.Text, plainEntries(mem.Text))
+}
+
+// Entry is PraMem's kind entry: its constructor, the pramem block it
+// reads, its practice stages' call purposes and what `bench memory` shows
+// of its memories.
+func Entry() predict.Entry {
+	purposes := []predict.Purpose{predict.PredictPurpose()}
+	for _, st := range Stages() {
+		// The practice client sends the cap as max_completion_tokens and no
+		// sampling field (z_5's --temperature is parsed, never sent).
+		purposes = append(purposes, predict.Purpose{Name: Purpose(st), ReleaseFrom: runlog.FromSource,
+			Release: llm.Params{Extra: map[string]any{"max_completion_tokens": 16000}},
+			Own:     llm.Params{MaxTokens: 16000},
+			Source:  "z_5_practice_with_self_check.py --max_tokens default, sent by utils/use_my_api.py as max_completion_tokens"})
+	}
+	return predict.Entry{Kind: predict.KindPraMem, New: New, Keys: []string{"history_tokens", "pramem"}, Purposes: purposes,
+		About: "practice rounds build an experience memory (patterns and bias alerts) shown after the truncated history",
+		Memory: predict.Inspector{
+			Columns: []predict.Column{{Heading: "rounds", Key: "rounds"}, {Heading: "experiences", Key: "user_exp"}, {Heading: "bias alerts", Key: "model_exp"}, {Heading: "pending", Key: "proposal"}},
+			Summary: func(ms []predict.Memory) string {
+				if len(ms) == 0 {
+					return ""
+				}
+				return fmt.Sprintf("mean %.1f experiences and %.1f bias alerts after %d rounds",
+					predict.MeanMeta(ms, "user_exp"), predict.MeanMeta(ms, "model_exp"), predict.MetaInt(ms[0].Meta, "rounds"))
+			},
+			Detail:   inspect,
+			Snapshot: snapshot,
+		}}
 }

@@ -6,7 +6,7 @@ import "github.com/memharness/memharness/llm"
 type Spec struct {
 	// Name labels the method in logs and reports (defaults to Kind).
 	Name string `yaml:"name" json:"name"`
-	// Kind selects the implementation: long_context, truncation, rag, summary.
+	// Kind selects the implementation: a registered Entry's Kind.
 	Kind string `yaml:"kind" json:"kind"`
 	// HistoryTokens is the budget of the rendered history block (8000; 32000
 	// for long_context). 0 means the kind's default; -1 means no history.
@@ -49,6 +49,11 @@ type Spec struct {
 	// Memory configures the memory-system baselines (kinds "mem0", "memos",
 	// "proex").
 	Memory *MemorySpec `yaml:"memory,omitempty" json:"memory,omitempty"`
+	// Options are the settings of a kind's own (its Entry.Options keys),
+	// written beside the keys above in the method's block; the kind reads
+	// them with OptionsOf. Empty for the built-in kinds, so their encoding
+	// (and the config hash) is as before.
+	Options map[string]any `yaml:",inline" json:"options,omitempty"`
 }
 
 // Parsers Spec.Parser names.

@@ -1,59 +1,50 @@
-// Package registry maps behaviour-prediction method kinds to their
-// constructors, as a value a run is handed (Default holds the built-in
-// kinds; Register adds one).
+// Package registry holds the behaviour-prediction method kinds, as a value
+// a run is handed (Default holds the built-in kinds; Register adds one).
+// Each kind describes itself in one predict.Entry beside its code; the
+// lines of Default are the only place the built-in kinds are listed.
 package registry
 
 import (
-	"maps"
-	"slices"
-
+	"github.com/memharness/memharness/kinds"
 	"github.com/memharness/memharness/methods/memstyle"
 	"github.com/memharness/memharness/methods/pramem"
 	"github.com/memharness/memharness/methods/predict"
 )
 
-// Factory builds a method of one kind from its spec.
-type Factory func(predict.Spec) (predict.Method, error)
-
-// Registry maps method kinds to factories. It is a value, never a package
-// global: a run is handed one (Default, or Default plus the kinds a caller
-// registers), so a new method is added without editing a switch.
+// Registry maps method kinds to their entries (kinds.Registry: Register,
+// Lookup, Names, Entries). It is a value, never a package global: a run is
+// handed one (Default, or Default plus the kinds a caller registers), so a
+// new method is added without editing a switch.
 type Registry struct {
-	factories map[string]Factory
+	*kinds.Registry[predict.Entry]
 }
 
-// Default is a registry of every built-in kind. The foundation baselines
-// live in methods/predict; PraMem and the memory-system baselines in their
-// own packages, which import predict, so the mapping sits here rather than
-// in predict.New.
+// Empty is a registry of no kind.
+func Empty() *Registry {
+	return &Registry{kinds.New("method kind", func(e predict.Entry) string { return e.Kind })}
+}
+
+// Default is a registry of every built-in kind: the foundation baselines
+// of methods/predict, PraMem and the memory-system baselines.
 func Default() *Registry {
-	r := &Registry{factories: map[string]Factory{}}
-	for _, k := range []string{predict.KindLongContext, predict.KindTruncation, predict.KindRAG, predict.KindSummary} {
-		r.Register(k, predict.New)
+	r := Empty()
+	for _, e := range predict.Entries() {
+		r.Register(e)
 	}
-	r.Register(predict.KindPraMem, pramem.New)
-	for _, k := range []string{predict.KindMem0, predict.KindMemOS, predict.KindProEx} {
-		r.Register(k, memstyle.New)
+	r.Register(pramem.Entry())
+	for _, e := range memstyle.Entries() {
+		r.Register(e)
 	}
 	return r
 }
 
-// Register makes kind build with f, replacing any earlier factory of kind.
-func (r *Registry) Register(kind string, f Factory) { r.factories[kind] = f }
-
-// Has reports whether kind is registered.
-func (r *Registry) Has(kind string) bool { _, ok := r.factories[kind]; return ok }
-
-// Kinds returns the registered kinds, sorted.
-func (r *Registry) Kinds() []string { return slices.Sorted(maps.Keys(r.factories)) }
-
-// New builds the method a spec describes. An unregistered kind goes to
-// predict.New, whose error lists the foundation kinds.
+// New builds the method a spec describes with its kind's constructor.
 func (r *Registry) New(s predict.Spec) (predict.Method, error) {
-	if f, ok := r.factories[s.Kind]; ok {
-		return f(s)
+	e, err := r.Lookup(s.Kind)
+	if err != nil {
+		return nil, err
 	}
-	return predict.New(s)
+	return e.New(s)
 }
 
 // New builds the method a spec describes with the built-in kinds.

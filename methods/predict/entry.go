@@ -1,0 +1,145 @@
+package predict
+
+import (
+	"bytes"
+	"fmt"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/runlog"
+)
+
+// Entry is everything the harness knows about one prediction method kind,
+// declared beside the kind's code and registered with one line
+// (methods/registry.Default, or Register in a program of one's own).
+// Config validation, docs/CONFIG_KEYS.md, the sampling defaults, `bench
+// memory` and the viewer read it; nothing else names the kind.
+type Entry struct {
+	// Kind is the name a config's methods[].kind selects.
+	Kind string
+	// About is one line on what the method does, for docs/CONFIG_KEYS.md.
+	About string
+	// New builds a method from its spec.
+	New func(Spec) (Method, error)
+	// Keys are the Spec keys beyond the common ones (name, kind, language,
+	// templates, params, sampling, parser) that the kind reads: a key
+	// another kind reads, set on this one, is reported as unused.
+	Keys []string
+	// Options, when not nil, is a zero value of the kind's own settings
+	// struct: the keys of its yaml tags may be written in the method's
+	// block beside the common ones. The config checks them strictly (type
+	// errors and unknown keys at file:line, with suggestions) and the kind
+	// reads them with OptionsOf.
+	Options any
+	// Purposes are the call purposes the kind sends, with their sampling
+	// defaults (nil: the kind declares none, and methods[].sampling is not
+	// checked against them).
+	Purposes []Purpose
+	// Memory describes the memories the kind builds for `bench memory` and
+	// the viewer (zero: the generic description).
+	Memory Inspector
+	// The embedded backbone's reader of the kind's requests goes here once
+	// the sim exposes one as a value.
+}
+
+// Purpose is one call purpose a kind sends and its default request
+// settings under each prompts setting. Methods hold no sampling value
+// themselves: the bench fills methods[].sampling from these.
+type Purpose struct {
+	Name string
+	// Release is what the source sends (prompts: release), Own ours
+	// (prompts: own).
+	Release, Own llm.Params
+	// Source says where in the source the release value is set.
+	Source string
+	// ReleaseFrom is runlog.FromSource, or runlog.FromOwn where the source
+	// has no such call.
+	ReleaseFrom string
+}
+
+// PredictPurpose is the prediction call every built-in kind sends.
+func PredictPurpose() Purpose {
+	return Purpose{Name: PurposePredict, ReleaseFrom: runlog.FromSource,
+		Source: "model_caller.py: temperature commented out, no max_tokens for PraMem's questions (server defaults)"}
+}
+
+// Inspector is what `bench memory` and the viewer show of a kind's
+// per-user memories beyond the generic description (tokens, calls, the
+// text as the prompt shows it).
+type Inspector struct {
+	// Columns are per-user counters read from Memory.Meta.
+	Columns []Column
+	// Summary, when set, adds the kind's own clause to the one-line
+	// description of all users' memories.
+	Summary func(mems []Memory) string
+	// NoText is true for a kind that keeps no text memory by design (RAG
+	// keeps an index), so an empty text is not flagged.
+	NoText bool
+	// Detail, when set, reads one user's construction checkpoints (dir is
+	// the user's checkpoint folder) for the full view: JSON fields added
+	// to `bench memory --json` and text lines for the terminal.
+	Detail func(dir string, mem Memory) (Detail, error)
+	// Snapshot, when set, reads one of the kind's checkpoint files (its
+	// name and content) as the memory after one round of construction, for
+	// the viewer's round-by-round view; ok is false for a file that is no
+	// round.
+	Snapshot func(name string, data []byte) (s Snapshot, ok bool, err error)
+}
+
+// Snapshot is a kind's memory after one round of its construction.
+type Snapshot struct {
+	Round int
+	// Review is true when the round's self-review ran.
+	Review   bool
+	Sections []Section
+}
+
+// Section is one named list of memory entries.
+type Section struct {
+	Name    string
+	Entries []string
+}
+
+// Column is one per-user counter: its heading and its Memory.Meta key.
+type Column struct{ Heading, Key string }
+
+// Detail is one user's memory as a kind describes it in full.
+type Detail struct {
+	// JSON holds the fields the kind adds to the JSON view.
+	JSON map[string]any
+	// Text is the kind's part of the terminal view.
+	Text string
+}
+
+// MetaInt reads an integer counter of a memory's meta (0 when absent).
+func MetaInt(meta map[string]any, key string) int {
+	switch x := meta[key].(type) {
+	case float64:
+		return int(x)
+	case int:
+		return x
+	}
+	return 0
+}
+
+// OptionsOf decodes the kind's own settings of a spec (Spec.Options) into
+// a T, strictly: an unknown key is an error. The config has checked them
+// already against the kind's Entry.Options; this is for a spec built in
+// code.
+func OptionsOf[T any](s Spec) (T, error) {
+	var out T
+	if len(s.Options) == 0 {
+		return out, nil
+	}
+	b, err := yaml.Marshal(s.Options)
+	if err != nil {
+		return out, fmt.Errorf("method %s: options: %w", s.Name, err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&out); err != nil {
+		return out, fmt.Errorf("method %s: options: %w", s.Name, err)
+	}
+	return out, nil
+}
