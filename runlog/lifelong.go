@@ -70,6 +70,8 @@ type LifelongMethodRecord struct {
 	Tau            float64 `json:"tau,omitempty"`
 	NoSkills       bool    `json:"no_skills,omitempty"`
 	NoTrajectories bool    `json:"no_trajectories,omitempty"`
+	// Options are a kind's own settings, as the config gave them.
+	Options map[string]any `json:"options,omitempty"`
 }
 
 // LifelongTestSet is one environment's test set as run.

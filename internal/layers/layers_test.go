@@ -21,13 +21,16 @@ var floors = map[string]int{
 	// kinds is the one registry mechanism, used on every floor.
 	"internal": 0, "kinds": 0,
 	"metrics": 1, "llm": 1, // the model path needs nothing of the run's
-	"runlog":  2, // the run log records llm's call records
-	"reports": 3, "datasets": 3,
+	"runlog":   2, // the run log records llm's call records
+	"datasets": 3,
 	// runstore is the run directory on disk, below both runners and the
 	// merge of their shards.
 	"runstore": 3,
 	"envs":     4,
 	"methods":  5,
+	// reports read the run logs and show environments as their entries
+	// describe them (names, plot labels, Table 2 categories).
+	"reports": 5,
 	// accounting is the one usage path of both runners, just below them.
 	"accounting": 6,
 	"releases":   7, "lifelong": 7, "prediction": 7, "planner": 7,
