@@ -145,7 +145,6 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 		Events: lifelong.ExecuteEvents{
 			Repaired: func(r string) { fmt.Fprintf(stdio.Err, "run %s: repaired: %s\n", cfg.Name, r) },
 			Started: func() {
-				storeRunPlan(ctx, stdio, cfg, rs)
 				fmt.Fprintf(stdio.Err, "run %s: lifelong %s stream over %d environments (%d training trajectories), %d methods on %s\n",
 					cfg.Name, lc.Stream, len(streamEnvs), len(train), len(lc.Methods), back.describe())
 			},
@@ -154,6 +153,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 			},
 		},
 	}
+	opts.Plan, opts.PlanFailed = storedPlan(ctx, stdio, cfg, rs)
 	if rs.shard != nil {
 		opts.Seal = func(man *runlog.Manifest) error { return sealShard(rs, man) }
 	}

@@ -10,30 +10,26 @@ import (
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/internal/prefixcache"
 	"github.com/memharness/memharness/runlog"
-	"github.com/memharness/memharness/runstore"
 )
 
-// storeRunPlan plans the run (once: a resumed run keeps the first plan)
-// and writes it into the run directory, without the prefix-cache model
-// (the costly part; bench plan has it). A plan that cannot be made is a
-// warning, never a reason not to run.
-func storeRunPlan(ctx context.Context, stdio IO, cfg *config.Config, rs runSpec) {
-	path := filepath.Join(rs.dir, runlog.PlanFile)
-	if _, err := os.Stat(path); err == nil || rs.shard != nil {
-		return // kept from the first start; a shard's share is not planned
+// storedPlan plans the run for the run store to keep as plan.json at its
+// first start, without the prefix-cache model (the costly part; bench plan
+// has it). A shard's share is not planned (nil). A plan that cannot be made
+// is a warning, never a reason not to run.
+func storedPlan(ctx context.Context, stdio IO, cfg *config.Config, rs runSpec) (plan func() ([]byte, error), failed func(error)) {
+	if rs.shard != nil {
+		return nil, nil
 	}
-	p, err := planConfig(ctx, stdio, cfg, rs.out, planFlags{block: prefixcache.DefaultBlock, cacheTokens: prefixcache.DefaultCapacity, rehearse: defaultRehearse, rehearseTasks: defaultRehearseTasks, noPrefix: true})
-	if err != nil {
-		fmt.Fprintf(stdio.Err, "warning: run %s: no plan stored: %v\n", cfg.Name, err)
-		return
+	plan = func() ([]byte, error) {
+		p, err := planConfig(ctx, stdio, cfg, rs.out, planFlags{block: prefixcache.DefaultBlock, cacheTokens: prefixcache.DefaultCapacity, rehearse: defaultRehearse, rehearseTasks: defaultRehearseTasks, noPrefix: true})
+		if err != nil {
+			return nil, err
+		}
+		b, err := json.MarshalIndent(p, "", "  ")
+		return append(b, '\n'), err
 	}
-	b, err := json.MarshalIndent(p, "", "  ")
-	if err == nil {
-		err = runstore.WriteFileAtomic(path, append(b, '\n'))
-	}
-	if err != nil {
-		fmt.Fprintf(stdio.Err, "warning: run %s: no plan stored: %v\n", cfg.Name, err)
-	}
+	failed = func(err error) { fmt.Fprintf(stdio.Err, "warning: run %s: no plan stored: %v\n", cfg.Name, err) }
+	return plan, failed
 }
 
 // plannedVsSpent is the final line's comparison with the stored plan ("" when

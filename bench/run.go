@@ -385,7 +385,6 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 		Events: prediction.Events{
 			Repaired: func(r string) { fmt.Fprintf(stdio.Err, "run %s: repaired: %s\n", cfg.Name, r) },
 			Planned: func(plan prediction.Plan, tally *accounting.Tally) {
-				storeRunPlan(ctx, stdio, cfg, rs)
 				fmt.Fprintf(stdio.Err, "run %s: %d samples (%d methods × %d instances) on %s, data: %s; %d already done\n",
 					cfg.Name, len(plan.Order), len(methods), len(plan.Order)/max(1, len(methods)), back.describe(), data.Source, plan.Already())
 				bar = progress.New(stdio.Err, "run "+cfg.Name, len(plan.Jobs), progress.Options{Stats: func() string {
@@ -404,6 +403,7 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 			Predicted: func() { bar.Finish() },
 		},
 	}
+	opts.Plan, opts.PlanFailed = storedPlan(ctx, stdio, cfg, rs)
 	if rs.shard != nil {
 		opts.Seal = func(man *runlog.Manifest) error { return sealShard(rs, man) }
 	}
