@@ -242,7 +242,15 @@ func mergeShards(ctx context.Context, stdio IO, runDir string, report bool) erro
 	if err := writeResolvedConfig(runDir, &cfg); err != nil {
 		return err
 	}
+	// The shards plan no share of their own: the merged run stores the
+	// whole run's plan (before the report, which shows it) and says
+	// planned against spent, as one process would.
+	plan, failed := storedPlan(ctx, stdio, &cfg, runSpec{cfg: &cfg, dir: runDir, out: out})
+	runstore.StorePlan(runDir, plan, failed)
 	fmt.Fprintf(stdio.Err, "merge %s: %d shards combined (%d cached responses gathered)\n", runDir, len(shards), n)
+	if pv := plannedVsSpent(runDir, usage); pv != "" {
+		fmt.Fprintf(stdio.Out, "run %s: %s\n", cfg.Name, pv)
+	}
 	if !report {
 		return nil
 	}

@@ -159,11 +159,15 @@ func TestMergedShardsEqualOneProcess(t *testing.T) {
 			}
 		}
 	}
-	if log, code := runCLI(t, "merge", filepath.Join(sharded, "sh")); code != 0 {
+	log, code := runCLI(t, "merge", filepath.Join(sharded, "sh"))
+	if code != 0 {
 		t.Fatalf("merge exit %d:\n%s", code, log)
 	}
+	if !strings.Contains(log, "run sh: planned ") {
+		t.Errorf("merge says nothing of planned against spent:\n%s", log)
+	}
 	compareRuns(t, filepath.Join(one, "sh"), filepath.Join(sharded, "sh"),
-		runlog.SamplesFile, "report/metrics.csv", "report/table.md", "report/confusion_mem0.csv")
+		runlog.SamplesFile, runlog.PlanFile, "report/metrics.csv", "report/table.md", "report/index.md", "report/confusion_mem0.csv")
 	// Prompts live in the call record (compared below), not prompts.jsonl.
 	for _, dir := range []string{one, sharded} {
 		if _, err := os.Stat(filepath.Join(dir, "sh", runlog.PromptsFile)); !errors.Is(err, os.ErrNotExist) {
@@ -209,10 +213,14 @@ lifelong:
 			t.Fatalf("shard %d exit %d:\n%s", i, code, log)
 		}
 	}
-	if log, code := runCLI(t, "merge", filepath.Join(sharded, "ll")); code != 0 {
+	log, code := runCLI(t, "merge", filepath.Join(sharded, "ll"))
+	if code != 0 {
 		t.Fatalf("merge exit %d:\n%s", code, log)
 	}
-	compareRuns(t, filepath.Join(one, "ll"), filepath.Join(sharded, "ll"),
+	if !strings.Contains(log, "run ll: planned ") {
+		t.Errorf("merge says nothing of planned against spent:\n%s", log)
+	}
+	compareRuns(t, filepath.Join(one, "ll"), filepath.Join(sharded, "ll"), runlog.PlanFile,
 		"report/lifemem_table2.csv", "report/lifemem_matrix.csv", "report/lifemem_ood.csv",
 		"lifelong/lifemem/cells/02/webshop.json", "lifelong/synapse/cells/01/scienceworld.json")
 	compareCallRecords(t, filepath.Join(one, "ll"), filepath.Join(sharded, "ll"), "")

@@ -79,13 +79,14 @@ func Begin(dir string, o Opening) (*Store, runlog.Manifest, error) {
 		return fail(err)
 	}
 	if o.Plan != nil {
-		storePlan(dir, o.Plan, o.PlanFailed)
+		StorePlan(dir, o.Plan, o.PlanFailed)
 	}
 	return st, man, nil
 }
 
-// storePlan writes plan.json unless an earlier start stored it.
-func storePlan(dir string, plan func() ([]byte, error), failed func(error)) {
+// StorePlan writes plan.json unless an earlier start stored it (a merge of
+// shards stores the whole run's plan this way, as one process would).
+func StorePlan(dir string, plan func() ([]byte, error), failed func(error)) {
 	path := filepath.Join(dir, runlog.PlanFile)
 	if _, err := os.Stat(path); err == nil {
 		return
