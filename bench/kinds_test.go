@@ -13,7 +13,7 @@ import (
 // registered kinds keeps every message unchanged.
 func TestDefaultKindsValidateAsBuiltIns(t *testing.T) {
 	for _, k := range []*Kinds{nil, {}, DefaultKinds()} {
-		got := k.known()
+		got := k.Known()
 		if !slices.Equal(got.Methods, config.MethodKinds()) {
 			t.Errorf("prediction kinds %v, want %v", got.Methods, config.MethodKinds())
 		}

@@ -110,7 +110,9 @@ func reportRun(ctx context.Context, stdio IO, dir string, bootstrap optionalInt,
 	opts := reports.Options{Iters: 1000, Level: 0.95, Seed: uint64(man.Seed)}
 	var cfg config.Config
 	if b, err := json.Marshal(man.Config); err == nil && json.Unmarshal(b, &cfg) == nil {
-		opts = reportOptions(&cfg)
+		if f, err := stdio.env().Kinds.Family(&cfg); err == nil {
+			opts = f.ReportOptions(&cfg)
+		}
 	}
 	if bootstrap.set {
 		opts.Iters = bootstrap.n

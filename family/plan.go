@@ -1,4 +1,4 @@
-package bench
+package family
 
 import (
 	"context"
@@ -8,33 +8,31 @@ import (
 	"path/filepath"
 
 	"github.com/memharness/memharness/bench/config"
-	"github.com/memharness/memharness/internal/prefixcache"
 	"github.com/memharness/memharness/runlog"
 )
 
-// storedPlan plans the run for the run store to keep as plan.json at its
-// first start, without the prefix-cache model (the costly part; bench plan
-// has it). A shard's share is not planned (nil). A plan that cannot be made
-// is a warning, never a reason not to run.
-func storedPlan(ctx context.Context, stdio IO, cfg *config.Config, rs runSpec) (plan func() ([]byte, error), failed func(error)) {
-	if rs.shard != nil {
+// StoredPlan plans the run for the run store to keep as plan.json at its
+// first start (StoredPlanOptions). A shard's share is not planned (nil). A
+// plan that cannot be made is a warning, never a reason not to run.
+func StoredPlan(ctx context.Context, env Env, f Family, cfg *config.Config, run Run) (plan func() ([]byte, error), failed func(error)) {
+	if run.Shard != nil {
 		return nil, nil
 	}
 	plan = func() ([]byte, error) {
-		p, err := planConfig(ctx, stdio, cfg, rs.out, planFlags{block: prefixcache.DefaultBlock, cacheTokens: prefixcache.DefaultCapacity, rehearse: defaultRehearse, rehearseTasks: defaultRehearseTasks, noPrefix: true})
+		p, err := f.Plan(ctx, env, cfg, run.Out, StoredPlanOptions())
 		if err != nil {
 			return nil, err
 		}
 		b, err := json.MarshalIndent(p, "", "  ")
 		return append(b, '\n'), err
 	}
-	failed = func(err error) { fmt.Fprintf(stdio.Err, "warning: run %s: no plan stored: %v\n", cfg.Name, err) }
+	failed = func(err error) { fmt.Fprintf(env.Err, "warning: run %s: no plan stored: %v\n", cfg.Name, err) }
 	return plan, failed
 }
 
-// plannedVsSpent is the final line's comparison with the stored plan ("" when
+// PlannedVsSpent is the final line's comparison with the stored plan ("" when
 // the run stored none).
-func plannedVsSpent(dir string, usage map[string]runlog.MethodUsage) string {
+func PlannedVsSpent(dir string, usage map[string]runlog.MethodUsage) string {
 	b, err := os.ReadFile(filepath.Join(dir, runlog.PlanFile))
 	if err != nil {
 		return ""

@@ -1,4 +1,9 @@
-package bench
+// Package lifelongagents is the lifelong agents' task family (LifeMem):
+// it composes a run of the lifelong runner from a resolved config — the
+// stream's environments and training trajectories, the agent prompts (own
+// or the sources'), the agent methods, the backbone — and says its
+// progress.
+package lifelongagents
 
 import (
 	"context"
@@ -10,6 +15,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memharness/memharness/backbone"
+	"github.com/memharness/memharness/family"
+
 	"github.com/memharness/memharness/accounting"
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/envs"
@@ -19,35 +27,35 @@ import (
 	"github.com/memharness/memharness/runlog"
 )
 
-// executeLifelong runs task lifemem: every agent method of the config
-// learns the environments' training trajectories stage by stage and is
+// Execute runs a lifelong config: every agent method of the config learns
+// the environments' training trajectories stage by stage and is
 // re-evaluated on every test set learned so far (the S matrix), then on the
 // OOD environments; cells resume from the run directory.
-func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
-	var res runResult
-	cfg := rs.cfg
+func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (family.Result, error) {
+	var res family.Result
+	cfg := run.Config
 	lc := cfg.Lifelong.WithDefaults()
 	if lc.Seed == 0 {
 		lc.Seed = cfg.Seed
 	}
 	start := time.Now()
-	if man, ok := upToDate(rs.dir, cfg, mustHash(cfg), rs.report && rs.shard == nil); ok {
-		return unchangedRun(stdio, rs, man)
+	if man, ok := family.UpToDate(f, run, cfg); ok {
+		return family.Unchanged(env, run, man)
 	}
-	if rs.shard != nil {
+	if run.Shard != nil {
 		var mine []lifelong.MethodSpec
 		for i, m := range lc.Methods {
-			if rs.shard.owns(i) {
+			if run.Shard.Owns(i) {
 				mine = append(mine, m)
 			}
 		}
 		lc.Methods = mine
 	}
-	back, err := openBackbone(ctx, cfg, stdio.Getenv, rs.cacheRoot(), stdio.Err)
+	back, err := backbone.Open(ctx, cfg, env.Getenv, run.CacheRoot(), env.Err)
 	if err != nil {
 		return res, err
 	}
-	defer back.close()
+	defer back.Close()
 
 	hash, err := cfg.Hash()
 	if err != nil {
@@ -56,26 +64,12 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 
 	// Suites and training data (openLifelongSuites says which).
 	official := cfg.Dataset.Path != ""
-	var leftOut []lifelong.LeftOut
-	ls, err := openLifelongSuites(ctx, stdio, cfg, lc, rs.kinds.envs(), false, func(name string, err error) error {
-		// An environment that cannot run here (MiniWoB++ without
-		// Chromium) is left out and said so, rather than scored 0.
-		if err := refusePartial(back.kind, lc, name, err); err != nil {
-			return err
-		}
-		lo := lifelong.LeftOut{Env: name, Reason: err.Error(), Install: installHint(err)}
-		leftOut = append(leftOut, lo)
-		msg := fmt.Sprintf("%s left out: %v", name, err)
-		if lo.Install != "" && !strings.Contains(msg, lo.Install) {
-			msg += "; to include it: " + lo.Install
-		}
-		fmt.Fprintf(stdio.Err, "warning: %s\n", msg)
-		return nil
-	})
+	data, err := f.Load(ctx, env, cfg, run.Out)
 	if err != nil {
 		return res, err
 	}
-	defer ls.close()
+	ls, leftOut := data.(*suitesData).lifelongSuites, data.(*suitesData).leftOut
+	defer data.Close()
 	suites, tests, train, streamEnvs := ls.suites, ls.tests, ls.train, ls.streamEnvs
 	var testSets []lifelong.TestSetRecord
 	var dataWarnings []string
@@ -87,21 +81,21 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 		tests[n] = lc.TestSet(n, ts)
 		testSets = append(testSets, lc.DescribeTestSet(n, len(tests[n]), len(ts), official))
 		if len(tests[n]) == 0 {
-			dataWarnings = append(dataWarnings, emptyEnv(stdio, n, len(ts)))
+			dataWarnings = append(dataWarnings, emptyEnv(env, n, len(ts)))
 		}
 	}
-	prompts, err := lifelongPrompts(ctx, cfg, stdio.Getenv, suites, rs.kinds.envs())
+	prompts, err := lifelongPrompts(ctx, cfg, env.Getenv, suites, env.Kinds.EnvKinds())
 	if err != nil {
 		return res, err
 	}
 	if prompts.warning != "" {
-		fmt.Fprintln(stdio.Err, prompts.warning)
+		fmt.Fprintln(env.Err, prompts.warning)
 	}
 	for _, w := range prompts.dataWarnings {
-		fmt.Fprintln(stdio.Err, "warning: "+w)
+		fmt.Fprintln(env.Err, "warning: "+w)
 	}
 	suiteNames := slices.Sorted(maps.Keys(suites))
-	sampling, samplingFrom := lifelongSampling(cfg, lc, suiteNames)
+	sampling, samplingFrom := Sampling(cfg, lc, suiteNames)
 	ood := slices.DeleteFunc(slices.Clone(lc.OOD), func(x string) bool { return suites[x] == nil })
 	stream, err := lifelong.NewStream(lc.Stream, train, streamEnvs, lc.Batch, lc.Seed)
 	if err != nil {
@@ -113,59 +107,59 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 		return res, err
 	}
 	man := runlog.Manifest{
-		Name: cfg.Name, Config: cfg, ConfigPath: rs.configPath, Variant: rs.variant,
-		HarnessVersion: Version, GitCommit: gitCommit(), Backbone: back.kind, Model: back.modelName, BuildModel: back.constructionModels(),
-		Endpoints: back.endpoints, DataSource: lifelongSource(cfg, lc), DataWarnings: dataWarnings,
+		Name: cfg.Name, Config: cfg, ConfigPath: run.ConfigPath, Variant: run.Variant,
+		HarnessVersion: family.HarnessVersion, GitCommit: backbone.GitCommit(), Backbone: back.Kind, Model: back.ModelName, BuildModel: back.ConstructionModels(),
+		Endpoints: back.Endpoints, DataSource: lifelongSource(cfg, lc), DataWarnings: dataWarnings,
 		Seed: cfg.Seed, Started: start.UTC(),
 	}
 	for _, lo := range leftOut {
 		man.LeftOut = append(man.LeftOut, runlog.LeftOut{What: lo.Env, Reason: lo.Reason, Install: lo.Install})
 	}
-	if rs.shard != nil {
-		man.Shard = rs.shard.String()
+	if run.Shard != nil {
+		man.Shard = run.Shard.String()
 	}
 	prompts.stamp(&man)
 	man.Provenance = agentProvenance(prompts, samplingFrom, suiteNames)
-	back.stampEmbedder(&man, slices.ContainsFunc(lc.Methods, func(m lifelong.MethodSpec) bool { return m.Kind != "react" }), stdio.Err)
+	back.StampEmbedder(&man, slices.ContainsFunc(lc.Methods, func(m lifelong.MethodSpec) bool { return m.Kind != "react" }), env.Err)
 	ran := lc
 	ran.Envs = streamEnvs
 	opts := lifelong.ExecuteOptions{
-		Dir: rs.dir, ConfigHash: hash, Config: ran, NewMethod: rs.kinds.agents().New,
-		Refuse: func(prev runlog.Manifest) error { return differentConfig(rs.dir, prev, cfg) }, // names the keys that changed
+		Dir: run.Dir, ConfigHash: hash, Config: ran, NewMethod: env.Kinds.AgentKinds().New,
+		Refuse: func(prev runlog.Manifest) error { return family.DifferentConfig(run.Dir, prev, cfg) }, // names the keys that changed
 		Stream: stream, Suites: suites, OOD: ood, Tests: tests,
-		Env: agent.Env{Model: back.model, BuildModel: back.buildModel, AssignModel: back.assign.model,
-			SkillModel: back.skill.model, UserModel: back.user.model, Embedder: back.embedder, Seed: lc.Seed, Prompts: prompts.prompts, Sampling: sampling},
-		Meters: back.lifelongMeters(), Log: stdio.Err, RetryBudget: cfg.Backbone.RetryBudget.Duration,
-		Untimed: back.kind == "sim", Priced: cfg.Backbone.Prices != nil, Budget: back.budget,
+		Env: agent.Env{Model: back.Model, BuildModel: back.BuildModel, AssignModel: back.Assign.Model,
+			SkillModel: back.Skill.Model, UserModel: back.User.Model, Embedder: back.Embedder, Seed: lc.Seed, Prompts: prompts.prompts, Sampling: sampling},
+		Meters: back.LifelongMeters(), Log: env.Err, RetryBudget: cfg.Backbone.RetryBudget.Duration,
+		Untimed: back.Kind == "sim", Priced: cfg.Backbone.Prices != nil, Budget: back.Budget,
 		Manifest: man, ResolvedConfig: resolved,
 		Info: lifelong.Info{
-			Name: cfg.Name, Variant: rs.variant, Backbone: back.kind, Model: back.modelName, BuildModel: back.constructionModels(),
+			Name: cfg.Name, Variant: run.Variant, Backbone: back.Kind, Model: back.ModelName, BuildModel: back.ConstructionModels(),
 			DataSource: man.DataSource, LeftOut: leftOut, TestSets: testSets,
 		},
 		Events: lifelong.ExecuteEvents{
-			Repaired: func(r string) { fmt.Fprintf(stdio.Err, "run %s: repaired: %s\n", cfg.Name, r) },
+			Repaired: func(r string) { fmt.Fprintf(env.Err, "run %s: repaired: %s\n", cfg.Name, r) },
 			Started: func() {
-				fmt.Fprintf(stdio.Err, "run %s: lifelong %s stream over %d environments (%d training trajectories), %d methods on %s\n",
-					cfg.Name, lc.Stream, len(streamEnvs), len(train), len(lc.Methods), back.describe())
+				fmt.Fprintf(env.Err, "run %s: lifelong %s stream over %d environments (%d training trajectories), %d methods on %s\n",
+					cfg.Name, lc.Stream, len(streamEnvs), len(train), len(lc.Methods), back.Describe())
 			},
 			MethodDone: func(spec lifelong.MethodSpec, r lifelong.Result) {
-				fmt.Fprintf(stdio.Err, "run %s: %s done (final row %v)\n", cfg.Name, spec.Name, finalRow(r))
+				fmt.Fprintf(env.Err, "run %s: %s done (final row %v)\n", cfg.Name, spec.Name, finalRow(r))
 			},
 		},
 	}
-	opts.Plan, opts.PlanFailed = storedPlan(ctx, stdio, cfg, rs)
-	if rs.shard != nil {
-		opts.Seal = func(man *runlog.Manifest) error { return sealShard(rs, man) }
+	opts.Plan, opts.PlanFailed = family.StoredPlan(ctx, env, f, cfg, run)
+	if run.Shard != nil {
+		opts.Seal = func(man *runlog.Manifest) error { return family.SealShard(run, man) }
 	}
-	if rs.report {
-		ro := reportOptions(cfg)
+	if run.Report {
+		ro := f.ReportOptions(cfg)
 		opts.Report = func(dir string) error { _, err := reports.Write(dir, ro); return err }
-		opts.Fingerprint = func() (string, error) { return runFingerprint(rs.dir, hash, ro) }
+		opts.Fingerprint = func() (string, error) { return family.Fingerprint(run.Dir, hash, ro) }
 	}
-	run, err := lifelong.Execute(ctx, opts)
+	done, err := lifelong.Execute(ctx, opts)
 	var stopped *lifelong.Stopped
 	if errors.As(err, &stopped) {
-		if err := stoppedAtCeiling(back.budget, stopped.Done, stopped.Planned, "methods", stopped.InProgress+" in progress; its finished cells are kept"); err != nil {
+		if err := family.StoppedAtCeiling(back.Budget, stopped.Done, stopped.Planned, "methods", stopped.InProgress+" in progress; its finished cells are kept"); err != nil {
 			return res, err
 		}
 		return res, fmt.Errorf("stopped: %w; finished cells are kept, re-run the same command to resume", stopped.Cause)
@@ -173,26 +167,100 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	if err != nil {
 		return res, err
 	}
-	res.liveCalls = int(back.meter.Snapshot().Total.Live)
-	for _, w := range run.Warnings.Usage {
-		fmt.Fprintf(stdio.Err, "warning: %s\n", w)
+	res.LiveCalls = int(back.Meter.Snapshot().Total.Live)
+	for _, w := range done.Warnings.Usage {
+		fmt.Fprintf(env.Err, "warning: %s\n", w)
 	}
-	iv := accounting.InvalidSummary(run.Usage)
-	fmt.Fprintf(stdio.Out, "run %s: %d live model calls, invalid: %s, %s, %s\n", cfg.Name, res.liveCalls, iv, accounting.CostText(run.Usage), time.Since(start).Round(time.Millisecond))
-	if pv := plannedVsSpent(rs.dir, run.Usage); pv != "" {
-		fmt.Fprintf(stdio.Out, "run %s: %s\n", cfg.Name, pv)
+	iv := accounting.InvalidSummary(done.Usage)
+	fmt.Fprintf(env.Out, "run %s: %d live model calls, invalid: %s, %s, %s\n", cfg.Name, res.LiveCalls, iv, accounting.CostText(done.Usage), time.Since(start).Round(time.Millisecond))
+	if pv := family.PlannedVsSpent(run.Dir, done.Usage); pv != "" {
+		fmt.Fprintf(env.Out, "run %s: %s\n", cfg.Name, pv)
 	}
 	for _, lo := range leftOut {
-		fmt.Fprintf(stdio.Err, "run %s: left out %s (%s); OP and BwT are over the %d environments that ran\n", cfg.Name, lo.Env, lo.Reason, len(streamEnvs))
+		fmt.Fprintf(env.Err, "run %s: left out %s (%s); OP and BwT are over the %d environments that ran\n", cfg.Name, lo.Env, lo.Reason, len(streamEnvs))
 	}
-	res.leftOut = run.Manifest.LeftOut
-	if rs.report {
-		fmt.Fprintf(stdio.Out, "report: %s\n", filepath.Join(rs.dir, "report", "index.md"))
+	res.LeftOut = done.Manifest.LeftOut
+	if run.Report {
+		fmt.Fprintf(env.Out, "report: %s\n", filepath.Join(run.Dir, "report", "index.md"))
 	}
-	if err := accounting.CheckInvalid(run.Usage, cfg.Eval.MaxInvalidRate, cfg.Eval.MaxAttempts); err != nil {
+	if err := accounting.CheckInvalid(done.Usage, cfg.Eval.MaxInvalidRate, cfg.Eval.MaxAttempts); err != nil {
 		return res, err
 	}
 	return res, nil
+}
+
+// suitesData are the environments a run opened, and those it left out.
+type suitesData struct {
+	*lifelongSuites
+	leftOut []lifelong.LeftOut
+	source  string
+}
+
+func (d *suitesData) Source() string { return d.source }
+func (d *suitesData) Close() error   { d.close(); return nil }
+
+// Load opens the stream's and the OOD set's environments as a run does
+// (openLifelongSuites): an environment that cannot run here (MiniWoB++
+// without Chromium) is left out and said so, rather than scored 0, unless
+// the config refuses a partial stream.
+func (f *Family) Load(ctx context.Context, env family.Env, cfg *config.Config, _ string) (family.Data, error) {
+	lc := cfg.Lifelong.WithDefaults()
+	if lc.Seed == 0 {
+		lc.Seed = cfg.Seed
+	}
+	d := &suitesData{source: lifelongSource(cfg, lc)}
+	ls, err := openLifelongSuites(ctx, env, cfg, lc, env.Kinds.EnvKinds(), false, func(name string, err error) error {
+		if err := RefusePartial(cfg.Backbone.Kind, lc, name, err); err != nil {
+			return err
+		}
+		lo := lifelong.LeftOut{Env: name, Reason: err.Error(), Install: installHint(err)}
+		d.leftOut = append(d.leftOut, lo)
+		msg := fmt.Sprintf("%s left out: %v", name, err)
+		if lo.Install != "" && !strings.Contains(msg, lo.Install) {
+			msg += "; to include it: " + lo.Install
+		}
+		fmt.Fprintf(env.Err, "warning: %s\n", msg)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	d.lifelongSuites = ls
+	return d, nil
+}
+
+// ReportOptions are the report settings of a lifelong run.
+func (f *Family) ReportOptions(cfg *config.Config) reports.Options {
+	return family.BaseReportOptions(cfg)
+}
+
+// SweepReport writes Table 5 (streams, recovery rate) and Table 8
+// (sensitivity), which compare a sweep's variant runs.
+func (f *Family) SweepReport(dir string, runDirs []string) (string, error) {
+	if _, err := reports.WriteLifeMemSweep(dir, runDirs); err != nil {
+		return "", err
+	}
+	return dir, nil
+}
+
+// DataUnchanged: the environments' official data records no digests, so
+// a run over it is never taken as unchanged.
+func (f *Family) DataUnchanged(*config.Config, map[string]string) bool { return false }
+
+// Family is the lifelong agents' family.
+type Family struct{}
+
+// New is the lifelong agents' family.
+func New() *Family { return &Family{} }
+
+// Tasks is lifemem, whose methods are agent methods in the lifelong block.
+func (f *Family) Tasks() map[string]config.TaskShape {
+	return map[string]config.TaskShape{"lifemem": {Lifelong: true}}
+}
+
+// MergeShards gathers every method's cells from the shard that ran it.
+func (f *Family) MergeShards(_ context.Context, _ family.Env, m family.Merging, _ *runlog.Manifest) error {
+	return lifelong.MergeShards(family.ShardsOf(m.Shards), m.RunDir, m.Config.Lifelong.WithDefaults().Methods)
 }
 
 // installHint names the command that brings in what an environment lacks.
