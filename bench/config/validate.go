@@ -143,7 +143,18 @@ func (k Known) taskNames() []string {
 	if k.Tasks == nil {
 		return tasks
 	}
-	return slices.Sorted(maps.Keys(k.Tasks))
+	var names, more []string
+	for _, t := range tasks {
+		if _, ok := k.Tasks[t]; ok {
+			names = append(names, t)
+		}
+	}
+	for _, t := range slices.Sorted(maps.Keys(k.Tasks)) {
+		if !slices.Contains(tasks, t) {
+			more = append(more, t)
+		}
+	}
+	return append(names, more...)
 }
 
 func (k Known) task(name string) TaskShape {
