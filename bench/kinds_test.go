@@ -5,9 +5,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -40,7 +40,7 @@ func TestDefaultKindsValidateAsBuiltIns(t *testing.T) {
 // exactly the tasks config validation knows without them.
 func TestDefaultFamiliesRunTheBuiltInTasks(t *testing.T) {
 	got := DefaultKinds().Known().Tasks
-	if !maps.Equal(got, config.BuiltinTasks()) {
+	if !reflect.DeepEqual(got, config.BuiltinTasks()) {
 		t.Errorf("families' tasks %v, want %v", got, config.BuiltinTasks())
 	}
 	if err := DefaultKinds().Families.Register(builtinLike{}); err == nil {
@@ -62,7 +62,7 @@ type recordingFamily struct {
 }
 
 func (f *recordingFamily) Tasks() map[string]config.TaskShape {
-	return map[string]config.TaskShape{"convqa": {}}
+	return map[string]config.TaskShape{"convqa": {Datasets: []string{"convqa"}}}
 }
 
 func (f *recordingFamily) Execute(_ context.Context, env family.Env, run family.Run) (family.Result, error) {
@@ -86,7 +86,7 @@ func TestThirdFamilyRunsThroughTheVerbs(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := filepath.Join(t.TempDir(), "qa.yaml")
-	os.WriteFile(cfg, []byte("name: qa\ntask: convqa\ndataset: {name: movielens}\nbackbone: {kind: sim}\nmethods: [{kind: truncation}]\n"), 0o644)
+	os.WriteFile(cfg, []byte("name: qa\ntask: convqa\nbackbone: {kind: sim}\nmethods: [{kind: truncation}]\n"), 0o644)
 	out := t.TempDir()
 	cli := func(args ...string) (string, int) {
 		var o, e bytes.Buffer

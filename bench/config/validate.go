@@ -129,6 +129,9 @@ type TaskShape struct {
 	// Lifelong: the task's methods are agent methods in the lifelong
 	// block; otherwise they are the methods list.
 	Lifelong bool
+	// Datasets are the dataset names the task reads beside the built-in
+	// ones (a registered family's own data).
+	Datasets []string
 }
 
 // BuiltinTasks are the tasks of the built-in families (the order of
@@ -183,7 +186,7 @@ func (c *Config) ValidateKnown(k Known) error {
 		v.add("name", "%q is not a safe file name (use letters, digits, '.', '_' and '-')", c.Name)
 	}
 	v.oneOf("task", c.Task, k.taskNames())
-	c.Dataset.validate(v)
+	c.Dataset.validate(v, k.task(c.Task).Datasets)
 	c.Backbone.validate(v)
 	c.Embedder.validate(v)
 	c.Prompt.validate(v)
@@ -223,8 +226,8 @@ func (c *Config) ValidateKnown(k Known) error {
 	return errors.Join(v.errs...)
 }
 
-func (d *Dataset) validate(v *validator) {
-	v.oneOf("dataset.name", d.Name, datasets)
+func (d *Dataset) validate(v *validator, more []string) {
+	v.oneOf("dataset.name", d.Name, append(slices.Clone(datasets), more...))
 	v.oneOf("dataset.language", d.Language, languages)
 	v.atLeast("dataset.max_users", d.MaxUsers, 0)
 	v.atLeast("dataset.test_per_user", d.TestPerUser, 1)
