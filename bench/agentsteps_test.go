@@ -13,7 +13,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/memharness/memharness/backbone"
 	"github.com/memharness/memharness/bench/config"
+	"github.com/memharness/memharness/family/lifelongagents"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
@@ -75,15 +77,15 @@ func TestStepModels(t *testing.T) {
 				BuildModel: tc.build, AssignModel: tc.assign, AssignReasoningEffort: tc.assignEffort,
 				SkillModel: tc.skill, SkillReasoningEffort: tc.skillEffort,
 			}}
-			back, err := openBackbone(t.Context(), cfg, func(string) string { return "" }, t.TempDir(), io.Discard)
+			back, err := backbone.Open(t.Context(), cfg, func(string) string { return "" }, t.TempDir(), io.Discard)
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer back.close()
-			if tc.name == "paper" && back.constructionModels() != "assign=gpt-5-mini (low), skill=gpt-4.1" {
-				t.Errorf("construction models %q", back.constructionModels())
+			defer back.Close()
+			if tc.name == "paper" && back.ConstructionModels() != "assign=gpt-5-mini (low), skill=gpt-4.1" {
+				t.Errorf("construction models %q", back.ConstructionModels())
 			}
-			env := agent.Env{Model: back.model, BuildModel: back.buildModel, AssignModel: back.assign.model, SkillModel: back.skill.model, UserModel: back.user.model}
+			env := agent.Env{Model: back.Model, BuildModel: back.BuildModel, AssignModel: back.Assign.Model, SkillModel: back.Skill.Model, UserModel: back.User.Model}
 			for step, m := range map[string]llm.Model{"act": env.Model, "assign": env.Assigner(), "skill": env.Distiller(), "user": env.User()} {
 				msg := tc.name + "/" + step
 				if _, err := m.Generate(t.Context(), llm.Request{Purpose: "test." + step, Messages: []llm.Message{{Role: "user", Content: msg}}}); err != nil {
@@ -111,19 +113,19 @@ func TestTrainFileReleaseNames(t *testing.T) {
 		}
 	}
 	for env, want := range map[string]string{"dbbench": "train_lifelong.jsonl", "taubench-retail": "train_taubench.jsonl", "toolqa": "train_toolqa.jsonl"} {
-		got, err := trainFile(dir, env)
+		got, err := lifelongagents.TrainFile(dir, env)
 		if err != nil || filepath.Base(got) != want {
 			t.Errorf("%s: %s, %v; want %s", env, got, err, want)
 		}
 	}
-	if _, err := trainFile(dir, "hotpotqa"); err == nil || !strings.Contains(err.Error(), "train_hotpotqa.jsonl") {
+	if _, err := lifelongagents.TrainFile(dir, "hotpotqa"); err == nil || !strings.Contains(err.Error(), "train_hotpotqa.jsonl") {
 		t.Errorf("missing file: %v", err)
 	}
 	// The harness's own name wins when both exist.
 	if err := os.WriteFile(filepath.Join(dir, "train_dbbench.jsonl"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := trainFile(dir, "dbbench"); filepath.Base(got) != "train_dbbench.jsonl" {
+	if got, _ := lifelongagents.TrainFile(dir, "dbbench"); filepath.Base(got) != "train_dbbench.jsonl" {
 		t.Errorf("dbbench: %s", got)
 	}
 }
@@ -140,7 +142,7 @@ func TestRefusePartialStream(t *testing.T) {
 		{"sim", false, false},
 	}
 	for _, tc := range cases {
-		err := refusePartial(tc.backbone, lifelong.Config{AllowPartialStream: tc.allow}, "miniwob", cause)
+		err := lifelongagents.RefusePartial(tc.backbone, lifelong.Config{AllowPartialStream: tc.allow}, "miniwob", cause)
 		if (err != nil) != tc.refuse {
 			t.Errorf("%s allow=%v: %v", tc.backbone, tc.allow, err)
 		}
@@ -188,14 +190,14 @@ func TestHashEmbedderWarning(t *testing.T) {
 				t.Cleanup(srv.Close)
 				cfg.Backbone.BaseURLs = []string{srv.URL + "/v1"}
 			}
-			back, err := openBackbone(t.Context(), cfg, func(string) string { return "" }, t.TempDir(), io.Discard)
+			back, err := backbone.Open(t.Context(), cfg, func(string) string { return "" }, t.TempDir(), io.Discard)
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer back.close()
+			defer back.Close()
 			var man runlog.Manifest
 			var console strings.Builder
-			back.stampEmbedder(&man, tc.retrieves, &console)
+			back.StampEmbedder(&man, tc.retrieves, &console)
 			if man.Embedder != "hash bag-of-words (dim 8)" {
 				t.Errorf("embedder label %q", man.Embedder)
 			}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memharness/memharness/family"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -142,7 +143,7 @@ func TestCeilingStopsAndResumesOnEndpoint(t *testing.T) {
 			if err := json.Unmarshal([]byte(o), &sum); err != nil {
 				t.Fatalf("--json: %v\n%s", err, o)
 			}
-			if sum.Status != statusCeiling || sum.Ceiling == nil || sum.Ceiling.Key != tt.key || sum.Ceiling.Done >= sum.Ceiling.Planned {
+			if sum.Status != family.StatusCeiling || sum.Ceiling == nil || sum.Ceiling.Key != tt.key || sum.Ceiling.Done >= sum.Ceiling.Planned {
 				t.Errorf("--json summary: status %q ceiling %+v", sum.Status, sum.Ceiling)
 			}
 			// Nothing past the ceiling was asked of the server.

@@ -10,6 +10,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall"
+
+	"github.com/memharness/memharness/family"
 )
 
 // The conventions of Go command-line tools that the verbs share: version,
@@ -110,20 +112,9 @@ func zeroDefault(def string) bool {
 	return false
 }
 
-// interruptedError is what a run stopped by Ctrl-C (or SIGTERM) returns:
-// how far it got, said plainly, and that re-running resumes.
-type interruptedError struct {
-	done, planned int
-	unit          string // "samples", "configs"
-}
-
-func (e *interruptedError) Error() string {
-	return fmt.Sprintf("interrupted after %d/%d %s; re-run the same command to resume", e.done, e.planned, e.unit)
-}
-
-// Unwrap makes errors.Is(err, context.Canceled) hold, as for any other
-// cancelled work.
-func (e *interruptedError) Unwrap() error { return context.Canceled }
+// interruptedError is what a run stopped by Ctrl-C (or SIGTERM) returns
+// (family.Interrupted: the runs are the families').
+type interruptedError = family.Interrupted
 
 // Interrupted is the cancellation cause cmd/bench gives the context when a
 // signal arrives, so Main can exit the way shells expect (128 + signal).

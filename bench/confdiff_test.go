@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/bench/config"
+	"github.com/memharness/memharness/family"
 )
 
 // A refused resume names only keys of the hash: not eval.concurrency
@@ -38,35 +39,9 @@ func TestConfigDiffNamesHashedKeysOnly(t *testing.T) {
 		{"a method's key", []string{"eval.concurrency=2", "methods[2].top_k=5"}, []string{"methods[2].top_k: 3 → 5"}},
 		{"unhashed keys only", []string{"eval.concurrency=2", "backbone.timeout=5m"}, nil},
 	} {
-		got := configDiff(stored, load(tc.sets...))
+		got := family.ConfigDiff(stored, load(tc.sets...))
 		if strings.Join(got, "; ") != strings.Join(tc.want, "; ") {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
-		}
-	}
-}
-
-func TestSetPath(t *testing.T) {
-	var v any
-	json.Unmarshal([]byte(`{"a":{"b":[{"c":1},{"c":2}]},"d":3}`), &v)
-	for _, tc := range []struct {
-		path string
-		del  bool
-		ok   bool
-		want string
-	}{
-		{"a.b[1].c", false, true, `{"a":{"b":[{"c":1},{"c":9}]},"d":3}`},
-		{"d", true, true, `{"a":{"b":[{"c":1},{"c":2}]}}`},
-		{"a.b[5].c", false, false, ""},
-		{"d.e", false, false, ""},
-		{"a.b[0]", true, false, ""},
-	} {
-		var w any
-		b, _ := json.Marshal(v)
-		json.Unmarshal(b, &w)
-		ok := setPath(w, tc.path, 9.0, tc.del)
-		got, _ := json.Marshal(w)
-		if ok != tc.ok || (ok && string(got) != tc.want) {
-			t.Errorf("%s: %v %s, want %v %s", tc.path, ok, got, tc.ok, tc.want)
 		}
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/memharness/memharness/family"
+
 	"github.com/memharness/memharness/datasets/fetch"
 	"github.com/memharness/memharness/datasets/movielens"
 	"github.com/memharness/memharness/datasets/omnibehavior"
@@ -20,34 +22,6 @@ import (
 	"github.com/memharness/memharness/releases/lifememrel"
 	"github.com/memharness/memharness/releases/pramemrel"
 )
-
-// dataCacheDir is where `bench data fetch` stores official archives:
-// $MEMHARNESS_DATA, else the user cache dir.
-func dataCacheDir(getenv func(string) string) string {
-	if d := getenv("MEMHARNESS_DATA"); d != "" {
-		return d
-	}
-	if d, err := os.UserCacheDir(); err == nil {
-		return filepath.Join(d, "memharness", "data")
-	}
-	return filepath.Join(".cache", "memharness", "data")
-}
-
-// How each verb takes a dataset's location; dataPathHint adds the right one
-// to a "dataset not found" error (the loaders' hints name no flag).
-const (
-	dataPathFlag = "--path DIR"
-	runPathFlag  = "--set dataset.path=DIR (or dataset.path in the config)"
-)
-
-// dataPathHint appends how to give the data's location to an error that says
-// a dataset was not found; other errors pass unchanged.
-func dataPathHint(err error, how string) error {
-	if errors.Is(err, movielens.ErrNotFound) || errors.Is(err, omnibehavior.ErrNotFound) {
-		return fmt.Errorf("%w; pass that location with %s", err, how)
-	}
-	return err
-}
 
 func cmdData(ctx context.Context, stdio IO, args []string) error {
 	const synopsis = "data fetch|verify|stats|inspect NAME [--path DIR] [--dir CACHE] [--json]"
@@ -82,7 +56,7 @@ func cmdData(ctx context.Context, stdio IO, args []string) error {
 	action, name := pos[0], pos[1]
 	cache := *dir
 	if cache == "" {
-		cache = dataCacheDir(stdio.Getenv)
+		cache = family.DataCacheDir(stdio.Getenv)
 	}
 	switch name {
 	case "movielens":
@@ -123,7 +97,7 @@ func cmdData(ctx context.Context, stdio IO, args []string) error {
 		// The summary needs no ratings kept: they are tallied as parsed.
 		st, err := movielens.LoadStats(p)
 		if err != nil {
-			return dataPathHint(err, dataPathFlag)
+			return family.DataPathHint(err, family.DataPathFlag)
 		}
 		if *asJSON {
 			b, err := json.Marshal(st)
@@ -195,7 +169,7 @@ func dataOmniBehavior(stdio IO, action, path, lang string, asJSON bool) error {
 	}
 	ds, err := omnibehavior.Load(path, lang)
 	if err != nil {
-		return dataPathHint(err, dataPathFlag)
+		return family.DataPathHint(err, family.DataPathFlag)
 	}
 	for _, fe := range ds.Errors {
 		fmt.Fprintf(stdio.Err, "warning: %v\n", fe)

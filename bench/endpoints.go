@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"os"
 	"strings"
+
+	"github.com/memharness/memharness/backbone"
 )
 
 // envBaseURLsFile names a file listing endpoints, one base URL per line
@@ -26,11 +28,11 @@ func withEndpointsFile(getenv func(string) string) (func(string) string, error) 
 		return nil, err
 	}
 	joined := strings.Join(urls, ",")
-	if direct := strings.TrimSpace(getenv(envBaseURL)); direct != "" {
+	if direct := strings.TrimSpace(getenv(backbone.EnvBaseURL)); direct != "" {
 		joined = direct + "," + joined
 	}
 	return func(k string) string {
-		if k == envBaseURL {
+		if k == backbone.EnvBaseURL {
 			return joined
 		}
 		return getenv(k)

@@ -51,7 +51,7 @@ func envAbout(e all.Entry) string {
 }
 
 func cmdEnvs(ctx context.Context, stdio IO, args []string) error {
-	reg := stdio.Kinds.envs()
+	reg := stdio.Kinds.EnvKinds()
 	fs := newFlags(stdio.Err, "envs", "envs list | check [NAME] [--data DIR] [--json] | replay NAME [TASK] [--data DIR]", envsAbout(reg))
 	data := fs.String("data", "", "data root of the official data, one folder per environment (see above)")
 	asJSON := fs.Bool("json", false, "check: one JSON line per environment")

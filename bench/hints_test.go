@@ -11,6 +11,7 @@ import (
 	"github.com/memharness/memharness/datasets/movielens"
 	"github.com/memharness/memharness/datasets/omnibehavior"
 	"github.com/memharness/memharness/envs/all"
+	"github.com/memharness/memharness/family"
 )
 
 // fetchHintRE finds the dataset a `bench data fetch NAME` hint names;
@@ -111,14 +112,14 @@ func TestDataPathHint(t *testing.T) {
 		how  string
 		want string // "" when the error passes unchanged
 	}{
-		{"movielens, data verb", notFound, dataPathFlag, "pass that location with --path DIR"},
-		{"movielens, run verb", notFound, runPathFlag, "pass that location with --set dataset.path=DIR"},
-		{"omnibehavior, run verb", obNotFound, runPathFlag, "pass that location with --set dataset.path=DIR"},
-		{"other error", other, runPathFlag, ""},
+		{"movielens, data verb", notFound, family.DataPathFlag, "pass that location with --path DIR"},
+		{"movielens, run verb", notFound, family.RunPathFlag, "pass that location with --set dataset.path=DIR"},
+		{"omnibehavior, run verb", obNotFound, family.RunPathFlag, "pass that location with --set dataset.path=DIR"},
+		{"other error", other, family.RunPathFlag, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := dataPathHint(tc.err, tc.how)
+			got := family.DataPathHint(tc.err, tc.how)
 			if tc.want == "" {
 				if got != tc.err {
 					t.Errorf("changed %v into %v", tc.err, got)

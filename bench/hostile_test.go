@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memharness/memharness/backbone"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/runlog"
 )
@@ -82,17 +83,17 @@ func TestEndless429IsBoundedByRetryBudget(t *testing.T) {
 
 func TestRetryWatchShowsRateLimitWait(t *testing.T) {
 	now := time.Date(2026, 1, 2, 10, 0, 0, 0, time.Local)
-	w := &retryWatch{now: func() time.Time { return now }}
-	if got := w.describe(); got != " retrying=0" {
+	w := &backbone.RetryWatch{Now: func() time.Time { return now }}
+	if got := w.Describe(); got != " retrying=0" {
 		t.Errorf("idle: %q", got)
 	}
 	err := &llm.RetryError{Attempts: 1, Err: rateLimitErr(t)}
-	w.observe(llm.RetryEvent{Attempt: 1, Wait: time.Hour, Err: err.Err})
-	if got := w.describe(); got != " retrying=1 waiting on 429 until 11:00:00" {
+	w.Observe(llm.RetryEvent{Attempt: 1, Wait: time.Hour, Err: err.Err})
+	if got := w.Describe(); got != " retrying=1 waiting on 429 until 11:00:00" {
 		t.Errorf("waiting: %q", got)
 	}
 	now = now.Add(2 * time.Hour)
-	if got := w.describe(); got != " retrying=1" {
+	if got := w.Describe(); got != " retrying=1" {
 		t.Errorf("after the wait: %q", got)
 	}
 }

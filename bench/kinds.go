@@ -1,55 +1,33 @@
 package bench
 
 import (
-	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/envs/all"
+	"github.com/memharness/memharness/family"
+	"github.com/memharness/memharness/family/builtin"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/methods/registry"
 )
 
 // Kinds are the registries a run builds its methods and opens its
-// environments from, handed to the runners as values (IO.Kinds); nil
-// fields, or a nil Kinds, mean the built-in kinds. Config validation asks
-// them too, so a registered kind — and its own options — is accepted in a
-// config file.
-type Kinds struct {
-	Predict *registry.Registry
-	Agents  *lifelong.Methods
-	Envs    *all.Registry
-}
+// environments from, and the task families it runs (IO.Kinds); nil fields,
+// or a nil Kinds, mean the built-in ones.
+type Kinds = family.Kinds
 
-// DefaultKinds holds every built-in kind.
+// DefaultKinds holds every built-in kind and task family.
 func DefaultKinds() *Kinds {
-	return &Kinds{Predict: registry.Default(), Agents: lifelong.DefaultMethods(), Envs: all.Default()}
+	return &Kinds{Predict: registry.Default(), Agents: lifelong.DefaultMethods(), Envs: all.Default(), Families: builtin.Families()}
 }
 
-func (k *Kinds) predict() *registry.Registry {
-	if k == nil || k.Predict == nil {
-		return registry.Default()
+// env is what the task families are handed: the console, the environment
+// and the kinds, with the built-in task families when none are given.
+func (stdio IO) env() family.Env {
+	k := &Kinds{}
+	if stdio.Kinds != nil {
+		c := *stdio.Kinds
+		k = &c
 	}
-	return k.Predict
-}
-
-func (k *Kinds) agents() *lifelong.Methods {
-	if k == nil || k.Agents == nil {
-		return lifelong.DefaultMethods()
+	if k.Families == nil {
+		k.Families = builtin.Families()
 	}
-	return k.Agents
-}
-
-func (k *Kinds) envs() *all.Registry {
-	if k == nil || k.Envs == nil {
-		return all.Default()
-	}
-	return k.Envs
-}
-
-// known is what config validation accepts: the entries of these
-// registries. The built-in registries validate exactly as config.Known{}
-// does.
-func (k *Kinds) known() config.Known {
-	return config.Known{
-		Methods:  k.predict(),
-		Lifelong: lifelong.Known{Methods: k.agents(), Envs: k.envs().Ordered()},
-	}
+	return family.Env{Out: stdio.Out, Err: stdio.Err, Getenv: stdio.Getenv, Kinds: k}
 }

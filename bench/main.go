@@ -37,8 +37,9 @@ type IO struct {
 	Out, Err io.Writer
 	// Getenv reads the environment (API keys and endpoints come only from here).
 	Getenv func(string) string
-	// Kinds are the method registries runs build from (nil: the built-in
-	// kinds); a caller adding a method registers it here.
+	// Kinds are the method and environment registries runs build from and
+	// the task families they run (nil: the built-in ones); a caller adding
+	// a method, an environment or a task family registers it here.
 	Kinds *Kinds
 }
 

@@ -54,7 +54,7 @@ func cmdMemory(ctx context.Context, stdio IO, args []string) error {
 	if *user != "" && *method == "" {
 		return fmt.Errorf("--user needs --method (the methods with memory: 'bench memory show %s')", run)
 	}
-	methods, err := memoryMethods(run, stdio.Kinds.predict(), stdio.Kinds.agents())
+	methods, err := memoryMethods(run, stdio.Kinds.PredictKinds(), stdio.Kinds.AgentKinds())
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/bench/config"
+	"github.com/memharness/memharness/family"
 	"github.com/memharness/memharness/planner"
 	"github.com/memharness/memharness/runlog"
 )
@@ -36,7 +37,7 @@ func TestPlanIssueOrderKeepsOutputs(t *testing.T) {
 		}
 		out := t.TempDir()
 		dir := filepath.Join(out, cfg.Name)
-		if _, err := executeRun(context.Background(), stdio, runSpec{cfg: cfg, configPath: p, dir: dir, out: out, report: true, planOrder: planOrder}); err != nil {
+		if _, err := executeRun(context.Background(), stdio, family.Run{Config: cfg, ConfigPath: p, Dir: dir, Out: out, Report: true, PlanOrder: planOrder}); err != nil {
 			t.Fatalf("planOrder=%v: %v", planOrder, err)
 		}
 		dirs[planOrder] = dir
@@ -133,7 +134,7 @@ func TestPlanAccuracyPaperConfigs(t *testing.T) {
 			dir := filepath.Join(out, cfg.Name)
 			var final bytes.Buffer
 			runIO := IO{Out: &final, Err: io.Discard, Getenv: stdio.Getenv}
-			if _, err := executeRun(context.Background(), runIO, runSpec{cfg: cfg, configPath: path, dir: dir, out: out}); err != nil {
+			if _, err := executeRun(context.Background(), runIO, family.Run{Config: cfg, ConfigPath: path, Dir: dir, Out: out}); err != nil {
 				t.Fatal(err)
 			}
 			if !strings.Contains(final.String(), "planned ") {
@@ -174,7 +175,7 @@ func TestPlanAccuracyPaperConfigs(t *testing.T) {
 			if cfg.Task != "lifemem" || len(cfg.Lifelong.WithDefaults().Envs)+len(cfg.Lifelong.OOD) < 3 {
 				return
 			}
-			scaled, err := planConfig(context.Background(), stdio, cfg, out, planFlags{rehearseTasks: lifelongSmallTasks / 2, noPrefix: true})
+			scaled, err := planConfig(context.Background(), stdio, cfg, out, family.PlanOptions{RehearseTasks: lifelongSmallTasks / 2, NoPrefix: true})
 			if err != nil {
 				t.Fatal(err)
 			}

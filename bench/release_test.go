@@ -14,7 +14,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/memharness/memharness/backbone"
 	"github.com/memharness/memharness/bench/config"
+	"github.com/memharness/memharness/family"
 	"github.com/memharness/memharness/methods/pramem"
 	"github.com/memharness/memharness/releases/pramemrel"
 	"github.com/memharness/memharness/runlog"
@@ -155,7 +157,7 @@ func TestRunWithReleasePrompts(t *testing.T) {
 	}
 	var out, errb strings.Builder
 	stdio := IO{Out: &out, Err: &errb, Getenv: func(string) string { return "" }}
-	if _, err := executeRun(t.Context(), stdio, runSpec{cfg: cfg, configPath: cfgPath, dir: filepath.Join(dir, "rel"), out: dir, report: true, releasePins: pins}); err != nil {
+	if _, err := executeRun(t.Context(), stdio, family.Run{Config: cfg, ConfigPath: cfgPath, Dir: filepath.Join(dir, "rel"), Out: dir, Report: true, ReleasePins: pins}); err != nil {
 		t.Fatalf("run: %v\n%s", err, errb.String())
 	}
 	if strings.Contains(errb.String(), "not comparable") {
@@ -311,7 +313,7 @@ report: {bootstrap: 0}
 	}
 	var errb strings.Builder
 	stdio := IO{Out: io.Discard, Err: &errb, Getenv: func(string) string { return "" }}
-	if _, err := executeRun(t.Context(), stdio, runSpec{cfg: cfg, configPath: cfgPath, dir: filepath.Join(dir, "ml"), out: dir, releasePins: pins}); err != nil {
+	if _, err := executeRun(t.Context(), stdio, family.Run{Config: cfg, ConfigPath: cfgPath, Dir: filepath.Join(dir, "ml"), Out: dir, ReleasePins: pins}); err != nil {
 		t.Fatalf("run: %v\n%s", err, errb.String())
 	}
 	if len(rc.bodies) == 0 {
@@ -363,7 +365,7 @@ func TestRunWithTokenizer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if withTok != strings.HasPrefix(man.Tokenizer, "tokenizer.json sha256:") || !withTok && man.Tokenizer != ApproxTokenizer {
+		if withTok != strings.HasPrefix(man.Tokenizer, "tokenizer.json sha256:") || !withTok && man.Tokenizer != backbone.ApproxTokenizer {
 			t.Errorf("tokenizer %v: manifest names %q", withTok, man.Tokenizer)
 		}
 		samples, err := runlog.ReadSamples(filepath.Join(out, "tok", runlog.SamplesFile))

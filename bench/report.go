@@ -110,12 +110,14 @@ func reportRun(ctx context.Context, stdio IO, dir string, bootstrap optionalInt,
 	opts := reports.Options{Iters: 1000, Level: 0.95, Seed: uint64(man.Seed)}
 	var cfg config.Config
 	if b, err := json.Marshal(man.Config); err == nil && json.Unmarshal(b, &cfg) == nil {
-		opts = reportOptions(&cfg)
+		if f, err := stdio.env().Kinds.Family(&cfg); err == nil {
+			opts = f.ReportOptions(&cfg, stdio.env().Kinds)
+		}
 	}
 	if bootstrap.set {
 		opts.Iters = bootstrap.n
 	}
-	opts.Envs = stdio.Kinds.envs().Entries()
+	opts.Envs = stdio.env().Kinds.EnvKinds().Entries()
 	arts, err := reports.Write(dir, opts)
 	if err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memharness/memharness/family"
 	"github.com/memharness/memharness/runstore"
 )
 
@@ -96,7 +97,7 @@ func TestUsageSurvivesKillsAndShards(t *testing.T) {
 			victim := r.IntN(shards)
 			journal := filepath.Join(runDir, runstore.UsageJournal)
 			if shards > 1 {
-				journal = filepath.Join(shardSpec{victim, shards}.dir(runDir), runstore.UsageJournal)
+				journal = filepath.Join(family.Shard{Index: victim, Count: shards}.Dir(runDir), runstore.UsageJournal)
 			}
 			runUntil(t, journal, kill, args(victim)...)
 			// A second kill later on, then the resumes.
@@ -197,7 +198,7 @@ lifelong:
 			}
 			journal := filepath.Join(runDir, runstore.UsageJournal)
 			if shards > 1 {
-				journal = filepath.Join(shardSpec{0, shards}.dir(runDir), runstore.UsageJournal)
+				journal = filepath.Join(family.Shard{Index: 0, Count: shards}.Dir(runDir), runstore.UsageJournal)
 			}
 			runUntil(t, journal, kill, args(0)...)
 			for i := range shards {

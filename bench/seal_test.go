@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memharness/memharness/family"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -23,7 +24,9 @@ func TestMergeRefusesTamperedShards(t *testing.T) {
 			t.Fatalf("shard %d exit %d:\n%s", i, code, out)
 		}
 	}
-	shard := func(root string, i int) string { return shardSpec{i, 2}.dir(filepath.Join(root, "sh")) }
+	shard := func(root string, i int) string {
+		return family.Shard{Index: i, Count: 2}.Dir(filepath.Join(root, "sh"))
+	}
 	man, err := runlog.ReadManifest(filepath.Join(shard(base, 0), runlog.ManifestFile))
 	if err != nil {
 		t.Fatal(err)

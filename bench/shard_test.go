@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memharness/memharness/family"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -24,9 +25,9 @@ func TestShardsPartitionAndBalance(t *testing.T) {
 				owner[i] = -1
 			}
 			for s := range tc.shards {
-				spec := &shardSpec{Index: s, Count: tc.shards}
+				spec := &family.Shard{Index: s, Count: tc.shards}
 				for u := range tc.units {
-					if spec.owns(u) {
+					if spec.Owns(u) {
 						if owner[u] >= 0 {
 							t.Fatalf("unit %d in shards %d and %d", u, owner[u], s)
 						}
@@ -69,7 +70,7 @@ func TestShardFromFlagsAndSchedulers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, ok, err := shardFromEnv(func(k string) string { return tt.env[k] })
+			s, ok, err := family.ShardFromEnv(func(k string) string { return tt.env[k] })
 			switch {
 			case tt.want == "err":
 				if err == nil {
@@ -87,8 +88,8 @@ func TestShardFromFlagsAndSchedulers(t *testing.T) {
 		})
 	}
 	for _, bad := range []string{"3", "a/b", "-1/2", "2/2", "0/0"} {
-		if _, err := parseShard(bad); err == nil {
-			t.Errorf("parseShard(%q) accepted", bad)
+		if _, err := family.ParseShard(bad); err == nil {
+			t.Errorf("family.ParseShard(%q) accepted", bad)
 		}
 	}
 }
@@ -159,11 +160,15 @@ func TestMergedShardsEqualOneProcess(t *testing.T) {
 			}
 		}
 	}
-	if log, code := runCLI(t, "merge", filepath.Join(sharded, "sh")); code != 0 {
+	log, code := runCLI(t, "merge", filepath.Join(sharded, "sh"))
+	if code != 0 {
 		t.Fatalf("merge exit %d:\n%s", code, log)
 	}
+	if !strings.Contains(log, "run sh: planned ") {
+		t.Errorf("merge says nothing of planned against spent:\n%s", log)
+	}
 	compareRuns(t, filepath.Join(one, "sh"), filepath.Join(sharded, "sh"),
-		runlog.SamplesFile, "report/metrics.csv", "report/table.md", "report/confusion_mem0.csv")
+		runlog.SamplesFile, runlog.PlanFile, "report/metrics.csv", "report/table.md", "report/index.md", "report/confusion_mem0.csv")
 	// Prompts live in the call record (compared below), not prompts.jsonl.
 	for _, dir := range []string{one, sharded} {
 		if _, err := os.Stat(filepath.Join(dir, "sh", runlog.PromptsFile)); !errors.Is(err, os.ErrNotExist) {
@@ -209,10 +214,14 @@ lifelong:
 			t.Fatalf("shard %d exit %d:\n%s", i, code, log)
 		}
 	}
-	if log, code := runCLI(t, "merge", filepath.Join(sharded, "ll")); code != 0 {
+	log, code := runCLI(t, "merge", filepath.Join(sharded, "ll"))
+	if code != 0 {
 		t.Fatalf("merge exit %d:\n%s", code, log)
 	}
-	compareRuns(t, filepath.Join(one, "ll"), filepath.Join(sharded, "ll"),
+	if !strings.Contains(log, "run ll: planned ") {
+		t.Errorf("merge says nothing of planned against spent:\n%s", log)
+	}
+	compareRuns(t, filepath.Join(one, "ll"), filepath.Join(sharded, "ll"), runlog.PlanFile,
 		"report/lifemem_table2.csv", "report/lifemem_matrix.csv", "report/lifemem_ood.csv",
 		"lifelong/lifemem/cells/02/webshop.json", "lifelong/synapse/cells/01/scienceworld.json")
 	compareCallRecords(t, filepath.Join(one, "ll"), filepath.Join(sharded, "ll"), "")
@@ -242,7 +251,7 @@ func TestKilledShardResumesToTheSameMerge(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	log := filepath.Join(shardSpec{0, 2}.dir(filepath.Join(sharded, "sh")), runlog.SamplesFile)
+	log := filepath.Join(family.Shard{Index: 0, Count: 2}.Dir(filepath.Join(sharded, "sh")), runlog.SamplesFile)
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		b, _ := os.ReadFile(log)

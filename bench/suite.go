@@ -138,7 +138,7 @@ func cmdSuite(ctx context.Context, stdio IO, args []string) error {
 		fmt.Fprintln(w, "nothing left out, no data warnings")
 	}
 	if ctx.Err() != nil {
-		return &interruptedError{done: ok + len(failed), planned: len(pos), unit: "configs"}
+		return &interruptedError{Done: ok + len(failed), Planned: len(pos), Unit: "configs"}
 	}
 	if len(failed) > 0 {
 		return fmt.Errorf("%d of %d configs failed (listed above)", len(failed), len(results))

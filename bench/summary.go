@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/memharness/memharness/family"
+
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -67,33 +69,33 @@ func status(err error) string {
 	case errors.Is(err, context.Canceled):
 		return "interrupted"
 	case isCeilingStop(err):
-		return statusCeiling
+		return family.StatusCeiling
 	}
 	return "failed"
 }
 
-func newRunSummary(rs runSpec, res runResult, runErr error, elapsed time.Duration) (runSummary, error) {
+func newRunSummary(rs family.Run, res family.Result, runErr error, elapsed time.Duration) (runSummary, error) {
 	s := runSummary{
-		Config: rs.cfg.Name, Dir: rs.dir, Status: status(runErr),
-		Planned: res.planned, Done: res.done, Errored: res.errored, LiveCalls: res.liveCalls,
-		LeftOut: res.leftOut, DataWarnings: res.dataWarnings, ElapsedS: elapsed.Seconds(),
+		Config: rs.Config.Name, Dir: rs.Dir, Status: status(runErr),
+		Planned: res.Planned, Done: res.Done, Errored: res.Errored, LiveCalls: res.LiveCalls,
+		LeftOut: res.LeftOut, DataWarnings: res.DataWarnings, ElapsedS: elapsed.Seconds(),
 	}
 	if runErr != nil {
 		s.Error = runErr.Error()
 	}
 	var ie *interruptedError
 	if errors.As(runErr, &ie) {
-		s.Interrupted = &interruptedCounts{Done: ie.done, Planned: ie.planned, Unit: ie.unit}
+		s.Interrupted = &interruptedCounts{Done: ie.Done, Planned: ie.Planned, Unit: ie.Unit}
 	}
-	var cs *ceilingStop
+	var cs *family.CeilingStop
 	if errors.As(runErr, &cs) {
-		s.Ceiling = &ceilingCounts{Key: cs.cause.Name, Limit: cs.cause.Limit, SpentUSD: cs.cause.Spent.Cost,
-			SpentTokens: cs.cause.Spent.PromptTokens + cs.cause.Spent.CompletionTokens, Done: cs.done, Planned: cs.planned, Unit: cs.unit}
+		s.Ceiling = &ceilingCounts{Key: cs.Cause.Name, Limit: cs.Cause.Limit, SpentUSD: cs.Cause.Spent.Cost,
+			SpentTokens: cs.Cause.Spent.PromptTokens + cs.Cause.Spent.CompletionTokens, Done: cs.Done, Planned: cs.Planned, Unit: cs.Unit}
 	}
-	if b, err := os.ReadFile(filepath.Join(rs.dir, runlog.UsageFile)); err == nil {
+	if b, err := os.ReadFile(filepath.Join(rs.Dir, runlog.UsageFile)); err == nil {
 		var usage map[string]runlog.MethodUsage
 		if err := json.Unmarshal(b, &usage); err != nil {
-			return s, fmt.Errorf("%s: %w", filepath.Join(rs.dir, runlog.UsageFile), err)
+			return s, fmt.Errorf("%s: %w", filepath.Join(rs.Dir, runlog.UsageFile), err)
 		}
 		s.Usage = json.RawMessage(b)
 		for _, u := range usage {
@@ -106,7 +108,7 @@ func newRunSummary(rs runSpec, res runResult, runErr error, elapsed time.Duratio
 			}
 		}
 	}
-	if idx := filepath.Join(rs.dir, "report", "index.md"); fileExists(idx) {
+	if idx := filepath.Join(rs.Dir, "report", "index.md"); fileExists(idx) {
 		s.Report = idx
 	}
 	return s, nil
@@ -124,7 +126,7 @@ func writeJSONLine(w io.Writer, v any) error {
 
 // runWithSummary runs rs; with asJSON the human final lines go to stderr
 // and the summary object to stdout.
-func runWithSummary(ctx context.Context, stdio IO, rs runSpec, asJSON bool) error {
+func runWithSummary(ctx context.Context, stdio IO, rs family.Run, asJSON bool) error {
 	if !asJSON {
 		_, err := executeRun(ctx, stdio, rs)
 		return err

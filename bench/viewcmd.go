@@ -32,7 +32,7 @@ func cmdView(ctx context.Context, stdio IO, args []string) error {
 	if err != nil {
 		return err
 	}
-	srv.Kinds = stdio.Kinds.predict()
+	srv.Kinds = stdio.Kinds.PredictKinds()
 	for _, h := range hosts {
 		srv.AllowHost(h)
 	}

@@ -64,7 +64,11 @@ type ExecuteOptions struct {
 	Seal        func(man *runlog.Manifest) error
 	Report      func(dir string) error
 	Fingerprint func() (string, error)
-	Events      ExecuteEvents
+	// Plan, when set, is the run's plan as JSON, stored at its first start
+	// (see runstore.Opening); PlanFailed is told why none could be made.
+	Plan       func() ([]byte, error)
+	PlanFailed func(error)
+	Events     ExecuteEvents
 }
 
 // ExecuteEvents are the run's live notices, for the caller's console; nil
@@ -102,45 +106,28 @@ func (e *Stopped) Unwrap() error { return e.Cause }
 func Execute(ctx context.Context, o ExecuteOptions) (ExecuteResult, error) {
 	var res ExecuteResult
 	ev := o.Events
-	st, err := runstore.Open(o.Dir)
+	names := make([]string, len(o.Config.Methods))
+	for i, m := range o.Config.Methods {
+		names[i] = m.Name
+	}
+	st, man, err := runstore.Begin(o.Dir, runstore.Opening{
+		ConfigHash: o.ConfigHash, Refuse: o.Refuse, Repaired: ev.Repaired,
+		Prepare: func(*runstore.Store, *runlog.Manifest) error {
+			// A stream that ran with other environments cannot be
+			// continued: its stages would mean other environments.
+			if prevInfo, err := ReadInfo(o.Dir); err == nil && !slices.Equal(prevInfo.Config.Envs, o.Config.Envs) {
+				return fmt.Errorf("run directory %s holds a stream over %v, but here it would run over %v (an environment became available or was left out); use another --out or remove the directory",
+					o.Dir, prevInfo.Config.Envs, o.Config.Envs)
+			}
+			return nil
+		},
+		Manifest: o.Manifest, Methods: names, ResolvedConfig: o.ResolvedConfig,
+		Plan: o.Plan, PlanFailed: o.PlanFailed,
+	})
 	if err != nil {
 		return res, err
 	}
 	defer st.Close()
-	for _, r := range st.Repairs() {
-		if ev.Repaired != nil {
-			ev.Repaired(r)
-		}
-	}
-	var prev runlog.Manifest
-	if ok, err := st.ReadJSON(runlog.ManifestFile, &prev); err != nil {
-		return res, err
-	} else if ok && prev.ConfigHash != o.ConfigHash {
-		return res, o.Refuse(prev)
-	}
-	if err := st.CheckConfig(o.ConfigHash); err != nil {
-		return res, err
-	}
-	// A stream that ran with other environments cannot be continued: its
-	// stages would mean other environments.
-	if prevInfo, err := ReadInfo(o.Dir); err == nil && !slices.Equal(prevInfo.Config.Envs, o.Config.Envs) {
-		return res, fmt.Errorf("run directory %s holds a stream over %v, but here it would run over %v (an environment became available or was left out); use another --out or remove the directory",
-			o.Dir, prevInfo.Config.Envs, o.Config.Envs)
-	}
-	man := o.Manifest
-	man.ConfigHash = o.ConfigHash
-	for _, m := range o.Config.Methods {
-		man.Methods = append(man.Methods, m.Name)
-	}
-	if !prev.Started.IsZero() {
-		man.Started = prev.Started
-	}
-	if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
-		return res, err
-	}
-	if err := runstore.WriteFileAtomic(filepath.Join(o.Dir, "config.yaml"), o.ResolvedConfig); err != nil {
-		return res, err
-	}
 	info := o.Info
 	info.Config = o.Config
 	if err := WriteInfo(o.Dir, info); err != nil {

@@ -3,7 +3,6 @@ package prediction
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"time"
 
 	"github.com/memharness/memharness/accounting"
@@ -58,6 +57,10 @@ type Options struct {
 	// is finished, then stamps Fingerprint's value into the manifest.
 	Report      *reports.Options
 	Fingerprint func() (string, error)
+	// Plan, when set, is the run's plan as JSON, stored at its first start
+	// (see runstore.Opening); PlanFailed is told why none could be made.
+	Plan       func() ([]byte, error)
+	PlanFailed func(error)
 	// Events are told of the run's progress as it goes; nil fields:
 	// nothing.
 	Events Events
@@ -114,44 +117,30 @@ func (e *Unfinished) Unwrap() error { return e.Stopped }
 func Execute(ctx context.Context, o Options) (Result, error) {
 	var res Result
 	ev := o.Events
-	st, err := runstore.Open(o.Dir)
+	names := make([]string, len(o.Methods))
+	for i, m := range o.Methods {
+		names[i] = m.Name()
+	}
+	var run *Run
+	var plan Plan
+	st, man, err := runstore.Begin(o.Dir, runstore.Opening{
+		ConfigHash: o.ConfigHash, Refuse: o.Refuse, Repaired: ev.Repaired,
+		Prepare: func(st *runstore.Store, man *runlog.Manifest) error {
+			run = New(st)
+			plan = run.Plan(o.Methods, o.Users, o.Env, o.RetryBudget)
+			man.Samples = len(plan.Order)
+			return nil
+		},
+		Manifest: o.Manifest, Methods: names, ResolvedConfig: o.ResolvedConfig,
+		Plan: o.Plan, PlanFailed: o.PlanFailed,
+	})
 	if err != nil {
 		return res, err
 	}
 	defer st.Close()
 	repaired := len(st.Repairs())
-	for _, r := range st.Repairs() {
-		call(ev.Repaired, r)
-	}
-	var prev runlog.Manifest
-	if ok, err := st.ReadJSON(runlog.ManifestFile, &prev); err != nil {
-		return res, err
-	} else if ok && prev.ConfigHash != o.ConfigHash {
-		return res, o.Refuse(prev)
-	}
-	if err := st.CheckConfig(o.ConfigHash); err != nil {
-		return res, err
-	}
-
-	run := New(st)
-	plan := run.Plan(o.Methods, o.Users, o.Env, o.RetryBudget)
 	res.Planned = len(plan.Order)
-
-	man := o.Manifest
-	man.ConfigHash, man.Samples = o.ConfigHash, len(plan.Order)
-	for _, m := range o.Methods {
-		man.Methods = append(man.Methods, m.Name())
-	}
-	if !prev.Started.IsZero() {
-		man.Started = prev.Started
-	}
 	res.Manifest = man
-	if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
-		return res, err
-	}
-	if err := runstore.WriteFileAtomic(filepath.Join(o.Dir, "config.yaml"), o.ResolvedConfig); err != nil {
-		return res, err
-	}
 
 	// Invalid answers are counted as usage.json and the final line count
 	// them: from the saved work's journal, answers over answers judged.

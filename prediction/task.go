@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -189,6 +190,35 @@ func (td *TaskData) keepSampled(users []behavior.UserSet) []behavior.UserSet {
 		kept = append(kept, u)
 	}
 	return kept
+}
+
+// DataUnchanged re-hashes the dataset files a manifest recorded for task,
+// the way LoadTask recorded them. A run without recorded digests is never
+// taken as unchanged.
+func DataUnchanged(task, root string, sums map[string]string) bool {
+	if len(sums) == 0 {
+		return false
+	}
+	switch task {
+	case "movielens":
+		now, err := movielens.SHA256s(root)
+		return err == nil && maps.Equal(now, sums)
+	}
+	single := false
+	if st, err := os.Stat(root); err == nil && !st.IsDir() {
+		single = true // a one-file dataset is recorded under its base name
+	}
+	for rel, want := range sums {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if single {
+			p = root
+		}
+		got, err := FileSHA256(p)
+		if err != nil || got != want {
+			return false
+		}
+	}
+	return true
 }
 
 // FileSHA256 is the hex SHA-256 of a file's contents, as the manifest

@@ -56,13 +56,16 @@ func defaults() *Config {
 // errors about a copied value can point at where it was written.
 func (c *Config) fill(getenv func(string) string) map[string]string {
 	from := map[string]string{}
+	// The task and the dataset name default to each other, and both to
+	// DefaultTask.
+	taskSet, dataSet := c.Task != "", c.Dataset.Name != ""
 	switch {
-	case c.Task == "" && c.Dataset.Name == "":
+	case !taskSet && !dataSet:
 		c.Task, c.Dataset.Name = DefaultTask, DefaultTask
-	case c.Task == "":
+	case !taskSet:
 		c.Task = c.Dataset.Name
 		from["task"] = "dataset.name"
-	case c.Dataset.Name == "":
+	case !dataSet:
 		c.Dataset.Name = c.Task
 		from["dataset.name"] = "task"
 	}

@@ -94,6 +94,52 @@ type Known struct {
 	Methods *registry.Registry
 	// Lifelong are the agent method kinds and environments.
 	Lifelong lifelong.Known
+	// Tasks are the tasks the registered families run (nil: the built-in
+	// ones).
+	Tasks map[string]TaskShape
+}
+
+// TaskShape is what validation knows of a task from its family.
+type TaskShape struct {
+	// Lifelong: the task's methods are agent methods in the lifelong
+	// block; otherwise they are the methods list.
+	Lifelong bool
+	// Datasets are the dataset names the task reads beside the built-in
+	// ones (a registered family's own data).
+	Datasets []string
+}
+
+// BuiltinTasks are the tasks of the built-in families (the order of
+// their names in messages is tasks').
+func BuiltinTasks() map[string]TaskShape {
+	return map[string]TaskShape{"movielens": {}, "omnibehavior": {}, "lifemem": {Lifelong: true}}
+}
+
+// taskNames are the tasks validation accepts, the built-in ones in their
+// documented order.
+func (k Known) taskNames() []string {
+	if k.Tasks == nil {
+		return tasks
+	}
+	var names, more []string
+	for _, t := range tasks {
+		if _, ok := k.Tasks[t]; ok {
+			names = append(names, t)
+		}
+	}
+	for _, t := range slices.Sorted(maps.Keys(k.Tasks)) {
+		if !slices.Contains(tasks, t) {
+			more = append(more, t)
+		}
+	}
+	return append(names, more...)
+}
+
+func (k Known) task(name string) TaskShape {
+	if k.Tasks == nil {
+		return BuiltinTasks()[name]
+	}
+	return k.Tasks[name]
 }
 
 func (k Known) methods() *registry.Registry {
@@ -114,8 +160,8 @@ func (c *Config) ValidateKnown(k Known) error {
 	if c.Name != "" && !safeName(c.Name) {
 		v.add("name", "%q is not a safe file name (use letters, digits, '.', '_' and '-')", c.Name)
 	}
-	v.oneOf("task", c.Task, tasks)
-	c.Dataset.validate(v)
+	v.oneOf("task", c.Task, k.taskNames())
+	c.Dataset.validate(v, k.task(c.Task).Datasets)
 	c.Backbone.validate(v)
 	c.Embedder.validate(v)
 	c.Prompt.validate(v)
@@ -134,16 +180,16 @@ func (c *Config) ValidateKnown(k Known) error {
 	if c.Eval.MaxCost > 0 && c.Backbone.Prices == nil {
 		v.add("eval.max_cost", "needs backbone.prices to price the calls")
 	}
-	if c.Task == "lifemem" {
+	if k.task(c.Task).Lifelong {
 		// Agent methods live in the lifelong block; behaviour-prediction
 		// methods do not apply.
 		if c.Lifelong == nil {
-			v.add("lifelong", "task lifemem needs a lifelong block (stream, envs, methods)")
+			v.add("lifelong", "task %s needs a lifelong block (stream, envs, methods)", c.Task)
 		} else if err := c.Lifelong.WithDefaults().ValidateKnown(k.Lifelong); err != nil {
 			v.add("lifelong", "%v", err)
 		}
 		if len(c.Methods) > 0 {
-			v.add("methods", "task lifemem takes its methods from lifelong.methods")
+			v.add("methods", "task %s takes its methods from lifelong.methods", c.Task)
 		}
 	} else {
 		validateMethods(v, c.Methods, k.methods())
@@ -155,8 +201,8 @@ func (c *Config) ValidateKnown(k Known) error {
 	return errors.Join(v.errs...)
 }
 
-func (d *Dataset) validate(v *validator) {
-	v.oneOf("dataset.name", d.Name, datasets)
+func (d *Dataset) validate(v *validator, more []string) {
+	v.oneOf("dataset.name", d.Name, append(slices.Clone(datasets), more...))
 	v.oneOf("dataset.language", d.Language, languages)
 	v.atLeast("dataset.max_users", d.MaxUsers, 0)
 	v.atLeast("dataset.test_per_user", d.TestPerUser, 1)

@@ -1,4 +1,4 @@
-package bench
+package family
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package bench
+package lifelongagents
 
 import (
 	"context"
@@ -10,6 +10,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/memharness/memharness/backbone"
+	"github.com/memharness/memharness/family"
+
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/lifelong"
@@ -20,24 +23,20 @@ import (
 	"github.com/memharness/memharness/planner"
 )
 
-// defaultRehearseTasks is how many test tasks per environment a lifelong
-// plan plays through (bench plan --rehearse-tasks, and the stored plan).
-const defaultRehearseTasks = 16
-
-// planLifelong plans a task-lifemem config by rehearsal: every method
+// Plan plans a lifelong config by rehearsal: every method
 // learns the whole stream on the offline sim backbone (construction calls
 // as the run makes them) and is evaluated, at every stage and on the OOD
 // environments, on a few test tasks per environment spread over the test
 // set; each evaluation call then stands for the environment's test tasks
 // over the rehearsed ones. No endpoint is called: retrieval embeds with the
 // local hash embedder.
-func planLifelong(ctx context.Context, stdio IO, cfg *config.Config, out string, pf planFlags) (planner.Plan, error) {
+func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, out string, pf family.PlanOptions) (planner.Plan, error) {
 	lc := cfg.Lifelong.WithDefaults()
 	if lc.Seed == 0 {
 		lc.Seed = cfg.Seed
 	}
 	var notes []string
-	ls, err := openLifelongSuites(ctx, stdio, cfg, lc, stdio.Kinds.envs(), true, func(name string, err error) error {
+	ls, err := openLifelongSuites(ctx, env, cfg, lc, env.Kinds.EnvKinds(), true, func(name string, err error) error {
 		// As the run does: an environment that cannot run here is left out.
 		notes = append(notes, fmt.Sprintf("%s left out (it cannot run here: %v); the run leaves it out too", name, err))
 		return nil
@@ -55,17 +54,17 @@ func planLifelong(ctx context.Context, stdio IO, cfg *config.Config, out string,
 		}
 		full[name] = ts
 	}
-	prompts, err := lifelongPrompts(ctx, cfg, stdio.Getenv, suites, stdio.Kinds.envs())
+	prompts, err := lifelongPrompts(ctx, cfg, env.Getenv, suites, env.Kinds.EnvKinds())
 	if err != nil {
 		return planner.Plan{}, err
 	}
-	sampling, _ := lifelongSampling(cfg, lc, slices.Sorted(maps.Keys(suites)))
+	sampling, _ := Sampling(cfg, lc, slices.Sorted(maps.Keys(suites)))
 	ood := slices.DeleteFunc(slices.Clone(lc.OOD), func(x string) bool { return suites[x] == nil })
 	stream, err := lifelong.NewStream(lc.Stream, train, streamEnvs, lc.Batch, lc.Seed)
 	if err != nil {
 		return planner.Plan{}, err
 	}
-	rehearse := max(1, pf.rehearseTasks)
+	rehearse := max(1, pf.RehearseTasks)
 	subset := map[string][]envs.Task{}
 	weight := map[string]float64{}
 	for name, ts := range full {
@@ -93,7 +92,7 @@ func planLifelong(ctx context.Context, stdio IO, cfg *config.Config, out string,
 	embedder := embed.Memo(embed.Hash{Dim: cfg.Embedder.Dim})
 	var recs []planner.Rehearsed
 	for _, spec := range lc.Methods {
-		newMethod := func() (agent.Method, error) { return stdio.Kinds.agents().New(spec) }
+		newMethod := func() (agent.Method, error) { return env.Kinds.AgentKinds().New(spec) }
 		m, err := newMethod()
 		if err != nil {
 			return planner.Plan{}, err
@@ -131,10 +130,10 @@ func planLifelong(ctx context.Context, stdio IO, cfg *config.Config, out string,
 		}
 		recs = append(recs, rec.recs...)
 	}
-	calls := planner.AgentCalls(recs, nil, pf.block, !pf.noPrefix)
+	calls := planner.AgentCalls(recs, nil, pf.Block, !pf.NoPrefix)
 	p := planner.Build(cfg.Name, calls, nil, planner.Options{
-		Prices: pricesOf(cfg), Concurrency: max(1, cfg.Eval.Concurrency), Latency: pf.latency,
-		Block: pf.block, CacheTokens: pf.cacheTokens,
+		Prices: backbone.PricesOf(cfg), Concurrency: max(1, cfg.Eval.Concurrency), Latency: pf.Latency,
+		Block: pf.Block, CacheTokens: pf.CacheTokens,
 	})
 	var sizes []string
 	for _, n := range slices.Sorted(maps.Keys(full)) {
@@ -148,7 +147,7 @@ func planLifelong(ctx context.Context, stdio IO, cfg *config.Config, out string,
 			lc.Stream, rehearse, strings.Join(sizes, ", ")),
 		"lifelong: retrieval embeds with the local hash embedder in the plan; the completion bound is each call's max_tokens from the resolved sampling settings")
 	p.Estimates = append(p.Estimates, notes...)
-	if pf.noPrefix {
+	if pf.NoPrefix {
 		p.Estimates = append(p.Estimates, "prefix cache not modelled in this plan (bench plan models it)")
 	} else {
 		p.Estimates = append(p.Estimates, "lifelong prefix cache: over the rehearsed calls as played (not scaled); the lifelong runner issues calls in the stream's order, so the harness order is the file order")

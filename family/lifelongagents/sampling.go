@@ -1,4 +1,4 @@
-package bench
+package lifelongagents
 
 import (
 	"sort"
@@ -10,13 +10,13 @@ import (
 	"github.com/memharness/memharness/runlog"
 )
 
-// lifelongSampling resolves the sampling of every agent request: the
+// Sampling resolves the sampling of every agent request: the
 // sources' code defaults under prompts: release (the LifeMem paper's
 // acting temperature with lifelong.sampling_source: paper), the
 // harness's own under prompts: own, then lifelong.sampling and
 // sampling_env over them. It returns the origin of each (environment,
 // purpose) too.
-func lifelongSampling(cfg *config.Config, lc lifelong.Config, envNames []string) (*agent.Sampling, map[string]map[string]string) {
+func Sampling(cfg *config.Config, lc lifelong.Config, envNames []string) (*agent.Sampling, map[string]map[string]string) {
 	own := lifelong.OwnSampling(lc.Seed)
 	var s *agent.Sampling
 	var origin map[string]map[string]string

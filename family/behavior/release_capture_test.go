@@ -1,4 +1,4 @@
-package bench
+package behavior
 
 // Byte-for-byte comparison of MovieLens rating prompts assembled from the
 // authors' release pack with build_movie_prompt's output on the same
@@ -6,7 +6,7 @@ package bench
 // methods/pramem/release_compare_test.go). Skipped without a local pack:
 //
 //  1. MEMHARNESS_PRAMEM_RELEASE=<pack> MEMHARNESS_PRAMEM_ML_CASES=<dir> \
-//     go test ./bench -run TestReleaseMovieLensCapture
+//     go test ./family/behavior -run TestReleaseMovieLensCapture
 //     writes <dir>/ml_cases.json: for a few instances of the synthetic
 //     MovieLens default, the profile, the history and the target as
 //     release-format records ({timestamp, type, context: {movie_title,
@@ -25,7 +25,9 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/datasets/behavior"
+	"github.com/memharness/memharness/family"
 	"github.com/memharness/memharness/llm/tokens"
 	"github.com/memharness/memharness/methods/predict"
 )
@@ -59,7 +61,7 @@ func TestReleaseMovieLensCapture(t *testing.T) {
 	if err := os.WriteFile(cfgPath, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := loadConfigForTest(cfgPath)
+	cfg, err := config.Options{Getenv: func(string) string { return "" }}.Load(cfgPath, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,8 +69,8 @@ func TestReleaseMovieLensCapture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stdio := IO{Out: os.Stdout, Err: os.Stderr, Getenv: func(string) string { return "" }}
-	data, err := loadTask(t.Context(), stdio, cfg, out)
+	env := family.Env{Out: os.Stdout, Err: os.Stderr, Getenv: func(string) string { return "" }}
+	data, err := loadTask(env, cfg, out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,11 +1,14 @@
-package bench
+// Package backbone opens the model stack a resolved config names: the sim
+// backbone or OpenAI-compatible endpoints, with their response caches,
+// meters, retries, the spending ceiling and the embedder. Every task family
+// opens its run's models here.
+package backbone
 
 import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"github.com/memharness/memharness/runlog"
 	"io"
 	"os"
 	"os/exec"
@@ -13,6 +16,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/memharness/memharness/runlog"
 
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/lifelong"
@@ -27,55 +32,55 @@ import (
 // Environment variables read for a real endpoint. Keys are read here and
 // handed to the client; they are never stored in a config, manifest or log.
 const (
-	envBaseURL = "OPENAI_BASE_URL" // one URL, or several separated by commas (read by bench/config)
-	envAPIKey  = "OPENAI_API_KEY"
+	EnvBaseURL = "OPENAI_BASE_URL" // one URL, or several separated by commas (read by bench/config)
+	EnvAPIKey  = "OPENAI_API_KEY"
 )
 
-// backbone is the resolved model stack of a run.
-type backbone struct {
-	kind      string // "sim" or "openai"
-	modelName string
-	endpoints []string
-	model     llm.Model // meter(cache(stack)) or meter(sim)
-	meter     *llm.Meter
+// Backbone is the resolved model stack of a run.
+type Backbone struct {
+	Kind      string // "sim" or "openai"
+	ModelName string
+	Endpoints []string
+	Model     llm.Model // meter(cache(stack)) or meter(sim)
+	Meter     *llm.Meter
 	// buildModel serves memory construction when the config names a
 	// separate construction model (nil: the evaluation model builds too).
-	buildModel     llm.Model
-	buildMeter     *llm.Meter
-	buildModelName string
+	BuildModel     llm.Model
+	BuildMeter     *llm.Meter
+	BuildModelName string
 	// assign and skill serve LifeMem's construction steps (lifelong path);
 	// nil: the construction model builds.
-	assign, skill stepModel
+	Assign, Skill StepModel
 	// user plays simulated users (zero: the acting model).
-	user     stepModel
-	embedder llm.Embedder
+	User     StepModel
+	Embedder llm.Embedder
 	// embedderLabel names the embedder for the manifest; embedderWarning is
 	// set when a real backbone retrieves with the hash embedder.
-	embedderLabel, embedderWarning string
-	tokens                         tokens.Counter
+	EmbedderLabel, EmbedderWarning string
+	Tokens                         tokens.Counter
 	// tokenizer names the counter for the manifest.
-	tokenizer string
-	cache     *cache.Cache
-	caches    []*cache.Cache
+	Tokenizer string
+	Cache     *cache.Cache
+	Caches    []*cache.Cache
 	// retries follows live retries for the progress line (nil on sim).
-	retries *retryWatch
+	Retries *RetryWatch
 	// budget guards eval.max_cost and eval.max_tokens below every response
 	// cache, for every model of the run (nil: no ceiling).
-	budget *llm.Budget
+	Budget *llm.Budget
 }
 
-func (b *backbone) describe() string {
-	if b.kind == "sim" {
+func (b *Backbone) Describe() string {
+	if b.Kind == "sim" {
 		return "backbone sim (embedded heuristic reader, not an LLM)"
 	}
-	return fmt.Sprintf("backbone openai model %s at %s", b.modelName, strings.Join(b.endpoints, ", "))
+	return fmt.Sprintf("backbone openai model %s at %s", b.ModelName, strings.Join(b.Endpoints, ", "))
 }
 
-func (b *backbone) close() {
-	if b.cache != nil {
-		b.cache.Close()
+func (b *Backbone) Close() {
+	if b.Cache != nil {
+		b.Cache.Close()
 	}
-	for _, c := range b.caches {
+	for _, c := range b.Caches {
 		c.Close()
 	}
 }
@@ -83,91 +88,91 @@ func (b *backbone) close() {
 // ApproxTokenizer names the default token counter in manifests.
 const ApproxTokenizer = "approx: int(1.5*CJK + 1.3*other/5), the release's fallback estimate"
 
-func openBackbone(ctx context.Context, cfg *config.Config, getenv func(string) string, out string, warn io.Writer) (*backbone, error) {
+func Open(ctx context.Context, cfg *config.Config, getenv func(string) string, out string, warn io.Writer) (*Backbone, error) {
 	// config.Load has already resolved "auto", the endpoints and the model.
-	b := &backbone{kind: cfg.Backbone.Kind, tokens: tokens.Approx{}, tokenizer: ApproxTokenizer}
+	b := &Backbone{Kind: cfg.Backbone.Kind, Tokens: tokens.Approx{}, Tokenizer: ApproxTokenizer}
 	if p := cfg.Prompt.Tokenizer; p != "" {
 		c, err := hftok.Load(p)
 		if err != nil {
 			return nil, fmt.Errorf("prompt.tokenizer: %w", err)
 		}
-		b.tokens, b.tokenizer = c, c.Label
+		b.Tokens, b.Tokenizer = c, c.Label
 	}
-	budget, err := openBudget(cfg, b.tokens)
+	budget, err := OpenBudget(cfg, b.Tokens)
 	if err != nil {
 		return nil, err
 	}
-	b.budget = budget
-	switch b.kind {
+	b.Budget = budget
+	switch b.Kind {
 	case "sim":
 		sc := sim.Config{Threshold: cfg.Backbone.Sim.Threshold, Latency: cfg.Backbone.Sim.Latency.Duration, Seed: uint64(cfg.Seed)}
 		if cfg.Backbone.Sim.PersistentInvalidRate != nil {
 			sc.PersistentInvalidRate = *cfg.Backbone.Sim.PersistentInvalidRate
 		}
-		b.modelName = sim.Name
+		b.ModelName = sim.Name
 		var model llm.Model = sim.New(sc)
 		// Prices apply on every backbone: a user sizing a paper run prices
 		// the embedded default's tokens as the endpoint's would be.
-		if p := pricesOf(cfg); p != nil {
+		if p := PricesOf(cfg); p != nil {
 			model = llm.WithPrices(model, llm.PriceTable{sim.Name: *p}, sim.Name)
 		}
-		b.meter = llm.NewMeter(b.budget.Wrap(model))
+		b.Meter = llm.NewMeter(b.Budget.Wrap(model))
 	case "openai":
 		urls := cfg.Backbone.BaseURLs
 		if len(urls) == 0 {
-			return nil, fmt.Errorf("backbone openai: no endpoint: set %s or backbone.base_urls", envBaseURL)
+			return nil, fmt.Errorf("backbone openai: no endpoint: set %s or backbone.base_urls", EnvBaseURL)
 		}
-		b.modelName = cfg.Backbone.Model
-		if b.modelName == "" {
+		b.ModelName = cfg.Backbone.Model
+		if b.ModelName == "" {
 			return nil, fmt.Errorf("backbone openai: no model: set backbone.model or OPENAI_MODEL")
 		}
 		// Endpoints are shown and recorded without credentials.
 		for _, u := range urls {
-			b.endpoints = append(b.endpoints, config.RedactURL(u))
+			b.Endpoints = append(b.Endpoints, config.RedactURL(u))
 		}
-		if err := probeEndpoints(ctx, urls, getenv(envAPIKey), b.modelName, warn); err != nil {
+		if err := probeEndpoints(ctx, urls, getenv(EnvAPIKey), b.ModelName, warn); err != nil {
 			return nil, err
 		}
-		b.retries = newRetryWatch()
-		model, c, err := openaiStack(cfg, urls, b.modelName, getenv, out, b.retries.observe, b.budget)
+		b.Retries = NewRetryWatch()
+		model, c, err := openaiStack(cfg, urls, b.ModelName, getenv, out, b.Retries.Observe, b.Budget)
 		if err != nil {
 			return nil, err
 		}
-		b.cache = c
-		if bm := cfg.Backbone.BuildModel; bm != "" && bm != b.modelName || len(cfg.Backbone.BuildBaseURLs) > 0 {
+		b.Cache = c
+		if bm := cfg.Backbone.BuildModel; bm != "" && bm != b.ModelName || len(cfg.Backbone.BuildBaseURLs) > 0 {
 			burls := cfg.Backbone.BuildBaseURLs
 			if len(burls) == 0 {
 				burls = urls
 			}
 			bmodel := cfg.Backbone.BuildModel
 			if bmodel == "" {
-				bmodel = b.modelName
+				bmodel = b.ModelName
 			}
-			if !slices.Equal(burls, urls) || bmodel != b.modelName {
-				if err := probeEndpoints(ctx, burls, getenv(envAPIKey), bmodel, warn); err != nil {
+			if !slices.Equal(burls, urls) || bmodel != b.ModelName {
+				if err := probeEndpoints(ctx, burls, getenv(EnvAPIKey), bmodel, warn); err != nil {
 					return nil, fmt.Errorf("construction backbone: %w", err)
 				}
 			}
-			built, bc, err := openaiStack(cfg, burls, bmodel, getenv, out, b.retries.observe, b.budget)
+			built, bc, err := openaiStack(cfg, burls, bmodel, getenv, out, b.Retries.Observe, b.Budget)
 			if err != nil {
 				return nil, fmt.Errorf("construction backbone: %w", err)
 			}
 			if bc != nil {
-				b.caches = append(b.caches, bc)
+				b.Caches = append(b.Caches, bc)
 			}
-			b.buildMeter = llm.NewMeter(built)
-			b.buildModel = b.buildMeter
-			b.buildModelName = bmodel
+			b.BuildMeter = llm.NewMeter(built)
+			b.BuildModel = b.BuildMeter
+			b.BuildModelName = bmodel
 		}
-		b.meter = llm.NewMeter(model)
+		b.Meter = llm.NewMeter(model)
 		for _, st := range []struct {
-			into          *stepModel
+			into          *StepModel
 			step          string
 			model, effort string
 		}{
-			{&b.assign, "assign", cfg.Backbone.AssignModel, cfg.Backbone.AssignReasoningEffort},
-			{&b.skill, "skill", cfg.Backbone.SkillModel, cfg.Backbone.SkillReasoningEffort},
-			{&b.user, "user", cfg.Backbone.UserModel, ""},
+			{&b.Assign, "assign", cfg.Backbone.AssignModel, cfg.Backbone.AssignReasoningEffort},
+			{&b.Skill, "skill", cfg.Backbone.SkillModel, cfg.Backbone.SkillReasoningEffort},
+			{&b.User, "user", cfg.Backbone.UserModel, ""},
 		} {
 			sm, err := openStepModel(cfg, b, urls, st.step, st.model, st.effort, getenv, out)
 			if err != nil {
@@ -176,28 +181,28 @@ func openBackbone(ctx context.Context, cfg *config.Config, getenv func(string) s
 			*st.into = sm
 		}
 	default:
-		return nil, fmt.Errorf("backbone.kind %q: want auto, sim or openai", b.kind)
+		return nil, fmt.Errorf("backbone.kind %q: want auto, sim or openai", b.Kind)
 	}
-	b.model = b.meter
+	b.Model = b.Meter
 
 	switch cfg.Embedder.Kind {
 	case "", "hash":
-		b.embedder = embed.Memo(embed.Hash{Dim: cfg.Embedder.Dim})
-		b.embedderLabel = fmt.Sprintf("hash bag-of-words (dim %d)", cfg.Embedder.Dim)
-		if b.kind == "openai" {
-			b.embedderWarning = hashEmbedderWarning(cfg.Embedder.Model)
+		b.Embedder = embed.Memo(embed.Hash{Dim: cfg.Embedder.Dim})
+		b.EmbedderLabel = fmt.Sprintf("hash bag-of-words (dim %d)", cfg.Embedder.Dim)
+		if b.Kind == "openai" {
+			b.EmbedderWarning = hashEmbedderWarning(cfg.Embedder.Model)
 		}
 	case "openai":
 		url := cfg.Embedder.BaseURL
 		if url == "" {
-			url = strings.TrimSpace(strings.Split(getenv(envBaseURL), ",")[0])
+			url = strings.TrimSpace(strings.Split(getenv(EnvBaseURL), ",")[0])
 		}
-		e, err := embed.NewOpenAI(embed.OpenAIConfig{BaseURL: url, Model: cfg.Embedder.Model, APIKey: getenv(envAPIKey)})
+		e, err := embed.NewOpenAI(embed.OpenAIConfig{BaseURL: url, Model: cfg.Embedder.Model, APIKey: getenv(EnvAPIKey)})
 		if err != nil {
 			return nil, err
 		}
-		b.embedder = embed.Memo(e)
-		b.embedderLabel = "openai " + cfg.Embedder.Model
+		b.Embedder = embed.Memo(e)
+		b.EmbedderLabel = "openai " + cfg.Embedder.Model
 	default:
 		return nil, fmt.Errorf("embedder.kind %q: want hash or openai", cfg.Embedder.Kind)
 	}
@@ -221,12 +226,12 @@ func probeEndpoints(ctx context.Context, urls []string, key, model string, warn 
 	return nil
 }
 
-// stepModel is one construction step's model (zero: none configured).
-type stepModel struct {
-	model  llm.Model
-	meter  *llm.Meter
-	name   string
-	effort string
+// StepModel is one construction step's model (zero: none configured).
+type StepModel struct {
+	Model  llm.Model
+	Meter  *llm.Meter
+	Name   string
+	Effort string
 }
 
 // shortHash is the first 12 hex digits of the SHA-256 of s.
@@ -235,34 +240,34 @@ func shortHash(s string) string {
 	return hex.EncodeToString(sum[:6])
 }
 
-// constructionModels names the lifelong path's construction models when
+// ConstructionModels names the lifelong path's construction models when
 // any differs from the acting one: "assign=M1 (low), skill=M2", or the one
 // build model.
-func (b *backbone) constructionModels() string {
-	if b.assign.model == nil && b.skill.model == nil {
-		return b.buildModelName
+func (b *Backbone) ConstructionModels() string {
+	if b.Assign.Model == nil && b.Skill.Model == nil {
+		return b.BuildModelName
 	}
-	name := func(s stepModel) string {
-		n := s.name
-		if s.model == nil {
-			n = b.buildModelName
+	name := func(s StepModel) string {
+		n := s.Name
+		if s.Model == nil {
+			n = b.BuildModelName
 			if n == "" {
-				n = b.modelName
+				n = b.ModelName
 			}
 		}
-		if s.effort != "" {
-			n += " (" + s.effort + ")"
+		if s.Effort != "" {
+			n += " (" + s.Effort + ")"
 		}
 		return n
 	}
-	return "assign=" + name(b.assign) + ", skill=" + name(b.skill)
+	return "assign=" + name(b.Assign) + ", skill=" + name(b.Skill)
 }
 
-// lifelongMeters are the meters a lifelong run books usage from: the
+// LifelongMeters are the meters a lifelong run books usage from: the
 // acting model's and every construction model's.
-func (b *backbone) lifelongMeters() []lifelong.Snapshotter {
-	out := []lifelong.Snapshotter{b.meter}
-	for _, m := range []*llm.Meter{b.buildMeter, b.assign.meter, b.skill.meter, b.user.meter} {
+func (b *Backbone) LifelongMeters() []lifelong.Snapshotter {
+	out := []lifelong.Snapshotter{b.Meter}
+	for _, m := range []*llm.Meter{b.BuildMeter, b.Assign.Meter, b.Skill.Meter, b.User.Meter} {
 		if m != nil {
 			out = append(out, m)
 		}
@@ -275,16 +280,16 @@ func (b *backbone) lifelongMeters() []lifelong.Snapshotter {
 // the step's model (default: the construction model, then the acting
 // model) at the construction endpoints, with the effort as its only
 // default parameter and its own cache file.
-func openStepModel(cfg *config.Config, b *backbone, urls []string, step, name, effort string,
-	getenv func(string) string, out string) (stepModel, error) {
+func openStepModel(cfg *config.Config, b *Backbone, urls []string, step, name, effort string,
+	getenv func(string) string, out string) (StepModel, error) {
 	if name == "" && effort == "" {
-		return stepModel{}, nil
+		return StepModel{}, nil
 	}
 	if name == "" {
 		name = cfg.Backbone.BuildModel
 	}
 	if name == "" {
-		name = b.modelName
+		name = b.ModelName
 	}
 	burls := cfg.Backbone.BuildBaseURLs
 	if len(burls) == 0 {
@@ -306,15 +311,15 @@ func openStepModel(cfg *config.Config, b *backbone, urls []string, step, name, e
 	// A distinct default-parameter set shares no cache entries anyway, but
 	// a model equal to the acting one would share its cache file.
 	c.Backbone.Model = ""
-	m, cc, err := openaiStack(&c, burls, name, getenv, out, b.retries.observe, b.budget)
+	m, cc, err := openaiStack(&c, burls, name, getenv, out, b.Retries.Observe, b.Budget)
 	if err != nil {
-		return stepModel{}, fmt.Errorf("%s model: %w", step, err)
+		return StepModel{}, fmt.Errorf("%s model: %w", step, err)
 	}
 	if cc != nil {
-		b.caches = append(b.caches, cc)
+		b.Caches = append(b.Caches, cc)
 	}
 	meter := llm.NewMeter(m)
-	return stepModel{model: meter, meter: meter, name: name, effort: effort}, nil
+	return StepModel{Model: meter, Meter: meter, Name: name, Effort: effort}, nil
 }
 
 // openaiStack builds defaults(cache(budget(stack))) for one model at some
@@ -324,11 +329,11 @@ func openaiStack(cfg *config.Config, urls []string, modelName string, getenv fun
 	budget *llm.Budget) (llm.Model, *cache.Cache, error) {
 	var cc *cache.Cache
 	stack, err := llm.Open(llm.StackConfig{
-		BaseURLs: urls, Model: modelName, APIKey: getenv(envAPIKey),
+		BaseURLs: urls, Model: modelName, APIKey: getenv(EnvAPIKey),
 		Timeout: cfg.Backbone.Timeout.Duration, MaxRetries: cfg.Backbone.MaxRetries,
 		MaxResponseBytes: cfg.Backbone.MaxResponseBytes, OnRetry: onRetry,
 		Concurrency: cfg.Backbone.Concurrency, MaxConcurrency: cfg.Backbone.MaxConcurrency,
-		Prices: pricesOf(cfg), RetrySeed: uint64(cfg.Seed),
+		Prices: PricesOf(cfg), RetrySeed: uint64(cfg.Seed),
 		NoMeter: true, // the run's meter sits outside the cache, so it sees cached calls too
 	})
 	if err != nil {
@@ -365,7 +370,9 @@ func openaiStack(cfg *config.Config, urls []string, modelName string, getenv fun
 	return llm.WithDefaults(model, cfg.Backbone.Params), cc, nil
 }
 
-func pricesOf(cfg *config.Config) *llm.Prices {
+// PricesOf is the config's prices as the model layer takes them (nil: not
+// priced).
+func PricesOf(cfg *config.Config) *llm.Prices {
 	p := cfg.Backbone.Prices
 	if p == nil {
 		return nil
@@ -373,8 +380,8 @@ func pricesOf(cfg *config.Config) *llm.Prices {
 	return &llm.Prices{PromptPer1M: p.PromptPer1M, CompletionPer1M: p.CompletionPer1M, CachedPromptPer1M: p.CachedPromptPer1M}
 }
 
-// gitCommit returns the harness checkout's commit, or "" outside a checkout.
-func gitCommit() string {
+// GitCommit returns the harness checkout's commit, or "" outside a checkout.
+func GitCommit() string {
 	out, err := exec.Command("git", "rev-parse", "HEAD").Output()
 	if err != nil {
 		return ""
@@ -394,13 +401,26 @@ func hashEmbedderWarning(wanted string) string {
 		wanted, config.EnvEmbeddingsURL)
 }
 
-// stampEmbedder records the embedder in m and, when retrieving methods run
+// StampEmbedder records the embedder in m and, when retrieving methods run
 // on a real backbone with the hash embedder, warns on w and in m (reports
 // carry it in their titles).
-func (b *backbone) stampEmbedder(m *runlog.Manifest, retrieves bool, w io.Writer) {
-	m.Embedder = b.embedderLabel
-	if retrieves && b.embedderWarning != "" {
-		m.EmbedderWarning = b.embedderWarning
-		fmt.Fprintln(w, "warning: "+b.embedderWarning)
+func (b *Backbone) StampEmbedder(m *runlog.Manifest, retrieves bool, w io.Writer) {
+	m.Embedder = b.EmbedderLabel
+	if retrieves && b.EmbedderWarning != "" {
+		m.EmbedderWarning = b.EmbedderWarning
+		fmt.Fprintln(w, "warning: "+b.EmbedderWarning)
 	}
+}
+
+// OpenBudget is the run's spending guard (nil when the config sets no
+// ceiling), counting prompts with the run's token counter.
+func OpenBudget(cfg *config.Config, count tokens.Counter) (*llm.Budget, error) {
+	b, err := llm.NewBudget(llm.Ceilings{
+		MaxCost: cfg.Eval.MaxCost, MaxTokens: cfg.Eval.MaxTokens,
+		CostName: "eval.max_cost", TokensName: "eval.max_tokens",
+	}, PricesOf(cfg), count.Count)
+	if err != nil {
+		return nil, fmt.Errorf("eval ceilings: %w", err)
+	}
+	return b, nil
 }

@@ -1,4 +1,4 @@
-package bench
+package family
 
 import (
 	"crypto/sha256"
@@ -35,13 +35,13 @@ func unsealed(rel string) bool {
 		rel == ".cache" || strings.HasPrefix(rel, ".cache/")
 }
 
-// sealShard seals a finished shard's folder into its manifest (other runs
+// SealShard seals a finished shard's folder into its manifest (other runs
 // are not merged and keep no seal).
-func sealShard(rs runSpec, man *runlog.Manifest) error {
-	if rs.shard == nil {
+func SealShard(run Run, man *runlog.Manifest) error {
+	if run.Shard == nil {
 		return nil
 	}
-	seal, err := sealDir(rs.dir)
+	seal, err := sealDir(run.Dir)
 	man.Seal = seal
 	return err
 }
@@ -93,24 +93,24 @@ func fileDigest(path string) (string, error) {
 
 // verifySeal checks a finished shard's files against its seal: a changed,
 // missing or added file is an error naming it.
-func verifySeal(s shardRun) error {
-	if len(s.man.Seal) == 0 {
-		return fmt.Errorf("shard %s (%s) has no seal of its files (finished by an older harness, or its manifest was edited); re-run it to merge it", s.spec, s.dir)
+func verifySeal(s ShardRun) error {
+	if len(s.Manifest.Seal) == 0 {
+		return fmt.Errorf("shard %s (%s) has no seal of its files (finished by an older harness, or its manifest was edited); re-run it to merge it", s.Spec, s.Dir)
 	}
-	now, err := sealDir(s.dir)
+	now, err := sealDir(s.Dir)
 	if err != nil {
-		return fmt.Errorf("shard %s: %w", s.spec, err)
+		return fmt.Errorf("shard %s: %w", s.Spec, err)
 	}
-	names := slices.Collect(maps.Keys(s.man.Seal))
+	names := slices.Collect(maps.Keys(s.Manifest.Seal))
 	for k := range now {
-		if _, ok := s.man.Seal[k]; !ok {
+		if _, ok := s.Manifest.Seal[k]; !ok {
 			names = append(names, k)
 		}
 	}
 	slices.Sort(names)
 	var bad []string
 	for _, rel := range names {
-		was, sealed := s.man.Seal[rel]
+		was, sealed := s.Manifest.Seal[rel]
 		is, present := now[rel]
 		switch {
 		case !present:
@@ -123,7 +123,7 @@ func verifySeal(s shardRun) error {
 	}
 	if len(bad) > 0 {
 		return fmt.Errorf("shard %s (%s) was changed after it finished: %s; refusing to merge it (re-run the shard to rebuild it)",
-			s.spec, s.dir, strings.Join(firstN(bad, 5), "; "))
+			s.Spec, s.Dir, strings.Join(FirstN(bad, 5), "; "))
 	}
 	return nil
 }

@@ -1,9 +1,12 @@
-package bench
+package lifelongagents
 
 import (
 	"context"
 	"fmt"
+	"io"
 	"slices"
+
+	"github.com/memharness/memharness/family"
 
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/datasets/trajectories"
@@ -39,13 +42,13 @@ func (ls *lifelongSuites) close() {
 // without Chromium) is handed to leaveOut, which leaves it out (nil) or
 // ends the opening (an error); openFails says whether a suite that does not
 // even open is left out the same way (else it is an error).
-func openLifelongSuites(ctx context.Context, stdio IO, cfg *config.Config, lc lifelong.Config, reg *all.Registry,
+func openLifelongSuites(ctx context.Context, env family.Env, cfg *config.Config, lc lifelong.Config, reg *all.Registry,
 	openFails bool, leaveOut func(name string, err error) error) (*lifelongSuites, error) {
 	official := cfg.Dataset.Path != ""
 	if official && lc.TrainDir == "" {
 		return nil, fmt.Errorf("lifemem on official data (dataset.path) needs lifelong.train_dir with LifeMem's train_<env>.jsonl files")
 	}
-	eo := all.Options{MySQLDSN: stdio.Getenv("MEMHARNESS_MYSQL_DSN")}
+	eo := all.Options{MySQLDSN: env.Getenv("MEMHARNESS_MYSQL_DSN")}
 	ls := &lifelongSuites{suites: map[string]envs.Suite{}, tests: map[string][]envs.Task{}, streamEnvs: lc.Envs}
 	fail := func(err error) (*lifelongSuites, error) {
 		ls.close()
@@ -86,7 +89,7 @@ func openLifelongSuites(ctx context.Context, stdio IO, cfg *config.Config, lc li
 				ls.tests[name] = s.Tasks()
 			}
 			if slices.Contains(lc.Envs, name) {
-				path, err := trainFile(lc.TrainDir, name)
+				path, err := TrainFile(lc.TrainDir, name)
 				if err != nil {
 					return fail(err)
 				}
@@ -108,4 +111,11 @@ func openLifelongSuites(ctx context.Context, stdio IO, cfg *config.Config, lc li
 		}
 	}
 	return ls, nil
+}
+
+// closeSuite releases what a suite holds (MiniWoB's browser).
+func closeSuite(s envs.Suite) {
+	if c, ok := s.(io.Closer); ok {
+		c.Close()
+	}
 }

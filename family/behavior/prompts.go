@@ -1,4 +1,4 @@
-package bench
+package behavior
 
 import (
 	"crypto/sha256"
@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/memharness/memharness/family"
 
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/datasets/behavior"
@@ -37,7 +39,7 @@ func releaseDir(cfg *config.Config, getenv func(string) string) string {
 	if cfg.Prompt.ReleaseDir != "" {
 		return cfg.Prompt.ReleaseDir
 	}
-	return filepath.Join(dataCacheDir(getenv), pramemrel.FetchName)
+	return filepath.Join(family.DataCacheDir(getenv), pramemrel.FetchName)
 }
 
 // preparePrompts applies the prompts setting to a copy of cfg. With
@@ -56,7 +58,7 @@ func preparePrompts(cfg *config.Config, getenv func(string) string, out string, 
 	}
 	cfg = withRequestDefaults(cfg, ps.label)
 	if ps.label != config.PromptsRelease {
-		if cfg.Backbone.Kind == "openai" && cfg.Task != "lifemem" {
+		if cfg.Backbone.Kind == "openai" {
 			ps.warnings = append(ps.warnings, "warning: prompts: own — the harness's own wording, not the authors'; these numbers are not comparable "+
 				"with the paper's (set prompts: release and run 'bench data fetch "+pramemrel.FetchName+"')")
 		}
@@ -98,7 +100,7 @@ func preparePrompts(cfg *config.Config, getenv func(string) string, out string, 
 			m.Templates = append(slices.Clone(m.Templates), path)
 		}
 	}
-	if cfg.Dataset.Language == "en" && cfg.Task == "omnibehavior" {
+	if cfg.Dataset.Language == "en" && tasks()[cfg.Task].chineseScenes {
 		// Documented, not reproduced: on the English files the release
 		// recognises no scene and asks no question at all.
 		ps.warnings = append(ps.warnings, "warning: prompts: release on English OmniBehavior data: the release itself asks no question there "+
@@ -198,7 +200,7 @@ func (ps promptsSetup) provenance(cfg *config.Config) map[string]runlog.Provenan
 		// Ratings have no released parser; yes/no answers are read by the
 		// release's mapping when the method's parser is "source".
 		parser := runlog.FromOwn
-		if m.Parser == predict.ParserSource && cfg.Task != "movielens" {
+		if m.Parser == predict.ParserSource && !tasks()[cfg.Task].ratings {
 			parser = runlog.FromSource
 		}
 		out[m.Name+"/predict"] = runlog.Provenance{Prompt: prompt, Sampling: from(predict.PurposePredict), Parser: parser}

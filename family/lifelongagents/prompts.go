@@ -1,4 +1,4 @@
-package bench
+package lifelongagents
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/memharness/memharness/family"
 
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/envs"
@@ -80,7 +82,7 @@ func lifelongPrompts(ctx context.Context, cfg *config.Config, getenv func(string
 		src, _ := lifememrel.Find(n)
 		dir := cfg.Prompt.ReleaseDirs[n]
 		if dir == "" {
-			dir = filepath.Join(dataCacheDir(getenv), n)
+			dir = filepath.Join(family.DataCacheDir(getenv), n)
 		}
 		t, err := lifememrel.Open(dir, src)
 		if err != nil {
@@ -179,9 +181,9 @@ var releaseTrainNames = map[string][]string{
 	"taubench-retail": {"train_taubench.jsonl"},
 }
 
-// trainFile is env's training file in dir: train_<env>.jsonl, else the
+// TrainFile is env's training file in dir: train_<env>.jsonl, else the
 // release's name for it; the error lists every name tried.
-func trainFile(dir, env string) (string, error) {
+func TrainFile(dir, env string) (string, error) {
 	names := append([]string{"train_" + env + ".jsonl"}, releaseTrainNames[env]...)
 	for _, n := range names {
 		p := filepath.Join(dir, n)
@@ -192,10 +194,10 @@ func trainFile(dir, env string) (string, error) {
 	return "", fmt.Errorf("no training file for %s in %s (tried %s)", env, dir, strings.Join(names, ", "))
 }
 
-// refusePartial stops a run on a real endpoint whose stream loses an
+// RefusePartial stops a run on a real endpoint whose stream loses an
 // environment (probe failed with cause), unless the config allows a
 // partial stream: OP and BwT over fewer environments are other numbers.
-func refusePartial(backbone string, lc lifelong.Config, env string, cause error) error {
+func RefusePartial(backbone string, lc lifelong.Config, env string, cause error) error {
 	if backbone != "openai" || lc.AllowPartialStream {
 		return nil
 	}

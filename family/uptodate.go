@@ -1,4 +1,4 @@
-package bench
+package family
 
 import (
 	"crypto/sha256"
@@ -6,15 +6,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/memharness/memharness/bench/config"
-	"github.com/memharness/memharness/datasets/movielens"
-	"github.com/memharness/memharness/prediction"
 	"github.com/memharness/memharness/reports"
 	"github.com/memharness/memharness/runlog"
 )
@@ -28,8 +25,8 @@ import (
 // file of the run directory (name, size, modification time) except the
 // report itself and the manifest.
 
-// runFingerprint computes the fingerprint of a run directory as it is now.
-func runFingerprint(dir, configHash string, opts reports.Options) (string, error) {
+// Fingerprint computes the fingerprint of a run directory as it is now.
+func Fingerprint(dir, configHash string, opts reports.Options) (string, error) {
 	h := sha256.New()
 	opts.Envs = nil // the build below names them
 	fmt.Fprintf(h, "config %s\nbuild %s\nreport %+v\n", configHash, buildIdentity(), opts)
@@ -70,7 +67,7 @@ func runFingerprint(dir, configHash string, opts reports.Options) (string, error
 // executable's path, size and modification time, so any rebuild counts as
 // a change (a dirty checkout keeps its commit, but not its binary).
 func buildIdentity() string {
-	id := Version
+	id := HarnessVersion
 	if exe, err := os.Executable(); err == nil {
 		if st, err := os.Stat(exe); err == nil {
 			id += fmt.Sprintf(" %s %d %d", exe, st.Size(), st.ModTime().UnixNano())
@@ -79,12 +76,14 @@ func buildIdentity() string {
 	return id
 }
 
-// upToDate returns the manifest of dir when dir holds a finished, reported
-// run of cfg that nothing has changed since; ok is false otherwise.
-func upToDate(dir string, cfg *config.Config, configHash string, wantReport bool) (runlog.Manifest, bool) {
-	if !wantReport {
+// UpToDate returns the manifest of the run's directory when it holds a
+// finished, reported run of its config that nothing has changed since; ok
+// is false otherwise (and always for a shard, or without a report).
+func UpToDate(f Family, run Run, cfg *config.Config) (runlog.Manifest, bool) {
+	if !run.Report || run.Shard != nil {
 		return runlog.Manifest{}, false
 	}
+	dir, configHash := run.Dir, MustHash(cfg)
 	man, err := runlog.ReadManifest(filepath.Join(dir, runlog.ManifestFile))
 	if err != nil || man.Finished == nil || man.Fingerprint == "" || man.ConfigHash != configHash || man.Errored > 0 {
 		return man, false
@@ -92,41 +91,12 @@ func upToDate(dir string, cfg *config.Config, configHash string, wantReport bool
 	if _, err := os.Stat(filepath.Join(dir, reports.ReportDir, "index.md")); err != nil {
 		return man, false
 	}
-	if cfg.Dataset.Path != "" && !dataUnchanged(cfg, man.DatasetSHA256) {
+	if cfg.Dataset.Path != "" && !f.DataUnchanged(cfg, man.DatasetSHA256) {
 		return man, false
 	}
-	fp, err := runFingerprint(dir, configHash, reportOptions(cfg))
+	fp, err := Fingerprint(dir, configHash, f.ReportOptions(cfg, nil)) // the fingerprint leaves the environments out
 	if err != nil || fp != man.Fingerprint {
 		return man, false
 	}
 	return man, true
-}
-
-// dataUnchanged re-hashes the dataset files a manifest recorded, the way
-// the loader recorded them. A run without recorded digests (agent
-// environments' official data) is never taken as unchanged.
-func dataUnchanged(cfg *config.Config, sums map[string]string) bool {
-	if len(sums) == 0 {
-		return false
-	}
-	root := cfg.Dataset.Path
-	if cfg.Task == "movielens" {
-		now, err := movielens.SHA256s(root)
-		return err == nil && maps.Equal(now, sums)
-	}
-	single := false
-	if st, err := os.Stat(root); err == nil && !st.IsDir() {
-		single = true // a one-file dataset is recorded under its base name
-	}
-	for rel, want := range sums {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if single {
-			p = root
-		}
-		got, err := prediction.FileSHA256(p)
-		if err != nil || got != want {
-			return false
-		}
-	}
-	return true
 }

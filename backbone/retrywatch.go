@@ -1,4 +1,4 @@
-package bench
+package backbone
 
 import (
 	"errors"
@@ -9,11 +9,12 @@ import (
 	"github.com/memharness/memharness/llm"
 )
 
-// retryWatch follows retries as they happen (not when their call ends), so
+// RetryWatch follows retries as they happen (not when their call ends), so
 // the progress line can say that the run is waiting on a rate limit and
 // until when, instead of showing retries=0 for minutes.
-type retryWatch struct {
-	now func() time.Time
+type RetryWatch struct {
+	// Now is the clock (tests set it).
+	Now func() time.Time
 
 	mu      sync.Mutex
 	retries int
@@ -21,10 +22,10 @@ type retryWatch struct {
 	until   time.Time // end of the latest rate-limit wait
 }
 
-func newRetryWatch() *retryWatch { return &retryWatch{now: time.Now} }
+func NewRetryWatch() *RetryWatch { return &RetryWatch{Now: time.Now} }
 
-// observe is an llm.RetryPolicy.OnRetry hook.
-func (w *retryWatch) observe(ev llm.RetryEvent) {
+// Observe is an llm.RetryPolicy.OnRetry hook.
+func (w *RetryWatch) Observe(ev llm.RetryEvent) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.retries++
@@ -35,21 +36,21 @@ func (w *retryWatch) observe(ev llm.RetryEvent) {
 	if errors.As(ev.Err, &le) {
 		w.status = le.StatusCode
 	}
-	if end := w.now().Add(ev.Wait); end.After(w.until) {
+	if end := w.Now().Add(ev.Wait); end.After(w.until) {
 		w.until = end
 	}
 }
 
-// describe is the progress line's part: "retries=N" plus, while a
+// Describe is the progress line's part: "retries=N" plus, while a
 // rate-limit wait lasts, "waiting on 429 until 15:04:05".
-func (w *retryWatch) describe() string {
+func (w *RetryWatch) Describe() string {
 	if w == nil {
 		return ""
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	s := fmt.Sprintf(" retrying=%d", w.retries)
-	if now := w.now(); w.until.After(now) {
+	if now := w.Now(); w.until.After(now) {
 		s += fmt.Sprintf(" waiting on %d until %s", w.status, w.until.Local().Format("15:04:05"))
 	}
 	return s

@@ -1,0 +1,40 @@
+package behavior
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/memharness/memharness/family"
+	"github.com/memharness/memharness/methods/predict"
+	"github.com/memharness/memharness/prediction"
+	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runstore"
+)
+
+// MergeShards rebuilds the whole run's plan (loading the data, never a
+// model) and writes every shard's samples in plan order, as Compact would.
+func (f *Family) MergeShards(_ context.Context, env family.Env, m family.Merging, man *runlog.Manifest) error {
+	cfg, runDir := m.Config, m.RunDir
+	quiet := env
+	quiet.Err = io.Discard // the shards said the loader's notes already
+	data, err := loadTask(quiet, cfg, m.Out)
+	if err != nil {
+		return fmt.Errorf("merge: rebuild the plan: %w", err)
+	}
+	methods := make([]predict.Method, len(cfg.Methods))
+	for i, spec := range cfg.Methods {
+		m, err := env.Kinds.PredictKinds().New(spec)
+		if err != nil {
+			return fmt.Errorf("methods[%d]: %w", i, err)
+		}
+		methods[i] = m
+	}
+	order := prediction.PlanOrder(methods, data.Users)
+	n, err := runstore.MergeSamples(family.ShardsOf(m.Shards), order, runDir)
+	if err != nil {
+		return err
+	}
+	man.Samples = n
+	return runstore.MergePrompts(family.ShardsOf(m.Shards), order, runDir)
+}

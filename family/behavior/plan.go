@@ -1,0 +1,140 @@
+package behavior
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/memharness/memharness/backbone"
+	"github.com/memharness/memharness/bench/config"
+	"github.com/memharness/memharness/family"
+	"github.com/memharness/memharness/internal/prefixcache"
+	"github.com/memharness/memharness/llm/embed"
+	"github.com/memharness/memharness/llm/sim"
+	"github.com/memharness/memharness/llm/tokens"
+	"github.com/memharness/memharness/llm/tokens/hftok"
+	"github.com/memharness/memharness/methods/predict"
+	"github.com/memharness/memharness/planner"
+)
+
+// Plan plans a resolved config (the resolution a run uses), playing
+// memory construction through on the sim for pf.Rehearse users per method.
+func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, out string, pf family.PlanOptions) (planner.Plan, error) {
+	cfg, prompts, err := preparePrompts(cfg, env.Getenv, out, nil)
+	if err != nil {
+		return planner.Plan{}, err
+	}
+	data, err := loadTask(env.Quiet(), cfg, out)
+	if err != nil {
+		return planner.Plan{}, err
+	}
+	prompts.rewriteData(data.Users)
+	methods := make([]predict.Method, len(cfg.Methods))
+	for i, spec := range cfg.Methods {
+		m, err := env.Kinds.PredictKinds().New(spec)
+		if err != nil {
+			return planner.Plan{}, fmt.Errorf("methods[%d]: %w", i, err)
+		}
+		methods[i] = m
+	}
+	texts, err := predict.LoadNamedPrompts(cfg.Prompt.Language, cfg.Prompt.Templates)
+	if err != nil {
+		return planner.Plan{}, err
+	}
+	var budget tokens.Counter = tokens.Approx{}
+	if p := cfg.Prompt.Tokenizer; p != "" {
+		c, err := hftok.Load(p)
+		if err != nil {
+			return planner.Plan{}, fmt.Errorf("prompt.tokenizer: %w", err)
+		}
+		budget = c
+	}
+	var notes []string
+	// Retrieval by an endpoint's embeddings would call it: the plan
+	// retrieves with the local hash embedder instead.
+	embedder := embed.Memo(embed.Hash{Dim: cfg.Embedder.Dim})
+	if cfg.Embedder.Kind == "openai" && retrievesByEmbedding(cfg.Methods) {
+		notes = append(notes, "RAG retrieval: planned with the local hash embedder (the endpoint's embeddings are not called); "+
+			"retrieved documents, so prompt tokens, are estimates")
+	}
+	sc := sim.Config{Threshold: cfg.Backbone.Sim.Threshold, Seed: uint64(cfg.Seed)}
+	if cfg.Backbone.Sim.PersistentInvalidRate != nil {
+		sc.PersistentInvalidRate = *cfg.Backbone.Sim.PersistentInvalidRate
+	}
+	eval := cfg.Backbone.Model
+	if cfg.Backbone.Kind == "sim" {
+		eval = sim.Name
+	}
+	build := eval
+	if cfg.Backbone.BuildModel != "" && cfg.Backbone.Kind != "sim" {
+		build = cfg.Backbone.BuildModel
+	}
+	pr := planner.Predict{
+		Methods: methods, Users: data.Users,
+		Env:       predict.Env{Embedder: embedder, Tokens: budget, Prompts: texts, MaxAttempts: cfg.Eval.MaxAttempts},
+		EvalModel: eval, BuildModel: build,
+		StandIn: sim.New(sc), Rehearse: pf.Rehearse,
+		Block: pf.Block, NoPrefix: pf.NoPrefix,
+		Order: harnessOrder(max(1, cfg.Eval.Concurrency), prefixClasses(cfg.Methods)),
+	}
+	calls, file, more, err := pr.Calls(ctx)
+	if err != nil {
+		return planner.Plan{}, err
+	}
+	p := planner.Build(cfg.Name, calls, file, planner.Options{
+		Prices: backbone.PricesOf(cfg), Concurrency: max(1, cfg.Eval.Concurrency), Latency: pf.Latency,
+		Block: pf.Block, CacheTokens: pf.CacheTokens,
+	})
+	p.Estimates = append(append(p.Estimates, more...), notes...)
+	if pf.NoPrefix {
+		p.Estimates = append(p.Estimates, "prefix cache not modelled in this plan (bench plan models it)")
+	}
+	if p.CompletionUnbounded {
+		p.Estimates = append(p.Estimates, "some purposes set no max_tokens (the server's default bounds them): their completion bound is left out of max_completion_tokens")
+	}
+	return p, nil
+}
+
+// harnessOrder is the order the prediction runner issues its samples in
+// (prediction's issueOrder: by user, test record and prefix class, each
+// group's first question ahead of the others).
+func harnessOrder(workers int, classes map[string]string) func(users []string, records []int, methods []string) []int {
+	return func(users []string, records []int, methods []string) []int {
+		cls := make([]string, len(methods))
+		for i, m := range methods {
+			if c, ok := classes[m]; ok {
+				cls[i] = "class " + c
+			} else {
+				cls[i] = "method " + m
+			}
+		}
+		return prefixcache.GroupOrder(users, records, cls, workers)
+	}
+}
+
+// prefixClasses groups the methods whose prediction prompts start alike:
+// the question prompt over the same history budget (memory blocks come
+// after it). Methods that put retrieved records or a summary into the
+// history block are their own class.
+func prefixClasses(specs []predict.Spec) map[string]string {
+	out := map[string]string{}
+	for _, s := range specs {
+		name := s.Name
+		if name == "" {
+			name = s.Kind
+		}
+		switch s.Kind {
+		case predict.KindRAG, predict.KindSummary:
+			continue
+		}
+		budget := s.HistoryTokens
+		switch {
+		case budget != 0:
+		case s.Kind == predict.KindLongContext:
+			budget = predict.DefaultLongContextTokens
+		default:
+			budget = predict.DefaultHistoryTokens
+		}
+		out[name] = fmt.Sprintf("history %d", budget)
+	}
+	return out
+}

@@ -1,0 +1,20 @@
+// Package builtin registers the harness's own task families.
+package builtin
+
+import (
+	"github.com/memharness/memharness/family"
+	"github.com/memharness/memharness/family/behavior"
+	"github.com/memharness/memharness/family/lifelongagents"
+)
+
+// Families is a registry holding every built-in task family: behaviour
+// prediction (movielens, omnibehavior) and lifelong agents (lifemem).
+func Families() *family.Registry {
+	r := family.NewRegistry()
+	for _, f := range []family.Family{behavior.New(), lifelongagents.New()} {
+		if err := r.Register(f); err != nil {
+			panic(err) // the built-in families' tasks are distinct
+		}
+	}
+	return r
+}
