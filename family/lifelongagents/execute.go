@@ -121,7 +121,10 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	}
 	prompts.stamp(&man)
 	man.Provenance = agentProvenance(prompts, samplingFrom, suiteNames)
-	back.StampEmbedder(&man, slices.ContainsFunc(lc.Methods, func(m lifelong.MethodSpec) bool { return m.Kind != "react" }), env.Err)
+	back.StampEmbedder(&man, slices.ContainsFunc(lc.Methods, func(m lifelong.MethodSpec) bool {
+		e, err := env.Kinds.AgentKinds().Lookup(m.Kind)
+		return err != nil || !e.NoEmbedder
+	}), env.Err)
 	ran := lc
 	ran.Envs = streamEnvs
 	opts := lifelong.ExecuteOptions{

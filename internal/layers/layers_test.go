@@ -34,14 +34,30 @@ var floors = map[string]int{
 	// accounting is the one usage path of both runners, just below them.
 	"accounting": 6,
 	"releases":   7, "lifelong": 7, "prediction": 7, "planner": 7,
-	"bench":  8,
-	"cmd":    9,
-	"deploy": 9,
+	// The config is the composition of every runner's options (it embeds
+	// lifelong.Config and reads the release packs), so it sits above the
+	// runners and below what turns a config into a run: the backbone, the
+	// task families, and the command line above them.
+	"bench/config": 8,
+	// The progress line needs nothing of the harness.
+	"bench/progress": 0,
+	"backbone":       9,
+	"family":         10,
+	"bench":          11,
+	"cmd":            12,
+	"deploy":         12,
 }
 
-// top is the module directory a package path (relative to the module)
-// lives in: "envs/wikienv" → "envs".
+// top is the unit of floors a package path (relative to the module)
+// belongs to: its module directory ("envs/wikienv" → "envs"), or the
+// config and progress-line packages, which have floors of their own below
+// the command line that holds them.
 func top(rel string) string {
+	for _, unit := range []string{"bench/config", "bench/progress"} {
+		if rel == unit || strings.HasPrefix(rel, unit+"/") {
+			return unit
+		}
+	}
 	top, _, _ := strings.Cut(rel, "/")
 	return top
 }
@@ -92,6 +108,13 @@ func TestAllowed(t *testing.T) {
 		{"accounting", "methods/predict", true},
 		{"prediction", "runstore", true},
 		{"runstore", "reports", false},
+		{"family/behavior", "bench/config", true},
+		{"bench/config", "family", false},
+		{"bench", "family/behavior", true},
+		{"family", "bench", false},
+		{"family/lifelongagents", "backbone", true},
+		{"backbone", "family", false},
+		{"bench/config", "lifelong", true},
 	}
 	for _, tt := range tests {
 		got, ok := allowed(tt.from, tt.to)

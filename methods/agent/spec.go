@@ -62,6 +62,9 @@ type Entry struct {
 	// Memory describes what the method keeps for `bench memory` (zero: an
 	// outline of its saved state files).
 	Memory Inspector
+	// NoEmbedder says the method retrieves nothing, so a run of it alone
+	// needs (and records) no embedder.
+	NoEmbedder bool
 }
 
 // Inspector reads an agent method's memory from its folder of a run
@@ -105,7 +108,7 @@ func OptionsOf[T any](s Spec) (T, error) {
 // and AutoSkill.
 func Entries() []Entry {
 	return []Entry{
-		{Kind: "react", New: newBaseline, About: "acts from the task alone: no memory"},
+		{Kind: "react", New: newBaseline, About: "acts from the task alone: no memory", NoEmbedder: true},
 		{Kind: "synapse", New: newBaseline, Keys: []string{"top_k"},
 			About: "retrieves the most similar past trajectories as exemplars"},
 		{Kind: "expel", New: newBaseline, Keys: []string{"top_k"},
