@@ -75,7 +75,7 @@ func TestStepModels(t *testing.T) {
 				BuildModel: tc.build, AssignModel: tc.assign, AssignReasoningEffort: tc.assignEffort,
 				SkillModel: tc.skill, SkillReasoningEffort: tc.skillEffort,
 			}}
-			back, err := openBackbone(t.Context(), cfg, func(string) string { return "" }, t.TempDir(), io.Discard)
+			back, err := openBackbone(t.Context(), cfg, func(string) string { return "" }, t.TempDir(), io.Discard, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -188,7 +188,7 @@ func TestHashEmbedderWarning(t *testing.T) {
 				t.Cleanup(srv.Close)
 				cfg.Backbone.BaseURLs = []string{srv.URL + "/v1"}
 			}
-			back, err := openBackbone(t.Context(), cfg, func(string) string { return "" }, t.TempDir(), io.Discard)
+			back, err := openBackbone(t.Context(), cfg, func(string) string { return "" }, t.TempDir(), io.Discard, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -15,6 +15,16 @@ import (
 	"time"
 
 	"github.com/memharness/memharness/bench/config"
+	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/envs/agentgym"
+	"github.com/memharness/memharness/envs/apibank"
+	"github.com/memharness/memharness/envs/dbbench"
+	"github.com/memharness/memharness/envs/mind2web"
+	"github.com/memharness/memharness/envs/miniwob"
+	"github.com/memharness/memharness/envs/taubench"
+	"github.com/memharness/memharness/envs/toolqa"
+	"github.com/memharness/memharness/envs/webshop"
+	"github.com/memharness/memharness/envs/wikienv"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/cache"
@@ -22,6 +32,11 @@ import (
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/llm/tokens"
 	"github.com/memharness/memharness/llm/tokens/hftok"
+	"github.com/memharness/memharness/methods/agent"
+	"github.com/memharness/memharness/methods/agent/lifemem"
+	"github.com/memharness/memharness/methods/memstyle"
+	"github.com/memharness/memharness/methods/pramem"
+	"github.com/memharness/memharness/methods/predict"
 )
 
 // Environment variables read for a real endpoint. Keys are read here and
@@ -80,10 +95,47 @@ func (b *backbone) close() {
 	}
 }
 
+// BuiltinSimReaders are the embedded backbone's readers of every built-in
+// kind's requests, each from the package of the method or environment whose
+// hints it reads: the prediction path, the memory-system baselines, PraMem,
+// the shared agent (with every environment's action syntax), LifeMem and
+// τ-bench's simulated customer.
+func BuiltinSimReaders() ([]sim.Reader, error) {
+	acting := []envs.SimActing{apibank.SimActing(), dbbench.SimActing(), mind2web.SimActing(),
+		miniwob.SimActing(), agentgym.SimActing(), toolqa.SimActing(), webshop.SimActing()}
+	acting = append(acting, taubench.SimActing()...)
+	acting = append(acting, wikienv.SimActing()...)
+	agentReaders, err := agent.SimReaders(acting...)
+	if err != nil {
+		return nil, err
+	}
+	var out []sim.Reader
+	for _, rs := range [][]sim.Reader{predict.SimReaders(), memstyle.SimReaders(), pramem.SimReaders(),
+		agentReaders, lifemem.SimReaders(), taubench.SimReaders()} {
+		out = append(out, rs...)
+	}
+	return out, nil
+}
+
+// simReaders is the readers registry the run's sim is built with.
+func (k *Kinds) simReaders() (sim.Readers, error) {
+	rs := []sim.Reader(nil)
+	if k != nil {
+		rs = k.SimReaders
+	}
+	if rs == nil {
+		var err error
+		if rs, err = BuiltinSimReaders(); err != nil {
+			return sim.Readers{}, err
+		}
+	}
+	return sim.NewReaders(rs...)
+}
+
 // ApproxTokenizer names the default token counter in manifests.
 const ApproxTokenizer = "approx: int(1.5*CJK + 1.3*other/5), the release's fallback estimate"
 
-func openBackbone(ctx context.Context, cfg *config.Config, getenv func(string) string, out string, warn io.Writer) (*backbone, error) {
+func openBackbone(ctx context.Context, cfg *config.Config, getenv func(string) string, out string, warn io.Writer, kinds *Kinds) (*backbone, error) {
 	// config.Load has already resolved "auto", the endpoints and the model.
 	b := &backbone{kind: cfg.Backbone.Kind, tokens: tokens.Approx{}, tokenizer: ApproxTokenizer}
 	if p := cfg.Prompt.Tokenizer; p != "" {
@@ -105,7 +157,11 @@ func openBackbone(ctx context.Context, cfg *config.Config, getenv func(string) s
 			sc.PersistentInvalidRate = *cfg.Backbone.Sim.PersistentInvalidRate
 		}
 		b.modelName = sim.Name
-		var model llm.Model = sim.New(sc)
+		readers, err := kinds.simReaders()
+		if err != nil {
+			return nil, err
+		}
+		var model llm.Model = sim.New(sc, readers)
 		// Prices apply on every backbone: a user sizing a paper run prices
 		// the embedded default's tokens as the endpoint's would be.
 		if p := pricesOf(cfg); p != nil {

@@ -4,6 +4,7 @@ import (
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/lifelong"
+	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/registry"
 )
 
@@ -15,6 +16,11 @@ type Kinds struct {
 	Predict *registry.Registry
 	Agents  *lifelong.Methods
 	Envs    *all.Registry
+	// SimReaders teach the embedded sim backbone to read the kinds' own
+	// request hints (nil: BuiltinSimReaders). A kind of one's own with a
+	// reader appends it to BuiltinSimReaders(); one without gets the sim's
+	// generic prompt reader.
+	SimReaders []sim.Reader
 }
 
 // DefaultKinds holds every built-in kind.

@@ -43,7 +43,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 		}
 		lc.Methods = mine
 	}
-	back, err := openBackbone(ctx, cfg, stdio.Getenv, rs.cacheRoot(), stdio.Err)
+	back, err := openBackbone(ctx, cfg, stdio.Getenv, rs.cacheRoot(), stdio.Err, stdio.Kinds)
 	if err != nil {
 		return res, err
 	}

@@ -120,6 +120,10 @@ func planConfig(ctx context.Context, stdio IO, cfg *config.Config, out string, p
 		notes = append(notes, "RAG retrieval: planned with the local hash embedder (the endpoint's embeddings are not called); "+
 			"retrieved documents, so prompt tokens, are estimates")
 	}
+	readers, err := stdio.Kinds.simReaders()
+	if err != nil {
+		return planner.Plan{}, err
+	}
 	sc := sim.Config{Threshold: cfg.Backbone.Sim.Threshold, Seed: uint64(cfg.Seed)}
 	if cfg.Backbone.Sim.PersistentInvalidRate != nil {
 		sc.PersistentInvalidRate = *cfg.Backbone.Sim.PersistentInvalidRate
@@ -136,7 +140,7 @@ func planConfig(ctx context.Context, stdio IO, cfg *config.Config, out string, p
 		Methods: methods, Users: data.Users,
 		Env:       predict.Env{Embedder: embedder, Tokens: budget, Prompts: texts, MaxAttempts: cfg.Eval.MaxAttempts},
 		EvalModel: eval, BuildModel: build,
-		StandIn: sim.New(sc), Rehearse: pf.rehearse,
+		StandIn: sim.New(sc, readers), Rehearse: pf.rehearse,
 		Block: pf.block, NoPrefix: pf.noPrefix,
 		Order: harnessOrder(max(1, cfg.Eval.Concurrency), prefixClasses(cfg.Methods)),
 	}

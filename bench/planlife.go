@@ -75,11 +75,15 @@ func planLifelong(ctx context.Context, stdio IO, cfg *config.Config, out string,
 		}
 	}
 
+	readers, err := stdio.Kinds.simReaders()
+	if err != nil {
+		return planner.Plan{}, err
+	}
 	sc := sim.Config{Threshold: cfg.Backbone.Sim.Threshold, Seed: uint64(cfg.Seed)}
 	if cfg.Backbone.Sim.PersistentInvalidRate != nil {
 		sc.PersistentInvalidRate = *cfg.Backbone.Sim.PersistentInvalidRate
 	}
-	standIn := sim.New(sc)
+	standIn := sim.New(sc, readers)
 	act := cfg.Backbone.Model
 	if cfg.Backbone.Kind == "sim" {
 		act = sim.Name

@@ -333,7 +333,7 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 		}
 		data.Users = mine
 	}
-	back, err := openBackbone(ctx, cfg, stdio.Getenv, rs.cacheRoot(), stdio.Err)
+	back, err := openBackbone(ctx, cfg, stdio.Getenv, rs.cacheRoot(), stdio.Err, stdio.Kinds)
 	if err != nil {
 		return res, err
 	}

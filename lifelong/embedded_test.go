@@ -292,7 +292,7 @@ type recording struct {
 }
 
 func (r *recording) Generate(ctx context.Context, req llm.Request) (llm.Response, error) {
-	if h, ok := req.Hint.(hint.Act); ok {
+	if h, ok := req.Hint.(agent.Act); ok {
 		r.mu.Lock()
 		r.calls++
 		if len(h.Exemplars) > 0 {

@@ -23,13 +23,3 @@ type Predict struct {
 	// reads the fact lines it recognises (see package llm/sim).
 	Memory string
 }
-
-// Summarize asks to fold a chunk of history into a running summary.
-type Summarize struct {
-	Field string // the field the summary is for, e.g. "movie_rating"
-	// Fields, when set, are every field the summary serves (OmniBehavior asks
-	// up to 18 questions per user); Field is then the most frequent one.
-	Fields   []string
-	Previous string // the running summary so far
-	Chunk    []Event
-}

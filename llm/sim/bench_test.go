@@ -3,6 +3,7 @@ package sim_test
 import (
 	"context"
 	"fmt"
+	"github.com/memharness/memharness/methods/predict"
 	"testing"
 
 	"github.com/memharness/memharness/llm"
@@ -20,7 +21,7 @@ func BenchmarkPredict(b *testing.B) {
 	}
 	memory := sim.New(sim.Config{}).Generate
 	resp, err := memory(context.Background(), llm.Request{Purpose: "summary",
-		Hint: hint.Summarize{Field: "movie_rating", Chunk: visible}})
+		Hint: predict.Summarize{Field: "movie_rating", Chunk: visible}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/memharness/memharness/methods/predict"
 	"testing"
 
 	"github.com/memharness/memharness/llm/hint"
@@ -82,7 +83,7 @@ func TestLongRangeLovedGenre(t *testing.T) {
 	practice := history[:len(history)-110]
 	for start := 0; start < len(practice); start += 55 {
 		var err error
-		summary, err = summarize("summary", hint.Summarize{Field: "movie_rating", Previous: summary,
+		summary, err = summarize("summary", predict.Summarize{Field: "movie_rating", Previous: summary,
 			Chunk: practice[start:min(start+55, len(practice))]})
 		if err != nil {
 			t.Fatal(err)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/memharness/memharness/envs/taubench"
+	"github.com/memharness/memharness/methods/predict"
 	"regexp"
 	"strings"
 	"testing"
@@ -157,8 +159,8 @@ func TestHintErrors(t *testing.T) {
 	// A broken hint of a known kind is a bug and fails loudly; no hint or
 	// an unknown hint type is a new method, answered by the prompt reader
 	// (TestReadPromptUnknownMethod).
-	for _, h := range []any{(*hint.Predict)(nil), (*hint.Summarize)(nil), (*hint.UserSim)(nil),
-		hint.Summarize{}, hint.Predict{Field: "f", Kind: "nope"}} {
+	for _, h := range []any{(*hint.Predict)(nil), (*predict.Summarize)(nil), (*taubench.UserSim)(nil),
+		predict.Summarize{}, hint.Predict{Field: "f", Kind: "nope"}} {
 		_, err := s.Generate(context.Background(), llm.Request{Purpose: "lifemem.assign", Hint: h})
 		if err == nil || !strings.Contains(err.Error(), "lifemem.assign") {
 			t.Errorf("hint %#v: err = %v, want one naming the purpose", h, err)

@@ -12,7 +12,6 @@ import (
 	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/embed"
-	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/agent"
 )
@@ -157,7 +156,7 @@ func TestAgentPrompt(t *testing.T) {
 		t.Fatalf("%d steps, %d requests", tr.Steps, len(rec.reqs))
 	}
 	req := rec.reqs[1]
-	h, ok := req.Hint.(hint.Act)
+	h, ok := req.Hint.(agent.Act)
 	if !ok {
 		t.Fatalf("hint %T", req.Hint)
 	}
@@ -264,7 +263,7 @@ func TestMemoryContents(t *testing.T) {
 		t.Fatalf("%d insights", len(ins))
 	}
 	for _, r := range ins {
-		if _, _, ok := hint.ParseWorkflow(r.Text); !ok || r.Importance < 1 {
+		if _, _, ok := agent.ParseWorkflow(r.Text); !ok || r.Importance < 1 {
 			t.Errorf("insight %+v", r)
 		}
 	}
@@ -304,7 +303,7 @@ func TestHiddenInstructionStaysHidden(t *testing.T) {
 				t.Fatalf("request %d shows the customer's private goal:\n%s", i, m.Content)
 			}
 		}
-		h := req.Hint.(hint.Act)
+		h := req.Hint.(agent.Act)
 		if h.Task == task.Instruction || h.Task == "" || h.Task != h.Turns[0].Text {
 			t.Errorf("request %d: hint task %q; want the customer's first message %q", i, h.Task, h.Turns[0].Text)
 		}
@@ -439,7 +438,7 @@ func TestAutoSkillCount(t *testing.T) {
 			if _, err := a.Act(ctx, d.test[0], []envs.Turn{{Role: "env", Text: "Task: " + d.test[0].Instruction}}); err != nil {
 				t.Fatal(err)
 			}
-			h := rec.reqs[len(rec.reqs)-1].Hint.(hint.Act)
+			h := rec.reqs[len(rec.reqs)-1].Hint.(agent.Act)
 			if len(h.Rules) != tc.want {
 				t.Errorf("%d skills shown, want %d", len(h.Rules), tc.want)
 			}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/agent"
 )
@@ -180,7 +179,7 @@ func (fencePrompter) ParseReply(reply string) string {
 }
 
 // TestFenceReachesSim: the fence a Prompter's source reads actions from
-// reaches hint.Act, so the sim backbone answers in it and the source's
+// reaches agent.Act, so the sim backbone answers in it and the source's
 // parse finds the action (an unfenced answer would parse to nothing).
 func TestFenceReachesSim(t *testing.T) {
 	d := load(t, "toolqa")[0]
@@ -191,7 +190,7 @@ func TestFenceReachesSim(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h := rec.reqs[0].Hint.(hint.Act); h.Fence != "```" {
+	if h := rec.reqs[0].Hint.(agent.Act); h.Fence != "```" {
 		t.Errorf("hint fence %q", h.Fence)
 	}
 	if strings.TrimSpace(got) == "" {

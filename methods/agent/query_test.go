@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/envs"
-	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/agent"
 )
@@ -57,7 +56,7 @@ func TestRetrievalWaitsForObservedTask(t *testing.T) {
 			if req.Purpose != agent.PurposeAct {
 				continue
 			}
-			if h := req.Hint.(hint.Act); h.Task != "Switch to tab 2 and click Link." {
+			if h := req.Hint.(agent.Act); h.Task != "Switch to tab 2 and click Link." {
 				t.Errorf("%s: the agent's task is %q", kind, h.Task)
 			}
 			for _, msg := range req.Messages {

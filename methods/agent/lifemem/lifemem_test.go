@@ -11,7 +11,6 @@ import (
 
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/agent"
 )
@@ -79,14 +78,14 @@ func TestFirstBatchOnlyNew(t *testing.T) {
 	if len(calls) != 2 {
 		t.Fatalf("%d assignment calls for 10 trajectories, want 2", len(calls))
 	}
-	first := calls[0].Hint.(hint.LifeMemAssign)
+	first := calls[0].Hint.(LifeMemAssign)
 	if len(first.Candidates) != 0 || len(first.Trajectories) != 5 {
 		t.Errorf("first batch: %d candidates, %d trajectories; want 0, 5", len(first.Candidates), len(first.Trajectories))
 	}
 	if !strings.Contains(calls[0].Messages[1].Content, "the library is empty") {
 		t.Errorf("first prompt does not say the library is empty")
 	}
-	second := calls[1].Hint.(hint.LifeMemAssign)
+	second := calls[1].Hint.(LifeMemAssign)
 	if len(second.Candidates) == 0 {
 		t.Fatalf("second batch saw no candidate")
 	}
@@ -103,7 +102,7 @@ func TestFirstBatchOnlyNew(t *testing.T) {
 			return text
 		}
 		var b strings.Builder
-		for _, tr := range req.Hint.(hint.LifeMemAssign).Trajectories {
+		for _, tr := range req.Hint.(LifeMemAssign).Trajectories {
 			fmt.Fprintf(&b, "ADD %s to imagined_cluster\n", tr.Label)
 		}
 		return b.String()
@@ -669,7 +668,7 @@ func TestSplitAnswers(t *testing.T) {
 		if req.Purpose != "lifemem.split" {
 			return text
 		}
-		h := req.Hint.(hint.LifeMemSplit)
+		h := req.Hint.(LifeMemSplit)
 		var b strings.Builder
 		b.WriteString("<Execution>\n")
 		for i, mem := range h.Members {

@@ -1,14 +1,15 @@
-package sim
+package lifemem_test
 
 import (
 	"context"
 	"fmt"
+	"github.com/memharness/memharness/methods/agent"
+	"github.com/memharness/memharness/methods/agent/lifemem"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/llm/hint"
 )
 
 func TestActionVerb(t *testing.T) {
@@ -31,8 +32,8 @@ func TestActionVerb(t *testing.T) {
 	}
 }
 
-func lmTraj(label, env string, actions ...string) hint.LifeMemTrajectory {
-	return hint.LifeMemTrajectory{Label: label, Env: env, Task: "task of " + label, Actions: actions}
+func lmTraj(label, env string, actions ...string) lifemem.LifeMemTrajectory {
+	return lifemem.LifeMemTrajectory{Label: label, Env: env, Task: "task of " + label, Actions: actions}
 }
 
 var lmOpLine = regexp.MustCompile(`^(ADD \S+ to \S+|NEW \S+ with \S+)$`)
@@ -61,14 +62,14 @@ func TestLifeMemAssign(t *testing.T) {
 	tql := lmTraj("t1", "toolqa", "LoadDB[coffee]", "SQLInterpreter[SELECT 1]", "Finish[2]")
 	// A cluster of Mind2Web clicks: its workflow is click_mind2web, the
 	// step that completes it a click, as in WebShop.
-	clicks := hint.LifeMemCluster{Name: "page_clicks", Examples: []hint.LifeMemTrajectory{
+	clicks := lifemem.LifeMemCluster{Name: "page_clicks", Examples: []lifemem.LifeMemTrajectory{
 		lmTraj("e1", "mind2web", "CLICK [1]", "CLICK [2]"), lmTraj("e2", "mind2web", "CLICK [3]", "SELECT [4] [x]", "CLICK [5]"),
 	}}
-	alf := hint.LifeMemCluster{Name: "go_alfworld", Examples: []hint.LifeMemTrajectory{lmTraj("e3", "alfworld", "go to desk 1", "take pen 1")}}
+	alf := lifemem.LifeMemCluster{Name: "go_alfworld", Examples: []lifemem.LifeMemTrajectory{lmTraj("e3", "alfworld", "go to desk 1", "take pen 1")}}
 	for _, c := range []struct {
 		name  string
-		batch []hint.LifeMemTrajectory
-		cands []hint.LifeMemCluster
+		batch []lifemem.LifeMemTrajectory
+		cands []lifemem.LifeMemCluster
 		want  []string
 	}{
 		{
@@ -76,14 +77,14 @@ func TestLifeMemAssign(t *testing.T) {
 			// tells the trajectories apart, so another environment's cluster
 			// never fits.
 			name:  "one environment, by workflow",
-			batch: []hint.LifeMemTrajectory{web1, web2},
-			cands: []hint.LifeMemCluster{clicks},
+			batch: []lifemem.LifeMemTrajectory{web1, web2},
+			cands: []lifemem.LifeMemCluster{clicks},
 			want:  []string{"NEW search_webshop with w1", "ADD w2 to search_webshop"},
 		},
 		{
 			name:  "one environment, its cluster shown",
-			batch: []hint.LifeMemTrajectory{lmTraj("a1", "alfworld", "think: where", "go to shelf 1", "take cup 1")},
-			cands: []hint.LifeMemCluster{clicks, alf},
+			batch: []lifemem.LifeMemTrajectory{lmTraj("a1", "alfworld", "think: where", "go to shelf 1", "take cup 1")},
+			cands: []lifemem.LifeMemCluster{clicks, alf},
 			want:  []string{"ADD a1 to go_alfworld"},
 		},
 		{
@@ -92,21 +93,21 @@ func TestLifeMemAssign(t *testing.T) {
 			// the shown click cluster, and ToolQA joins the cluster HotpotQA
 			// opened earlier in the same answer.
 			name:  "mixed environments, by completing step",
-			batch: []hint.LifeMemTrajectory{web1, hot, m2w, tql, web2},
-			cands: []hint.LifeMemCluster{alf, clicks},
+			batch: []lifemem.LifeMemTrajectory{web1, hot, m2w, tql, web2},
+			cands: []lifemem.LifeMemCluster{alf, clicks},
 			want: []string{"ADD w1 to page_clicks", "NEW end_with_finish with h1", "ADD m1 to page_clicks",
 				"ADD t1 to end_with_finish", "ADD w2 to page_clicks"},
 		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got := lmExecution(t, lmAssign(hint.LifeMemAssign{Trajectories: c.batch, Candidates: c.cands}))
+			got := lmExecution(t, lmAssign(lifemem.LifeMemAssign{Trajectories: c.batch, Candidates: c.cands}))
 			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
 				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
 			}
 			// Without candidates (a fresh memory) every line is a NEW or
 			// joins a cluster created earlier in the answer.
 			created := map[string]bool{}
-			for _, l := range lmExecution(t, lmAssign(hint.LifeMemAssign{Trajectories: c.batch})) {
+			for _, l := range lmExecution(t, lmAssign(lifemem.LifeMemAssign{Trajectories: c.batch})) {
 				f := strings.Fields(l)
 				switch {
 				case f[0] == "NEW":
@@ -120,7 +121,7 @@ func TestLifeMemAssign(t *testing.T) {
 }
 
 func TestLifeMemSummary(t *testing.T) {
-	h := hint.LifeMemSummary{Cluster: "c", Members: []hint.LifeMemTrajectory{
+	h := lifemem.LifeMemSummary{Cluster: "c", Members: []lifemem.LifeMemTrajectory{
 		lmTraj("a", "toolqa", "LoadDB[coffee]", "Finish[1]"), lmTraj("b", "toolqa", "LoadDB[coffee]")}}
 	got := lmSummary(h)
 	if !strings.HasPrefix(got, "This cluster is about toolqa tasks solved with loaddb, finish actions") || strings.Contains(got, "\n") {
@@ -142,7 +143,7 @@ func TestLifeMemSplit(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := hint.LifeMemSplit{Cluster: "big", MinClusters: tc.lo, MaxClusters: tc.hi}
+			h := lifemem.LifeMemSplit{Cluster: "big", MinClusters: tc.lo, MaxClusters: tc.hi}
 			for i := range tc.n {
 				v := make([]float32, 8)
 				v[i%tc.axes] = 1
@@ -186,14 +187,14 @@ func TestLifeMemSplit(t *testing.T) {
 }
 
 func TestLifeMemRules(t *testing.T) {
-	batch := []hint.LifeMemTrajectory{
+	batch := []lifemem.LifeMemTrajectory{
 		lmTraj("a", "toolqa", "LoadDB[coffee]", "SQLInterpreter[x]", "Finish[1]"),
 		lmTraj("b", "toolqa", "LoadDB[coffee]", "SQLInterpreter[y]", "Finish[2]"),
 		lmTraj("c", "toolqa", "LoadDB[coffee]", "Finish[3]"),
 		lmTraj("d", "toolqa", "LoadDB[coffee]", "Finish[4]"),
 		lmTraj("e", "toolqa", "Finish[5]"),
 	}
-	got := lmRules(hint.LifeMemRules{Trajectories: batch, MaxOps: 4, MaxRules: 20})
+	got := lmRules(lifemem.LifeMemRules{Trajectories: batch, MaxOps: 4, MaxRules: 20})
 	lines := strings.Split(got, "\n")
 	if len(lines) != 2 {
 		t.Fatalf("rules answer:\n%s", got)
@@ -201,16 +202,16 @@ func TestLifeMemRules(t *testing.T) {
 	if !strings.HasPrefix(lines[0], "ADD 1: To finish in toolqa tasks, first loaddb then ") {
 		t.Errorf("line %q", lines[0])
 	}
-	if task, steps, ok := hint.ParseWorkflow(lines[0]); !ok || task == "" || len(steps) < 2 {
+	if task, steps, ok := agent.ParseWorkflow(lines[0]); !ok || task == "" || len(steps) < 2 {
 		t.Errorf("no workflow in %q", lines[0])
 	}
 	// A listed rule with the same pattern is agreed with, not re-added.
-	again := lmRules(hint.LifeMemRules{Rules: []string{strings.TrimPrefix(lines[0], "ADD 1: ")}, Trajectories: batch, MaxOps: 1, MaxRules: 20})
+	again := lmRules(lifemem.LifeMemRules{Rules: []string{strings.TrimPrefix(lines[0], "ADD 1: ")}, Trajectories: batch, MaxOps: 1, MaxRules: 20})
 	if !strings.HasPrefix(again, "AGREE 1: ") || strings.Count(again, "ADD") != 1 {
 		t.Errorf("second answer:\n%s", again)
 	}
 	// The rule cap holds.
-	full := lmRules(hint.LifeMemRules{Rules: []string{"x", "y"}, Trajectories: batch, MaxOps: 4, MaxRules: 2})
+	full := lmRules(lifemem.LifeMemRules{Rules: []string{"x", "y"}, Trajectories: batch, MaxOps: 4, MaxRules: 2})
 	if strings.Contains(full, "ADD") {
 		t.Errorf("answer exceeds MaxRules:\n%s", full)
 	}
@@ -219,16 +220,16 @@ func TestLifeMemRules(t *testing.T) {
 func TestLifeMemDispatch(t *testing.T) {
 	s := New(Config{})
 	for _, h := range []any{
-		hint.LifeMemSummary{Cluster: "c"},
-		&hint.LifeMemAssign{Trajectories: []hint.LifeMemTrajectory{lmTraj("a", "e", "go")}},
-		&hint.LifeMemRules{},
-		hint.LifeMemSplit{Members: []hint.LifeMemTrajectory{lmTraj("a", "e", "go")}},
+		lifemem.LifeMemSummary{Cluster: "c"},
+		&lifemem.LifeMemAssign{Trajectories: []lifemem.LifeMemTrajectory{lmTraj("a", "e", "go")}},
+		&lifemem.LifeMemRules{},
+		lifemem.LifeMemSplit{Members: []lifemem.LifeMemTrajectory{lmTraj("a", "e", "go")}},
 	} {
 		if _, err := s.Generate(context.Background(), llm.Request{Purpose: "lifemem.x", Hint: h}); err != nil {
 			t.Errorf("%T: %v", h, err)
 		}
 	}
-	var nilHint *hint.LifeMemAssign
+	var nilHint *lifemem.LifeMemAssign
 	if _, err := s.Generate(context.Background(), llm.Request{Purpose: "lifemem.assign", Hint: nilHint}); err == nil {
 		t.Error("nil hint answered")
 	}

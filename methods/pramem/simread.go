@@ -1,9 +1,10 @@
-package sim
+package pramem
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/memharness/memharness/llm/sim"
 	"math"
 	"slices"
 	"strconv"
@@ -77,70 +78,41 @@ const (
 	PraMemBiasStep = 0.1
 )
 
-func (s *Sim) pramem(req llm.Request, h hint.PraMemStage) (string, error) {
-	switch h := h.(type) {
-	case hint.PraMemTrial:
-		return s.pramemTrial(req.Purpose, h)
-	case *hint.PraMemTrial:
-		if h != nil {
-			return s.pramemTrial(req.Purpose, *h)
-		}
-	case hint.PraMemReflect:
-		return s.pramemReflect(req.Purpose, h)
-	case *hint.PraMemReflect:
-		if h != nil {
-			return s.pramemReflect(req.Purpose, *h)
-		}
-	case hint.PraMemScenes:
-		return pramemScenes(h), nil
-	case *hint.PraMemScenes:
-		if h != nil {
-			return pramemScenes(*h), nil
-		}
-	case hint.PraMemGeneralize:
-		return pramemGeneralize(h), nil
-	case *hint.PraMemGeneralize:
-		if h != nil {
-			return pramemGeneralize(*h), nil
-		}
-	case hint.PraMemPerturb:
-		return pramemPerturb(h), nil
-	case *hint.PraMemPerturb:
-		if h != nil {
-			return pramemPerturb(*h), nil
-		}
-	case hint.PraMemPerturbJudge:
-		return pramemPerturbJudge(h), nil
-	case *hint.PraMemPerturbJudge:
-		if h != nil {
-			return pramemPerturbJudge(*h), nil
-		}
-	case hint.PraMemReview:
-		return pramemReview(h)
-	case *hint.PraMemReview:
-		if h != nil {
-			return pramemReview(*h)
-		}
-	default:
-		return "", fmt.Errorf("sim: no handler for PraMem hint %T of request %q", h, req.Purpose)
+// SimReaders are the embedded backbone's readers of PraMem's construction
+// calls (one per stage hint); its predictions go through the prediction
+// path's hint.Predict, read by predict.SimReaders.
+func SimReaders() []sim.Reader {
+	return []sim.Reader{
+		sim.ReaderFor(func(s *sim.Sim, req llm.Request, h PraMemTrial) (string, error) {
+			return pramemTrial(s, req.Purpose, h)
+		}),
+		sim.ReaderFor(func(s *sim.Sim, req llm.Request, h PraMemReflect) (string, error) {
+			return pramemReflect(s, req.Purpose, h)
+		}),
+		sim.ReaderFor(func(_ *sim.Sim, _ llm.Request, h PraMemScenes) (string, error) { return pramemScenes(h), nil }),
+		sim.ReaderFor(func(_ *sim.Sim, _ llm.Request, h PraMemGeneralize) (string, error) { return pramemGeneralize(h), nil }),
+		sim.ReaderFor(func(_ *sim.Sim, _ llm.Request, h PraMemPerturb) (string, error) { return pramemPerturb(h), nil }),
+		sim.ReaderFor(func(_ *sim.Sim, _ llm.Request, h PraMemPerturbJudge) (string, error) {
+			return pramemPerturbJudge(h), nil
+		}),
+		sim.ReaderFor(func(_ *sim.Sim, _ llm.Request, h PraMemReview) (string, error) { return pramemReview(h) }),
 	}
-	return "", fmt.Errorf("sim: request %q carries a nil %T hint", req.Purpose, h)
 }
 
 // taskPredict is the predict view of one practice question.
-func taskPredict(t hint.PraMemTask, q hint.PraMemQuestion, memory string) hint.Predict {
+func taskPredict(t PraMemTask, q PraMemQuestion, memory string) hint.Predict {
 	return hint.Predict{Field: q.Field, Kind: q.Kind, Classes: q.Classes, Visible: t.Visible, Target: t.Target, Memory: memory}
 }
 
-func (s *Sim) pramemTrial(purpose string, h hint.PraMemTrial) (string, error) {
+func pramemTrial(s *sim.Sim, purpose string, h PraMemTrial) (string, error) {
 	memory := h.Memory
 	if h.Direct {
 		memory = ""
 	}
-	facts := ParseFacts(memory)
+	facts := sim.ParseFacts(memory)
 	var b strings.Builder
 	for i, q := range h.Task.Questions {
-		a, err := s.predict(purpose, taskPredict(h.Task, q, memory))
+		a, err := s.Predict(purpose, taskPredict(h.Task, q, memory))
 		if err != nil {
 			return "", err
 		}
@@ -149,12 +121,12 @@ func (s *Sim) pramemTrial(purpose string, h hint.PraMemTrial) (string, error) {
 			fmt.Fprintf(&b, "Task %d [%s]: %d relevant pattern entries, %d relevant calibration entries; visible records of this scene: %d.\n",
 				i+1, q.Field, pat, cal, len(sceneRecords(h.Task.Visible, h.Task.Target.Scene, q.Field)))
 		}
-		fmt.Fprintf(&b, "Prediction [%s]: %s\n", q.Field, a.label)
+		fmt.Fprintf(&b, "Prediction [%s]: %s\n", q.Field, a.Label)
 	}
 	return b.String(), nil
 }
 
-func relevantFacts(facts []Fact, field string, target hint.Event) (pattern, calibration int) {
+func relevantFacts(facts []sim.Fact, field string, target hint.Event) (pattern, calibration int) {
 	for _, f := range facts {
 		switch {
 		case f.Field != field:
@@ -178,7 +150,7 @@ func trialLabels(text string) map[string]string {
 	return out
 }
 
-func (s *Sim) pramemReflect(purpose string, h hint.PraMemReflect) (string, error) {
+func pramemReflect(s *sim.Sim, purpose string, h PraMemReflect) (string, error) {
 	stated := trialLabels(h.Trial)
 	var b strings.Builder
 	var proposals, hasty []string
@@ -190,11 +162,11 @@ func (s *Sim) pramemReflect(purpose string, h hint.PraMemReflect) (string, error
 		}
 		label, ok := stated[q.Field]
 		if !ok {
-			a, err := s.predict(purpose, taskPredict(h.Task, q, h.Memory))
+			a, err := s.Predict(purpose, taskPredict(h.Task, q, h.Memory))
 			if err != nil {
 				return "", err
 			}
-			label = a.label
+			label = a.Label
 		}
 		pred, ok := labelValue(q, label)
 		if ok && math.Abs(pred-truth) < 1e-9 {
@@ -214,7 +186,7 @@ func (s *Sim) pramemReflect(purpose string, h hint.PraMemReflect) (string, error
 			if truth < 0.5 {
 				shift = -shift
 			}
-			lines = append(lines, proposalLine(h.Task.Target.Scene, "add Calibration", Fact{Field: q.Field, Bias: true, Shift: shift}))
+			lines = append(lines, proposalLine(h.Task.Target.Scene, "add Calibration", sim.Fact{Field: q.Field, Bias: true, Shift: shift}))
 		}
 		proposals = append(proposals, lines...)
 		if !h.Direct {
@@ -291,7 +263,7 @@ func (s *Sim) pramemReflect(purpose string, h hint.PraMemReflect) (string, error
 }
 
 // labelValue values a stated label: Yes/No as 1/0, a class as its number.
-func labelValue(q hint.PraMemQuestion, label string) (float64, bool) {
+func labelValue(q PraMemQuestion, label string) (float64, bool) {
 	if q.Kind == "binary" {
 		switch strings.ToLower(label) {
 		case "yes":
@@ -301,7 +273,7 @@ func labelValue(q hint.PraMemQuestion, label string) (float64, bool) {
 		}
 		return 0, false
 	}
-	vals := classValues(q.Classes)
+	vals := sim.ClassValues(q.Classes)
 	for i, c := range q.Classes {
 		if c == label {
 			return vals[i], true
@@ -310,7 +282,7 @@ func labelValue(q hint.PraMemQuestion, label string) (float64, bool) {
 	return 0, false
 }
 
-func proposalLine(scene, kind string, f Fact) string {
+func proposalLine(scene, kind string, f sim.Fact) string {
 	if scene == "" {
 		scene = "all"
 	}
@@ -318,7 +290,7 @@ func proposalLine(scene, kind string, f Fact) string {
 }
 
 // factLine renders f with an explicit sign on bias shifts.
-func factLine(f Fact) string {
+func factLine(f sim.Fact) string {
 	if f.Bias {
 		return "- [" + f.Field + "] bias: shift " + signed(f.Shift)
 	}
@@ -359,32 +331,32 @@ func sceneRecords(visible []hint.Event, scene, field string) []hint.Event {
 // replace entities; the groundedness review passes it), and
 // one on a category value the scene's visible history never shows (the
 // groundedness review rejects it: no shown record supports it).
-func hastyFacts(t hint.PraMemTask, q hint.PraMemQuestion, truth float64) []Fact {
+func hastyFacts(t PraMemTask, q PraMemQuestion, truth float64) []sim.Fact {
 	recs := sceneRecords(t.Visible, t.Target.Scene, q.Field)
 	shown := func(k, v string) (n int, sum float64) {
 		for _, e := range recs {
-			if hasValue(e.Attrs[k], v) {
+			if sim.HasValue(e.Attrs[k], v) {
 				n++
 				sum += e.Outcomes[q.Field]
 			}
 		}
 		return n, sum
 	}
-	var entity, unseen *Fact
+	var entity, unseen *sim.Fact
 	for _, k := range sortedAttrKeys(t.Target.Attrs) {
-		for _, v := range values(t.Target.Attrs[k]) {
+		for _, v := range sim.AttrValues(t.Target.Attrs[k]) {
 			n, sum := shown(k, v)
 			switch {
 			case entityKey(k) && entity == nil && n > 0 && len([]rune(v)) >= 2:
 				// The records that show the entity, plus the case.
-				entity = &Fact{Field: q.Field, Conds: []Cond{{k, v}}, Mean: (sum + truth) / float64(n+1), Count: n + 1, Sum: sum + truth}
+				entity = &sim.Fact{Field: q.Field, Conds: []sim.Cond{{k, v}}, Mean: (sum + truth) / float64(n+1), Count: n + 1, Sum: sum + truth}
 			case !entityKey(k) && unseen == nil && n == 0:
-				unseen = &Fact{Field: q.Field, Conds: []Cond{{k, v}}, Mean: truth, Count: 1, Sum: truth}
+				unseen = &sim.Fact{Field: q.Field, Conds: []sim.Cond{{k, v}}, Mean: truth, Count: 1, Sum: truth}
 			}
 		}
 	}
-	var out []Fact
-	for _, f := range []*Fact{entity, unseen} {
+	var out []sim.Fact
+	for _, f := range []*sim.Fact{entity, unseen} {
 		if f != nil {
 			out = append(out, *f)
 		}
@@ -395,7 +367,7 @@ func hastyFacts(t hint.PraMemTask, q hint.PraMemQuestion, truth float64) []Fact 
 // deviatingFacts are facts about the target's attribute values whose rate
 // over the visible records of its scene departs from the scene's base rate
 // towards the true answer.
-func deviatingFacts(t hint.PraMemTask, q hint.PraMemQuestion, truth, pred float64) []Fact {
+func deviatingFacts(t PraMemTask, q PraMemQuestion, truth, pred float64) []sim.Fact {
 	recs := sceneRecords(t.Visible, t.Target.Scene, q.Field)
 	if len(recs) == 0 {
 		return nil
@@ -414,16 +386,16 @@ func deviatingFacts(t hint.PraMemTask, q hint.PraMemQuestion, truth, pred float6
 		want = truth - 0.5
 	}
 	type cand struct {
-		f     Fact
+		f     sim.Fact
 		score float64
 	}
 	var cands []cand
 	for _, k := range sortedAttrKeys(t.Target.Attrs) {
-		for _, v := range values(t.Target.Attrs[k]) {
+		for _, v := range sim.AttrValues(t.Target.Attrs[k]) {
 			var n int
 			var sum float64
 			for _, e := range recs {
-				if hasValue(e.Attrs[k], v) {
+				if sim.HasValue(e.Attrs[k], v) {
 					n++
 					sum += e.Outcomes[q.Field]
 				}
@@ -437,7 +409,7 @@ func deviatingFacts(t hint.PraMemTask, q hint.PraMemQuestion, truth, pred float6
 				continue
 			}
 			cands = append(cands, cand{
-				f:     Fact{Field: q.Field, Conds: []Cond{{k, v}}, Mean: mean, Count: n, Sum: sum},
+				f:     sim.Fact{Field: q.Field, Conds: []sim.Cond{{k, v}}, Mean: mean, Count: n, Sum: sum},
 				score: math.Abs(dev) * math.Sqrt(float64(n)),
 			})
 		}
@@ -451,7 +423,7 @@ func deviatingFacts(t hint.PraMemTask, q hint.PraMemQuestion, truth, pred float6
 		}
 		return 0
 	})
-	out := make([]Fact, 0, PraMemMaxFacts)
+	out := make([]sim.Fact, 0, PraMemMaxFacts)
 	for _, c := range cands[:min(len(cands), PraMemMaxFacts)] {
 		out = append(out, c.f)
 	}
@@ -475,13 +447,13 @@ func entityKey(k string) bool {
 		strings.HasSuffix(k, "_id") || strings.HasSuffix(k, "_name") || strings.HasSuffix(k, "title")
 }
 
-func pramemScenes(h hint.PraMemScenes) string {
+func pramemScenes(h PraMemScenes) string {
 	var ents []string
 	for _, k := range sortedAttrKeys(h.Real.Attrs) {
 		if !entityKey(k) {
 			continue
 		}
-		for _, v := range values(h.Real.Attrs[k]) {
+		for _, v := range sim.AttrValues(h.Real.Attrs[k]) {
 			if len([]rune(v)) >= 2 && strings.Contains(h.RealText, v) {
 				ents = append(ents, v)
 			}
@@ -511,11 +483,11 @@ func fenced(v any) string {
 }
 
 // proposalFact parses the fact of a proposal: its last '|' field.
-func proposalFact(p string) (Fact, bool) {
+func proposalFact(p string) (sim.Fact, bool) {
 	if i := strings.LastIndex(p, "|"); i >= 0 {
 		p = p[i+1:]
 	}
-	return ParseFact(strings.TrimSpace(p))
+	return sim.ParseFact(strings.TrimSpace(p))
 }
 
 type generalization struct {
@@ -524,7 +496,7 @@ type generalization struct {
 	Reason string `json:"reason"`
 }
 
-func pramemGeneralize(h hint.PraMemGeneralize) string {
+func pramemGeneralize(h PraMemGeneralize) string {
 	out := make([]generalization, len(h.Proposals))
 	for i, p := range h.Proposals {
 		out[i] = generalization{Idx: i, Passed: true, Reason: "its condition fits the virtual scenes as well"}
@@ -557,7 +529,7 @@ type perturbation struct {
 	Details string `json:"perturbation_details"`
 }
 
-func pramemPerturb(h hint.PraMemPerturb) string {
+func pramemPerturb(h PraMemPerturb) string {
 	plans := make([]perturbation, max(h.N, 1))
 	for i := range plans {
 		plans[i] = perturbation{
@@ -582,7 +554,7 @@ func flipOutcome(y float64) float64 {
 	return 6 - y
 }
 
-func pramemPerturbJudge(h hint.PraMemPerturbJudge) string {
+func pramemPerturbJudge(h PraMemPerturbJudge) string {
 	out := make([]sensitivity, len(h.Proposals))
 	for i, p := range h.Proposals {
 		out[i] = sensitivity{Idx: i, Sensitive: true, Reason: "not a fact the history can recompute"}
@@ -622,15 +594,15 @@ func pramemPerturbJudge(h hint.PraMemPerturbJudge) string {
 }
 
 // reviewKey groups proposals that state the same observation.
-func reviewKey(p string) (string, Fact, bool) {
+func reviewKey(p string) (string, sim.Fact, bool) {
 	f, ok := proposalFact(p)
 	if !ok {
-		return "text:" + strings.TrimSpace(p), Fact{}, false
+		return "text:" + strings.TrimSpace(p), sim.Fact{}, false
 	}
 	if f.Bias {
 		return "bias:" + f.Field, f, true
 	}
-	return "fact:" + f.Field + ":" + scope(f.Conds), f, true
+	return "fact:" + f.Field + ":" + sim.Scope(f.Conds), f, true
 }
 
 // entryKey is reviewKey for a memory entry (a bare fact line).
@@ -645,13 +617,13 @@ type reviewMemory struct {
 	Proposal []string `json:"proposal"`
 }
 
-func pramemReview(h hint.PraMemReview) (string, error) {
+func pramemReview(h PraMemReview) (string, error) {
 	support := h.Support
 	if support <= 0 {
 		support = PraMemMinSupport
 	}
 	type group struct {
-		facts []Fact
+		facts []sim.Fact
 		n     int
 		fact  bool
 	}
@@ -705,7 +677,7 @@ func pramemReview(h hint.PraMemReview) (string, error) {
 
 // mergeFacts combines the proposals of one group: bias shifts average;
 // pattern facts average their means over the largest count seen.
-func mergeFacts(fs []Fact) Fact {
+func mergeFacts(fs []sim.Fact) sim.Fact {
 	out := fs[len(fs)-1]
 	if out.Bias {
 		var s float64
@@ -764,11 +736,11 @@ const (
 // PraMemDecidedRate of 0 or 1, over at least PraMemMinSupport records),
 // as facts on the scene: "this user almost never comments on an ad" is
 // what a reader who answered right on a skewed field has learnt.
-func sceneBaseRates(t hint.PraMemTask) []Fact {
+func sceneBaseRates(t PraMemTask) []sim.Fact {
 	if t.Target.Scene == "" {
 		return nil
 	}
-	var out []Fact
+	var out []sim.Fact
 	for _, q := range t.Questions {
 		if q.Kind != "binary" {
 			continue
@@ -785,7 +757,7 @@ func sceneBaseRates(t hint.PraMemTask) []Fact {
 		if mean > PraMemDecidedRate && mean < 1-PraMemDecidedRate {
 			continue
 		}
-		out = append(out, Fact{Field: q.Field, Conds: []Cond{{"scene", t.Target.Scene}}, Mean: mean, Count: len(recs), Sum: sum})
+		out = append(out, sim.Fact{Field: q.Field, Conds: []sim.Cond{{"scene", t.Target.Scene}}, Mean: mean, Count: len(recs), Sum: sum})
 	}
 	return out
 }
@@ -795,9 +767,9 @@ func sceneBaseRates(t hint.PraMemTask) []Fact {
 // not only the target's) whose rate exceeds the rate of the scene's other
 // records by at least PraMemHabitDeviation, backed by PraMemMinSupport
 // records; every such habit, strongest first.
-func sceneHabits(t hint.PraMemTask) []Fact {
+func sceneHabits(t PraMemTask) []sim.Fact {
 	type cand struct {
-		f     Fact
+		f     sim.Fact
 		score float64
 	}
 	var cands []cand
@@ -811,14 +783,14 @@ func sceneHabits(t hint.PraMemTask) []Fact {
 			n   int
 			sum float64
 		}
-		byVal := map[Cond]*acc{}
-		var order []Cond
+		byVal := map[sim.Cond]*acc{}
+		var order []sim.Cond
 		for _, e := range recs {
 			y := e.Outcomes[q.Field]
 			total += y
 			for _, k := range sortedAttrKeys(e.Attrs) {
-				for _, v := range values(e.Attrs[k]) {
-					c := Cond{k, v}
+				for _, v := range sim.AttrValues(e.Attrs[k]) {
+					c := sim.Cond{k, v}
 					a, ok := byVal[c]
 					if !ok {
 						a = &acc{}
@@ -847,7 +819,7 @@ func sceneHabits(t hint.PraMemTask) []Fact {
 				continue
 			}
 			cands = append(cands, cand{
-				f:     Fact{Field: q.Field, Conds: []Cond{c}, Mean: mean, Count: a.n, Sum: a.sum},
+				f:     sim.Fact{Field: q.Field, Conds: []sim.Cond{c}, Mean: mean, Count: a.n, Sum: a.sum},
 				score: math.Abs(dev) * math.Sqrt(float64(a.n)),
 			})
 		}
@@ -861,7 +833,7 @@ func sceneHabits(t hint.PraMemTask) []Fact {
 		}
 		return 0
 	})
-	out := make([]Fact, 0, len(cands))
+	out := make([]sim.Fact, 0, len(cands))
 	for _, c := range cands {
 		out = append(out, c.f)
 	}

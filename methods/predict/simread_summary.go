@@ -1,4 +1,4 @@
-package sim
+package predict
 
 import (
 	"cmp"
@@ -8,17 +8,23 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/llm/hint"
+	"github.com/memharness/memharness/llm/sim"
 )
+
+// Summarize asks to fold a chunk of history into a running summary
+// (Purpose "summary"); the embedded backbone reads it with SimReaders.
+type Summarize struct {
+	Field string // the field the summary is for, e.g. "movie_rating"
+	// Fields, when set, are every field the summary serves (OmniBehavior asks
+	// up to 18 questions per user); Field is then the most frequent one.
+	Fields   []string
+	Previous string // the running summary so far
+	Chunk    []hint.Event
+}
 
 // MaxSummaryFacts bounds the scoped lines of a summary (the "all" line is
 // extra), so a summary stays well under a thousand tokens.
 const MaxSummaryFacts = 32
-
-type tally struct {
-	conds []Cond
-	sum   float64
-	n     int
-}
 
 // maxMultiFieldFacts bounds the scoped lines of a summary that serves many
 // fields; each field gets an equal share, at least minFieldFacts.
@@ -29,7 +35,7 @@ const (
 
 // summarize folds the chunk into the facts of the previous summary, for one
 // field (MovieLens) or for every listed field (OmniBehavior).
-func summarize(purpose string, h hint.Summarize) (string, error) {
+func summarize(purpose string, h Summarize) (string, error) {
 	fields := h.Fields
 	if len(fields) == 0 {
 		if h.Field == "" {
@@ -51,19 +57,19 @@ func summarize(purpose string, h hint.Summarize) (string, error) {
 // summarizeField writes the running stats of one field. With byPositives the
 // scoped lines kept are those with the most positive outcomes (for rare
 // Yes/No behaviours the habits are what matters); otherwise the most common.
-func summarizeField(field string, h hint.Summarize, limit int, byPositives bool) string {
-	tallies := map[string]*tally{}
-	add := func(conds []Cond, sum float64, n int) {
-		k := scope(conds)
+func summarizeField(field string, h Summarize, limit int, byPositives bool) string {
+	tallies := map[string]*sim.Tally{}
+	add := func(conds []sim.Cond, sum float64, n int) {
+		k := sim.Scope(conds)
 		t, ok := tallies[k]
 		if !ok {
-			t = &tally{conds: conds}
+			t = &sim.Tally{Conds: conds}
 			tallies[k] = t
 		}
-		t.sum += sum
-		t.n += n
+		t.Sum += sum
+		t.N += n
 	}
-	for _, f := range ParseFacts(h.Previous) {
+	for _, f := range sim.ParseFacts(h.Previous) {
 		if f.Field == field && !f.Bias {
 			add(f.Conds, f.Sum, f.Count)
 		}
@@ -75,12 +81,12 @@ func summarizeField(field string, h hint.Summarize, limit int, byPositives bool)
 		}
 		add(nil, y, 1)
 		if e.Scene != "" {
-			add([]Cond{{"scene", e.Scene}}, y, 1)
+			add([]sim.Cond{{"scene", e.Scene}}, y, 1)
 		}
 		// Sorted keys: the order of additions must not depend on map order.
 		for _, k := range slices.Sorted(maps.Keys(e.Attrs)) {
-			for _, v := range values(e.Attrs[k]) {
-				add([]Cond{{k, v}}, y, 1)
+			for _, v := range sim.AttrValues(e.Attrs[k]) {
+				add([]sim.Cond{{k, v}}, y, 1)
 			}
 		}
 	}
@@ -92,7 +98,7 @@ func summarizeField(field string, h hint.Summarize, limit int, byPositives bool)
 		b.WriteString("(no records yet)\n")
 		return b.String()
 	}
-	b.WriteString(fact(field, all).String() + "\n")
+	b.WriteString(all.Fact(field).String() + "\n")
 	delete(tallies, "all")
 	keys := make([]string, 0, len(tallies))
 	for k := range tallies {
@@ -100,21 +106,17 @@ func summarizeField(field string, h hint.Summarize, limit int, byPositives bool)
 	}
 	slices.SortFunc(keys, func(a, c string) int {
 		if byPositives {
-			if d := cmp.Compare(tallies[c].sum, tallies[a].sum); d != 0 {
+			if d := cmp.Compare(tallies[c].Sum, tallies[a].Sum); d != 0 {
 				return d
 			}
 		}
-		if d := cmp.Compare(tallies[c].n, tallies[a].n); d != 0 {
+		if d := cmp.Compare(tallies[c].N, tallies[a].N); d != 0 {
 			return d
 		}
 		return cmp.Compare(a, c)
 	})
 	for _, k := range keys[:min(len(keys), limit)] {
-		b.WriteString(fact(field, tallies[k]).String() + "\n")
+		b.WriteString(tallies[k].Fact(field).String() + "\n")
 	}
 	return b.String()
-}
-
-func fact(field string, t *tally) Fact {
-	return Fact{Field: field, Conds: t.conds, Mean: t.sum / float64(t.n), Count: t.n, Sum: t.sum}
 }

@@ -1,8 +1,10 @@
-package sim
+package memstyle
 
 import (
 	"cmp"
 	"fmt"
+	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/llm/sim"
 	"maps"
 	"math"
 	"slices"
@@ -25,28 +27,28 @@ import (
 // context more, or less, than usual. Both directions count, because a
 // memory of likings only would push every reader towards Yes.
 //
-//   - hint.MemExtract (Mem0 extraction): "- <fact>" lines: the salient
+//   - MemExtract (Mem0 extraction): "- <fact>" lines: the salient
 //     facts, most surprising first, then the scene-level rate of every
 //     field, most records first; at most MaxFacts lines; "NONE" when the
 //     chunk holds no outcome of any field.
-//   - hint.MemUpdate (Mem0 update): a stored memory for the same field and
+//   - MemUpdate (Mem0 update): a stored memory for the same field and
 //     scope as the candidate is updated to the exact merge of both
 //     ("UPDATE <id>: <fact>"; the statistics cover disjoint chunks), further
 //     ones with that scope are deleted as duplicates ("DELETE <id>"); with
 //     none the candidate is added ("ADD: <fact>"). A candidate the sim
 //     cannot read is added unchanged; an empty one gets "NONE".
-//   - hint.MemTyped (MemOS typed units): "profile" = the scene-level rate
+//   - MemTyped (MemOS typed units): "profile" = the scene-level rate
 //     of every field; "habit" = salient facts the user nearly always acts
 //     on (binary rate ≥ habitRate over ≥ habitCount records; numeric
 //     fields: a mean ≥ habitDelta above the field's); "preference" = the
 //     other salient facts (likings and aversions); "event" = one prose line
 //     counting the chunk's records per scene and the positives per field
 //     (prose: the prediction reader ignores it, a real model may not).
-//   - hint.MemConsolidate: facts with the same field and scope are merged
+//   - MemConsolidate: facts with the same field and scope are merged
 //     exactly; when more than Max units remain, the facts with the most
 //     positives (then records) are kept, and prose units keep the newest,
 //     the older ones folded into one "Earlier episodes" line.
-//   - hint.ProfileInduce (ProEx): a header line, then the scene-level rate
+//   - ProfileInduce (ProEx): a header line, then the scene-level rate
 //     of every field and the salient facts over the shown slice, at most
 //     MaxFacts fact lines.
 
@@ -61,43 +63,17 @@ const (
 	maxEarlierRunes = 400  // length of the folded "Earlier episodes" line
 )
 
-// memstyle answers the memory-construction hints.
-func memstyle(purpose string, h hint.MemStyle) (string, error) {
-	switch v := h.(type) {
-	case hint.MemExtract:
-		return memExtract(v), nil
-	case *hint.MemExtract:
-		if v != nil {
-			return memExtract(*v), nil
-		}
-	case hint.MemUpdate:
-		return memUpdate(v), nil
-	case *hint.MemUpdate:
-		if v != nil {
-			return memUpdate(*v), nil
-		}
-	case hint.MemTyped:
-		return memTyped(purpose, v)
-	case *hint.MemTyped:
-		if v != nil {
-			return memTyped(purpose, *v)
-		}
-	case hint.MemConsolidate:
-		return memConsolidate(v), nil
-	case *hint.MemConsolidate:
-		if v != nil {
-			return memConsolidate(*v), nil
-		}
-	case hint.ProfileInduce:
-		return profileInduce(v), nil
-	case *hint.ProfileInduce:
-		if v != nil {
-			return profileInduce(*v), nil
-		}
-	default:
-		return "", fmt.Errorf("sim: no handler for hint %T of request %q", h, purpose)
+// SimReaders are the embedded backbone's readers of the memory-construction
+// calls of the Mem0-, MemOS- and ProEx-style methods; their predictions go
+// through hint.Predict, read by predict.SimReaders.
+func SimReaders() []sim.Reader {
+	return []sim.Reader{
+		sim.ReaderFor(func(_ *sim.Sim, _ llm.Request, h MemExtract) (string, error) { return memExtract(h), nil }),
+		sim.ReaderFor(func(_ *sim.Sim, _ llm.Request, h MemUpdate) (string, error) { return memUpdate(h), nil }),
+		sim.ReaderFor(func(_ *sim.Sim, req llm.Request, h MemTyped) (string, error) { return memTyped(req.Purpose, h) }),
+		sim.ReaderFor(func(_ *sim.Sim, _ llm.Request, h MemConsolidate) (string, error) { return memConsolidate(h), nil }),
+		sim.ReaderFor(func(_ *sim.Sim, _ llm.Request, h ProfileInduce) (string, error) { return profileInduce(h), nil }),
 	}
-	return "", fmt.Errorf("sim: request %q carries a nil %T hint", purpose, h)
 }
 
 // fieldStats are one field's statistics over some records.
@@ -107,8 +83,8 @@ type fieldStats struct {
 	mean   float64 // over every record carrying the field
 	// variance of the field's outcomes (binary: mean·(1−mean)).
 	variance float64
-	scene    []Fact // one per scene, most records first
-	attr     []Fact // one per attribute value
+	scene    []sim.Fact // one per scene, most records first
+	attr     []sim.Fact // one per attribute value
 }
 
 // statsOf tallies field over events: per scene and per attribute value.
@@ -116,16 +92,16 @@ type fieldStats struct {
 // scope), so answers never depend on map order.
 func statsOf(field string, events []hint.Event) (fieldStats, bool) {
 	st := fieldStats{field: field, binary: true}
-	scenes, attrs := map[string]*tally{}, map[string]*tally{}
-	add := func(m map[string]*tally, c Cond, y float64) {
+	scenes, attrs := map[string]*sim.Tally{}, map[string]*sim.Tally{}
+	add := func(m map[string]*sim.Tally, c sim.Cond, y float64) {
 		k := c.Key + "=" + c.Value
 		t, ok := m[k]
 		if !ok {
-			t = &tally{conds: []Cond{c}}
+			t = &sim.Tally{Conds: []sim.Cond{c}}
 			m[k] = t
 		}
-		t.sum += y
-		t.n++
+		t.Sum += y
+		t.N++
 	}
 	var sum, sq float64
 	n := 0
@@ -141,11 +117,11 @@ func statsOf(field string, events []hint.Event) (fieldStats, bool) {
 		sq += y * y
 		n++
 		if e.Scene != "" {
-			add(scenes, Cond{"scene", e.Scene}, y)
+			add(scenes, sim.Cond{"scene", e.Scene}, y)
 		}
 		for _, k := range slices.Sorted(maps.Keys(e.Attrs)) {
-			for _, v := range values(e.Attrs[k]) {
-				add(attrs, Cond{k, v}, y)
+			for _, v := range sim.AttrValues(e.Attrs[k]) {
+				add(attrs, sim.Cond{k, v}, y)
 			}
 		}
 	}
@@ -155,11 +131,11 @@ func statsOf(field string, events []hint.Event) (fieldStats, bool) {
 	st.mean = sum / float64(n)
 	st.variance = max(0, sq/float64(n)-st.mean*st.mean)
 	for _, k := range slices.Sorted(maps.Keys(scenes)) {
-		st.scene = append(st.scene, fact(field, scenes[k]))
+		st.scene = append(st.scene, scenes[k].Fact(field))
 	}
-	slices.SortStableFunc(st.scene, func(a, b Fact) int { return cmp.Compare(b.Count, a.Count) })
+	slices.SortStableFunc(st.scene, func(a, b sim.Fact) int { return cmp.Compare(b.Count, a.Count) })
 	for _, k := range slices.Sorted(maps.Keys(attrs)) {
-		st.attr = append(st.attr, fact(field, attrs[k]))
+		st.attr = append(st.attr, attrs[k].Fact(field))
 	}
 	return st, true
 }
@@ -168,7 +144,7 @@ func statsOf(field string, events []hint.Event) (fieldStats, bool) {
 // overall rate: (mean − field mean)·√count / field sd, a z-score. The sd is
 // floored so a field with no spread in the chunk does not make every
 // attribute look significant.
-func (st fieldStats) deviation(f Fact) float64 {
+func (st fieldStats) deviation(f sim.Fact) float64 {
 	sd := math.Max(math.Sqrt(st.variance), minSD)
 	return (f.Mean - st.mean) * math.Sqrt(float64(f.Count)) / sd
 }
@@ -177,14 +153,14 @@ func (st fieldStats) deviation(f Fact) float64 {
 // overall rate does not: at least minSalientCount records whose rate
 // deviates from it by |z| ≥ salientZ, either way (a liking or an
 // aversion: keeping only likings would bias every reader upwards).
-func (st fieldStats) salient(f Fact) bool {
+func (st fieldStats) salient(f sim.Fact) bool {
 	return f.Count >= minSalientCount && math.Abs(st.deviation(f)) >= salientZ
 }
 
 // habit reports whether an attribute fact is a near-rule: salient upwards
 // and, for binary fields, a rate of at least habitRate (numeric fields: a
 // mean at least habitDelta above the field's).
-func (st fieldStats) habit(f Fact) bool {
+func (st fieldStats) habit(f sim.Fact) bool {
 	if !st.salient(f) || st.deviation(f) <= 0 || f.Count < habitCount {
 		return false
 	}
@@ -197,9 +173,9 @@ func (st fieldStats) habit(f Fact) bool {
 // attrFacts returns the attribute facts keep accepts, over every field,
 // most surprising (|z|) first, then most records, then by text; and the
 // scene-level facts of every field, most records first.
-func attrFacts(fields []string, events []hint.Event, keep func(fieldStats, Fact) bool) (attr, scene []Fact) {
+func attrFacts(fields []string, events []hint.Event, keep func(fieldStats, sim.Fact) bool) (attr, scene []sim.Fact) {
 	type scored struct {
-		f Fact
+		f sim.Fact
 		z float64
 	}
 	var ss []scored
@@ -221,7 +197,7 @@ func attrFacts(fields []string, events []hint.Event, keep func(fieldStats, Fact)
 		}
 		return byCount(a.f, b.f)
 	})
-	attr = make([]Fact, len(ss))
+	attr = make([]sim.Fact, len(ss))
 	for i, x := range ss {
 		attr[i] = x.f
 	}
@@ -244,7 +220,7 @@ func fieldsOf(fields []string, events []hint.Event) []string {
 }
 
 // byPositives orders facts by positives, then records, then text.
-func byPositives(a, b Fact) int {
+func byPositives(a, b sim.Fact) int {
 	if d := cmp.Compare(b.Sum, a.Sum); d != 0 {
 		return d
 	}
@@ -255,7 +231,7 @@ func byPositives(a, b Fact) int {
 }
 
 // byCount orders facts by records, then text.
-func byCount(a, b Fact) int {
+func byCount(a, b sim.Fact) int {
 	if d := cmp.Compare(b.Count, a.Count); d != 0 {
 		return d
 	}
@@ -263,14 +239,14 @@ func byCount(a, b Fact) int {
 }
 
 // capped keeps at most n facts (n <= 0: all).
-func capped(fs []Fact, n int) []Fact {
+func capped(fs []sim.Fact, n int) []sim.Fact {
 	if n > 0 && len(fs) > n {
 		return fs[:n]
 	}
 	return fs
 }
 
-func factLines(fs []Fact) string {
+func factLines(fs []sim.Fact) string {
 	if len(fs) == 0 {
 		return "NONE\n"
 	}
@@ -281,29 +257,29 @@ func factLines(fs []Fact) string {
 	return b.String()
 }
 
-func memExtract(h hint.MemExtract) string {
+func memExtract(h MemExtract) string {
 	attr, scene := attrFacts(h.Fields, h.Chunk, fieldStats.salient)
 	return factLines(capped(append(attr, scene...), h.MaxFacts))
 }
 
 // bare renders a fact without its list marker (how memories are stored).
-func bare(f Fact) string { return strings.TrimPrefix(f.String(), "- ") }
+func bare(f sim.Fact) string { return strings.TrimPrefix(f.String(), "- ") }
 
-func memUpdate(h hint.MemUpdate) string {
+func memUpdate(h MemUpdate) string {
 	text := strings.TrimSpace(h.Fact)
 	if text == "" {
 		return "NONE\n"
 	}
-	cand, ok := ParseFact(text)
+	cand, ok := sim.ParseFact(text)
 	if !ok || cand.Bias {
 		return "ADD: " + text + "\n"
 	}
-	key := scope(cand.Conds)
+	key := sim.Scope(cand.Conds)
 	var b strings.Builder
 	merged, first := cand, ""
 	for _, m := range h.Existing {
-		f, ok := ParseFact(m.Text)
-		if !ok || f.Bias || f.Field != cand.Field || scope(f.Conds) != key {
+		f, ok := sim.ParseFact(m.Text)
+		if !ok || f.Bias || f.Field != cand.Field || sim.Scope(f.Conds) != key {
 			continue
 		}
 		merged.Count += f.Count
@@ -321,15 +297,15 @@ func memUpdate(h hint.MemUpdate) string {
 	return "UPDATE " + first + ": " + bare(merged) + "\n" + b.String()
 }
 
-func memTyped(purpose string, h hint.MemTyped) (string, error) {
-	var out []Fact
+func memTyped(purpose string, h MemTyped) (string, error) {
+	var out []sim.Fact
 	switch h.Type {
 	case "profile":
-		_, out = attrFacts(h.Fields, h.Chunk, func(fieldStats, Fact) bool { return false })
+		_, out = attrFacts(h.Fields, h.Chunk, func(fieldStats, sim.Fact) bool { return false })
 	case "habit":
 		out, _ = attrFacts(h.Fields, h.Chunk, fieldStats.habit)
 	case "preference":
-		out, _ = attrFacts(h.Fields, h.Chunk, func(st fieldStats, f Fact) bool { return st.salient(f) && !st.habit(f) })
+		out, _ = attrFacts(h.Fields, h.Chunk, func(st fieldStats, f sim.Fact) bool { return st.salient(f) && !st.habit(f) })
 	case "event":
 		return episode(h.Span, fieldsOf(h.Fields, h.Chunk), h.Chunk), nil
 	default:
@@ -382,19 +358,19 @@ func episode(span string, fields []string, chunk []hint.Event) string {
 	return "- Episode (" + span + "): " + strings.Join(parts, "; ") + "\n"
 }
 
-func memConsolidate(h hint.MemConsolidate) string {
-	var facts []Fact
+func memConsolidate(h MemConsolidate) string {
+	var facts []sim.Fact
 	index := map[string]int{}
 	var prose []string
 	for _, u := range h.Units {
-		f, ok := ParseFact(u)
+		f, ok := sim.ParseFact(u)
 		if !ok || f.Bias {
 			if t := strings.TrimSpace(u); t != "" {
 				prose = append(prose, strings.TrimPrefix(t, "- "))
 			}
 			continue
 		}
-		k := f.Field + "\x00" + scope(f.Conds)
+		k := f.Field + "\x00" + sim.Scope(f.Conds)
 		if i, ok := index[k]; ok {
 			facts[i].Count += f.Count
 			facts[i].Sum += f.Sum
@@ -431,7 +407,7 @@ func memConsolidate(h hint.MemConsolidate) string {
 	return b.String()
 }
 
-func profileInduce(h hint.ProfileInduce) string {
+func profileInduce(h ProfileInduce) string {
 	attr, scene := attrFacts(h.Fields, h.Records, fieldStats.salient)
 	persp := h.Perspective
 	if persp == "" {

@@ -1,4 +1,6 @@
-package hint
+package pramem
+
+import "github.com/memharness/memharness/llm/hint"
 
 // PraMem practice stages (methods/pramem). Every stage request carries one of
 // the hints below; all of them implement PraMemStage so that the sim backbone
@@ -21,8 +23,8 @@ type PraMemQuestion struct {
 // outcomes, as the history block renders reactions), the target scene
 // (without outcomes) and the questions asked about it.
 type PraMemTask struct {
-	Visible   []Event
-	Target    Event
+	Visible   []hint.Event
+	Target    hint.Event
 	Questions []PraMemQuestion
 }
 
@@ -55,7 +57,7 @@ type PraMemReflect struct {
 // structured view of the same scene.
 type PraMemScenes struct {
 	RealText string
-	Real     Event
+	Real     hint.Event
 	M        int
 }
 
@@ -69,14 +71,14 @@ type PraMemGeneralize struct {
 // PraMemPerturb asks for N perturbation plans that flip the response signals
 // of the shown history.
 type PraMemPerturb struct {
-	History []Event
+	History []hint.Event
 	N       int
 }
 
 // PraMemPerturbJudge asks whether each proposal would still hold after the
 // perturbation plan (Desc, Details) is applied to History.
 type PraMemPerturbJudge struct {
-	History   []Event
+	History   []hint.Event
 	Desc      string
 	Details   string
 	Proposals []string

@@ -1,11 +1,4 @@
-package hint
-
-// LifeMem is implemented by the hints of LifeMem's memory-construction calls
-// (methods/agent/lifemem): cluster assignment, cluster summaries, cluster
-// splits and the per-cluster rule editor. The sim dispatches them with a
-// single case; the method is unexported so only this package's types
-// qualify.
-type LifeMem interface{ lifeMem() }
+package lifemem
 
 // LifeMemTrajectory is one trajectory as a LifeMem prompt shows it.
 type LifeMemTrajectory struct {
@@ -78,9 +71,3 @@ type LifeMemRules struct {
 	MaxOps       int
 	MaxRules     int
 }
-
-// Value and pointer hints both qualify (value receivers).
-func (LifeMemAssign) lifeMem()  {}
-func (LifeMemSummary) lifeMem() {}
-func (LifeMemSplit) lifeMem()   {}
-func (LifeMemRules) lifeMem()   {}

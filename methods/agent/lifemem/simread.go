@@ -1,15 +1,16 @@
-package sim
+package lifemem
 
 import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/llm/sim"
+	"github.com/memharness/memharness/methods/agent"
 	"maps"
 	"slices"
 	"strings"
 	"unicode"
-
-	"github.com/memharness/memharness/llm/hint"
 )
 
 // LifeMem's memory-construction calls (methods/agent/lifemem) are answered
@@ -17,7 +18,7 @@ import (
 // prompts ask a real model for, so the method's parsers see real-shaped
 // output:
 //
-//   - hint.LifeMemAssign: a trajectory's "capability" (a crude stand-in for
+//   - LifeMemAssign: a trajectory's "capability" (a crude stand-in for
 //     the skill a model would read) is read at the contrast its batch shows.
 //     In a batch of one environment, every trajectory shares the
 //     environment and the way its tasks end, so what tells them apart is the
@@ -35,15 +36,15 @@ import (
 //     span environments, whose rules LifeMem then shows to each of them,
 //     and one-environment batches (the similarity and buffer streams) do
 //     not; see docs/DESIGN_NOTES.md.
-//   - hint.LifeMemSummary: "This cluster is about <envs> tasks that start
+//   - LifeMemSummary: "This cluster is about <envs> tasks that start
 //     with <verbs> …", from the shown members.
-//   - hint.LifeMemSplit: a deterministic k-means over the members' task
+//   - LifeMemSplit: a deterministic k-means over the members' task
 //     vectors (farthest-point seeding, k in MinClusters..MaxClusters picked
 //     at the elbow of the within-group error), each group named after the
 //     task word that sets it apart; NEW lines first, then ADD lines.
-//   - hint.LifeMemRules: every trajectory of the batch yields one pattern
+//   - LifeMemRules: every trajectory of the batch yields one pattern
 //     rule, "To <last verb> in <env> tasks, first <verb> then <verb>."
-//     followed by the first such trajectory's steps in hint.Workflow form
+//     followed by the first such trajectory's steps in agent.Workflow form
 //     (which the agent sim knows how to follow); rules already listed whose
 //     pattern the batch shows are AGREEd, the best supported new ones ADDed
 //     (support ≥ 2 in batches of 4 or more) within MaxOps and MaxRules.
@@ -64,35 +65,16 @@ func lmSkipVerb(v string) bool {
 	return false
 }
 
-// lifemem answers the LifeMem hints.
-func lifemem(purpose string, h hint.LifeMem) (string, error) {
-	switch v := h.(type) {
-	case hint.LifeMemAssign:
-		return lmAssign(v), nil
-	case *hint.LifeMemAssign:
-		if v != nil {
-			return lmAssign(*v), nil
-		}
-	case hint.LifeMemSummary:
-		return lmSummary(v), nil
-	case *hint.LifeMemSummary:
-		if v != nil {
-			return lmSummary(*v), nil
-		}
-	case hint.LifeMemSplit:
-		return lmSplit(v), nil
-	case *hint.LifeMemSplit:
-		if v != nil {
-			return lmSplit(*v), nil
-		}
-	case hint.LifeMemRules:
-		return lmRules(v), nil
-	case *hint.LifeMemRules:
-		if v != nil {
-			return lmRules(*v), nil
-		}
+// SimReaders are the embedded backbone's readers of LifeMem's construction
+// calls: cluster assignment, cluster summaries, splits and the rule editor.
+// Acting goes through agent.Act, read by agent.SimReaders.
+func SimReaders() []sim.Reader {
+	return []sim.Reader{
+		sim.ReaderFor(func(_ *sim.Sim, _ llm.Request, h LifeMemAssign) (string, error) { return lmAssign(h), nil }),
+		sim.ReaderFor(func(_ *sim.Sim, _ llm.Request, h LifeMemSummary) (string, error) { return lmSummary(h), nil }),
+		sim.ReaderFor(func(_ *sim.Sim, _ llm.Request, h LifeMemSplit) (string, error) { return lmSplit(h), nil }),
+		sim.ReaderFor(func(_ *sim.Sim, _ llm.Request, h LifeMemRules) (string, error) { return lmRules(h), nil }),
 	}
-	return "", fmt.Errorf("sim: %s: nil or unknown LifeMem hint %T", purpose, h)
 }
 
 // ActionVerb returns the lowercase verb of one assistant turn: the tool or
@@ -178,7 +160,7 @@ func actionText(turn string) string {
 
 // lmVerbs is a trajectory's verb sequence without thoughts and chat, with
 // consecutive repeats collapsed.
-func lmVerbs(t hint.LifeMemTrajectory) []string {
+func lmVerbs(t LifeMemTrajectory) []string {
 	var out []string
 	for _, a := range t.Actions {
 		v := ActionVerb(a)
@@ -191,7 +173,7 @@ func lmVerbs(t hint.LifeMemTrajectory) []string {
 }
 
 // lmCapability is the assignment's stand-in for a trajectory's skill.
-func lmCapability(t hint.LifeMemTrajectory) string {
+func lmCapability(t LifeMemTrajectory) string {
 	verb := "act"
 	if vs := lmVerbs(t); len(vs) > 0 {
 		verb = vs[0]
@@ -222,7 +204,7 @@ func lmSnake(s string) string {
 
 // lmMixed reports whether a batch's new trajectories come from more than
 // one environment.
-func lmMixed(ts []hint.LifeMemTrajectory) bool {
+func lmMixed(ts []LifeMemTrajectory) bool {
 	for _, t := range ts[min(1, len(ts)):] {
 		if t.Env != ts[0].Env {
 			return true
@@ -234,7 +216,7 @@ func lmMixed(ts []hint.LifeMemTrajectory) bool {
 // lmProcedure is the capability read across environments: the step that
 // completes the trajectory (its last verb), which environments share
 // (Finish in the QA and tool environments, a click on web pages).
-func lmProcedure(t hint.LifeMemTrajectory) string {
+func lmProcedure(t LifeMemTrajectory) string {
 	verb := "act"
 	if vs := lmVerbs(t); len(vs) > 0 {
 		verb = vs[len(vs)-1]
@@ -242,7 +224,7 @@ func lmProcedure(t hint.LifeMemTrajectory) string {
 	return lmSnake("end_with_" + verb)
 }
 
-func lmAssign(h hint.LifeMemAssign) string {
+func lmAssign(h LifeMemAssign) string {
 	// A batch of one environment is read by workflow (environment and
 	// first action); a mixed one by the step that completes each
 	// trajectory, which environments share (see the header).
@@ -277,7 +259,7 @@ func lmAssign(h hint.LifeMemAssign) string {
 
 // lmMajority is the key that more than half of the examples share (at
 // least half of two), or "".
-func lmMajority(examples []hint.LifeMemTrajectory, key func(hint.LifeMemTrajectory) string) string {
+func lmMajority(examples []LifeMemTrajectory, key func(LifeMemTrajectory) string) string {
 	counts := map[string]int{}
 	best, bestN := "", 0
 	for _, ex := range examples {
@@ -319,7 +301,7 @@ func lmRank(counts map[string]int) []string {
 	return keys
 }
 
-func lmSummary(h hint.LifeMemSummary) string {
+func lmSummary(h LifeMemSummary) string {
 	if len(h.Members) == 0 {
 		if h.Previous != "" {
 			return h.Previous
@@ -350,7 +332,7 @@ func lmSummary(h hint.LifeMemSummary) string {
 		strings.Join(envList, " and "), steps, task)
 }
 
-func lmRules(h hint.LifeMemRules) string {
+func lmRules(h LifeMemRules) string {
 	// Rules are keyed by their pattern sentence; the first trajectory of the
 	// batch showing a pattern supplies its worked workflow.
 	support := map[string]int{}
@@ -406,8 +388,8 @@ func lmRules(h hint.LifeMemRules) string {
 // lmPatternRule quotes a trajectory's action pattern as a rule: a general
 // sentence ("To <last verb> in <env> tasks, first <verb> then <verb>.") that
 // is also the rule's key, followed by the worked workflow in the shared
-// form the agent sim follows (hint.Workflow).
-func lmPatternRule(t hint.LifeMemTrajectory) (key, rule string) {
+// form the agent sim follows (agent.Workflow).
+func lmPatternRule(t LifeMemTrajectory) (key, rule string) {
 	vs := lmVerbs(t)
 	env := t.Env
 	if env == "" {
@@ -427,7 +409,7 @@ func lmPatternRule(t hint.LifeMemTrajectory) (key, rule string) {
 			steps = append(steps, a)
 		}
 	}
-	return lmNorm(key), key + " " + hint.Workflow(t.Task, steps)
+	return lmNorm(key), key + " " + agent.Workflow(t.Task, steps)
 }
 
 // lmRuleKey is the pattern sentence of a rule (the text before its workflow).

@@ -1,10 +1,9 @@
-package hint_test
+package agent_test
 
 import (
+	"github.com/memharness/memharness/methods/agent"
 	"reflect"
 	"testing"
-
-	"github.com/memharness/memharness/llm/hint"
 )
 
 func TestWorkflowRoundTrip(t *testing.T) {
@@ -16,8 +15,8 @@ func TestWorkflowRoundTrip(t *testing.T) {
 		{`cancel order "#1"`, []string{"Action:\n{\"name\": \"cancel\", \"arguments\": {}}", "Done -> bye"}},
 		{"one step", []string{"Finish[yes]"}},
 	} {
-		line := "3. " + hint.Workflow(c.task, c.steps) + " (learned)"
-		task, steps, ok := hint.ParseWorkflow(line)
+		line := "3. " + agent.Workflow(c.task, c.steps) + " (learned)"
+		task, steps, ok := agent.ParseWorkflow(line)
 		if !ok || task != c.task || !reflect.DeepEqual(steps, c.steps) {
 			t.Errorf("ParseWorkflow(%q) = %q, %q, %v", line, task, steps, ok)
 		}
@@ -33,7 +32,7 @@ func TestParseWorkflowGarbage(t *testing.T) {
 		`For tasks like "warm water", act in this order: a -> b`,
 		`For tasks like "warm water", act in this order: "unterminated`,
 	} {
-		if _, _, ok := hint.ParseWorkflow(line); ok {
+		if _, _, ok := agent.ParseWorkflow(line); ok {
 			t.Errorf("ParseWorkflow(%q) accepted", line)
 		}
 	}

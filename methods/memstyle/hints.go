@@ -1,4 +1,6 @@
-package hint
+package memstyle
+
+import "github.com/memharness/memharness/llm/hint"
 
 // MemStyle is implemented by the hints of the memory-system baselines
 // (methods/memstyle: Mem0-, MemOS- and ProEx-style memory construction), so
@@ -13,7 +15,7 @@ type MemExtract struct {
 	// Fields are the question fields the memory serves, sorted.
 	Fields []string
 	// Chunk is the history chunk the prompt shows, oldest first.
-	Chunk []Event
+	Chunk []hint.Event
 	// MaxFacts bounds the facts asked for (0: no bound).
 	MaxFacts int
 }
@@ -48,7 +50,7 @@ type MemTyped struct {
 	// Existing are the units of this type stored so far (shown so a model
 	// can avoid repeating them).
 	Existing []string
-	Chunk    []Event
+	Chunk    []hint.Event
 	// MaxUnits bounds the units asked for (0: no bound).
 	MaxUnits int
 }
@@ -70,7 +72,7 @@ type ProfileInduce struct {
 	// Fields are the question fields the profile serves, sorted.
 	Fields []string
 	// Records is the slice the prompt shows, oldest first.
-	Records []Event
+	Records []hint.Event
 	// MaxFacts bounds the statements asked for (0: no bound).
 	MaxFacts int
 }

@@ -1,10 +1,9 @@
-package sim
+package agent
 
 import (
 	"strings"
 
 	"github.com/memharness/memharness/internal/lazyre"
-	"github.com/memharness/memharness/llm/hint"
 )
 
 var (
@@ -19,7 +18,7 @@ var (
 // every element, so the acting reader still finds each element an
 // exemplar's xpath names. What the abstraction leaves out on a real model
 // is the model's judgement; the sim keeps the page whole.
-func abstractState(h hint.StateAbstract) string {
+func abstractState(h StateAbstract) string {
 	s := htmlComment.ReplaceAllString(h.State, "")
 	s = scriptOrCSS.ReplaceAllString(s, "")
 	s = spaceBetween.ReplaceAllString(s, "><")

@@ -1,21 +1,22 @@
-package sim
+package agent
 
 import (
 	"cmp"
 	"fmt"
+	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/llm/sim"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/llm/hint"
 )
 
 // Agent requests (methods/agent) are answered as an imitating reader:
 //
-//   - hint.Act: the reader ranks the retrieved exemplars and the workflow
-//     rules (hint.Workflow form) by how much of the current task's content
+//   - Act: the reader ranks the retrieved exemplars and the workflow
+//     rules (Workflow form) by how much of the current task's content
 //     words their task shares (Jaccard over words without digits: dates,
 //     prices and IDs say which instance, not which kind of task; entity
 //     substitution carries them over). It trusts the prompt: the most
@@ -32,7 +33,7 @@ import (
 //     reader to the next-best candidate, followed from the step the
 //     accepted actions reached: more experience in the prompt (a larger k,
 //     a skills block) gives it more to recover with. When the observation
-//     lists admissible actions (hint.AdmissibleIn), the closest one by
+//     lists admissible actions (offeredIn), the closest one by
 //     token overlap is chosen instead (ties: the one whose line in the
 //     observation shares most with the task). Ties go to prompt order:
 //     the skills block precedes the examples in the rendered prompt, so a
@@ -45,18 +46,22 @@ import (
 //     lose every tie and never decide an action.) Without any
 //     candidate left, or past the candidate's last step, the reader falls
 //     back to a plausible generic action in the environment's syntax (see
-//     generic). Gold data is never read: the hint holds only what the
+//     fallback). Gold data is never read: the hint holds only what the
 //     prompt shows.
-//   - hint.RuleEdit: for each trajectory of the batch, in order, the rule
+//   - RuleEdit: for each trajectory of the batch, in order, the rule
 //     whose workflow task is most similar gets "AGREE n" when the
 //     similarity is at least agreeSim; otherwise a workflow rule for the
 //     trajectory is added ("ADD"), or, when the list is full, it replaces
 //     the most similar rule ("EDIT n"), or, when no rule is similar at all,
 //     the rule that fits the batch least. At most MaxOps non-AGREE lines.
-//   - hint.SkillExtract: failed or empty trajectories give "NONE"; others a
+//   - SkillExtract: failed or empty trajectories give "NONE"; others a
 //     SKILL.md block whose name joins the task's first content words, whose
-//     purpose is a hint.Workflow line, and whose steps are the actions,
+//     purpose is a Workflow line, and whose steps are the actions,
 //     each quoted as a Go string literal.
+
+// number finds the numbers of an observation (rounded alike when an
+// exemplar rounded one).
+var number = lazyre.New(`-?\d+(?:\.\d+)?`)
 
 // agentSimMin is the task similarity below which a candidate is ignored.
 const agentSimMin = 0.05
@@ -72,28 +77,28 @@ const minEcho = 8
 // agreeSim is the similarity at which the rule editor agrees with a rule.
 const agreeSim = 0.5
 
-func agentAnswer(req llm.Request) (string, error) {
-	switch h := req.Hint.(type) {
-	case hint.Act:
-		return inFence(act(h), h.Fence), nil
-	case *hint.Act:
-		if h != nil {
-			return inFence(act(*h), h.Fence), nil
+// SimReaders are the embedded backbone's readers of the shared agent's
+// requests: acting (Act), ExpeL's rule editor (RuleEdit), AutoSkill's
+// extractor (SkillExtract) and Synapse's state abstraction
+// (StateAbstract). acting is what the reader knows of each environment's
+// action syntax (envs.SimActing, one per environment name); an environment
+// without one gets "look" when no experience applies.
+func SimReaders(acting ...envs.SimActing) ([]sim.Reader, error) {
+	byEnv := make(map[string]envs.SimActing, len(acting))
+	for _, a := range acting {
+		if _, dup := byEnv[a.Env]; dup {
+			return nil, fmt.Errorf("agent: two sim acting entries for environment %q", a.Env)
 		}
-	case hint.RuleEdit:
-		return ruleEdit(h), nil
-	case *hint.RuleEdit:
-		if h != nil {
-			return ruleEdit(*h), nil
-		}
-	case hint.SkillExtract:
-		return skillExtract(h), nil
-	case *hint.SkillExtract:
-		if h != nil {
-			return skillExtract(*h), nil
-		}
+		byEnv[a.Env] = a
 	}
-	return "", fmt.Errorf("sim: request %q: nil agent hint", req.Purpose)
+	return []sim.Reader{
+		sim.ReaderFor(func(_ *sim.Sim, _ llm.Request, h Act) (string, error) {
+			return inFence(act(h, byEnv[h.Env]), h.Fence), nil
+		}),
+		sim.ReaderFor(func(_ *sim.Sim, _ llm.Request, h RuleEdit) (string, error) { return ruleEdit(h), nil }),
+		sim.ReaderFor(func(_ *sim.Sim, _ llm.Request, h SkillExtract) (string, error) { return skillExtract(h), nil }),
+		sim.ReaderFor(func(_ *sim.Sim, _ llm.Request, h StateAbstract) (string, error) { return abstractState(h), nil }),
+	}, nil
 }
 
 // candidate is one experience the reader may imitate.
@@ -105,7 +110,7 @@ type candidate struct {
 	rule    bool
 }
 
-func act(h hint.Act) string {
+func act(h Act, env envs.SimActing) string {
 	// step counts the agent's actions so far, failed the ones the
 	// environment rejected, done the ones it accepted.
 	step, failed := 0, 0
@@ -125,7 +130,7 @@ func act(h hint.Act) string {
 	// Candidates in prompt order: the skills block, then the examples.
 	var cands []candidate
 	for _, r := range h.Rules {
-		task, steps, ok := hint.ParseWorkflow(r)
+		task, steps, ok := ParseWorkflow(r)
 		if !ok {
 			continue
 		}
@@ -170,7 +175,7 @@ func act(h hint.Act) string {
 		best = ranked[failed]
 		step = done
 	}
-	adm := hint.AdmissibleIn(h.Env, lastObs)
+	adm := offeredIn(env, lastObs)
 	var action string
 	if best >= 0 && step < len(cands[best].actions) {
 		c := cands[best]
@@ -184,7 +189,7 @@ func act(h hint.Act) string {
 			action = rounded(action, c.obs[step], lastObs)
 		}
 	} else {
-		action = generic(h.Env, h.Task, step, lastObs, adm)
+		action = fallback(env, h.Task, step, lastObs, adm)
 	}
 	if len(adm) > 0 {
 		action = closest(action, h.Task, lastObs, adm)
@@ -249,94 +254,7 @@ func contextOf(action, obs string) string {
 	return ""
 }
 
-var (
-	capPhrase = lazyre.New(`[A-Z][\w'&-]*(?:\s+(?:of\s+|the\s+)?[A-Z][\w'&-]*)*`)
-	elemID    = lazyre.New(`id=(\d+)`)
-	number    = lazyre.New(`-?\d+(?:\.\d+)?`)
-)
-
-// generic is the reader's action without experience: the first move the
-// instructions suggest, then an answer or the end of the episode.
-func generic(env, task string, step int, obs string, adm []string) string {
-	switch env {
-	case "hotpotqa", "fever":
-		ents := capPhrase.FindAllString(task, -1)
-		if step == 0 && len(ents) > 0 {
-			return "Search[" + longest(ents) + "]"
-		}
-		if env == "fever" {
-			return "Finish[NOT ENOUGH INFO]"
-		}
-		for _, p := range capPhrase.FindAllString(obs, -1) {
-			if !strings.Contains(task, p) {
-				return "Finish[" + p + "]"
-			}
-		}
-		return "Finish[unknown]"
-	case "toolqa":
-		switch step {
-		case 0:
-			return "LoadDB[coffee]"
-		case 1:
-			return "SQLInterpreter[SELECT * FROM coffee_data LIMIT 1;]"
-		}
-		if n := number.FindAllString(obs, -1); len(n) > 0 {
-			return "Finish[" + n[len(n)-1] + "]"
-		}
-		return "Finish[unknown]"
-	case "webshop":
-		for _, a := range adm {
-			if a == "click[Buy Now]" {
-				return a
-			}
-		}
-		if len(adm) == 0 {
-			q := task
-			if i := strings.Index(q, ", and price"); i > 0 {
-				q = q[:i]
-			}
-			return "search[" + q + "]"
-		}
-		return "click[" + strings.Join(strings.Fields(task), " ") + "]"
-	case "apibank":
-		if step == 0 {
-			words := make([]string, 0, 4)
-			for _, t := range spans(task) {
-				if !isStop(t.low) && len(words) < 4 {
-					words = append(words, t.low)
-				}
-			}
-			return "[ToolSearcher(keywords='" + strings.Join(words, " ") + "')]"
-		}
-		return "[Finish()]"
-	case "taubench-retail", "taubench-airline":
-		return "I am sorry, I cannot complete this request."
-	case "mind2web":
-		if m := elemID.FindStringSubmatch(obs); m != nil {
-			return "CLICK [" + m[1] + "]"
-		}
-		return "CLICK [0]"
-	case "dbbench":
-		return "I cannot determine the answer.\nAction: Answer\nFinal Answer: []"
-	case "miniwob":
-		return `agent.click_xpath("//button")`
-	case "scienceworld":
-		return "look around"
-	}
-	return "look"
-}
-
-func longest(ss []string) string {
-	best := ""
-	for _, s := range ss {
-		if len(s) > len(best) {
-			best = s
-		}
-	}
-	return best
-}
-
-func ruleEdit(h hint.RuleEdit) string {
+func ruleEdit(h RuleEdit) string {
 	maxRules := h.MaxRules
 	if maxRules <= 0 {
 		maxRules = 20
@@ -350,7 +268,7 @@ func ruleEdit(h hint.RuleEdit) string {
 		ok   bool
 	}, len(h.Rules))
 	for i, r := range h.Rules {
-		t, _, ok := hint.ParseWorkflow(r)
+		t, _, ok := ParseWorkflow(r)
 		rules[i].task, rules[i].ok = t, ok
 	}
 	var lines []string
@@ -371,7 +289,7 @@ func ruleEdit(h hint.RuleEdit) string {
 				bi, bs = i, s
 			}
 		}
-		rule := hint.Workflow(tr.Task, tr.Actions)
+		rule := Workflow(tr.Task, tr.Actions)
 		switch {
 		case bi >= 0 && bs >= agreeSim:
 			lines = append(lines, fmt.Sprintf("AGREE %d: %s", bi+1, h.Rules[bi]))
@@ -407,7 +325,7 @@ func ruleEdit(h hint.RuleEdit) string {
 func leastFitting(rules []struct {
 	task string
 	ok   bool
-}, touched map[int]bool, batch []hint.TrajView) int {
+}, touched map[int]bool, batch []TrajView) int {
 	best, bestS := -1, 2.0
 	for i, r := range rules {
 		if !r.ok || touched[i] {
@@ -424,7 +342,7 @@ func leastFitting(rules []struct {
 	return best
 }
 
-func skillExtract(h hint.SkillExtract) string {
+func skillExtract(h SkillExtract) string {
 	tr := h.Traj
 	if !tr.Success || len(tr.Actions) == 0 {
 		return "NONE"
@@ -448,7 +366,7 @@ func skillExtract(h hint.SkillExtract) string {
 	}
 	var b strings.Builder
 	b.WriteString("Name: " + strings.Join(words, "_") + "\n")
-	b.WriteString("Purpose: " + hint.Workflow(tr.Task, tr.Actions) + "\n")
+	b.WriteString("Purpose: " + Workflow(tr.Task, tr.Actions) + "\n")
 	b.WriteString("Steps:\n")
 	for i, a := range tr.Actions {
 		b.WriteString(strconv.Itoa(i+1) + ". " + strconv.Quote(a) + "\n")
@@ -503,4 +421,20 @@ func inFence(action, fence string) string {
 		return "```\n" + action + "\n```"
 	}
 	return fence + action + fence
+}
+
+// fallback is the reader's action without experience: the environment's
+// default move (the first move its instructions suggest, then an answer or
+// the end of the episode), or "look".
+func fallback(env envs.SimActing, task string, step int, obs string, adm []string) string {
+	if env.Default == nil {
+		return "look"
+	}
+	var words []string
+	for _, t := range spans(task) {
+		if !isStop(t.low) {
+			words = append(words, t.low)
+		}
+	}
+	return env.Default(envs.SimActView{Task: task, Step: step, Obs: obs, Offered: adm, TaskWords: words})
 }

@@ -1,6 +1,7 @@
-package sim
+package predict_test
 
 import (
+	"github.com/memharness/memharness/methods/predict"
 	"strings"
 	"testing"
 
@@ -14,7 +15,7 @@ func TestSummarizeManyFields(t *testing.T) {
 		{Scene: "直播间", Attrs: map[string]string{"live_category": "游戏"}, Outcomes: map[string]float64{"live_sent_gift": 0, "live_liked": 1}},
 		{Scene: "视频浏览", Attrs: map[string]string{"topic": "猫"}, Outcomes: map[string]float64{"video_liked": 1}},
 	}
-	h := hint.Summarize{Field: "live_sent_gift", Fields: []string{"live_liked", "live_sent_gift", "video_liked"}, Chunk: chunk}
+	h := predict.Summarize{Field: "live_sent_gift", Fields: []string{"live_liked", "live_sent_gift", "video_liked"}, Chunk: chunk}
 	out, err := summarize("summary", h)
 	if err != nil {
 		t.Fatal(err)
@@ -33,7 +34,7 @@ func TestSummarizeManyFields(t *testing.T) {
 		t.Errorf("the gift habit is missing:\n%s", out)
 	}
 	// Folding a second chunk into the first summary keeps exact counts.
-	h2 := hint.Summarize{Field: h.Field, Fields: h.Fields, Previous: out, Chunk: chunk}
+	h2 := predict.Summarize{Field: h.Field, Fields: h.Fields, Previous: out, Chunk: chunk}
 	out2, _ := summarize("summary", h2)
 	for _, f := range ParseFacts(out2) {
 		if f.Field == "live_sent_gift" && len(f.Conds) == 0 && (f.Count != 6 || f.Sum != 4) {

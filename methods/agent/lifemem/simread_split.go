@@ -1,4 +1,4 @@
-package sim
+package lifemem
 
 import (
 	"fmt"
@@ -6,11 +6,10 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/llm/embed"
-	"github.com/memharness/memharness/llm/hint"
 )
 
 // lmSplit partitions a cluster's members by task-vector similarity.
-func lmSplit(h hint.LifeMemSplit) string {
+func lmSplit(h LifeMemSplit) string {
 	n := len(h.Members)
 	if n == 0 {
 		return lmSections([]string{"The cluster has no members to reassign."}, nil)
@@ -209,7 +208,7 @@ func lmCenters(vecs [][]float64, assign []int, k, dim int) [][]float64 {
 // lmGroupNames names each group after the task word most over-represented in
 // it relative to the whole cluster, falling back to "part<k>"; names are
 // unique and never the old cluster's.
-func lmGroupNames(h hint.LifeMemSplit, groups [][]int) []string {
+func lmGroupNames(h LifeMemSplit, groups [][]int) []string {
 	docs := make([]map[string]bool, len(h.Members))
 	all := map[string]int{}
 	for i, m := range h.Members {

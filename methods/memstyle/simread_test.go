@@ -1,8 +1,9 @@
-package sim_test
+package memstyle_test
 
 import (
 	"context"
 	"fmt"
+	"github.com/memharness/memharness/methods/memstyle"
 	"strings"
 	"testing"
 
@@ -54,7 +55,7 @@ func factSet(text string) map[string]string {
 
 func TestMemExtractSalientFacts(t *testing.T) {
 	chunk := lives(20, 5)
-	got := factSet(ask(t, hint.MemExtract{Fields: []string{"live_sent_gift", "live_liked"}, Chunk: chunk}))
+	got := factSet(ask(t, memstyle.MemExtract{Fields: []string{"live_sent_gift", "live_liked"}, Chunk: chunk}))
 	want := map[string]string{
 		// The liking of 游戏 and the matching aversion of 音乐 are both
 		// salient; likes do not depend on the category, so none is.
@@ -66,11 +67,11 @@ func TestMemExtractSalientFacts(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("facts %v\nwant %v", got, want)
 	}
-	lines := ask(t, hint.MemExtract{Chunk: chunk, MaxFacts: 1})
+	lines := ask(t, memstyle.MemExtract{Chunk: chunk, MaxFacts: 1})
 	if strings.Count(lines, "\n") != 0 || !strings.Contains(lines, "live_category=") {
 		t.Errorf("MaxFacts 1 (fields from the chunk):\n%s", lines)
 	}
-	if got := ask(t, hint.MemExtract{Fields: []string{"video_liked"}, Chunk: chunk}); got != "NONE" {
+	if got := ask(t, memstyle.MemExtract{Fields: []string{"video_liked"}, Chunk: chunk}); got != "NONE" {
 		t.Errorf("no outcome of the field: %q", got)
 	}
 }
@@ -80,24 +81,24 @@ func TestMemUpdateDecisions(t *testing.T) {
 	tests := []struct {
 		name     string
 		fact     string
-		existing []hint.MemItem
+		existing []memstyle.MemItem
 		want     string
 	}{
-		{"new scope", cand, []hint.MemItem{{ID: "m1", Text: "[live_sent_gift] live_category=音乐: mean 0.00 over 4 records (sum 0)"}},
+		{"new scope", cand, []memstyle.MemItem{{ID: "m1", Text: "[live_sent_gift] live_category=音乐: mean 0.00 over 4 records (sum 0)"}},
 			"ADD: [live_sent_gift] live_category=游戏: mean 1.00 over 5 records (sum 5)"},
-		{"merge and drop duplicate", cand, []hint.MemItem{
+		{"merge and drop duplicate", cand, []memstyle.MemItem{
 			{ID: "m4", Text: "[live_sent_gift] live_category=游戏: mean 0.50 over 4 records (sum 2)"},
 			{ID: "m2", Text: "likes music"},
 			{ID: "m7", Text: "- [live_sent_gift] live_category=游戏: mean 0.00 over 1 record (sum 0)"},
 		}, "UPDATE m4: [live_sent_gift] live_category=游戏: mean 0.70 over 10 records (sum 7)\nDELETE m7"},
-		{"other field same scope", cand, []hint.MemItem{{ID: "m1", Text: "[live_liked] live_category=游戏: mean 0.50 over 4 records (sum 2)"}},
+		{"other field same scope", cand, []memstyle.MemItem{{ID: "m1", Text: "[live_liked] live_category=游戏: mean 0.50 over 4 records (sum 2)"}},
 			"ADD: " + cand},
 		{"prose candidate", "likes games", nil, "ADD: likes games"},
 		{"empty candidate", "  ", nil, "NONE"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := ask(t, hint.MemUpdate{Fact: tt.fact, Existing: tt.existing}); got != tt.want {
+			if got := ask(t, memstyle.MemUpdate{Fact: tt.fact, Existing: tt.existing}); got != tt.want {
 				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
 			}
 		})
@@ -116,19 +117,19 @@ func TestMemTypedTypes(t *testing.T) {
 		{"preference", map[string]string{"live_sent_gift live_category=音乐": "0.00/15"}},
 	}
 	for _, tt := range tests {
-		got := factSet(ask(t, hint.MemTyped{Type: tt.typ, Fields: fields, Chunk: chunk}))
+		got := factSet(ask(t, memstyle.MemTyped{Type: tt.typ, Fields: fields, Chunk: chunk}))
 		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
 			t.Errorf("%s: %v, want %v", tt.typ, got, tt.want)
 		}
 	}
-	ev := ask(t, &hint.MemTyped{Type: "event", Fields: fields, Span: "records 1-20", Chunk: chunk})
+	ev := ask(t, &memstyle.MemTyped{Type: "event", Fields: fields, Span: "records 1-20", Chunk: chunk})
 	if ev != "- Episode (records 1-20): 直播间 ×20 (live_sent_gift 5, live_liked 10)" {
 		t.Errorf("event: %q", ev)
 	}
 	if len(sim.ParseFacts(ev)) != 0 {
 		t.Errorf("an episode is prose, not facts")
 	}
-	_, err := sim.New(sim.Config{}).Generate(context.Background(), llm.Request{Purpose: "memos.extract", Hint: hint.MemTyped{Type: "mood"}})
+	_, err := sim.New(sim.Config{}).Generate(context.Background(), llm.Request{Purpose: "memos.extract", Hint: memstyle.MemTyped{Type: "mood"}})
 	if err == nil || !strings.Contains(err.Error(), "mood") {
 		t.Errorf("unknown type: %v", err)
 	}
@@ -153,24 +154,24 @@ func TestMemConsolidate(t *testing.T) {
 		{1, "- [f] b=1: mean 1.00 over 5 records (sum 5)"},
 	}
 	for _, tt := range tests {
-		if got := ask(t, hint.MemConsolidate{Type: "x", Units: units, Max: tt.max}); got != tt.want {
+		if got := ask(t, memstyle.MemConsolidate{Type: "x", Units: units, Max: tt.max}); got != tt.want {
 			t.Errorf("max %d:\n%s\nwant\n%s", tt.max, got, tt.want)
 		}
 	}
-	if got := ask(t, hint.MemConsolidate{}); got != "NONE" {
+	if got := ask(t, memstyle.MemConsolidate{}); got != "NONE" {
 		t.Errorf("nothing to consolidate: %q", got)
 	}
 }
 
 func TestProfileInduce(t *testing.T) {
-	text := ask(t, hint.ProfileInduce{Perspective: "recent", Fields: []string{"live_sent_gift"}, Records: lives(20, 5), MaxFacts: 2})
+	text := ask(t, memstyle.ProfileInduce{Perspective: "recent", Fields: []string{"live_sent_gift"}, Records: lives(20, 5), MaxFacts: 2})
 	want := "User profile (recent view, 20 records):\n" +
 		"- [live_sent_gift] scene=直播间: mean 0.25 over 20 records (sum 5)\n" +
 		"- [live_sent_gift] live_category=游戏: mean 1.00 over 5 records (sum 5)"
 	if text != want {
 		t.Errorf("got\n%s\nwant\n%s", text, want)
 	}
-	if got := ask(t, hint.ProfileInduce{}); !strings.Contains(got, "No recorded reactions") || len(sim.ParseFacts(got)) != 0 {
+	if got := ask(t, memstyle.ProfileInduce{}); !strings.Contains(got, "No recorded reactions") || len(sim.ParseFacts(got)) != 0 {
 		t.Errorf("empty profile: %q", got)
 	}
 }
@@ -178,7 +179,7 @@ func TestProfileInduce(t *testing.T) {
 // Memory facts the construction answers write move the prediction reader:
 // a habit unseen in the visible history turns the answer to Yes.
 func TestMemStyleFactsFeedPrediction(t *testing.T) {
-	habit := ask(t, hint.MemTyped{Type: "habit", Fields: []string{"live_sent_gift"}, Chunk: lives(40, 8)})
+	habit := ask(t, memstyle.MemTyped{Type: "habit", Fields: []string{"live_sent_gift"}, Chunk: lives(40, 8)})
 	target := hint.Event{Scene: "直播间", Attrs: map[string]string{"live_category": "游戏"}}
 	visible := lives(10, 0)
 	for _, tt := range []struct{ memory, want string }{{"", "No"}, {habit, "Yes"}} {
@@ -196,15 +197,15 @@ func TestMemStyleFactsFeedPrediction(t *testing.T) {
 }
 
 func TestMemStyleNilHints(t *testing.T) {
-	for _, h := range []hint.MemStyle{(*hint.MemExtract)(nil), (*hint.MemUpdate)(nil), (*hint.MemTyped)(nil),
-		(*hint.MemConsolidate)(nil), (*hint.ProfileInduce)(nil)} {
+	for _, h := range []memstyle.MemStyle{(*memstyle.MemExtract)(nil), (*memstyle.MemUpdate)(nil), (*memstyle.MemTyped)(nil),
+		(*memstyle.MemConsolidate)(nil), (*memstyle.ProfileInduce)(nil)} {
 		_, err := sim.New(sim.Config{}).Generate(context.Background(), llm.Request{Purpose: "p", Hint: h})
 		if err == nil || !strings.Contains(err.Error(), "nil") {
 			t.Errorf("%T: %v", h, err)
 		}
 	}
 	// Pointers answer like values.
-	if a, b := ask(t, &hint.MemExtract{Chunk: lives(10, 3)}), ask(t, hint.MemExtract{Chunk: lives(10, 3)}); a != b {
+	if a, b := ask(t, &memstyle.MemExtract{Chunk: lives(10, 3)}), ask(t, memstyle.MemExtract{Chunk: lives(10, 3)}); a != b {
 		t.Errorf("pointer %q vs value %q", a, b)
 	}
 }

@@ -1,8 +1,9 @@
-package sim_test
+package predict_test
 
 import (
 	"context"
 	"fmt"
+	"github.com/memharness/memharness/methods/predict"
 	"math"
 	"strings"
 	"testing"
@@ -21,7 +22,7 @@ func rated(genre, decade string, r float64) hint.Event {
 func summarize(t *testing.T, prev string, chunk []hint.Event) string {
 	t.Helper()
 	resp, err := sim.New(sim.Config{}).Generate(context.Background(), llm.Request{
-		Purpose: "summary", SampleID: "u1", Hint: hint.Summarize{Field: "movie_rating", Previous: prev, Chunk: chunk},
+		Purpose: "summary", SampleID: "u1", Hint: predict.Summarize{Field: "movie_rating", Previous: prev, Chunk: chunk},
 	})
 	if err != nil {
 		t.Fatal(err)

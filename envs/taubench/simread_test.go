@@ -1,7 +1,8 @@
-package sim
+package taubench_test
 
 import (
 	"context"
+	"github.com/memharness/memharness/envs/taubench"
 	"testing"
 
 	"github.com/memharness/memharness/llm"
@@ -22,7 +23,7 @@ func TestCustomer(t *testing.T) {
 	s := New(Config{})
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			resp, err := s.Generate(context.Background(), llm.Request{Purpose: "taubench.user", SampleID: "s", Hint: hint.UserSim{Instruction: ins, Turns: tc.turns}})
+			resp, err := s.Generate(context.Background(), llm.Request{Purpose: "taubench.user", SampleID: "s", Hint: taubench.UserSim{Instruction: ins, Turns: tc.turns}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,10 +1,11 @@
-package hint
+package agent
 
 import (
 	"strconv"
 	"strings"
 
 	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/llm/hint"
 )
 
 // Act asks an agent for its next action (Purpose "agent.act"). It carries
@@ -21,7 +22,7 @@ type Act struct {
 	Task string
 	// Turns is the current episode so far, oldest first: env turns are
 	// observations, agent turns the agent's earlier actions.
-	Turns []SimTurn
+	Turns []hint.SimTurn
 	// Exemplars are the retrieved trajectories as the prompt renders them
 	// (user = observation, assistant = action, messages truncated).
 	Exemplars [][]llm.Message

@@ -1,13 +1,12 @@
-package sim
+package agent_test
 
 import (
+	"github.com/memharness/memharness/methods/agent"
 	"testing"
-
-	"github.com/memharness/memharness/llm/hint"
 )
 
 func TestAbstractState(t *testing.T) {
-	got := abstractState(hint.StateAbstract{State: "<div id=\"wrap\">\n  <!-- note -->\n  <script>var x = 1;</script><style>p{}</style>\n  <p>Hi</p>\n</div>\n"})
+	got := abstractState(agent.StateAbstract{State: "<div id=\"wrap\">\n  <!-- note -->\n  <script>var x = 1;</script><style>p{}</style>\n  <p>Hi</p>\n</div>\n"})
 	if want := `<div id="wrap"><p>Hi</p></div>`; got != want {
 		t.Errorf("abstractState = %q, want %q", got, want)
 	}
