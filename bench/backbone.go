@@ -15,16 +15,8 @@ import (
 	"time"
 
 	"github.com/memharness/memharness/bench/config"
-	"github.com/memharness/memharness/envs"
-	"github.com/memharness/memharness/envs/agentgym"
-	"github.com/memharness/memharness/envs/apibank"
-	"github.com/memharness/memharness/envs/dbbench"
-	"github.com/memharness/memharness/envs/mind2web"
-	"github.com/memharness/memharness/envs/miniwob"
+	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/envs/taubench"
-	"github.com/memharness/memharness/envs/toolqa"
-	"github.com/memharness/memharness/envs/webshop"
-	"github.com/memharness/memharness/envs/wikienv"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/cache"
@@ -101,11 +93,7 @@ func (b *backbone) close() {
 // the shared agent (with every environment's action syntax), LifeMem and
 // τ-bench's simulated customer.
 func BuiltinSimReaders() ([]sim.Reader, error) {
-	acting := []envs.SimActing{apibank.SimActing(), dbbench.SimActing(), mind2web.SimActing(),
-		miniwob.SimActing(), agentgym.SimActing(), toolqa.SimActing(), webshop.SimActing()}
-	acting = append(acting, taubench.SimActing()...)
-	acting = append(acting, wikienv.SimActing()...)
-	agentReaders, err := agent.SimReaders(acting...)
+	agentReaders, err := agent.SimReaders(all.SimActing()...)
 	if err != nil {
 		return nil, err
 	}

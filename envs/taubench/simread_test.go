@@ -1,8 +1,8 @@
-package taubench_test
+package taubench
 
 import (
 	"context"
-	"github.com/memharness/memharness/envs/taubench"
+	"github.com/memharness/memharness/llm/sim"
 	"testing"
 
 	"github.com/memharness/memharness/llm"
@@ -20,10 +20,10 @@ func TestCustomer(t *testing.T) {
 		{"agrees to a question", []hint.SimTurn{{Role: "agent", Text: "Hi"}, {Role: "user", Text: "x"}, {Role: "agent", Text: "Shall I proceed?"}}, "Yes, please go ahead."},
 		{"stops on a statement", []hint.SimTurn{{Role: "agent", Text: "Hi"}, {Role: "user", Text: "x"}, {Role: "agent", Text: "Done, your refund is on its way."}}, customerStop},
 	}
-	s := New(Config{})
+	s := newSim(sim.Config{})
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			resp, err := s.Generate(context.Background(), llm.Request{Purpose: "taubench.user", SampleID: "s", Hint: taubench.UserSim{Instruction: ins, Turns: tc.turns}})
+			resp, err := s.Generate(context.Background(), llm.Request{Purpose: "taubench.user", SampleID: "s", Hint: UserSim{Instruction: ins, Turns: tc.turns}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -67,7 +67,7 @@ func TestSynapseStateAbstraction(t *testing.T) {
 		{"expel", "click-tab-2/seed-1", 0},
 	} {
 		t.Run(tc.kind+"/"+tc.task, func(t *testing.T) {
-			rec := &recorder{sim: sim.New(sim.Config{})}
+			rec := &recorder{sim: newSim(sim.Config{})}
 			m, err := agent.New(tc.kind, agent.Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -169,7 +169,7 @@ func TestSynapseAbstractionInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := &recorder{sim: sim.New(sim.Config{})}
+	rec := &recorder{sim: newSim(sim.Config{})}
 	m, err := agent.New("synapse", agent.Options{})
 	if err != nil {
 		t.Fatal(err)

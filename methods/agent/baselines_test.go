@@ -55,7 +55,7 @@ func play(t *testing.T, kind string, data []envData) map[string][]float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := agent.Env{Model: sim.New(sim.Config{}), Seed: 7, Dir: t.TempDir()}
+	env := agent.Env{Model: newSim(sim.Config{}), Seed: 7, Dir: t.TempDir()}
 	for _, d := range data {
 		if err := m.Learn(ctx, env, d.train); err != nil {
 			t.Fatal(err)
@@ -142,7 +142,7 @@ func (r *recorder) Generate(ctx context.Context, req llm.Request) (llm.Response,
 func TestAgentPrompt(t *testing.T) {
 	data := load(t, "toolqa")
 	d := data[0]
-	rec := &recorder{sim: sim.New(sim.Config{})}
+	rec := &recorder{sim: newSim(sim.Config{})}
 	long := d.train[0]
 	long.Messages = append(long.Messages[:1:1], long.Messages[1:]...)
 	long.Messages[0].Content = strings.Repeat("x", 5000)
@@ -202,7 +202,7 @@ func TestSaveRestore(t *testing.T) {
 	d := data[0]
 	for _, k := range kinds {
 		t.Run(k, func(t *testing.T) {
-			env := agent.Env{Model: sim.New(sim.Config{}), Seed: 1, Dir: t.TempDir()}
+			env := agent.Env{Model: newSim(sim.Config{}), Seed: 1, Dir: t.TempDir()}
 			m, _ := agent.New(k, agent.Options{})
 			// ReAct is stateless: it is always "restored"; the others have
 			// nothing to restore before their first save.
@@ -246,7 +246,7 @@ func TestSaveRestore(t *testing.T) {
 func TestMemoryContents(t *testing.T) {
 	ctx := context.Background()
 	data := load(t, "scienceworld", "toolqa")
-	env := agent.Env{Model: sim.New(sim.Config{}), Seed: 1, Dir: t.TempDir()}
+	env := agent.Env{Model: newSim(sim.Config{}), Seed: 1, Dir: t.TempDir()}
 	ex := &agent.ExpeL{}
 	sk := &agent.AutoSkill{}
 	n := 0
@@ -288,7 +288,7 @@ func TestMemoryContents(t *testing.T) {
 func TestHiddenInstructionStaysHidden(t *testing.T) {
 	data := load(t, "taubench-retail")
 	d := data[0]
-	rec := &recorder{sim: sim.New(sim.Config{})}
+	rec := &recorder{sim: newSim(sim.Config{})}
 	a := agent.NewAgent(agent.AgentConfig{Model: rec, Suite: d.s, Exemplars: []agent.Trajectory{d.train[0]}, Method: "test"})
 	task := d.test[0]
 	if _, err := envs.Run(context.Background(), d.s, task, a, envs.Options{Seed: 1}, 2); err != nil {
@@ -349,7 +349,7 @@ func TestHiddenGoalNeverKeysRetrieval(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			env := agent.Env{Model: sim.New(sim.Config{}), Embedder: q, Seed: 7, Dir: t.TempDir()}
+			env := agent.Env{Model: newSim(sim.Config{}), Embedder: q, Seed: 7, Dir: t.TempDir()}
 			for _, d := range []envData{tau, plain, web} {
 				if err := m.Learn(ctx, env, d.train); err != nil {
 					t.Fatal(err)
@@ -414,7 +414,7 @@ func TestAutoSkillCount(t *testing.T) {
 		k, want int
 	}{{0, agent.DefaultSkillK}, {2, 2}, {7, 7}} {
 		t.Run(fmt.Sprint(tc.k), func(t *testing.T) {
-			rec := &recorder{sim: sim.New(sim.Config{})}
+			rec := &recorder{sim: newSim(sim.Config{})}
 			m, err := agent.New("autoskill", agent.Options{K: tc.k})
 			if err != nil {
 				t.Fatal(err)

@@ -34,7 +34,7 @@ func TestRetrievalWaitsForObservedTask(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rec := &recorder{sim: sim.New(sim.Config{})}
+		rec := &recorder{sim: newSim(sim.Config{})}
 		env := agent.Env{Model: rec, Embedder: q, Seed: 1, Dir: t.TempDir()}
 		if err := m.Learn(ctx, env, train); err != nil {
 			t.Fatal(err)

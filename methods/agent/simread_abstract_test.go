@@ -1,12 +1,11 @@
-package agent_test
+package agent
 
 import (
-	"github.com/memharness/memharness/methods/agent"
 	"testing"
 )
 
 func TestAbstractState(t *testing.T) {
-	got := abstractState(agent.StateAbstract{State: "<div id=\"wrap\">\n  <!-- note -->\n  <script>var x = 1;</script><style>p{}</style>\n  <p>Hi</p>\n</div>\n"})
+	got := abstractState(StateAbstract{State: "<div id=\"wrap\">\n  <!-- note -->\n  <script>var x = 1;</script><style>p{}</style>\n  <p>Hi</p>\n</div>\n"})
 	if want := `<div id="wrap"><p>Hi</p></div>`; got != want {
 		t.Errorf("abstractState = %q, want %q", got, want)
 	}

@@ -1,8 +1,8 @@
-package agent_test
+package agent
 
 import (
 	"context"
-	"github.com/memharness/memharness/methods/agent"
+	"github.com/memharness/memharness/llm/sim"
 	"strings"
 	"testing"
 
@@ -63,39 +63,39 @@ func TestAct(t *testing.T) {
 	hot, hotTask := ex("Who designed Varrow Bridge?", "Question: Who designed Varrow Bridge?", "Search[Varrow Bridge]")
 	for _, c := range []struct {
 		name string
-		h    agent.Act
+		h    Act
 		want string
 	}{
-		{name: "imitates the exemplar's next action", want: "focus on milk", h: agent.Act{
+		{name: "imitates the exemplar's next action", want: "focus on milk", h: Act{
 			Env: "scienceworld", Task: "warm the milk in the lab",
 			Turns:     []hint.SimTurn{{Role: "env", Text: "You are in the corridor."}, {Role: "agent", Text: "go to lab"}, {Role: "env", Text: "You move to the lab."}},
 			Exemplars: [][]llm.Message{hot, warm}, ExemplarTasks: []string{hotTask, warmTask}}},
-		{name: "misled by a foreign exemplar that reads like the task", want: "Search[Varrow Bridge]", h: agent.Act{
+		{name: "misled by a foreign exemplar that reads like the task", want: "Search[Varrow Bridge]", h: Act{
 			Env: "scienceworld", Task: "Who designed Varrow Bridge?", Turns: []hint.SimTurn{{Role: "env", Text: "corridor"}},
 			Exemplars: [][]llm.Message{hot}, ExemplarTasks: []string{hotTask}}},
-		{name: "follows a workflow rule", want: "Search[Linmere]", h: agent.Act{
+		{name: "follows a workflow rule", want: "Search[Linmere]", h: Act{
 			Env: "hotpotqa", Task: "Which river flows through Linmere?", Turns: []hint.SimTurn{{Role: "env", Text: "Question: ..."}},
-			Rules: []string{"Be brief.", agent.Workflow("Which river flows through Durrow?", []string{"Search[Durrow]", "Finish[Oskel]"})}}},
-		{name: "a rule as fitting as the best example is read first", want: "go to kitchen", h: agent.Act{
+			Rules: []string{"Be brief.", Workflow("Which river flows through Durrow?", []string{"Search[Durrow]", "Finish[Oskel]"})}}},
+		{name: "a rule as fitting as the best example is read first", want: "go to kitchen", h: Act{
 			Env: "scienceworld", Task: "warm the milk in the lab",
 			Turns:     []hint.SimTurn{{Role: "env", Text: "You are in the corridor."}},
 			Exemplars: [][]llm.Message{warm}, ExemplarTasks: []string{warmTask},
-			Rules: []string{agent.Workflow("warm the juice in the lab", []string{"go to kitchen", "focus on juice"})}}},
-		{name: "an example that fits better beats a rule", want: "go to lab", h: agent.Act{
+			Rules: []string{Workflow("warm the juice in the lab", []string{"go to kitchen", "focus on juice"})}}},
+		{name: "an example that fits better beats a rule", want: "go to lab", h: Act{
 			Env: "scienceworld", Task: "warm the milk in the lab",
 			Turns:     []hint.SimTurn{{Role: "env", Text: "You are in the corridor."}},
 			Exemplars: [][]llm.Message{warm}, ExemplarTasks: []string{warmTask},
-			Rules: []string{agent.Workflow("cool the juice", []string{"go to kitchen", "focus on juice"})}}},
-		{name: "generic first search", want: "Search[Varrow Bridge]", h: agent.Act{
+			Rules: []string{Workflow("cool the juice", []string{"go to kitchen", "focus on juice"})}}},
+		{name: "generic first search", want: "Search[Varrow Bridge]", h: Act{
 			Env: "hotpotqa", Task: "Who designed Varrow Bridge?", Turns: []hint.SimTurn{{Role: "env", Text: "Question"}}}},
-		{name: "closest admissible action", want: "click[light blue]", h: agent.Act{
+		{name: "closest admissible action", want: "click[light blue]", h: Act{
 			Env: "webshop", Task: "a shirt in light blue", Turns: []hint.SimTurn{{Role: "env", Text: "[Back to Search]\ncolor [white][light blue]"}},
-			Rules: []string{agent.Workflow("a shirt in white", []string{"click[white]"})}}},
-		{name: "admissible tie broken by the observation line", want: "click[B2]", h: agent.Act{
+			Rules: []string{Workflow("a shirt in white", []string{"click[white]"})}}},
+		{name: "admissible tie broken by the observation line", want: "click[B2]", h: Act{
 			Env: "webshop", Task: "red running shoes", Turns: []hint.SimTurn{{Role: "env", Text: "[B1]\nBlue kettle\n[B2]\nRed running shoes for men"}}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := act(c.h); got != c.want {
+			if got := act(c.h, simActing(c.h.Env)); got != c.want {
 				t.Errorf("act = %q, want %q", got, c.want)
 			}
 		})
@@ -103,16 +103,16 @@ func TestAct(t *testing.T) {
 }
 
 func TestAgentRequestsThroughGenerate(t *testing.T) {
-	s := New(Config{})
+	s := newSim(sim.Config{})
 	ctx := context.Background()
-	resp, err := s.Generate(ctx, llm.Request{Purpose: "agent.act", Hint: agent.Act{Env: "toolqa", Task: "q"}})
+	resp, err := s.Generate(ctx, llm.Request{Purpose: "agent.act", Hint: Act{Env: "toolqa", Task: "q"}})
 	if err != nil || resp.Text != "LoadDB[coffee]" {
 		t.Fatalf("act: %q %v", resp.Text, err)
 	}
-	rule := agent.Workflow("warm the water", []string{"go to lab"})
-	resp, err = s.Generate(ctx, llm.Request{Purpose: "expel.rules", Hint: agent.RuleEdit{
+	rule := Workflow("warm the water", []string{"go to lab"})
+	resp, err = s.Generate(ctx, llm.Request{Purpose: "expel.rules", Hint: RuleEdit{
 		Rules: []string{rule},
-		Batch: []agent.TrajView{
+		Batch: []TrajView{
 			{Task: "warm the water", Actions: []string{"go to lab"}, Success: true},
 			{Task: "find the capital", Actions: []string{"Search[x]"}, Success: true},
 			{Task: "failed one", Actions: []string{"x"}},
@@ -125,31 +125,31 @@ func TestAgentRequestsThroughGenerate(t *testing.T) {
 		t.Errorf("rule edit answer %q", resp.Text)
 	}
 	// A full list makes the editor rewrite the nearest rule instead.
-	resp, _ = s.Generate(ctx, llm.Request{Purpose: "expel.rules", Hint: agent.RuleEdit{
+	resp, _ = s.Generate(ctx, llm.Request{Purpose: "expel.rules", Hint: RuleEdit{
 		Rules: []string{rule}, MaxRules: 1,
-		Batch: []agent.TrajView{{Task: "warm the milk quickly", Actions: []string{"go to lab"}, Success: true}}}})
+		Batch: []TrajView{{Task: "warm the milk quickly", Actions: []string{"go to lab"}, Success: true}}}})
 	if !strings.HasPrefix(resp.Text, "EDIT 1: ") {
 		t.Errorf("full list: %q", resp.Text)
 	}
 	// A full list with nothing alike: the rule that fits the batch least
 	// (the first of equals) is rewritten.
-	resp, _ = s.Generate(ctx, llm.Request{Purpose: "expel.rules", Hint: agent.RuleEdit{
-		Rules: []string{agent.Workflow("find the capital of France", []string{"Search[France]"}), rule}, MaxRules: 2,
-		Batch: []agent.TrajView{{Task: "buy a red shirt", Actions: []string{"search[red shirt]"}, Success: true}}}})
+	resp, _ = s.Generate(ctx, llm.Request{Purpose: "expel.rules", Hint: RuleEdit{
+		Rules: []string{Workflow("find the capital of France", []string{"Search[France]"}), rule}, MaxRules: 2,
+		Batch: []TrajView{{Task: "buy a red shirt", Actions: []string{"search[red shirt]"}, Success: true}}}})
 	if !strings.HasPrefix(resp.Text, "EDIT 1: For tasks like \"buy a red shirt") {
 		t.Errorf("full list, nothing alike: %q", resp.Text)
 	}
-	resp, err = s.Generate(ctx, llm.Request{Purpose: "autoskill.extract", Hint: agent.SkillExtract{Traj: agent.TrajView{
+	resp, err = s.Generate(ctx, llm.Request{Purpose: "autoskill.extract", Hint: SkillExtract{Traj: TrajView{
 		Task: "Warm the water in the lab", Actions: []string{"go to lab", "Action:\n{\"a\": 1}"}, Success: true}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "Name: warm_water_lab\nPurpose: " + agent.Workflow("Warm the water in the lab", []string{"go to lab", "Action:\n{\"a\": 1}"}) +
+	want := "Name: warm_water_lab\nPurpose: " + Workflow("Warm the water in the lab", []string{"go to lab", "Action:\n{\"a\": 1}"}) +
 		"\nSteps:\n1. \"go to lab\"\n2. \"Action:\\n{\\\"a\\\": 1}\""
 	if resp.Text != want {
 		t.Errorf("skill:\n%s\nwant\n%s", resp.Text, want)
 	}
-	resp, _ = s.Generate(ctx, llm.Request{Purpose: "autoskill.extract", Hint: agent.SkillExtract{Traj: agent.TrajView{Task: "t"}}})
+	resp, _ = s.Generate(ctx, llm.Request{Purpose: "autoskill.extract", Hint: SkillExtract{Traj: TrajView{Task: "t"}}})
 	if resp.Text != "NONE" {
 		t.Errorf("failed trajectory: %q", resp.Text)
 	}

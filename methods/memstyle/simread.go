@@ -117,11 +117,11 @@ func statsOf(field string, events []hint.Event) (fieldStats, bool) {
 		sq += y * y
 		n++
 		if e.Scene != "" {
-			add(scenes, sim.Cond{"scene", e.Scene}, y)
+			add(scenes, sim.Cond{Key: "scene", Value: e.Scene}, y)
 		}
 		for _, k := range slices.Sorted(maps.Keys(e.Attrs)) {
 			for _, v := range sim.AttrValues(e.Attrs[k]) {
-				add(attrs, sim.Cond{k, v}, y)
+				add(attrs, sim.Cond{Key: k, Value: v}, y)
 			}
 		}
 	}

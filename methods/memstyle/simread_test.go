@@ -29,7 +29,7 @@ func lives(n, games int) []hint.Event {
 
 func ask(t *testing.T, h any) string {
 	t.Helper()
-	resp, err := sim.New(sim.Config{}).Generate(context.Background(), llm.Request{Purpose: "mem", SampleID: "u", Hint: h})
+	resp, err := newSim(sim.Config{}).Generate(context.Background(), llm.Request{Purpose: "mem", SampleID: "u", Hint: h})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestMemTypedTypes(t *testing.T) {
 	if len(sim.ParseFacts(ev)) != 0 {
 		t.Errorf("an episode is prose, not facts")
 	}
-	_, err := sim.New(sim.Config{}).Generate(context.Background(), llm.Request{Purpose: "memos.extract", Hint: memstyle.MemTyped{Type: "mood"}})
+	_, err := newSim(sim.Config{}).Generate(context.Background(), llm.Request{Purpose: "memos.extract", Hint: memstyle.MemTyped{Type: "mood"}})
 	if err == nil || !strings.Contains(err.Error(), "mood") {
 		t.Errorf("unknown type: %v", err)
 	}
@@ -183,7 +183,7 @@ func TestMemStyleFactsFeedPrediction(t *testing.T) {
 	target := hint.Event{Scene: "直播间", Attrs: map[string]string{"live_category": "游戏"}}
 	visible := lives(10, 0)
 	for _, tt := range []struct{ memory, want string }{{"", "No"}, {habit, "Yes"}} {
-		resp, err := sim.New(sim.Config{PersistentInvalidRate: -1}).Generate(context.Background(), llm.Request{
+		resp, err := newSim(sim.Config{PersistentInvalidRate: -1}).Generate(context.Background(), llm.Request{
 			Purpose: "predict", SampleID: "s", Attempt: 1,
 			Hint: hint.Predict{Field: "live_sent_gift", Kind: "binary", Visible: visible, Target: target, Memory: tt.memory},
 		})
@@ -199,7 +199,7 @@ func TestMemStyleFactsFeedPrediction(t *testing.T) {
 func TestMemStyleNilHints(t *testing.T) {
 	for _, h := range []memstyle.MemStyle{(*memstyle.MemExtract)(nil), (*memstyle.MemUpdate)(nil), (*memstyle.MemTyped)(nil),
 		(*memstyle.MemConsolidate)(nil), (*memstyle.ProfileInduce)(nil)} {
-		_, err := sim.New(sim.Config{}).Generate(context.Background(), llm.Request{Purpose: "p", Hint: h})
+		_, err := newSim(sim.Config{}).Generate(context.Background(), llm.Request{Purpose: "p", Hint: h})
 		if err == nil || !strings.Contains(err.Error(), "nil") {
 			t.Errorf("%T: %v", h, err)
 		}

@@ -349,9 +349,9 @@ func hastyFacts(t PraMemTask, q PraMemQuestion, truth float64) []sim.Fact {
 			switch {
 			case entityKey(k) && entity == nil && n > 0 && len([]rune(v)) >= 2:
 				// The records that show the entity, plus the case.
-				entity = &sim.Fact{Field: q.Field, Conds: []sim.Cond{{k, v}}, Mean: (sum + truth) / float64(n+1), Count: n + 1, Sum: sum + truth}
+				entity = &sim.Fact{Field: q.Field, Conds: []sim.Cond{{Key: k, Value: v}}, Mean: (sum + truth) / float64(n+1), Count: n + 1, Sum: sum + truth}
 			case !entityKey(k) && unseen == nil && n == 0:
-				unseen = &sim.Fact{Field: q.Field, Conds: []sim.Cond{{k, v}}, Mean: truth, Count: 1, Sum: truth}
+				unseen = &sim.Fact{Field: q.Field, Conds: []sim.Cond{{Key: k, Value: v}}, Mean: truth, Count: 1, Sum: truth}
 			}
 		}
 	}
@@ -409,7 +409,7 @@ func deviatingFacts(t PraMemTask, q PraMemQuestion, truth, pred float64) []sim.F
 				continue
 			}
 			cands = append(cands, cand{
-				f:     sim.Fact{Field: q.Field, Conds: []sim.Cond{{k, v}}, Mean: mean, Count: n, Sum: sum},
+				f:     sim.Fact{Field: q.Field, Conds: []sim.Cond{{Key: k, Value: v}}, Mean: mean, Count: n, Sum: sum},
 				score: math.Abs(dev) * math.Sqrt(float64(n)),
 			})
 		}
@@ -757,7 +757,7 @@ func sceneBaseRates(t PraMemTask) []sim.Fact {
 		if mean > PraMemDecidedRate && mean < 1-PraMemDecidedRate {
 			continue
 		}
-		out = append(out, sim.Fact{Field: q.Field, Conds: []sim.Cond{{"scene", t.Target.Scene}}, Mean: mean, Count: len(recs), Sum: sum})
+		out = append(out, sim.Fact{Field: q.Field, Conds: []sim.Cond{{Key: "scene", Value: t.Target.Scene}}, Mean: mean, Count: len(recs), Sum: sum})
 	}
 	return out
 }
@@ -790,7 +790,7 @@ func sceneHabits(t PraMemTask) []sim.Fact {
 			total += y
 			for _, k := range sortedAttrKeys(e.Attrs) {
 				for _, v := range sim.AttrValues(e.Attrs[k]) {
-					c := sim.Cond{k, v}
+					c := sim.Cond{Key: k, Value: v}
 					a, ok := byVal[c]
 					if !ok {
 						a = &acc{}

@@ -1,9 +1,10 @@
-package pramem_test
+package pramem
 
 import (
 	"context"
 	"encoding/json"
-	"github.com/memharness/memharness/methods/pramem"
+	"github.com/memharness/memharness/llm/sim"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -13,7 +14,7 @@ import (
 
 // pmTask: 12 visible live records; category 手工 gifts 5 of 6 times,
 // others never; the target is a 手工 live.
-func pmTask() pramem.PraMemTask {
+func pmTask() PraMemTask {
 	var vis []hint.Event
 	for i := range 12 {
 		cat, y := "户外", 0.0
@@ -23,19 +24,19 @@ func pmTask() pramem.PraMemTask {
 				y = 1
 			}
 		}
-		vis = append(vis, hint.Event{Scene: "直播间", Attrs: map[string]string{"live_category": cat, "items": "商品" + itoa(i)},
+		vis = append(vis, hint.Event{Scene: "直播间", Attrs: map[string]string{"live_category": cat, "items": "商品" + strconv.Itoa(i)},
 			Outcomes: map[string]float64{"live_sent_gift": y, "live_liked": 0}})
 	}
-	return pramem.PraMemTask{
+	return PraMemTask{
 		Visible:   vis,
 		Target:    hint.Event{Scene: "直播间", Attrs: map[string]string{"live_category": "手工", "items": "奶瓶"}},
-		Questions: []pramem.PraMemQuestion{{Field: "live_liked", Kind: "binary"}, {Field: "live_sent_gift", Kind: "binary"}},
+		Questions: []PraMemQuestion{{Field: "live_liked", Kind: "binary"}, {Field: "live_sent_gift", Kind: "binary"}},
 	}
 }
 
 func pmGenerate(t *testing.T, h any) string {
 	t.Helper()
-	resp, err := New(Config{}).Generate(context.Background(), llm.Request{Purpose: "pramem.test", Hint: h})
+	resp, err := newSim(sim.Config{}).Generate(context.Background(), llm.Request{Purpose: "pramem.test", Hint: h})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,16 +45,16 @@ func pmGenerate(t *testing.T, h any) string {
 
 func TestPraMemTrialAndReflect(t *testing.T) {
 	task := pmTask()
-	trial := pmGenerate(t, pramem.PraMemTrial{Task: task})
+	trial := pmGenerate(t, PraMemTrial{Task: task})
 	if !strings.Contains(trial, "Prediction [live_sent_gift]: Yes") || !strings.Contains(trial, "Prediction [live_liked]: No") {
 		t.Fatalf("trial:\n%s", trial)
 	}
 	// A memory fact moves the deep-thinking trial, not the direct one.
 	mem := "- [live_liked] live_category=手工: mean 1.00 over 40 records\n- [live_liked] bias: shift +0.20"
-	if got := pmGenerate(t, pramem.PraMemTrial{Task: task, Memory: mem}); !strings.Contains(got, "Prediction [live_liked]: Yes") {
+	if got := pmGenerate(t, PraMemTrial{Task: task, Memory: mem}); !strings.Contains(got, "Prediction [live_liked]: Yes") {
 		t.Errorf("trial with memory:\n%s", got)
 	}
-	if got := pmGenerate(t, pramem.PraMemTrial{Task: task, Memory: mem, Direct: true}); !strings.Contains(got, "Prediction [live_liked]: No") {
+	if got := pmGenerate(t, PraMemTrial{Task: task, Memory: mem, Direct: true}); !strings.Contains(got, "Prediction [live_liked]: No") {
 		t.Errorf("direct trial used the memory:\n%s", got)
 	}
 
@@ -82,13 +83,13 @@ func TestPraMemTrialAndReflect(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out := pmGenerate(t, pramem.PraMemReflect{Task: task, Trial: trial, Label: tt.label, Memory: tt.memory, Direct: tt.direct})
+			out := pmGenerate(t, PraMemReflect{Task: task, Trial: trial, Label: tt.label, Memory: tt.memory, Direct: tt.direct})
 			var got []string
 			for line := range strings.Lines(out) {
 				if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "【提议】"); ok {
 					parts := strings.Split(rest, "|")
 					content := strings.TrimSpace(parts[len(parts)-1])
-					if _, ok := ParseFact(content); !ok {
+					if _, ok := sim.ParseFact(content); !ok {
 						t.Errorf("proposal %q is not in the fact grammar", content)
 					}
 					got = append(got, content)
@@ -106,7 +107,7 @@ func TestPraMemTrialAndReflect(t *testing.T) {
 
 func TestPraMemSelfReview(t *testing.T) {
 	real := "这是一个直播间，直播类型是手工场景，在卖奶瓶。"
-	out := pmGenerate(t, pramem.PraMemScenes{RealText: real, Real: hint.Event{Attrs: map[string]string{"live_category": "手工", "items": "奶瓶"}}, M: 3})
+	out := pmGenerate(t, PraMemScenes{RealText: real, Real: hint.Event{Attrs: map[string]string{"live_category": "手工", "items": "奶瓶"}}, M: 3})
 	_, body, _ := strings.Cut(out, "```json\n")
 	body, _, _ = strings.Cut(body, "```")
 	var scenes []string
@@ -119,7 +120,7 @@ func TestPraMemSelfReview(t *testing.T) {
 		}
 	}
 	options := append([]string{real}, scenes...)
-	gen := pmGenerate(t, pramem.PraMemGeneralize{Options: options, Proposals: []string{
+	gen := pmGenerate(t, PraMemGeneralize{Options: options, Proposals: []string{
 		"直播间 | add Pattern | - [live_sent_gift] live_category=手工: mean 0.83 over 6 records",
 		"直播间 | add Pattern | - [live_sent_gift] items=奶瓶: mean 1.00 over 3 records",
 		"直播间 | add Calibration | - [live_sent_gift] bias: shift +0.10",
@@ -132,7 +133,7 @@ func TestPraMemSelfReview(t *testing.T) {
 	}
 
 	hist := pmTask().Visible
-	judge := pmGenerate(t, pramem.PraMemPerturbJudge{History: hist, Proposals: []string{
+	judge := pmGenerate(t, PraMemPerturbJudge{History: hist, Proposals: []string{
 		"- [live_sent_gift] live_category=手工: mean 0.83 over 6 records", // grounded: flips to 0.17
 		"- [live_sent_gift] live_category=钓鱼: mean 0.90 over 9 records", // no shown record: fabricated
 		"- [live_sent_gift] all: mean 0.50 over 12 records",             // unchanged by the flip
@@ -146,7 +147,7 @@ func TestPraMemSelfReview(t *testing.T) {
 }
 
 func TestPraMemReview(t *testing.T) {
-	h := pramem.PraMemReview{
+	h := PraMemReview{
 		UserExp:  []string{"- [live_liked] all: mean 0.10 over 10 records (sum 1)"},
 		ModelExp: []string{},
 		Proposal: []string{
@@ -178,11 +179,11 @@ func TestPraMemReview(t *testing.T) {
 }
 
 func TestPraMemDispatch(t *testing.T) {
-	s := New(Config{})
-	if _, err := s.Generate(context.Background(), llm.Request{Purpose: "pramem.review", Hint: &pramem.PraMemReview{Support: 3}}); err != nil {
+	s := newSim(sim.Config{})
+	if _, err := s.Generate(context.Background(), llm.Request{Purpose: "pramem.review", Hint: &PraMemReview{Support: 3}}); err != nil {
 		t.Errorf("pointer hint: %v", err)
 	}
-	var nilHint *pramem.PraMemTrial
+	var nilHint *PraMemTrial
 	if _, err := s.Generate(context.Background(), llm.Request{Purpose: "pramem.trial", Hint: nilHint}); err == nil || !strings.Contains(err.Error(), "pramem.trial") {
 		t.Errorf("nil pointer hint: err %v", err)
 	}

@@ -81,12 +81,12 @@ func summarizeField(field string, h Summarize, limit int, byPositives bool) stri
 		}
 		add(nil, y, 1)
 		if e.Scene != "" {
-			add([]sim.Cond{{"scene", e.Scene}}, y, 1)
+			add([]sim.Cond{{Key: "scene", Value: e.Scene}}, y, 1)
 		}
 		// Sorted keys: the order of additions must not depend on map order.
 		for _, k := range slices.Sorted(maps.Keys(e.Attrs)) {
 			for _, v := range sim.AttrValues(e.Attrs[k]) {
-				add([]sim.Cond{{k, v}}, y, 1)
+				add([]sim.Cond{{Key: k, Value: v}}, y, 1)
 			}
 		}
 	}

@@ -1,7 +1,7 @@
-package predict_test
+package predict
 
 import (
-	"github.com/memharness/memharness/methods/predict"
+	"github.com/memharness/memharness/llm/sim"
 	"strings"
 	"testing"
 
@@ -15,12 +15,12 @@ func TestSummarizeManyFields(t *testing.T) {
 		{Scene: "直播间", Attrs: map[string]string{"live_category": "游戏"}, Outcomes: map[string]float64{"live_sent_gift": 0, "live_liked": 1}},
 		{Scene: "视频浏览", Attrs: map[string]string{"topic": "猫"}, Outcomes: map[string]float64{"video_liked": 1}},
 	}
-	h := predict.Summarize{Field: "live_sent_gift", Fields: []string{"live_liked", "live_sent_gift", "video_liked"}, Chunk: chunk}
+	h := Summarize{Field: "live_sent_gift", Fields: []string{"live_liked", "live_sent_gift", "video_liked"}, Chunk: chunk}
 	out, err := summarize("summary", h)
 	if err != nil {
 		t.Fatal(err)
 	}
-	facts := ParseFacts(out)
+	facts := sim.ParseFacts(out)
 	byField := map[string]int{}
 	for _, f := range facts {
 		byField[f.Field]++
@@ -34,9 +34,9 @@ func TestSummarizeManyFields(t *testing.T) {
 		t.Errorf("the gift habit is missing:\n%s", out)
 	}
 	// Folding a second chunk into the first summary keeps exact counts.
-	h2 := predict.Summarize{Field: h.Field, Fields: h.Fields, Previous: out, Chunk: chunk}
+	h2 := Summarize{Field: h.Field, Fields: h.Fields, Previous: out, Chunk: chunk}
 	out2, _ := summarize("summary", h2)
-	for _, f := range ParseFacts(out2) {
+	for _, f := range sim.ParseFacts(out2) {
 		if f.Field == "live_sent_gift" && len(f.Conds) == 0 && (f.Count != 6 || f.Sum != 4) {
 			t.Errorf("after two chunks: %+v", f)
 		}

@@ -21,7 +21,7 @@ func rated(genre, decade string, r float64) hint.Event {
 
 func summarize(t *testing.T, prev string, chunk []hint.Event) string {
 	t.Helper()
-	resp, err := sim.New(sim.Config{}).Generate(context.Background(), llm.Request{
+	resp, err := newSim(sim.Config{}).Generate(context.Background(), llm.Request{
 		Purpose: "summary", SampleID: "u1", Hint: predict.Summarize{Field: "movie_rating", Previous: prev, Chunk: chunk},
 	})
 	if err != nil {
@@ -80,8 +80,8 @@ func TestSummaryBounded(t *testing.T) {
 	}
 	text := summarize(t, "", chunk)
 	facts := sim.ParseFacts(text)
-	if len(facts) != sim.MaxSummaryFacts+1 {
-		t.Errorf("%d facts, want %d", len(facts), sim.MaxSummaryFacts+1)
+	if len(facts) != predict.MaxSummaryFacts+1 {
+		t.Errorf("%d facts, want %d", len(facts), predict.MaxSummaryFacts+1)
 	}
 	if n := (tokens.Approx{}).Count(text); n >= 1000 {
 		t.Errorf("summary is %d tokens", n)

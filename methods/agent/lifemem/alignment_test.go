@@ -76,7 +76,7 @@ func TestRetrievalAlignment(t *testing.T) {
 	// One memoised hash embedder for both methods; the recording model
 	// keeps the exemplar tasks of every acting call, by task.
 	emb := embed.Memo(embed.Hash{})
-	backbone := sim.New(sim.Config{})
+	backbone := newSim(sim.Config{})
 	var (
 		mu   sync.Mutex
 		seen = map[string][]string{} // env/task ID -> exemplar tasks

@@ -68,7 +68,7 @@ func TestRetrievalStaysInEnv(t *testing.T) {
 }
 
 func TestFirstBatchOnlyNew(t *testing.T) {
-	rec := &recorder{inner: sim.New(sim.Config{})}
+	rec := &recorder{inner: newSim(sim.Config{})}
 	m := newTest(t, Options{})
 	env := testEnv(t, rec)
 	if err := m.Learn(context.Background(), env, synthStage("alfworld", 10)); err != nil {
@@ -97,7 +97,7 @@ func TestFirstBatchOnlyNew(t *testing.T) {
 	// A model that answers ADD to unknown clusters on a fresh memory is
 	// coerced into NEW clusters, counted.
 	m2 := newTest(t, Options{})
-	env2 := testEnv(t, &recorder{inner: sim.New(sim.Config{}), rewrite: func(req llm.Request, text string) string {
+	env2 := testEnv(t, &recorder{inner: newSim(sim.Config{}), rewrite: func(req llm.Request, text string) string {
 		if req.Purpose != "lifemem.assign" {
 			return text
 		}
@@ -161,7 +161,7 @@ func TestSplitRule(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			rec := &recorder{inner: sim.New(sim.Config{})}
+			rec := &recorder{inner: newSim(sim.Config{})}
 			m := newTest(t, Options{SplitSize: tc.L, SplitMRL: tc.tau})
 			env := testEnv(t, rec)
 			env.Embedder = axisEmbedder{dim: 8}
@@ -284,7 +284,7 @@ func TestAssignmentRetry(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			rec := &recorder{inner: sim.New(sim.Config{}), rewrite: tc.rewrite}
+			rec := &recorder{inner: newSim(sim.Config{}), rewrite: tc.rewrite}
 			m := newTest(t, Options{Retries: tc.retries})
 			env := testEnv(t, rec)
 			if err := m.Learn(context.Background(), env, synthStage("alfworld", 5)); err != nil {
@@ -539,7 +539,7 @@ func TestSaveRestore(t *testing.T) {
 }
 
 func TestConstructionCost(t *testing.T) {
-	rec := &recorder{inner: sim.New(sim.Config{}), cost: 0.001}
+	rec := &recorder{inner: newSim(sim.Config{}), cost: 0.001}
 	m := newTest(t, Options{SplitSize: 10})
 	env := testEnv(t, rec)
 	learnStages(t, m, env, 10)
@@ -697,7 +697,7 @@ func TestSplitAnswers(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			rec := &recorder{inner: sim.New(sim.Config{}), rewrite: tc.rewrite}
+			rec := &recorder{inner: newSim(sim.Config{}), rewrite: tc.rewrite}
 			m := newTest(t, Options{SplitSize: 10})
 			env := testEnv(t, rec)
 			env.Embedder = axisEmbedder{dim: 8}

@@ -33,7 +33,7 @@ var standinTemplates = agent.Templates{Label: "stand-in", Text: map[string]strin
 // arguments (golden file; -update rewrites it).
 func TestReleaseConstructionPrompts(t *testing.T) {
 	learn := func(prompts *agent.Prompts) (*recorder, Stats) {
-		rec := &recorder{inner: sim.New(sim.Config{})}
+		rec := &recorder{inner: newSim(sim.Config{})}
 		m := newTest(t, Options{SplitSize: 10, SplitMRL: 0.95})
 		env := testEnv(t, rec)
 		env.Embedder = axisEmbedder{dim: 8}

@@ -1,10 +1,10 @@
-package lifemem_test
+package lifemem
 
 import (
 	"context"
 	"fmt"
+	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/agent"
-	"github.com/memharness/memharness/methods/agent/lifemem"
 	"regexp"
 	"strings"
 	"testing"
@@ -32,8 +32,8 @@ func TestActionVerb(t *testing.T) {
 	}
 }
 
-func lmTraj(label, env string, actions ...string) lifemem.LifeMemTrajectory {
-	return lifemem.LifeMemTrajectory{Label: label, Env: env, Task: "task of " + label, Actions: actions}
+func lmTraj(label, env string, actions ...string) LifeMemTrajectory {
+	return LifeMemTrajectory{Label: label, Env: env, Task: "task of " + label, Actions: actions}
 }
 
 var lmOpLine = regexp.MustCompile(`^(ADD \S+ to \S+|NEW \S+ with \S+)$`)
@@ -62,14 +62,14 @@ func TestLifeMemAssign(t *testing.T) {
 	tql := lmTraj("t1", "toolqa", "LoadDB[coffee]", "SQLInterpreter[SELECT 1]", "Finish[2]")
 	// A cluster of Mind2Web clicks: its workflow is click_mind2web, the
 	// step that completes it a click, as in WebShop.
-	clicks := lifemem.LifeMemCluster{Name: "page_clicks", Examples: []lifemem.LifeMemTrajectory{
+	clicks := LifeMemCluster{Name: "page_clicks", Examples: []LifeMemTrajectory{
 		lmTraj("e1", "mind2web", "CLICK [1]", "CLICK [2]"), lmTraj("e2", "mind2web", "CLICK [3]", "SELECT [4] [x]", "CLICK [5]"),
 	}}
-	alf := lifemem.LifeMemCluster{Name: "go_alfworld", Examples: []lifemem.LifeMemTrajectory{lmTraj("e3", "alfworld", "go to desk 1", "take pen 1")}}
+	alf := LifeMemCluster{Name: "go_alfworld", Examples: []LifeMemTrajectory{lmTraj("e3", "alfworld", "go to desk 1", "take pen 1")}}
 	for _, c := range []struct {
 		name  string
-		batch []lifemem.LifeMemTrajectory
-		cands []lifemem.LifeMemCluster
+		batch []LifeMemTrajectory
+		cands []LifeMemCluster
 		want  []string
 	}{
 		{
@@ -77,14 +77,14 @@ func TestLifeMemAssign(t *testing.T) {
 			// tells the trajectories apart, so another environment's cluster
 			// never fits.
 			name:  "one environment, by workflow",
-			batch: []lifemem.LifeMemTrajectory{web1, web2},
-			cands: []lifemem.LifeMemCluster{clicks},
+			batch: []LifeMemTrajectory{web1, web2},
+			cands: []LifeMemCluster{clicks},
 			want:  []string{"NEW search_webshop with w1", "ADD w2 to search_webshop"},
 		},
 		{
 			name:  "one environment, its cluster shown",
-			batch: []lifemem.LifeMemTrajectory{lmTraj("a1", "alfworld", "think: where", "go to shelf 1", "take cup 1")},
-			cands: []lifemem.LifeMemCluster{clicks, alf},
+			batch: []LifeMemTrajectory{lmTraj("a1", "alfworld", "think: where", "go to shelf 1", "take cup 1")},
+			cands: []LifeMemCluster{clicks, alf},
 			want:  []string{"ADD a1 to go_alfworld"},
 		},
 		{
@@ -93,21 +93,21 @@ func TestLifeMemAssign(t *testing.T) {
 			// the shown click cluster, and ToolQA joins the cluster HotpotQA
 			// opened earlier in the same answer.
 			name:  "mixed environments, by completing step",
-			batch: []lifemem.LifeMemTrajectory{web1, hot, m2w, tql, web2},
-			cands: []lifemem.LifeMemCluster{alf, clicks},
+			batch: []LifeMemTrajectory{web1, hot, m2w, tql, web2},
+			cands: []LifeMemCluster{alf, clicks},
 			want: []string{"ADD w1 to page_clicks", "NEW end_with_finish with h1", "ADD m1 to page_clicks",
 				"ADD t1 to end_with_finish", "ADD w2 to page_clicks"},
 		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got := lmExecution(t, lmAssign(lifemem.LifeMemAssign{Trajectories: c.batch, Candidates: c.cands}))
+			got := lmExecution(t, lmAssign(LifeMemAssign{Trajectories: c.batch, Candidates: c.cands}))
 			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
 				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
 			}
 			// Without candidates (a fresh memory) every line is a NEW or
 			// joins a cluster created earlier in the answer.
 			created := map[string]bool{}
-			for _, l := range lmExecution(t, lmAssign(lifemem.LifeMemAssign{Trajectories: c.batch})) {
+			for _, l := range lmExecution(t, lmAssign(LifeMemAssign{Trajectories: c.batch})) {
 				f := strings.Fields(l)
 				switch {
 				case f[0] == "NEW":
@@ -121,7 +121,7 @@ func TestLifeMemAssign(t *testing.T) {
 }
 
 func TestLifeMemSummary(t *testing.T) {
-	h := lifemem.LifeMemSummary{Cluster: "c", Members: []lifemem.LifeMemTrajectory{
+	h := LifeMemSummary{Cluster: "c", Members: []LifeMemTrajectory{
 		lmTraj("a", "toolqa", "LoadDB[coffee]", "Finish[1]"), lmTraj("b", "toolqa", "LoadDB[coffee]")}}
 	got := lmSummary(h)
 	if !strings.HasPrefix(got, "This cluster is about toolqa tasks solved with loaddb, finish actions") || strings.Contains(got, "\n") {
@@ -143,7 +143,7 @@ func TestLifeMemSplit(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			h := lifemem.LifeMemSplit{Cluster: "big", MinClusters: tc.lo, MaxClusters: tc.hi}
+			h := LifeMemSplit{Cluster: "big", MinClusters: tc.lo, MaxClusters: tc.hi}
 			for i := range tc.n {
 				v := make([]float32, 8)
 				v[i%tc.axes] = 1
@@ -187,14 +187,14 @@ func TestLifeMemSplit(t *testing.T) {
 }
 
 func TestLifeMemRules(t *testing.T) {
-	batch := []lifemem.LifeMemTrajectory{
+	batch := []LifeMemTrajectory{
 		lmTraj("a", "toolqa", "LoadDB[coffee]", "SQLInterpreter[x]", "Finish[1]"),
 		lmTraj("b", "toolqa", "LoadDB[coffee]", "SQLInterpreter[y]", "Finish[2]"),
 		lmTraj("c", "toolqa", "LoadDB[coffee]", "Finish[3]"),
 		lmTraj("d", "toolqa", "LoadDB[coffee]", "Finish[4]"),
 		lmTraj("e", "toolqa", "Finish[5]"),
 	}
-	got := lmRules(lifemem.LifeMemRules{Trajectories: batch, MaxOps: 4, MaxRules: 20})
+	got := lmRules(LifeMemRules{Trajectories: batch, MaxOps: 4, MaxRules: 20})
 	lines := strings.Split(got, "\n")
 	if len(lines) != 2 {
 		t.Fatalf("rules answer:\n%s", got)
@@ -206,30 +206,30 @@ func TestLifeMemRules(t *testing.T) {
 		t.Errorf("no workflow in %q", lines[0])
 	}
 	// A listed rule with the same pattern is agreed with, not re-added.
-	again := lmRules(lifemem.LifeMemRules{Rules: []string{strings.TrimPrefix(lines[0], "ADD 1: ")}, Trajectories: batch, MaxOps: 1, MaxRules: 20})
+	again := lmRules(LifeMemRules{Rules: []string{strings.TrimPrefix(lines[0], "ADD 1: ")}, Trajectories: batch, MaxOps: 1, MaxRules: 20})
 	if !strings.HasPrefix(again, "AGREE 1: ") || strings.Count(again, "ADD") != 1 {
 		t.Errorf("second answer:\n%s", again)
 	}
 	// The rule cap holds.
-	full := lmRules(lifemem.LifeMemRules{Rules: []string{"x", "y"}, Trajectories: batch, MaxOps: 4, MaxRules: 2})
+	full := lmRules(LifeMemRules{Rules: []string{"x", "y"}, Trajectories: batch, MaxOps: 4, MaxRules: 2})
 	if strings.Contains(full, "ADD") {
 		t.Errorf("answer exceeds MaxRules:\n%s", full)
 	}
 }
 
 func TestLifeMemDispatch(t *testing.T) {
-	s := New(Config{})
+	s := newSim(sim.Config{})
 	for _, h := range []any{
-		lifemem.LifeMemSummary{Cluster: "c"},
-		&lifemem.LifeMemAssign{Trajectories: []lifemem.LifeMemTrajectory{lmTraj("a", "e", "go")}},
-		&lifemem.LifeMemRules{},
-		lifemem.LifeMemSplit{Members: []lifemem.LifeMemTrajectory{lmTraj("a", "e", "go")}},
+		LifeMemSummary{Cluster: "c"},
+		&LifeMemAssign{Trajectories: []LifeMemTrajectory{lmTraj("a", "e", "go")}},
+		&LifeMemRules{},
+		LifeMemSplit{Members: []LifeMemTrajectory{lmTraj("a", "e", "go")}},
 	} {
 		if _, err := s.Generate(context.Background(), llm.Request{Purpose: "lifemem.x", Hint: h}); err != nil {
 			t.Errorf("%T: %v", h, err)
 		}
 	}
-	var nilHint *lifemem.LifeMemAssign
+	var nilHint *LifeMemAssign
 	if _, err := s.Generate(context.Background(), llm.Request{Purpose: "lifemem.assign", Hint: nilHint}); err == nil {
 		t.Error("nil hint answered")
 	}
