@@ -60,7 +60,7 @@ func TestReadPromptUnknownMethod(t *testing.T) {
 			}},
 		{"empty prompt", nil, "", func(s string) bool { return s == "OK" }},
 	}
-	s := sim.New(sim.Config{})
+	s := sim.New(sim.Config{}, testReaders())
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			req := llm.Request{Purpose: "keynotes.extract", Hint: tt.hint, SampleID: "u1/0",
