@@ -434,12 +434,13 @@ func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
 		fmt.Fprintf(stdio.Err, "warning: method %s built an empty memory for %d of %d users (%s); its rows are flagged in the report\n",
 			m, len(empty[m]), len(data.Users), strings.Join(firstN(empty[m], 5), ", "))
 	}
-	for _, w := range run.Warnings.Usage {
+	identical := prediction.IdenticalAnswers(run.Samples)
+	for _, w := range append(run.Warnings.Usage, identical...) {
 		fmt.Fprintf(stdio.Err, "warning: %s\n", w)
 	}
 	iv := accounting.InvalidSummary(run.Usage)
-	fmt.Fprintf(stdio.Out, "run %s: %d/%d samples done, %d errored, %d live model calls, invalid: %s, %s, %s\n",
-		cfg.Name, res.done, res.planned, res.errored, res.liveCalls, iv, accounting.CostText(run.Usage), time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(stdio.Out, "run %s: %d/%d samples done, %d errored, %d live model calls, invalid: %s, %s, %s%s\n",
+		cfg.Name, res.done, res.planned, res.errored, res.liveCalls, iv, accounting.CostText(run.Usage), time.Since(start).Round(time.Millisecond), identicalNote(identical))
 	if pv := plannedVsSpent(rs.dir, run.Usage); pv != "" {
 		fmt.Fprintf(stdio.Out, "run %s: %s\n", cfg.Name, pv)
 	}
