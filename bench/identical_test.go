@@ -20,6 +20,7 @@ import (
 	"github.com/memharness/memharness/datasets/behavior"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/methods/registry"
+	"github.com/memharness/memharness/runlog"
 )
 
 // recall shows the last 20 records as its memory block and, with keywords,
@@ -76,7 +77,7 @@ func (m *recall) Predict(ctx context.Context, env predict.Env, _ predict.Memory,
 func TestPublicMethodsAnswerFromTheirPrompts(t *testing.T) {
 	reg := registry.Default()
 	reg.Register("recent", newRecall(false))
-	reg.Register("recent_keywords", newRecall(true))
+	reg.Register("keyed", newRecall(true))
 	dir, console := runBench(t, &bench.Kinds{Predict: reg}, "recall", `name: recall
 task: movielens
 seed: 42
@@ -88,8 +89,8 @@ dataset:
 backbone: {kind: sim}
 methods:
   - {name: recent, kind: recent}
-  - {name: recent_keywords, kind: recent_keywords}
-  - {name: recent_again, kind: recent}
+  - {name: keyed, kind: keyed}
+  - {name: twin, kind: recent}
 report: {bootstrap: 20}
 `)
 	preds := map[string]map[string]string{}
@@ -109,7 +110,7 @@ report: {bootstrap: 20}
 	}
 	differ := 0
 	for id, p := range preds["recent"] {
-		if preds["recent_keywords"][id] != p {
+		if preds["keyed"][id] != p {
 			differ++
 		}
 	}
@@ -117,11 +118,10 @@ report: {bootstrap: 20}
 		t.Errorf("recent vs recent + keywords: %d of %d answers differ; want some (the reader must read the memory block)\n%s",
 			differ, len(preds["recent"]), console)
 	}
-	// recent and recent_again show the same prompts: the run warns, on the
-	// console, on its final line and in its report; about that pair only.
-	want := fmt.Sprintf("methods recent and recent_again gave identical answers to all %d samples", len(preds["recent"]))
-	if !strings.Contains(console, "warning: "+want) || strings.Contains(console, "recent_again and recent_keywords gave") ||
-		strings.Contains(console, "recent and recent_keywords gave") {
+	// recent and twin show the same prompts: the run warns, on the console,
+	// on its final line and in its report; about that pair only.
+	want := fmt.Sprintf("methods recent and twin gave identical answers to all %d samples", len(preds["recent"]))
+	if !strings.Contains(console, "warning: "+want) || strings.Contains(console, "keyed and") {
 		t.Errorf("console does not warn about exactly the identical pair (%q):\n%s", want, console)
 	}
 	lines := strings.Split(strings.TrimSpace(console), "\n")
@@ -134,7 +134,7 @@ report: {bootstrap: 20}
 	if !strings.Contains(final, "identical answers") {
 		t.Errorf("final line %q does not warn", final)
 	}
-	for _, f := range []string{"warnings.json", "manifest.json", filepath.Join("report", "index.md")} {
+	for _, f := range []string{runlog.WarningsFile, filepath.Join("report", "index.md")} {
 		b, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil {
 			t.Fatal(err)
@@ -142,5 +142,12 @@ report: {bootstrap: 20}
 		if !strings.Contains(string(b), want) {
 			t.Errorf("%s does not carry the warning %q", f, want)
 		}
+	}
+	man, err := runlog.ReadManifest(filepath.Join(dir, runlog.ManifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(man.DataWarnings, func(w string) bool { return strings.HasPrefix(w, want) }) {
+		t.Errorf("the manifest's warnings %q lack %q", man.DataWarnings, want)
 	}
 }
