@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/memharness/memharness/bench/config"
+	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/envs/taubench"
 	"github.com/memharness/memharness/lifelong"
@@ -91,9 +92,10 @@ func (b *backbone) close() {
 // kind's requests, each from the package of the method or environment whose
 // hints it reads: the prediction path, the memory-system baselines, PraMem,
 // the shared agent (with every environment's action syntax), LifeMem and
-// τ-bench's simulated customer.
-func BuiltinSimReaders() ([]sim.Reader, error) {
-	agentReaders, err := agent.SimReaders(all.SimActing()...)
+// τ-bench's simulated customer. moreActing adds what the acting reader
+// knows of environments of one's own (envs.SimActing).
+func BuiltinSimReaders(moreActing ...envs.SimActing) ([]sim.Reader, error) {
+	agentReaders, err := agent.SimReaders(append(all.SimActing(), moreActing...)...)
 	if err != nil {
 		return nil, err
 	}

@@ -11,9 +11,9 @@ import (
 // Act asks an agent for its next action (Purpose "agent.act"). It carries
 // exactly what the agent prompt shows: the task, the episode so far, the
 // exemplar trajectories and the skill rules the method retrieved (the
-// actions an observation offers are parsed from it, AdmissibleIn). The sim
-// backbone imitates the best-matching exemplar or workflow rule (see
-// package llm/sim) and never sees gold data.
+// actions an observation offers are parsed from it). The sim backbone's
+// acting reader (SimReaders, simread.go) imitates the best-matching
+// exemplar or workflow rule and never sees gold data.
 type Act struct {
 	// Env is the environment's registry name; the sim uses it only to know
 	// the action syntax, as the instructions tell a real model.

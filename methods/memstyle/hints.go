@@ -2,12 +2,6 @@ package memstyle
 
 import "github.com/memharness/memharness/llm/hint"
 
-// MemStyle is implemented by the hints of the memory-system baselines
-// (methods/memstyle: Mem0-, MemOS- and ProEx-style memory construction), so
-// the sim dispatches them with a single case. The method is unexported: only
-// this package's types can be memstyle hints.
-type MemStyle interface{ memStyle() }
-
 // MemExtract asks for the salient facts about the user in one chunk of
 // history (Mem0-style extraction). The model answers one fact per line,
 // each starting with "- ", or the single word NONE.
@@ -76,9 +70,3 @@ type ProfileInduce struct {
 	// MaxFacts bounds the statements asked for (0: no bound).
 	MaxFacts int
 }
-
-func (MemExtract) memStyle()     {}
-func (MemUpdate) memStyle()      {}
-func (MemTyped) memStyle()       {}
-func (MemConsolidate) memStyle() {}
-func (ProfileInduce) memStyle()  {}

@@ -197,7 +197,7 @@ func TestMemStyleFactsFeedPrediction(t *testing.T) {
 }
 
 func TestMemStyleNilHints(t *testing.T) {
-	for _, h := range []memstyle.MemStyle{(*memstyle.MemExtract)(nil), (*memstyle.MemUpdate)(nil), (*memstyle.MemTyped)(nil),
+	for _, h := range []any{(*memstyle.MemExtract)(nil), (*memstyle.MemUpdate)(nil), (*memstyle.MemTyped)(nil),
 		(*memstyle.MemConsolidate)(nil), (*memstyle.ProfileInduce)(nil)} {
 		_, err := newSim(sim.Config{}).Generate(context.Background(), llm.Request{Purpose: "p", Hint: h})
 		if err == nil || !strings.Contains(err.Error(), "nil") {

@@ -2,9 +2,9 @@ package pramem
 
 import "github.com/memharness/memharness/llm/hint"
 
-// PraMem practice stages (methods/pramem). Every stage request carries one of
-// the hints below; all of them implement PraMemStage so that the sim backbone
-// dispatches them with a single case.
+// PraMem practice stages. Every stage request carries one of the hints
+// below, each read by its own reader in SimReaders (simread.go); all of them
+// implement PraMemStage, which names the stage in the round's record.
 
 // PraMemStage is implemented by the hints of PraMem's practice calls.
 type PraMemStage interface {
