@@ -88,7 +88,9 @@ func (b *Backbone) Close() {
 // ApproxTokenizer names the default token counter in manifests.
 const ApproxTokenizer = "approx: int(1.5*CJK + 1.3*other/5), the release's fallback estimate"
 
-func Open(ctx context.Context, cfg *config.Config, getenv func(string) string, out string, warn io.Writer) (*Backbone, error) {
+// Open builds the run's model stack for cfg; readers teach the embedded
+// backbone the kinds' own requests (unused on an endpoint).
+func Open(ctx context.Context, cfg *config.Config, getenv func(string) string, out string, warn io.Writer, readers sim.Readers) (*Backbone, error) {
 	// config.Load has already resolved "auto", the endpoints and the model.
 	b := &Backbone{Kind: cfg.Backbone.Kind, Tokens: tokens.Approx{}, Tokenizer: ApproxTokenizer}
 	if p := cfg.Prompt.Tokenizer; p != "" {
@@ -110,7 +112,7 @@ func Open(ctx context.Context, cfg *config.Config, getenv func(string) string, o
 			sc.PersistentInvalidRate = *cfg.Backbone.Sim.PersistentInvalidRate
 		}
 		b.ModelName = sim.Name
-		var model llm.Model = sim.New(sc)
+		var model llm.Model = sim.New(sc, readers)
 		// Prices apply on every backbone: a user sizing a paper run prices
 		// the embedded default's tokens as the endpoint's would be.
 		if p := PricesOf(cfg); p != nil {

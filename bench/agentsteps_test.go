@@ -18,6 +18,7 @@ import (
 	"github.com/memharness/memharness/family/lifelongagents"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/agent"
 	"github.com/memharness/memharness/runlog"
 )
@@ -77,7 +78,7 @@ func TestStepModels(t *testing.T) {
 				BuildModel: tc.build, AssignModel: tc.assign, AssignReasoningEffort: tc.assignEffort,
 				SkillModel: tc.skill, SkillReasoningEffort: tc.skillEffort,
 			}}
-			back, err := backbone.Open(t.Context(), cfg, func(string) string { return "" }, t.TempDir(), io.Discard)
+			back, err := backbone.Open(t.Context(), cfg, func(string) string { return "" }, t.TempDir(), io.Discard, sim.Readers{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -190,7 +191,7 @@ func TestHashEmbedderWarning(t *testing.T) {
 				t.Cleanup(srv.Close)
 				cfg.Backbone.BaseURLs = []string{srv.URL + "/v1"}
 			}
-			back, err := backbone.Open(t.Context(), cfg, func(string) string { return "" }, t.TempDir(), io.Discard)
+			back, err := backbone.Open(t.Context(), cfg, func(string) string { return "" }, t.TempDir(), io.Discard, sim.Readers{})
 			if err != nil {
 				t.Fatal(err)
 			}

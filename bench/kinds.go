@@ -1,6 +1,8 @@
 package bench
 
 import (
+	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/family"
 	"github.com/memharness/memharness/family/builtin"
@@ -30,4 +32,11 @@ func (stdio IO) env() family.Env {
 		k.Families = builtin.Families()
 	}
 	return family.Env{Out: stdio.Out, Err: stdio.Err, Getenv: stdio.Getenv, Kinds: k}
+}
+
+// BuiltinSimReaders are the embedded backbone's readers of every built-in
+// kind's requests (see family.BuiltinSimReaders); a kind of one's own with a
+// reader appends its own to them in Kinds.SimReaders.
+func BuiltinSimReaders(moreActing ...envs.SimActing) ([]sim.Reader, error) {
+	return family.BuiltinSimReaders(moreActing...)
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/lifelong"
+	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/registry"
 )
 
@@ -19,6 +20,26 @@ type Kinds struct {
 	// Families are the task families (the command line fills in the
 	// built-in ones when nil).
 	Families *Registry
+	// SimReaders teach the embedded sim backbone to read the kinds' own
+	// request hints (nil: BuiltinSimReaders). A kind of one's own with a
+	// reader appends it to BuiltinSimReaders(); one without gets the sim's
+	// generic prompt reader.
+	SimReaders []sim.Reader
+}
+
+// Readers is the readers registry a run's sim is built with.
+func (k *Kinds) Readers() (sim.Readers, error) {
+	var rs []sim.Reader
+	if k != nil {
+		rs = k.SimReaders
+	}
+	if rs == nil {
+		var err error
+		if rs, err = BuiltinSimReaders(); err != nil {
+			return sim.Readers{}, err
+		}
+	}
+	return sim.NewReaders(rs...)
 }
 
 // PredictKinds is the prediction method registry (nil: the built-in kinds).

@@ -131,7 +131,7 @@ var paperEnvs = []string{"alfworld", "scienceworld", "apibank", "taubench-retail
 // ReAct (which has no memory), LifeMem beats Synapse, and no two methods tie.
 func TestEmbeddedMethods(t *testing.T) {
 	e := loadEmbedded(t, paperEnvs...)
-	model := sim.New(sim.Config{})
+	model := newSim(sim.Config{})
 	ops := map[string]float64{}
 	res := map[string]lifelong.Result{}
 	for _, kind := range []string{"react", "synapse", "expel", "autoskill", "lifemem"} {
@@ -178,7 +178,7 @@ func TestEmbeddedMethods(t *testing.T) {
 // the reader uses.
 func TestEmbeddedLifeMemAblations(t *testing.T) {
 	e := loadEmbedded(t, paperEnvs...)
-	model := sim.New(sim.Config{})
+	model := newSim(sim.Config{})
 	full := op(e.run(t, model, lifelong.StreamSimilarity, newMethod(t, "lifemem", 2, lifemem.Options{})))
 	for _, abl := range []string{lifemem.NoSkills, lifemem.NoTrajectories} {
 		got := op(e.run(t, model, lifelong.StreamSimilarity, newMethod(t, "lifemem", 2, lifemem.Options{Ablation: abl})))
@@ -204,7 +204,7 @@ func TestEmbeddedLifeMemAblations(t *testing.T) {
 // stream scores highest on every seed tried).
 func TestEmbeddedStreams(t *testing.T) {
 	e := loadEmbedded(t, paperEnvs...)
-	model := sim.New(sim.Config{})
+	model := newSim(sim.Config{})
 	kinds := []string{lifelong.StreamSimilarity, lifelong.StreamRandom, lifelong.StreamBuffer}
 	ops := map[string]float64{}
 	mem := map[string]string{}
@@ -274,7 +274,7 @@ func TestEmbeddedPromptWiring(t *testing.T) {
 		{kind: "lifemem", opts: lifemem.Options{Ablation: lifemem.NoSkills}, exemplars: true},
 		{kind: "lifemem", opts: lifemem.Options{Ablation: lifemem.NoTrajectories}, rules: true},
 	} {
-		rec := &recording{Model: sim.New(sim.Config{})}
+		rec := &recording{Model: newSim(sim.Config{})}
 		e.run(t, rec, lifelong.StreamSimilarity, newMethod(t, c.kind, 2, c.opts))
 		name := c.kind + c.opts.Ablation
 		t.Logf("%-26s %d acting calls: %d with exemplars, %d with rules", name, rec.calls, rec.withExemplars, rec.withRules)
@@ -292,7 +292,7 @@ type recording struct {
 }
 
 func (r *recording) Generate(ctx context.Context, req llm.Request) (llm.Response, error) {
-	if h, ok := req.Hint.(hint.Act); ok {
+	if h, ok := req.Hint.(agent.Act); ok {
 		r.mu.Lock()
 		r.calls++
 		if len(h.Exemplars) > 0 {
@@ -314,7 +314,7 @@ func TestEmbeddedNoPeek(t *testing.T) {
 		t.Skip("plays every method twice over the embedded stream")
 	}
 	e := loadEmbedded(t, paperEnvs...)
-	model := sim.New(sim.Config{})
+	model := newSim(sim.Config{})
 	for _, kind := range []string{"react", "synapse", "expel", "autoskill", "lifemem"} {
 		plain := e.run(t, model, lifelong.StreamSimilarity, newMethod(t, kind, 2, lifemem.Options{}))
 		blind := e.run(t, scrambled{model}, lifelong.StreamSimilarity, newMethod(t, kind, 2, lifemem.Options{}))

@@ -29,7 +29,7 @@ type sensRun struct {
 // longer reaches the memory or the prompt fails here.
 func TestEmbeddedSensitivity(t *testing.T) {
 	e := loadEmbedded(t, "alfworld")
-	model := sim.New(sim.Config{})
+	model := newSim(sim.Config{})
 	play := func(name string, o lifemem.Options) sensRun {
 		m := newMethod(t, "lifemem", 0, o)
 		res := e.run(t, model, lifelong.StreamSimilarity, m)

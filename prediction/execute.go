@@ -180,6 +180,7 @@ func Execute(ctx context.Context, o Options) (Result, error) {
 		return res, err
 	}
 	res.Warnings = accounting.RunWarnings(man, res.Usage)
+	res.Warnings.DataWarnings = append(res.Warnings.DataWarnings, IdenticalAnswers(st.Samples())...)
 	closing := runstore.Closing{Seal: o.Seal, Errored: res.Errored}
 	if o.Report != nil {
 		closing.Report = func() (err error) {

@@ -70,7 +70,7 @@ func (c *modelCustomer) reply(ctx context.Context, agent string) (string, error)
 		Params:   llm.Params{Temperature: &zero, Seed: c.seed},
 		SampleID: c.env + "/" + c.taskID,
 		Affinity: c.taskID,
-		Hint:     hint.UserSim{Env: c.env, Instruction: c.instruction, Turns: append([]hint.SimTurn(nil), c.turns...)},
+		Hint:     UserSim{Env: c.env, Instruction: c.instruction, Turns: append([]hint.SimTurn(nil), c.turns...)},
 	}
 	if c.params != nil {
 		p := *c.params

@@ -11,7 +11,7 @@
 // An agent action is `Action:\n{"name": ..., "arguments": {...}}`; any text
 // whose part after the last "Action:" is not valid JSON is a reply to the
 // customer ("respond"). The customer is an llm.Model (Purpose
-// "taubench.user", hint.UserSim) or, without a model, a scripted customer
+// "taubench.user", UserSim) or, without a model, a scripted customer
 // that states its whole instruction at once, says yes to questions and ends
 // the conversation on any other reply.
 //

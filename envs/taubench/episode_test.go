@@ -8,7 +8,6 @@ import (
 
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/llm/hint"
 )
 
 func taskByID(t testing.TB, s *Suite, id string) envs.Task {
@@ -143,7 +142,7 @@ func TestModelCustomer(t *testing.T) {
 		t.Fatalf("score %v, %d requests, first obs %q", tr.Score, len(reqs), tr.Turns[0].Text)
 	}
 	last := reqs[1]
-	h, ok := last.Hint.(hint.UserSim)
+	h, ok := last.Hint.(UserSim)
 	if !ok || last.Purpose != "taubench.user" || h.Env != "taubench-airline" || !strings.Contains(h.Instruction, "MCO") {
 		t.Fatalf("request: purpose %q hint %#v", last.Purpose, last.Hint)
 	}

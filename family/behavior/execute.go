@@ -98,7 +98,11 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 		}
 		data.Users = mine
 	}
-	back, err := backbone.Open(ctx, cfg, env.Getenv, run.CacheRoot(), env.Err)
+	readers, err := env.Kinds.Readers()
+	if err != nil {
+		return res, err
+	}
+	back, err := backbone.Open(ctx, cfg, env.Getenv, run.CacheRoot(), env.Err, readers)
 	if err != nil {
 		return res, err
 	}
@@ -199,12 +203,13 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 		fmt.Fprintf(env.Err, "warning: method %s built an empty memory for %d of %d users (%s); its rows are flagged in the report\n",
 			m, len(empty[m]), len(data.Users), strings.Join(family.FirstN(empty[m], 5), ", "))
 	}
-	for _, w := range done.Warnings.Usage {
+	identical := prediction.IdenticalAnswers(done.Samples)
+	for _, w := range append(done.Warnings.Usage, identical...) {
 		fmt.Fprintf(env.Err, "warning: %s\n", w)
 	}
 	iv := accounting.InvalidSummary(done.Usage)
-	fmt.Fprintf(env.Out, "run %s: %d/%d samples done, %d errored, %d live model calls, invalid: %s, %s, %s\n",
-		cfg.Name, res.Done, res.Planned, res.Errored, res.LiveCalls, iv, accounting.CostText(done.Usage), time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(env.Out, "run %s: %d/%d samples done, %d errored, %d live model calls, invalid: %s, %s, %s%s\n",
+		cfg.Name, res.Done, res.Planned, res.Errored, res.LiveCalls, iv, accounting.CostText(done.Usage), time.Since(start).Round(time.Millisecond), identicalNote(identical))
 	if pv := family.PlannedVsSpent(run.Dir, done.Usage); pv != "" {
 		fmt.Fprintf(env.Out, "run %s: %s\n", cfg.Name, pv)
 	}

@@ -60,6 +60,10 @@ func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, o
 	if cfg.Backbone.Sim.PersistentInvalidRate != nil {
 		sc.PersistentInvalidRate = *cfg.Backbone.Sim.PersistentInvalidRate
 	}
+	readers, err := env.Kinds.Readers()
+	if err != nil {
+		return planner.Plan{}, err
+	}
 	eval := cfg.Backbone.Model
 	if cfg.Backbone.Kind == "sim" {
 		eval = sim.Name
@@ -72,7 +76,7 @@ func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, o
 		Methods: methods, Users: data.Users,
 		Env:       predict.Env{Embedder: embedder, Tokens: budget, Prompts: texts, MaxAttempts: cfg.Eval.MaxAttempts},
 		EvalModel: eval, BuildModel: build,
-		StandIn: sim.New(sc), Rehearse: pf.Rehearse,
+		StandIn: sim.New(sc, readers), Rehearse: pf.Rehearse,
 		Block: pf.Block, NoPrefix: pf.NoPrefix,
 		Order: harnessOrder(max(1, cfg.Eval.Concurrency), prefixClasses(cfg.Methods)),
 	}

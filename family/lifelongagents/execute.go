@@ -51,7 +51,11 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 		}
 		lc.Methods = mine
 	}
-	back, err := backbone.Open(ctx, cfg, env.Getenv, run.CacheRoot(), env.Err)
+	readers, err := env.Kinds.Readers()
+	if err != nil {
+		return res, err
+	}
+	back, err := backbone.Open(ctx, cfg, env.Getenv, run.CacheRoot(), env.Err, readers)
 	if err != nil {
 		return res, err
 	}

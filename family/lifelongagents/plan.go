@@ -74,11 +74,15 @@ func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, o
 		}
 	}
 
+	readers, err := env.Kinds.Readers()
+	if err != nil {
+		return planner.Plan{}, err
+	}
 	sc := sim.Config{Threshold: cfg.Backbone.Sim.Threshold, Seed: uint64(cfg.Seed)}
 	if cfg.Backbone.Sim.PersistentInvalidRate != nil {
 		sc.PersistentInvalidRate = *cfg.Backbone.Sim.PersistentInvalidRate
 	}
-	standIn := sim.New(sc)
+	standIn := sim.New(sc, readers)
 	act := cfg.Backbone.Model
 	if cfg.Backbone.Kind == "sim" {
 		act = sim.Name

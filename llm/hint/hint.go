@@ -1,6 +1,10 @@
-// Package hint holds the structured views of requests that the sim backbone
-// reads instead of the prompt text. Methods fill them with exactly what the
-// prompt shows, so the sim's answers depend on what a method lets it see.
+// Package hint holds the structured request views that several kinds share
+// and the sim backbone's readers read instead of the prompt text: a history
+// record (Event), a prediction question (Predict), a conversation turn
+// (SimTurn), and the no-peek check's Scramble. Methods fill them with
+// exactly what the prompt shows, so the sim's answers depend on what a
+// method lets it see. A hint only one kind sends lives with that kind,
+// beside the reader it registers with the sim (sim.ReaderFor).
 package hint
 
 // Event is what the prompt shows of one history record.
@@ -20,16 +24,6 @@ type Predict struct {
 	// Target is the current scene (outcomes empty).
 	Target Event
 	// Memory is the memory text appended to the prompt (may be empty). The sim
-	// reads the fact lines it recognises (see package llm/sim).
+	// reads the fact lines it recognises (see sim.ParseFacts).
 	Memory string
-}
-
-// Summarize asks to fold a chunk of history into a running summary.
-type Summarize struct {
-	Field string // the field the summary is for, e.g. "movie_rating"
-	// Fields, when set, are every field the summary serves (OmniBehavior asks
-	// up to 18 questions per user); Field is then the most frequent one.
-	Fields   []string
-	Previous string // the running summary so far
-	Chunk    []Event
 }

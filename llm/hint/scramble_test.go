@@ -7,16 +7,38 @@ import (
 	"github.com/memharness/memharness/llm"
 )
 
+// The shapes of real hints (an agent's act request, a split request and
+// its trajectories), declared here so this package names no method.
+type (
+	act struct {
+		Env           string
+		Task          string
+		Turns         []SimTurn
+		Exemplars     [][]llm.Message
+		ExemplarTasks []string
+	}
+	trajectory struct {
+		Label, Task string
+		Actions     []string
+		Vector      []float32
+	}
+	split struct {
+		Cluster                  string
+		Members                  []trajectory
+		MinClusters, MaxClusters int
+	}
+)
+
 func TestScramble(t *testing.T) {
 	shown := "Task: warm the milk\nUser: You are in the lab.\nAssistant: go to lab\n4 rules at most"
-	h := &Act{
+	h := &act{
 		Env:           "scienceworld",
 		Task:          "warm the milk",
 		Turns:         []SimTurn{{Role: "user", Text: "You are in the lab."}},
 		Exemplars:     [][]llm.Message{{{Role: "assistant", Content: "go to lab"}}},
 		ExemplarTasks: []string{"a gold answer the prompt never shows"},
 	}
-	got := Scramble(h, shown, 1, "Env").(*Act)
+	got := Scramble(h, shown, 1, "Env").(*act)
 	if got == h {
 		t.Fatal("Scramble returned the same pointer")
 	}
@@ -32,8 +54,8 @@ func TestScramble(t *testing.T) {
 		t.Error("Scramble modified its input")
 	}
 
-	tr := LifeMemSplit{Cluster: "c", MinClusters: 4, MaxClusters: 9, Members: []LifeMemTrajectory{{Label: "t1", Task: "warm the milk", Vector: []float32{1, 0}}}}
-	gs := Scramble(tr, shown+" c t1", 2).(LifeMemSplit)
+	tr := split{Cluster: "c", MinClusters: 4, MaxClusters: 9, Members: []trajectory{{Label: "t1", Task: "warm the milk", Vector: []float32{1, 0}}}}
+	gs := Scramble(tr, shown+" c t1", 2).(split)
 	if gs.MinClusters != 4 || gs.MaxClusters == 9 {
 		t.Errorf("ints: got min %d max %d; want 4 kept (shown) and 9 changed", gs.MinClusters, gs.MaxClusters)
 	}
@@ -46,8 +68,8 @@ func TestScramble(t *testing.T) {
 
 	// A prompt that lays values out as JSON shows them encoded: still shown.
 	shownJSON := `{"actions": ["Finish[Pryde \u0026 Wren]", "Action:\n{\"name\": \"get_order\"}"]}`
-	lt := LifeMemTrajectory{Actions: []string{"Finish[Pryde & Wren]", "Action:\n{\"name\": \"get_order\"}", "Finish[never shown]"}}
-	gj := Scramble(lt, shownJSON, 3).(LifeMemTrajectory)
+	lt := trajectory{Actions: []string{"Finish[Pryde & Wren]", "Action:\n{\"name\": \"get_order\"}", "Finish[never shown]"}}
+	gj := Scramble(lt, shownJSON, 3).(trajectory)
 	if gj.Actions[0] != lt.Actions[0] || gj.Actions[1] != lt.Actions[1] {
 		t.Errorf("JSON-encoded values scrambled: %q", gj.Actions[:2])
 	}

@@ -1,40 +1,55 @@
 // Package sim is the embedded "sim" backbone: a deterministic, documented
 // heuristic reader that implements llm.Model. It is not a language model. It
-// reads the structured view of each request (package llm/hint) and answers in
-// the text format a real model is asked for, so the whole pipeline — prompts,
-// parsers, retries, the cache, usage accounting — runs without an endpoint,
-// and its scores show what information each memory method lets a reader see.
+// answers in the text format a real model is asked for, so the whole
+// pipeline — prompts, parsers, retries, the cache, usage accounting — runs
+// without an endpoint, and its scores show what information each memory
+// method lets a reader see.
 //
-// # Requests
+// # Readers
 //
-// hint.Predict with Kind "multi_class" (e.g. a MovieLens rating): the answer
-// estimates the target's Field from the visible records and memory facts
-// and maps the estimate to a class through the user's own visible rating
-// scale (see Ratings). Classes that are not numbers are valued 1, 2, ... in
-// order. With no information at all it answers the middle class.
+// The sim names no method and no environment. A kind that attaches a
+// structured view of its requests (a hint: a value of a Go type of its own,
+// filled with exactly what the prompt shows) teaches the sim to read it with
+// a Reader (ReaderFor), registered in the Readers value handed to New. The
+// built-in readers live beside their kinds (simread*.go in methods/ and
+// envs/; each environment's action syntax in envs/*/simacting.go), and
+// bench builds the registry from the kinds. A nil pointer to a registered hint type is a bug
+// and an error naming the Purpose.
 //
-// hint.Predict with Kind "binary": an estimate of P(yes) (see Estimation)
+// A request with no hint, or with a hint type no reader was registered for
+// (a method of one's own), goes to the generic prompt reader, which reads
+// the message text alone and answers in the format it asks for: a JSON
+// example's shape with its strings filled by an extract, the listed action
+// that shares most words with the rest of the prompt, the mean of the
+// ratings shown on the asked scale (else its middle), the majority of the
+// yes/no answers shown (else "No"), or else the first words of the last
+// user message. Its answers are weak but always well-formed, and they
+// depend on what the prompt shows — its history and its memory blocks — so
+// a new method runs on the sim unchanged and two methods that show
+// different records answer differently.
+//
+// # Toolkit
+//
+// What the readers share is exported: the fact lines of a memory (Fact,
+// ParseFacts, Tally), the estimation of a question's answer from visible
+// records and facts (Sim.Predict over a hint.Predict, described below), and
+// the drawn surface forms of an answer (Sim.Surface).
+//
+// A hint.Predict with Kind "multi_class" (e.g. a MovieLens rating): the
+// answer estimates the target's Field from the visible records and memory
+// facts and maps the estimate to a class through the user's own visible
+// rating scale (see Ratings). Classes that are not numbers are valued 1, 2,
+// ... in order. With no information at all it answers the middle class.
+//
+// A hint.Predict with Kind "binary": an estimate of P(yes) (see Estimation)
 // over visible records of the target's Scene; the answer is "Yes" when it
-// exceeds the threshold (Config.Threshold, 0.5 by default) minus the sum of the memory's
-// bias shifts for Field, clamped to [0.05, 0.95]; otherwise "No".
+// exceeds the threshold (Config.Threshold, 0.5 by default) minus the sum of
+// the memory's bias shifts for Field, clamped to [0.05, 0.95]; otherwise
+// "No".
 //
-// hint.Summarize: folds Chunk into Previous and answers with fact lines (see
-// Facts) carrying the count, sum and mean of Field overall and per attribute
-// value (every '|'-separated value of every attribute, plus scene=<Scene>).
-// Facts for Field parsed from Previous are merged with the chunk, so a
-// running summary carries exact statistics over everything it was shown. At
-// most MaxSummaryFacts scoped lines are kept (highest counts first), keeping
-// a summary well under a thousand tokens.
-//
-// A request with no hint, or with a hint type the sim has never seen (a new
-// method's), goes to the prompt reader, which reads the message text alone
-// and answers in the format it asks for: a JSON example's shape with its
-// strings filled by an extract, the listed action that shares most words
-// with the rest of the prompt, the mean of the ratings shown on the asked
-// scale (else its middle), the majority of the yes/no answers shown (else
-// "No"), or else the first words of the last user message. Its answers are
-// weak but always well-formed, so a new method runs on the sim unchanged. A
-// nil pointer to a known hint is a bug and an error naming the Purpose.
+// The recursive summary's reader (methods/predict) folds a chunk into the
+// previous summary's fact lines, so a running summary carries exact
+// statistics over everything it was shown.
 //
 // # Ratings
 //

@@ -77,7 +77,7 @@ func estimate(p hint.Predict, facts []Fact, prior float64) float64 {
 func targetValues(target hint.Event) map[string][]string {
 	out := make(map[string][]string, len(target.Attrs))
 	for k, v := range target.Attrs {
-		out[k] = values(v)
+		out[k] = AttrValues(v)
 	}
 	return out
 }
@@ -91,7 +91,7 @@ func shared(e hint.Event, want map[string][]string) int {
 			continue
 		}
 		for _, v := range tv {
-			if hasValue(ev, v) {
+			if HasValue(ev, v) {
 				n++
 			}
 		}

@@ -98,8 +98,8 @@ func parseScope(s string) ([]Cond, bool) {
 	return conds, true
 }
 
-// scope renders the scope part of a fact line.
-func scope(conds []Cond) string {
+// Scope renders the scope part of a fact line ("all" without conditions).
+func Scope(conds []Cond) string {
 	if len(conds) == 0 {
 		return "all"
 	}
@@ -120,7 +120,7 @@ func (f Fact) String() string {
 		unit = "record"
 	}
 	sum := math.Round(f.Sum*1e6) / 1e6
-	return "- [" + f.Field + "] " + scope(f.Conds) + ": mean " + strconv.FormatFloat(f.Mean, 'f', 2, 64) +
+	return "- [" + f.Field + "] " + Scope(f.Conds) + ": mean " + strconv.FormatFloat(f.Mean, 'f', 2, 64) +
 		" over " + strconv.Itoa(f.Count) + " " + unit + " (sum " + strconv.FormatFloat(sum, 'f', -1, 64) + ")"
 }
 
@@ -133,15 +133,15 @@ func (f Fact) Holds(target hint.Event) bool {
 			}
 			continue
 		}
-		if !hasValue(target.Attrs[c.Key], c.Value) {
+		if !HasValue(target.Attrs[c.Key], c.Value) {
 			return false
 		}
 	}
 	return true
 }
 
-// values splits a '|'-separated attribute into its non-empty trimmed values.
-func values(attr string) []string {
+// AttrValues splits a '|'-separated attribute into its non-empty trimmed values.
+func AttrValues(attr string) []string {
 	var out []string
 	for v := range strings.SplitSeq(attr, "|") {
 		if v = strings.TrimSpace(v); v != "" {
@@ -151,11 +151,25 @@ func values(attr string) []string {
 	return out
 }
 
-func hasValue(attr, want string) bool {
+// HasValue reports whether the '|'-separated attribute attr has the value want.
+func HasValue(attr, want string) bool {
 	for v := range strings.SplitSeq(attr, "|") {
 		if strings.TrimSpace(v) == want {
 			return true
 		}
 	}
 	return false
+}
+
+// Tally accumulates the outcomes of the records a scope holds for, the
+// statistics a fact line states.
+type Tally struct {
+	Conds []Cond
+	Sum   float64
+	N     int
+}
+
+// Fact is the tally's fact line for field (N must be positive).
+func (t *Tally) Fact(field string) Fact {
+	return Fact{Field: field, Conds: t.Conds, Mean: t.Sum / float64(t.N), Count: t.N, Sum: t.Sum}
 }

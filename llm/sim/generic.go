@@ -50,10 +50,14 @@ var (
 	// ratingRange finds "1-5", "1 to 5", "from 1 to 10", "1~5" near a word
 	// that says it is a score, in English or Chinese.
 	ratingRange = lazyre.New(`(?i)(?:rat(?:e|ing)|score|scale|stars?|grade|评分|打分|分数)[^\n]{0,60}?\b(\d{1,2})\s*(?:-|–|—|~|to|到|至)\s*(\d{1,2})\b`)
-	ratedValue  = lazyre.New(`(?i)(?:rated|rating|score|stars?|评分|打分)[^\d\n.]{0,30}?(\d{1,2}(?:\.\d+)?)`)
-	yesNoAsked  = lazyre.New(`(?i)\byes\b[^\n]{0,20}?\bno\b|\bno\b[^\n]{0,20}?\byes\b|是或否|是否|“是”或“否”`)
-	yesWord     = lazyre.New(`(?im)\byes\b|^\s*是\s*$`)
-	noWord      = lazyre.New(`(?im)\bno\b|^\s*否\s*$`)
+	// pointRange finds a range of points written as such ("（1-5分）").
+	pointRange = lazyre.New(`\b(\d{1,2})\s*(?:-|–|—|~|到|至)\s*(\d{1,2})\s*分`)
+	ratedValue = lazyre.New(`(?i)(?:rated|rating|score|stars?|评分|打分)[^\d\n.]{0,30}?(\d{1,2}(?:\.\d+)?)`)
+	// gavePoints finds a rating stated as points given ("打了4分").
+	gavePoints = lazyre.New(`(?:打了|给了|评了)\s*(\d{1,2}(?:\.\d+)?)\s*分`)
+	yesNoAsked = lazyre.New(`(?i)\byes\b[^\n]{0,20}?\bno\b|\bno\b[^\n]{0,20}?\byes\b|是或否|是否|“是”或“否”`)
+	yesWord    = lazyre.New(`(?im)\byes\b|^\s*是\s*$`)
+	noWord     = lazyre.New(`(?im)\bno\b|^\s*否\s*$`)
 )
 
 // listedActions returns the actions of the last action list in text and
@@ -141,7 +145,9 @@ var stopWords = map[string]bool{
 func ratingScale(text string) (lo, hi int, scale string, ok bool) {
 	m := ratingRange.FindStringSubmatch(text)
 	if m == nil {
-		return 0, 0, "", false
+		if m = pointRange.FindStringSubmatch(text); m == nil {
+			return 0, 0, "", false
+		}
 	}
 	lo, _ = strconv.Atoi(m[1])
 	hi, _ = strconv.Atoi(m[2])
@@ -154,7 +160,7 @@ func ratingScale(text string) (lo, hi int, scale string, ok bool) {
 func ratingAnswer(text string, lo, hi int) int {
 	var sum float64
 	n := 0
-	for _, m := range ratedValue.FindAllStringSubmatch(text, -1) {
+	for _, m := range append(ratedValue.FindAllStringSubmatch(text, -1), gavePoints.FindAllStringSubmatch(text, -1)...) {
 		v, err := strconv.ParseFloat(m[1], 64)
 		if err == nil && v >= float64(lo) && v <= float64(hi) {
 			sum += v

@@ -31,6 +31,9 @@ func TestReadPromptUnknownMethod(t *testing.T) {
 		{"rating is the mean of the shown ratings", notesHint{"x"},
 			"The user rated Alien 5, rated Heat 4 and rated Ran 4.\nRate the film Solaris on a scale from 1 to 5. Reply with the number only.",
 			func(s string) bool { return s == "4" }},
+		{"rating as points given, on a range of points", nil,
+			"以下是该用户过去的评分记录：\n  反应：该用户给这部电影打了5分（满分5分）。\n  反应：该用户给这部电影打了4分（满分5分）。\n  反应：该用户给这部电影打了5分（满分5分）。\n该用户会给这部电影打几分（1-5分）？",
+			func(s string) bool { return s == "5" }},
 		{"rating without evidence is the middle", nil, "Give a rating from 1 to 5 for this movie.", func(s string) bool { return s == "3" }},
 		{"action from a one-line list, the one the goal names", nil,
 			"Your task is to: put a clean mug in the coffee machine.\nAvailable actions: go to drawer 1, take mug 1 from countertop 1, open fridge 1\n>",
@@ -60,7 +63,7 @@ func TestReadPromptUnknownMethod(t *testing.T) {
 			}},
 		{"empty prompt", nil, "", func(s string) bool { return s == "OK" }},
 	}
-	s := sim.New(sim.Config{})
+	s := sim.New(sim.Config{}, testReaders())
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			req := llm.Request{Purpose: "keynotes.extract", Hint: tt.hint, SampleID: "u1/0",

@@ -7,15 +7,17 @@ import (
 	"github.com/memharness/memharness/llm/hint"
 )
 
-// answer is a valid answer before its surface form is chosen.
-type answer struct {
-	label  string // "4", "Yes", ...
-	binary bool
+// Answer is a valid answer before its surface form is chosen.
+type Answer struct {
+	Label  string // "4", "Yes", ...
+	Binary bool
 }
 
-func (s *Sim) predict(purpose string, p hint.Predict) (answer, error) {
+// Predict estimates the answer to the question p shows (see Ratings and
+// Estimation in the package comment); purpose names the request in errors.
+func (s *Sim) Predict(purpose string, p hint.Predict) (Answer, error) {
 	if p.Field == "" {
-		return answer{}, fmt.Errorf("sim: %s: predict hint without a field", purpose)
+		return Answer{}, fmt.Errorf("sim: %s: predict hint without a field", purpose)
 	}
 	facts := ParseFacts(p.Memory)
 	switch p.Kind {
@@ -23,31 +25,31 @@ func (s *Sim) predict(purpose string, p hint.Predict) (answer, error) {
 		return rate(purpose, p, facts)
 	case "binary":
 		prob := estimate(p, facts, 0.5)
-		thr := s.threshold() - biasShift(facts, p.Field)
+		thr := s.Threshold() - biasShift(facts, p.Field)
 		thr = min(max(thr, minThreshold), maxThreshold)
 		if prob > thr {
-			return answer{label: "Yes", binary: true}, nil
+			return Answer{Label: "Yes", Binary: true}, nil
 		}
-		return answer{label: "No", binary: true}, nil
+		return Answer{Label: "No", Binary: true}, nil
 	default:
-		return answer{}, fmt.Errorf("sim: %s: unknown question kind %q for field %s", purpose, p.Kind, p.Field)
+		return Answer{}, fmt.Errorf("sim: %s: unknown question kind %q for field %s", purpose, p.Kind, p.Field)
 	}
 }
 
 // rate predicts a class of a multi_class question.
-func rate(purpose string, p hint.Predict, facts []Fact) (answer, error) {
+func rate(purpose string, p hint.Predict, facts []Fact) (Answer, error) {
 	if len(p.Classes) == 0 {
-		return answer{}, fmt.Errorf("sim: %s: multi_class question %s has no classes", purpose, p.Field)
+		return Answer{}, fmt.Errorf("sim: %s: multi_class question %s has no classes", purpose, p.Field)
 	}
-	vals := classValues(p.Classes)
+	vals := ClassValues(p.Classes)
 	prior := vals[len(vals)/2]
 	best := calibrate(vals, rateEvidence(p, facts, prior))
-	return answer{label: p.Classes[best]}, nil
+	return Answer{Label: p.Classes[best]}, nil
 }
 
-// classValues values the classes: their numbers when every class is a
+// ClassValues values the classes: their numbers when every class is a
 // number, else their 1-based positions.
-func classValues(classes []string) []float64 {
+func ClassValues(classes []string) []float64 {
 	vals := make([]float64, len(classes))
 	for i, c := range classes {
 		v, err := strconv.ParseFloat(c, 64)

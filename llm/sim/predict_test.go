@@ -35,12 +35,12 @@ func TestRatingFollowsVisibleGenres(t *testing.T) {
 		{"Documentary", "3"}, // nothing similar: the user's usual rating
 	} {
 		p := hint.Predict{Field: "movie_rating", Kind: "multi_class", Classes: ratings, Visible: visible, Target: target(tc.genre)}
-		a, err := New(Config{}).predict("predict", p)
+		a, err := New(Config{}, Readers{}).Predict("predict", p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a.label != tc.want {
-			t.Errorf("%s: rating %s, want %s (estimate %.2f)", tc.genre, a.label, tc.want, rateEvidence(p, nil, 3).est)
+		if a.Label != tc.want {
+			t.Errorf("%s: rating %s, want %s (estimate %.2f)", tc.genre, a.Label, tc.want, rateEvidence(p, nil, 3).est)
 		}
 	}
 }
@@ -152,12 +152,12 @@ func TestMemoryWithoutHistory(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := hint.Predict{Field: "movie_rating", Kind: "multi_class", Classes: ratings, Target: target(tc.genre), Memory: tc.memory}
-			a, err := New(Config{}).predict("predict", p)
+			a, err := New(Config{}, Readers{}).Predict("predict", p)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if a.label != tc.want {
-				t.Errorf("rating %s, want %s", a.label, tc.want)
+			if a.Label != tc.want {
+				t.Errorf("rating %s, want %s", a.Label, tc.want)
 			}
 		})
 	}
@@ -166,13 +166,13 @@ func TestMemoryWithoutHistory(t *testing.T) {
 func TestNonNumericClasses(t *testing.T) {
 	p := hint.Predict{Field: "f", Kind: "multi_class", Classes: []string{"low", "mid", "high"},
 		Memory: "- [f] all: mean 2.9 over 50 records"}
-	a, err := New(Config{}).predict("predict", p)
-	if err != nil || a.label != "high" {
-		t.Errorf("got %q, %v; want high", a.label, err)
+	a, err := New(Config{}, Readers{}).Predict("predict", p)
+	if err != nil || a.Label != "high" {
+		t.Errorf("got %q, %v; want high", a.Label, err)
 	}
 	p.Memory = ""
-	if a, _ := New(Config{}).predict("predict", p); a.label != "mid" {
-		t.Errorf("no information: %q, want the middle class", a.label)
+	if a, _ := New(Config{}, Readers{}).Predict("predict", p); a.Label != "mid" {
+		t.Errorf("no information: %q, want the middle class", a.Label)
 	}
 }
 
@@ -209,12 +209,12 @@ func TestBinary(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := hint.Predict{Field: "video_liked", Kind: "binary", Visible: tc.visible,
 				Target: hint.Event{Scene: "视频浏览", Attrs: map[string]string{"author": tc.author}}, Memory: tc.memory}
-			a, err := New(Config{Threshold: tc.thr}).predict("predict", p)
+			a, err := New(Config{Threshold: tc.thr}, Readers{}).Predict("predict", p)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if a.label != tc.want {
-				t.Errorf("answer %s, want %s (P=%.3f)", a.label, tc.want, estimate(p, ParseFacts(tc.memory), 0.5))
+			if a.Label != tc.want {
+				t.Errorf("answer %s, want %s (P=%.3f)", a.Label, tc.want, estimate(p, ParseFacts(tc.memory), 0.5))
 			}
 		})
 	}
@@ -226,7 +226,7 @@ func TestPredictErrors(t *testing.T) {
 		{Field: "f", Kind: "ranking"},
 		{Field: "f", Kind: "multi_class"},
 	} {
-		if _, err := New(Config{}).predict("pramem.trial", p); err == nil {
+		if _, err := New(Config{}, Readers{}).Predict("pramem.trial", p); err == nil {
 			t.Errorf("case %d: no error", i)
 		} else if want := "pramem.trial"; !strings.Contains(err.Error(), want) {
 			t.Errorf("case %d: error %q does not name %q", i, err, want)

@@ -75,7 +75,7 @@ func rateEvidence(p hint.Predict, facts []Fact, prior float64) ratingEvidence {
 			}
 		default:
 			conj = append(conj, f)
-			s := scope(f.Conds)
+			s := Scope(f.Conds)
 			add(s, s, float64(f.Count), f.Sum)
 		}
 	}
@@ -149,13 +149,13 @@ func eventFeatures(e hint.Event, want map[string][]string, conj []Fact) []featID
 		if !ok {
 			continue
 		}
-		for _, v := range values(a) {
+		for _, v := range AttrValues(a) {
 			out = append(out, featID{k + "=" + v, k})
 		}
 	}
 	for _, f := range conj {
 		if f.Holds(e) {
-			s := scope(f.Conds)
+			s := Scope(f.Conds)
 			out = append(out, featID{s, s})
 		}
 	}

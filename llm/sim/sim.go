@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/llm/tokens"
 )
 
@@ -29,15 +28,20 @@ type Config struct {
 
 // Sim is the heuristic reader. It is safe for concurrent use.
 type Sim struct {
-	cfg Config
+	cfg     Config
+	readers Readers
 }
 
 var _ llm.Model = (*Sim)(nil)
 
-// New returns a Sim with cfg.
-func New(cfg Config) *Sim { return &Sim{cfg: cfg} }
+// New returns a Sim with cfg that answers each request whose hint type has
+// a reader in readers with that reader, and every other request with the
+// generic prompt reader. readers is copied: adding to it later does not
+// change this Sim.
+func New(cfg Config, readers Readers) *Sim { return &Sim{cfg: cfg, readers: readers.clone()} }
 
-func (s *Sim) threshold() float64 {
+// Threshold is the binary decision threshold on P(yes).
+func (s *Sim) Threshold() float64 {
 	if s.cfg.Threshold == 0 {
 		return defaultThresh
 	}
@@ -96,52 +100,19 @@ func (s *Sim) sleep(ctx context.Context) error {
 	}
 }
 
-// answer dispatches on the hint's type.
+// answer dispatches on the hint's type: the reader registered for it, or
+// the generic prompt reader when none is.
 func (s *Sim) answer(req llm.Request) (string, error) {
-	switch h := req.Hint.(type) {
-	case hint.Predict:
-		return s.predictText(req, h)
-	case *hint.Predict:
-		if h != nil {
-			return s.predictText(req, *h)
-		}
-	case hint.Summarize:
-		return summarize(req.Purpose, h)
-	case *hint.Summarize:
-		if h != nil {
-			return summarize(req.Purpose, *h)
-		}
-	case hint.MemStyle:
-		return memstyle(req.Purpose, h)
-	case hint.PraMemStage:
-		return s.pramem(req, h)
-	case hint.UserSim:
-		return customer(h), nil
-	case *hint.UserSim:
-		if h != nil {
-			return customer(*h), nil
-		}
-	case hint.LifeMem:
-		return lifemem(req.Purpose, h)
-	case hint.StateAbstract:
-		return abstractState(h), nil
-	case hint.Act, *hint.Act, hint.RuleEdit, *hint.RuleEdit, hint.SkillExtract, *hint.SkillExtract:
-		return agentAnswer(req)
-	default:
-		// No hint, or a hint type of a method the sim has never seen:
-		// read the prompt text alone.
+	if req.Hint == nil {
 		return readPrompt(req), nil
 	}
-	return "", fmt.Errorf("sim: request %q carries a nil %T hint", req.Purpose, req.Hint)
-}
-
-func (s *Sim) predictText(req llm.Request, p hint.Predict) (string, error) {
-	a, err := s.predict(req.Purpose, p)
-	if err != nil {
-		return "", err
+	r, ok := s.readers.lookup(req.Hint)
+	if !ok {
+		// A hint type of a method the sim was not taught: read the prompt
+		// text alone.
+		return readPrompt(req), nil
 	}
-	f, v := s.form(req.SampleID, req.Attempt)
-	return render(a, f, v), nil
+	return r.answer(s, req, req.Hint)
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }

@@ -48,7 +48,7 @@ var forbidden = regexp.MustCompile(`(?i)[0-9]|yes|no|one|two|three|four|five|tru
 func isGarbage(text string) bool { return text != "" && !forbidden.MatchString(text) }
 
 func TestSurfaceRates(t *testing.T) {
-	s := sim.New(sim.Config{})
+	s := sim.New(sim.Config{}, testReaders())
 	const n = 20000
 	count := map[int]map[string]int{0: {}, 1: {}}
 	persistent := 0
@@ -97,8 +97,8 @@ func TestSurfaceRates(t *testing.T) {
 }
 
 func TestSurfaceConfig(t *testing.T) {
-	none := sim.New(sim.Config{PersistentInvalidRate: -1})
-	all := sim.New(sim.Config{PersistentInvalidRate: 1})
+	none := sim.New(sim.Config{PersistentInvalidRate: -1}, testReaders())
+	all := sim.New(sim.Config{PersistentInvalidRate: 1}, testReaders())
 	for i := range 500 {
 		id := fmt.Sprint(i)
 		if r, _ := none.Generate(context.Background(), ratingReq(id, 1)); classify(r, "5") == "garbage" {
@@ -111,8 +111,8 @@ func TestSurfaceConfig(t *testing.T) {
 	// The seed changes which samples get which form, not the answer.
 	diff := 0
 	for i := range 200 {
-		a, _ := sim.New(sim.Config{Seed: 1}).Generate(context.Background(), ratingReq(fmt.Sprint(i), 0))
-		b, _ := sim.New(sim.Config{Seed: 2}).Generate(context.Background(), ratingReq(fmt.Sprint(i), 0))
+		a, _ := sim.New(sim.Config{Seed: 1}, testReaders()).Generate(context.Background(), ratingReq(fmt.Sprint(i), 0))
+		b, _ := sim.New(sim.Config{Seed: 2}, testReaders()).Generate(context.Background(), ratingReq(fmt.Sprint(i), 0))
 		if a.Text != b.Text {
 			diff++
 		}
@@ -125,11 +125,11 @@ func TestSurfaceConfig(t *testing.T) {
 func TestDeterminism(t *testing.T) {
 	for i := range 50 {
 		req := ratingReq(fmt.Sprint(i), i%3)
-		a, err := sim.New(sim.Config{}).Generate(context.Background(), req)
+		a, err := sim.New(sim.Config{}, testReaders()).Generate(context.Background(), req)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _ := sim.New(sim.Config{}).Generate(context.Background(), req)
+		b, _ := sim.New(sim.Config{}, testReaders()).Generate(context.Background(), req)
 		if a.Text != b.Text || a.Usage != b.Usage {
 			t.Fatalf("same request, different answers: %q vs %q", a.Text, b.Text)
 		}
@@ -139,7 +139,7 @@ func TestDeterminism(t *testing.T) {
 func TestUsageAndIdentity(t *testing.T) {
 	req := ratingReq("x", 0)
 	req.Messages = append(req.Messages, llm.Message{Role: "system", Content: strings.Repeat("abcde", 100)})
-	resp, err := sim.New(sim.Config{}).Generate(context.Background(), req)
+	resp, err := sim.New(sim.Config{}, testReaders()).Generate(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,12 +153,11 @@ func TestUsageAndIdentity(t *testing.T) {
 }
 
 func TestHintErrors(t *testing.T) {
-	s := sim.New(sim.Config{})
+	s := sim.New(sim.Config{}, testReaders())
 	// A broken hint of a known kind is a bug and fails loudly; no hint or
 	// an unknown hint type is a new method, answered by the prompt reader
 	// (TestReadPromptUnknownMethod).
-	for _, h := range []any{(*hint.Predict)(nil), (*hint.Summarize)(nil), (*hint.UserSim)(nil),
-		hint.Summarize{}, hint.Predict{Field: "f", Kind: "nope"}} {
+	for _, h := range []any{(*hint.Predict)(nil), hint.Predict{Field: "f", Kind: "nope"}} {
 		_, err := s.Generate(context.Background(), llm.Request{Purpose: "lifemem.assign", Hint: h})
 		if err == nil || !strings.Contains(err.Error(), "lifemem.assign") {
 			t.Errorf("hint %#v: err = %v, want one naming the purpose", h, err)
@@ -176,12 +175,12 @@ func TestHintErrors(t *testing.T) {
 }
 
 func TestLatency(t *testing.T) {
-	s := sim.New(sim.Config{Latency: 20 * time.Millisecond})
+	s := sim.New(sim.Config{Latency: 20 * time.Millisecond}, testReaders())
 	resp, err := s.Generate(context.Background(), ratingReq("x", 0))
 	if err != nil || resp.Latency < 20*time.Millisecond {
 		t.Errorf("latency %v, err %v", resp.Latency, err)
 	}
-	slow := sim.New(sim.Config{Latency: time.Hour})
+	slow := sim.New(sim.Config{Latency: time.Hour}, testReaders())
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -197,7 +196,7 @@ func TestGarbageTextsRejectable(t *testing.T) {
 	// Every garbage variant must be caught by classify's forbidden-pattern
 	// check; find them by scanning samples.
 	seen := map[string]bool{}
-	s := sim.New(sim.Config{PersistentInvalidRate: 1})
+	s := sim.New(sim.Config{PersistentInvalidRate: 1}, testReaders())
 	for i := range 200 {
 		r, _ := s.Generate(context.Background(), ratingReq(fmt.Sprint(i), 0))
 		seen[r.Text] = true

@@ -3,6 +3,8 @@ package sim
 import (
 	"encoding/binary"
 	"hash/fnv"
+
+	"github.com/memharness/memharness/llm"
 )
 
 // form is the surface form of one predict answer.
@@ -78,22 +80,30 @@ func (s *Sim) form(sampleID string, attempt int) (form, uint64) {
 	}
 }
 
+// Surface writes a valid answer in the surface form drawn for the request's
+// sample and attempt (see Surface forms in the package comment), so every
+// reader of a question exercises the parsers and the retry path alike.
+func (s *Sim) Surface(req llm.Request, a Answer) string {
+	f, v := s.form(req.SampleID, req.Attempt)
+	return render(a, f, v)
+}
+
 // render writes a in the given surface form.
-func render(a answer, f form, v uint64) string {
+func render(a Answer, f form, v uint64) string {
 	switch f {
 	case garbage:
 		return garbageTexts[v%uint64(len(garbageTexts))]
 	case think:
-		return thinkTexts[v%uint64(len(thinkTexts))] + a.label
+		return thinkTexts[v%uint64(len(thinkTexts))] + a.Label
 	case prefixed:
 		if v%2 == 0 {
-			return "答案：" + a.label
+			return "答案：" + a.Label
 		}
-		if a.binary {
-			return "Answer: " + a.label
+		if a.Binary {
+			return "Answer: " + a.Label
 		}
-		return "Rating: " + a.label
+		return "Rating: " + a.Label
 	default:
-		return a.label
+		return a.Label
 	}
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/llm/hint"
 )
 
 // PurposeAbstract is the Purpose of Synapse's state-abstraction requests.
@@ -184,7 +183,7 @@ func (a *abstractingAgent) abstract(ctx context.Context, t envs.Task, step int, 
 		Params:   params,
 		SampleID: fmt.Sprintf("%s/%s/%s/%d/abstract", a.method, a.env, t.ID, step),
 		Affinity: a.env + "/" + t.ID,
-		Hint:     hint.StateAbstract{Env: a.env, Task: utterance, State: state},
+		Hint:     StateAbstract{Env: a.env, Task: utterance, State: state},
 	})
 	if err != nil {
 		return "", fmt.Errorf("agent %s: %s/%s step %d: state abstraction: %w", a.method, a.env, t.ID, step, err)

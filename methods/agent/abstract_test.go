@@ -11,7 +11,6 @@ import (
 
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/envs/all"
-	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/agent"
 )
@@ -68,7 +67,7 @@ func TestSynapseStateAbstraction(t *testing.T) {
 		{"expel", "click-tab-2/seed-1", 0},
 	} {
 		t.Run(tc.kind+"/"+tc.task, func(t *testing.T) {
-			rec := &recorder{sim: sim.New(sim.Config{})}
+			rec := &recorder{sim: newSim(sim.Config{})}
 			m, err := agent.New(tc.kind, agent.Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -92,7 +91,7 @@ func TestSynapseStateAbstraction(t *testing.T) {
 				switch req.Purpose {
 				case agent.PurposeAbstract:
 					abstracts++
-					h := req.Hint.(hint.StateAbstract)
+					h := req.Hint.(agent.StateAbstract)
 					if h.Task != "Switch to tab 2 and click Link." || !strings.Contains(h.State, "<script>") {
 						t.Errorf("abstraction hint %+v", h)
 					}
@@ -101,7 +100,7 @@ func TestSynapseStateAbstraction(t *testing.T) {
 					}
 				case agent.PurposeAct:
 					acts++
-					h := req.Hint.(hint.Act)
+					h := req.Hint.(agent.Act)
 					for _, tn := range h.Turns {
 						raw := strings.Contains(tn.Text, "<script>")
 						if raw == (tc.abstracts > 0) && tn.Role == "env" {
@@ -170,7 +169,7 @@ func TestSynapseAbstractionInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := &recorder{sim: sim.New(sim.Config{})}
+	rec := &recorder{sim: newSim(sim.Config{})}
 	m, err := agent.New("synapse", agent.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -201,11 +200,11 @@ func TestSynapseAbstractionInBrowser(t *testing.T) {
 		switch req.Purpose {
 		case agent.PurposeAbstract:
 			abstracts++
-			if !strings.Contains(req.Hint.(hint.StateAbstract).State, ">\n") {
+			if !strings.Contains(req.Hint.(agent.StateAbstract).State, ">\n") {
 				t.Errorf("the raw page has no line breaks between tags; the check below proves nothing")
 			}
 		case agent.PurposeAct:
-			for _, tn := range req.Hint.(hint.Act).Turns {
+			for _, tn := range req.Hint.(agent.Act).Turns {
 				if tn.Role == "env" && strings.Contains(tn.Text, ">\n") {
 					t.Errorf("an acting request saw a raw page:\n%.300s", tn.Text)
 				}

@@ -13,7 +13,6 @@ import (
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/methods/retrieval"
 )
 
@@ -57,7 +56,7 @@ type Skill struct {
 // Text is how the skill appears in the prompt's skills block.
 func (s Skill) Text() string {
 	text := s.Name + " (v" + s.Version + "): " + s.Purpose
-	if _, _, ok := hint.ParseWorkflow(s.Purpose); ok {
+	if _, _, ok := ParseWorkflow(s.Purpose); ok {
 		return text // the purpose already lists the steps
 	}
 	if len(s.Steps) > 0 {
@@ -149,7 +148,7 @@ func (m *AutoSkill) learnOne(ctx context.Context, env Env, t Trajectory) error {
 		Messages: []llm.Message{{Role: "user", Content: b.String()}},
 		Params:   env.Sampling.For(SampleSkills, t.Env),
 		SampleID: "autoskill/extract/" + t.ID,
-		Hint:     hint.SkillExtract{Traj: viewOf(t)},
+		Hint:     SkillExtract{Traj: viewOf(t)},
 		Accept:   func(r llm.Response) bool { _, _, err := ParseSkill(r.Text); return err == nil },
 	})
 	if err != nil {

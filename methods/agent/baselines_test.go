@@ -12,7 +12,6 @@ import (
 	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/embed"
-	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/agent"
 )
@@ -56,7 +55,7 @@ func play(t *testing.T, kind string, data []envData) map[string][]float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := agent.Env{Model: sim.New(sim.Config{}), Seed: 7, Dir: t.TempDir()}
+	env := agent.Env{Model: newSim(sim.Config{}), Seed: 7, Dir: t.TempDir()}
 	for _, d := range data {
 		if err := m.Learn(ctx, env, d.train); err != nil {
 			t.Fatal(err)
@@ -143,7 +142,7 @@ func (r *recorder) Generate(ctx context.Context, req llm.Request) (llm.Response,
 func TestAgentPrompt(t *testing.T) {
 	data := load(t, "toolqa")
 	d := data[0]
-	rec := &recorder{sim: sim.New(sim.Config{})}
+	rec := &recorder{sim: newSim(sim.Config{})}
 	long := d.train[0]
 	long.Messages = append(long.Messages[:1:1], long.Messages[1:]...)
 	long.Messages[0].Content = strings.Repeat("x", 5000)
@@ -157,7 +156,7 @@ func TestAgentPrompt(t *testing.T) {
 		t.Fatalf("%d steps, %d requests", tr.Steps, len(rec.reqs))
 	}
 	req := rec.reqs[1]
-	h, ok := req.Hint.(hint.Act)
+	h, ok := req.Hint.(agent.Act)
 	if !ok {
 		t.Fatalf("hint %T", req.Hint)
 	}
@@ -203,7 +202,7 @@ func TestSaveRestore(t *testing.T) {
 	d := data[0]
 	for _, k := range kinds {
 		t.Run(k, func(t *testing.T) {
-			env := agent.Env{Model: sim.New(sim.Config{}), Seed: 1, Dir: t.TempDir()}
+			env := agent.Env{Model: newSim(sim.Config{}), Seed: 1, Dir: t.TempDir()}
 			m, _ := agent.New(k, agent.Options{})
 			// ReAct is stateless: it is always "restored"; the others have
 			// nothing to restore before their first save.
@@ -247,7 +246,7 @@ func TestSaveRestore(t *testing.T) {
 func TestMemoryContents(t *testing.T) {
 	ctx := context.Background()
 	data := load(t, "scienceworld", "toolqa")
-	env := agent.Env{Model: sim.New(sim.Config{}), Seed: 1, Dir: t.TempDir()}
+	env := agent.Env{Model: newSim(sim.Config{}), Seed: 1, Dir: t.TempDir()}
 	ex := &agent.ExpeL{}
 	sk := &agent.AutoSkill{}
 	n := 0
@@ -264,7 +263,7 @@ func TestMemoryContents(t *testing.T) {
 		t.Fatalf("%d insights", len(ins))
 	}
 	for _, r := range ins {
-		if _, _, ok := hint.ParseWorkflow(r.Text); !ok || r.Importance < 1 {
+		if _, _, ok := agent.ParseWorkflow(r.Text); !ok || r.Importance < 1 {
 			t.Errorf("insight %+v", r)
 		}
 	}
@@ -289,7 +288,7 @@ func TestMemoryContents(t *testing.T) {
 func TestHiddenInstructionStaysHidden(t *testing.T) {
 	data := load(t, "taubench-retail")
 	d := data[0]
-	rec := &recorder{sim: sim.New(sim.Config{})}
+	rec := &recorder{sim: newSim(sim.Config{})}
 	a := agent.NewAgent(agent.AgentConfig{Model: rec, Suite: d.s, Exemplars: []agent.Trajectory{d.train[0]}, Method: "test"})
 	task := d.test[0]
 	if _, err := envs.Run(context.Background(), d.s, task, a, envs.Options{Seed: 1}, 2); err != nil {
@@ -304,7 +303,7 @@ func TestHiddenInstructionStaysHidden(t *testing.T) {
 				t.Fatalf("request %d shows the customer's private goal:\n%s", i, m.Content)
 			}
 		}
-		h := req.Hint.(hint.Act)
+		h := req.Hint.(agent.Act)
 		if h.Task == task.Instruction || h.Task == "" || h.Task != h.Turns[0].Text {
 			t.Errorf("request %d: hint task %q; want the customer's first message %q", i, h.Task, h.Turns[0].Text)
 		}
@@ -350,7 +349,7 @@ func TestHiddenGoalNeverKeysRetrieval(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			env := agent.Env{Model: sim.New(sim.Config{}), Embedder: q, Seed: 7, Dir: t.TempDir()}
+			env := agent.Env{Model: newSim(sim.Config{}), Embedder: q, Seed: 7, Dir: t.TempDir()}
 			for _, d := range []envData{tau, plain, web} {
 				if err := m.Learn(ctx, env, d.train); err != nil {
 					t.Fatal(err)
@@ -415,7 +414,7 @@ func TestAutoSkillCount(t *testing.T) {
 		k, want int
 	}{{0, agent.DefaultSkillK}, {2, 2}, {7, 7}} {
 		t.Run(fmt.Sprint(tc.k), func(t *testing.T) {
-			rec := &recorder{sim: sim.New(sim.Config{})}
+			rec := &recorder{sim: newSim(sim.Config{})}
 			m, err := agent.New("autoskill", agent.Options{K: tc.k})
 			if err != nil {
 				t.Fatal(err)
@@ -439,7 +438,7 @@ func TestAutoSkillCount(t *testing.T) {
 			if _, err := a.Act(ctx, d.test[0], []envs.Turn{{Role: "env", Text: "Task: " + d.test[0].Instruction}}); err != nil {
 				t.Fatal(err)
 			}
-			h := rec.reqs[len(rec.reqs)-1].Hint.(hint.Act)
+			h := rec.reqs[len(rec.reqs)-1].Hint.(agent.Act)
 			if len(h.Rules) != tc.want {
 				t.Errorf("%d skills shown, want %d", len(h.Rules), tc.want)
 			}

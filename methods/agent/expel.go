@@ -11,7 +11,6 @@ import (
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/llm/hint"
 )
 
 // PurposeExpeLRules is the Purpose of ExpeL's insight-editor calls.
@@ -168,7 +167,7 @@ func (m *ExpeL) edit(ctx context.Context, env Env, batch []Trajectory) error {
 	for i, r := range m.state.Insights {
 		texts[i] = r.Text
 	}
-	views := make([]hint.TrajView, len(batch))
+	views := make([]TrajView, len(batch))
 	for i, t := range batch {
 		views[i] = viewOf(t)
 	}
@@ -179,7 +178,7 @@ func (m *ExpeL) edit(ctx context.Context, env Env, batch []Trajectory) error {
 		Messages: []llm.Message{{Role: "user", Content: prompt}},
 		Params:   env.Sampling.For(SampleReflect, batch[0].Env),
 		SampleID: fmt.Sprintf("expel/edit/%d/%s", m.state.Calls, batch[0].ID),
-		Hint:     hint.RuleEdit{Rules: texts, Batch: views, MaxOps: maxOps, MaxRules: maxRules},
+		Hint:     RuleEdit{Rules: texts, Batch: views, MaxOps: maxOps, MaxRules: maxRules},
 		Accept:   func(r llm.Response) bool { _, err := ParseRuleOps(r.Text); return err == nil },
 	}
 	resp, err := env.Distiller().Generate(ctx, req)
@@ -197,8 +196,8 @@ func (m *ExpeL) edit(ctx context.Context, env Env, batch []Trajectory) error {
 	return nil
 }
 
-func viewOf(t Trajectory) hint.TrajView {
-	v := hint.TrajView{Env: t.Env, Task: t.Task, Success: t.Success}
+func viewOf(t Trajectory) TrajView {
+	v := TrajView{Env: t.Env, Task: t.Task, Success: t.Success}
 	for _, msg := range t.Messages {
 		if msg.Role == "assistant" {
 			v.Actions = append(v.Actions, msg.Content)

@@ -55,7 +55,7 @@ type AgentConfig struct {
 
 // NewAgent returns the shared LLM agent: every step renders the prompt
 // (instructions, skills, exemplars, then the current episode as chat turns)
-// and asks the model for one action, with a hint.Act for the sim backbone.
+// and asks the model for one action, with a Act for the sim backbone.
 func NewAgent(cfg AgentConfig) envs.Agent {
 	if cfg.MaxRules <= 0 {
 		cfg.MaxRules = DefaultMaxRules
@@ -179,7 +179,7 @@ func (a *llmAgent) Reply(ctx context.Context, t envs.Task, turns []envs.Turn) (e
 		Params:   params,
 		SampleID: fmt.Sprintf("%s/%s/%s/%d", a.cfg.Method, env, t.ID, step),
 		Affinity: env + "/" + t.ID,
-		Hint: hint.Act{
+		Hint: Act{
 			Env:           env,
 			Task:          task,
 			Turns:         hturns,
@@ -189,7 +189,7 @@ func (a *llmAgent) Reply(ctx context.Context, t envs.Task, turns []envs.Turn) (e
 		},
 	}
 	if f, ok := a.cfg.Prompter.(Fencer); ok {
-		h := req.Hint.(hint.Act)
+		h := req.Hint.(Act)
 		h.Fence = f.Fence()
 		req.Hint = h
 	}

@@ -105,7 +105,7 @@ type ScratchpadPrompter interface {
 
 // Fencer is implemented by Prompters whose source reads the action out of
 // a delimited span of the reply (Synapse: a ``` block on MiniWoB++,
-// backticks on Mind2Web); the agent tells the sim backbone (hint.Act.Fence).
+// backticks on Mind2Web); the agent tells the sim backbone (Act.Fence).
 type Fencer interface {
 	Fence() string
 }

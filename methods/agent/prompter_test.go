@@ -8,7 +8,6 @@ import (
 
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/agent"
 )
@@ -39,7 +38,7 @@ func TestPromptsReachEveryMethod(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rec := &recorder{sim: sim.New(sim.Config{})}
+			rec := &recorder{sim: newSim(sim.Config{})}
 			p := &echoPrompter{}
 			env := agent.Env{Model: rec, Seed: 7, Dir: t.TempDir(), Prompts: &agent.Prompts{
 				Release: map[string]agent.Prompter{"toolqa": p},
@@ -92,7 +91,7 @@ func TestPrompterRulesUncapped(t *testing.T) {
 	rules := []string{"r1", "r2", "r3", "r4", "r5", "r6", "r7"}
 	var got []string
 	p := &rulePrompter{got: &got}
-	m := agent.NewAgent(agent.AgentConfig{Model: sim.New(sim.Config{}), Suite: load(t, "toolqa")[0].s, Rules: rules, Prompter: p})
+	m := agent.NewAgent(agent.AgentConfig{Model: newSim(sim.Config{}), Suite: load(t, "toolqa")[0].s, Rules: rules, Prompter: p})
 	d := load(t, "toolqa")[0]
 	if _, err := envs.Run(context.Background(), d.s, d.test[0], m, envs.Options{Seed: 1}, 1); err != nil {
 		t.Fatal(err)
@@ -180,18 +179,18 @@ func (fencePrompter) ParseReply(reply string) string {
 }
 
 // TestFenceReachesSim: the fence a Prompter's source reads actions from
-// reaches hint.Act, so the sim backbone answers in it and the source's
+// reaches agent.Act, so the sim backbone answers in it and the source's
 // parse finds the action (an unfenced answer would parse to nothing).
 func TestFenceReachesSim(t *testing.T) {
 	d := load(t, "toolqa")[0]
-	rec := &recorder{sim: sim.New(sim.Config{})}
+	rec := &recorder{sim: newSim(sim.Config{})}
 	a := agent.NewAgent(agent.AgentConfig{Model: rec, Suite: d.s, Prompter: &fencePrompter{}, Method: "t",
 		Exemplars: []agent.Trajectory{d.train[0]}})
 	got, err := a.Act(context.Background(), d.test[0], []envs.Turn{{Role: "env", Text: d.test[0].Instruction}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h := rec.reqs[0].Hint.(hint.Act); h.Fence != "```" {
+	if h := rec.reqs[0].Hint.(agent.Act); h.Fence != "```" {
 		t.Errorf("hint fence %q", h.Fence)
 	}
 	if strings.TrimSpace(got) == "" {

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/envs"
-	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/agent"
 )
@@ -35,7 +34,7 @@ func TestRetrievalWaitsForObservedTask(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rec := &recorder{sim: sim.New(sim.Config{})}
+		rec := &recorder{sim: newSim(sim.Config{})}
 		env := agent.Env{Model: rec, Embedder: q, Seed: 1, Dir: t.TempDir()}
 		if err := m.Learn(ctx, env, train); err != nil {
 			t.Fatal(err)
@@ -57,7 +56,7 @@ func TestRetrievalWaitsForObservedTask(t *testing.T) {
 			if req.Purpose != agent.PurposeAct {
 				continue
 			}
-			if h := req.Hint.(hint.Act); h.Task != "Switch to tab 2 and click Link." {
+			if h := req.Hint.(agent.Act); h.Task != "Switch to tab 2 and click Link." {
 				t.Errorf("%s: the agent's task is %q", kind, h.Task)
 			}
 			for _, msg := range req.Messages {

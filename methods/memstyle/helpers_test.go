@@ -110,7 +110,7 @@ func (c *counting) total() int {
 }
 
 func simEnv() predict.Env {
-	return predict.Env{Model: sim.New(sim.Config{}), Embedder: embed.Hash{}}
+	return predict.Env{Model: newSim(sim.Config{}), Embedder: embed.Hash{}}
 }
 
 // result is one method's evaluation on a set of users.

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/datasets/behavior"
-	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/methods/predict"
 )
 
@@ -90,7 +89,7 @@ func (m *mem0) extract(ctx context.Context, b *build, fields []string, chunk []b
 	if err != nil {
 		return nil, err
 	}
-	h := hint.MemExtract{Fields: fields, Chunk: hintEvents(chunk), MaxFacts: m.k.MaxFacts}
+	h := MemExtract{Fields: fields, Chunk: hintEvents(chunk), MaxFacts: m.k.MaxFacts}
 	text, ok, err := b.call(ctx, "mem0.extract", fmt.Sprintf("mem0/%s/extract/%d", b.user, k), prompt, h,
 		func(s string) bool { return parseList(s).valid() })
 	if err != nil || !ok {
@@ -120,22 +119,22 @@ func (m *mem0) update(ctx context.Context, b *build, vc vecCache, fact string, k
 	if err != nil {
 		return fmt.Errorf("method %s: user %s: %w", m.name, b.user, err)
 	}
-	shown := make([]hint.MemItem, len(near))
+	shown := make([]MemItem, len(near))
 	for j, p := range near {
-		shown[j] = hint.MemItem{ID: b.st.Units[p].ID, Text: b.st.Units[p].Text}
+		shown[j] = MemItem{ID: b.st.Units[p].ID, Text: b.st.Units[p].Text}
 	}
 	known := func(id string) bool {
-		return slices.ContainsFunc(shown, func(s hint.MemItem) bool { return s.ID == id })
+		return slices.ContainsFunc(shown, func(s MemItem) bool { return s.ID == id })
 	}
 	prompt, err := m.text(b.env).exec("mem0_update", struct {
 		Fact     string
-		Existing []hint.MemItem
+		Existing []MemItem
 	}{fact, shown})
 	if err != nil {
 		return err
 	}
 	text, ok, err := b.call(ctx, "mem0.update", fmt.Sprintf("mem0/%s/update/%d/%d", b.user, k, i), prompt,
-		hint.MemUpdate{Fact: fact, Existing: shown},
+		MemUpdate{Fact: fact, Existing: shown},
 		func(s string) bool { ops, _ := parseOps(s, known); return len(ops) > 0 })
 	if err != nil {
 		return err

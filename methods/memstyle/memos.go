@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/datasets/behavior"
-	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/llm/tokens"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/methods/retrieval"
@@ -104,7 +103,7 @@ func (m *memos) extract(ctx context.Context, b *build, fields []string, typ stri
 	if err != nil {
 		return err
 	}
-	h := hint.MemTyped{Type: typ, Fields: fields, Span: sp, Existing: existing, Chunk: hintEvents(chunk), MaxUnits: m.k.MaxFacts}
+	h := MemTyped{Type: typ, Fields: fields, Span: sp, Existing: existing, Chunk: hintEvents(chunk), MaxUnits: m.k.MaxFacts}
 	text, ok, err := b.call(ctx, "memos.extract", fmt.Sprintf("memos/%s/%s/%d", b.user, typ, k), prompt, h,
 		func(s string) bool { return parseList(s).valid() })
 	if err != nil || !ok {
@@ -140,7 +139,7 @@ func (m *memos) consolidate(ctx context.Context, b *build, typ string) error {
 		return err
 	}
 	text, ok, err := b.call(ctx, "memos.consolidate", fmt.Sprintf("memos/%s/consolidate/%s/%d", b.user, typ, n), prompt,
-		hint.MemConsolidate{Type: typ, Units: units, Max: target},
+		MemConsolidate{Type: typ, Units: units, Max: target},
 		func(s string) bool { return len(parseList(s).Items) > 0 })
 	if err != nil {
 		return err

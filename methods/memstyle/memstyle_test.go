@@ -97,7 +97,7 @@ func TestEndToEnd(t *testing.T) {
 	}
 	for _, kind := range kinds {
 		t.Run(kind, func(t *testing.T) {
-			model := newCounting(sim.New(sim.Config{}))
+			model := newCounting(newSim(sim.Config{}))
 			env := simEnv()
 			env.Model = model
 			r := evaluate(t, predict.Spec{Kind: kind}, env, users)
@@ -184,7 +184,7 @@ func TestResumeFromCheckpoints(t *testing.T) {
 			}
 
 			cps := newCheckpoints()
-			broken := newCounting(sim.New(sim.Config{}))
+			broken := newCounting(newSim(sim.Config{}))
 			broken.failAfter = full.Calls / 2
 			env.Model, env.Checkpoints = broken, cps
 			if _, err := m.PrepareUser(ctx, env, u); !errors.Is(err, errInjected) {
@@ -193,7 +193,7 @@ func TestResumeFromCheckpoints(t *testing.T) {
 			if len(cps.m) != 1 {
 				t.Fatalf("checkpoints %v", maps.Keys(cps.m))
 			}
-			resumed := newCounting(sim.New(sim.Config{}))
+			resumed := newCounting(newSim(sim.Config{}))
 			env.Model = resumed
 			mem, err := m.PrepareUser(ctx, env, u)
 			if err != nil {
@@ -336,12 +336,12 @@ func TestErrors(t *testing.T) {
 				t.Errorf("no instances: %+v %v", mem, err)
 			}
 			if kind != predict.KindProEx {
-				if _, err := m.PrepareUser(ctx, predict.Env{Model: sim.New(sim.Config{})}, u); err == nil || !strings.Contains(err.Error(), "embedder") {
+				if _, err := m.PrepareUser(ctx, predict.Env{Model: newSim(sim.Config{})}, u); err == nil || !strings.Contains(err.Error(), "embedder") {
 					t.Errorf("no embedder: %v", err)
 				}
 			}
 			// An empty memory predicts like truncation.
-			rec := &recorder{inner: sim.New(sim.Config{})}
+			rec := &recorder{inner: newSim(sim.Config{})}
 			if _, err := m.Predict(ctx, predict.Env{Model: rec, Embedder: embed.Hash{}}, predict.Memory{}, u.Instances[0]); err != nil {
 				t.Fatal(err)
 			}

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/datasets/behavior"
-	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/llm/tokens"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/metrics"
@@ -214,7 +213,7 @@ func (m *proex) induce(ctx context.Context, b *build, fields []string, train []b
 	if err != nil {
 		return err
 	}
-	h := hint.ProfileInduce{Perspective: prof.Perspective, Fields: fields, Records: hintEvents(recs), MaxFacts: m.k.MaxFacts}
+	h := ProfileInduce{Perspective: prof.Perspective, Fields: fields, Records: hintEvents(recs), MaxFacts: m.k.MaxFacts}
 	text, ok, err := b.call(ctx, "proex.induce", fmt.Sprintf("proex/%s/induce/%d", b.user, p), prompt, h,
 		func(s string) bool { return cleanProfile(s) != "" })
 	if err != nil {

@@ -105,11 +105,11 @@ func TestMem0AppliesDecisions(t *testing.T) {
 	// their ids, most similar first, in the prompt and the hint.
 	var upd llm.Request
 	for _, r := range model.reqs {
-		if h, ok := r.Hint.(hint.MemUpdate); ok && h.Fact == "likes cats a lot" {
+		if h, ok := r.Hint.(MemUpdate); ok && h.Fact == "likes cats a lot" {
 			upd = r
 		}
 	}
-	h := upd.Hint.(hint.MemUpdate)
+	h := upd.Hint.(MemUpdate)
 	if len(h.Existing) != 3 || h.Existing[0].ID != "m1" || !strings.Contains(upd.Messages[0].Content, "[m1] likes cats\n") {
 		t.Errorf("update request: %+v\n%s", h, upd.Messages[0].Content)
 	}
@@ -170,7 +170,7 @@ func TestMemOSConsolidates(t *testing.T) {
 		t.Errorf("text:\n%s", mem.Text)
 	}
 	for _, r := range model.reqs {
-		if h, ok := r.Hint.(hint.MemTyped); ok && (h.Span != "records 1-3, 2025-09-01 10:00:00 .. 2025-09-03 10:00:00" || len(h.Chunk) != 3) {
+		if h, ok := r.Hint.(MemTyped); ok && (h.Span != "records 1-3, 2025-09-01 10:00:00 .. 2025-09-03 10:00:00" || len(h.Chunk) != 3) {
 			t.Errorf("typed hint %+v", h)
 		}
 	}
@@ -183,7 +183,7 @@ func TestProExChoosesBestProfile(t *testing.T) {
 	asked := 0
 	model := llm.ModelFunc(func(_ context.Context, req llm.Request) (llm.Response, error) {
 		switch h := req.Hint.(type) {
-		case hint.ProfileInduce:
+		case ProfileInduce:
 			if h.Perspective == "recent" {
 				return llm.Response{Text: good}, nil
 			}

@@ -95,7 +95,7 @@ func omniUsers(t testing.TB, users, tests int, seed uint64) ([]behavior.UserSet,
 }
 
 func simEnv(st predict.Checkpoints) predict.Env {
-	return predict.Env{Model: sim.New(sim.Config{PersistentInvalidRate: -1}), Checkpoints: st}
+	return predict.Env{Model: newSim(sim.Config{PersistentInvalidRate: -1}), Checkpoints: st}
 }
 
 // scored is one answered question.

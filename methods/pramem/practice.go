@@ -8,7 +8,6 @@ import (
 	"github.com/memharness/memharness/datasets/behavior"
 	"github.com/memharness/memharness/datasets/pyrandom"
 	"github.com/memharness/memharness/datasets/sampling"
-	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/methods/predict"
 )
 
@@ -374,13 +373,13 @@ func (sp *stagePrompts) releaseQuestions(order string, target behavior.Event, qs
 }
 
 // task is the hint view of a practice item.
-func (it practiceItem) task() hint.PraMemTask {
-	t := hint.PraMemTask{Target: predict.HintEvent(it.target, false)}
+func (it practiceItem) task() PraMemTask {
+	t := PraMemTask{Target: predict.HintEvent(it.target, false)}
 	for _, e := range it.visible {
 		t.Visible = append(t.Visible, predict.HintEvent(e, true))
 	}
 	for _, q := range it.questions {
-		t.Questions = append(t.Questions, hint.PraMemQuestion{Field: q.Field, Kind: q.Kind, Classes: q.Classes})
+		t.Questions = append(t.Questions, PraMemQuestion{Field: q.Field, Kind: q.Kind, Classes: q.Classes})
 	}
 	return t
 }

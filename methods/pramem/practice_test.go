@@ -12,7 +12,6 @@ import (
 	"github.com/memharness/memharness/datasets/pyrandom"
 	"github.com/memharness/memharness/datasets/synth"
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/methods/predict"
 )
 
@@ -142,7 +141,7 @@ func TestMovieLensPractice(t *testing.T) {
 	var reflected []string
 	cm := llm.ModelFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
 		resp, err := simEnv(nil).Model.Generate(ctx, req)
-		if h, ok := req.Hint.(hint.PraMemTrial); ok && trial == "" {
+		if h, ok := req.Hint.(PraMemTrial); ok && trial == "" {
 			trial = req.Messages[0].Content
 			if len(h.Task.Questions) != 1 || h.Task.Questions[0].Kind != behavior.MultiClass {
 				t.Errorf("questions %+v", h.Task.Questions)

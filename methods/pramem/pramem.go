@@ -163,6 +163,7 @@ func New(s predict.Spec) (predict.Method, error) {
 	if err != nil {
 		return nil, err
 	}
+	ev = ev.WithPredictHint()
 	sp, err := loadStagePrompts(s.Language, s.Templates)
 	if err != nil {
 		return nil, fmt.Errorf("method %s: %w", ev.Name(), err)

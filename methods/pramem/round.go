@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/methods/predict"
 )
 
@@ -113,7 +112,7 @@ type roundRunner struct {
 // call sends one stage request, trying twice on a transport error as the
 // reference's practice client does (the llm stack below already retries and
 // backs off, so no extra sleep). A cancelled context ends the build.
-func (r *roundRunner) call(ctx context.Context, rec *Round, stage, prompt string, h hint.PraMemStage) (*Call, error) {
+func (r *roundRunner) call(ctx context.Context, rec *Round, stage, prompt string, h PraMemStage) (*Call, error) {
 	req := llm.Request{
 		Purpose:  Purpose(stage),
 		Messages: []llm.Message{{Role: "user", Content: prompt}},
@@ -183,7 +182,7 @@ func (r *roundRunner) play(ctx context.Context, rec *Round, it practiceItem, cur
 	if err != nil {
 		return err
 	}
-	trial, err := r.call(ctx, rec, "trial", prompt, hint.PraMemTrial{Task: task, Memory: plainEntries(memText), Direct: cfg.noTrial})
+	trial, err := r.call(ctx, rec, "trial", prompt, PraMemTrial{Task: task, Memory: plainEntries(memText), Direct: cfg.noTrial})
 	if err != nil {
 		return err
 	}
@@ -201,7 +200,7 @@ func (r *roundRunner) play(ctx context.Context, rec *Round, it practiceItem, cur
 	if err != nil {
 		return err
 	}
-	refl, err := r.call(ctx, rec, "reflect", prompt, hint.PraMemReflect{
+	refl, err := r.call(ctx, rec, "reflect", prompt, PraMemReflect{
 		Task: task, Trial: trial.Response, Label: it.truth(), Memory: plainEntries(memText), N: cfg.n, Direct: cfg.noReflection,
 	})
 	if err != nil {
@@ -269,7 +268,7 @@ func (r *roundRunner) check1(ctx context.Context, rec *Round, it practiceItem, p
 	if err != nil {
 		return nil, err
 	}
-	gen, err := r.call(ctx, rec, "scenes", prompt, hint.PraMemScenes{RealText: real, Real: predict.HintEvent(it.target, false), M: cfg.m})
+	gen, err := r.call(ctx, rec, "scenes", prompt, PraMemScenes{RealText: real, Real: predict.HintEvent(it.target, false), M: cfg.m})
 	if err != nil {
 		return nil, err
 	}
@@ -290,7 +289,7 @@ func (r *roundRunner) check1(ctx context.Context, rec *Round, it practiceItem, p
 	if err != nil {
 		return nil, err
 	}
-	jc, err := r.call(ctx, rec, "generalize", prompt, hint.PraMemGeneralize{Options: options, Proposals: props})
+	jc, err := r.call(ctx, rec, "generalize", prompt, PraMemGeneralize{Options: options, Proposals: props})
 	if err != nil {
 		return nil, err
 	}
@@ -325,7 +324,7 @@ func (r *roundRunner) check2(ctx context.Context, rec *Round, it practiceItem, p
 	if err != nil {
 		return nil, err
 	}
-	gen, err := r.call(ctx, rec, "perturb", prompt, hint.PraMemPerturb{History: visible, N: perturbations})
+	gen, err := r.call(ctx, rec, "perturb", prompt, PraMemPerturb{History: visible, N: perturbations})
 	if err != nil {
 		return nil, err
 	}
@@ -342,7 +341,7 @@ func (r *roundRunner) check2(ctx context.Context, rec *Round, it practiceItem, p
 	if err != nil {
 		return nil, err
 	}
-	jc, err := r.call(ctx, rec, "perturb_judge", prompt, hint.PraMemPerturbJudge{History: visible, Desc: plan.Desc, Details: plan.Details, Proposals: props})
+	jc, err := r.call(ctx, rec, "perturb_judge", prompt, PraMemPerturbJudge{History: visible, Desc: plan.Desc, Details: plan.Details, Proposals: props})
 	if err != nil {
 		return nil, err
 	}
@@ -381,7 +380,7 @@ func (r *roundRunner) review(ctx context.Context, rec *Round, cur *ExpMemory) er
 		return err
 	}
 	before := cur.Clone()
-	c, err := r.call(ctx, rec, "review", prompt, hint.PraMemReview{
+	c, err := r.call(ctx, rec, "review", prompt, PraMemReview{
 		UserExp: before.UserExp, ModelExp: before.ModelExp, Proposal: before.Proposal, Support: r.m.cfg.support,
 	})
 	if err != nil {

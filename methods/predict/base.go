@@ -67,6 +67,17 @@ type view struct {
 	prompt string
 	hint   hint.Predict
 	out    Outcome // only the History*/Memory* fields are set
+	// promptOnly sends no structured view: the embedded backbone's generic
+	// reader reads the prompt text (a method built outside this package
+	// with no reader of its own).
+	promptOnly bool
+}
+
+func (v view) requestHint() any {
+	if v.promptOnly {
+		return nil
+	}
+	return v.hint
 }
 
 // compose renders the prompt for inst with history[w.Start:] visible,
@@ -172,7 +183,7 @@ func (b base) ask(ctx context.Context, env Env, inst behavior.Instance, v view) 
 		// answers it once: the meter counts (method, instance).
 		Unit:     b.name + "/" + inst.ID,
 		Affinity: inst.User,
-		Hint:     v.hint,
+		Hint:     v.requestHint(),
 	}
 	out := v.out
 	out.Prompt = v.prompt

@@ -12,7 +12,22 @@ import (
 // prompt over the history window that fits the budget, a memory block
 // appended after it, redraws of invalid answers — for methods built outside
 // this package (methods/pramem), so they evaluate exactly as the baselines do.
-type Evaluator struct{ b base }
+//
+// Its requests carry no structured view by default: on the embedded sim
+// backbone the generic prompt reader reads the prompt text — the history
+// block and the memory block — so a method's answers depend on what its
+// prompt shows. A method whose memory the prediction reader can parse
+// (fact lines, see package llm/sim) asks for the hint.Predict view with
+// WithPredictHint.
+type Evaluator struct {
+	b    base
+	hint bool
+}
+
+// WithPredictHint returns e with every request carrying the hint.Predict
+// view of its prompt (the visible records, the target and, as its Memory,
+// hintMemory or else the memory block), read by predict.SimReaders.
+func (e Evaluator) WithPredictHint() Evaluator { e.hint = true; return e }
 
 // NewEvaluator builds the prediction path of spec s (its name, history
 // budget, sampling parameters and templates; Kind only selects the default
@@ -50,6 +65,7 @@ func (e Evaluator) Predict(ctx context.Context, env Env, inst behavior.Instance,
 	if hintMemory != "" {
 		v.hint.Memory = hintMemory
 	}
+	v.promptOnly = !e.hint
 	return e.b.ask(ctx, env, inst, v)
 }
 

@@ -8,7 +8,6 @@ import (
 
 	"github.com/memharness/memharness/datasets/behavior"
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/llm/tokens"
 )
 
@@ -87,7 +86,7 @@ func (m *summary) fold(ctx context.Context, env Env, p *Prompts, u behavior.User
 	if err != nil {
 		return "", err
 	}
-	h := hint.Summarize{Field: summaryField(u), Fields: summaryFields(u), Previous: prev}
+	h := Summarize{Field: summaryField(u), Fields: summaryFields(u), Previous: prev}
 	for _, e := range chunk {
 		h.Chunk = append(h.Chunk, hintEvent(e, true))
 	}
@@ -121,7 +120,7 @@ func (m *summary) fold(ctx context.Context, env Env, p *Prompts, u behavior.User
 
 func cleanSummary(s string) string { return strings.TrimSpace(StripThink(s)) }
 
-// summaryField names the field the summary is for (hint.Summarize.Field):
+// summaryField names the field the summary is for (Summarize.Field):
 // the field shared by all of the user's questions (MovieLens: movie_rating)
 // or, when they differ (OmniBehavior), the most frequent one, ties going to
 // the first asked. The prompt itself is field-agnostic; only the sim reads

@@ -12,7 +12,6 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/memharness/memharness/datasets/behavior"
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/llm/hint"
 )
 
 // summaryUser has practice records of cost 10 each (xCounter) and test-window
@@ -65,7 +64,7 @@ func TestSummaryChunksAndRunningSummary(t *testing.T) {
 			}
 			next := 0
 			for k, req := range fm.reqs {
-				h := req.Hint.(hint.Summarize)
+				h := req.Hint.(Summarize)
 				wantPrev := ""
 				if k > 0 {
 					wantPrev = fmt.Sprintf("S%d", k-1)
@@ -116,7 +115,7 @@ func TestSummaryCapAndRedraw(t *testing.T) {
 	if len(fm.reqs) != 3 || fm.reqs[1].Attempt != 1 || fm.reqs[2].Attempt != 0 {
 		t.Fatalf("calls %d", len(fm.reqs))
 	}
-	if prev := fm.reqs[2].Hint.(hint.Summarize).Previous; prev != strings.Repeat("x", 7) {
+	if prev := fm.reqs[2].Hint.(Summarize).Previous; prev != strings.Repeat("x", 7) {
 		t.Errorf("previous after cap = %q", prev)
 	}
 	if mem.Text != "ok" || mem.Calls != 3 || mem.Tokens != 0 {

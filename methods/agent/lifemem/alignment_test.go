@@ -12,7 +12,6 @@ import (
 	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/embed"
-	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/agent"
 	"github.com/memharness/memharness/methods/agent/lifemem"
@@ -28,7 +27,7 @@ var alignmentEnvs = []string{"scienceworld", "webshop", "toolqa", "hotpotqa", "a
 // environment, so every exemplar comes from the task's own environment;
 // Synapse keeps one unfiltered pool, so other environments' trajectories
 // leak into its exemplars (the cross-environment noise). Synapse's
-// exemplars are observed through the hint.Act of one acting step.
+// exemplars are observed through the agent.Act of one acting step.
 func TestRetrievalAlignment(t *testing.T) {
 	ctx := context.Background()
 	type stage struct {
@@ -77,13 +76,13 @@ func TestRetrievalAlignment(t *testing.T) {
 	// One memoised hash embedder for both methods; the recording model
 	// keeps the exemplar tasks of every acting call, by task.
 	emb := embed.Memo(embed.Hash{})
-	backbone := sim.New(sim.Config{})
+	backbone := newSim(sim.Config{})
 	var (
 		mu   sync.Mutex
 		seen = map[string][]string{} // env/task ID -> exemplar tasks
 	)
 	model := llm.ModelFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
-		if h, ok := req.Hint.(hint.Act); ok {
+		if h, ok := req.Hint.(agent.Act); ok {
 			key := req.Affinity // env/task ID (the task text may be hidden, as τ-bench's)
 			mu.Lock()
 			if _, done := seen[key]; !done {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/methods/agent"
 	"github.com/memharness/memharness/methods/retrieval"
 )
@@ -176,8 +175,8 @@ func (m *LifeMem) candidates(vecs [][]float32, sid string, seed int64) []candida
 }
 
 // view is a trajectory as prompts and hints show it.
-func view(t agent.Trajectory, lbl string, vec []float32, maxChars int) hint.LifeMemTrajectory {
-	v := hint.LifeMemTrajectory{Label: lbl, Env: t.Env, Task: t.Task, Vector: vec}
+func view(t agent.Trajectory, lbl string, vec []float32, maxChars int) LifeMemTrajectory {
+	v := LifeMemTrajectory{Label: lbl, Env: t.Env, Task: t.Task, Vector: vec}
 	for _, msg := range t.Messages {
 		if msg.Role == "assistant" {
 			v.Actions = append(v.Actions, truncate(msg.Content, maxChars))
@@ -211,7 +210,7 @@ func (m *LifeMem) process(ctx context.Context, env agent.Env, batch []agent.Traj
 	}
 	first := len(m.rows)
 	labels := make([]string, len(batch))
-	views := make([]hint.LifeMemTrajectory, len(batch))
+	views := make([]LifeMemTrajectory, len(batch))
 	byLabel := map[string]int{}
 	msgs := map[string][]llm.Message{}
 	for i, t := range batch {
@@ -221,10 +220,10 @@ func (m *LifeMem) process(ctx context.Context, env agent.Env, batch []agent.Traj
 		byLabel[labels[i]] = i
 	}
 	cands := m.candidates(vecs, sid, env.Seed)
-	candViews := make([]hint.LifeMemCluster, len(cands))
+	candViews := make([]LifeMemCluster, len(cands))
 	exMsgs := map[string][]llm.Message{} // the candidates' examples, for release prompts
 	for k, c := range cands {
-		cv := hint.LifeMemCluster{Name: c.name, Summary: m.clusters[c.name].summary}
+		cv := LifeMemCluster{Name: c.name, Summary: m.clusters[c.name].summary}
 		for _, n := range c.examples {
 			t, err := loadTrajectory(ctx, m.db, n)
 			if err != nil {
@@ -247,13 +246,13 @@ func (m *LifeMem) process(ctx context.Context, env agent.Env, batch []agent.Traj
 		if attempt > 0 {
 			m.st.Count.Retried += len(pending)
 		}
-		h := hint.LifeMemAssign{Candidates: slices.Clone(candViews)}
+		h := LifeMemAssign{Candidates: slices.Clone(candViews)}
 		for _, i := range pending {
 			h.Trajectories = append(h.Trajectories, views[i])
 		}
 		// A re-ask must see the clusters the earlier answer created.
 		for _, name := range createdOrder {
-			cv := hint.LifeMemCluster{Name: name, Summary: "(created in this batch)"}
+			cv := LifeMemCluster{Name: name, Summary: "(created in this batch)"}
 			for _, i := range created[name][:min(len(created[name]), m.opts.CandidateExamples)] {
 				cv.Examples = append(cv.Examples, views[i])
 			}

@@ -12,7 +12,7 @@
 // Restore goes back to that snapshot; Inspect opens it read-only for
 // Describe and Stats.
 //
-// Construction (model env.Builder(), every call with a hint.LifeMem* for the
+// Construction (model env.Builder(), every call with a LifeMem* for the
 // sim backbone): trajectories are buffered into batches of five. Each batch
 // retrieves the four nearest stored trajectories of every member (all
 // environments: clusters may span them), shows their clusters (at most

@@ -80,7 +80,7 @@ func synthStage(env string, n int) []agent.Trajectory {
 func testEnv(t *testing.T, model llm.Model) agent.Env {
 	t.Helper()
 	if model == nil {
-		model = sim.New(sim.Config{})
+		model = newSim(sim.Config{})
 	}
 	return agent.Env{Model: model, Embedder: embed.Hash{}, Seed: 7, Dir: t.TempDir()}
 }

@@ -55,7 +55,7 @@ func TestHiddenGoalNeverKeysRetrieval(t *testing.T) {
 		t.Fatal(err)
 	}
 	q := &embedLog{}
-	backbone := sim.New(sim.Config{})
+	backbone := newSim(sim.Config{})
 	var mu sync.Mutex
 	var leaked []string
 	model := llm.ModelFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {

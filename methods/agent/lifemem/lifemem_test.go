@@ -11,7 +11,6 @@ import (
 
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/agent"
 )
@@ -69,7 +68,7 @@ func TestRetrievalStaysInEnv(t *testing.T) {
 }
 
 func TestFirstBatchOnlyNew(t *testing.T) {
-	rec := &recorder{inner: sim.New(sim.Config{})}
+	rec := &recorder{inner: newSim(sim.Config{})}
 	m := newTest(t, Options{})
 	env := testEnv(t, rec)
 	if err := m.Learn(context.Background(), env, synthStage("alfworld", 10)); err != nil {
@@ -79,14 +78,14 @@ func TestFirstBatchOnlyNew(t *testing.T) {
 	if len(calls) != 2 {
 		t.Fatalf("%d assignment calls for 10 trajectories, want 2", len(calls))
 	}
-	first := calls[0].Hint.(hint.LifeMemAssign)
+	first := calls[0].Hint.(LifeMemAssign)
 	if len(first.Candidates) != 0 || len(first.Trajectories) != 5 {
 		t.Errorf("first batch: %d candidates, %d trajectories; want 0, 5", len(first.Candidates), len(first.Trajectories))
 	}
 	if !strings.Contains(calls[0].Messages[1].Content, "the library is empty") {
 		t.Errorf("first prompt does not say the library is empty")
 	}
-	second := calls[1].Hint.(hint.LifeMemAssign)
+	second := calls[1].Hint.(LifeMemAssign)
 	if len(second.Candidates) == 0 {
 		t.Fatalf("second batch saw no candidate")
 	}
@@ -98,12 +97,12 @@ func TestFirstBatchOnlyNew(t *testing.T) {
 	// A model that answers ADD to unknown clusters on a fresh memory is
 	// coerced into NEW clusters, counted.
 	m2 := newTest(t, Options{})
-	env2 := testEnv(t, &recorder{inner: sim.New(sim.Config{}), rewrite: func(req llm.Request, text string) string {
+	env2 := testEnv(t, &recorder{inner: newSim(sim.Config{}), rewrite: func(req llm.Request, text string) string {
 		if req.Purpose != "lifemem.assign" {
 			return text
 		}
 		var b strings.Builder
-		for _, tr := range req.Hint.(hint.LifeMemAssign).Trajectories {
+		for _, tr := range req.Hint.(LifeMemAssign).Trajectories {
 			fmt.Fprintf(&b, "ADD %s to imagined_cluster\n", tr.Label)
 		}
 		return b.String()
@@ -162,7 +161,7 @@ func TestSplitRule(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			rec := &recorder{inner: sim.New(sim.Config{})}
+			rec := &recorder{inner: newSim(sim.Config{})}
 			m := newTest(t, Options{SplitSize: tc.L, SplitMRL: tc.tau})
 			env := testEnv(t, rec)
 			env.Embedder = axisEmbedder{dim: 8}
@@ -285,7 +284,7 @@ func TestAssignmentRetry(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			rec := &recorder{inner: sim.New(sim.Config{}), rewrite: tc.rewrite}
+			rec := &recorder{inner: newSim(sim.Config{}), rewrite: tc.rewrite}
 			m := newTest(t, Options{Retries: tc.retries})
 			env := testEnv(t, rec)
 			if err := m.Learn(context.Background(), env, synthStage("alfworld", 5)); err != nil {
@@ -540,7 +539,7 @@ func TestSaveRestore(t *testing.T) {
 }
 
 func TestConstructionCost(t *testing.T) {
-	rec := &recorder{inner: sim.New(sim.Config{}), cost: 0.001}
+	rec := &recorder{inner: newSim(sim.Config{}), cost: 0.001}
 	m := newTest(t, Options{SplitSize: 10})
 	env := testEnv(t, rec)
 	learnStages(t, m, env, 10)
@@ -669,7 +668,7 @@ func TestSplitAnswers(t *testing.T) {
 		if req.Purpose != "lifemem.split" {
 			return text
 		}
-		h := req.Hint.(hint.LifeMemSplit)
+		h := req.Hint.(LifeMemSplit)
 		var b strings.Builder
 		b.WriteString("<Execution>\n")
 		for i, mem := range h.Members {
@@ -698,7 +697,7 @@ func TestSplitAnswers(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			rec := &recorder{inner: sim.New(sim.Config{}), rewrite: tc.rewrite}
+			rec := &recorder{inner: newSim(sim.Config{}), rewrite: tc.rewrite}
 			m := newTest(t, Options{SplitSize: 10})
 			env := testEnv(t, rec)
 			env.Embedder = axisEmbedder{dim: 8}

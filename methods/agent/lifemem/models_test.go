@@ -14,9 +14,9 @@ import (
 // assignment model, splits and skills to the skill model, nothing to the
 // acting model.
 func TestConstructionModelsPerStep(t *testing.T) {
-	act := &recorder{inner: sim.New(sim.Config{})}
-	assign := &recorder{inner: sim.New(sim.Config{})}
-	skill := &recorder{inner: sim.New(sim.Config{})}
+	act := &recorder{inner: newSim(sim.Config{})}
+	assign := &recorder{inner: newSim(sim.Config{})}
+	skill := &recorder{inner: newSim(sim.Config{})}
 	m := newTest(t, Options{SplitSize: 10, SplitMRL: 0.95})
 	env := testEnv(t, act)
 	env.AssignModel, env.SkillModel = assign, skill

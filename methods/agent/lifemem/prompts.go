@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/llm/hint"
 )
 
 // The prompts are written for this harness (the reference prompts are
@@ -39,7 +38,7 @@ type jsonTraj struct {
 	Actions  []string      `json:"actions,omitempty"`
 }
 
-func toJSON(v hint.LifeMemTrajectory) jsonTraj {
+func toJSON(v LifeMemTrajectory) jsonTraj {
 	return jsonTraj{ID: v.Label, Env: v.Env, Task: v.Task, Actions: v.Actions}
 }
 
@@ -60,7 +59,7 @@ func mustJSON(v any) string {
 // assignPrompt shows the new trajectories in full (messages truncated to
 // maxChars, from msgs keyed by label) and the candidates' examples as
 // actions only, since those are context rather than the subject.
-func assignPrompt(h hint.LifeMemAssign, msgs map[string][]llm.Message, maxChars int) []llm.Message {
+func assignPrompt(h LifeMemAssign, msgs map[string][]llm.Message, maxChars int) []llm.Message {
 	var b strings.Builder
 	b.WriteString("New trajectories (user turns are observations, assistant turns the agent's actions):\n")
 	trajs := make([]jsonTraj, len(h.Trajectories))
@@ -97,7 +96,7 @@ func assignPrompt(h hint.LifeMemAssign, msgs map[string][]llm.Message, maxChars 
 	return []llm.Message{{Role: "system", Content: assignSystem}, {Role: "user", Content: b.String()}}
 }
 
-func summaryPrompt(h hint.LifeMemSummary) []llm.Message {
+func summaryPrompt(h LifeMemSummary) []llm.Message {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Cluster %s groups the trajectories below.\n", h.Cluster)
 	if h.Previous != "" {
@@ -113,7 +112,7 @@ func summaryPrompt(h hint.LifeMemSummary) []llm.Message {
 	return []llm.Message{{Role: "user", Content: b.String()}}
 }
 
-func splitPrompt(h hint.LifeMemSplit) []llm.Message {
+func splitPrompt(h LifeMemSplit) []llm.Message {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Cluster %s has grown too large and mixes several skills.\nIts description: %s\n", h.Cluster, h.Summary)
 	b.WriteString("Its members (actions truncated):\n")
@@ -141,7 +140,7 @@ Cluster names are snake_case. Every member appears in exactly one line.`, h.MinC
 
 // formatTrial renders a trajectory for the rule editor: the goal, then the
 // turns labelled by who spoke.
-func formatTrial(v hint.LifeMemTrajectory, msgs []llm.Message, maxChars int) string {
+func formatTrial(v LifeMemTrajectory, msgs []llm.Message, maxChars int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Task Goal: %s\n", v.Task)
 	for _, msg := range msgs {
@@ -154,7 +153,7 @@ func formatTrial(v hint.LifeMemTrajectory, msgs []llm.Message, maxChars int) str
 	return b.String()
 }
 
-func rulesPrompt(h hint.LifeMemRules, trials []string) []llm.Message {
+func rulesPrompt(h LifeMemRules, trials []string) []llm.Message {
 	var b strings.Builder
 	fmt.Fprintf(&b, "You keep the list of rules an agent follows for the skill cluster %s (%s).\n\n", h.Cluster, h.Summary)
 	for i, t := range trials {

@@ -7,7 +7,6 @@ import (
 	"github.com/memharness/memharness/internal/pyfmt"
 	"github.com/memharness/memharness/internal/pysrc"
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/methods/agent"
 )
 
@@ -69,7 +68,7 @@ func releaseRequest(t agent.Templates, name string, args map[string]string) ([]l
 // releaseAssign is cluster_trajectory.format(trajectories=..., existing_clusters=...):
 // the new trajectories as training lines, the candidates as
 // {cluster_id: {'summary': ..., 'trajectories': [messages, ...]}}.
-func releaseAssign(t agent.Templates, h hint.LifeMemAssign, msgs func(label string) []llm.Message) ([]llm.Message, error) {
+func releaseAssign(t agent.Templates, h LifeMemAssign, msgs func(label string) []llm.Message) ([]llm.Message, error) {
 	trajs := make([]any, len(h.Trajectories))
 	for i, v := range h.Trajectories {
 		trajs[i] = pyfmt.Dict{{Key: "task_id", Val: v.Label}, {Key: "task", Val: v.Task}, {Key: "messages", Val: pyMessages(msgs(v.Label))}}
@@ -93,7 +92,7 @@ func releaseAssign(t agent.Templates, h hint.LifeMemAssign, msgs func(label stri
 }
 
 // releaseSummary is get_summary.format(trajectories=[messages, ...], summary=...).
-func releaseSummary(t agent.Templates, h hint.LifeMemSummary, members [][]llm.Message) ([]llm.Message, error) {
+func releaseSummary(t agent.Templates, h LifeMemSummary, members [][]llm.Message) ([]llm.Message, error) {
 	trajs := make([]any, len(members))
 	for i, m := range members {
 		trajs[i] = pyMessages(m)
@@ -108,7 +107,7 @@ func releaseSummary(t agent.Templates, h hint.LifeMemSummary, members [][]llm.Me
 // examples=[{'message': ..., 'id': ...}, ...], old_cluster_id=[every
 // cluster name]). The release lists the names in its table's order; here
 // they are sorted (ours keeps no creation order across saves).
-func releaseSplit(t agent.Templates, h hint.LifeMemSplit, members [][]llm.Message, clusters []string) ([]llm.Message, error) {
+func releaseSplit(t agent.Templates, h LifeMemSplit, members [][]llm.Message, clusters []string) ([]llm.Message, error) {
 	ex := make([]any, len(h.Members))
 	for i, v := range h.Members {
 		ex[i] = pyfmt.Dict{{Key: "message", Val: pyMessages(members[i])}, {Key: "id", Val: v.Label}}

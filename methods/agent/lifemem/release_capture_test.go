@@ -9,7 +9,6 @@ import (
 
 	"github.com/memharness/memharness/internal/pysrc"
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/methods/agent"
 )
 
@@ -57,18 +56,18 @@ func TestReleaseConstructionMatchesSource(t *testing.T) {
 	for _, tr := range trajs {
 		byID[tr.ID] = tr.Messages
 	}
-	view := func(tr agent.Trajectory) hint.LifeMemTrajectory {
-		return hint.LifeMemTrajectory{Label: tr.ID, Env: tr.Env, Task: tr.Task}
+	view := func(tr agent.Trajectory) LifeMemTrajectory {
+		return LifeMemTrajectory{Label: tr.ID, Env: tr.Env, Task: tr.Task}
 	}
-	asg := hint.LifeMemAssign{
-		Trajectories: []hint.LifeMemTrajectory{view(trajs[0]), view(trajs[1])},
-		Candidates: []hint.LifeMemCluster{
-			{Name: "tool_lookup", Summary: "This cluster is about tools.", Examples: []hint.LifeMemTrajectory{view(trajs[2])}},
-			{Name: "fresh", Examples: []hint.LifeMemTrajectory{view(trajs[1]), view(trajs[0])}},
+	asg := LifeMemAssign{
+		Trajectories: []LifeMemTrajectory{view(trajs[0]), view(trajs[1])},
+		Candidates: []LifeMemCluster{
+			{Name: "tool_lookup", Summary: "This cluster is about tools.", Examples: []LifeMemTrajectory{view(trajs[2])}},
+			{Name: "fresh", Examples: []LifeMemTrajectory{view(trajs[1]), view(trajs[0])}},
 		},
 	}
-	sum := hint.LifeMemSummary{Cluster: "tool_lookup", Members: asg.Trajectories}
-	spl := hint.LifeMemSplit{Cluster: "tool_lookup", Summary: "This cluster is about \"tools\".", Members: []hint.LifeMemTrajectory{view(trajs[0]), view(trajs[1]), view(trajs[2])}}
+	sum := LifeMemSummary{Cluster: "tool_lookup", Members: asg.Trajectories}
+	spl := LifeMemSplit{Cluster: "tool_lookup", Summary: "This cluster is about \"tools\".", Members: []LifeMemTrajectory{view(trajs[0]), view(trajs[1]), view(trajs[2])}}
 	all := []string{"a_first", "fresh", "tool_lookup"}
 
 	got := map[string]string{}

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/internal/pysrc"
-	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/agent"
 )
@@ -34,7 +33,7 @@ var standinTemplates = agent.Templates{Label: "stand-in", Text: map[string]strin
 // arguments (golden file; -update rewrites it).
 func TestReleaseConstructionPrompts(t *testing.T) {
 	learn := func(prompts *agent.Prompts) (*recorder, Stats) {
-		rec := &recorder{inner: sim.New(sim.Config{})}
+		rec := &recorder{inner: newSim(sim.Config{})}
 		m := newTest(t, Options{SplitSize: 10, SplitMRL: 0.95})
 		env := testEnv(t, rec)
 		env.Embedder = axisEmbedder{dim: 8}
@@ -105,10 +104,10 @@ func TestReleaseConstructionPrompts(t *testing.T) {
 // a missing template, fails the call with the template named.
 func TestReleaseRequestErrors(t *testing.T) {
 	bad := agent.Templates{Label: "broken", Text: map[string]string{tmplSummary: "{trajectories} {nope}"}}
-	if _, err := releaseSummary(bad, hint.LifeMemSummary{Cluster: "c"}, nil); err == nil || !strings.Contains(err.Error(), "nope") {
+	if _, err := releaseSummary(bad, LifeMemSummary{Cluster: "c"}, nil); err == nil || !strings.Contains(err.Error(), "nope") {
 		t.Errorf("unknown field: err %v", err)
 	}
-	if _, err := releaseSplit(bad, hint.LifeMemSplit{Cluster: "c"}, nil, nil); err == nil || !strings.Contains(err.Error(), tmplSplit) {
+	if _, err := releaseSplit(bad, LifeMemSplit{Cluster: "c"}, nil, nil); err == nil || !strings.Contains(err.Error(), tmplSplit) {
 		t.Errorf("missing template: err %v", err)
 	}
 	if _, err := pysrc.Fields(standinTemplates.Text[tmplAssign]); err != nil {

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/internal/lazyre"
-	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/methods/agent"
 )
 
@@ -138,7 +137,7 @@ func (m *LifeMem) distil(ctx context.Context, env agent.Env, name string) error 
 	var rules []string
 	for b := 0; b < len(pool); b += m.opts.RuleBatch {
 		part := pool[b:min(len(pool), b+m.opts.RuleBatch)]
-		h := hint.LifeMemRules{Cluster: name, Summary: c.summary, Rules: slices.Clone(rules),
+		h := LifeMemRules{Cluster: name, Summary: c.summary, Rules: slices.Clone(rules),
 			MaxOps: m.opts.MaxRuleOps, MaxRules: m.opts.MaxRules}
 		trials := make([]string, len(part))
 		for i, n := range part {

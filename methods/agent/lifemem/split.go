@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/methods/agent"
 )
 
@@ -28,7 +27,7 @@ func (m *LifeMem) summarize(ctx context.Context, env agent.Env, name, sid string
 		rows = rows[:(2*len(rows)+2)/3]
 		slices.Sort(rows)
 	}
-	h := hint.LifeMemSummary{Cluster: name, Previous: c.summary}
+	h := LifeMemSummary{Cluster: name, Previous: c.summary}
 	var full [][]llm.Message
 	for _, n := range rows {
 		t, err := loadTrajectory(ctx, m.db, n)
@@ -152,7 +151,7 @@ func (m *LifeMem) splitAll(ctx context.Context, env agent.Env, sid string) error
 // the old cluster, whose row is deleted only when it ends up empty.
 func (m *LifeMem) split(ctx context.Context, env agent.Env, old, sid string) error {
 	c := m.clusters[old]
-	h := hint.LifeMemSplit{Cluster: old, Summary: c.summary, MinClusters: m.opts.SplitMin, MaxClusters: m.opts.SplitMax}
+	h := LifeMemSplit{Cluster: old, Summary: c.summary, MinClusters: m.opts.SplitMin, MaxClusters: m.opts.SplitMax}
 	byLabel := map[string]int{}
 	var full [][]llm.Message
 	for _, n := range c.members {

@@ -54,7 +54,7 @@ func TestEmbeddedStream(t *testing.T) {
 	if len(stages) < 3 {
 		t.Fatalf("only %d embedded suites with train and test tasks", len(stages))
 	}
-	model := sim.New(sim.Config{})
+	model := newSim(sim.Config{})
 	methods := []func() (agent.Method, error){
 		func() (agent.Method, error) { return lifemem.New(lifemem.Options{}) },
 		func() (agent.Method, error) { return lifemem.New(lifemem.Options{Ablation: lifemem.NoSkills}) },

@@ -1,0 +1,7 @@
+package hint
+
+// SimTurn is one message of a simulated conversation.
+type SimTurn struct {
+	Role string // "agent" or "user"
+	Text string
+}

@@ -1,0 +1,17 @@
+package pramem_test
+
+import (
+	"github.com/memharness/memharness/llm/sim"
+	"github.com/memharness/memharness/methods/pramem"
+	"github.com/memharness/memharness/methods/predict"
+)
+
+// newSim is the embedded backbone taught the prediction path's and
+// PraMem's readers.
+func newSim(cfg sim.Config) *sim.Sim {
+	readers, err := sim.NewReaders(append(predict.SimReaders(), pramem.SimReaders()...)...)
+	if err != nil {
+		panic(err)
+	}
+	return sim.New(cfg, readers)
+}
