@@ -251,7 +251,10 @@ func mergeShards(ctx context.Context, stdio IO, runDir string, report bool) erro
 	}
 	fmt.Fprintf(stdio.Err, "report: %s\n", filepath.Join(runDir, "report", "index.md"))
 	_, errored := st.Counts()
-	return stampFingerprint(st, runDir, &cfg, man.ConfigHash, &man, errored)
+	if err := stampFingerprint(st, runDir, &cfg, man.ConfigHash, &man, errored); err != nil {
+		return err
+	}
+	return exportAtEnd(stdio, &cfg, runDir)
 }
 
 // mergePredictions rebuilds the whole run's plan (loading the data, never a

@@ -300,8 +300,13 @@ type runResult struct {
 	dataWarnings                      []string
 }
 
-func executeRun(ctx context.Context, stdio IO, rs runSpec) (runResult, error) {
-	var res runResult
+func executeRun(ctx context.Context, stdio IO, rs runSpec) (res runResult, err error) {
+	// report.export: the finished, reported run in other tools' formats.
+	defer func() {
+		if err == nil && rs.report && rs.shard == nil {
+			err = exportAtEnd(stdio, rs.cfg, rs.dir)
+		}
+	}()
 	cfg := rs.cfg
 	if cfg.Task == "lifemem" {
 		return executeLifelong(ctx, stdio, rs)
