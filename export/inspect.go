@@ -42,6 +42,9 @@ type methodTotals struct {
 
 func (r *run) totals(cs *calls, method string) (methodTotals, error) {
 	var t methodTotals
+	if !r.lifelong {
+		cs = nil // a prediction's usage is on its sample line
+	}
 	err := r.eachItem(cs, method, func(it item) error {
 		t.samples++
 		if it.Error == "" {

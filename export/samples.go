@@ -93,6 +93,9 @@ func openCalls(dir string) (*calls, error) {
 func (c *calls) Close() error { return c.rec.Close() }
 
 func (c *calls) of(unit string) ([]runstore.Call, error) {
+	if c == nil {
+		return nil, nil // a pass that needs no call record
+	}
 	sp := c.index[unit]
 	if len(sp) == 0 {
 		return nil, nil
