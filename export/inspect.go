@@ -1,7 +1,6 @@
 package export
 
 import (
-	"archive/zip"
 	"bufio"
 	"encoding/json"
 	"fmt"
@@ -102,14 +101,16 @@ func (r *run) writeInspectMethod(cs *calls, method, base string) ([]string, erro
 	jw.Write(hb[:len(hb)-1])
 	jw.WriteString(`,"samples":[`)
 
-	zw := zip.NewWriter(zf)
-	stamp := r.finished()
+	zw, err := newZipWriter(zf, filepath.Dir(base), r.finished())
+	if err != nil {
+		return nil, err
+	}
+	defer zw.Close()
 	add := func(name string, v any) error {
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: stamp})
-		if err != nil {
+		if err := zw.create(name); err != nil {
 			return err
 		}
-		return json.NewEncoder(w).Encode(v)
+		return json.NewEncoder(zw).Encode(v)
 	}
 	if err := add("_journal/start.json", inspectStart{Version: head.Version, Eval: head.Eval, Plan: head.Plan}); err != nil {
 		return nil, err
@@ -130,11 +131,7 @@ func (r *run) writeInspectMethod(cs *calls, method, base string) ([]string, erro
 			rw.WriteByte(',')
 		}
 		jw.Write(b)
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: "samples/" + s.ID + "_epoch_1.json", Method: zip.Deflate, Modified: stamp})
-		if err != nil {
-			return err
-		}
-		if _, err := w.Write(b); err != nil {
+		if err := zw.add("samples/"+s.ID+"_epoch_1.json", b); err != nil {
 			return err
 		}
 		sb, err := json.Marshal(r.inspectSummary(s))
@@ -172,23 +169,21 @@ func (r *run) writeInspectMethod(cs *calls, method, base string) ([]string, erro
 		return nil, err
 	}
 	for _, name := range []string{"_journal/summaries/1.json", "summaries.json"} {
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: stamp})
-		if err != nil {
+		if err := zw.create(name); err != nil {
 			return nil, err
 		}
-		if err := copyFile(w, sumF.Name()); err != nil {
+		if err := copyFile(zw, sumF.Name()); err != nil {
 			return nil, err
 		}
 	}
-	w, err := zw.CreateHeader(&zip.FileHeader{Name: "reductions.json", Method: zip.Deflate, Modified: stamp})
-	if err != nil {
+	if err := zw.create("reductions.json"); err != nil {
 		return nil, err
 	}
-	io.WriteString(w, `[{"scorer":`+quote(scorerName)+`,"reducer":"mean","samples":`)
-	if err := copyFile(w, redF.Name()); err != nil {
+	io.WriteString(zw, `[{"scorer":`+quote(scorerName)+`,"reducer":"mean","samples":`)
+	if err := copyFile(zw, redF.Name()); err != nil {
 		return nil, err
 	}
-	io.WriteString(w, "}]\n")
+	io.WriteString(zw, "}]\n")
 	if err := add("header.json", head); err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
 	"slices"
@@ -70,31 +71,98 @@ func usageOf(c runstore.Call) callUsage {
 		LatencyMS: float64(c.LatencyNS) / 1e6}
 }
 
-// calls is the run's call record with its journal index: each item's
-// calls are read when the item is, never all at once.
+// calls is the run's call record, read one item's calls at a time. A
+// compacted run's journal holds its samples' lines in samples.jsonl's
+// order, so a pass over the samples walks the journal beside them (a
+// cursor) and holds nothing; only when a unit is not where the order says
+// (a run that was never compacted, a lifelong run's cells, a sample without
+// calls) is the journal indexed, once: a unit name and an offset per line.
 type calls struct {
 	rec   *runstore.CallRecord
 	index map[string][]runlog.Span
+	// The cursor: the journal's units in order, and one read ahead.
+	next    func() (string, runlog.Span, bool)
+	stop    func()
+	ahead   *unitLine
+	walkErr error
 }
+
+type unitLine struct {
+	unit string
+	sp   runlog.Span
+}
+
+var errStopWalk = errors.New("stop")
 
 func openCalls(dir string) (*calls, error) {
 	rec, err := runstore.OpenCalls(dir)
 	if err != nil {
 		return nil, err
 	}
-	idx, err := rec.IndexUnits()
-	if err != nil {
-		rec.Close()
-		return nil, err
-	}
-	return &calls{rec: rec, index: idx}, nil
+	return &calls{rec: rec}, nil
 }
 
-func (c *calls) Close() error { return c.rec.Close() }
+func (c *calls) Close() error {
+	if c.stop != nil {
+		c.stop()
+	}
+	return c.rec.Close()
+}
+
+// rewind starts the cursor again at the journal's first line (each pass
+// over the samples walks it once).
+func (c *calls) rewind() {
+	if c == nil || c.index != nil {
+		return
+	}
+	if c.stop != nil {
+		c.stop()
+	}
+	c.ahead, c.walkErr = nil, nil
+	c.next, c.stop = iter.Pull2(func(yield func(string, runlog.Span) bool) {
+		err := c.rec.EachUnit(func(u string, sp runlog.Span) error {
+			if !yield(u, sp) {
+				return errStopWalk
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, errStopWalk) {
+			c.walkErr = err
+		}
+	})
+}
+
+func (c *calls) indexed() error {
+	if c.index != nil {
+		return nil
+	}
+	if c.stop != nil {
+		c.stop()
+		c.next, c.stop = nil, nil
+	}
+	idx, err := c.rec.IndexUnits()
+	if err != nil {
+		return err
+	}
+	c.index = idx
+	return nil
+}
 
 func (c *calls) of(unit string) ([]runstore.Call, error) {
 	if c == nil {
 		return nil, nil // a pass that needs no call record
+	}
+	if c.index == nil && c.next != nil {
+		spans, found, err := c.walkTo(unit)
+		if err != nil {
+			return nil, err
+		}
+		if found {
+			return c.rec.OfLines(spans)
+		}
+	}
+	if err := c.indexed(); err != nil {
+		return nil, err
 	}
 	sp := c.index[unit]
 	if len(sp) == 0 {
@@ -103,8 +171,43 @@ func (c *calls) of(unit string) ([]runstore.Call, error) {
 	return c.rec.OfLines(sp)
 }
 
+// walkTo moves the cursor to unit's lines and past them; found is false
+// when the journal ended first (the unit is elsewhere or absent).
+func (c *calls) walkTo(unit string) ([]runlog.Span, bool, error) {
+	pull := func() (unitLine, bool) {
+		if c.ahead != nil {
+			l := *c.ahead
+			c.ahead = nil
+			return l, true
+		}
+		u, sp, ok := c.next()
+		return unitLine{u, sp}, ok
+	}
+	var spans []runlog.Span
+	for {
+		l, ok := pull()
+		if !ok {
+			if c.walkErr != nil {
+				return nil, false, c.walkErr
+			}
+			c.stop()
+			c.next, c.stop = nil, nil
+			return spans, len(spans) > 0, nil
+		}
+		if l.unit == unit {
+			spans = append(spans, l.sp)
+			continue
+		}
+		if len(spans) > 0 {
+			c.ahead = &l
+			return spans, true, nil
+		}
+	}
+}
+
 // eachItem calls fn with every sample of method, in the run's order.
 func (r *run) eachItem(cs *calls, method string, fn func(item) error) error {
+	cs.rewind()
 	if r.lifelong {
 		return r.eachEpisode(cs, method, fn)
 	}
