@@ -71,10 +71,19 @@ func loadInteropSchemas(t *testing.T) interopSchemas {
 	return s
 }
 
+// secretKey is set as OPENAI_API_KEY while the runs run: no export may hold it.
+const secretKey = "sk-export-test-0123456789abcdef"
+
 func benchMain(t *testing.T, args ...string) string {
 	t.Helper()
 	var out bytes.Buffer
-	if code := bench.Main(context.Background(), args, bench.IO{Out: &out, Err: &out}); code != 0 {
+	getenv := func(k string) string {
+		if k == "OPENAI_API_KEY" {
+			return secretKey
+		}
+		return ""
+	}
+	if code := bench.Main(context.Background(), args, bench.IO{Out: &out, Err: &out, Getenv: getenv}); code != 0 {
 		t.Fatalf("bench %s: exit %d\n%s", strings.Join(args, " "), code, out.String())
 	}
 	return out.String()
@@ -97,7 +106,7 @@ func TestExportFormatsValidateAndRoundTrip(t *testing.T) {
 		{"smoke", filepath.Join(tmp, "a", "smoke"), func() {
 			// report.export writes the formats at the end of the run.
 			benchMain(t, append([]string{"run", "-c", "../configs/smoke.yaml", "--out", filepath.Join(tmp, "a"),
-				"--set", "report.export=[inspect, eee, lmeval]"}, pred...)...)
+				"--set", "backbone.kind=sim", "--set", "report.export=[inspect, eee, lmeval]"}, pred...)...)
 		}},
 		{"movielens_confusion", filepath.Join(tmp, "b", "movielens_confusion"), func() {
 			benchMain(t, append([]string{"run", "-c", "../configs/paper/movielens_confusion.yaml", "--out", filepath.Join(tmp, "b")}, pred...)...)
@@ -250,6 +259,7 @@ func checkExport(t *testing.T, s interopSchemas, run, out string) {
 		}
 	}
 	samples := 0
+	rejected := map[string]bool{}
 	err := filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -259,9 +269,21 @@ func checkExport(t *testing.T, s interopSchemas, run, out string) {
 			return err
 		}
 		name := filepath.Base(p)
+		if bytes.Contains(b, []byte(secretKey)) {
+			t.Errorf("%s holds the API key", p)
+		}
 		switch {
 		case strings.HasSuffix(p, ".json") && strings.Contains(p, string(filepath.Separator)+"inspect"+string(filepath.Separator)):
 			validate(t, s.log, p, decode(t, p, b))
+			if !rejected["inspect"] {
+				// The schema is really applied: a log without its model is refused.
+				doc := decode(t, p, b).(map[string]any)
+				delete(doc["eval"].(map[string]any), "model")
+				if s.log.Validate(doc) == nil {
+					t.Errorf("%s: a log without eval.model passed the schema", p)
+				}
+				rejected["inspect"] = true
+			}
 			var log struct {
 				Eval struct {
 					TaskArgs struct{ Method string } `json:"task_args"`
@@ -296,6 +318,9 @@ func checkExport(t *testing.T, s interopSchemas, run, out string) {
 				}
 				body, _ := io.ReadAll(rc)
 				rc.Close()
+				if bytes.Contains(body, []byte(secretKey)) {
+					t.Errorf("%s:%s holds the API key", p, f.Name)
+				}
 				switch {
 				case f.Name == "header.json":
 					validate(t, s.log, p+":header.json", decode(t, f.Name, body))
@@ -315,6 +340,14 @@ func checkExport(t *testing.T, s interopSchemas, run, out string) {
 			}
 		case strings.Contains(p, string(filepath.Separator)+"eee"+string(filepath.Separator)) && strings.HasSuffix(name, ".json"):
 			validate(t, s.eee, p, decode(t, p, b))
+			if !rejected["eee"] {
+				doc := decode(t, p, b).(map[string]any)
+				doc["evaluation_results"].([]any)[0].(map[string]any)["score_details"] = map[string]any{"score": "high"}
+				if s.eee.Validate(doc) == nil {
+					t.Errorf("%s: a record with a text score passed the schema", p)
+				}
+				rejected["eee"] = true
+			}
 			var rec struct {
 				ModelInfo struct {
 					AdditionalDetails struct {
@@ -322,7 +355,7 @@ func checkExport(t *testing.T, s interopSchemas, run, out string) {
 					} `json:"additional_details"`
 				} `json:"model_info"`
 				EvaluationResults []struct {
-					ID           string `json:"evaluation_result_id"`
+					ID           string                  `json:"evaluation_result_id"`
 					ScoreDetails struct{ Score float64 } `json:"score_details"`
 				} `json:"evaluation_results"`
 			}

@@ -83,4 +83,3 @@ func exportAtEnd(stdio IO, cfg *config.Config, dir string) error {
 	fmt.Fprintf(stdio.Out, "export: %d files in %s\n", len(files), filepath.Join(dir, ExportDir))
 	return nil
 }
-

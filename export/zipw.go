@@ -20,16 +20,16 @@ import (
 // deflated and followed by a data descriptor; ZIP64 records are written
 // when the entry count or offsets need them.
 type zipWriter struct {
-	out        *countingWriter
-	dir        *os.File
-	dirw       *bufio.Writer
-	dirSize    int64
-	entries    int64
-	dosTime    uint16
-	dosDate    uint16
-	fw         *flate.Writer
-	cur        *zipEntry
-	closed     bool
+	out     *countingWriter
+	dir     *os.File
+	dirw    *bufio.Writer
+	dirSize int64
+	entries int64
+	dosTime uint16
+	dosDate uint16
+	fw      *flate.Writer
+	cur     *zipEntry
+	closed  bool
 }
 
 type zipEntry struct {
