@@ -273,6 +273,18 @@ func checkExport(t *testing.T, s interopSchemas, run, out string) {
 			t.Errorf("%s holds the API key", p)
 		}
 		switch {
+		case name == "listing.json":
+			// The viewer's manifest: each log's header, by file name.
+			listing := decode(t, p, b).(map[string]any)
+			if len(listing) == 0 {
+				t.Errorf("%s lists no log", p)
+			}
+			for file, head := range listing {
+				validate(t, s.log, p+": "+file, head)
+				if _, err := os.Stat(filepath.Join(filepath.Dir(p), file)); err != nil {
+					t.Errorf("%s lists %s: %v", p, file, err)
+				}
+			}
 		case strings.HasSuffix(p, ".json") && strings.Contains(p, string(filepath.Separator)+"inspect"+string(filepath.Separator)):
 			validate(t, s.log, p, decode(t, p, b))
 			if !rejected["inspect"] {

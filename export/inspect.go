@@ -18,18 +18,27 @@ import (
 // scorerName is the scorer every exported sample score is filed under.
 const scorerName = "memharness"
 
-// writeInspect writes one .json log and one .eval zip per method into out.
+// writeInspect writes one .json log and one .eval zip per method into out,
+// and listing.json, the headers of the .json logs by file name: the
+// manifest Inspect's log viewer reads from a folder served over HTTP (as
+// `inspect view bundle` deploys one), so out opens in the viewer as is.
 func (r *run) writeInspect(cs *calls, out string) ([]string, error) {
 	var files []string
+	listing := map[string]inspectLog{}
 	for _, m := range r.methods {
-		base := filepath.Join(out, fileSafe(r.task())+"_"+fileSafe(m))
-		fs, err := r.writeInspectMethod(cs, m, base)
+		name := fileSafe(r.task()) + "_" + fileSafe(m)
+		head, fs, err := r.writeInspectMethod(cs, m, filepath.Join(out, name))
 		if err != nil {
 			return files, fmt.Errorf("inspect log of %s: %w", m, err)
 		}
 		files = append(files, fs...)
+		listing[name+".json"] = head
 	}
-	return files, nil
+	path := filepath.Join(out, "listing.json")
+	if err := writeJSONFile(path, listing); err != nil {
+		return files, err
+	}
+	return append(files, path), nil
 }
 
 // methodTotals is what a log's header says of its samples, counted in a
@@ -57,12 +66,19 @@ func (r *run) totals(cs *calls, method string) (methodTotals, error) {
 
 func (r *run) inspectModel() string { return r.man.Backbone + "/" + r.model() }
 
-func (r *run) writeInspectMethod(cs *calls, method, base string) ([]string, error) {
+// writeInspectMethod writes method's log as base.json and base.eval and
+// returns its header.
+func (r *run) writeInspectMethod(cs *calls, method, base string) (inspectLog, []string, error) {
 	tot, err := r.totals(cs, method)
 	if err != nil {
-		return nil, err
+		return inspectLog{}, nil, err
 	}
 	head := r.inspectHeader(method, tot)
+	files, err := r.writeInspectFiles(cs, method, base, head)
+	return head, files, err
+}
+
+func (r *run) writeInspectFiles(cs *calls, method, base string, head inspectLog) ([]string, error) {
 	jsonPath, evalPath := base+".json", base+".eval"
 	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
 		return nil, err
