@@ -78,8 +78,14 @@ func (r *run) writeInspectMethod(cs *calls, method, base string) (inspectLog, []
 	return head, files, err
 }
 
-func (r *run) writeInspectFiles(cs *calls, method, base string, head inspectLog) ([]string, error) {
+func (r *run) writeInspectFiles(cs *calls, method, base string, head inspectLog) (files []string, err error) {
 	jsonPath, evalPath := base+".json", base+".eval"
+	defer func() {
+		if err != nil { // no half-written log is left behind
+			os.Remove(jsonPath + ".tmp")
+			os.Remove(evalPath + ".tmp")
+		}
+	}()
 	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
 		return nil, err
 	}
