@@ -8,6 +8,7 @@ import (
 
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/export"
+	"github.com/memharness/memharness/runlog"
 )
 
 // ExportDir is where a run's exports go unless --out says otherwise.
@@ -42,10 +43,10 @@ func cmdExport(ctx context.Context, stdio IO, args []string) error {
 	}
 	variants, err := sweepVariants(dir)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s is neither a run directory nor a sweep's folder: %w", dir, err)
 	}
 	if len(variants) == 0 {
-		return fmt.Errorf("%s is neither a run directory (no %s) nor a sweep's folder", dir, "manifest.json")
+		return fmt.Errorf("%s is neither a run directory (no %s) nor a sweep's folder", dir, runlog.ManifestFile)
 	}
 	for _, v := range variants {
 		o := ""
