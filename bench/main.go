@@ -6,6 +6,7 @@
 //	bench run   -c CONFIG [--set key=value ...] [--out DIR]
 //	bench sweep -c CONFIG [--set key=value ...] [--out DIR]
 //	bench report RUNDIR|SWEEPDIR [--bootstrap N] [--html]
+//	bench export RUNDIR|SWEEPDIR --format inspect|eee|lmeval [--out DIR]
 //	bench data  fetch|verify|stats NAME [--path DIR] [--json]
 //	bench cache stats|prune [--dir DIR]
 //	bench envs  list | check [NAME] [--data DIR] [--json] | replay NAME [TASK]
@@ -59,6 +60,7 @@ func verbs() []verb {
 		{"merge", "combine the shards of a sharded run (bench run --shard I/N) and write its reports", cmdMerge},
 		{"suite", "run several configs, continue past failures, summarise what failed or was left out", cmdSuite},
 		{"report", "(re)write the reports of a run, or of every run of a sweep, from its logs", cmdReport},
+		{"export", "write a finished run as Inspect logs, Every Eval Ever records or lm-eval results (no model calls)", cmdExport},
 		{"data", "fetch, verify or describe a dataset", cmdData},
 		{"cache", "inspect or prune the LLM response cache", cmdCache},
 		{"envs", "list agent environments, check their gold oracles, replay a task", cmdEnvs},

@@ -2,12 +2,14 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"time"
 
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/family"
+	"github.com/memharness/memharness/runlog"
 )
 
 func cmdMerge(ctx context.Context, stdio IO, args []string) error {
@@ -66,5 +68,16 @@ func waitAndMerge(ctx context.Context, stdio IO, runDir string, wait time.Durati
 		case <-time.After(5 * time.Second):
 		}
 	}
-	return family.Merge(ctx, stdio.env(), runDir, report)
+	if err := family.Merge(ctx, stdio.env(), runDir, report); err != nil || !report {
+		return err
+	}
+	man, err := runlog.ReadManifest(filepath.Join(runDir, runlog.ManifestFile))
+	if err != nil {
+		return err
+	}
+	var cfg config.Config
+	if b, err := json.Marshal(man.Config); err != nil || json.Unmarshal(b, &cfg) != nil {
+		return fmt.Errorf("%s: read the merged run's config for report.export", runDir)
+	}
+	return exportAtEnd(stdio, &cfg, runDir)
 }

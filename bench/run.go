@@ -256,14 +256,19 @@ func (cf *configFlags) parse(fs *flag.FlagSet, stdio IO, verb string, args []str
 	return nil
 }
 
-// executeRun runs one config through the family of its task.
+// executeRun runs one config through the family of its task, then writes
+// the formats of report.export (a finished, reported run; not a shard).
 func executeRun(ctx context.Context, stdio IO, rs family.Run) (family.Result, error) {
 	env := stdio.env()
 	f, err := env.Kinds.Family(rs.Config)
 	if err != nil {
 		return family.Result{}, err
 	}
-	return f.Execute(ctx, env, rs)
+	res, err := f.Execute(ctx, env, rs)
+	if err == nil && rs.Report && rs.Shard == nil {
+		err = exportAtEnd(stdio, rs.Config, rs.Dir)
+	}
+	return res, err
 }
 
 type sweepEntry struct {

@@ -216,13 +216,28 @@ func SamplePrompt(calls []Call) (string, bool) {
 // scan of the journal.
 func (c *CallRecord) IndexUnits() (map[string][]runlog.Span, error) {
 	out := map[string][]runlog.Span{}
+	err := c.EachUnit(func(unit string, sp runlog.Span) error {
+		out[unit] = append(out[unit], sp)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// EachUnit calls fn with each journal line's unit and place, in journal
+// order, reading only the unit at the head of each line. A compacted run's
+// journal holds its samples' lines in samples.jsonl's order, so a reader
+// walking both at once needs no index.
+func (c *CallRecord) EachUnit(fn func(unit string, sp runlog.Span) error) error {
 	path := filepath.Join(c.dir, UsageJournal)
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return out, nil
+		return nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("call record: %w", err)
+		return fmt.Errorf("call record: %w", err)
 	}
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 1<<16)
@@ -232,16 +247,18 @@ func (c *CallRecord) IndexUnits() (map[string][]runlog.Span, error) {
 		if len(b) > 0 && b[len(b)-1] == '\n' {
 			unit, err := lineUnit(b)
 			if err != nil {
-				return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+				return fmt.Errorf("%s:%d: %w", path, line, err)
 			}
-			out[unit] = append(out[unit], runlog.Span{Off: off, Len: int64(len(b))})
+			if err := fn(unit, runlog.Span{Off: off, Len: int64(len(b))}); err != nil {
+				return err
+			}
 		}
 		off += int64(len(b))
 		if rerr != nil {
 			if errors.Is(rerr, io.EOF) {
-				return out, nil
+				return nil
 			}
-			return nil, fmt.Errorf("%s:%d: %w", path, line, rerr)
+			return fmt.Errorf("%s:%d: %w", path, line, rerr)
 		}
 	}
 }

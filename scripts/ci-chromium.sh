@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs what envs/miniwob needs, idempotently: Debian's chromium and the
+# Installs what the browser tests need, idempotently: Debian's chromium, the
 # npm libraries served to MiniWoB++ pages (jquery, jquery-ui, d3@3,
-# seedrandom, pinned by envs/miniwob/js/package-lock.json).
+# seedrandom, pinned by envs/miniwob/js/package-lock.json) and the bundled
+# Inspect log viewer the export browser test opens (export/inspectview).
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -20,3 +21,16 @@ if [ ! -f "$js/node_modules/.package-lock.json" ] || ! cmp -s "$js/package-lock.
 	cp "$js/package-lock.json" "$js/node_modules/.memharness-lock"
 fi
 echo "miniwob runtime libraries: $(ls "$js/node_modules" | tr '\n' ' ')"
+
+# Inspect's published log viewer (npm @metrevals/inspect-log-viewer, pinned by
+# export/inspectview/package-lock.json), bundled so the export browser test
+# can open an exported log in it.
+view="$root/export/inspectview"
+if [ ! -f "$view/node_modules/.package-lock.json" ] || ! cmp -s "$view/package-lock.json" "$view/node_modules/.memharness-lock"; then
+	(cd "$view" && npm ci --no-audit --no-fund)
+	cp "$view/package-lock.json" "$view/node_modules/.memharness-lock"
+fi
+if [ ! -f "$view/dist/main.js" ] || [ "$view/main.jsx" -nt "$view/dist/main.js" ] || [ "$view/package-lock.json" -nt "$view/dist/main.js" ]; then
+	(cd "$view" && npm run build)
+fi
+echo "inspect log viewer: $(ls "$view/dist" | tr '\n' ' ')"

@@ -229,4 +229,6 @@ type Report struct {
 	Level float64 `yaml:"level" json:"level"`
 	// Baseline is the method others are compared with (default: the first).
 	Baseline string `yaml:"baseline" json:"baseline"`
+	// Export lists the formats written into the run's export/ folder at the end of every run, as 'bench export' writes them: inspect (Inspect logs), eee (Every Eval Ever records), lmeval (lm-evaluation-harness results and samples). Default: none.
+	Export []string `yaml:"export,omitempty" json:"export,omitempty"`
 }

@@ -75,6 +75,7 @@ func TestValidateProgrammatic(t *testing.T) {
 	cfg.Methods = append(cfg.Methods, cfgMethod("rag", "a"), cfgMethod("rag", "a/b"))
 	cfg.Methods[0].Retriever = "tfidf"
 	cfg.Report.Baseline = "zz"
+	cfg.Report.Export = []string{"inspect", "helm"}
 	cfg.Eval.MaxAttempts = 0
 	cfg.Backbone.MaxConcurrency = 8
 	cfg.Embedder.Dim = -1
@@ -85,6 +86,7 @@ func TestValidateProgrammatic(t *testing.T) {
 		`methods[0].retriever: unknown value "tfidf" (want bm25, embedding)`,
 		`methods[1].name: "a/b" is not a safe file name (use letters, digits, '.', '_' and '-')`,
 		`report.baseline: no method is named "zz"`,
+		`report.export[1]: unknown format "helm" (known: inspect, eee, lmeval)`,
 	)
 }
 

@@ -57,6 +57,8 @@ func (c *Config) Hash() (string, error) {
 	// at one resumes with a higher one.
 	id.Eval.MaxCost, id.Eval.MaxTokens = 0, 0
 	id.Dataset.MaxRecordMB = 0
+	// Which formats a finished run is also written in does not change it.
+	id.Report.Export = nil
 	var err error
 	// Where the release pack lives does not change its (pinned) text; a
 	// tokenizer counts by its contents, not its path.

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/memharness/memharness/export"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/methods/registry"
@@ -454,6 +455,11 @@ func (r *Report) validate(v *validator, ms []predict.Spec) {
 	}
 	if r.Baseline != "" && len(ms) > 0 && !slices.ContainsFunc(ms, func(m predict.Spec) bool { return m.Name == r.Baseline }) {
 		v.add("report.baseline", "no method is named %q", r.Baseline)
+	}
+	for i, f := range r.Export {
+		if !slices.Contains(export.Formats(), f) {
+			v.add(fmt.Sprintf("report.export[%d]", i), "unknown format %q (known: %s)", f, strings.Join(export.Formats(), ", "))
+		}
 	}
 }
 

@@ -38,6 +38,9 @@ var floors = map[string]int{
 	// lifelong.Config and reads the release packs), so it sits above the
 	// runners and below what turns a config into a run: the backbone, the
 	// task families, and the command line above them.
+	// export writes a finished run in other tools' formats: it reads the
+	// run's files (lifelong's cells among them) and never runs anything.
+	"export":       8,
 	"bench/config": 8,
 	// The progress line needs nothing of the harness.
 	"bench/progress": 0,
