@@ -34,21 +34,21 @@ var floors = map[string]int{
 	// accounting is the one usage path of both runners, just below them.
 	"accounting": 6,
 	"releases":   7, "lifelong": 7, "prediction": 7, "planner": 7,
-	// The config is the composition of every runner's options (it embeds
-	// lifelong.Config and reads the release packs), so it sits above the
-	// runners and below what turns a config into a run: the backbone, the
-	// task families, and the command line above them.
 	// export writes a finished run in other tools' formats: it reads the
 	// run's files (lifelong's cells among them) and never runs anything.
-	"export":       8,
-	"bench/config": 8,
+	"export": 8,
+	// The config is the composition of every runner's options (it embeds
+	// lifelong.Config and reads the release packs; it checks report.export's
+	// formats), so it sits above the runners and below what turns a config
+	// into a run: the backbone, the task families, and the command line.
+	"bench/config": 9,
 	// The progress line needs nothing of the harness.
 	"bench/progress": 0,
-	"backbone":       9,
-	"family":         10,
-	"bench":          11,
-	"cmd":            12,
-	"deploy":         12,
+	"backbone":       10,
+	"family":         11,
+	"bench":          12,
+	"cmd":            13,
+	"deploy":         13,
 }
 
 // top is the unit of floors a package path (relative to the module)
