@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/memharness/memharness/datasets/fetch"
+	"github.com/memharness/memharness/llm/sim"
 )
 
 // Entry is one environment kind as its own package describes it: how to
@@ -52,6 +53,13 @@ type Entry struct {
 	// relative to the entry's DataSubdir (it may name subdirectories). Specs
 	// with an empty SHA256 have no pin and must be downloaded by hand.
 	Fetch func() []fetch.Spec
+	// SimActing is what the embedded backbone's acting reader is told of
+	// the environment's action syntax (nil: nothing; its observations list
+	// the admissible actions).
+	SimActing func() []SimActing
+	// SimReaders are the embedded backbone's readers of hints the
+	// environment itself attaches (τ-bench's simulated customer).
+	SimReaders func() []sim.Reader
 }
 
 // TestSetSize is what is known of one environment's test set in a paper.

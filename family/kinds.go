@@ -1,7 +1,10 @@
 package family
 
 import (
+	"fmt"
+
 	"github.com/memharness/memharness/bench/config"
+	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/llm/sim"
@@ -20,26 +23,71 @@ type Kinds struct {
 	// Families are the task families (the command line fills in the
 	// built-in ones when nil).
 	Families *Registry
-	// SimReaders teach the embedded sim backbone to read the kinds' own
-	// request hints (nil: BuiltinSimReaders). A kind of one's own with a
-	// reader appends it to BuiltinSimReaders(); one without gets the sim's
-	// generic prompt reader.
+	// SimReaders are readers the embedded sim backbone is taught beside
+	// those the registered kinds' entries bring (tests; a reader shared by
+	// kinds of one's own).
 	SimReaders []sim.Reader
 }
 
-// Readers is the readers registry a run's sim is built with.
+// Readers is the readers registry a run's sim is built with: every reader
+// the registered kinds' entries bring, then SimReaders. A kind without
+// readers is read by the sim's generic prompt reader.
 func (k *Kinds) Readers() (sim.Readers, error) {
-	var rs []sim.Reader
-	if k != nil {
-		rs = k.SimReaders
+	rs, err := k.entryReaders()
+	if err != nil {
+		return sim.Readers{}, err
 	}
-	if rs == nil {
-		var err error
-		if rs, err = BuiltinSimReaders(); err != nil {
-			return sim.Readers{}, err
-		}
+	if k != nil {
+		rs = onceEachHint(append(rs, k.SimReaders...))
 	}
 	return sim.NewReaders(rs...)
+}
+
+// entryReaders are the readers the registered kinds' entries bring, each
+// hint type once (kinds that share a path, such as the prediction
+// baselines, list the same reader); the agent kinds' are told what every
+// registered environment, and moreActing, say of their action syntax.
+func (k *Kinds) entryReaders(moreActing ...envs.SimActing) ([]sim.Reader, error) {
+	var acting []envs.SimActing
+	var rs []sim.Reader
+	for _, e := range k.EnvKinds().Entries() {
+		if e.SimActing != nil {
+			acting = append(acting, e.SimActing()...)
+		}
+		if e.SimReaders != nil {
+			rs = append(rs, e.SimReaders()...)
+		}
+	}
+	acting = append(acting, moreActing...)
+	for _, e := range k.PredictKinds().Entries() {
+		if e.SimReaders != nil {
+			rs = append(rs, e.SimReaders()...)
+		}
+	}
+	for _, e := range k.AgentKinds().Entries() {
+		if e.SimReaders == nil {
+			continue
+		}
+		more, err := e.SimReaders(acting...)
+		if err != nil {
+			return nil, fmt.Errorf("agent kind %s: %w", e.Kind, err)
+		}
+		rs = append(rs, more...)
+	}
+	return onceEachHint(rs), nil
+}
+
+// onceEachHint keeps the first reader of each hint type.
+func onceEachHint(rs []sim.Reader) []sim.Reader {
+	seen := map[string]bool{}
+	var out []sim.Reader
+	for _, r := range rs {
+		if !seen[r.Hint()] {
+			seen[r.Hint()] = true
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // PredictKinds is the prediction method registry (nil: the built-in kinds).

@@ -7,7 +7,8 @@ import (
 // Entry is the registry entry of the ScienceWorld suite.
 func Entry() envs.Entry {
 	return envs.Entry{
-		Name: Name, DisplayName: "ScienceWorld", ShortName: "SciW", Category: "Embodied",
+		SimActing: func() []envs.SimActing { return []envs.SimActing{SimActing()} },
+		Name:      Name, DisplayName: "ScienceWorld", ShortName: "SciW", Category: "Embodied",
 		DataSubdir: "scienceworld",
 		Open:       func(d string) (envs.Suite, error) { return Open(d) },
 		Embedded:   func() (envs.Suite, error) { return Embedded() },

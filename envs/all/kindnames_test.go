@@ -11,11 +11,6 @@ import (
 // name built-in environment kinds, each with why. The list only shrinks: a
 // file that no longer names a kind must leave it (the test says so).
 var knownNamers = map[string]string{
-	// The embedded backbone's readers of the environments' prompts; they
-	// move beside the environments with the backbone's reader registry (to
-	// be removed when that work is integrated).
-	"llm/sim/agent.go":                        "embedded backbone: per-environment action readers (ToolQA's LoadDB[coffee], ...)",
-	"llm/hint/admissible.go":                  "embedded backbone: WebShop's admissible actions",
 	"reports/paper/lifemem.go":                "the paper's published numbers, keyed by the environment they were measured on",
 	"releases/lifememrel/sampling.go":         "the LifeMem release's per-environment sampling settings",
 	"releases/lifememrel/expel.go":            "the release's ExpeL prompt files per environment",

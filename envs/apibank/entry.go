@@ -7,7 +7,8 @@ import (
 // Entry is API-Bank's registry entry.
 func Entry() envs.Entry {
 	return envs.Entry{
-		Name: Name, DisplayName: "API-Bank", ShortName: "APIB", Category: "Tool use",
+		SimActing: func() []envs.SimActing { return []envs.SimActing{SimActing()} },
+		Name:      Name, DisplayName: "API-Bank", ShortName: "APIB", Category: "Tool use",
 		PaperTestSize: envs.TestSetSize{Size: 262, Known: true, Note: "the release's api-bank/lv1-lv2-samples/test/ dialogues"},
 		DataSubdir:    "apibank",
 		Open:          func(d string) (envs.Suite, error) { return Open(d) },

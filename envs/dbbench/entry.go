@@ -9,7 +9,8 @@ import (
 // (Entry names a task record of its data file.)
 func EnvEntry() envs.Entry {
 	return envs.Entry{
-		Name: Name, DisplayName: "LifelongAgentBench (DB)", ShortName: "DB", Category: "Data analysis",
+		SimActing: func() []envs.SimActing { return []envs.SimActing{SimActing()} },
+		Name:      Name, DisplayName: "LifelongAgentBench (DB)", ShortName: "DB", Category: "Data analysis",
 		DataSubdir: "lifelongagentbench",
 		Open:       func(d string) (envs.Suite, error) { return Open(d) },
 		Embedded:   func() (envs.Suite, error) { return Embedded() },

@@ -7,7 +7,8 @@ import (
 // Entry is Mind2Web's registry entry.
 func Entry() envs.Entry {
 	return envs.Entry{
-		Name: EnvName, DisplayName: "Mind2Web", ShortName: "M2W", Category: "Web browsing",
+		SimActing: func() []envs.SimActing { return []envs.SimActing{SimActing()} },
+		Name:      EnvName, DisplayName: "Mind2Web", ShortName: "M2W", Category: "Web browsing",
 		DataSubdir: "mind2web",
 		Open:       func(d string) (envs.Suite, error) { return Open(d) },
 		Embedded:   func() (envs.Suite, error) { return Embedded() },

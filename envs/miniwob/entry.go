@@ -7,7 +7,8 @@ import (
 // Entry is MiniWoB++'s registry entry.
 func Entry() envs.Entry {
 	return envs.Entry{
-		Name: Name, DisplayName: "MiniWoB++", ShortName: "MWoB", Category: "Web browsing",
+		SimActing: func() []envs.SimActing { return []envs.SimActing{SimActing()} },
+		Name:      Name, DisplayName: "MiniWoB++", ShortName: "MWoB", Category: "Web browsing",
 		DataSubdir: "miniwob",
 		Open:       func(d string) (envs.Suite, error) { return Open(d) },
 		Embedded:   func() (envs.Suite, error) { return Embedded() },

@@ -9,7 +9,9 @@ import (
 // stream.
 func EntryRetail() envs.Entry {
 	return envs.Entry{
-		Name: NameRetail, DisplayName: "τ-bench retail", ShortName: "tau-R", Category: "Tool use",
+		SimActing:  func() []envs.SimActing { return simActingOf(NameRetail) },
+		SimReaders: SimReaders,
+		Name:       NameRetail, DisplayName: "τ-bench retail", ShortName: "tau-R", Category: "Tool use",
 		PaperTestSize: envs.TestSetSize{Size: 115, Note: "assumed: the 115 upstream retail test tasks"},
 		DataSubdir:    "taubench/retail",
 		Open:          func(d string) (envs.Suite, error) { return OpenRetail(d) },
@@ -22,7 +24,9 @@ func EntryRetail() envs.Entry {
 // LifeMem's out-of-distribution environments (no category).
 func EntryAirline() envs.Entry {
 	return envs.Entry{
-		Name: NameAirline, DisplayName: "τ-bench airline", ShortName: "tau-A",
+		SimActing:  func() []envs.SimActing { return simActingOf(NameAirline) },
+		SimReaders: SimReaders,
+		Name:       NameAirline, DisplayName: "τ-bench airline", ShortName: "tau-A",
 		PaperTestSize: envs.TestSetSize{Size: 50, Known: true, Note: "OOD: the 50 upstream airline test tasks"},
 		DataSubdir:    "taubench/airline",
 		Open:          func(d string) (envs.Suite, error) { return OpenAirline(d) },

@@ -8,3 +8,14 @@ func SimActing() []envs.SimActing {
 	def := func(envs.SimActView) string { return "I am sorry, I cannot complete this request." }
 	return []envs.SimActing{{Env: NameRetail, Default: def}, {Env: NameAirline, Default: def}}
 }
+
+// simActingOf is the part of SimActing that concerns the environment name.
+func simActingOf(name string) []envs.SimActing {
+	var out []envs.SimActing
+	for _, a := range SimActing() {
+		if a.Env == name {
+			out = append(out, a)
+		}
+	}
+	return out
+}

@@ -7,7 +7,8 @@ import (
 // Entry is ToolQA's registry entry.
 func Entry() envs.Entry {
 	return envs.Entry{
-		Name: Name, DisplayName: "ToolQA", ShortName: "TQA", Category: "Data analysis",
+		SimActing: func() []envs.SimActing { return []envs.SimActing{SimActing()} },
+		Name:      Name, DisplayName: "ToolQA", ShortName: "TQA", Category: "Data analysis",
 		PaperTestSize: envs.TestSetSize{Size: 80, Known: true, Note: "30 easy + 50 hard coffee questions (the release's test file)"},
 		DataSubdir:    "toolqa",
 		Open:          func(d string) (envs.Suite, error) { return Open(d) },

@@ -7,7 +7,8 @@ import (
 // Entry is WebShop's registry entry.
 func Entry() envs.Entry {
 	return envs.Entry{
-		Name: Name, DisplayName: "WebShop", ShortName: "WebS", Category: "Web search",
+		SimActing: func() []envs.SimActing { return []envs.SimActing{SimActing()} },
+		Name:      Name, DisplayName: "WebShop", ShortName: "WebS", Category: "Web search",
 		PaperTestSize: envs.TestSetSize{Size: 100, Note: "assumed: ExpeL's 100 fixed sessions"},
 		DataSubdir:    "webshop",
 		Open:          func(d string) (envs.Suite, error) { return Open(d) },

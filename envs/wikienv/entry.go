@@ -8,7 +8,8 @@ import (
 // EntryHotpotQA is HotpotQA's registry entry.
 func EntryHotpotQA() envs.Entry {
 	return envs.Entry{
-		Name: NameHotpotQA, DisplayName: "HotpotQA", ShortName: "HQA", Category: "Web search",
+		SimActing: func() []envs.SimActing { return simActingOf(NameHotpotQA) },
+		Name:      NameHotpotQA, DisplayName: "HotpotQA", ShortName: "HQA", Category: "Web search",
 		PaperTestSize: envs.TestSetSize{Size: 100, Note: "assumed: ExpeL's 100 hard-distractor questions (first 100 of the file)"},
 		DataSubdir:    "hotpotqa",
 		Open:          func(d string) (envs.Suite, error) { return OpenHotpotQA(d) },
@@ -21,7 +22,8 @@ func EntryHotpotQA() envs.Entry {
 // out-of-distribution environments (no category).
 func EntryFEVER() envs.Entry {
 	return envs.Entry{
-		Name: NameFEVER, DisplayName: "FEVER", ShortName: "FEVER",
+		SimActing: func() []envs.SimActing { return simActingOf(NameFEVER) },
+		Name:      NameFEVER, DisplayName: "FEVER", ShortName: "FEVER",
 		PaperTestSize: envs.TestSetSize{Size: 100, Known: true, Note: "OOD: 100 claims; assumed ExpeL's (and ReAct's) choice, the first 100 of Random(233).shuffle(range(7405))"},
 		DataSubdir:    "fever",
 		Open:          func(d string) (envs.Suite, error) { return OpenFEVER(d) },

@@ -47,3 +47,14 @@ func longest(ss []string) string {
 	}
 	return best
 }
+
+// simActingOf is the part of SimActing that concerns the environment name.
+func simActingOf(name string) []envs.SimActing {
+	var out []envs.SimActing
+	for _, a := range SimActing() {
+		if a.Env == name {
+			out = append(out, a)
+		}
+	}
+	return out
+}

@@ -6,6 +6,9 @@ import (
 	"fmt"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/llm/sim"
 )
 
 // Spec is one agent method of a lifelong run with its knobs (the config's
@@ -65,6 +68,10 @@ type Entry struct {
 	// NoEmbedder says the method retrieves nothing, so a run of it alone
 	// needs (and records) no embedder.
 	NoEmbedder bool
+	// SimReaders are the embedded backbone's readers of the hints the kind
+	// attaches to its requests, told what the environments of the run say
+	// of their action syntax (nil: the sim reads its prompts generically).
+	SimReaders func(acting ...envs.SimActing) ([]sim.Reader, error)
 }
 
 // Inspector reads an agent method's memory from its folder of a run
@@ -107,7 +114,7 @@ func OptionsOf[T any](s Spec) (T, error) {
 // Entries are the baselines' entries: ReAct (no memory), Synapse, ExpeL
 // and AutoSkill.
 func Entries() []Entry {
-	return []Entry{
+	entries := []Entry{
 		{Kind: "react", New: newBaseline, About: "acts from the task alone: no memory", NoEmbedder: true},
 		{Kind: "synapse", New: newBaseline, Keys: []string{"top_k"},
 			About: "retrieves the most similar past trajectories as exemplars"},
@@ -116,6 +123,10 @@ func Entries() []Entry {
 		{Kind: "autoskill", New: newBaseline, Keys: []string{"top_k"},
 			About: "retrieves skills written from past trajectories"},
 	}
+	for i := range entries {
+		entries[i].SimReaders = SimReaders
+	}
+	return entries
 }
 
 // newBaseline builds a baseline from its spec: top_k is its K.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/memharness/memharness/datasets/behavior"
 	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/llm/tokens"
 	"github.com/memharness/memharness/methods/predict"
@@ -316,11 +317,11 @@ func Entries() []predict.Entry {
 		Detail: inspect,
 	}
 	return []predict.Entry{
-		{Kind: predict.KindMem0, New: New, Keys: keys, Purposes: purposes("mem0.extract", "mem0.update"), Memory: units,
+		{Kind: predict.KindMem0, New: New, SimReaders: simReaders, Keys: keys, Purposes: purposes("mem0.extract", "mem0.update"), Memory: units,
 			About: "Mem0-style: facts extracted from the history, added or updated one by one, retrieved per question"},
-		{Kind: predict.KindMemOS, New: New, Keys: keys, Purposes: purposes("memos.extract", "memos.consolidate"), Memory: units,
+		{Kind: predict.KindMemOS, New: New, SimReaders: simReaders, Keys: keys, Purposes: purposes("memos.extract", "memos.consolidate"), Memory: units,
 			About: "MemOS-style: typed memory units extracted and consolidated, retrieved per question"},
-		{Kind: predict.KindProEx, New: New, Keys: keys, Purposes: purposes("proex.induce", "proex.validate"),
+		{Kind: predict.KindProEx, New: New, SimReaders: simReaders, Keys: keys, Purposes: purposes("proex.induce", "proex.validate"),
 			About: "ProEx-style: candidate profiles induced from perspectives of the history, the validated ones kept",
 			Memory: predict.Inspector{
 				Columns: []predict.Column{{Heading: "profiles chosen", Key: "chosen"}, {Heading: "validation questions", Key: "validation_questions"}},
@@ -330,3 +331,7 @@ func Entries() []predict.Entry {
 				Detail: inspect}},
 	}
 }
+
+// simReaders are the readers of memstyle's construction hints and of the
+// prediction path's answers, which its methods ask through.
+func simReaders() []sim.Reader { return append(SimReaders(), predict.SimReaders()...) }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/memharness/memharness/datasets/behavior"
 	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/runlog"
 )
@@ -420,7 +421,8 @@ func Entry() predict.Entry {
 			Own:     llm.Params{MaxTokens: 16000},
 			Source:  "z_5_practice_with_self_check.py --max_tokens default, sent by utils/use_my_api.py as max_completion_tokens"})
 	}
-	return predict.Entry{Kind: predict.KindPraMem, New: New, Keys: []string{"history_tokens", "pramem"}, Purposes: purposes,
+	return predict.Entry{Kind: predict.KindPraMem, New: New,
+		SimReaders: func() []sim.Reader { return append(SimReaders(), predict.SimReaders()...) }, Keys: []string{"history_tokens", "pramem"}, Purposes: purposes,
 		About: "practice rounds build an experience memory (patterns and bias alerts) shown after the truncated history",
 		Memory: predict.Inspector{
 			Columns: []predict.Column{{Heading: "rounds", Key: "rounds"}, {Heading: "experiences", Key: "user_exp"}, {Heading: "bias alerts", Key: "model_exp"}, {Heading: "pending", Key: "proposal"}},

@@ -11,7 +11,7 @@ import (
 // truncation, RAG and the recursive summary.
 func Entries() []Entry {
 	summaryT := 0.3
-	return []Entry{
+	entries := []Entry{
 		{Kind: KindLongContext, New: New, Keys: []string{"history_tokens"}, Purposes: []Purpose{PredictPurpose()},
 			About: "the most recent history that fits a long window (32000 tokens)"},
 		{Kind: KindTruncation, New: New, Keys: []string{"history_tokens"}, Purposes: []Purpose{PredictPurpose()},
@@ -30,6 +30,10 @@ func Entries() []Entry {
 			About:  "the truncated history plus a recursive summary of the older records",
 			Memory: Inspector{Columns: []Column{{Heading: "chunks", Key: "chunks"}}}},
 	}
+	for i := range entries {
+		entries[i].SimReaders = SimReaders
+	}
+	return entries
 }
 
 // MeanMeta is the mean of one meta counter over memories, for the kinds'

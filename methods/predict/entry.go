@@ -7,6 +7,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -39,8 +40,11 @@ type Entry struct {
 	// Memory describes the memories the kind builds for `bench memory` and
 	// the viewer (zero: the generic description).
 	Memory Inspector
-	// The embedded backbone's reader of the kind's requests goes here once
-	// the sim exposes one as a value.
+	// SimReaders are the embedded backbone's readers of the hints the kind
+	// attaches to its requests (nil: it sends none, and the sim's generic
+	// prompt reader reads its prompts). Kinds sharing a hint type list the
+	// same reader; the run registers each hint type once.
+	SimReaders func() []sim.Reader
 }
 
 // Purpose is one call purpose a kind sends and its default request

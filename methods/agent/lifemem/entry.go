@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/agent"
 	"github.com/memharness/memharness/runlog"
 )
@@ -21,6 +23,11 @@ func Entry() agent.Entry {
 		Keys:   []string{"top_k", "split_size", "tau", "no_skills", "no_trajectories"},
 		New:    fromSpec,
 		Memory: agent.Inspector{Summary: summary, Describe: describe},
+		// LifeMem acts through the shared agent and adds its own steps.
+		SimReaders: func(acting ...envs.SimActing) ([]sim.Reader, error) {
+			rs, err := agent.SimReaders(acting...)
+			return append(rs, SimReaders()...), err
+		},
 		Check: func(m agent.Spec) []string {
 			var out []string
 			if m.SplitSize < 0 || m.SplitSize == 1 {
