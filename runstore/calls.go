@@ -24,6 +24,9 @@ type Call struct {
 	Unit string `json:"unit"`
 	// Index is the call's place among its unit's calls.
 	Index int `json:"index"`
+	// Lost says why the call's request and reply cannot be read back (a
+	// chunk store cut short, deleted or damaged); its usage is intact.
+	Lost string `json:"lost,omitempty"`
 	llm.CallRecord
 }
 
@@ -41,9 +44,12 @@ func SampleUnit(id string) string { return samplePrefix + id }
 // stream and the chunk store through an offset index, so a large run is
 // not held in memory.
 type CallRecord struct {
-	dir string
-	cf  *os.File
-	r   *runlog.ChunkReader
+	dir    string
+	cf     *os.File
+	r      *runlog.ChunkReader
+	damage []runlog.Damage
+	// lost counts the calls read so far whose texts are lost.
+	lost int
 }
 
 // OpenCalls opens dir's call record for reading. A run with no record
@@ -55,7 +61,7 @@ func OpenCalls(dir string) (*CallRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	cr := &CallRecord{dir: dir}
+	cr := &CallRecord{dir: dir, damage: idx.Damage}
 	f, err := os.Open(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -77,6 +83,13 @@ func OpenCalls(dir string) (*CallRecord, error) {
 type emptyReaderAt struct{}
 
 func (emptyReaderAt) ReadAt([]byte, int64) (int, error) { return 0, io.EOF }
+
+// Damage lists the damaged stretches of the chunk store: the calls whose
+// texts were there read back marked Lost, every other call in full.
+func (c *CallRecord) Damage() []runlog.Damage { return c.damage }
+
+// Lost is the number of calls read so far whose texts are lost.
+func (c *CallRecord) Lost() int { return c.lost }
 
 // Close releases the chunk store.
 func (c *CallRecord) Close() error {
@@ -143,6 +156,7 @@ func (c *CallRecord) line(path string, n int, b []byte, keep func(string) bool, 
 		return nil
 	}
 	for i, rec := range ul.Calls {
+		lost := ""
 		if rec.ContentRef != "" {
 			js, err := c.r.Text([]string{rec.ContentRef})
 			if err == nil {
@@ -150,17 +164,22 @@ func (c *CallRecord) line(path string, n int, b []byte, keep func(string) bool, 
 				err = json.Unmarshal([]byte(js), rec.Content)
 			}
 			if err != nil {
-				return fmt.Errorf("%s:%d: call %d of %s: content: %w", path, n, i, ul.Unit, err)
+				rec.Content, lost = nil, "content: "+err.Error()
 			}
 		}
 		if rec.Content != nil {
-			ex, err := c.r.Exchange(rec.Content)
-			if err != nil {
-				return fmt.Errorf("%s:%d: call %d of %s: %w", path, n, i, ul.Unit, err)
+			// One call's lost texts never hide the calls around it.
+			if ex, err := c.r.Exchange(rec.Content); err != nil {
+				lost = err.Error()
+			} else {
+				rec.Exchange = &ex
 			}
-			rec.Exchange = &ex
 		}
-		if err := fn(Call{Unit: ul.Unit, Index: i, CallRecord: rec}); err != nil {
+		if lost != "" {
+			c.lost++
+			lost = fmt.Sprintf("%s:%d: call %d of %s: %s", path, n, i, ul.Unit, lost)
+		}
+		if err := fn(Call{Unit: ul.Unit, Index: i, Lost: lost, CallRecord: rec}); err != nil {
 			return err
 		}
 	}
