@@ -33,6 +33,8 @@ type Server struct {
 	hosts atomic.Pointer[hostSet]
 	// timeouts of the HTTP server (tests shorten them).
 	headerTimeout, readTimeout, writeTimeout, idleTimeout time.Duration
+	// searchTime bounds a sample-list search (SearchTime).
+	searchTime time.Duration
 }
 
 // runEntry loads a run once; concurrent first requests wait for it.
@@ -52,7 +54,8 @@ func NewServer(root string, logger *log.Logger) (*Server, error) {
 		logger = log.New(discard{}, "", 0)
 	}
 	s := &Server{root: root, log: logger, runs: map[string]*runEntry{},
-		headerTimeout: HeaderTimeout, readTimeout: ReadTimeout, writeTimeout: WriteTimeout, idleTimeout: IdleTimeout}
+		headerTimeout: HeaderTimeout, readTimeout: ReadTimeout, writeTimeout: WriteTimeout, idleTimeout: IdleTimeout,
+		searchTime: SearchTime}
 	hs := loopbackHosts()
 	s.hosts.Store(&hs)
 	return s, nil
@@ -232,7 +235,11 @@ func (s *Server) page(name string) http.HandlerFunc {
 			page, _ := strconv.Atoi(q.Get("page"))
 			p.Title = "Samples"
 			var sd SamplesData
-			sd, err = samplesData(ri, f, page, l, false)
+			// The search stops at the time budget or when the client
+			// leaves, whichever comes first.
+			ctx, cancel := context.WithTimeout(r.Context(), s.searchTime)
+			sd, err = samplesDataCtx(ctx, ri, f, page, l, false)
+			cancel()
 			sd.Run = rel
 			data = sd
 		case "sample":
