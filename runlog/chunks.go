@@ -261,6 +261,17 @@ func IndexChunks(path string) (*ChunkIndex, error) {
 		return nil, fmt.Errorf("index chunks: %w", err)
 	}
 	defer f.Close()
+	return IndexChunksOf(f)
+}
+
+// IndexChunksOf is IndexChunks of an open ChunksFile (e.g. one opened
+// through an os.Root); nil, for a missing file, gives an empty index.
+func IndexChunksOf(f *os.File) (*ChunkIndex, error) {
+	x := &ChunkIndex{locs: map[string]chunkLoc{}, bases: map[string]Span{}}
+	if f == nil {
+		return x, nil
+	}
+	path := f.Name()
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("index chunks: %w", err)

@@ -45,6 +45,8 @@ func SampleUnit(id string) string { return samplePrefix + id }
 // not held in memory.
 type CallRecord struct {
 	dir    string
+	open   func(name string) (*os.File, error)
+	root   *os.Root // set when the record reads through one
 	cf     *os.File
 	r      *runlog.ChunkReader
 	damage []runlog.Damage
@@ -56,22 +58,41 @@ type CallRecord struct {
 // (made before the record existed) opens and yields calls without an
 // Exchange.
 func OpenCalls(dir string) (*CallRecord, error) {
-	path := filepath.Join(dir, runlog.ChunksFile)
-	idx, err := runlog.IndexChunks(path)
+	return openCalls(dir, nil, func(name string) (*os.File, error) { return os.Open(filepath.Join(dir, name)) })
+}
+
+// OpenCallsWithin is OpenCalls reading every file through an os.Root of
+// dir: a journal or chunk store that is a link leading outside dir is
+// refused (a viewer serving a folder reads nothing else).
+func OpenCallsWithin(dir string) (*CallRecord, error) {
+	root, err := os.OpenRoot(dir)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("call record: %w", err)
 	}
-	cr := &CallRecord{dir: dir, damage: idx.Damage}
-	f, err := os.Open(path)
+	return openCalls(dir, root, root.Open)
+}
+
+func openCalls(dir string, root *os.Root, open func(string) (*os.File, error)) (*CallRecord, error) {
+	cr := &CallRecord{dir: dir, open: open, root: root}
+	f, err := open(runlog.ChunksFile)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		f = nil
 	case err != nil:
+		cr.Close()
 		return nil, fmt.Errorf("call record: %w", err)
+	default:
+		cr.cf = f
 	}
+	idx, err := runlog.IndexChunksOf(f)
+	if err != nil {
+		cr.Close()
+		return nil, err
+	}
+	cr.damage = idx.Damage
 	var ra io.ReaderAt = emptyReaderAt{}
 	if f != nil {
-		cr.cf, ra = f, f
+		ra = f
 	}
 	if cr.r, err = runlog.NewChunkReader(ra, idx); err != nil {
 		cr.Close()
@@ -93,10 +114,14 @@ func (c *CallRecord) Lost() int { return c.lost }
 
 // Close releases the chunk store.
 func (c *CallRecord) Close() error {
+	var err error
 	if c.cf != nil {
-		return c.cf.Close()
+		err = c.cf.Close()
 	}
-	return nil
+	if c.root != nil {
+		c.root.Close()
+	}
+	return err
 }
 
 // Each calls fn with every recorded call whose unit keep accepts (nil:
@@ -104,7 +129,7 @@ func (c *CallRecord) Close() error {
 // any text is read, so picking one sample's calls reads only those.
 func (c *CallRecord) Each(keep func(unit string) bool, fn func(Call) error) error {
 	path := filepath.Join(c.dir, UsageJournal)
-	f, err := os.Open(path)
+	f, err := c.open(UsageJournal)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
@@ -236,7 +261,7 @@ func SamplePrompt(calls []Call) (string, bool) {
 func (c *CallRecord) IndexUnits() (map[string][]runlog.Span, error) {
 	out := map[string][]runlog.Span{}
 	path := filepath.Join(c.dir, UsageJournal)
-	f, err := os.Open(path)
+	f, err := c.open(UsageJournal)
 	if errors.Is(err, os.ErrNotExist) {
 		return out, nil
 	}
@@ -285,7 +310,7 @@ func lineUnit(b []byte) (string, error) {
 // IndexUnits), their Exchange filled in.
 func (c *CallRecord) OfLines(spans []runlog.Span) ([]Call, error) {
 	path := filepath.Join(c.dir, UsageJournal)
-	f, err := os.Open(path)
+	f, err := c.open(UsageJournal)
 	if err != nil {
 		return nil, fmt.Errorf("call record: %w", err)
 	}

@@ -240,7 +240,7 @@ func (ri *runIndex) callsOf(unit string) ([]runstore.Call, error) {
 				return
 			}
 		}
-		if ri.calls, ri.callErr = runstore.OpenCalls(ri.dir); ri.callErr == nil {
+		if ri.calls, ri.callErr = runstore.OpenCallsWithin(ri.dir); ri.callErr == nil {
 			ri.units, ri.callErr = ri.calls.IndexUnits()
 		}
 	})
