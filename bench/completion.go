@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -43,23 +45,56 @@ func cmdCompletion(_ context.Context, stdio IO, args []string) error {
 		fs.Usage()
 		return errUsage
 	}
+	exe, names := completionTarget()
+	var quoted []string
+	for _, n := range names {
+		quoted = append(quoted, shellQuote(n))
+	}
+	script = strings.NewReplacer("@BENCH@", shellQuote(exe), "@NAMES@", strings.Join(quoted, " ")).Replace(script)
 	_, err = io.WriteString(stdio.Out, script)
 	return err
+}
+
+// completionTarget is the binary the scripts ask for candidates (this one,
+// by its absolute path, so completion works whether or not it is on PATH)
+// and the command words the scripts complete: "bench", that path, and,
+// when it lies below the current directory, the relative forms a user
+// types (./bin/bench, bin/bench).
+func completionTarget() (string, []string) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "bench", []string{"bench"}
+	}
+	names := []string{"bench", exe}
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, exe); err == nil && !strings.HasPrefix(rel, "..") && rel != "bench" {
+			names = append(names, "./"+rel, rel)
+		}
+	}
+	return exe, names
+}
+
+// shellQuote quotes s for bash, zsh and fish alike.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 var completionScripts = map[string]string{
 	"bash": `# bash completion for bench (memharness): source <(bench completion bash)
 _bench() {
 	local IFS=$'\n'
-	COMPREPLY=($(bench __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null))
+	COMPREPLY=($(@BENCH@ __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null))
 }
-complete -o default -F _bench bench
+complete -o default -F _bench @NAMES@
 `,
 	"zsh": `#compdef bench
 # zsh completion for bench (memharness): source <(bench completion zsh)
 _bench() {
 	local -a cands
-	cands=("${(@f)$(bench __complete "${(@)words[2,CURRENT]}" 2>/dev/null)}")
+	cands=("${(@f)$(@BENCH@ __complete "${(@)words[2,CURRENT]}" 2>/dev/null)}")
 	cands=(${cands:#})
 	if (( ${#cands} == 0 )); then
 		_files
@@ -67,14 +102,16 @@ _bench() {
 	fi
 	compadd -a cands
 }
-compdef _bench bench
+compdef _bench @NAMES@
 `,
 	"fish": `# fish completion for bench (memharness): bench completion fish | source
 function __bench_complete
 	set -l words (commandline -opc) (commandline -ct)
-	bench __complete $words[2..-1] 2>/dev/null
+	@BENCH@ __complete $words[2..-1] 2>/dev/null
 end
-complete -c bench -a '(__bench_complete)'
+for name in @NAMES@
+	complete -c $name -a '(__bench_complete)'
+end
 `,
 }
 
