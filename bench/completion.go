@@ -45,25 +45,24 @@ func cmdCompletion(_ context.Context, stdio IO, args []string) error {
 		fs.Usage()
 		return errUsage
 	}
-	exe, names := completionTarget()
 	var quoted []string
-	for _, n := range names {
+	for _, n := range completionNames() {
 		quoted = append(quoted, shellQuote(n))
 	}
-	script = strings.NewReplacer("@BENCH@", shellQuote(exe), "@NAMES@", strings.Join(quoted, " ")).Replace(script)
+	script = strings.ReplaceAll(script, "@NAMES@", strings.Join(quoted, " "))
 	_, err = io.WriteString(stdio.Out, script)
 	return err
 }
 
-// completionTarget is the binary the scripts ask for candidates (this one,
-// by its absolute path, so completion works whether or not it is on PATH)
-// and the command words the scripts complete: "bench", that path, and,
-// when it lies below the current directory, the relative forms a user
-// types (./bin/bench, bin/bench).
-func completionTarget() (string, []string) {
+// completionNames are the command words the scripts complete: "bench",
+// this binary's path, and, when it lies below the current directory, the
+// relative forms a user types (./bin/bench, bin/bench). The scripts ask
+// the command as typed for its candidates, so completion works whether
+// or not bench is on PATH.
+func completionNames() []string {
 	exe, err := os.Executable()
 	if err != nil {
-		return "bench", []string{"bench"}
+		return []string{"bench"}
 	}
 	names := []string{"bench", exe}
 	if wd, err := os.Getwd(); err == nil {
@@ -71,7 +70,7 @@ func completionTarget() (string, []string) {
 			names = append(names, "./"+rel, rel)
 		}
 	}
-	return exe, names
+	return names
 }
 
 // shellQuote quotes s for bash, zsh and fish alike.
@@ -86,7 +85,7 @@ var completionScripts = map[string]string{
 	"bash": `# bash completion for bench (memharness): source <(bench completion bash)
 _bench() {
 	local IFS=$'\n'
-	COMPREPLY=($(@BENCH@ __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null))
+	COMPREPLY=($("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null))
 }
 complete -o default -F _bench @NAMES@
 `,
@@ -94,7 +93,7 @@ complete -o default -F _bench @NAMES@
 # zsh completion for bench (memharness): source <(bench completion zsh)
 _bench() {
 	local -a cands
-	cands=("${(@f)$(@BENCH@ __complete "${(@)words[2,CURRENT]}" 2>/dev/null)}")
+	cands=("${(@f)$(${words[1]} __complete "${(@)words[2,CURRENT]}" 2>/dev/null)}")
 	cands=(${cands:#})
 	if (( ${#cands} == 0 )); then
 		_files
@@ -107,7 +106,7 @@ compdef _bench @NAMES@
 	"fish": `# fish completion for bench (memharness): bench completion fish | source
 function __bench_complete
 	set -l words (commandline -opc) (commandline -ct)
-	@BENCH@ __complete $words[2..-1] 2>/dev/null
+	$words[1] __complete $words[2..-1] 2>/dev/null
 end
 for name in @NAMES@
 	complete -c $name -a '(__bench_complete)'
