@@ -38,6 +38,9 @@ func cmdPlan(ctx context.Context, stdio IO, args []string) error {
 	if err := cf.parse(fs, stdio, "plan", args); err != nil {
 		return err
 	}
+	if err := checkPlanFlags(pf); err != nil {
+		return err
+	}
 	env := stdio.env()
 	cfg, err := config.Options{Getenv: stdio.Getenv, Profile: cf.profile, Known: env.Kinds.Known()}.Load(cf.path, cf.sets)
 	if err != nil {
