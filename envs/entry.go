@@ -32,6 +32,9 @@ type Entry struct {
 	// (its out-of-distribution ones). Table 2 has one column pair per
 	// category, in the order categories first appear in the registry.
 	Category string
+	// Score names what an episode's score is where it is not success (a
+	// mean reward); empty: the success rate.
+	Score string
 	// PaperTestSize is what is known of the test set of LifeMem (arXiv
 	// 2609.12655) for this environment, from the paper and its release (the
 	// paper's total is 1,230 test tasks); a zero Size means the paper's is

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/memharness/memharness/metrics"
 	"gonum.org/v1/plot"
@@ -85,13 +86,18 @@ func lmHeatMap(caption string, kinds lmKinds, m *lmMethod, envs, ood []string, s
 		cols = append(cols, kinds.label(e)+" (OOD)")
 	}
 	ylabel := "after learning"
-	// WebShop scores an episode by its reward in [0, 1], not success:
-	// where it is a column the cells and the colour bar say score.
+	// An environment whose entry scores episodes otherwise than by success
+	// (WebShop: its reward in [0, 1]) makes the cells and the colour bar
+	// say score.
 	cell, bar := "success rate (%)", "success rate"
+	var others []string
 	for _, e := range append(append([]string(nil), envs...), oodCols...) {
-		if e == "webshop" {
-			cell, bar = "score (%): success rate, WebShop's mean reward", "score"
+		if k := kinds.find(e); k.Score != "" {
+			others = append(others, k.Label()+"'s "+k.Score)
 		}
+	}
+	if len(others) > 0 {
+		cell, bar = "score (%): success rate, "+strings.Join(others, ", "), "score"
 	}
 	notes := []string{"Cells: " + cell + " on the column's test set after the row's stage; hatched: not evaluated (upper triangle: environments not yet learned)."}
 	if shuffled {

@@ -18,7 +18,8 @@ func TestSMatrixLabelSaysRewardForWebShop(t *testing.T) {
 		{[]string{"alfworld", "toolqa"}, "Cells: success rate"},
 	} {
 		m := &lmMethod{Spec: lmMethodSpec{Name: "lifemem"}, Matrix: metrics.ScoreMatrix{S: [][]float64{{50}, {40, 30}}}}
-		f, ok, err := lmHeatMap("cap", m, tc.envs, nil, "similarity")
+		kinds := lmKinds{{Name: "alfworld", DisplayName: "ALFWorld"}, {Name: "webshop", DisplayName: "WebShop", Score: "mean reward"}, {Name: "toolqa"}}
+		f, ok, err := lmHeatMap("cap", kinds, m, tc.envs, nil, "similarity")
 		if err != nil || !ok {
 			t.Fatalf("%v: ok %v, %v", tc.envs, ok, err)
 		}

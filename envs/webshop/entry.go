@@ -7,6 +7,7 @@ import (
 // Entry is WebShop's registry entry.
 func Entry() envs.Entry {
 	return envs.Entry{
+		Score:     "mean reward",
 		SimActing: func() []envs.SimActing { return []envs.SimActing{SimActing()} },
 		Name:      Name, DisplayName: "WebShop", ShortName: "WebS", Category: "Web search",
 		PaperTestSize: envs.TestSetSize{Size: 100, Note: "assumed: ExpeL's 100 fixed sessions"},
