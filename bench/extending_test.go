@@ -24,6 +24,7 @@ import (
 	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/agent"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/methods/registry"
@@ -86,10 +87,19 @@ func notesEntry() predict.Entry {
 				return fmt.Sprintf("notes from %.0f records each", predict.MeanMeta(ms, "records"))
 			},
 		},
-		// A reader of its own for the embedded backbone goes here once the
-		// sim takes one from a method's entry.
+		// Its reader for the embedded backbone: the sim answers the build
+		// request from the hint the method attaches (NotesHint).
+		SimReaders: func() []sim.Reader {
+			return []sim.Reader{sim.ReaderFor(func(_ *sim.Sim, _ llm.Request, h NotesHint) (string, error) {
+				return fmt.Sprintf("Habits read from %d records.", h.Records), nil
+			})}
+		},
 	}
 }
+
+// NotesHint is the structured view of a notes.build request the method's
+// own sim reader reads (a real model reads the prompt).
+type NotesHint struct{ Records int }
 
 func newNotes(spec predict.Spec) (predict.Method, error) {
 	o, err := predict.OptionsOf[NotesOptions](spec)
@@ -127,6 +137,7 @@ func (m *notes) PrepareUser(ctx context.Context, env predict.Env, u behavior.Use
 		SampleID: m.Name() + "/" + u.User,
 		Messages: []llm.Message{{Role: "user", Content: "Here are a user's latest records:\n" + records +
 			"\nWrite a few short lines on this user's habits and tastes."}},
+		Hint: NotesHint{Records: len(past)},
 	})
 	if err != nil {
 		return predict.Memory{}, fmt.Errorf("notes: %s: %w", u.User, err)
@@ -224,6 +235,10 @@ report: {bootstrap: 20}
 	}
 	if !strings.Contains(out.String(), "records read") || !strings.Contains(out.String(), "notes from 20 records each") {
 		t.Errorf("bench memory does not show the notes' own column and summary (keep: 20):\n%s", out.String())
+	}
+	// The sim answered the build calls through the entry's reader.
+	if !strings.Contains(out.String(), "Habits read from 20 records.") {
+		t.Errorf("the notes were not written by the kind's own sim reader:\n%s", out.String())
 	}
 }
 

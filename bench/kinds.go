@@ -2,11 +2,11 @@ package bench
 
 import (
 	"github.com/memharness/memharness/envs"
-	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/family"
 	"github.com/memharness/memharness/family/builtin"
 	"github.com/memharness/memharness/lifelong"
+	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/registry"
 )
 

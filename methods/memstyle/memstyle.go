@@ -8,8 +8,8 @@ import (
 
 	"github.com/memharness/memharness/datasets/behavior"
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/llm/hint"
+	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/llm/tokens"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/runlog"
