@@ -237,6 +237,11 @@ report: {bootstrap: 20}
 		t.Errorf("bench memory does not show the notes' own column and summary (keep: 20):\n%s", out.String())
 	}
 	// The sim answered the build calls through the entry's reader.
+	out.Reset()
+	if code := bench.Main(context.Background(), []string{"memory", "show", dir, "--method", "notes", "--user", "1"},
+		bench.IO{Out: &out, Err: &out, Kinds: &bench.Kinds{Predict: reg}}); code != 0 {
+		t.Fatalf("bench memory --user exit %d:\n%s", code, out.String())
+	}
 	if !strings.Contains(out.String(), "Habits read from 20 records.") {
 		t.Errorf("the notes were not written by the kind's own sim reader:\n%s", out.String())
 	}
