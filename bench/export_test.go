@@ -93,8 +93,8 @@ func benchMain(t *testing.T, args ...string) string {
 }
 
 // paperSets are the --set overrides that run a paper config small: two users
-// with two questions each, two practice rounds (each evaluation snapshot
-// scaled with them), one test task in the first two environments of the
+// with two questions each, two practice rounds (four where methods evaluate
+// snapshots, each snapshot's round scaled with them), one test task in the first two environments of the
 // stream, no self-learn row, 50 bootstrap resamples. Every method and every
 // sweep variant stays, so each method's name and kind goes through the export.
 func paperSets(t *testing.T, path string) []string {
@@ -131,7 +131,12 @@ func paperSets(t *testing.T, path string) []string {
 	} else {
 		sets = append(sets, "dataset.max_users=2", "dataset.test_per_user=2")
 	}
-	const rounds = 2
+	rounds := 2
+	for _, m := range cfg.Methods {
+		if m.Pramem.EvalRound > 0 {
+			rounds = 4 // room for distinct snapshots (20 rounds' 5, 10, 20 become 1, 2, 4)
+		}
+	}
 	for i, m := range cfg.Methods {
 		if m.Kind != "pramem" {
 			continue
@@ -335,13 +340,18 @@ func reportNumbers(t *testing.T, run string) map[string]map[string]float64 {
 func checkExport(t *testing.T, s interopSchemas, run, out string) {
 	t.Helper()
 	want := reportNumbers(t, run)
-	seen := map[string]int{} // format → numbers compared
+	seen := map[string]int{}              // format → numbers compared
+	found := map[string]map[string]bool{} // format → "method key" compared
 	compare := func(format, method, key string, got float64) {
 		if w, ok := want[method][key]; ok {
 			if got != w {
 				t.Errorf("%s: %s %s = %v, report says %v", format, method, key, got, w)
 			}
 			seen[format]++
+			if found[format] == nil {
+				found[format] = map[string]bool{}
+			}
+			found[format][method+" "+key] = true
 		}
 	}
 	samples := 0
@@ -504,6 +514,18 @@ func checkExport(t *testing.T, s interopSchemas, run, out string) {
 	for _, f := range []string{"inspect", "eee", "lmeval"} {
 		if seen[f] == 0 {
 			t.Errorf("%s: no %s number matched the report", out, f)
+		}
+		var missing []string
+		for m, ks := range want {
+			for k := range ks {
+				if !found[f][m+" "+k] {
+					missing = append(missing, m+" "+k)
+				}
+			}
+		}
+		if len(missing) > 0 {
+			slices.Sort(missing)
+			t.Errorf("%s: %d report numbers missing from the %s export, e.g. %q", out, len(missing), f, missing[:min(5, len(missing))])
 		}
 	}
 }
