@@ -11,14 +11,17 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/memharness/memharness/bench"
 )
@@ -89,9 +92,71 @@ func benchMain(t *testing.T, args ...string) string {
 	return out.String()
 }
 
+// paperSets are the --set overrides that run a paper config small: two users
+// with two questions each, two practice rounds (four where methods evaluate
+// snapshots, each snapshot's round scaled with them), one test task in the first two environments of the
+// stream, no self-learn row, 50 bootstrap resamples. Every method and every
+// sweep variant stays, so each method's name and kind goes through the export.
+func paperSets(t *testing.T, path string) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		Task    string
+		Methods []struct {
+			Kind   string
+			Pramem struct {
+				Rounds    int
+				EvalRound int `yaml:"eval_round"`
+			}
+		}
+		Lifelong struct{ Envs []string }
+	}
+	if err := yaml.Unmarshal(b, &cfg); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	sets := []string{"report.bootstrap=50"}
+	if cfg.Task == "lifemem" {
+		envs := cfg.Lifelong.Envs
+		if len(envs) == 0 {
+			envs = []string{"alfworld", "scienceworld"} // the paper's stream starts so
+		}
+		if len(envs) > 2 {
+			envs = envs[:2]
+		}
+		sets = append(sets, "lifelong.tasks_per_env=1", "lifelong.self_learn=false",
+			"lifelong.envs=["+strings.Join(envs, ", ")+"]")
+	} else {
+		sets = append(sets, "dataset.max_users=2", "dataset.test_per_user=2")
+	}
+	rounds := 2
+	for _, m := range cfg.Methods {
+		if m.Pramem.EvalRound > 0 {
+			rounds = 4 // room for distinct snapshots (20 rounds' 5, 10, 20 become 1, 2, 4)
+		}
+	}
+	for i, m := range cfg.Methods {
+		if m.Kind != "pramem" {
+			continue
+		}
+		sets = append(sets, fmt.Sprintf("methods[%d].pramem.rounds=%d", i, rounds))
+		if e := m.Pramem.EvalRound; e > 0 && m.Pramem.Rounds > 0 {
+			// The same point of the construction, at the smaller size.
+			sets = append(sets, fmt.Sprintf("methods[%d].pramem.eval_round=%d", i, max(1, (e*rounds+m.Pramem.Rounds-1)/m.Pramem.Rounds)))
+		}
+	}
+	var args []string
+	for _, s := range sets {
+		args = append(args, "--set", s)
+	}
+	return args
+}
+
 func TestExportFormatsValidateAndRoundTrip(t *testing.T) {
 	if testing.Short() {
-		t.Skip("skipped in -short: runs five small configs")
+		t.Skip("skipped in -short: runs every paper config at a small size")
 	}
 	schemas := loadInteropSchemas(t)
 	tmp := t.TempDir()
@@ -108,14 +173,6 @@ func TestExportFormatsValidateAndRoundTrip(t *testing.T) {
 			benchMain(t, append([]string{"run", "-c", "../configs/smoke.yaml", "--out", filepath.Join(tmp, "a"),
 				"--set", "backbone.kind=sim", "--set", "report.export=[inspect, eee, lmeval]"}, pred...)...)
 		}},
-		{"movielens_confusion", filepath.Join(tmp, "b", "movielens_confusion"), func() {
-			benchMain(t, append([]string{"run", "-c", "../configs/paper/movielens_confusion.yaml", "--out", filepath.Join(tmp, "b")}, pred...)...)
-		}},
-		{"lifemem_similarity", filepath.Join(tmp, "c", "lifemem_similarity"), func() {
-			benchMain(t, append([]string{"run", "-c", "../configs/paper/lifemem_similarity.yaml", "--out", filepath.Join(tmp, "c"),
-				"--set", "lifelong.tasks_per_env=1", "--set", "lifelong.envs=[alfworld, apibank]", "--set", "lifelong.self_learn=false",
-				"--set", "lifelong.methods=[{name: react, kind: react}, {name: lifemem, kind: lifemem, top_k: 2}]"}, small...)...)
-		}},
 		{"sweep_budget", filepath.Join(tmp, "d", "sweep_budget"), func() {
 			benchMain(t, append([]string{"sweep", "-c", "../configs/examples/sweep_budget.yaml", "--out", filepath.Join(tmp, "d")}, pred...)...)
 		}},
@@ -126,25 +183,59 @@ func TestExportFormatsValidateAndRoundTrip(t *testing.T) {
 			benchMain(t, "merge", filepath.Join(tmp, "e", "smoke"))
 		}},
 	}
+	// Every config make bench runs, as make bench runs it (bench suite: a
+	// config with a sweep block as a sweep), so a new paper config is
+	// covered without a line here.
+	paper, err := filepath.Glob("../configs/paper/*.yaml")
+	if err != nil || len(paper) == 0 {
+		t.Fatalf("no paper configs under ../configs/paper: %v", err)
+	}
+	for _, cfg := range paper {
+		name := strings.TrimSuffix(filepath.Base(cfg), ".yaml")
+		out := filepath.Join(tmp, "paper")
+		cases = append(cases, tc{"paper/" + name, filepath.Join(out, name), func() {
+			benchMain(t, append([]string{"suite", "--out", out, cfg}, paperSets(t, cfg)...)...)
+		}})
+	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			c.make()
-			out1, out2 := filepath.Join(tmp, c.name+"-x1"), filepath.Join(tmp, c.name+"-x2")
+			key := strings.ReplaceAll(c.name, "/", "_")
+			out1, out2 := filepath.Join(tmp, key+"-x1"), filepath.Join(tmp, key+"-x2")
 			benchMain(t, "export", c.dir, "--format", "inspect,eee,lmeval", "--out", out1)
 			benchMain(t, "export", c.dir, "--format", "inspect,eee,lmeval", "--out", out2)
 			runs := []string{c.dir}
 			outs := []string{out1}
-			if c.name == "sweep_budget" {
+			if _, err := os.Stat(filepath.Join(c.dir, "manifest.json")); err != nil {
+				// A sweep: each variant's run is exported into its own folder.
+				// Variants the sim backbone cannot tell apart share one run
+				// (same_run.json in each variant's folder names it).
 				runs, outs = nil, nil
+				var shared []string // runs named by a same_run.json
+				variants := 0
 				ents, _ := os.ReadDir(c.dir)
 				for _, e := range ents {
-					if _, err := os.Stat(filepath.Join(c.dir, e.Name(), "manifest.json")); err == nil {
-						runs = append(runs, filepath.Join(c.dir, e.Name()))
+					dir := filepath.Join(c.dir, e.Name())
+					if _, err := os.Stat(filepath.Join(dir, "manifest.json")); err == nil {
+						runs = append(runs, dir)
 						outs = append(outs, filepath.Join(out1, e.Name()))
+						variants++
+					} else if b, err := os.ReadFile(filepath.Join(dir, "same_run.json")); err == nil {
+						var same struct{ Run string }
+						if err := json.Unmarshal(b, &same); err != nil || same.Run == "" {
+							t.Fatalf("%s/same_run.json: %v", dir, err)
+						}
+						shared = append(shared, filepath.Join(dir, same.Run))
+						variants++
 					}
 				}
-				if len(runs) < 2 {
-					t.Fatalf("sweep exported %d variants", len(runs))
+				if variants < 2 || len(runs) == 0 {
+					t.Fatalf("%s: a sweep of %d variants in %d runs", c.dir, variants, len(runs))
+				}
+				for _, r := range shared {
+					if !slices.Contains(runs, r) {
+						t.Errorf("%s: a variant shares run %s, which the sweep does not hold", c.dir, r)
+					}
 				}
 			}
 			for i := range runs {
@@ -249,13 +340,18 @@ func reportNumbers(t *testing.T, run string) map[string]map[string]float64 {
 func checkExport(t *testing.T, s interopSchemas, run, out string) {
 	t.Helper()
 	want := reportNumbers(t, run)
-	seen := map[string]int{} // format → numbers compared
+	seen := map[string]int{}              // format → numbers compared
+	found := map[string]map[string]bool{} // format → "method key" compared
 	compare := func(format, method, key string, got float64) {
 		if w, ok := want[method][key]; ok {
 			if got != w {
 				t.Errorf("%s: %s %s = %v, report says %v", format, method, key, got, w)
 			}
 			seen[format]++
+			if found[format] == nil {
+				found[format] = map[string]bool{}
+			}
+			found[format][method+" "+key] = true
 		}
 	}
 	samples := 0
@@ -418,6 +514,18 @@ func checkExport(t *testing.T, s interopSchemas, run, out string) {
 	for _, f := range []string{"inspect", "eee", "lmeval"} {
 		if seen[f] == 0 {
 			t.Errorf("%s: no %s number matched the report", out, f)
+		}
+		var missing []string
+		for m, ks := range want {
+			for k := range ks {
+				if !found[f][m+" "+k] {
+					missing = append(missing, m+" "+k)
+				}
+			}
+		}
+		if len(missing) > 0 {
+			slices.Sort(missing)
+			t.Errorf("%s: %d report numbers missing from the %s export, e.g. %q", out, len(missing), f, missing[:min(5, len(missing))])
 		}
 	}
 }
