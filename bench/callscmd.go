@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"time"
 
@@ -48,15 +49,20 @@ func cmdCalls(ctx context.Context, stdio IO, args []string) error {
 		unit := runstore.SampleUnit(*sample)
 		keep = func(u string) bool { return u == unit }
 	}
-	n := 0
+	n, lost := 0, 0
+	purposes := map[string]int{}
 	err = cr.Each(keep, func(c runstore.Call) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		purposes[c.Purpose]++
 		if *purpose != "" && c.Purpose != *purpose || *user != "" && !callOfUser(c, *user) {
 			return nil
 		}
 		n++
+		if c.Lost != "" {
+			lost++
+		}
 		if *asJSON {
 			b, err := json.Marshal(newCallLine(c))
 			if err != nil {
@@ -70,8 +76,27 @@ func cmdCalls(ctx context.Context, stdio IO, args []string) error {
 	if err != nil {
 		return err
 	}
+	if n == 0 && *purpose != "" && purposes[*purpose] == 0 && len(purposes) > 0 {
+		names := make([]string, 0, len(purposes))
+		for p, k := range purposes {
+			names = append(names, fmt.Sprintf("%s (%d)", p, k))
+		}
+		sort.Strings(names)
+		return fmt.Errorf("no recorded call has purpose %q; the run's purposes: %s", *purpose, strings.Join(names, ", "))
+	}
 	if n == 0 && !*asJSON {
 		fmt.Fprintln(stdio.Err, "no recorded calls match (runs made before the call record keep usage only)")
+	}
+	if lost > 0 {
+		var why []string
+		for _, d := range cr.Damage() {
+			why = append(why, runlog.ChunksFile+" damaged at "+d.String())
+		}
+		if len(why) == 0 {
+			why = append(why, runlog.ChunksFile+" cut short or deleted")
+		}
+		return fmt.Errorf("%d of the %d calls listed have lost their request and reply texts (%s); every readable call is listed",
+			lost, n, strings.Join(why, "; "))
 	}
 	return nil
 }
@@ -105,6 +130,7 @@ type callLine struct {
 	Retries   int         `json:"retries,omitempty"`
 	Usage     llm.Usage   `json:"usage"`
 	LatencyNS int64       `json:"latency_ns"`
+	Lost      string      `json:"lost,omitempty"`
 	Request   *callReq    `json:"request,omitempty"`
 	Response  *callAnswer `json:"response,omitempty"`
 }
@@ -128,7 +154,7 @@ type callAnswer struct {
 func newCallLine(c runstore.Call) callLine {
 	l := callLine{
 		Unit: c.Unit, Index: c.Index, Purpose: c.Purpose, Cached: c.Cached, Failed: c.Failed, Invalid: c.Invalid,
-		Retries: c.Retries, Usage: c.Usage, LatencyNS: c.LatencyNS,
+		Retries: c.Retries, Usage: c.Usage, LatencyNS: c.LatencyNS, Lost: c.Lost,
 	}
 	if ex := c.Exchange; ex != nil {
 		l.Request = &callReq{Messages: ex.Messages, Params: ex.Params, SampleID: ex.SampleID, Attempt: ex.Attempt, Affinity: ex.Affinity}
@@ -158,6 +184,9 @@ func writeCallRow(w io.Writer, c runstore.Call) error {
 		if ex.Error != "" {
 			answered = "error: " + ex.Error
 		}
+	}
+	if c.Lost != "" {
+		flags = append(flags, "texts-lost")
 	}
 	_, err := fmt.Fprintf(w, "%s #%d\t%s\t%s\t%d+%d tok\t%s\tasked %q\tgot %q\n", c.Unit, c.Index, c.Purpose,
 		strings.Join(flags, ","), c.Usage.PromptTokens, c.Usage.CompletionTokens,

@@ -23,7 +23,8 @@ func envsAbout(reg *all.Registry) string {
 	for _, e := range reg.Entries() {
 		layout = append(layout, fmt.Sprintf("    %-18s %s/", e.Name, e.DataSubdir))
 	}
-	return "  list    every agent environment with its embedded task count and step limit\n" +
+	return "  list    every agent environment with its embedded task count, step limit, data folder,\n" +
+		"          the name reports show and its LifeMem transfer category\n" +
 		"  check   replay each task's gold solution and count full scores (all environments, or NAME);\n" +
 		"          --json prints one JSON line per environment. An environment that cannot run on this\n" +
 		"          machine (MiniWoB++ without Chromium or its npm libraries) is reported as skipped with\n" +
@@ -37,6 +38,16 @@ func envsAbout(reg *all.Registry) string {
 		"'bench data fetch NAME' downloads an environment's pinned files into exactly this layout below\n" +
 		"its cache ($MEMHARNESS_DATA or the user cache dir) and prints the root to pass as --data.\n" +
 		"An environment whose folder is missing from DIR is skipped with the command that fetches it."
+}
+
+// envAbout is what `bench envs list` says of an entry besides its tasks:
+// the name reports show and its LifeMem transfer category.
+func envAbout(e all.Entry) string {
+	category := "no category (outside the LifeMem stream)"
+	if e.Category != "" {
+		category = "category: " + e.Category
+	}
+	return e.Label() + ", " + category
 }
 
 func cmdEnvs(ctx context.Context, stdio IO, args []string) error {
@@ -76,7 +87,7 @@ func cmdEnvs(ctx context.Context, stdio IO, args []string) error {
 	case "list":
 		for _, e := range reg.Entries() {
 			if e.Embedded == nil { // a registered environment with official data only
-				fmt.Fprintf(stdio.Out, "%-20s    - embedded tasks                data: %s\n", e.Name, e.DataSubdir)
+				fmt.Fprintf(stdio.Out, "%-20s    - embedded tasks                data: %-19s %s\n", e.Name, e.DataSubdir, envAbout(e))
 				continue
 			}
 			s, err := e.Embedded()
@@ -84,7 +95,7 @@ func cmdEnvs(ctx context.Context, stdio IO, args []string) error {
 				return fmt.Errorf("%s: %w", e.Name, err)
 			}
 			closeSuite(s)
-			fmt.Fprintf(stdio.Out, "%-20s %4d embedded tasks  max %2d steps  data: %s\n", e.Name, len(s.Tasks()), s.MaxSteps(), e.DataSubdir)
+			fmt.Fprintf(stdio.Out, "%-20s %4d embedded tasks  max %2d steps  data: %-19s %s\n", e.Name, len(s.Tasks()), s.MaxSteps(), e.DataSubdir, envAbout(e))
 		}
 		return nil
 	case "check":

@@ -198,6 +198,12 @@ func (s *lamps) Name() string       { return "lamps" }
 func (s *lamps) Tasks() []envs.Task { return s.tasks }
 func (s *lamps) MaxSteps() int      { return 4 }
 
+// lampsInstructions is the action syntax an agent prompt opens with.
+const lampsInstructions = "Switch on the lamp of the room the task names. Actions: go to ROOM moves you; turn on lamp switches on the lamp where you are and ends the task."
+
+// Instructions implements envs.Instructor.
+func (s *lamps) Instructions() string { return lampsInstructions }
+
 func (s *lamps) NewEpisode(_ context.Context, t envs.Task, _ envs.Options) (envs.Episode, error) {
 	if !slices.Contains(lampRooms, t.ID) {
 		return nil, fmt.Errorf("lamps: unknown task %q", t.ID)
@@ -246,9 +252,11 @@ func (e *lampEpisode) Score() float64 { return e.score }
 func (e *lampEpisode) Close() error   { return nil }
 
 // lampsEntry registers the environment: an embedded suite and no official
-// data (no Open, no Fetch).
+// data (no Open, no Fetch), the name reports show and its transfer category
+// (a column pair of its own in LifeMem's Table 2).
 func lampsEntry() all.Entry {
-	return all.Entry{Name: "lamps", Embedded: func() (envs.Suite, error) { return newLamps(), nil }}
+	return all.Entry{Name: "lamps", DisplayName: "Lamps", ShortName: "LMP", Category: "Household",
+		Embedded: func() (envs.Suite, error) { return newLamps(), nil }}
 }
 
 // readSummary reads lifelong/<method>/matrix.json of a run.
@@ -298,8 +306,26 @@ lifelong:
 	}
 	out.Reset()
 	if code := bench.Main(context.Background(), []string{"envs", "list"},
-		bench.IO{Out: &out, Err: &out, Kinds: &bench.Kinds{Envs: envReg}}); code != 0 || !strings.Contains(out.String(), "lamps                   6 embedded tasks") {
+		bench.IO{Out: &out, Err: &out, Kinds: &bench.Kinds{Envs: envReg}}); code != 0 || !strings.Contains(out.String(), "lamps                   6 embedded tasks") ||
+		!strings.Contains(out.String(), "Lamps, category: Household") {
 		t.Errorf("bench envs list: exit %d\n%s", code, out.String())
+	}
+	// Its instructions open the agents' prompts.
+	out.Reset()
+	if code := bench.Main(context.Background(), []string{"calls", dir, "--json"},
+		bench.IO{Out: &out, Err: &out, Kinds: &bench.Kinds{Envs: envReg}}); code != 0 || !strings.Contains(out.String(), lampsInstructions) {
+		t.Errorf("bench calls: exit %d; no request carries the lamps instructions\n%.2000s", code, out.String())
+	}
+	// Its category is a scenario of Table 2, and the report writes its name out.
+	table2, err := os.ReadFile(filepath.Join(dir, "report", "lifemem_table2.csv"))
+	if err != nil || !strings.Contains(string(table2), ",Household,op,") {
+		t.Errorf("Table 2 has no Household scenario (%v):\n%s", err, table2)
+	}
+	if md, err := os.ReadFile(filepath.Join(dir, "report", "lifemem_table2.md")); err != nil || !strings.Contains(string(md), "Household OP") {
+		t.Errorf("lifemem_table2.md has no Household column (%v):\n%s", err, md)
+	}
+	if index, err := os.ReadFile(filepath.Join(dir, "report", "index.md")); err != nil || !strings.Contains(string(index), "| Lamps |") {
+		t.Errorf("index.md does not write out the name Lamps (%v):\n%s", err, index)
 	}
 	react, synapse := readSummary(t, dir, "react"), readSummary(t, dir, "synapse")
 	if !slices.Equal(synapse.Envs, []string{"lamps"}) {

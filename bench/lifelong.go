@@ -85,7 +85,8 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 			continue
 		}
 		tests[n] = lc.TestSet(n, ts)
-		testSets = append(testSets, lc.DescribeTestSet(n, len(tests[n]), len(ts), official))
+		entry, _ := rs.kinds.envs().Find(n) // opened above, so registered
+		testSets = append(testSets, lc.DescribeTestSet(n, entry.PaperTestSize, len(tests[n]), len(ts), official))
 		if len(tests[n]) == 0 {
 			dataWarnings = append(dataWarnings, emptyEnv(stdio, n, len(ts)))
 		}
@@ -159,6 +160,7 @@ func executeLifelong(ctx context.Context, stdio IO, rs runSpec) (runResult, erro
 	}
 	if rs.report {
 		ro := reportOptions(cfg)
+		ro.Envs = rs.kinds.envs().Entries()
 		opts.Report = func(dir string) error { _, err := reports.Write(dir, ro); return err }
 		opts.Fingerprint = func() (string, error) { return runFingerprint(rs.dir, hash, ro) }
 	}

@@ -246,7 +246,9 @@ func mergeShards(ctx context.Context, stdio IO, runDir string, report bool) erro
 	if !report {
 		return nil
 	}
-	if _, err := reports.Write(runDir, reportOptions(&cfg)); err != nil {
+	ro := reportOptions(&cfg)
+	ro.Envs = stdio.Kinds.envs().Entries()
+	if _, err := reports.Write(runDir, ro); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	fmt.Fprintf(stdio.Err, "report: %s\n", filepath.Join(runDir, "report", "index.md"))

@@ -115,6 +115,7 @@ func reportRun(ctx context.Context, stdio IO, dir string, bootstrap optionalInt,
 	if bootstrap.set {
 		opts.Iters = bootstrap.n
 	}
+	opts.Envs = stdio.Kinds.envs().Entries()
 	arts, err := reports.Write(dir, opts)
 	if err != nil {
 		return err

@@ -198,7 +198,7 @@ func executeSweep(ctx context.Context, stdio IO, cfgPath string, sets []string, 
 					dirs = append(dirs, e.dir)
 				}
 			}
-			if _, err := reports.WriteLifeMemSweep(filepath.Join(root, "report"), dirs); err != nil {
+			if _, err := reports.WriteLifeMemSweep(filepath.Join(root, "report"), dirs, stdio.Kinds.envs().Entries()); err != nil {
 				return outcome, fmt.Errorf("sweep report: %w", err)
 			}
 			fmt.Fprintf(stdio.Err, "sweep report: %s\n", filepath.Join(root, "report"))

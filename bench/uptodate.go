@@ -31,6 +31,7 @@ import (
 // runFingerprint computes the fingerprint of a run directory as it is now.
 func runFingerprint(dir, configHash string, opts reports.Options) (string, error) {
 	h := sha256.New()
+	opts.Envs = nil // the build below names them
 	fmt.Fprintf(h, "config %s\nbuild %s\nreport %+v\n", configHash, buildIdentity(), opts)
 	var files []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {

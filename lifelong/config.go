@@ -13,21 +13,29 @@ import (
 
 	"github.com/memharness/memharness/datasets/pyrandom"
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/llm"
 )
 
 // PaperOrder returns the ten stream environments in the paper's similarity
-// order (registry names).
-func PaperOrder() []string {
-	return []string{
-		"alfworld", "scienceworld", "apibank", "taubench-retail", "hotpotqa",
-		"webshop", "dbbench", "toolqa", "miniwob", "mind2web",
-	}
-}
+// order (registry names): the built-in environments with a Table 2
+// category, in registry order.
+func PaperOrder() []string { return builtInNames(true) }
 
-// PaperOOD returns the out-of-distribution environments of §6.2.
-func PaperOOD() []string { return []string{"fever", "taubench-airline"} }
+// PaperOOD returns the out-of-distribution environments of §6.2: the
+// built-in environments outside Table 2's categories.
+func PaperOOD() []string { return builtInNames(false) }
+
+func builtInNames(inStream bool) []string {
+	var names []string
+	for _, e := range all.Entries() {
+		if (e.Category != "") == inStream {
+			names = append(names, e.Name)
+		}
+	}
+	return names
+}
 
 // Stream kinds.
 const (
@@ -103,7 +111,8 @@ type Config struct {
 	AllowPartialStream bool `yaml:"allow_partial_stream" json:"allow_partial_stream,omitempty"`
 	// TestSize keeps the first N test tasks of an environment, in file
 	// order (the paper's per-environment test-set sizes; see
-	// PaperTestSizes). Environments not listed run their whole test split.
+	// each environment entry's PaperTestSize). Environments not listed run
+	// their whole test split.
 	TestSize map[string]int `yaml:"test_size" json:"test_size,omitempty"`
 	// Sampling overrides the sampling settings of one request purpose
 	// (act, customer, reflect, abstract, construction, skills) in every
@@ -379,35 +388,12 @@ type PyShuffle struct {
 	Seed uint64 `yaml:"seed" json:"seed"`
 }
 
-// TestSetSize is what is known of one environment's test set in the
-// LifeMem paper.
-type TestSetSize struct {
-	Size int
-	// Known is false when the size is an assumption (Note says why).
-	Known bool
-	Note  string
-}
-
-// PaperTestSizes are the per-environment test-set sizes recoverable from
-// the paper (arXiv 2609.12655) and its release. The paper's
-// total is 1,230 test tasks; environments missing here have no
-// recoverable size and run their whole test split.
-var PaperTestSizes = map[string]TestSetSize{
-	"apibank":          {262, true, "the release's api-bank/lv1-lv2-samples/test/ dialogues"},
-	"toolqa":           {80, true, "30 easy + 50 hard coffee questions (the release's test file)"},
-	"fever":            {100, true, "OOD: 100 claims; assumed ExpeL's (and ReAct's) choice, the first 100 of Random(233).shuffle(range(7405))"},
-	"taubench-airline": {50, true, "OOD: the 50 upstream airline test tasks"},
-	"taubench-retail":  {115, false, "assumed: the 115 upstream retail test tasks"},
-	"hotpotqa":         {100, false, "assumed: ExpeL's 100 hard-distractor questions (first 100 of the file)"},
-	"webshop":          {100, false, "assumed: ExpeL's 100 fixed sessions"},
-	"alfworld":         {134, false, "assumed: ExpeL's 134 valid-unseen games"},
-}
-
 // DescribeTestSet says where env's test set of n tasks (cut from a split of
-// whole tasks) comes from, against PaperTestSizes: the paper's, an
+// whole tasks) comes from, against paper (the environment entry's
+// PaperTestSize; zero when the paper gives none): the paper's, an
 // assumption, a size the config chose, or the whole split because the
 // paper's is unknown. official is false on the embedded suites.
-func (c Config) DescribeTestSet(env string, n, whole int, official bool) TestSetRecord {
+func (c Config) DescribeTestSet(env string, paper envs.TestSetSize, n, whole int, official bool) TestSetRecord {
 	r := TestSetRecord{Env: env, Tasks: n}
 	if !official {
 		r.Status, r.Note = "embedded", fmt.Sprintf("the test split of the embedded suite written by us (%d tasks), not the paper's tasks", whole)
@@ -416,7 +402,7 @@ func (c Config) DescribeTestSet(env string, n, whole int, official bool) TestSet
 		}
 		return r
 	}
-	paper, known := PaperTestSizes[env]
+	known := paper.Size > 0
 	size := c.TestSize[env]
 	switch {
 	case size > 0 && known && size == paper.Size && paper.Known:

@@ -9,6 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/envs/all"
 )
 
@@ -157,13 +158,20 @@ func TestDescribeTestSet(t *testing.T) {
 		{"toolqa", 60, 60, true, "paper", "only 60 tasks in the file"},
 		{"apibank", 4, 9, false, "embedded", "(9 tasks), not the paper's tasks; lifelong.test_size keeps 4"},
 	}
+	paper := func(env string) envs.TestSetSize {
+		e, err := all.Find(env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e.PaperTestSize
+	}
 	cut := c
 	cut.TasksPerEnv = 10
-	if got := cut.DescribeTestSet("apibank", 262, 300, true); got.Tasks != 10 || !strings.Contains(got.Note, "only the first 10 of these 262") {
+	if got := cut.DescribeTestSet("apibank", paper("apibank"), 262, 300, true); got.Tasks != 10 || !strings.Contains(got.Note, "only the first 10 of these 262") {
 		t.Errorf("tasks_per_env cut: %+v", got)
 	}
 	for _, tc := range cases {
-		got := c.DescribeTestSet(tc.env, tc.n, tc.whole, tc.official)
+		got := c.DescribeTestSet(tc.env, paper(tc.env), tc.n, tc.whole, tc.official)
 		if got.Status != tc.status || !strings.Contains(got.Note, tc.inNote) || got.Tasks != tc.n {
 			t.Errorf("%s (%d of %d): %+v; want status %s, note with %q", tc.env, tc.n, tc.whole, got, tc.status, tc.inNote)
 		}

@@ -71,6 +71,16 @@ type Budget struct {
 	reservedTokens int
 	reservedCost   float64
 	inflight       int
+	// uncapped counts calls in flight without a completion cap, whose
+	// bound is a guess; probed is set once one such call (or an earlier
+	// process's) came back, so the guess rests on what this endpoint
+	// returns.
+	uncapped int
+	probed   bool
+	// surprised is set while the last uncapped call to come back
+	// returned more than its guess: until one stays within it, they go
+	// one at a time again.
+	surprised bool
 	// changed is closed (and replaced) whenever a reservation settles.
 	changed chan struct{}
 	// longest is the largest completion a live call has returned.
@@ -113,6 +123,7 @@ func (b *Budget) Add(u Usage) {
 	b.mu.Lock()
 	b.spent = b.spent.Add(u)
 	b.longest = max(b.longest, u.CompletionTokens)
+	b.probed = b.probed || u.CompletionTokens > 0
 	b.mu.Unlock()
 }
 
@@ -167,11 +178,22 @@ func (b *Budget) Bound(req Request) Usage {
 }
 
 func (b *Budget) bound(req Request, longest int) Usage {
-	var u Usage
+	return b.withCompletion(b.promptBound(req), CompletionCap(req.Params), longest)
+}
+
+// promptBound counts req's prompt as bound does.
+func (b *Budget) promptBound(req Request) int {
+	n := 0
 	for _, m := range req.Messages {
-		u.PromptTokens += b.count(m.Content) + messageOverhead
+		n += b.count(m.Content) + messageOverhead
 	}
-	u.CompletionTokens = CompletionCap(req.Params)
+	return n
+}
+
+// withCompletion is the bound of a prompt of prompt tokens and a completion
+// cap (0: none, and the guess is DefaultCompletionBound or longest).
+func (b *Budget) withCompletion(prompt, cap, longest int) Usage {
+	u := Usage{PromptTokens: prompt, CompletionTokens: cap}
 	if u.CompletionTokens <= 0 {
 		u.CompletionTokens = max(DefaultCompletionBound, longest)
 	}
@@ -203,8 +225,9 @@ func CompletionCap(p Params) int {
 // Reservation is one admitted call's reserved bound; Settle it exactly
 // once with what the call returned.
 type Reservation struct {
-	b     *Budget
-	bound Usage
+	b        *Budget
+	bound    Usage
+	uncapped bool
 }
 
 // Reserve admits a call of bound usage, waiting while calls in flight hold
@@ -213,6 +236,25 @@ type Reservation struct {
 // flight, or when the budget has already stopped; ctx's error when ctx ends
 // while waiting.
 func (b *Budget) Reserve(ctx context.Context, purpose string, bound Usage) (*Reservation, error) {
+	return b.reserve(ctx, purpose, func(int) Usage { return bound }, false)
+}
+
+// reserve is Reserve; uncapped marks a call without a completion cap,
+// whose bound's completion is a guess. What such a call returns is the
+// endpoint's choice (a reasoning model may think for 50,000 tokens), so
+// guesses in flight at once are what let parallel calls pass a ceiling
+// together. Three rules bound that: uncapped calls go one at a time until
+// one has come back (the first guess rests on nothing) and again after
+// one returned more than its guess, until one stays within it; the guess
+// is the longest completion seen (never under DefaultCompletionBound);
+// and beside other calls an uncapped one needs room for twice its guess,
+// so that near the ceiling they go one at a time again. A completion longer
+// than every one before can still pass the ceiling by its excess, alone;
+// the run then stops at the next call.
+// The guess is taken afresh each time the call is weighed (bound is given
+// the longest completion seen), since calls settling while it waits
+// change it.
+func (b *Budget) reserve(ctx context.Context, purpose string, boundOf func(longest int) Usage, uncapped bool) (*Reservation, error) {
 	b.mu.Lock()
 	for {
 		if b.stopped != nil {
@@ -220,15 +262,28 @@ func (b *Budget) Reserve(ctx context.Context, purpose string, bound Usage) (*Res
 			b.mu.Unlock()
 			return nil, err
 		}
+		bound := boundOf(b.longest)
 		which := b.passes(bound)
-		if which == "" {
+		admit := which == ""
+		if admit && uncapped && b.inflight > 0 {
+			margin := bound
+			margin.PromptTokens, margin.CompletionTokens = 0, bound.CompletionTokens
+			if b.prices != nil {
+				margin.Cost = b.prices.Cost(Usage{CompletionTokens: bound.CompletionTokens})
+			}
+			admit = (b.probed && !b.surprised || b.uncapped == 0) && b.passes(bound.Add(margin)) == ""
+		}
+		if admit {
 			b.reservedTokens += bound.PromptTokens + bound.CompletionTokens
 			b.reservedCost += bound.Cost
 			b.inflight++
+			if uncapped {
+				b.uncapped++
+			}
 			b.mu.Unlock()
-			return &Reservation{b: b, bound: bound}, nil
+			return &Reservation{b: b, bound: bound, uncapped: uncapped}, nil
 		}
-		if b.inflight == 0 {
+		if which != "" && b.inflight == 0 {
 			b.stopped = b.refusal(which, purpose, bound)
 			hooks := b.onStop
 			b.onStop = nil
@@ -283,9 +338,16 @@ func (r *Reservation) Settle(resp Response, err error) {
 	b.reservedTokens -= r.bound.PromptTokens + r.bound.CompletionTokens
 	b.reservedCost -= r.bound.Cost
 	b.inflight--
+	if r.uncapped {
+		b.uncapped--
+	}
 	if err == nil && !resp.Cached {
 		b.spent = b.spent.Add(resp.Usage)
 		b.longest = max(b.longest, resp.Usage.CompletionTokens)
+		if r.uncapped {
+			b.probed = true
+			b.surprised = resp.Usage.CompletionTokens > r.bound.CompletionTokens
+		}
 	}
 	if b.inflight == 0 {
 		// Float sums drift; nothing is reserved when nothing is in flight.
@@ -303,7 +365,8 @@ func (b *Budget) Wrap(m Model) Model {
 		return m
 	}
 	return ModelFunc(func(ctx context.Context, req Request) (Response, error) {
-		res, err := b.Reserve(ctx, req.Purpose, b.Bound(req))
+		prompt, cap := b.promptBound(req), CompletionCap(req.Params)
+		res, err := b.reserve(ctx, req.Purpose, func(longest int) Usage { return b.withCompletion(prompt, cap, longest) }, cap <= 0)
 		if err != nil {
 			return Response{}, err
 		}

@@ -274,3 +274,48 @@ func TestStopKinds(t *testing.T) {
 		t.Error("stop kinds confused")
 	}
 }
+
+// Calls without a completion cap against an endpoint whose completions are
+// far longer than the default guess (a reasoning model), sixteen at once:
+// the token ceiling holds.
+func TestBudgetHoldsAgainstLongUncappedCompletions(t *testing.T) {
+	for _, completion := range []int{50_000, 16_000, 5_000} {
+		t.Run(fmt.Sprint(completion), func(t *testing.T) {
+			f := newFakeServer(t, func(int, map[string]any) reply {
+				return reply{body: chatJSON("test-model", "thought long", 70, completion, 0), delay: 2 * time.Millisecond}
+			})
+			const ceiling = 100_000
+			b, err := NewBudget(Ceilings{MaxTokens: ceiling}, nil, wordCount)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := b.Wrap(mustOpenAI(t, f.BaseURL(), "", 10*time.Second))
+			var wg sync.WaitGroup
+			work := make(chan int)
+			for range 16 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for range work {
+						_, err := m.Generate(context.Background(), userMsg("predict", strings.Repeat("w ", 60)))
+						if err != nil && !errors.Is(err, ErrCeiling) {
+							t.Error(err)
+						}
+					}
+				}()
+			}
+			for i := range 200 {
+				work <- i
+			}
+			close(work)
+			wg.Wait()
+			s := b.Spent()
+			if tot := s.PromptTokens + s.CompletionTokens; tot > ceiling {
+				t.Errorf("%d-token completions: spent %d tokens in %d calls, past the %d ceiling", completion, tot, len(f.requests()), ceiling)
+			}
+			if b.Stopped() == nil {
+				t.Error("the run did not stop at the ceiling")
+			}
+		})
+	}
+}

@@ -220,22 +220,12 @@ func CountTransfers(cells []TransferCell) TransferCounts {
 	return c
 }
 
-// Category is one of Table 2's five scenarios and its environments.
+// Category is one of Table 2's transfer scenarios and its environments.
+// The caller passes them in (the environments' registry entries say which
+// category each belongs to); LifeMem's paper has five.
 type Category struct {
 	Name string
 	Envs []string
-}
-
-// Categories returns Table 2's scenarios, in the paper's column order, with
-// the harness's registry names of their environments.
-func Categories() []Category {
-	return []Category{
-		{Name: "Embodied", Envs: []string{"alfworld", "scienceworld"}},
-		{Name: "Tool use", Envs: []string{"apibank", "taubench-retail"}},
-		{Name: "Web search", Envs: []string{"hotpotqa", "webshop"}},
-		{Name: "Data analysis", Envs: []string{"dbbench", "toolqa"}},
-		{Name: "Web browsing", Envs: []string{"miniwob", "mind2web"}},
-	}
 }
 
 // CategoryScore is one scenario's average.
@@ -249,10 +239,11 @@ type CategoryScore struct {
 
 // CategoryMeans averages per-environment values (final scores for OP,
 // relative changes for BwT) within each category; NaN values are left out.
-// The last element is "Avg", the mean over every environment with a value.
-func CategoryMeans(values map[string]float64) []CategoryScore {
+// The result has one score per category, in the order given, then "Avg",
+// the mean over every environment with a value.
+func CategoryMeans(values map[string]float64, categories []Category) []CategoryScore {
 	var out []CategoryScore
-	for _, c := range Categories() {
+	for _, c := range categories {
 		out = append(out, meanOf(c.Name, c.Envs, values))
 	}
 	var all []string

@@ -48,6 +48,8 @@ func WriteCSV(path string, header []string, rows [][]string) error {
 			switch c {
 			case "NaN", "+Inf", "-Inf", "Inf":
 				r[j] = ""
+			default:
+				r[j] = inertCell(c)
 			}
 		}
 	}
@@ -68,6 +70,30 @@ func WriteCSV(path string, header []string, rows [][]string) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
+}
+
+// inertCell keeps a text cell from being read as a formula by a
+// spreadsheet (a model name "=HYPERLINK(...)" would become a live link in
+// every CSV): a cell starting with =, +, - or @ that is not a number, or
+// with a tab or carriage return, is prefixed with an apostrophe, which
+// spreadsheets take as "text" and do not show.
+func inertCell(c string) string {
+	if c == "" {
+		return c
+	}
+	switch c[0] {
+	case '\t', '\r':
+		return "'" + c
+	case '=', '+', '-', '@':
+		if len(c) == 1 {
+			return c
+		}
+		if _, err := strconv.ParseFloat(c, 64); err == nil {
+			return c
+		}
+		return "'" + c
+	}
+	return c
 }
 
 // num formats a metric with fixed precision so files are byte-stable;

@@ -75,21 +75,6 @@ func thousands(n int) string {
 	return b.String()
 }
 
-// lmEnvName is an environment's name written out, for figures (the tables
-// keep the short column heads).
-func lmEnvName(env string) string {
-	names := map[string]string{
-		"alfworld": "ALFWorld", "scienceworld": "ScienceWorld", "apibank": "API-Bank",
-		"taubench-retail": "τ-bench retail", "taubench-airline": "τ-bench airline", "hotpotqa": "HotpotQA",
-		"webshop": "WebShop", "dbbench": "LifelongAgentBench (DB)", "toolqa": "ToolQA", "miniwob": "MiniWoB++",
-		"mind2web": "Mind2Web", "fever": "FEVER",
-	}
-	if n, ok := names[env]; ok {
-		return n
-	}
-	return env
-}
-
 // lmCaption is a LifeMem run's provenance as one caption line.
 func (r *lmRun) caption() string {
 	// The figure font has no ⚠.

@@ -201,14 +201,39 @@ func svgMeta(b []byte, title, desc string) ([]byte, error) {
 		return nil, fmt.Errorf("svg metadata: unterminated <svg> element")
 	}
 	j += i + 1
-	comment := strings.ReplaceAll(desc, "--", "- -")
-	meta := fmt.Sprintf("\n<!-- %s: %s -->\n<title>%s</title>\n<desc>%s</desc>", figSoftware, comment, xmlEscape(title), xmlEscape(desc))
+	meta := fmt.Sprintf("\n<!-- %s: %s -->\n<title>%s</title>\n<desc>%s</desc>", figSoftware, xmlComment(desc), xmlEscape(title), xmlEscape(desc))
 	return []byte(s[:j] + meta + s[j:]), nil
+}
+
+// xmlComment is s as the text of an XML comment: a comment may not hold
+// "--" anywhere nor end with "-" (a model name "--->" would close it and
+// leave the rest to the browser as markup, a file name "a---b" would make
+// the file ill-formed), nor a character XML forbids.
+func xmlComment(s string) string {
+	s = xmlChars(s)
+	for strings.Contains(s, "--") {
+		s = strings.ReplaceAll(s, "--", "- -")
+	}
+	if strings.HasSuffix(s, "-") {
+		s += " "
+	}
+	return s
+}
+
+// xmlChars replaces the characters XML 1.0 forbids (most control
+// characters) with a space.
+func xmlChars(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r < 0xFFFE && !(r >= 0xD800 && r < 0xE000) || r > 0xFFFF {
+			return r
+		}
+		return ' '
+	}, s)
 }
 
 func xmlEscape(s string) string {
 	var b bytes.Buffer
-	for _, r := range s {
+	for _, r := range xmlChars(s) {
 		switch r {
 		case '<':
 			b.WriteString("&lt;")

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/memharness/memharness/envs/all"
 )
 
 // TestTeXEscapeAllRunes checks TeXEscape over all of Unicode: the output is
@@ -119,7 +121,7 @@ func TestLaTeXCompiles(t *testing.T) {
 	writePM(t, dir)
 	dirs = append(dirs, filepath.Join(dir, ReportDir))
 	dir = copyTree(t, filepath.Join("testdata", "lifemem", "run"))
-	if _, err := WriteLifeMem(dir); err != nil {
+	if _, err := WriteLifeMem(dir, all.Entries()); err != nil {
 		t.Fatal(err)
 	}
 	dirs = append(dirs, filepath.Join(dir, ReportDir))
@@ -129,7 +131,7 @@ func TestLaTeXCompiles(t *testing.T) {
 		runs = append(runs, filepath.Join(sweep, st))
 	}
 	out := filepath.Join(t.TempDir(), "sweep")
-	if _, err := WriteLifeMemSweep(out, runs); err != nil {
+	if _, err := WriteLifeMemSweep(out, runs, all.Entries()); err != nil {
 		t.Fatal(err)
 	}
 	dirs = append(dirs, out)

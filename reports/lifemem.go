@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/memharness/memharness/runlog"
 	"io/fs"
 	"math"
 	"os"
@@ -12,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/memharness/memharness/runlog"
 
 	"github.com/memharness/memharness/metrics"
 )
@@ -58,6 +59,7 @@ type lmMethod struct {
 
 type lmRun struct {
 	dir     string
+	kinds   lmKinds
 	info    lmInfo
 	methods []*lmMethod
 	// manifest is the bench manifest beside the lifelong results (zero when

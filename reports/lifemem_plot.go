@@ -24,7 +24,7 @@ func lmShuffled(stream string) bool { return stream != "" && stream != "similari
 // 0–100 are drawn on the [0, 1] scale of the confusion heat maps, so each
 // cell reads as a percentage. ok is false for a single-cell matrix (a
 // one-environment sensitivity run), which the tables already show.
-func lmHeatMap(caption string, m *lmMethod, envs, ood []string, stream string) (f figFiles, ok bool, err error) {
+func lmHeatMap(caption string, kinds lmKinds, m *lmMethod, envs, ood []string, stream string) (f figFiles, ok bool, err error) {
 	n := len(envs)
 	if n < 2 {
 		return figFiles{}, false, nil
@@ -63,7 +63,7 @@ func lmHeatMap(caption string, m *lmMethod, envs, ood []string, stream string) (
 		if shuffled {
 			rowLabels = append(rowLabels, fmt.Sprintf("stage %d", j+1))
 		} else {
-			rowLabels = append(rowLabels, fmt.Sprintf("%d %s", j+1, lmEnvName(envs[j])))
+			rowLabels = append(rowLabels, fmt.Sprintf("%d %s", j+1, kinds.label(envs[j])))
 		}
 	}
 	if len(m.Self) > 0 {
@@ -80,9 +80,9 @@ func lmHeatMap(caption string, m *lmMethod, envs, ood []string, stream string) (
 	if len(mat) == 0 {
 		return figFiles{}, false, nil
 	}
-	cols := lmMap(envs, lmEnvName)
+	cols := lmMap(envs, kinds.label)
 	for _, e := range oodCols {
-		cols = append(cols, lmEnvName(e)+" (OOD)")
+		cols = append(cols, kinds.label(e)+" (OOD)")
 	}
 	ylabel := "after learning"
 	notes := []string{"Cells: success rate (%) on the column's test set after the row's stage; hatched: not evaluated (upper triangle: environments not yet learned)."}

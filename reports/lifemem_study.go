@@ -2,13 +2,15 @@ package reports
 
 import (
 	"fmt"
-	"github.com/memharness/memharness/runlog"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/runlog"
 
 	"github.com/memharness/memharness/metrics"
 	"github.com/memharness/memharness/reports/paper"
@@ -62,10 +64,10 @@ func lmDistinct(settings []lmSetting) bool {
 
 // lmSensitivityTable is Table 8 over LifeMem settings: L, τ, k, OP and BwT,
 // plus each environment's final score.
-func lmSensitivityTable(title string, settings []lmSetting, envs []string) (Table, [][]string) {
+func lmSensitivityTable(title string, kinds lmKinds, settings []lmSetting, envs []string) (Table, [][]string) {
 	cols := []string{"Setting", "L", "τ", "top-k", "OP", "BwT (%)"}
 	for _, e := range envs {
-		cols = append(cols, lmEnvLabel(e))
+		cols = append(cols, kinds.label(e))
 	}
 	t := Table{Title: title, Columns: cols, TeXCols: []int{0, 1, 2, 3, 4, 5}, Best: map[int]int{4: higherBest, 5: higherBest},
 		Caption: "LifeMem Table 8: sensitivity of OP and BwT to L, τ and top-k."}
@@ -194,7 +196,7 @@ func (r *lmRun) writeSensitivity(dir string) ([]Artefact, error) {
 	if !lmDistinct(settings) {
 		return nil, nil
 	}
-	t, rows := lmSensitivityTable("Table 8 — sensitivity of LifeMem to L, τ and top-k — "+r.title(), settings, r.info.Config.Envs)
+	t, rows := lmSensitivityTable("Table 8 — sensitivity of LifeMem to L, τ and top-k — "+r.title(), r.kinds, settings, r.info.Config.Envs)
 	t.Source = r.texSource()
 	d := lmDoc{base: "lifemem_sensitivity", what: "LifeMem Table 8: sensitivity", tables: []Table{t}, header: lmSensitivityHeader, rows: rows}
 	fig, err := lmSensitivityPlot(r.caption(), settings)
@@ -224,7 +226,7 @@ func (r *lmRun) byKind(kind string) *lmMethod {
 }
 
 func lmAvgOP(m *lmMethod) float64 {
-	op := metrics.CategoryMeans(metrics.FinalScores(m.Matrix))
+	op := metrics.CategoryMeans(metrics.FinalScores(m.Matrix), nil) // only "Avg"
 	return op[len(op)-1].Value
 }
 
@@ -386,7 +388,8 @@ func (r *lmRun) writeIndex(dir string, arts []Artefact) (Artefact, error) {
 // outDir: Table 5 (OP per stream and the buffer stream's recovery rate) when
 // the runs cover more than one stream, and Table 8 (sensitivity) over every
 // LifeMem setting of every run. Runs without lifelong results are skipped.
-func WriteLifeMemSweep(outDir string, runDirs []string) (Artefacts, error) {
+// kinds are the environments' registry entries, which name them.
+func WriteLifeMemSweep(outDir string, runDirs []string, kinds []envs.Entry) (Artefacts, error) {
 	var runs []*lmRun
 	for _, d := range runDirs {
 		if !HasLifeMem(d) {
@@ -396,6 +399,7 @@ func WriteLifeMemSweep(outDir string, runDirs []string) (Artefacts, error) {
 		if err != nil {
 			return Artefacts{}, fmt.Errorf("lifemem sweep: %w", err)
 		}
+		r.kinds = kinds
 		runs = append(runs, r)
 	}
 	if len(runs) == 0 {
@@ -599,7 +603,7 @@ func lmWriteSweepSensitivity(dir string, runs []*lmRun) ([]Artefact, error) {
 	if !lmDistinct(settings) {
 		return nil, nil
 	}
-	t, rows := lmSensitivityTable("Table 8 — sensitivity of LifeMem across the sweep — backbone: "+lmBackbones(runs), settings, envs)
+	t, rows := lmSensitivityTable("Table 8 — sensitivity of LifeMem across the sweep — backbone: "+lmBackbones(runs), runs[0].kinds, settings, envs)
 	t.Source = "Backbone: " + lmBackbones(runs) + "."
 	d := lmDoc{base: "lifemem_sensitivity", what: "LifeMem Table 8: sensitivity across the sweep", tables: []Table{t}, header: lmSensitivityHeader, rows: rows}
 	fig, err := lmSensitivityPlot("LifeMem lifelong protocol · backbone: "+lmBackbones(runs), settings)
@@ -625,7 +629,7 @@ func (r *lmRun) testSetsSection() string {
 		counts[t.Status]++
 		label := map[string]string{"paper": "the paper's", "assumed": "⚠ assumed", "unknown": "⚠ unknown: whole split", "whole": "⚠ whole split",
 			"config": "set by the config", "embedded": "embedded suite"}[t.Status]
-		fmt.Fprintf(&b, "| %s | %d | %s | %s |\n", mdText(lmEnvLabel(t.Env)), t.Tasks, orDefault(label, mdText(t.Status)), mdText(t.Note))
+		fmt.Fprintf(&b, "| %s | %d | %s | %s |\n", mdText(r.kinds.label(t.Env)), t.Tasks, orDefault(label, mdText(t.Status)), mdText(t.Note))
 	}
 	if n := counts["assumed"] + counts["unknown"] + counts["whole"]; n > 0 {
 		fmt.Fprintf(&b, "\n%d environment(s) do not run the paper's own test set (%d assumed, %d whole split with the paper's unknown, %d whole split though the paper's size is known); their scores are not on the paper's tasks.\n",

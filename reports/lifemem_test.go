@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memharness/memharness/envs/all"
+
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/llm"
@@ -96,7 +98,7 @@ func artefactNames(arts []Artefact) []string {
 func TestLifeMemReportGolden(t *testing.T) {
 	dir := copyTree(t, filepath.Join("testdata", "lifemem", "run"))
 	// Write routes a run with lifelong results to the LifeMem report.
-	arts, err := Write(dir, Options{})
+	arts, err := Write(dir, Options{Envs: all.Entries()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +115,7 @@ func TestLifeMemReportGolden(t *testing.T) {
 
 	// Same input, same bytes — PNGs included.
 	again := copyTree(t, filepath.Join("testdata", "lifemem", "run"))
-	arts2, err := WriteLifeMem(again)
+	arts2, err := WriteLifeMem(again, all.Entries())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +130,7 @@ func TestLifeMemReportGolden(t *testing.T) {
 
 func TestLifeMemReportContent(t *testing.T) {
 	dir := copyTree(t, filepath.Join("testdata", "lifemem", "run"))
-	arts, err := WriteLifeMem(dir)
+	arts, err := WriteLifeMem(dir, all.Entries())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +175,7 @@ func TestLifeMemSweepGolden(t *testing.T) {
 	}
 	runs = append(runs, t.TempDir()) // not a lifelong run: skipped
 	out := filepath.Join(t.TempDir(), "sweep")
-	arts, err := WriteLifeMemSweep(out, runs)
+	arts, err := WriteLifeMemSweep(out, runs, all.Entries())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +190,7 @@ func TestLifeMemSweepGolden(t *testing.T) {
 			t.Errorf("streams table lacks %q:\n%s", want, b)
 		}
 	}
-	if _, err := WriteLifeMemSweep(out, []string{t.TempDir()}); err == nil {
+	if _, err := WriteLifeMemSweep(out, []string{t.TempDir()}, all.Entries()); err == nil {
 		t.Error("a sweep without lifelong runs gave no error")
 	}
 }
@@ -218,7 +220,7 @@ func TestLifeMemLoadErrors(t *testing.T) {
 			if err := tc.edit(dir); err != nil {
 				t.Fatal(err)
 			}
-			_, err := WriteLifeMem(dir)
+			_, err := WriteLifeMem(dir, all.Entries())
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want %q", err, tc.want)
 			}
@@ -345,7 +347,7 @@ func TestLifeMemRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	arts, err := Write(dir, Options{})
+	arts, err := Write(dir, Options{Envs: all.Entries()})
 	if err != nil {
 		t.Fatal(err)
 	}

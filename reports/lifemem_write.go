@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/metrics"
 )
 
@@ -19,12 +20,14 @@ import (
 // categories), Table 4 (zero-shot OOD) when OOD cells exist, Table 10
 // (costs) when costs were recorded, the cluster statistics a method wrote,
 // Table 8 (sensitivity) when the run holds several LifeMem settings, the
-// paper's surviving numbers beside ours, and index.md.
-func WriteLifeMem(runDir string) (Artefacts, error) {
+// paper's surviving numbers beside ours, and index.md. kinds are the
+// environments' registry entries, which name and group them.
+func WriteLifeMem(runDir string, kinds []envs.Entry) (Artefacts, error) {
 	r, err := loadLifeMem(runDir)
 	if err != nil {
 		return Artefacts{}, fmt.Errorf("lifemem report %s: %w", runDir, err)
 	}
+	r.kinds = kinds
 	out := Artefacts{Dir: filepath.Join(runDir, ReportDir)}
 	if err := os.MkdirAll(out.Dir, 0o755); err != nil {
 		return Artefacts{}, fmt.Errorf("lifemem report: %w", err)
@@ -86,71 +89,6 @@ func (r *lmRun) provenance() provenance {
 		p.DataSource = r.info.DataSource
 	}
 	return p
-}
-
-// lmEnvLabel is an environment as the paper names it.
-func lmEnvLabel(env string) string {
-	switch env {
-	case "alfworld":
-		return "ALFWorld"
-	case "scienceworld":
-		return "ScienceWorld"
-	case "apibank":
-		return "API-Bank"
-	case "taubench-retail":
-		return "τ-bench retail"
-	case "taubench-airline":
-		return "τ-bench airline"
-	case "hotpotqa":
-		return "HotpotQA"
-	case "webshop":
-		return "WebShop"
-	case "dbbench":
-		return "LifelongAgentBench (DB)"
-	case "toolqa":
-		return "ToolQA"
-	case "miniwob":
-		return "MiniWoB++"
-	case "mind2web":
-		return "Mind2Web"
-	case "fever":
-		return "FEVER"
-	}
-	return env
-}
-
-// lmEnvShort is a plot-axis label (ASCII, a few letters).
-func lmEnvShort(env string) string {
-	switch env {
-	case "alfworld":
-		return "ALFW"
-	case "scienceworld":
-		return "SciW"
-	case "apibank":
-		return "APIB"
-	case "taubench-retail":
-		return "tau-R"
-	case "taubench-airline":
-		return "tau-A"
-	case "hotpotqa":
-		return "HQA"
-	case "webshop":
-		return "WebS"
-	case "dbbench":
-		return "DB"
-	case "toolqa":
-		return "TQA"
-	case "miniwob":
-		return "MWoB"
-	case "mind2web":
-		return "M2W"
-	case "fever":
-		return "FEVER"
-	}
-	if len(env) > 6 {
-		return env[:6]
-	}
-	return env
 }
 
 // lmF2 formats a score or percentage with two decimals; NaN is "–".
@@ -237,7 +175,8 @@ func lmMethodLabel(m *lmMethod) string {
 // and BwT (mean relative change), then the averages over every environment.
 func (r *lmRun) writeTable2(dir string) ([]Artefact, error) {
 	cols := []string{"Method"}
-	for _, c := range metrics.Categories() {
+	categories := r.kinds.categories()
+	for _, c := range categories {
 		cols = append(cols, c.Name+" OP", c.Name+" BwT")
 	}
 	cols = append(cols, "Avg OP", "Avg BwT")
@@ -246,8 +185,8 @@ func (r *lmRun) writeTable2(dir string) ([]Artefact, error) {
 	var notes []string
 	partial := map[string]bool{}
 	for _, m := range r.methods {
-		op := metrics.CategoryMeans(metrics.FinalScores(m.Matrix))
-		bwt := metrics.CategoryMeans(metrics.RelativeChanges(m.Matrix))
+		op := metrics.CategoryMeans(metrics.FinalScores(m.Matrix), categories)
+		bwt := metrics.CategoryMeans(metrics.RelativeChanges(m.Matrix), categories)
 		line := []string{lmMethodLabel(m)}
 		for k := range op {
 			line = append(line, lmF2(op[k].Value), lmF2(bwt[k].Value))
@@ -258,7 +197,7 @@ func (r *lmRun) writeTable2(dir string) ([]Artefact, error) {
 				rows = append(rows, row)
 			}
 		}
-		for k, c := range metrics.Categories() {
+		for k, c := range categories {
 			if op[k].Envs > 0 && op[k].Envs < len(c.Envs) {
 				partial[c.Name] = true
 			}
@@ -274,7 +213,7 @@ func (r *lmRun) writeTable2(dir string) ([]Artefact, error) {
 		"Scenarios: Embodied = ALFWorld + ScienceWorld; Tool use = API-Bank + τ-bench retail; Web search = HotpotQA + WebShop; Data analysis = LifelongAgentBench + ToolQA; Web browsing = MiniWoB++ + Mind2Web.",
 	}, notes...)
 	var partials []string
-	for _, c := range metrics.Categories() {
+	for _, c := range categories {
 		if partial[c.Name] {
 			t.Notes = append(t.Notes, c.Name+": averaged over the environments this run has.")
 			partials = append(partials, c.Name)
@@ -285,7 +224,7 @@ func (r *lmRun) writeTable2(dir string) ([]Artefact, error) {
 	t.Source = r.texSource()
 	t.SubColumns = []string{"Method"}
 	t.Best = map[int]int{}
-	for k, c := range append(metrics.Categories(), metrics.Category{Name: "Avg"}) {
+	for k, c := range append(categories, metrics.Category{Name: "Avg"}) {
 		t.Groups = append(t.Groups, texGroup{c.Name, 1 + 2*k, 2 + 2*k})
 		t.SubColumns = append(t.SubColumns, "OP", "BwT")
 		t.Best[1+2*k], t.Best[2+2*k] = higherBest, higherBest
@@ -335,13 +274,13 @@ func (r *lmRun) writeMatrices(dir string) ([]Artefact, error) {
 		}
 		t := Table{
 			Title:      fmt.Sprintf("Score matrix S of %s — rows: after learning; columns: test set — %s", m.Spec.Name, r.title()),
-			Columns:    append([]string{"after \\ test"}, lmMap(envs, lmEnvLabel)...),
+			Columns:    append([]string{"after \\ test"}, lmMap(envs, r.kinds.label)...),
 			Caption:    fmt.Sprintf("Score matrix S of %s: rows after learning, columns the test sets.", m.Spec.Name),
-			SubColumns: append([]string{"After"}, lmMap(envs, lmEnvShort)...),
+			SubColumns: append([]string{"After"}, lmMap(envs, r.kinds.short)...),
 		}
 		for j := range envs {
-			t.TeXRowLabels = append(t.TeXRowLabels, fmt.Sprintf("%d. %s", j+1, lmEnvShort(envs[j])))
-			line := []string{fmt.Sprintf("%d. %s", j+1, lmEnvLabel(envs[j]))}
+			t.TeXRowLabels = append(t.TeXRowLabels, fmt.Sprintf("%d. %s", j+1, r.kinds.short(envs[j])))
+			line := []string{fmt.Sprintf("%d. %s", j+1, r.kinds.label(envs[j]))}
 			for i := range envs {
 				if i > j {
 					line = append(line, "")
@@ -369,12 +308,12 @@ func (r *lmRun) writeMatrices(dir string) ([]Artefact, error) {
 		if len(tables) == 0 {
 			var legend []string
 			for _, e := range envs {
-				legend = append(legend, lmEnvShort(e)+" = "+lmEnvLabel(e))
+				legend = append(legend, r.kinds.short(e)+" = "+r.kinds.label(e))
 			}
 			t.TeXNotes = append(t.TeXNotes, strings.Join(legend, ", ")+".", r.texSource())
 		}
 		tables = append(tables, t)
-		fig, ok, err := lmHeatMap(r.caption(), m, envs, r.oodEnvs(), r.info.Config.Stream)
+		fig, ok, err := lmHeatMap(r.caption(), r.kinds, m, envs, r.oodEnvs(), r.info.Config.Stream)
 		if err != nil {
 			return nil, fmt.Errorf("matrix of %s: %w", m.Spec.Name, err)
 		}
@@ -499,9 +438,9 @@ func (r *lmRun) writeOOD(dir string) ([]Artefact, error) {
 	base := r.baseline()
 	cols := []string{"Method"}
 	for _, e := range ood {
-		cols = append(cols, lmEnvLabel(e))
+		cols = append(cols, r.kinds.label(e))
 		if base != nil {
-			cols = append(cols, "Δ "+lmEnvLabel(e))
+			cols = append(cols, "Δ "+r.kinds.label(e))
 		}
 	}
 	t := Table{Title: "Table 4 — zero-shot out-of-distribution scores after the full stream — " + r.title(), Columns: cols}
@@ -533,7 +472,7 @@ func (r *lmRun) writeOOD(dir string) ([]Artefact, error) {
 	if base != nil {
 		t.SubColumns = []string{"Method"}
 		for k, e := range ood {
-			t.Groups = append(t.Groups, texGroup{lmEnvLabel(e), 1 + 2*k, 2 + 2*k})
+			t.Groups = append(t.Groups, texGroup{r.kinds.label(e), 1 + 2*k, 2 + 2*k})
 			t.SubColumns = append(t.SubColumns, "Score", "Δ")
 		}
 	}
@@ -653,7 +592,7 @@ func (r *lmRun) writeClusters(dir string) ([]Artefact, error) {
 	per := Table{Title: "Clusters per environment (count / mean size of the clusters holding its trajectories)", Columns: []string{"Method"},
 		Caption: "Clusters per environment: count / mean size of the clusters holding its trajectories.", Transpose: true}
 	for _, e := range envs {
-		per.Columns = append(per.Columns, lmEnvLabel(e))
+		per.Columns = append(per.Columns, r.kinds.label(e))
 	}
 	var rows [][]string
 	for _, m := range with {

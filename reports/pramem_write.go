@@ -2,10 +2,11 @@ package reports
 
 import (
 	"fmt"
-	"gonum.org/v1/plot/vg"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"gonum.org/v1/plot/vg"
 )
 
 // writePraMem writes PraMem's studies beyond Table 1 (Table 2, Figures 4–6,

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/memharness/memharness/envs"
 )
 
 // Options tune a report. The zero value gives the defaults.
@@ -26,6 +28,11 @@ type Options struct {
 	// Baseline is the method the others are compared with; it is listed
 	// first. Empty means the first configured method.
 	Baseline string
+	// Envs are the environments' registry entries: a LifeMem report takes
+	// their display names and Table 2 categories from them. They come from
+	// the binary, so a run's fingerprint (which names the build) leaves
+	// them out.
+	Envs []envs.Entry
 }
 
 func (o Options) withDefaults() Options {
@@ -72,7 +79,7 @@ func Write(runDir string, opts Options) (Artefacts, error) {
 		return Artefacts{}, fmt.Errorf("report: need iters >= 1 and 0 < level < 1, got %d and %v", opts.Iters, opts.Level)
 	}
 	if HasLifeMem(runDir) { // LifeMem's lifelong protocol keeps its own results (no samples.jsonl)
-		return WriteLifeMem(runDir)
+		return WriteLifeMem(runDir, opts.Envs)
 	}
 	r, err := loadRun(runDir, opts)
 	if err != nil {

@@ -78,7 +78,7 @@ func (t Table) Markdown() string {
 	if len(t.Notes) > 0 {
 		b.WriteString("\n")
 		for _, n := range t.Notes {
-			b.WriteString("- " + mdCell(n) + "\n")
+			b.WriteString("- " + mdCellReplacer.Replace(n) + "\n") // our own words
 		}
 	}
 	b.WriteString("\n")
@@ -93,7 +93,26 @@ func mdRow(b *strings.Builder, cells []string) {
 	b.WriteString("\n")
 }
 
-// mdCell escapes a pipe (which would split a cell) and flattens newlines.
+// mdCell escapes a pipe (which would split a cell), flattens newlines and
+// keeps an HTML tag (a "<script>" in a model name) from being read as
+// one: "<" before a letter, "/", "!" or "?" is written as "&lt;", which
+// Markdown shows as "<" (a "<" before a space or digit is left as is).
 var mdCellReplacer = strings.NewReplacer("|", `\|`, "\r\n", " ", "\n", " ", "\r", " ")
 
-func mdCell(s string) string { return mdCellReplacer.Replace(s) }
+func mdCell(s string) string {
+	s = mdCellReplacer.Replace(s)
+	if !strings.Contains(s, "<") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '<' && i+1 < len(s) {
+			if c := s[i+1]; c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '/' || c == '!' || c == '?' {
+				b.WriteString("&lt;")
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}

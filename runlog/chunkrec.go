@@ -108,59 +108,161 @@ func decodeRecord(rec []byte) (chunkBatch, error) {
 	return b, nil
 }
 
-// errTorn marks a final record a killed writer left unfinished.
-var errTorn = errors.New("torn final record")
+// Damage is a stretch of a chunk store that holds no readable record
+// while whole records follow it: a changed byte, not an interrupted write.
+type Damage struct {
+	Off, Len int64
+	Batch    int // the record's place in the file, from 1
+	Reason   string
+}
 
-// readRecord reads the next stored batch of br: nil at the end, errTorn
-// for an unfinished final record.
-func readRecord(br *bufio.Reader) ([]byte, error) {
-	first, err := br.Peek(1)
-	if errors.Is(err, io.EOF) {
-		return nil, nil
+func (d Damage) String() string {
+	return fmt.Sprintf("batch %d at byte %d (%d bytes): %s", d.Batch, d.Off, d.Len, d.Reason)
+}
+
+// storeScan is what scanRecords found besides the records.
+type storeScan struct {
+	// Complete is the length up to the end of the last whole record.
+	Complete int64
+	// Torn is the size of an unfinished final record (bytes after
+	// Complete) a killed writer left.
+	Torn   int64
+	Damage []Damage
+}
+
+// scanRecords calls fn with every whole record of a chunk store of size
+// bytes, in order. A record that does not read (a bad header, a length
+// running past the end, a checksum that does not match) is a torn tail
+// only when no whole record follows it and its bytes can be the start of
+// one; otherwise it is damage, skipped to the next whole record and
+// listed, so that one changed byte never costs the records after it.
+func scanRecords(r io.ReaderAt, size int64, fn func(off int64, rec []byte, b chunkBatch) error) (storeScan, error) {
+	var sc storeScan
+	br := bufio.NewReaderSize(io.NewSectionReader(r, 0, size), 1<<16)
+	off := int64(0)
+	for n := 1; off < size; n++ {
+		rec, why, err := readRecord(br, size-off)
+		if err != nil {
+			return sc, err
+		}
+		if why == "" {
+			if b, derr := decodeRecord(rec); derr != nil && rec[0] == '{' {
+				// A JSON line's extent is its newline, whatever its bytes.
+				sc.Damage = append(sc.Damage, Damage{Off: off, Len: int64(len(rec)), Batch: n, Reason: "damaged chunk record: " + derr.Error()})
+				off += int64(len(rec))
+				continue
+			} else if derr != nil {
+				why = "damaged chunk record: " + derr.Error()
+			} else {
+				if err := fn(off, rec, b); err != nil {
+					return sc, err
+				}
+				off += int64(len(rec))
+				sc.Complete = off
+				continue
+			}
+		}
+		next, found, err := nextWholeRecord(r, off+1, size)
+		if err != nil {
+			return sc, err
+		}
+		if !found {
+			if why == whyTorn {
+				sc.Torn = size - off
+				return sc, nil
+			}
+			next = size
+		}
+		sc.Damage = append(sc.Damage, Damage{Off: off, Len: next - off, Batch: n, Reason: why})
+		off = next
+		br.Reset(io.NewSectionReader(r, off, size-off))
 	}
+	return sc, nil
+}
+
+// whyTorn is readRecord's reason for bytes that can be the start of a
+// record whose end never reached the disk.
+const whyTorn = "unfinished record"
+
+// readRecord reads the next stored record of br, left bytes before the
+// end of the store. A record that does not read comes back with the
+// reason (whyTorn where its bytes can be an unfinished one).
+func readRecord(br *bufio.Reader, left int64) (rec []byte, why string, err error) {
+	first, err := br.Peek(1)
 	if err != nil {
-		return nil, err
+		return nil, "", fmt.Errorf("read chunk store: %w", err)
 	}
 	if first[0] == '{' {
 		b, err := br.ReadBytes('\n')
 		if errors.Is(err, io.EOF) {
-			return nil, errTorn
+			return nil, whyTorn, nil
 		}
-		return b, err
+		return b, "", err
 	}
-	head := make([]byte, 8)
-	if _, err := io.ReadFull(br, head); err != nil {
-		return nil, tornAtEOF(err)
+	if left < 8 {
+		head, _ := br.Peek(int(left))
+		if bytes.HasPrefix(recordMagic[:], head[:min(len(head), 4)]) {
+			return nil, whyTorn, nil
+		}
+		return nil, "not a chunk record", nil
 	}
-	if !bytes.Equal(head[:4], recordMagic[:len(recordMagic)]) {
-		return nil, errors.New("not a chunk record")
+	head, err := br.Peek(8)
+	if err != nil {
+		return nil, "", fmt.Errorf("read chunk store: %w", err)
 	}
-	n := binary.LittleEndian.Uint32(head[4:])
-	rec := make([]byte, 12+int(n))
-	copy(rec, head)
-	if _, err := io.ReadFull(br, rec[8:]); err != nil {
-		return nil, tornAtEOF(err)
+	if !bytes.Equal(head[:4], recordMagic[:]) {
+		return nil, "not a chunk record", nil
+	}
+	n := int64(binary.LittleEndian.Uint32(head[4:]))
+	if 12+n > left {
+		return nil, whyTorn, nil
+	}
+	rec = make([]byte, 12+n)
+	if _, err := io.ReadFull(br, rec); err != nil {
+		return nil, "", fmt.Errorf("read chunk store: %w", err)
 	}
 	if crc32.Checksum(rec[8:8+n], castagnoli) != binary.LittleEndian.Uint32(rec[8+n:]) {
-		if _, err := br.Peek(1); errors.Is(err, io.EOF) {
-			return nil, errTorn // a final record whose end never reached the disk
+		if 12+n == left {
+			return nil, whyTorn, nil // a final record whose end never reached the disk
 		}
-		return nil, errors.New("record checksum does not match")
+		return nil, "record checksum does not match", nil
 	}
-	return rec, nil
+	return rec, "", nil
 }
 
-func tornAtEOF(err error) error {
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return errTorn
+// nextWholeRecord finds the first binary record starting at or after from
+// whose checksum holds.
+func nextWholeRecord(r io.ReaderAt, from, size int64) (int64, bool, error) {
+	if from >= size {
+		return 0, false, nil
 	}
-	return err
+	rest := make([]byte, size-from)
+	if _, err := r.ReadAt(rest, from); err != nil && !errors.Is(err, io.EOF) {
+		return 0, false, fmt.Errorf("read chunk store: %w", err)
+	}
+	for i := 0; ; {
+		k := bytes.Index(rest[i:], recordMagic[:])
+		if k < 0 {
+			return 0, false, nil
+		}
+		i += k
+		if len(rest)-i >= 12 {
+			n := int64(binary.LittleEndian.Uint32(rest[i+4:]))
+			if int64(len(rest)-i) >= 12+n {
+				body := rest[i+8 : int64(i)+8+n]
+				if crc32.Checksum(body, castagnoli) == binary.LittleEndian.Uint32(rest[int64(i)+8+n:]) {
+					return from + int64(i), true, nil
+				}
+			}
+		}
+		i++
+	}
 }
 
 // MergeChunkStores joins chunk stores (each a whole ChunksFile), leaving
 // out a batch whose chunks are all in an earlier one unless a batch of
 // its store is compressed against it. A torn final record is dropped, as
-// the run store cuts it on open.
+// the run store cuts it on open; a damaged record is an error.
 func MergeChunkStores(stores [][]byte) ([]byte, error) {
 	var out []byte
 	seen := map[string]bool{}
@@ -168,21 +270,16 @@ func MergeChunkStores(stores [][]byte) ([]byte, error) {
 		var recs [][]byte
 		var batches []chunkBatch
 		needed := map[string]bool{}
-		br := bufio.NewReader(bytes.NewReader(data))
-		for {
-			rec, err := readRecord(br)
-			if errors.Is(err, errTorn) || rec == nil && err == nil {
-				break
-			}
-			if err != nil {
-				return nil, fmt.Errorf("chunk store %d: batch %d: %w", n+1, len(recs)+1, err)
-			}
-			b, err := decodeRecord(rec)
-			if err != nil {
-				return nil, fmt.Errorf("chunk store %d: batch %d: damaged: %w", n+1, len(recs)+1, err)
-			}
+		sc, err := scanRecords(bytes.NewReader(data), int64(len(data)), func(_ int64, rec []byte, b chunkBatch) error {
 			recs, batches = append(recs, rec), append(batches, b)
 			needed[b.Prev], needed[b.Base] = true, true
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("chunk store %d: %w", n+1, err)
+		}
+		if len(sc.Damage) > 0 {
+			return nil, fmt.Errorf("chunk store %d: damaged: %s", n+1, sc.Damage[0])
 		}
 		for i, b := range batches {
 			keep := b.BID != "" && needed[b.BID]

@@ -1,7 +1,6 @@
 package runlog
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -86,8 +85,11 @@ func cut(s string) int {
 // chunk (its chunk IDs, one a line), named with listPrefix.
 const (
 	maxInlineRefs = 4
-	listPrefix    = "@"
+	listPrefix    = ChunkListPrefix
 )
+
+// ChunkListPrefix marks a reference to a list chunk (see maxInlineRefs).
+const ChunkListPrefix = "@"
 
 // ChunkID names a chunk: the first 128 bits of its SHA-256, in hex.
 func ChunkID(c string) string {
@@ -228,9 +230,15 @@ type chunkLoc struct {
 type ChunkIndex struct {
 	locs  map[string]chunkLoc
 	bases map[string]Span // batch BID → its line
-	// Complete is the length of the file up to its last whole line (a
+	// Complete is the length of the file up to its last whole record (a
 	// torn tail after it is left by a killed writer).
 	Complete int64
+	// Torn is the size of that torn tail.
+	Torn int64
+	// Damage lists stretches before the last whole record that hold no
+	// readable record (a changed byte, not an interrupted write): their
+	// chunks are missing from the index, the records around them are in.
+	Damage []Damage
 }
 
 // Has reports whether chunk id is stored.
@@ -240,8 +248,9 @@ func (x *ChunkIndex) Has(id string) bool { _, ok := x.locs[id]; return ok }
 func (x *ChunkIndex) Len() int { return len(x.locs) }
 
 // IndexChunks scans a ChunksFile. A missing file gives an empty index; a
-// torn final line is left out of it (and of Complete). The first copy of a
-// chunk wins (merged shards may hold several).
+// torn final record is left out of it (and of Complete, see Torn); a
+// damaged record elsewhere is left out and listed in Damage. The first
+// copy of a chunk wins (merged shards may hold several).
 func IndexChunks(path string) (*ChunkIndex, error) {
 	x := &ChunkIndex{locs: map[string]chunkLoc{}, bases: map[string]Span{}}
 	f, err := os.Open(path)
@@ -252,20 +261,22 @@ func IndexChunks(path string) (*ChunkIndex, error) {
 		return nil, fmt.Errorf("index chunks: %w", err)
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, 1<<16)
-	var off int64
-	for n := 1; ; n++ {
-		rec, err := readRecord(br)
-		if errors.Is(err, errTorn) || rec == nil && err == nil {
-			return x, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: batch %d at %d: %w", path, n, off, err)
-		}
-		hd, err := decodeRecord(rec)
-		if err != nil {
-			return nil, fmt.Errorf("%s: batch %d at %d: damaged chunk record: %w", path, n, off, err)
-		}
+	return IndexChunksOf(f)
+}
+
+// IndexChunksOf is IndexChunks of an open ChunksFile (e.g. one opened
+// through an os.Root); nil, for a missing file, gives an empty index.
+func IndexChunksOf(f *os.File) (*ChunkIndex, error) {
+	x := &ChunkIndex{locs: map[string]chunkLoc{}, bases: map[string]Span{}}
+	if f == nil {
+		return x, nil
+	}
+	path := f.Name()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("index chunks: %w", err)
+	}
+	sc, err := scanRecords(f, fi.Size(), func(off int64, rec []byte, hd chunkBatch) error {
 		sp := Span{Off: off, Len: int64(len(rec))}
 		if _, dup := x.bases[hd.BID]; hd.BID != "" && !dup {
 			x.bases[hd.BID] = sp
@@ -277,9 +288,13 @@ func IndexChunks(path string) (*ChunkIndex, error) {
 			}
 			pos += hd.Sizes[i]
 		}
-		off += int64(len(rec))
-		x.Complete = off
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	x.Complete, x.Torn, x.Damage = sc.Complete, sc.Torn, sc.Damage
+	return x, nil
 }
 
 // ChunkReader gives chunks back from an indexed ChunksFile. It keeps the

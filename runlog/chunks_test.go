@@ -145,13 +145,24 @@ func TestChunkStoreTornAndDamaged(t *testing.T) {
 		// What is left reads back.
 		readAll(t, path, ids[:1])
 	}
-	bad := bytes.Clone(whole)
-	bad[20] ^= 0xff
-	if err := os.WriteFile(path, bad, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := IndexChunks(path); err == nil {
-		t.Error("a damaged first record was not reported")
+	// Damage before the last record is listed, never taken for a torn
+	// tail: the records after it stay indexed.
+	for _, at := range []int{20, 7, 6, 5} {
+		bad := bytes.Clone(whole)
+		bad[at] ^= 0x7f
+		if err := os.WriteFile(path, bad, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		idx, err := IndexChunks(path)
+		if err != nil {
+			t.Fatalf("byte %d: %v", at, err)
+		}
+		if len(idx.Damage) != 1 || idx.Damage[0].Off != 0 || idx.Torn != 0 || idx.Complete != int64(len(whole)) {
+			t.Errorf("byte %d: damage %v, torn %d, complete %d of %d", at, idx.Damage, idx.Torn, idx.Complete, len(whole))
+		}
+		if idx.Len() == 0 || idx.Len() >= full.Len() {
+			t.Errorf("byte %d: %d of %d chunks indexed; want those after the damage", at, idx.Len(), full.Len())
+		}
 	}
 }
 

@@ -24,6 +24,9 @@ type Call struct {
 	Unit string `json:"unit"`
 	// Index is the call's place among its unit's calls.
 	Index int `json:"index"`
+	// Lost says why the call's request and reply cannot be read back (a
+	// chunk store cut short, deleted or damaged); its usage is intact.
+	Lost string `json:"lost,omitempty"`
 	llm.CallRecord
 }
 
@@ -41,31 +44,55 @@ func SampleUnit(id string) string { return samplePrefix + id }
 // stream and the chunk store through an offset index, so a large run is
 // not held in memory.
 type CallRecord struct {
-	dir string
-	cf  *os.File
-	r   *runlog.ChunkReader
+	dir    string
+	open   func(name string) (*os.File, error)
+	root   *os.Root // set when the record reads through one
+	cf     *os.File
+	r      *runlog.ChunkReader
+	damage []runlog.Damage
+	// lost counts the calls read so far whose texts are lost.
+	lost int
 }
 
 // OpenCalls opens dir's call record for reading. A run with no record
 // (made before the record existed) opens and yields calls without an
 // Exchange.
 func OpenCalls(dir string) (*CallRecord, error) {
-	path := filepath.Join(dir, runlog.ChunksFile)
-	idx, err := runlog.IndexChunks(path)
+	return openCalls(dir, nil, func(name string) (*os.File, error) { return os.Open(filepath.Join(dir, name)) })
+}
+
+// OpenCallsWithin is OpenCalls reading every file through an os.Root of
+// dir: a journal or chunk store that is a link leading outside dir is
+// refused (a viewer serving a folder reads nothing else).
+func OpenCallsWithin(dir string) (*CallRecord, error) {
+	root, err := os.OpenRoot(dir)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("call record: %w", err)
 	}
-	cr := &CallRecord{dir: dir}
-	f, err := os.Open(path)
+	return openCalls(dir, root, root.Open)
+}
+
+func openCalls(dir string, root *os.Root, open func(string) (*os.File, error)) (*CallRecord, error) {
+	cr := &CallRecord{dir: dir, open: open, root: root}
+	f, err := open(runlog.ChunksFile)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		f = nil
 	case err != nil:
+		cr.Close()
 		return nil, fmt.Errorf("call record: %w", err)
+	default:
+		cr.cf = f
 	}
+	idx, err := runlog.IndexChunksOf(f)
+	if err != nil {
+		cr.Close()
+		return nil, err
+	}
+	cr.damage = idx.Damage
 	var ra io.ReaderAt = emptyReaderAt{}
 	if f != nil {
-		cr.cf, ra = f, f
+		ra = f
 	}
 	if cr.r, err = runlog.NewChunkReader(ra, idx); err != nil {
 		cr.Close()
@@ -78,12 +105,23 @@ type emptyReaderAt struct{}
 
 func (emptyReaderAt) ReadAt([]byte, int64) (int, error) { return 0, io.EOF }
 
+// Damage lists the damaged stretches of the chunk store: the calls whose
+// texts were there read back marked Lost, every other call in full.
+func (c *CallRecord) Damage() []runlog.Damage { return c.damage }
+
+// Lost is the number of calls read so far whose texts are lost.
+func (c *CallRecord) Lost() int { return c.lost }
+
 // Close releases the chunk store.
 func (c *CallRecord) Close() error {
+	var err error
 	if c.cf != nil {
-		return c.cf.Close()
+		err = c.cf.Close()
 	}
-	return nil
+	if c.root != nil {
+		c.root.Close()
+	}
+	return err
 }
 
 // Each calls fn with every recorded call whose unit keep accepts (nil:
@@ -91,7 +129,7 @@ func (c *CallRecord) Close() error {
 // any text is read, so picking one sample's calls reads only those.
 func (c *CallRecord) Each(keep func(unit string) bool, fn func(Call) error) error {
 	path := filepath.Join(c.dir, UsageJournal)
-	f, err := os.Open(path)
+	f, err := c.open(UsageJournal)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
@@ -143,6 +181,7 @@ func (c *CallRecord) line(path string, n int, b []byte, keep func(string) bool, 
 		return nil
 	}
 	for i, rec := range ul.Calls {
+		lost := ""
 		if rec.ContentRef != "" {
 			js, err := c.r.Text([]string{rec.ContentRef})
 			if err == nil {
@@ -150,17 +189,22 @@ func (c *CallRecord) line(path string, n int, b []byte, keep func(string) bool, 
 				err = json.Unmarshal([]byte(js), rec.Content)
 			}
 			if err != nil {
-				return fmt.Errorf("%s:%d: call %d of %s: content: %w", path, n, i, ul.Unit, err)
+				rec.Content, lost = nil, "content: "+err.Error()
 			}
 		}
 		if rec.Content != nil {
-			ex, err := c.r.Exchange(rec.Content)
-			if err != nil {
-				return fmt.Errorf("%s:%d: call %d of %s: %w", path, n, i, ul.Unit, err)
+			// One call's lost texts never hide the calls around it.
+			if ex, err := c.r.Exchange(rec.Content); err != nil {
+				lost = err.Error()
+			} else {
+				rec.Exchange = &ex
 			}
-			rec.Exchange = &ex
 		}
-		if err := fn(Call{Unit: ul.Unit, Index: i, CallRecord: rec}); err != nil {
+		if lost != "" {
+			c.lost++
+			lost = fmt.Sprintf("%s:%d: call %d of %s: %s", path, n, i, ul.Unit, lost)
+		}
+		if err := fn(Call{Unit: ul.Unit, Index: i, Lost: lost, CallRecord: rec}); err != nil {
 			return err
 		}
 	}
@@ -217,7 +261,7 @@ func SamplePrompt(calls []Call) (string, bool) {
 func (c *CallRecord) IndexUnits() (map[string][]runlog.Span, error) {
 	out := map[string][]runlog.Span{}
 	path := filepath.Join(c.dir, UsageJournal)
-	f, err := os.Open(path)
+	f, err := c.open(UsageJournal)
 	if errors.Is(err, os.ErrNotExist) {
 		return out, nil
 	}
@@ -266,7 +310,7 @@ func lineUnit(b []byte) (string, error) {
 // IndexUnits), their Exchange filled in.
 func (c *CallRecord) OfLines(spans []runlog.Span) ([]Call, error) {
 	path := filepath.Join(c.dir, UsageJournal)
-	f, err := os.Open(path)
+	f, err := c.open(UsageJournal)
 	if err != nil {
 		return nil, fmt.Errorf("call record: %w", err)
 	}

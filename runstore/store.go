@@ -157,24 +157,93 @@ func (s *Store) load() error {
 	if err := s.loadChunks(); err != nil {
 		return err
 	}
-	return s.loadUsage()
+	if err := s.loadUsage(); err != nil {
+		return err
+	}
+	s.checkCallTexts()
+	return nil
 }
 
-// loadChunks indexes the chunk store and cuts a torn final line off it.
+// checkCallTexts names the journalled calls whose texts the chunk store
+// no longer holds (a chunk store cut short, deleted or torn after their
+// lines were written): their usage counts, their request and reply are
+// lost, and a resume must say so rather than go on as if nothing were.
+func (s *Store) checkCallTexts() {
+	lost, units := 0, 0
+	first := ""
+	for _, ul := range s.usage {
+		n := 0
+		for _, c := range ul.Calls {
+			for _, id := range callRefs(c) {
+				if !s.known[id] {
+					n++
+					break
+				}
+			}
+		}
+		if n > 0 {
+			lost += n
+			units++
+			if first == "" {
+				first = ul.Unit
+			}
+		}
+	}
+	if lost > 0 {
+		s.repairs = append(s.repairs, fmt.Sprintf("%s: the request and reply texts of %d journalled model call(s) of %d unit(s) "+
+			"(first %s) are missing from %s (cut short or deleted); their usage still counts, and `bench calls` lists them marked lost",
+			filepath.Join(s.dir, UsageJournal), lost, units, first, runlog.ChunksFile))
+	}
+}
+
+// callRefs are the chunk IDs a journalled call names directly (a list
+// chunk's entries and a content chunk's references are stored with it).
+func callRefs(c llm.CallRecord) []string {
+	if c.ContentRef != "" {
+		return []string{c.ContentRef}
+	}
+	if c.Content == nil {
+		return nil
+	}
+	var out []string
+	add := func(ids []string) {
+		for _, id := range ids {
+			out = append(out, strings.TrimPrefix(id, runlog.ChunkListPrefix))
+		}
+	}
+	for _, m := range c.Content.Messages {
+		add(m.Content)
+	}
+	add(c.Content.Text)
+	add(c.Content.Reasoning)
+	return out
+}
+
+// loadChunks indexes the chunk store and cuts a torn final record off it.
 // Chunks whose calls were never journalled (a kill between the two
 // writes) stay: they are content-addressed, so they are harmless and
-// reused when the call is made again.
+// reused when the call is made again. A damaged record with whole records
+// after it is refused: cutting there would delete the records that follow.
 func (s *Store) loadChunks() error {
 	path := filepath.Join(s.dir, runlog.ChunksFile)
 	idx, err := runlog.IndexChunks(path)
 	if err != nil {
 		return fmt.Errorf("run store: %w", err)
 	}
-	if fi, err := os.Stat(path); err == nil && fi.Size() > idx.Complete {
+	if len(idx.Damage) > 0 {
+		var where []string
+		for _, d := range idx.Damage {
+			where = append(where, d.String())
+		}
+		return fmt.Errorf("run store: %s is damaged: %s; the records around it are intact and a resume would "+
+			"append past the damage, so it stops here: restore the file from a copy, or move it aside to resume "+
+			"with the texts of the calls recorded so far lost (their usage is kept)", path, strings.Join(where, "; "))
+	}
+	if idx.Torn > 0 {
 		if err := os.Truncate(path, idx.Complete); err != nil {
 			return fmt.Errorf("run store: cut torn tail of %s: %w", path, err)
 		}
-		s.repairs = append(s.repairs, fmt.Sprintf("%s: cut a torn final line (%d bytes) left by an interrupted write", path, fi.Size()-idx.Complete))
+		s.repairs = append(s.repairs, fmt.Sprintf("%s: cut a torn final record (%d bytes) left by an interrupted write", path, idx.Torn))
 	}
 	s.known, s.bases = idx.IDs(), map[string]*runlog.Base{}
 	if s.zenc, err = runlog.NewChunkEncoder(); err != nil {

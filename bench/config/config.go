@@ -215,7 +215,7 @@ type Eval struct {
 	// every redraw (default 0.2; 1 never fails). The run still finishes and
 	// writes its reports.
 	MaxInvalidRate float64 `yaml:"max_invalid_rate" json:"max_invalid_rate"`
-	// MaxCost stops the run, before the model call that could pass it, at this many US dollars spent on live calls (priced by backbone.prices, which it needs); answers from the response cache cost nothing. Each call is bounded beforehand by its prompt counted locally plus its completion cap (max_tokens; 4096 or the longest completion seen when it has none). Re-run with a higher value to resume (default 0: no ceiling).
+	// MaxCost stops the run, before the model call that could pass it, at this many US dollars spent on live calls (priced by backbone.prices, which it needs); answers from the response cache cost nothing. Each call is bounded beforehand by its prompt counted locally plus its completion cap (max_tokens; 4096 or the longest completion seen when it has none: such calls go one at a time until one has come back, and again after one returned more than guessed, so long completions in parallel cannot pass the ceiling together). Re-run with a higher value to resume (default 0: no ceiling).
 	MaxCost float64 `yaml:"max_cost,omitempty" json:"max_cost,omitempty"`
 	// MaxTokens stops the run likewise at this many tokens of live calls: prompt tokens (cached prompt tokens included) plus completion tokens (reasoning included), as the endpoint reports them; answers from the response cache count nothing (default 0: no ceiling).
 	MaxTokens int `yaml:"max_tokens,omitempty" json:"max_tokens,omitempty"`

@@ -3,6 +3,7 @@ package config
 import (
 	"testing"
 
+	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/lifelong"
 )
 
@@ -43,9 +44,13 @@ func TestLifeMemPaperTestSizes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for env, want := range lifelong.PaperTestSizes {
-			if got := cfg.Lifelong.TestSize[env]; got != want.Size {
-				t.Errorf("%s: test_size.%s = %d, want %d (%s)", name, env, got, want.Size, want.Note)
+		for _, e := range all.Entries() {
+			want := e.PaperTestSize
+			if want.Size == 0 {
+				continue
+			}
+			if got := cfg.Lifelong.TestSize[e.Name]; got != want.Size {
+				t.Errorf("%s: test_size.%s = %d, want %d (%s)", name, e.Name, got, want.Size, want.Note)
 			}
 		}
 	}

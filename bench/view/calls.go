@@ -58,7 +58,7 @@ func callsOfMemory(dir, method, user string) (CallsData, error) {
 
 func readCalls(dir string, keep func(string) bool) (CallsData, error) {
 	var d CallsData
-	cr, err := runstore.OpenCalls(dir)
+	cr, err := runstore.OpenCallsWithin(dir)
 	if err != nil {
 		return d, err
 	}

@@ -65,7 +65,7 @@ func redrawnCalls(ri *runIndex) (map[string][]runstore.Call, error) {
 	if len(units) == 0 {
 		return out, nil
 	}
-	cr, err := runstore.OpenCalls(ri.dir)
+	cr, err := runstore.OpenCallsWithin(ri.dir)
 	if err != nil {
 		return nil, err
 	}

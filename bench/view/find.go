@@ -52,10 +52,11 @@ func (ri *runIndex) newQuery(q string) (*query, func()) {
 }
 
 // matches reports whether sample i's ID, answer or prompt contains the
-// query (case-insensitive); a nil query matches everything.
-func (ri *runIndex) matches(i int, q *query) bool {
+// query (case-insensitive); a nil query matches everything. unread is set
+// when the sample's prompt could not be read.
+func (ri *runIndex) matches(i int, q *query) (ok, unread bool) {
 	if q == nil {
-		return true
+		return true, false
 	}
 	s := &ri.samples[i]
 	texts := []string{s.ID, s.Pred}
@@ -66,16 +67,17 @@ func (ri *runIndex) matches(i int, q *query) bool {
 	}
 	for _, t := range texts {
 		if strings.Contains(strings.ToLower(t), q.q) {
-			return true
+			return true, false
 		}
 	}
 	var p string
+	var err error
 	if sp, ok := ri.prompts[s.ID]; ok && q.prompts != nil {
-		p, _ = runlog.ReadPrompt(q.prompts, sp)
+		p, err = runlog.ReadPrompt(q.prompts, sp)
 	} else if len(ri.prompts) == 0 {
-		p, _ = ri.recordedPrompt(s.ID)
+		p, err = ri.recordedPrompt(s.ID)
 	}
-	return strings.Contains(strings.ToLower(p), q.q)
+	return strings.Contains(strings.ToLower(p), q.q), err != nil
 }
 
 // sortSamples orders idx by the column key (log order breaks ties, so a

@@ -246,14 +246,20 @@ type SamplesData struct {
 	MethodPages             []Link // static: one list per method
 	Action, Run             string
 	Columns                 []SortLink
+	Search                  Search
 }
 
 var outcomes = []string{"correct", "wrong", "invalid", "error"}
 
 func samplesData(ri *runIndex, f Filter, page int, l links, withDetail bool) (SamplesData, error) {
-	idx := ri.match(f)
+	return samplesDataCtx(context.Background(), ri, f, page, l, withDetail)
+}
+
+// samplesDataCtx is samplesData whose search stops when ctx ends.
+func samplesDataCtx(ctx context.Context, ri *runIndex, f Filter, page int, l links, withDetail bool) (SamplesData, error) {
+	idx, srch := ri.match(ctx, f)
 	d := SamplesData{Filter: f, Methods: ri.methods, Users: ri.users, Fields: ri.fields, Outcomes: outcomes,
-		Total: len(idx), Action: "/samples", Columns: sortLinks(f, l)}
+		Total: len(idx), Action: "/samples", Columns: sortLinks(f, l), Search: srch}
 	d.Pages = max(1, (len(idx)+PageSize-1)/PageSize)
 	d.Page = min(max(page, 1), d.Pages)
 	lo, hi := (d.Page-1)*PageSize, min(d.Page*PageSize, len(idx))
@@ -304,6 +310,9 @@ type SampleData struct {
 	SamplesURL     string
 	MemoryURL      string
 	PromptFileNote string
+	// PromptError says why a prompt the run kept cannot be read back (a
+	// damaged call record); the rest of the page stands.
+	PromptError string
 	// LabelText and PredText are the label and answer in the data's terms
 	// (Yes/No for binary fields).
 	LabelText, PredText string
@@ -327,7 +336,7 @@ func sampleData(ri *runIndex, id string, limit int) (SampleData, error) {
 		LabelText: labelText(s.Kind, s.Label), PredText: labelText(s.Kind, s.Pred), Draws: ri.draws(&s)}
 	p, err := ri.prompt(id)
 	if err != nil {
-		return d, err
+		d.PromptError = err.Error()
 	}
 	d.Prompt, d.PromptKept = p, p != ""
 	if limit > 0 && len(d.Prompt) > limit {

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/memharness/memharness/runlog"
 	"github.com/memharness/memharness/runstore"
@@ -217,7 +219,14 @@ func (ri *runIndex) recordedPrompt(id string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	p, _ := runstore.SamplePrompt(calls)
+	p, ok := runstore.SamplePrompt(calls)
+	if !ok {
+		for _, c := range calls {
+			if c.Lost != "" {
+				return "", errors.New(c.Lost)
+			}
+		}
+	}
 	return p, nil
 }
 
@@ -231,7 +240,7 @@ func (ri *runIndex) callsOf(unit string) ([]runstore.Call, error) {
 				return
 			}
 		}
-		if ri.calls, ri.callErr = runstore.OpenCalls(ri.dir); ri.callErr == nil {
+		if ri.calls, ri.callErr = runstore.OpenCallsWithin(ri.dir); ri.callErr == nil {
 			ri.units, ri.callErr = ri.calls.IndexUnits()
 		}
 	})
@@ -268,21 +277,65 @@ func outcomeOf(s *runlog.Sample) string {
 	return "wrong"
 }
 
-// match returns the indices of the samples f selects, in log order.
-func (ri *runIndex) match(f Filter) []int {
+// SearchTime bounds the time one sample-list search may spend reading
+// prompts (a miss on a large run reads every one); past it, or when the
+// client leaves, the search stops and the list says how far it got.
+const SearchTime = 10 * time.Second
+
+// Search says how far a search of the samples' texts got.
+type Search struct {
+	// Scanned of Of samples were searched; Stopped says why a search
+	// ended early ("" when it covered them all).
+	Scanned, Of int
+	Stopped     string
+	// Unread counts samples whose prompt could not be read (a damaged
+	// call record): a match in it is not seen.
+	Unread int
+}
+
+// match returns the indices of the samples f selects, in log order. A
+// search (f.Q) stops when ctx ends: what matched so far comes back, and
+// Search says it is partial.
+func (ri *runIndex) match(ctx context.Context, f Filter) ([]int, Search) {
 	out := make([]int, 0, 256)
 	q, done := ri.newQuery(f.Q)
 	defer done()
+	var srch Search
 	for i := range ri.samples {
 		s := &ri.samples[i]
 		if f.Method != "" && s.Method != f.Method || f.User != "" && s.User != f.User ||
-			f.Field != "" && s.Field != f.Field || f.Outcome != "" && outcomeOf(s) != f.Outcome || !ri.matches(i, q) {
+			f.Field != "" && s.Field != f.Field || f.Outcome != "" && outcomeOf(s) != f.Outcome {
+			continue
+		}
+		if q != nil {
+			if err := ctx.Err(); err != nil {
+				srch.Stopped = "the search took too long"
+				if errors.Is(err, context.Canceled) {
+					srch.Stopped = "the search was cancelled"
+				}
+				// Count what is left unsearched.
+				for _, r := range ri.samples[i:] {
+					if (f.Method == "" || r.Method == f.Method) && (f.User == "" || r.User == f.User) &&
+						(f.Field == "" || r.Field == f.Field) && (f.Outcome == "" || outcomeOf(&r) == f.Outcome) {
+						srch.Of++
+					}
+				}
+				break
+			}
+			srch.Scanned++
+			srch.Of++
+		}
+		ok, unread := ri.matches(i, q)
+		if unread {
+			srch.Unread++
+		}
+		if !ok {
 			continue
 		}
 		out = append(out, i)
 	}
 	ri.sortSamples(out, f.Sort, f.Desc)
-	return out
+	return out, srch
 }
 
 // reportFiles lists the run's report artefacts: tables (Markdown) and

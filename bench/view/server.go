@@ -33,13 +33,36 @@ type Server struct {
 	hosts atomic.Pointer[hostSet]
 	// timeouts of the HTTP server (tests shorten them).
 	headerTimeout, readTimeout, writeTimeout, idleTimeout time.Duration
+	// searchTime bounds a sample-list search (SearchTime).
+	searchTime time.Duration
 }
 
 // runEntry loads a run once; concurrent first requests wait for it.
 type runEntry struct {
-	once sync.Once
-	ri   *runIndex
-	err  error
+	once  sync.Once
+	ri    *runIndex
+	err   error
+	stamp runStamp
+}
+
+// runStamp is what tells a run changed on disk since it was loaded: a
+// viewer opened while the run is written, or kept open over a resume,
+// must not serve its first snapshot (whose line offsets no longer match
+// the compacted sample log) for ever.
+type runStamp struct {
+	samplesSize, manifestSize int64
+	samplesMod, manifestMod   time.Time
+}
+
+func stampOf(dir string) runStamp {
+	var st runStamp
+	if fi, err := statFile(dir, filepath.Join(dir, runlog.SamplesFile)); err == nil {
+		st.samplesSize, st.samplesMod = fi.Size(), fi.ModTime()
+	}
+	if fi, err := statFile(dir, filepath.Join(dir, runlog.ManifestFile)); err == nil {
+		st.manifestSize, st.manifestMod = fi.Size(), fi.ModTime()
+	}
+	return st
 }
 
 // NewServer serves root, a folder of runs (bench's runs/) or one run.
@@ -52,7 +75,8 @@ func NewServer(root string, logger *log.Logger) (*Server, error) {
 		logger = log.New(discard{}, "", 0)
 	}
 	s := &Server{root: root, log: logger, runs: map[string]*runEntry{},
-		headerTimeout: HeaderTimeout, readTimeout: ReadTimeout, writeTimeout: WriteTimeout, idleTimeout: IdleTimeout}
+		headerTimeout: HeaderTimeout, readTimeout: ReadTimeout, writeTimeout: WriteTimeout, idleTimeout: IdleTimeout,
+		searchTime: SearchTime}
 	hs := loopbackHosts()
 	s.hosts.Store(&hs)
 	return s, nil
@@ -77,10 +101,13 @@ func (s *Server) run(rel string) (*runIndex, error) {
 	if _, err := statFile(s.root, filepath.Join(dir, "manifest.json")); err != nil {
 		return nil, fmt.Errorf("no run %q", rel)
 	}
+	stamp := stampOf(dir)
 	s.mu.Lock()
 	e := s.runs[clean]
-	if e == nil {
-		e = &runEntry{}
+	if e == nil || e.stamp != stamp {
+		// New, or changed since it was loaded: load it afresh. Requests
+		// already holding the old one finish with it.
+		e = &runEntry{stamp: stamp}
 		s.runs[clean] = e
 	}
 	s.mu.Unlock()
@@ -232,7 +259,11 @@ func (s *Server) page(name string) http.HandlerFunc {
 			page, _ := strconv.Atoi(q.Get("page"))
 			p.Title = "Samples"
 			var sd SamplesData
-			sd, err = samplesData(ri, f, page, l, false)
+			// The search stops at the time budget or when the client
+			// leaves, whichever comes first.
+			ctx, cancel := context.WithTimeout(r.Context(), s.searchTime)
+			sd, err = samplesDataCtx(ctx, ri, f, page, l, false)
+			cancel()
 			sd.Run = rel
 			data = sd
 		case "sample":

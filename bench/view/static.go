@@ -70,7 +70,8 @@ func WriteStatic(ctx context.Context, runDir string) (string, error) {
 	}
 	for _, m := range append([]string{""}, ri.methods...) {
 		f := Filter{Method: m}
-		n := len(ri.match(f))
+		matched, _ := ri.match(context.Background(), f)
+		n := len(matched)
 		for page := 1; page == 1 || (page-1)*PageSize < n; page++ {
 			// Details go inline on the all-methods list only; the
 			// method lists link into it.

@@ -5,42 +5,19 @@ package all
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 
-	"github.com/memharness/memharness/datasets/fetch"
 	"github.com/memharness/memharness/envs"
 )
 
-// Entry describes one environment.
-type Entry struct {
-	Name string
-	// DataSubdir is where the official data sits below a data root, which
-	// holds one folder per environment (e.g. "taubench/retail"); `bench data
-	// fetch` fills a data root in this layout.
-	DataSubdir string
-	// Open loads the official data from a directory.
-	Open func(dir string) (envs.Suite, error)
-	// Embedded returns the suite written by us and compiled into the binary.
-	Embedded func() (envs.Suite, error)
-	// Configure, when set, applies the harness options to a loaded suite
-	// (e.g. a MySQL server for the database task).
-	Configure func(s envs.Suite, o Options) (envs.Suite, error)
-	// Fetch lists the official downloads of the environment, as the
-	// environment package pins them. FileName is a slash-separated path
-	// relative to the entry's DataSubdir (it may name subdirectories). Specs
-	// with an empty SHA256 have no pin and must be downloaded by hand.
-	Fetch func() []fetch.Spec
-}
+// Entry describes one environment; each environment package exports its
+// own (see envs.Entry).
+type Entry = envs.Entry
 
 // Options are harness-level settings some environments need.
-type Options struct {
-	// MySQLDSN runs the database task against a real MySQL/MariaDB server
-	// (empty: the in-process engine).
-	MySQLDSN string
-}
+type Options = envs.OpenOptions
 
 // Registry holds the environments a run can open by name, as a value a
 // run is handed (Default holds the built-in ones; Register adds one), so a
@@ -97,27 +74,3 @@ func Entries() []Entry { return entries() }
 
 // Find returns the built-in entry called name.
 func Find(name string) (Entry, error) { return Default().Find(name) }
-
-// OpenData opens e's official data below root.
-func (e Entry) OpenData(root string, o Options) (envs.Suite, error) {
-	if e.Open == nil {
-		return nil, fmt.Errorf("%s: no official data loader (only its embedded suite)", e.Name)
-	}
-	s, err := e.Open(filepath.Join(root, filepath.FromSlash(e.DataSubdir)))
-	if err != nil || e.Configure == nil {
-		return s, err
-	}
-	return e.Configure(s, o)
-}
-
-// OpenEmbedded returns e's embedded suite with the options applied.
-func (e Entry) OpenEmbedded(o Options) (envs.Suite, error) {
-	if e.Embedded == nil {
-		return nil, fmt.Errorf("%s: no embedded suite (give its official data with dataset.path)", e.Name)
-	}
-	s, err := e.Embedded()
-	if err != nil || e.Configure == nil {
-		return s, err
-	}
-	return e.Configure(s, o)
-}

@@ -94,9 +94,3 @@ type Method interface {
 	Save(ctx context.Context, env Env) error
 	Restore(ctx context.Context, env Env) (bool, error)
 }
-
-// Instructor is implemented by suites that describe their action syntax to
-// an agent (tools, command grammar); the agent prompt opens with it.
-type Instructor interface {
-	Instructions() string
-}

@@ -8,47 +8,20 @@ import (
 	"github.com/memharness/memharness/llm"
 )
 
-// Instructions returns the text an agent prompt opens with: the suite's own
-// (Instructor) when it has one, else a short description of the
-// environment's action syntax written for this harness.
+// instructionsLead frames every agent prompt the harness writes: one
+// action per turn, nothing else.
+const instructionsLead = "You are an agent acting in an environment. Each turn, reply with exactly one action and nothing else.\n"
+
+// Instructions returns the text an agent prompt opens with: the framing
+// line, then the suite's own description of its action syntax
+// (envs.Instructor), or a syntax-free line when it has none.
 func Instructions(s envs.Suite) string {
-	if in, ok := s.(Instructor); ok {
+	if in, ok := s.(envs.Instructor); ok {
 		if text := strings.TrimSpace(in.Instructions()); text != "" {
-			return text
+			return instructionsLead + text
 		}
 	}
-	return genericInstructions(s.Name())
-}
-
-// genericInstructions describes each known environment's action syntax in
-// our own words; unknown environments get a syntax-free line.
-func genericInstructions(env string) string {
-	const lead = "You are an agent acting in an environment. Each turn, reply with exactly one action and nothing else.\n"
-	switch env {
-	case "hotpotqa":
-		return lead + "Answer the question. Actions: Search[entity] shows the first paragraph of that page; Lookup[keyword] shows the next sentence with the keyword on the current page; Finish[answer] gives the final answer."
-	case "fever":
-		return lead + "Decide whether the claim is supported. Actions: Search[entity], Lookup[keyword], and Finish[SUPPORTS], Finish[REFUTES] or Finish[NOT ENOUGH INFO]."
-	case "toolqa":
-		return lead + "Answer the question about coffee prices. Actions: LoadDB[coffee]; SQLInterpreter[<one SQL query over table coffee_data>]; Calculate[<arithmetic>]; Finish[answer]."
-	case "webshop":
-		return lead + "Buy the product that best fits the instruction. Actions: search[query] on the search page; click[<button, product ID or option>] elsewhere; click[Buy Now] ends the episode."
-	case "apibank":
-		return lead + "Handle the user's request with tools. Write a call as [ToolName(key='value', ...)]. Begin with ToolSearcher(keywords='...') to find the tool, then call it; finish with [Finish()]."
-	case "taubench-retail", "taubench-airline":
-		return lead + "Follow the policy in the first observation. Call a tool as\nAction:\n{\"name\": <tool>, \"arguments\": {...}}\nor write a plain message to the customer."
-	case "mind2web":
-		return lead + "Complete the web task one step at a time. Actions: CLICK [id], TYPE [id] [text], SELECT [id] [option], with ids from the page."
-	case "dbbench":
-		return lead + "Work with the MySQL table. End a reply with \"Action: Operation\" and one ```sql block, or with \"Action: Answer\" and \"Final Answer: ...\"."
-	case "miniwob":
-		return lead + "Complete the web widget task by writing calls such as agent.click_xpath(\"//button\"), agent.type(\"text\"), agent.press(\"enter\")."
-	case "scienceworld":
-		return lead + "Carry out the science task with text commands such as: look around, go to LOC, open OBJ, pick up OBJ, move OBJ to OBJ, activate OBJ, use OBJ on OBJ, focus on OBJ, wait1."
-	case "alfworld":
-		return lead + "Complete the household task with text commands such as: go to X, take X from Y, put X in/on Y, open X, close X, heat X with Y, cool X with Y, clean X with Y, use X, examine X, look."
-	}
-	return lead + "Use the action syntax the observations show."
+	return instructionsLead + "Use the action syntax the observations show."
 }
 
 // truncate keeps the head and tail of a long message, as LifeMem's
