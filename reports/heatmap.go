@@ -260,13 +260,6 @@ func panelPlot(p Panel) (*plot.Plot, error) {
 	return pl, nil
 }
 
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
 // grid adapts a row-major matrix to plotter.GridXYZ with row 0 drawn at the
 // top, as confusion matrices are usually shown.
 type grid struct {

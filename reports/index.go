@@ -7,15 +7,6 @@ import (
 	"strings"
 )
 
-// mdText escapes Markdown's inline syntax in user-provided text (run names,
-// model names, data sources) so it is shown literally.
-var mdTextReplacer = strings.NewReplacer(
-	`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`,
-	"<", `\<`, ">", `\>`, "#", `\#`, "|", `\|`, "\n", " ",
-)
-
-func mdText(s string) string { return mdTextReplacer.Replace(s) }
-
 func (s *summary) writeIndex(dir string, arts []Artefact) (Artefact, error) {
 	m := s.run.manifest
 	var b strings.Builder

@@ -3,13 +3,10 @@ package reports
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/memharness/memharness/internal/lazyre"
 )
 
 // texRequires is the header line every .tex file carries: the only
@@ -521,13 +518,6 @@ func texGroupLabel(label string, span int) string {
 	return `\begin{tabular}[b]{@{}c@{}}` + TeXEscape(strings.Join(words[:cut], " ")) + `\\` + TeXEscape(strings.Join(words[cut:], " ")) + `\end{tabular}`
 }
 
-func at(s []string, i int) string {
-	if i < len(s) {
-		return s[i]
-	}
-	return ""
-}
-
 func (t Table) breakBefore(i int) bool {
 	if t.RowsPerGroup > 0 {
 		return i%t.RowsPerGroup == 0
@@ -600,145 +590,4 @@ func texNumber(s string) (float64, bool) {
 		return 0, false
 	}
 	return v, true
-}
-
-// condenseNotes drops repeated notes and merges notes that differ only in
-// who they are about ("react: X", "synapse: X" → "X (react, synapse).").
-func condenseNotes(notes []string) []string {
-	notes = condenseSkips(notes)
-	var out []string
-	index := map[string]int{}
-	whos := map[string][]string{}
-	for _, n := range notes {
-		key, who := n, ""
-		if w, rest, found := strings.Cut(n, ": "); found && !strings.Contains(w, ". ") && len(w) <= 40 {
-			key, who = rest, w
-			// "Warning (react): X" is about react: "Warning: X (react, …)".
-			if m, ok := strings.CutPrefix(w, "Warning ("); ok && strings.HasSuffix(m, ")") {
-				key, who = "Warning: "+rest, strings.TrimSuffix(m, ")")
-			}
-		}
-		if _, ok := index[key]; !ok {
-			index[key] = len(out)
-			out = append(out, n)
-		}
-		if who != "" {
-			whos[key] = append(whos[key], who)
-		}
-	}
-	for key, ws := range whos {
-		if len(ws) > 1 {
-			out[index[key]] = strings.TrimSuffix(key, ".") + " (" + strings.Join(ws, ", ") + ")."
-		}
-	}
-	return out
-}
-
-// texSource is the one line of provenance under a table: backbone, data,
-// prompts and what went wrong, in the fewest words (the file's comments
-// keep the full title).
-func texSource(backbone, model, prompts, data string, warnings []string) string {
-	bb := backbone
-	switch {
-	case backbone == "sim":
-		bb = "sim (a heuristic reader, not an LLM)"
-	case model != "":
-		bb = model
-	case bb == "":
-		bb = "unknown"
-	}
-	parts := []string{"Backbone: " + bb}
-	if data != "" {
-		parts = append(parts, "data: "+data)
-	}
-	parts = append(parts, "prompts: "+prompts)
-	line := strings.Join(parts, "; ") + "."
-	if len(warnings) > 0 {
-		line += " ⚠ " + strings.Join(warnings, "; ") + "."
-	}
-	return line
-}
-
-// texSource of a behaviour-prediction run.
-func (s *summary) texSource() string {
-	m := s.run.manifest
-	var warn []string
-	if w := warningSuffix(m); w != "" {
-		warn = append(warn, strings.TrimPrefix(w, " — ⚠ "))
-	}
-	return texSource(m.Backbone, m.Model, m.PromptsLabel(), m.DataSource, warn)
-}
-
-// skipNote is a metric's note about one item it left out, as the metrics
-// package words it: "react: BwT: alfworld skipped: score 0 right after
-// learning it (relative change undefined)".
-var skipNote = lazyre.New(`^([^ :]+): ([^:]+): (\S+) skipped: (.+?)\.?$`)
-
-// condenseSkips turns one skip note per method and item into one line per
-// metric and reason, naming each item once with how many methods skipped
-// it ("taubench-retail (5 methods), alfworld (react)").
-func condenseSkips(notes []string) []string {
-	type kind struct{ metric, reason string }
-	var out []string
-	var kinds []kind
-	items := map[kind][]string{}
-	who := map[kind]map[string][]string{}
-	at := map[kind]int{}
-	for _, n := range notes {
-		m := skipNote.FindStringSubmatch(n)
-		if m == nil {
-			out = append(out, n)
-			continue
-		}
-		k := kind{m[2], m[4]}
-		if who[k] == nil {
-			who[k] = map[string][]string{}
-			kinds = append(kinds, k)
-			at[k] = len(out)
-			out = append(out, "")
-		}
-		if who[k][m[3]] == nil {
-			items[k] = append(items[k], m[3])
-		}
-		who[k][m[3]] = append(who[k][m[3]], m[1])
-	}
-	for _, k := range kinds {
-		list := items[k]
-		slices.SortStableFunc(list, func(a, b string) int { return len(who[k][b]) - len(who[k][a]) })
-		var parts []string
-		cells := 0
-		for _, it := range list {
-			ws := who[k][it]
-			cells += len(ws)
-			if len(ws) == 1 {
-				parts = append(parts, it+" ("+ws[0]+")")
-			} else {
-				parts = append(parts, fmt.Sprintf("%s (%d methods)", it, len(ws)))
-			}
-		}
-		noun := "cells"
-		if cells == 1 {
-			noun = "cell"
-		}
-		out[at[k]] = fmt.Sprintf("%s leaves out %d %s, %s: %s.", k.metric, cells, noun, k.reason, strings.Join(parts, ", "))
-	}
-	return out
-}
-
-// texSource of a LifeMem run.
-func (r *lmRun) texSource() string {
-	i := r.info
-	var warn []string
-	if len(i.LeftOut) > 0 {
-		var envs []string
-		for _, lo := range i.LeftOut {
-			envs = append(envs, lo.Env)
-		}
-		warn = append(warn, fmt.Sprintf("left out: %s (of %d environments)", strings.Join(envs, ", "), len(i.Config.Envs)))
-	}
-	if r.manifest.EmbedderWarning != "" {
-		warn = append(warn, "hash embedder on a real backbone")
-	}
-	src := texSource(i.Backbone, i.Model, r.manifest.PromptsLabel(), i.DataSource, warn)
-	return "LifeMem protocol, " + orDefault(i.Config.Stream, "similarity") + " stream. " + src
 }

@@ -81,6 +81,24 @@ func (r *lmRun) title() string {
 	return strings.Join(parts, " — ")
 }
 
+// texSource of a LifeMem run.
+func (r *lmRun) texSource() string {
+	i := r.info
+	var warn []string
+	if len(i.LeftOut) > 0 {
+		var envs []string
+		for _, lo := range i.LeftOut {
+			envs = append(envs, lo.Env)
+		}
+		warn = append(warn, fmt.Sprintf("left out: %s (of %d environments)", strings.Join(envs, ", "), len(i.Config.Envs)))
+	}
+	if r.manifest.EmbedderWarning != "" {
+		warn = append(warn, "hash embedder on a real backbone")
+	}
+	src := texSource(i.Backbone, i.Model, r.manifest.PromptsLabel(), i.DataSource, warn)
+	return "LifeMem protocol, " + orDefault(i.Config.Stream, "similarity") + " stream. " + src
+}
+
 // provenance is stamped onto every CSV of the run.
 func (r *lmRun) provenance() provenance {
 	p := provenanceOf(r.manifest)

@@ -7,7 +7,6 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -248,35 +247,6 @@ func layoutPanels(spec figSpec, plots []*plot.Plot, cols int, entries []legendEn
 		}
 	}
 	return f.encode()
-}
-
-// rotateCrowdedTicks turns x tick labels 30° when two neighbours would
-// touch in their slots, so long method names do not overlap.
-func rotateCrowdedTicks(plots []*plot.Plot, panelW vg.Length) {
-	for _, pl := range plots {
-		ticks, ok := pl.X.Tick.Marker.(plot.ConstantTicks)
-		if !ok || len(ticks) == 0 {
-			continue
-		}
-		if ticksCrowded(ticks, panelW) {
-			pl.X.Tick.Label.Rotation = math.Pi / 6
-			pl.X.Tick.Label.XAlign = text.XRight
-			pl.X.Tick.Label.YAlign = text.YCenter
-		}
-	}
-}
-
-// ticksCrowded reports whether two neighbouring labels would touch in
-// their slots of a panel panelW wide (the y axis, ticks and label, takes
-// about 0.6 in of it).
-func ticksCrowded(ticks plot.ConstantTicks, panelW vg.Length) bool {
-	slot := (panelW - 0.6*vg.Inch) / vg.Length(len(ticks))
-	crowded := len(ticks) == 1 && textWidth(ticks[0].Label, tickFont) > slot
-	for i := 1; i < len(ticks); i++ {
-		pair := (textWidth(ticks[i-1].Label, tickFont) + textWidth(ticks[i].Label, tickFont)) / 2
-		crowded = crowded || pair+vg.Points(4) > slot
-	}
-	return crowded
 }
 
 // xySeries is one line of a line chart; points with a NaN coordinate are

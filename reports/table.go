@@ -116,3 +116,12 @@ func mdCell(s string) string {
 	}
 	return b.String()
 }
+
+// mdText escapes Markdown's inline syntax in user-provided text (run names,
+// model names, data sources) so it is shown literally.
+var mdTextReplacer = strings.NewReplacer(
+	`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`,
+	"<", `\<`, ">", `\>`, "#", `\#`, "|", `\|`, "\n", " ",
+)
+
+func mdText(s string) string { return mdTextReplacer.Replace(s) }

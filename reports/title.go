@@ -57,3 +57,13 @@ func fieldAxis(f field) (x, y string) {
 	}
 	return "predicted " + noun, "true " + noun
 }
+
+// texSource of a behaviour-prediction run.
+func (s *summary) texSource() string {
+	m := s.run.manifest
+	var warn []string
+	if w := warningSuffix(m); w != "" {
+		warn = append(warn, strings.TrimPrefix(w, " — ⚠ "))
+	}
+	return texSource(m.Backbone, m.Model, m.PromptsLabel(), m.DataSource, warn)
+}
