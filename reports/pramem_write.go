@@ -13,8 +13,8 @@ import (
 // Table 3), each only when the run holds the methods it compares. The run
 // directory is the report folder's parent (Write always puts the report in
 // <run>/report).
-func (s *summary) writePraMem(dir string) ([]Artefact, error) {
-	st, err := s.newPraMemStudy(filepath.Dir(dir))
+func (s *summary) writePraMem(dir string, t1 *table1Once) ([]Artefact, error) {
+	st, err := s.newPraMemStudy(filepath.Dir(dir), t1)
 	if err != nil || st == nil {
 		return nil, err
 	}

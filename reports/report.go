@@ -99,12 +99,15 @@ func Write(runDir string, opts Options) (Artefacts, error) {
 	if s.runUsage, err = readUsage(runDir); err != nil {
 		return Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)
 	}
+	// PraMem's Table 1 is built once, for its own files and the studies'
+	// intervals.
+	t1 := &table1Once{s: s}
 	steps := []func(dir string) ([]Artefact, error){
 		s.writeMetricsCSV,
 		s.writeConfusion,
 		s.writeTables,
-		s.writeTable1,
-		s.writePraMem,
+		func(dir string) ([]Artefact, error) { return s.writeTable1(dir, t1) },
+		func(dir string) ([]Artefact, error) { return s.writePraMem(dir, t1) },
 		s.writeHeatMaps,
 		s.writeParquet,
 	}

@@ -14,8 +14,8 @@ import (
 
 // writeTable1 writes the OmniBehavior Table 1 artefacts when the run has
 // binary fields with the OmniBehavior prefixes; otherwise it writes nothing.
-func (s *summary) writeTable1(dir string) ([]Artefact, error) {
-	t, err := s.table1()
+func (s *summary) writeTable1(dir string, t1 *table1Once) ([]Artefact, error) {
+	t, err := t1.get()
 	if err != nil || t == nil {
 		return nil, err
 	}
