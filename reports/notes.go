@@ -8,8 +8,9 @@ import (
 	"github.com/memharness/memharness/internal/lazyre"
 )
 
-// The words under tables and figures (condensed notes, the source line)
-// are the reports' own; latex.go holds only the TeX they are set in.
+// A table's notes are condensed before they are set (Table.LaTeX does it
+// itself): repeats go, and notes that differ only in whom they are about
+// become one.
 
 // condenseNotes drops repeated notes and merges notes that differ only in
 // who they are about ("react: X", "synapse: X" → "X (react, synapse).").
@@ -41,31 +42,6 @@ func condenseNotes(notes []string) []string {
 		}
 	}
 	return out
-}
-
-// texSource is the one line of provenance under a table: backbone, data,
-// prompts and what went wrong, in the fewest words (the file's comments
-// keep the full title).
-func texSource(backbone, model, prompts, data string, warnings []string) string {
-	bb := backbone
-	switch {
-	case backbone == "sim":
-		bb = "sim (a heuristic reader, not an LLM)"
-	case model != "":
-		bb = model
-	case bb == "":
-		bb = "unknown"
-	}
-	parts := []string{"Backbone: " + bb}
-	if data != "" {
-		parts = append(parts, "data: "+data)
-	}
-	parts = append(parts, "prompts: "+prompts)
-	line := strings.Join(parts, "; ") + "."
-	if len(warnings) > 0 {
-		line += " ⚠ " + strings.Join(warnings, "; ") + "."
-	}
-	return line
 }
 
 // skipNote is a metric's note about one item it left out, as the metrics

@@ -51,21 +51,6 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// ReportDir is the folder, inside a run directory, that Write fills.
-const ReportDir = "report"
-
-// Artefact is one written file, relative to the report folder.
-type Artefact struct {
-	Path string
-	Desc string
-}
-
-// Artefacts lists what Write produced, in writing order.
-type Artefacts struct {
-	Dir   string
-	Files []Artefact
-}
-
 // Write reads <runDir>/manifest.json and <runDir>/samples.jsonl and writes
 // the report into <runDir>/report/: metrics.csv, confusion CSVs and heat
 // maps for multi-class fields, samples.parquet, table.md, table.tex and

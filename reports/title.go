@@ -58,6 +58,31 @@ func fieldAxis(f field) (x, y string) {
 	return "predicted " + noun, "true " + noun
 }
 
+// texSource is the one line of provenance under a table: backbone, data,
+// prompts and what went wrong, in the fewest words (the file's comments
+// keep the full title).
+func texSource(backbone, model, prompts, data string, warnings []string) string {
+	bb := backbone
+	switch {
+	case backbone == "sim":
+		bb = "sim (a heuristic reader, not an LLM)"
+	case model != "":
+		bb = model
+	case bb == "":
+		bb = "unknown"
+	}
+	parts := []string{"Backbone: " + bb}
+	if data != "" {
+		parts = append(parts, "data: "+data)
+	}
+	parts = append(parts, "prompts: "+prompts)
+	line := strings.Join(parts, "; ") + "."
+	if len(warnings) > 0 {
+		line += " ⚠ " + strings.Join(warnings, "; ") + "."
+	}
+	return line
+}
+
 // texSource of a behaviour-prediction run.
 func (s *summary) texSource() string {
 	m := s.run.manifest
