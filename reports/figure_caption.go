@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/memharness/memharness/reports/render"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -35,7 +36,7 @@ func figWarnings(m runlog.Manifest) []string {
 		for name := range m.EmptyMemories {
 			names = append(names, name)
 		}
-		sortNatural(names)
+		render.SortNatural(names)
 		out = append(out, "warning: empty memories in "+nameList(names, 4))
 	}
 	if m.EmbedderWarning != "" {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/envs/all"
+	"github.com/memharness/memharness/reports/render"
 
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/lifelong"
@@ -47,7 +48,7 @@ func copyTree(t testing.TB, src string) string {
 // checkGolden compares every text artefact of dir with
 // testdata/lifemem/golden/<name>/ (go test -update rewrites them) and checks
 // that PNGs decode.
-func checkGolden(t *testing.T, name, dir string, arts []Artefact) {
+func checkGolden(t *testing.T, name, dir string, arts []render.Artefact) {
 	t.Helper()
 	gold := filepath.Join("testdata", "lifemem", "golden", name)
 	for _, a := range arts {
@@ -87,7 +88,7 @@ func checkGolden(t *testing.T, name, dir string, arts []Artefact) {
 	}
 }
 
-func artefactNames(arts []Artefact) []string {
+func artefactNames(arts []render.Artefact) []string {
 	var out []string
 	for _, a := range arts {
 		out = append(out, a.Path)

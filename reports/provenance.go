@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/memharness/memharness/reports/render"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -68,7 +69,7 @@ func shortCommit(c string) string {
 // stampCSVs appends the provenance columns to every CSV artefact in dir. A
 // file that already has them (a report rebuilt over an old one is written
 // afresh, so this only guards against stamping twice) is left as it is.
-func stampCSVs(dir string, arts []Artefact, p provenance) error {
+func stampCSVs(dir string, arts []render.Artefact, p provenance) error {
 	for _, a := range arts {
 		if !strings.HasSuffix(a.Path, ".csv") {
 			continue
@@ -168,7 +169,7 @@ func warningsSection(m runlog.Manifest, usage map[string]runlog.MethodUsage) str
 	n := 0
 	for _, lo := range m.LeftOut {
 		n++
-		fmt.Fprintf(&b, "- **Left out: %s** — %s", mdText(lo.What), mdText(lo.Reason))
+		fmt.Fprintf(&b, "- **Left out: %s** — %s", render.MdText(lo.What), render.MdText(lo.Reason))
 		if lo.Install != "" {
 			fmt.Fprintf(&b, "; to include it: `%s`", strings.ReplaceAll(lo.Install, "`", "'"))
 		}
@@ -176,7 +177,7 @@ func warningsSection(m runlog.Manifest, usage map[string]runlog.MethodUsage) str
 	}
 	for _, w := range m.DataWarnings {
 		n++
-		fmt.Fprintf(&b, "- **Data warning:** %s\n", mdText(w))
+		fmt.Fprintf(&b, "- **Data warning:** %s\n", render.MdText(w))
 	}
 	for _, meth := range slices.Sorted(maps.Keys(m.EmptyMemories)) {
 		n++
@@ -186,16 +187,16 @@ func warningsSection(m runlog.Manifest, usage map[string]runlog.MethodUsage) str
 			shown = append(slices.Clone(shown[:10]), "…")
 		}
 		fmt.Fprintf(&b, "- **Empty memory:** method %s built an empty memory for %d user(s): %s; its rows are flagged.\n",
-			mdText(meth), len(users), mdText(strings.Join(shown, ", ")))
+			render.MdText(meth), len(users), render.MdText(strings.Join(shown, ", ")))
 	}
 	if m.EmbedderWarning != "" {
 		n++
-		fmt.Fprintf(&b, "- **Embedder:** %s.\n", mdText(m.EmbedderWarning))
+		fmt.Fprintf(&b, "- **Embedder:** %s.\n", render.MdText(m.EmbedderWarning))
 	}
 	for _, p := range slices.Sorted(maps.Keys(usage)) {
 		if u := usage[p]; u.UsageEstimated > 0 {
 			n++
-			fmt.Fprintf(&b, "- **Token counts (%s):** %s.\n", mdText(p), mdText(u.EstimatedText()))
+			fmt.Fprintf(&b, "- **Token counts (%s):** %s.\n", render.MdText(p), render.MdText(u.EstimatedText()))
 		}
 	}
 	if n == 0 {
@@ -217,7 +218,7 @@ func warningsSection(m runlog.Manifest, usage map[string]runlog.MethodUsage) str
 				inv = fmt.Sprintf("%d/%d (%.1f%%)", u.InvalidFinal, u.Units, 100*u.InvalidRate)
 			}
 			fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %s | %.1f | %s |\n",
-				mdText(p), u.Calls, u.LiveCalls, u.CachedCalls, u.Errors, u.Invalid, inv, u.LatencyMeanMS, cost)
+				render.MdText(p), u.Calls, u.LiveCalls, u.CachedCalls, u.Errors, u.Invalid, inv, u.LatencyMeanMS, cost)
 		}
 		if priced {
 			fmt.Fprintf(&b, "\nTotal cost: $%.4f.\n", total)
@@ -226,7 +227,7 @@ func warningsSection(m runlog.Manifest, usage map[string]runlog.MethodUsage) str
 		}
 		for _, p := range slices.Sorted(maps.Keys(usage)) {
 			if ex := usage[p].InvalidExample; ex != "" {
-				fmt.Fprintf(&b, "\nOne invalid answer for %s: `%s`\n", mdText(p), strings.ReplaceAll(strings.ReplaceAll(ex, "`", "'"), "\n", " "))
+				fmt.Fprintf(&b, "\nOne invalid answer for %s: `%s`\n", render.MdText(p), strings.ReplaceAll(strings.ReplaceAll(ex, "`", "'"), "\n", " "))
 			}
 		}
 	}

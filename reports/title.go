@@ -3,6 +3,8 @@ package reports
 import (
 	"fmt"
 	"strings"
+
+	"github.com/memharness/memharness/reports/render"
 )
 
 // title is the line every artefact carries: task, backbone and data source,
@@ -40,7 +42,7 @@ func backboneText(backbone, model string) string {
 	case "sim":
 		return "sim (embedded heuristic reader, not an LLM)"
 	case "":
-		return orDefault(model, "unknown")
+		return render.OrDefault(model, "unknown")
 	}
 	if model != "" {
 		return fmt.Sprintf("%s model %s", backbone, model)

@@ -1,4 +1,4 @@
-package reports
+package render
 
 // Small text helpers every writer shares.
 
@@ -12,7 +12,7 @@ func at(s []string, i int) string {
 
 // orDefault is s, or def when s is empty (a model or data source the run
 // did not record).
-func orDefault(s, def string) string {
+func OrDefault(s, def string) string {
 	if s == "" {
 		return def
 	}

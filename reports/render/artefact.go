@@ -1,6 +1,6 @@
-package reports
+package render
 
-// ReportDir is the folder, inside a run directory, that Write fills.
+// ReportDir is the folder, inside a run directory, that a report fills.
 const ReportDir = "report"
 
 // Artefact is one written file, relative to the report folder.
@@ -9,7 +9,7 @@ type Artefact struct {
 	Desc string
 }
 
-// Artefacts lists what Write produced, in writing order.
+// Artefacts lists what a report wrote, in writing order.
 type Artefacts struct {
 	Dir   string
 	Files []Artefact

@@ -1,4 +1,4 @@
-package reports
+package render
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ import (
 
 // condenseNotes drops repeated notes and merges notes that differ only in
 // who they are about ("react: X", "synapse: X" → "X (react, synapse).").
-func condenseNotes(notes []string) []string {
+func CondenseNotes(notes []string) []string {
 	notes = condenseSkips(notes)
 	var out []string
 	index := map[string]int{}
