@@ -76,12 +76,6 @@ func thousands(n int) string {
 	return b.String()
 }
 
-// lmCaption is a LifeMem run's provenance as one caption line.
-func (r *lmRun) caption() string {
-	// The figure font has no ⚠.
-	return strings.ReplaceAll(strings.ReplaceAll(r.title(), " — ", " · "), "⚠ ", "warning: ")
-}
-
 // sameValues reports whether two series are equal wherever both are set.
 func sameValues(a, b []float64) bool {
 	return slices.EqualFunc(a, b, func(x, y float64) bool { return x == y || x != x && y != y })

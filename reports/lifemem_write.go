@@ -100,6 +100,12 @@ func (r *lmRun) texSource() string {
 	return "LifeMem protocol, " + render.OrDefault(i.Config.Stream, "similarity") + " stream. " + src
 }
 
+// caption is a LifeMem run's provenance as one caption line.
+func (r *lmRun) caption() string {
+	// The figure font has no ⚠.
+	return strings.ReplaceAll(strings.ReplaceAll(r.title(), " — ", " · "), "⚠ ", "warning: ")
+}
+
 // provenance is stamped onto every CSV of the run.
 func (r *lmRun) provenance() provenance {
 	p := provenanceOf(r.manifest)

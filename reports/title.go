@@ -1,10 +1,7 @@
 package reports
 
 import (
-	"fmt"
 	"strings"
-
-	"github.com/memharness/memharness/reports/render"
 )
 
 // title is the line every artefact carries: task, backbone and data source,
@@ -37,19 +34,6 @@ func (s *summary) task() string {
 	return "behaviour prediction"
 }
 
-func backboneText(backbone, model string) string {
-	switch backbone {
-	case "sim":
-		return "sim (embedded heuristic reader, not an LLM)"
-	case "":
-		return render.OrDefault(model, "unknown")
-	}
-	if model != "" {
-		return fmt.Sprintf("%s model %s", backbone, model)
-	}
-	return backbone
-}
-
 // fieldAxis names heat-map axes after the field: "rating" for rating
 // fields, "class" otherwise.
 func fieldAxis(f field) (x, y string) {
@@ -58,31 +42,6 @@ func fieldAxis(f field) (x, y string) {
 		noun = "rating"
 	}
 	return "predicted " + noun, "true " + noun
-}
-
-// texSource is the one line of provenance under a table: backbone, data,
-// prompts and what went wrong, in the fewest words (the file's comments
-// keep the full title).
-func texSource(backbone, model, prompts, data string, warnings []string) string {
-	bb := backbone
-	switch {
-	case backbone == "sim":
-		bb = "sim (a heuristic reader, not an LLM)"
-	case model != "":
-		bb = model
-	case bb == "":
-		bb = "unknown"
-	}
-	parts := []string{"Backbone: " + bb}
-	if data != "" {
-		parts = append(parts, "data: "+data)
-	}
-	parts = append(parts, "prompts: "+prompts)
-	line := strings.Join(parts, "; ") + "."
-	if len(warnings) > 0 {
-		line += " ⚠ " + strings.Join(warnings, "; ") + "."
-	}
-	return line
 }
 
 // texSource of a behaviour-prediction run.
