@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/reports/render"
+	"github.com/memharness/memharness/reports/runinfo"
 )
 
 // TestWriteCSVContract: a header naming a column twice is an error (issue
@@ -66,7 +67,7 @@ func TestWriteSweepLifeMem(t *testing.T) {
 		if r["unit"] != render.UnitPercent || r["metric"] != "average OP (%)" || r["method"] != "lifemem" {
 			t.Errorf("row %v", r)
 		}
-		for _, c := range provenanceColumns {
+		for _, c := range runinfo.ProvenanceColumns {
 			if _, ok := r[c]; !ok {
 				t.Errorf("no provenance column %s: %v", c, r)
 			}

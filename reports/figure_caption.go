@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/reports/render"
+	"github.com/memharness/memharness/reports/runinfo"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -15,7 +16,7 @@ import (
 // reader of the figure alone must see which bars rest on nothing).
 func (s *summary) figCaption() string {
 	m := s.run.manifest
-	parts := []string{s.task(), "backbone: " + backboneText(m.Backbone, m.Model), "prompts: " + m.PromptsLabel()}
+	parts := []string{s.task(), "backbone: " + runinfo.BackboneText(m.Backbone, m.Model), "prompts: " + m.PromptsLabel()}
 	if m.DataSource != "" {
 		parts = append(parts, "data: "+m.DataSource)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/reports/render"
+	"github.com/memharness/memharness/reports/runinfo"
 )
 
 func (s *summary) writeIndex(dir string, arts []render.Artefact) (render.Artefact, error) {
@@ -14,7 +15,7 @@ func (s *summary) writeIndex(dir string, arts []render.Artefact) (render.Artefac
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n", render.MdText(s.title()))
 	fmt.Fprintf(&b, "- Run: %s\n", render.MdText(m.Name))
-	fmt.Fprintf(&b, "- Backbone: %s; model: %s\n", render.MdText(backboneText(m.Backbone, m.Model)), render.MdText(render.OrDefault(m.Model, "unknown")))
+	fmt.Fprintf(&b, "- Backbone: %s; model: %s\n", render.MdText(runinfo.BackboneText(m.Backbone, m.Model)), render.MdText(render.OrDefault(m.Model, "unknown")))
 	fmt.Fprintf(&b, "- Data: %s\n", render.MdText(render.OrDefault(m.DataSource, "unknown")))
 	fmt.Fprintf(&b, "- Prompts: %s\n", render.MdText(m.PromptsLabel()))
 	if pv := m.ProvenanceSummary(); pv != "" {
@@ -38,7 +39,7 @@ func (s *summary) writeIndex(dir string, arts []render.Artefact) (render.Artefac
 		per = append(per, fmt.Sprintf("%s %d", render.MdText(meth), u.Samples))
 	}
 	fmt.Fprintf(&b, "- Samples: %d finished, %d errored, %d planned; per method: %s\n", total, errored, m.Samples, strings.Join(per, ", "))
-	if line := plannedLine(s.plan, s.runUsage); line != "" {
+	if line := runinfo.PlannedLine(s.plan, s.runUsage); line != "" {
 		fmt.Fprintf(&b, "- Planned vs spent (plan.json, stored at the run's start): %s\n", render.MdText(line))
 	}
 	fmt.Fprintf(&b, "- Baseline for paired tests: %s\n", render.MdText(s.run.methods[0]))
@@ -50,7 +51,7 @@ func (s *summary) writeIndex(dir string, arts []render.Artefact) (render.Artefac
 		}
 	}
 	b.WriteString(s.pramemIndexNote(arts))
-	b.WriteString(warningsSection(m, s.runUsage))
+	b.WriteString(runinfo.WarningsSection(m, s.runUsage))
 	b.WriteString("## Artefacts\n\n")
 	for _, a := range arts {
 		fmt.Fprintf(&b, "- [%s](%s) — %s\n", render.MdText(a.Path), a.Path, render.MdText(a.Desc))

@@ -15,6 +15,7 @@ import (
 	"github.com/memharness/memharness/metrics"
 	"github.com/memharness/memharness/reports/paper"
 	"github.com/memharness/memharness/reports/render"
+	"github.com/memharness/memharness/reports/runinfo"
 )
 
 // LifeMem's knob defaults (methods/agent's LifeMem; spec §1.8), shown in
@@ -341,7 +342,7 @@ func (r *lmRun) writeIndex(dir string, arts []render.Artefact) (render.Artefact,
 	if i.Variant != "" {
 		fmt.Fprintf(&b, "- Variant: %s\n", render.MdText(i.Variant))
 	}
-	fmt.Fprintf(&b, "- Backbone: %s; model: %s\n", render.MdText(backboneText(i.Backbone, i.Model)), render.MdText(render.OrDefault(i.Model, "unknown")))
+	fmt.Fprintf(&b, "- Backbone: %s; model: %s\n", render.MdText(runinfo.BackboneText(i.Backbone, i.Model)), render.MdText(render.OrDefault(i.Model, "unknown")))
 	if i.BuildModel != "" {
 		fmt.Fprintf(&b, "- Memory construction model: %s\n", render.MdText(i.BuildModel))
 	}
@@ -365,14 +366,14 @@ func (r *lmRun) writeIndex(dir string, arts []render.Artefact) (render.Artefact,
 			man.LeftOut = append(man.LeftOut, runlog.LeftOut{What: lo.Env, Reason: lo.Reason, Install: lo.Install})
 		}
 	}
-	usage, err := readUsage(r.dir)
+	usage, err := runinfo.ReadUsage(r.dir)
 	if err != nil {
 		return render.Artefact{}, err
 	}
-	if line := plannedLine(readPlan(r.dir), usage); line != "" {
+	if line := runinfo.PlannedLine(runinfo.ReadPlan(r.dir), usage); line != "" {
 		fmt.Fprintf(&b, "- Planned vs spent (plan.json, stored at the run's start): %s\n\n", render.MdText(line))
 	}
-	b.WriteString(warningsSection(man, usage))
+	b.WriteString(runinfo.WarningsSection(man, usage))
 	b.WriteString(r.testSetsSection())
 	b.WriteString("## Artefacts\n\n")
 	for _, a := range arts {
@@ -425,7 +426,7 @@ func WriteLifeMemSweep(outDir string, runDirs []string, kinds []envs.Entry) (ren
 			names = append(names, m.Spec.Name)
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", render.MdCell(lmRunLabel(r)), render.MdCell(r.info.Config.Stream),
-			render.MdCell(backboneText(r.info.Backbone, r.info.Model)), render.MdCell(strings.Join(names, ", ")))
+			render.MdCell(runinfo.BackboneText(r.info.Backbone, r.info.Model)), render.MdCell(strings.Join(names, ", ")))
 	}
 	b.WriteString("\n## Artefacts\n\n")
 	for _, a := range out.Files {
@@ -434,11 +435,11 @@ func WriteLifeMemSweep(outDir string, runDirs []string, kinds []envs.Entry) (ren
 	if err := os.WriteFile(filepath.Join(outDir, "lifemem_sweep.md"), []byte(b.String()), 0o644); err != nil {
 		return render.Artefacts{}, fmt.Errorf("lifemem sweep: %w", err)
 	}
-	var provs []provenance
+	var provs []runinfo.Provenance
 	for _, r := range runs {
 		provs = append(provs, r.provenance())
 	}
-	if err := stampCSVs(outDir, out.Files, joinProvenance(provs)); err != nil {
+	if err := runinfo.StampCSVs(outDir, out.Files, runinfo.JoinProvenance(provs)); err != nil {
 		return render.Artefacts{}, fmt.Errorf("lifemem sweep: %w", err)
 	}
 	out.Files = append(out.Files, render.Artefact{Path: "lifemem_sweep.md", Desc: "the runs compared and these artefacts"})
@@ -578,7 +579,7 @@ func lmStreamTieNote(method string, random, buffer *lmStats, opRandom, opBuffer 
 func lmBackbones(runs []*lmRun) string {
 	var seen []string
 	for _, r := range runs {
-		b := backboneText(r.info.Backbone, r.info.Model)
+		b := runinfo.BackboneText(r.info.Backbone, r.info.Model)
 		if !slices.Contains(seen, b) {
 			seen = append(seen, b)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/metrics"
 	"github.com/memharness/memharness/reports/render"
+	"github.com/memharness/memharness/reports/runinfo"
 )
 
 // WriteLifeMem writes the LifeMem report of a run with lifelong results into
@@ -43,7 +44,7 @@ func WriteLifeMem(runDir string, kinds []envs.Entry) (render.Artefacts, error) {
 		}
 		out.Files = append(out.Files, arts...)
 	}
-	if err := stampCSVs(out.Dir, out.Files, r.provenance()); err != nil {
+	if err := runinfo.StampCSVs(out.Dir, out.Files, r.provenance()); err != nil {
 		return render.Artefacts{}, fmt.Errorf("lifemem report %s: %w", runDir, err)
 	}
 	idx, err := r.writeIndex(out.Dir, out.Files)
@@ -59,7 +60,7 @@ func WriteLifeMem(runDir string, kinds []envs.Entry) (render.Artefacts, error) {
 func (r *lmRun) title() string {
 	i := r.info
 	parts := []string{fmt.Sprintf("LifeMem lifelong protocol, %s stream", render.OrDefault(i.Config.Stream, "similarity")),
-		"backbone: " + backboneText(i.Backbone, i.Model), "prompts: " + r.manifest.PromptsLabel()}
+		"backbone: " + runinfo.BackboneText(i.Backbone, i.Model), "prompts: " + r.manifest.PromptsLabel()}
 	if pv := r.manifest.ProvenanceSummary(); pv != "" {
 		parts = append(parts, "from: "+pv)
 	}
@@ -96,7 +97,7 @@ func (r *lmRun) texSource() string {
 	if r.manifest.EmbedderWarning != "" {
 		warn = append(warn, "hash embedder on a real backbone")
 	}
-	src := texSource(i.Backbone, i.Model, r.manifest.PromptsLabel(), i.DataSource, warn)
+	src := runinfo.TexSource(i.Backbone, i.Model, r.manifest.PromptsLabel(), i.DataSource, warn)
 	return "LifeMem protocol, " + render.OrDefault(i.Config.Stream, "similarity") + " stream. " + src
 }
 
@@ -107,8 +108,8 @@ func (r *lmRun) caption() string {
 }
 
 // provenance is stamped onto every CSV of the run.
-func (r *lmRun) provenance() provenance {
-	p := provenanceOf(r.manifest)
+func (r *lmRun) provenance() runinfo.Provenance {
+	p := runinfo.ProvenanceOf(r.manifest)
 	p.Backbone, p.Model = r.info.Backbone, r.info.Model
 	if p.DataSource == "" {
 		p.DataSource = r.info.DataSource

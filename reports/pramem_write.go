@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/reports/render"
+	"github.com/memharness/memharness/reports/runinfo"
 	"gonum.org/v1/plot/vg"
 )
 
@@ -115,7 +116,7 @@ func (st *pramemStudy) paperCaveats() []string {
 	if m.Backbone == "sim" {
 		notes = append(notes, "The backbone is sim, a deterministic heuristic reader, not an LLM: these numbers validate the pipeline and show what each component lets the reader see; they are not LLM results and the paper's numbers are not a target.")
 	} else {
-		notes = append(notes, "Our backbone: "+backboneText(m.Backbone, m.Model)+". The paper ran this study with GPT-OSS-120B only.")
+		notes = append(notes, "Our backbone: "+runinfo.BackboneText(m.Backbone, m.Model)+". The paper ran this study with GPT-OSS-120B only.")
 	}
 	if strings.Contains(strings.ToLower(m.DataSource), "synth") {
 		notes = append(notes, "The data are synthetic, not PraMem's OmniBehavior test set.")

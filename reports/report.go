@@ -7,6 +7,7 @@ import (
 
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/reports/render"
+	"github.com/memharness/memharness/reports/runinfo"
 )
 
 // Options tune a report. The zero value gives the defaults.
@@ -84,8 +85,8 @@ func Write(runDir string, opts Options) (render.Artefacts, error) {
 	}
 	// usage.json says whether the run was priced, which the CSVs and the
 	// Parquet file need before the index does.
-	s.plan = readPlan(runDir)
-	if s.runUsage, err = readUsage(runDir); err != nil {
+	s.plan = runinfo.ReadPlan(runDir)
+	if s.runUsage, err = runinfo.ReadUsage(runDir); err != nil {
 		return render.Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)
 	}
 	// PraMem's Table 1 is built once, for its own files and the studies'
@@ -107,7 +108,7 @@ func Write(runDir string, opts Options) (render.Artefacts, error) {
 		}
 		out.Files = append(out.Files, arts...)
 	}
-	if err := stampCSVs(out.Dir, out.Files, provenanceOf(r.manifest)); err != nil {
+	if err := runinfo.StampCSVs(out.Dir, out.Files, runinfo.ProvenanceOf(r.manifest)); err != nil {
 		return render.Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)
 	}
 	idx, err := s.writeIndex(out.Dir, out.Files)

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/reports/render"
+	"github.com/memharness/memharness/reports/runinfo"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -194,7 +195,7 @@ func WriteSweep(root string, variants []SweepVariant) (render.Artefacts, error) 
 	}
 	b.WriteString(" samples | errored | report |\n|---|")
 	b.WriteString(strings.Repeat("---|", len(methods)+3) + "\n")
-	header := append([]string{"variant", "swept_key", "swept_value", "method", "metric", "value", "ci_low", "ci_high", "unit", "samples", "errored", "same_as"}, provenanceColumns...)
+	header := append([]string{"variant", "swept_key", "swept_value", "method", "metric", "value", "ci_low", "ci_high", "unit", "samples", "errored", "same_as"}, runinfo.ProvenanceColumns...)
 	var rows [][]string
 	for i, v := range vs {
 		name := render.MdCell(v.Name)
@@ -358,12 +359,12 @@ func sweepCategorical(spec render.FigSpec, metric string, vs []SweepVariant, ms 
 
 // variantProvenance is the provenance of a sweep variant's run (its
 // manifest; a LifeMem run's lifelong record fills what the manifest lacks).
-func variantProvenance(v SweepVariant) provenance {
+func variantProvenance(v SweepVariant) runinfo.Provenance {
 	m, err := runlog.ReadManifest(filepath.Join(v.Dir, runlog.ManifestFile))
 	if err != nil {
-		return provenance{}
+		return runinfo.Provenance{}
 	}
-	return provenanceOf(m)
+	return runinfo.ProvenanceOf(m)
 }
 
 // sweepCINote says what the sweep figure's error bars are: the variants'

@@ -11,6 +11,7 @@ import (
 	"github.com/memharness/memharness/metrics"
 	"github.com/memharness/memharness/reports/paper"
 	"github.com/memharness/memharness/reports/render"
+	"github.com/memharness/memharness/reports/runinfo"
 )
 
 // writeTable1 writes the OmniBehavior Table 1 artefacts when the run has
@@ -141,7 +142,7 @@ func (s *summary) table1Notes(t *table1) []string {
 func (s *summary) table1Main(t *table1) render.Table {
 	tab := render.Table{Title: s.title() + " — Table 1 (ACC / F1, %)", Columns: t1Columns("Method")}
 	for _, m := range t.methods {
-		row := []string{m.Method + emptyMemoryNote(s.run.manifest, m.Method)}
+		row := []string{m.Method + runinfo.EmptyMemoryNote(s.run.manifest, m.Method)}
 		for i := range t1Overall + 1 {
 			row = append(row, f2(m.Point.ACC[i]), f2(m.Point.F1[i]))
 		}
@@ -309,7 +310,7 @@ func (s *summary) table1VsPaper(t *table1) []render.Table {
 	if m.Backbone == "sim" {
 		common = append(common, "The backbone is sim, a deterministic heuristic reader, not an LLM: this comparison validates the pipeline (parsing, metrics, aggregation, layout), not the paper. The deltas say nothing about how the methods perform with an LLM.")
 	} else {
-		common = append(common, "Our backbone: "+backboneText(m.Backbone, m.Model)+". Only the paper rows of the same LLM are a like-for-like comparison.")
+		common = append(common, "Our backbone: "+runinfo.BackboneText(m.Backbone, m.Model)+". Only the paper rows of the same LLM are a like-for-like comparison.")
 	}
 	if strings.Contains(strings.ToLower(m.DataSource), "synth") {
 		common = append(common, "The data are synthetic, not PraMem's OmniBehavior test set, so the paper's numbers are not a target here.")

@@ -15,6 +15,7 @@ import (
 
 	"github.com/memharness/memharness/reports/paper"
 	"github.com/memharness/memharness/reports/render"
+	"github.com/memharness/memharness/reports/runinfo"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -77,7 +78,7 @@ func TestTable1ByHand(t *testing.T) {
 	dir, _ := writeT1(t)
 	fields := map[string][]string{}
 	for _, r := range readCSV(t, filepath.Join(dir, render.ReportDir, "table1_fields.csv"))[1:] {
-		fields[r[0]+"/"+r[2]] = r[3 : len(r)-len(provenanceColumns)]
+		fields[r[0]+"/"+r[2]] = r[3 : len(r)-len(runinfo.ProvenanceColumns)]
 	}
 	// n, valid, invalid, invalid_rate_percent, tp, fp, fn, tn, acc, f1 (shares in %)
 	wantFields := map[string][]string{

@@ -9,6 +9,7 @@ import (
 
 	"github.com/memharness/memharness/metrics"
 	"github.com/memharness/memharness/reports/render"
+	"github.com/memharness/memharness/reports/runinfo"
 )
 
 // tables returns, per field, the methods × metrics table and, with more than
@@ -62,7 +63,7 @@ func (s *summary) metricsTable(f field) render.Table {
 	var warn []string
 	for _, m := range s.run.methods {
 		c := s.cells[m][f.Name]
-		row := []string{m + emptyMemoryNote(s.run.manifest, m), fmt.Sprint(len(c.Items)), ivCell(c.AccValid)}
+		row := []string{m + runinfo.EmptyMemoryNote(s.run.manifest, m), fmt.Sprint(len(c.Items)), ivCell(c.AccValid)}
 		if f.Kind == kindBinary {
 			row = append(row, ivCell(c.F1), render.Pct(c.InvalidRate))
 		} else {

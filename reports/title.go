@@ -2,20 +2,22 @@ package reports
 
 import (
 	"strings"
+
+	"github.com/memharness/memharness/reports/runinfo"
 )
 
 // title is the line every artefact carries: task, backbone and data source,
 // so a sim result can never be mistaken for an LLM result.
 func (s *summary) title() string {
 	m := s.run.manifest
-	parts := []string{s.task(), "backbone: " + backboneText(m.Backbone, m.Model), "prompts: " + m.PromptsLabel()}
+	parts := []string{s.task(), "backbone: " + runinfo.BackboneText(m.Backbone, m.Model), "prompts: " + m.PromptsLabel()}
 	if m.DataSource != "" {
 		parts = append(parts, "data: "+m.DataSource)
 	}
 	if p := m.ProvenanceLabel(); p != "" {
 		parts = append(parts, "provenance: "+p)
 	}
-	return strings.Join(parts, " — ") + warningSuffix(m)
+	return strings.Join(parts, " — ") + runinfo.WarningSuffix(m)
 }
 
 func (s *summary) task() string {
@@ -48,8 +50,8 @@ func fieldAxis(f field) (x, y string) {
 func (s *summary) texSource() string {
 	m := s.run.manifest
 	var warn []string
-	if w := warningSuffix(m); w != "" {
+	if w := runinfo.WarningSuffix(m); w != "" {
 		warn = append(warn, strings.TrimPrefix(w, " — ⚠ "))
 	}
-	return texSource(m.Backbone, m.Model, m.PromptsLabel(), m.DataSource, warn)
+	return runinfo.TexSource(m.Backbone, m.Model, m.PromptsLabel(), m.DataSource, warn)
 }

@@ -1,4 +1,4 @@
-package reports
+package runinfo
 
 import (
 	"bytes"
@@ -20,25 +20,25 @@ import (
 // provenance says where a report's numbers came from. Every CSV row carries
 // it (four trailing columns), so a table copied out of its run directory
 // still names its backbone, model, data and harness.
-type provenance struct {
+type Provenance struct {
 	Backbone, Model, DataSource, Harness string
 }
 
 // provenanceColumns are the columns stamped onto every CSV.
-var provenanceColumns = []string{"backbone", "model", "data_source", "harness_version"}
+var ProvenanceColumns = []string{"backbone", "model", "data_source", "harness_version"}
 
-func provenanceOf(m runlog.Manifest) provenance {
+func ProvenanceOf(m runlog.Manifest) Provenance {
 	h := m.HarnessVersion
 	if m.GitCommit != "" {
 		h += "+" + shortCommit(m.GitCommit)
 	}
-	return provenance{Backbone: m.Backbone, Model: m.Model, DataSource: m.DataSource, Harness: h}
+	return Provenance{Backbone: m.Backbone, Model: m.Model, DataSource: m.DataSource, Harness: h}
 }
 
 // joinProvenance is the provenance of a file drawn from several runs: each
 // field is the runs' distinct values, joined by "; " in order of first use.
-func joinProvenance(ps []provenance) provenance {
-	var out provenance
+func JoinProvenance(ps []Provenance) Provenance {
+	var out Provenance
 	join := func(dst *string, v string) {
 		for _, have := range strings.Split(*dst, "; ") {
 			if have == v {
@@ -69,7 +69,7 @@ func shortCommit(c string) string {
 // stampCSVs appends the provenance columns to every CSV artefact in dir. A
 // file that already has them (a report rebuilt over an old one is written
 // afresh, so this only guards against stamping twice) is left as it is.
-func stampCSVs(dir string, arts []render.Artefact, p provenance) error {
+func StampCSVs(dir string, arts []render.Artefact, p Provenance) error {
 	for _, a := range arts {
 		if !strings.HasSuffix(a.Path, ".csv") {
 			continue
@@ -81,7 +81,7 @@ func stampCSVs(dir string, arts []render.Artefact, p provenance) error {
 	return nil
 }
 
-func stampCSV(path string, p provenance) error {
+func stampCSV(path string, p Provenance) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("stamp %s: %w", path, err)
@@ -95,10 +95,10 @@ func stampCSV(path string, p provenance) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	if h := rows[0]; len(h) >= len(provenanceColumns) && slices.Equal(h[len(h)-len(provenanceColumns):], provenanceColumns) {
+	if h := rows[0]; len(h) >= len(ProvenanceColumns) && slices.Equal(h[len(h)-len(ProvenanceColumns):], ProvenanceColumns) {
 		return nil
 	}
-	rows[0] = append(rows[0], provenanceColumns...)
+	rows[0] = append(rows[0], ProvenanceColumns...)
 	for i := 1; i < len(rows); i++ {
 		rows[i] = append(rows[i], p.Backbone, p.Model, p.DataSource, p.Harness)
 	}
@@ -114,7 +114,7 @@ func stampCSV(path string, p provenance) error {
 }
 
 // readUsage reads usage.json of a run directory (nil when absent).
-func readUsage(runDir string) (map[string]runlog.MethodUsage, error) {
+func ReadUsage(runDir string) (map[string]runlog.MethodUsage, error) {
 	b, err := os.ReadFile(filepath.Join(runDir, runlog.UsageFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -131,7 +131,7 @@ func readUsage(runDir string) (map[string]runlog.MethodUsage, error) {
 
 // warningSuffix is added to every title of a run that lost part of its
 // configured work, so no table is read without knowing it.
-func warningSuffix(m runlog.Manifest) string {
+func WarningSuffix(m runlog.Manifest) string {
 	var parts []string
 	for _, lo := range m.LeftOut {
 		parts = append(parts, lo.What+" left out")
@@ -152,7 +152,7 @@ func warningSuffix(m runlog.Manifest) string {
 }
 
 // emptyMemoryNote flags a method's table row.
-func emptyMemoryNote(m runlog.Manifest, method string) string {
+func EmptyMemoryNote(m runlog.Manifest, method string) string {
 	users := m.EmptyMemories[method]
 	if len(users) == 0 {
 		return ""
@@ -163,7 +163,7 @@ func emptyMemoryNote(m runlog.Manifest, method string) string {
 // warningsSection is the index's account of everything that did not go as
 // configured: left-out parts, data warnings, empty memories, invalid answers
 // per call purpose, and the cost.
-func warningsSection(m runlog.Manifest, usage map[string]runlog.MethodUsage) string {
+func WarningsSection(m runlog.Manifest, usage map[string]runlog.MethodUsage) string {
 	var b strings.Builder
 	b.WriteString("## Warnings and accounting\n\n")
 	n := 0

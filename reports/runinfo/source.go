@@ -1,4 +1,4 @@
-package reports
+package runinfo
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 
 // backboneText names the backbone for a title line; the embedded one is
 // never to be read as an LLM.
-func backboneText(backbone, model string) string {
+func BackboneText(backbone, model string) string {
 	switch backbone {
 	case "sim":
 		return "sim (embedded heuristic reader, not an LLM)"
@@ -28,7 +28,7 @@ func backboneText(backbone, model string) string {
 // texSource is the one line of provenance under a table: backbone, data,
 // prompts and what went wrong, in the fewest words (the file's comments
 // keep the full title).
-func texSource(backbone, model, prompts, data string, warnings []string) string {
+func TexSource(backbone, model, prompts, data string, warnings []string) string {
 	bb := backbone
 	switch {
 	case backbone == "sim":
