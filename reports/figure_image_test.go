@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/metrics"
+	"github.com/memharness/memharness/reports/lifemem"
 	"github.com/memharness/memharness/reports/render"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -90,7 +91,7 @@ func figureKinds(width vg.Length) []struct {
 			return render.HeatFigure(spec("Score matrix: lifemem"), "success rate", []render.Panel{tri})
 		}},
 		{"transfer", func() (render.FigFiles, error) {
-			return lmTransferPlot("LifeMem lifelong protocol", []lmCounts{{name: "react", n: metrics.TransferCounts{Unchanged: 9}}, {name: "lifemem_no_trajectories", n: metrics.TransferCounts{Positive: 2, Unchanged: 5, Negative: 2}}, {name: "autoskill", n: metrics.TransferCounts{Positive: 1, Unchanged: 8}}}, width)
+			return lifemem.TransferPlot("LifeMem lifelong protocol", []lifemem.MethodCounts{{Name: "react", N: metrics.TransferCounts{Unchanged: 9}}, {Name: "lifemem_no_trajectories", N: metrics.TransferCounts{Positive: 2, Unchanged: 5, Negative: 2}}, {Name: "autoskill", N: metrics.TransferCounts{Positive: 1, Unchanged: 8}}}, width)
 		}},
 		{"sweep", func() (render.FigFiles, error) {
 			f, _, err := sweepCategorical(spec("Sweep lifemem_streams"), "average OP (%)", []SweepVariant{{Name: "stream=buffer"}, {Name: "stream=random"}, {Name: "stream=similarity"}},

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memharness/memharness/envs/all"
+	"github.com/memharness/memharness/reports/lifemem"
 	"github.com/memharness/memharness/reports/render"
 )
 
@@ -122,7 +123,7 @@ func TestLaTeXCompiles(t *testing.T) {
 	writePM(t, dir)
 	dirs = append(dirs, filepath.Join(dir, render.ReportDir))
 	dir = copyTree(t, filepath.Join("testdata", "lifemem", "run"))
-	if _, err := WriteLifeMem(dir, all.Entries()); err != nil {
+	if _, err := lifemem.Write(dir, all.Entries()); err != nil {
 		t.Fatal(err)
 	}
 	dirs = append(dirs, filepath.Join(dir, render.ReportDir))
@@ -132,7 +133,7 @@ func TestLaTeXCompiles(t *testing.T) {
 		runs = append(runs, filepath.Join(sweep, st))
 	}
 	out := filepath.Join(t.TempDir(), "sweep")
-	if _, err := WriteLifeMemSweep(out, runs, all.Entries()); err != nil {
+	if _, err := lifemem.WriteSweep(out, runs, all.Entries()); err != nil {
 		t.Fatal(err)
 	}
 	dirs = append(dirs, out)

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/envs/all"
+	"github.com/memharness/memharness/reports/lifemem"
 	"github.com/memharness/memharness/reports/render"
 
 	"github.com/memharness/memharness/envs"
@@ -115,7 +116,7 @@ func TestLifeMemReportGolden(t *testing.T) {
 
 	// Same input, same bytes — PNGs included.
 	again := copyTree(t, filepath.Join("testdata", "lifemem", "run"))
-	arts2, err := WriteLifeMem(again, all.Entries())
+	arts2, err := lifemem.Write(again, all.Entries())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +131,7 @@ func TestLifeMemReportGolden(t *testing.T) {
 
 func TestLifeMemReportContent(t *testing.T) {
 	dir := copyTree(t, filepath.Join("testdata", "lifemem", "run"))
-	arts, err := WriteLifeMem(dir, all.Entries())
+	arts, err := lifemem.Write(dir, all.Entries())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +176,7 @@ func TestLifeMemSweepGolden(t *testing.T) {
 	}
 	runs = append(runs, t.TempDir()) // not a lifelong run: skipped
 	out := filepath.Join(t.TempDir(), "sweep")
-	arts, err := WriteLifeMemSweep(out, runs, all.Entries())
+	arts, err := lifemem.WriteSweep(out, runs, all.Entries())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +191,7 @@ func TestLifeMemSweepGolden(t *testing.T) {
 			t.Errorf("streams table lacks %q:\n%s", want, b)
 		}
 	}
-	if _, err := WriteLifeMemSweep(out, []string{t.TempDir()}, all.Entries()); err == nil {
+	if _, err := lifemem.WriteSweep(out, []string{t.TempDir()}, all.Entries()); err == nil {
 		t.Error("a sweep without lifelong runs gave no error")
 	}
 }
@@ -220,7 +221,7 @@ func TestLifeMemLoadErrors(t *testing.T) {
 			if err := tc.edit(dir); err != nil {
 				t.Fatal(err)
 			}
-			_, err := WriteLifeMem(dir, all.Entries())
+			_, err := lifemem.Write(dir, all.Entries())
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want %q", err, tc.want)
 			}

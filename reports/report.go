@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/reports/lifemem"
 	"github.com/memharness/memharness/reports/render"
 	"github.com/memharness/memharness/reports/runinfo"
 )
@@ -56,6 +57,12 @@ func (o Options) withDefaults() Options {
 // ReportDir is the folder, inside a run directory, that Write fills.
 const ReportDir = render.ReportDir
 
+// WriteLifeMemSweep compares the lifelong runs of a sweep (LifeMem's
+// Tables 5 and 8; see lifemem.WriteSweep).
+func WriteLifeMemSweep(outDir string, runDirs []string, kinds []envs.Entry) (render.Artefacts, error) {
+	return lifemem.WriteSweep(outDir, runDirs, kinds)
+}
+
 // Write reads <runDir>/manifest.json and <runDir>/samples.jsonl and writes
 // the report into <runDir>/report/: metrics.csv, confusion CSVs and heat
 // maps for multi-class fields, samples.parquet, table.md, table.tex and
@@ -68,8 +75,8 @@ func Write(runDir string, opts Options) (render.Artefacts, error) {
 	if opts.Iters < 1 || !(opts.Level > 0 && opts.Level < 1) {
 		return render.Artefacts{}, fmt.Errorf("report: need iters >= 1 and 0 < level < 1, got %d and %v", opts.Iters, opts.Level)
 	}
-	if HasLifeMem(runDir) { // LifeMem's lifelong protocol keeps its own results (no samples.jsonl)
-		return WriteLifeMem(runDir, opts.Envs)
+	if lifemem.HasResults(runDir) { // LifeMem's lifelong protocol keeps its own results (no samples.jsonl)
+		return lifemem.Write(runDir, opts.Envs)
 	}
 	r, err := loadRun(runDir, opts)
 	if err != nil {

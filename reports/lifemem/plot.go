@@ -1,4 +1,4 @@
-package reports
+package lifemem
 
 import (
 	"fmt"
@@ -111,7 +111,7 @@ func lmHeatMap(caption string, kinds lmKinds, m *lmMethod, envs, ood []string, s
 // lmTransferPlot draws Figure 3: one horizontal stacked bar per method
 // (names on the y axis read without turning), positive first, then
 // unchanged, then negative, each with its own hatch.
-func lmTransferPlot(caption string, series []lmCounts, width vg.Length) (render.FigFiles, error) {
+func TransferPlot(caption string, series []MethodCounts, width vg.Length) (render.FigFiles, error) {
 	if len(series) == 0 {
 		return render.FigFiles{}, fmt.Errorf("transfer plot: no methods")
 	}
@@ -119,9 +119,9 @@ func lmTransferPlot(caption string, series []lmCounts, width vg.Length) (render.
 	pl.X.Label.Text = "environments"
 	pl.X.Tick.Marker = render.CountTicks{}
 	parts := []transferPart{
-		{"positive (> +5)", render.Palette[2], render.HatchDiag, func(c lmCounts) int { return c.n.Positive }},
-		{"unchanged (±5)", color.RGBA{0xcc, 0xcc, 0xcc, 255}, render.HatchNone, func(c lmCounts) int { return c.n.Unchanged }},
-		{"negative (< −5)", render.Palette[3], render.HatchBack, func(c lmCounts) int { return c.n.Negative }},
+		{"positive (> +5)", render.Palette[2], render.HatchDiag, func(c MethodCounts) int { return c.N.Positive }},
+		{"unchanged (±5)", color.RGBA{0xcc, 0xcc, 0xcc, 255}, render.HatchNone, func(c MethodCounts) int { return c.N.Unchanged }},
+		{"negative (< −5)", render.Palette[3], render.HatchBack, func(c MethodCounts) int { return c.N.Negative }},
 	}
 	var entries []render.LegendEntry
 	for _, p := range parts {
@@ -131,8 +131,8 @@ func lmTransferPlot(caption string, series []lmCounts, width vg.Length) (render.
 	tallest := 0
 	for i, s := range series {
 		// Top to bottom in the configured order.
-		names[len(series)-1-i] = s.name
-		tallest = max(tallest, s.n.Positive+s.n.Unchanged+s.n.Negative)
+		names[len(series)-1-i] = s.Name
+		tallest = max(tallest, s.N.Positive+s.N.Unchanged+s.N.Negative)
 	}
 	pl.NominalY(names...)
 	pl.Y.Tick.Label.Font = render.FigFont(render.TickFont)
@@ -150,12 +150,12 @@ type transferPart struct {
 	name  string
 	col   color.RGBA
 	hatch render.Hatch
-	get   func(c lmCounts) int
+	get   func(c MethodCounts) int
 }
 
 // transferBars draws the stacked horizontal bars of lmTransferPlot.
 type transferBars struct {
-	series []lmCounts
+	series []MethodCounts
 	parts  []transferPart
 }
 

@@ -1,4 +1,4 @@
-package reports
+package lifemem
 
 import (
 	"cmp"
@@ -16,7 +16,7 @@ import (
 	"github.com/memharness/memharness/reports/runinfo"
 )
 
-// WriteLifeMem writes the LifeMem report of a run with lifelong results into
+// Write writes the LifeMem report of a run with lifelong results into
 // <runDir>/report/: Table 2 (category OP and BwT), the score matrices (CSV,
 // Markdown, LaTeX and one heat map per method), Figure 3 (transfer
 // categories), Table 4 (zero-shot OOD) when OOD cells exist, Table 10
@@ -24,7 +24,7 @@ import (
 // Table 8 (sensitivity) when the run holds several LifeMem settings, the
 // paper's surviving numbers beside ours, and index.md. kinds are the
 // environments' registry entries, which name and group them.
-func WriteLifeMem(runDir string, kinds []envs.Entry) (render.Artefacts, error) {
+func Write(runDir string, kinds []envs.Entry) (render.Artefacts, error) {
 	r, err := loadLifeMem(runDir)
 	if err != nil {
 		return render.Artefacts{}, fmt.Errorf("lifemem report %s: %w", runDir, err)
@@ -392,7 +392,7 @@ func (r *lmRun) writeTransfer(dir string) ([]render.Artefact, error) {
 		Title:   "Figure 3 — transfer categories per method (final vs right-after-learning score, ±5 points unchanged) — " + r.title(),
 		Columns: []string{"Method", "Positive", "Unchanged", "Negative", "Not evaluated"},
 	}
-	var series []lmCounts
+	var series []MethodCounts
 	known := false
 	for _, m := range r.methods {
 		cells := metrics.Transfers(m.Matrix, metrics.DefaultTransferBand)
@@ -402,7 +402,7 @@ func (r *lmRun) writeTransfer(dir string) ([]render.Artefact, error) {
 		n := metrics.CountTransfers(cells)
 		known = known || n.Positive+n.Unchanged+n.Negative > 0
 		t.Rows = append(t.Rows, []string{lmMethodLabel(m), strconv.Itoa(n.Positive), strconv.Itoa(n.Unchanged), strconv.Itoa(n.Negative), strconv.Itoa(n.Unknown)})
-		series = append(series, lmCounts{m.Spec.Name, n})
+		series = append(series, MethodCounts{m.Spec.Name, n})
 	}
 	if !known {
 		return nil, nil // e.g. a random stream: no diagonal, no transfer
@@ -410,7 +410,7 @@ func (r *lmRun) writeTransfer(dir string) ([]render.Artefact, error) {
 	t.Notes = []string{"The stream's last environment is left out: nothing is learned after it."}
 	t.Caption = "LifeMem Figure 3: environments whose score rose, stayed within ±5 points or fell from right after learning to the end of the stream."
 	t.Source = r.texSource()
-	fig, err := lmTransferPlot(r.caption(), series, render.OneColumn)
+	fig, err := TransferPlot(r.caption(), series, render.OneColumn)
 	if err != nil {
 		return nil, err
 	}
@@ -422,9 +422,9 @@ func (r *lmRun) writeTransfer(dir string) ([]render.Artefact, error) {
 	return d.write(dir)
 }
 
-type lmCounts struct {
-	name string
-	n    metrics.TransferCounts
+type MethodCounts struct {
+	Name string
+	N    metrics.TransferCounts
 }
 
 // baseline is the first ReAct method, the floor the paper compares with.

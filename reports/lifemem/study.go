@@ -1,4 +1,4 @@
-package reports
+package lifemem
 
 import (
 	"fmt"
@@ -385,16 +385,16 @@ func (r *lmRun) writeIndex(dir string, arts []render.Artefact) (render.Artefact,
 	return render.Artefact{Path: "index.md", Desc: "this index"}, nil
 }
 
-// WriteLifeMemSweep compares the lifelong runs of a sweep (each a run
+// WriteSweep compares the lifelong runs of a sweep (each a run
 // directory with lifelong results, e.g. OUT/NAME/VARIANT) and writes into
 // outDir: Table 5 (OP per stream and the buffer stream's recovery rate) when
 // the runs cover more than one stream, and Table 8 (sensitivity) over every
 // LifeMem setting of every run. Runs without lifelong results are skipped.
 // kinds are the environments' registry entries, which name them.
-func WriteLifeMemSweep(outDir string, runDirs []string, kinds []envs.Entry) (render.Artefacts, error) {
+func WriteSweep(outDir string, runDirs []string, kinds []envs.Entry) (render.Artefacts, error) {
 	var runs []*lmRun
 	for _, d := range runDirs {
-		if !HasLifeMem(d) {
+		if !HasResults(d) {
 			continue
 		}
 		r, err := loadLifeMem(d)
