@@ -70,20 +70,6 @@ func (s *summary) writeTable1(dir string, t1 *table1Once) ([]render.Artefact, er
 	}, figArts...), nil
 }
 
-func (s *summary) mdDoc(parts ...string) string {
-	return "# " + render.MdCell(s.title()) + "\n\n" + strings.Join(parts, "")
-}
-
-func (s *summary) texDoc(parts ...string) string { return render.TexFile(s.title(), parts...) }
-
-// f2 formats a percentage with two decimals; undefined values are "—".
-func f2(v float64) string {
-	if math.IsNaN(v) {
-		return "—"
-	}
-	return strconv.FormatFloat(v+0, 'f', 2, 64)
-}
-
 // f1d formats a paper value (printed with one decimal).
 func f1d(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 

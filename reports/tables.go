@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/memharness/memharness/metrics"
@@ -175,4 +176,20 @@ func pExact(p float64) string {
 		return "< 0.0001"
 	}
 	return fmt.Sprintf("%.4f", p)
+}
+
+// mdDoc and texDoc are a Markdown or LaTeX document of tables under the
+// run's title.
+func (s *summary) mdDoc(parts ...string) string {
+	return "# " + render.MdCell(s.title()) + "\n\n" + strings.Join(parts, "")
+}
+
+func (s *summary) texDoc(parts ...string) string { return render.TexFile(s.title(), parts...) }
+
+// f2 formats a percentage with two decimals; undefined values are "—".
+func f2(v float64) string {
+	if math.IsNaN(v) {
+		return "—"
+	}
+	return strconv.FormatFloat(v+0, 'f', 2, 64)
 }
