@@ -29,7 +29,7 @@ var hostile = []string{
 // "%" can be read as TeX.
 func TestTeXCommentsHoldHostileText(t *testing.T) {
 	for _, h := range hostile {
-		tex := render.TexFile("Run "+h+"\nsecond line "+h, "") + latexReport("run "+h, []string{"table1.tex"}, nil)
+		tex := render.TeXFile("Run "+h+"\nsecond line "+h, "") + latexReport("run "+h, []string{"table1.tex"}, nil)
 		for _, line := range strings.FieldsFunc(tex, func(r rune) bool { return r == '\n' || r == '\r' || r == '\f' || r == '\v' }) {
 			if strings.Contains(line, `\input{/etc/passwd}`) && !strings.HasPrefix(line, "%") {
 				t.Errorf("%q: a line outside a comment reads %q", h, line)
@@ -45,7 +45,7 @@ func TestTeXCommentsHoldHostileText(t *testing.T) {
 // XML, and its comment is not closed early.
 func TestSVGMetaHoldsHostileText(t *testing.T) {
 	for _, h := range hostile {
-		out, err := render.SvgMeta([]byte(`<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"></svg>`), "title "+h, "model "+h)
+		out, err := render.SVGMeta([]byte(`<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"></svg>`), "title "+h, "model "+h)
 		if err != nil {
 			t.Fatal(err)
 		}

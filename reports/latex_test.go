@@ -150,7 +150,7 @@ func TestLaTeXCompiles(t *testing.T) {
 	}
 	work := t.TempDir()
 	chars := filepath.Join(work, "chars.tex")
-	if err := os.WriteFile(chars, []byte(render.TexFile("every character TeXEscape spells", charsTable().LaTeX())), 0o644); err != nil {
+	if err := os.WriteFile(chars, []byte(render.TeXFile("every character TeXEscape spells", charsTable().LaTeX())), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	files = append(files, chars)
@@ -182,10 +182,10 @@ func TestLaTeXCompiles(t *testing.T) {
 // charsTable is a table of every rune with its own LaTeX spelling.
 func charsTable() render.Table {
 	var runes []rune
-	for r := range render.TexSymbols {
+	for r := range render.TeXSymbols {
 		runes = append(runes, r)
 	}
-	for r := range render.TexLatin {
+	for r := range render.TeXLatin {
 		runes = append(runes, r)
 	}
 	slices.Sort(runes)

@@ -289,7 +289,7 @@ func (st *pramemStudy) writeFigure(dir, base, study, short, what string, vs []pm
 	texTab.Source = st.s.texSource()
 	texTab.TeXCols = []int{0, 2, 3, 4, 5, 6, 7, 8}
 	texTab.SubColumns = []string{"Variant", "", t1TeXLabel(0), t1TeXLabel(1), t1TeXLabel(2), t1TeXLabel(3), "F1", "ACC", "Δ F1"}
-	texTab.Groups = []render.TexGroup{{Label: "F1", From: 2, To: 5}, {Label: "Overall", From: 6, To: 8}}
+	texTab.Groups = []render.TeXGroup{{Label: "F1", From: 2, To: 5}, {Label: "Overall", From: 6, To: 8}}
 	texTab.Best = map[int]int{2: render.HigherBest, 3: render.HigherBest, 4: render.HigherBest, 5: render.HigherBest, 6: render.HigherBest, 7: render.HigherBest}
 	texTab.TeXNotes = append([]string{"F1 and ACC of the positive class, aggregated as Table 1; Δ: Overall F1 minus PraMem's, in points. " + how},
 		render.CondenseNotes(tab.Notes[3+len(st.paperCaveats()):])...)

@@ -183,7 +183,7 @@ func (st *pramemStudy) writeTable3(dir string) ([]render.Artefact, error) {
 	texTab.Caption = "PraMem Table 3: memory construction cost per user and Overall F1 (%)."
 	texTab.Source = st.s.texSource()
 	texTab.TeXCols = []int{0, 3, 4, 5, 8, 9, 10}
-	texTab.Groups = []render.TexGroup{{Label: "Ours (" + st.backboneShort() + ")", From: 3, To: 8}, {Label: "Paper (" + paper.StudiesBackbone + ")", From: 9, To: 10}}
+	texTab.Groups = []render.TeXGroup{{Label: "Ours (" + st.backboneShort() + ")", From: 3, To: 8}, {Label: "Paper (" + paper.StudiesBackbone + ")", From: 9, To: 10}}
 	texTab.SubColumns = []string{"Method", "", "", "Min/user", "Calls/user", "Prompt tok./user", "", "", "F1", "Min/user", "F1"}
 	texTab.Best = map[int]int{3: render.LowerBest, 4: render.LowerBest, 5: render.LowerBest, 8: render.HigherBest}
 	texTab.TeXNotes = []string{"Per user: mean construction time, LLM calls and prompt tokens of the memory; Overall F1 aggregated as Table 1; paper rows matched by method kind (its PraMem practises 80 rounds, about 500 calls per user)."}

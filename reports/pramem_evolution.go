@@ -153,7 +153,7 @@ func (st *pramemStudy) writeEvolution(dir string) ([]render.Artefact, error) {
 	texTab.Caption = "PraMem memory evolution by practice round (Overall, %)."
 	texTab.Source = st.s.texSource()
 	texTab.TeXCols = []int{0, 2, 3, 4, 5, 6}
-	texTab.Groups = []render.TexGroup{{Label: "Ours (" + st.backboneShort() + ")", From: 2, To: 4}, {Label: "Paper", From: 5, To: 6}}
+	texTab.Groups = []render.TeXGroup{{Label: "Ours (" + st.backboneShort() + ")", From: 2, To: 4}, {Label: "Paper", From: 5, To: 6}}
 	texTab.SubColumns = []string{"Round", "", "ACC", "F1", "Mem. tokens", "ACC", "F1"}
 	texTab.TeXNotes = append([]string{
 		fmt.Sprintf("Each row: the same construction's memory after that many practice rounds; memory tokens: mean over users. Paper (%s, %d rounds): %s, beside ours only at the same round of an %d-round run.",

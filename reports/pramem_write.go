@@ -162,7 +162,7 @@ func (st *pramemStudy) backboneShort() string {
 
 // groupedTeX renders t with a first header row of groups spanning columns
 // (e.g. "Ours" and "Paper") above the column names.
-func groupedTeX(t render.Table, groups []render.TexGroup) string {
+func groupedTeX(t render.Table, groups []render.TeXGroup) string {
 	t.Groups = groups
 	return t.LaTeX()
 }

@@ -422,7 +422,7 @@ func t1TeXLabel(i int) string {
 func paperLayoutTeX(t render.Table) string {
 	t.SubColumns = []string{t.Columns[0]}
 	for i := range t1Overall + 1 {
-		t.Groups = append(t.Groups, render.TexGroup{Label: t1TeXLabel(i), From: 1 + 2*i, To: 2 + 2*i})
+		t.Groups = append(t.Groups, render.TeXGroup{Label: t1TeXLabel(i), From: 1 + 2*i, To: 2 + 2*i})
 		t.SubColumns = append(t.SubColumns, "ACC", "F1")
 	}
 	return t.LaTeX()

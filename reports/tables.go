@@ -105,7 +105,7 @@ func (s *summary) pairsTable(f field) render.Table {
 		Columns:    []string{"Method", "paired n", "ΔACC " + ci, "p (bootstrap)", f1 + " " + ci, "p (bootstrap)", "McNemar b/c", "p (McNemar)"},
 		Caption:    fmt.Sprintf("%s: paired differences to %s (points, %g%% intervals).", f.Name, base, 100*s.opts.Level),
 		SubColumns: []string{"Method", "n", "ΔACC", "p", f1, "p", "b/c", "p"},
-		Groups:     []render.TexGroup{{Label: "Bootstrap", From: 2, To: 5}, {Label: "McNemar", From: 6, To: 7}},
+		Groups:     []render.TeXGroup{{Label: "Bootstrap", From: 2, To: 5}, {Label: "McNemar", From: 6, To: 7}},
 		Source:     s.texSource(), StackIntervals: true,
 		TeXColDecimals: map[int]int{3: 3, 5: 3, 7: 3},
 	}
@@ -184,7 +184,7 @@ func (s *summary) mdDoc(parts ...string) string {
 	return "# " + render.MdCell(s.title()) + "\n\n" + strings.Join(parts, "")
 }
 
-func (s *summary) texDoc(parts ...string) string { return render.TexFile(s.title(), parts...) }
+func (s *summary) texDoc(parts ...string) string { return render.TeXFile(s.title(), parts...) }
 
 // f2 formats a percentage with two decimals; undefined values are "—".
 func f2(v float64) string {

@@ -53,5 +53,5 @@ func (s *summary) texSource() string {
 	if w := runinfo.WarningSuffix(m); w != "" {
 		warn = append(warn, strings.TrimPrefix(w, " — ⚠ "))
 	}
-	return runinfo.TexSource(m.Backbone, m.Model, m.PromptsLabel(), m.DataSource, warn)
+	return runinfo.TeXSource(m.Backbone, m.Model, m.PromptsLabel(), m.DataSource, warn)
 }

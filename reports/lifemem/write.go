@@ -97,7 +97,7 @@ func (r *lmRun) texSource() string {
 	if r.manifest.EmbedderWarning != "" {
 		warn = append(warn, "hash embedder on a real backbone")
 	}
-	src := runinfo.TexSource(i.Backbone, i.Model, r.manifest.PromptsLabel(), i.DataSource, warn)
+	src := runinfo.TeXSource(i.Backbone, i.Model, r.manifest.PromptsLabel(), i.DataSource, warn)
 	return "LifeMem protocol, " + render.OrDefault(i.Config.Stream, "similarity") + " stream. " + src
 }
 
@@ -164,7 +164,7 @@ func (d lmDoc) write(dir string) ([]render.Artefact, error) {
 	files := []struct {
 		name string
 		body []byte
-	}{{d.base + ".md", []byte(md.String())}, {d.base + ".tex", []byte(render.TexFile("LifeMem report: "+d.what, tex.String()))}}
+	}{{d.base + ".md", []byte(md.String())}, {d.base + ".tex", []byte(render.TeXFile("LifeMem report: "+d.what, tex.String()))}}
 	for _, f := range files {
 		if err := os.WriteFile(filepath.Join(dir, f.name), f.body, 0o644); err != nil {
 			return nil, fmt.Errorf("write %s: %w", f.name, err)
@@ -251,7 +251,7 @@ func (r *lmRun) writeTable2(dir string) ([]render.Artefact, error) {
 	t.SubColumns = []string{"Method"}
 	t.Best = map[int]int{}
 	for k, c := range append(categories, metrics.Category{Name: "Avg"}) {
-		t.Groups = append(t.Groups, render.TexGroup{Label: c.Name, From: 1 + 2*k, To: 2 + 2*k})
+		t.Groups = append(t.Groups, render.TeXGroup{Label: c.Name, From: 1 + 2*k, To: 2 + 2*k})
 		t.SubColumns = append(t.SubColumns, "OP", "BwT")
 		t.Best[1+2*k], t.Best[2+2*k] = render.HigherBest, render.HigherBest
 	}
@@ -498,7 +498,7 @@ func (r *lmRun) writeOOD(dir string) ([]render.Artefact, error) {
 	if base != nil {
 		t.SubColumns = []string{"Method"}
 		for k, e := range ood {
-			t.Groups = append(t.Groups, render.TexGroup{Label: r.kinds.label(e), From: 1 + 2*k, To: 2 + 2*k})
+			t.Groups = append(t.Groups, render.TeXGroup{Label: r.kinds.label(e), From: 1 + 2*k, To: 2 + 2*k})
 			t.SubColumns = append(t.SubColumns, "Score", "Δ")
 		}
 	}
@@ -572,7 +572,7 @@ func (r *lmRun) writeCosts(dir string) ([]render.Artefact, error) {
 	t.Caption = "LifeMem Table 10: memory construction against acting, per method."
 	t.Source = r.texSource()
 	t.TeXCols = []int{0, 1, 2, 3, 4, 5, 9}
-	t.Groups = []render.TexGroup{{Label: "Build", From: 1, To: 2}, {Label: "Act", From: 3, To: 5}}
+	t.Groups = []render.TeXGroup{{Label: "Build", From: 1, To: 2}, {Label: "Act", From: 3, To: 5}}
 	t.SubColumns = []string{"Method", "Calls", "Tokens", "Calls", "Prompt tok./ep.", "Prompt tok./call", "", "", "", "Total cost", ""}
 	t.TeXNotes = []string{"Build: learning and end-of-stage calls (clustering, summaries, skills, insights), self-learn included; Act: the method's calls in test episodes. Tokens from the backbone's usage fields (estimated from the text on sim)."}
 	if !priced {

@@ -57,7 +57,7 @@ func (f *figure) encode() (FigFiles, error) {
 	if _, err := f.svg.WriteTo(&svg); err != nil {
 		return FigFiles{}, fmt.Errorf("encode svg: %w", err)
 	}
-	svgB, err := SvgMeta(svg.Bytes(), f.spec.Title, desc)
+	svgB, err := SVGMeta(svg.Bytes(), f.spec.Title, desc)
 	if err != nil {
 		return FigFiles{}, err
 	}
@@ -190,7 +190,7 @@ func pdfString(s string) string {
 }
 
 // svgMeta adds a comment, <title> and <desc> after the opening <svg> tag.
-func SvgMeta(b []byte, title, desc string) ([]byte, error) {
+func SVGMeta(b []byte, title, desc string) ([]byte, error) {
 	s := string(b)
 	i := strings.Index(s, "<svg ")
 	if i < 0 {

@@ -27,7 +27,7 @@ type Table struct {
 	TeXCols []int
 	// Groups span columns in a header row above the column names, and
 	// SubColumns, when set, replace the names in the row below them.
-	Groups     []TexGroup
+	Groups     []TeXGroup
 	SubColumns []string
 	// Best marks columns whose best value is set in bold: higherBest or
 	// lowerBest per column index; rows in NoBest do not compete.

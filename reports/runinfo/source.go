@@ -28,7 +28,7 @@ func BackboneText(backbone, model string) string {
 // texSource is the one line of provenance under a table: backbone, data,
 // prompts and what went wrong, in the fewest words (the file's comments
 // keep the full title).
-func TexSource(backbone, model, prompts, data string, warnings []string) string {
+func TeXSource(backbone, model, prompts, data string, warnings []string) string {
 	bb := backbone
 	switch {
 	case backbone == "sim":
