@@ -32,8 +32,9 @@ type Entry struct {
 	// category, in the order categories first appear in the registry.
 	Category string
 	// PaperTestSize is what is known of the test set of LifeMem (arXiv
-	// 2609.12655) for this environment; a zero Size means the paper gives
-	// none, and a run keeps the whole test split.
+	// 2609.12655) for this environment, from the paper and its release (the
+	// paper's total is 1,230 test tasks); a zero Size means the paper's is
+	// not recoverable, and a run keeps the whole test split.
 	PaperTestSize TestSetSize
 	// DataSubdir is where the official data sits below a data root, which
 	// holds one folder per environment (e.g. "taubench/retail"); `bench data

@@ -2,13 +2,13 @@ package reports
 
 import (
 	"fmt"
+	"gonum.org/v1/plot/vg"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/memharness/memharness/reports/render"
 	"github.com/memharness/memharness/reports/runinfo"
-	"gonum.org/v1/plot/vg"
 )
 
 // writePraMem writes PraMem's studies beyond Table 1 (Table 2, Figures 4–6,

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/memharness/memharness/runlog"
 	"io/fs"
 	"math"
 	"os"
@@ -11,8 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/memharness/memharness/runlog"
 
 	"github.com/memharness/memharness/metrics"
 )

@@ -2,6 +2,7 @@ package lifemem
 
 import (
 	"fmt"
+	"github.com/memharness/memharness/runlog"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,8 +11,6 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/envs"
-	"github.com/memharness/memharness/runlog"
-
 	"github.com/memharness/memharness/metrics"
 	"github.com/memharness/memharness/reports/paper"
 	"github.com/memharness/memharness/reports/render"
