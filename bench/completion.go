@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -43,23 +45,55 @@ func cmdCompletion(_ context.Context, stdio IO, args []string) error {
 		fs.Usage()
 		return errUsage
 	}
+	var quoted []string
+	for _, n := range completionNames() {
+		quoted = append(quoted, shellQuote(n))
+	}
+	script = strings.ReplaceAll(script, "@NAMES@", strings.Join(quoted, " "))
 	_, err = io.WriteString(stdio.Out, script)
 	return err
+}
+
+// completionNames are the command words the scripts complete: "bench",
+// this binary's path, and, when it lies below the current directory, the
+// relative forms a user types (./bin/bench, bin/bench). The scripts ask
+// the command as typed for its candidates, so completion works whether
+// or not bench is on PATH.
+func completionNames() []string {
+	exe, err := os.Executable()
+	if err != nil {
+		return []string{"bench"}
+	}
+	names := []string{"bench", exe}
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, exe); err == nil && !strings.HasPrefix(rel, "..") && rel != "bench" {
+			names = append(names, "./"+rel, rel)
+		}
+	}
+	return names
+}
+
+// shellQuote quotes s for bash, zsh and fish alike.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 var completionScripts = map[string]string{
 	"bash": `# bash completion for bench (memharness): source <(bench completion bash)
 _bench() {
 	local IFS=$'\n'
-	COMPREPLY=($(bench __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null))
+	COMPREPLY=($("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null))
 }
-complete -o default -F _bench bench
+complete -o default -F _bench @NAMES@
 `,
 	"zsh": `#compdef bench
 # zsh completion for bench (memharness): source <(bench completion zsh)
 _bench() {
 	local -a cands
-	cands=("${(@f)$(bench __complete "${(@)words[2,CURRENT]}" 2>/dev/null)}")
+	cands=("${(@f)$(${words[1]} __complete "${(@)words[2,CURRENT]}" 2>/dev/null)}")
 	cands=(${cands:#})
 	if (( ${#cands} == 0 )); then
 		_files
@@ -67,14 +101,16 @@ _bench() {
 	fi
 	compadd -a cands
 }
-compdef _bench bench
+compdef _bench @NAMES@
 `,
 	"fish": `# fish completion for bench (memharness): bench completion fish | source
 function __bench_complete
 	set -l words (commandline -opc) (commandline -ct)
-	bench __complete $words[2..-1] 2>/dev/null
+	$words[1] __complete $words[2..-1] 2>/dev/null
 end
-complete -c bench -a '(__bench_complete)'
+for name in @NAMES@
+	complete -c $name -a '(__bench_complete)'
+end
 `,
 }
 

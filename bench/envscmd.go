@@ -54,7 +54,7 @@ func cmdEnvs(ctx context.Context, stdio IO, args []string) error {
 	reg := stdio.Kinds.envs()
 	fs := newFlags(stdio.Err, "envs", "envs list | check [NAME] [--data DIR] [--json] | replay NAME [TASK] [--data DIR]", envsAbout(reg))
 	data := fs.String("data", "", "data root of the official data, one folder per environment (see above)")
-	asJSON := fs.Bool("json", false, "check: one JSON line per environment")
+	asJSON := fs.Bool("json", false, "list, check: one JSON line per environment")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -86,16 +86,32 @@ func cmdEnvs(ctx context.Context, stdio IO, args []string) error {
 	switch pos[0] {
 	case "list":
 		for _, e := range reg.Entries() {
-			if e.Embedded == nil { // a registered environment with official data only
+			// One JSON line per environment with --json: tasks and
+			// max_steps are absent for one with official data only.
+			line := struct {
+				Env      string `json:"env"`
+				Tasks    *int   `json:"embedded_tasks,omitempty"`
+				MaxSteps *int   `json:"max_steps,omitempty"`
+				Data     string `json:"data"`
+			}{Env: e.Name, Data: e.DataSubdir}
+			if e.Embedded != nil {
+				s, err := e.Embedded()
+				if err != nil {
+					return fmt.Errorf("%s: %w", e.Name, err)
+				}
+				n, steps := len(s.Tasks()), s.MaxSteps()
+				closeSuite(s)
+				line.Tasks, line.MaxSteps = &n, &steps
+			}
+			switch {
+			case *asJSON:
+				b, _ := json.Marshal(line)
+				fmt.Fprintf(stdio.Out, "%s\n", b)
+			case line.Tasks == nil: // a registered environment with official data only
 				fmt.Fprintf(stdio.Out, "%-20s    - embedded tasks                data: %-19s %s\n", e.Name, e.DataSubdir, envAbout(e))
-				continue
+			default:
+				fmt.Fprintf(stdio.Out, "%-20s %4d embedded tasks  max %2d steps  data: %-19s %s\n", e.Name, *line.Tasks, *line.MaxSteps, e.DataSubdir, envAbout(e))
 			}
-			s, err := e.Embedded()
-			if err != nil {
-				return fmt.Errorf("%s: %w", e.Name, err)
-			}
-			closeSuite(s)
-			fmt.Fprintf(stdio.Out, "%-20s %4d embedded tasks  max %2d steps  data: %-19s %s\n", e.Name, len(s.Tasks()), s.MaxSteps(), e.DataSubdir, envAbout(e))
 		}
 		return nil
 	case "check":

@@ -135,3 +135,21 @@ func TestEnvsCheckSkipsMissingPrerequisite(t *testing.T) {
 		t.Errorf("exit %d:\n%s", code, text)
 	}
 }
+
+// envs list --json prints one JSON object per environment.
+func TestEnvsListJSON(t *testing.T) {
+	stdout, _, code := runCLISplit(t, "envs", "list", "--json")
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if code != 0 || len(lines) < 10 {
+		t.Fatalf("envs list --json: exit %d\n%s", code, stdout)
+	}
+	for _, l := range lines {
+		var v struct {
+			Env  string `json:"env"`
+			Data string `json:"data"`
+		}
+		if err := json.Unmarshal([]byte(l), &v); err != nil || v.Env == "" {
+			t.Errorf("not an environment's JSON line: %q (%v)", l, err)
+		}
+	}
+}

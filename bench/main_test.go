@@ -79,6 +79,7 @@ func TestCLIErrors(t *testing.T) {
 		want string
 	}{
 		{"run without config", []string{"run"}, 2, "-c CONFIG is required"},
+		{"config given without -c", []string{"run", "configs/x.yaml"}, 2, "did you mean: bench run -c configs/x.yaml"},
 		{"unknown key names file and line", []string{"run", "-c", bad, "--out", dir}, 1, "bad.yaml:4"},
 		{"bad --set path", []string{"run", "-c", bad, "--set", "nope.x=1"}, 1, "nope"},
 		{"missing dataset names the fetch command", []string{"data", "stats", "movielens", "--path", filepath.Join(dir, "none")}, 1, "bench data fetch movielens"},

@@ -58,6 +58,9 @@ func cmdPlan(ctx context.Context, stdio IO, args []string) error {
 	if err := cf.parse(fs, stdio, "plan", args); err != nil {
 		return err
 	}
+	if err := pf.check(); err != nil {
+		return err
+	}
 	cfg, err := config.Options{Getenv: stdio.Getenv, Profile: cf.profile, Known: stdio.Kinds.known()}.Load(cf.path, cf.sets)
 	if err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -87,8 +88,23 @@ func cmdReport(ctx context.Context, stdio IO, args []string) error {
 	if len(below) == 0 {
 		return fmt.Errorf("%s is not a run directory: no %s in it or in the folders below it", dir, runlog.ManifestFile)
 	}
+	// A sweep's variants are one entry, its folder: listing each would
+	// bury the runs, and passing the folder reports them all.
+	var sweeps []string
+	var list []string
+	for _, r := range below {
+		parent := filepath.Dir(r)
+		if _, err := os.Stat(filepath.Join(parent, "sweep.md")); err == nil && parent != filepath.Clean(dir) {
+			if !slices.Contains(sweeps, parent) {
+				sweeps = append(sweeps, parent)
+				list = append(list, parent+"  (a sweep: its variants' runs)")
+			}
+			continue
+		}
+		list = append(list, r)
+	}
+	below = list
 	const most = 20
-	list := below
 	if len(list) > most {
 		list = list[:most]
 	}

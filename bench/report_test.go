@@ -56,8 +56,8 @@ sweep:
 		dir  string
 		want []string
 	}{
-		{"above the sweep lists the runs", dir, []string{"not a run directory; the run directories below it are:",
-			filepath.Join(sweep, "a"), filepath.Join(sweep, "b")}},
+		{"above the sweep lists the sweep once", dir, []string{"not a run directory; the run directories below it are:",
+			sweep + "  (a sweep: its variants' runs)"}},
 		{"no run anywhere below", t.TempDir(), []string{"not a run directory: no manifest.json in it or in the folders below it"}},
 		{"missing folder", filepath.Join(dir, "nope"), []string{"not a run directory", "no such file"}},
 	}

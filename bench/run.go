@@ -251,10 +251,15 @@ func addConfigFlags(fs *flag.FlagSet, setHelp string) *configFlags {
 
 // parse parses args and insists on a config file.
 func (cf *configFlags) parse(fs *flag.FlagSet, stdio IO, verb string, args []string) error {
-	if _, err := parse(fs, args); err != nil {
+	pos, err := parse(fs, args)
+	if err != nil {
 		return err
 	}
 	if cf.path == "" {
+		if len(pos) == 1 && (strings.HasSuffix(pos[0], ".yaml") || strings.HasSuffix(pos[0], ".yml")) {
+			fmt.Fprintf(stdio.Err, "bench %s: -c CONFIG is required; did you mean: bench %s -c %s\n", verb, verb, pos[0])
+			return errUsage
+		}
 		fmt.Fprintf(stdio.Err, "bench %s: -c CONFIG is required\n", verb)
 		fs.Usage()
 		return errUsage

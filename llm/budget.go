@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 )
 
@@ -95,6 +96,9 @@ type Budget struct {
 func NewBudget(c Ceilings, prices *Prices, count func(string) int) (*Budget, error) {
 	if c.MaxCost < 0 || c.MaxTokens < 0 {
 		return nil, fmt.Errorf("llm: negative budget ceiling")
+	}
+	if math.IsNaN(c.MaxCost) || math.IsInf(c.MaxCost, 0) {
+		return nil, fmt.Errorf("llm: cost ceiling %v is not a finite number", c.MaxCost)
 	}
 	if c.MaxCost == 0 && c.MaxTokens == 0 {
 		return nil, nil

@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"math"
 	"slices"
 	"sort"
 	"sync"
@@ -97,6 +98,11 @@ type Meter struct {
 type meterCell struct {
 	PurposeStats
 	latency, wall time.Duration
+	// cost sums the calls' costs in whole units of costUnit: a float sum
+	// depends on the order calls finished in (which differs between two
+	// runs of one config, and between a resumed run and an uninterrupted
+	// one), an integer sum does not.
+	cost int64
 	// lastValid is the verdict on each sample ID's latest judged draw.
 	lastValid map[string]bool
 	// exampleKey orders candidate bad answers (non-empty first, then sample
@@ -216,9 +222,11 @@ func (m *Meter) book(rec CallRecord) {
 	case rec.Cached:
 		c.Cached++
 		c.Usage = c.Usage.Add(rec.Usage)
+		c.cost += costUnits(rec.Usage.Cost)
 	default:
 		c.Live++
 		c.Usage = c.Usage.Add(rec.Usage)
+		c.cost += costUnits(rec.Usage.Cost)
 		if rec.UsageEstimated != "" {
 			c.UsageEstimated++
 			if c.UsageEstimatedWhy == "" {
@@ -276,6 +284,7 @@ func (m *Meter) Snapshot() MeterSnapshot {
 			total.UsageEstimatedWhy = c.UsageEstimatedWhy
 		}
 		total.Usage = total.Usage.Add(c.Usage)
+		total.cost += c.cost
 		total.latency += c.latency
 		total.wall += c.wall
 	}
@@ -283,9 +292,16 @@ func (m *Meter) Snapshot() MeterSnapshot {
 	return s
 }
 
+// costUnit is the resolution of summed costs: a billionth of a dollar,
+// far below a token's price, with room for nine billion dollars.
+const costUnit = 1e-9
+
+func costUnits(usd float64) int64 { return int64(math.Round(usd / costUnit)) }
+
 // finish converts durations to seconds and computes the mean.
 func (c *meterCell) finish() PurposeStats {
 	p := c.PurposeStats
+	p.Usage.Cost = float64(c.cost) * costUnit
 	p.LatencySec = c.latency.Seconds()
 	p.WallSec = c.wall.Seconds()
 	if p.Live > 0 {

@@ -174,3 +174,21 @@ func TestMeterUnitsAreMethodSamples(t *testing.T) {
 		t.Errorf("stats = %+v; want 4 units, 3 stayed invalid", p)
 	}
 }
+
+// The summed cost does not depend on the order calls finished in: two runs
+// of one config (or a resumed run and an uninterrupted one) give the same
+// usage.json byte for byte.
+func TestMeterCostIsOrderFree(t *testing.T) {
+	costs := []float64{0.1, 0.2, 0.3, 1e-7, 0.000123456789, 3.3, 1.1e-5, 0.7}
+	sum := func(order []int) float64 {
+		m := NewMeter(nil)
+		for _, i := range order {
+			m.Restore(CallRecord{Purpose: "predict", Usage: Usage{PromptTokens: 1, Cost: costs[i]}})
+		}
+		return m.Snapshot().Total.Usage.Cost
+	}
+	a, b := sum([]int{0, 1, 2, 3, 4, 5, 6, 7}), sum([]int{7, 6, 5, 4, 3, 2, 1, 0})
+	if a != b {
+		t.Errorf("the same calls in two orders cost %.17g and %.17g", a, b)
+	}
+}

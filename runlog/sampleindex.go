@@ -3,10 +3,14 @@ package runlog
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/gob"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -24,8 +28,11 @@ const SampleIndexFile = "samples.idx"
 // SampleIndex is a run's samples in columns, in SamplesFile's order (the
 // last record of an ID, in first-seen order).
 type SampleIndex struct {
-	// Size and ModNS are SamplesFile's when the index was made.
+	// Size and ModNS are SamplesFile's when the index was made, and Sum
+	// the SHA-256 of its bytes: a log rewritten at the same size and
+	// modification time (a copy that kept them) is still told apart.
 	Size, ModNS int64
+	Sum         [32]byte
 	// Strs interns the columns' repeated strings.
 	Strs                                   []string
 	ID                                     []string
@@ -37,7 +44,9 @@ type SampleIndex struct {
 	LatencyMS                                       []float64
 }
 
-const sampleIndexVersion = 1
+// sampleIndexVersion 2 adds Sum and a CRC-32C of the encoded index after
+// it (a changed byte in the index makes it rebuilt, never trusted).
+const sampleIndexVersion = 2
 
 // Count is the number of samples.
 func (x *SampleIndex) Count() int { return len(x.ID) }
@@ -103,12 +112,16 @@ func WriteSampleIndex(dir string, x *SampleIndex) error {
 			return fmt.Errorf("sample index: %w", err)
 		}
 		x.Size, x.ModNS = fi.Size(), fi.ModTime().UnixNano()
+		if x.Sum, err = fileSum(filepath.Join(dir, SamplesFile)); err != nil {
+			return fmt.Errorf("sample index: %w", err)
+		}
 	}
 	var buf bytes.Buffer
 	buf.WriteByte(sampleIndexVersion)
 	if err := gob.NewEncoder(&buf).Encode(x); err != nil {
 		return fmt.Errorf("sample index: %w", err)
 	}
+	buf.Write(binary.LittleEndian.AppendUint32(nil, crc32.Checksum(buf.Bytes()[1:], castagnoli)))
 	tmp, err := os.CreateTemp(dir, "."+SampleIndexFile+".tmp*")
 	if err != nil {
 		return fmt.Errorf("sample index: %w", err)
@@ -141,17 +154,42 @@ func LoadSampleIndex(dir string) (*SampleIndex, error) {
 		return nil, ErrStaleIndex
 	}
 	b, err := os.ReadFile(filepath.Join(dir, SampleIndexFile))
-	if err != nil || len(b) == 0 || b[0] != sampleIndexVersion {
+	if err != nil || len(b) < 5 || b[0] != sampleIndexVersion {
+		return nil, ErrStaleIndex
+	}
+	body := b[1 : len(b)-4]
+	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
 		return nil, ErrStaleIndex
 	}
 	var x SampleIndex
-	if err := gob.NewDecoder(bytes.NewReader(b[1:])).Decode(&x); err != nil {
+	if err := gob.NewDecoder(bytes.NewReader(body)).Decode(&x); err != nil {
 		return nil, ErrStaleIndex
 	}
 	if x.Size != fi.Size() || x.ModNS != fi.ModTime().UnixNano() || !x.consistent() {
 		return nil, ErrStaleIndex
 	}
+	// Reading the log's bytes costs far less than decoding its lines,
+	// which is what the index saves.
+	if sum, err := fileSum(filepath.Join(dir, SamplesFile)); err != nil || sum != x.Sum {
+		return nil, ErrStaleIndex
+	}
 	return &x, nil
+}
+
+// fileSum is the SHA-256 of path's bytes.
+func fileSum(path string) ([32]byte, error) {
+	var sum [32]byte
+	f, err := os.Open(path)
+	if err != nil {
+		return sum, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return sum, err
+	}
+	copy(sum[:], h.Sum(nil))
+	return sum, nil
 }
 
 // consistent reports whether every column has a row per sample and every
@@ -250,7 +288,7 @@ func BuildSampleIndex(dir string) (*SampleIndex, error) {
 		outRecs, outSpans = append(outRecs, recs[i]), append(outSpans, spans[i])
 	}
 	x := NewSampleIndex(outRecs, outSpans)
-	x.Size, x.ModNS = fi.Size(), fi.ModTime().UnixNano()
+	x.Size, x.ModNS, x.Sum = fi.Size(), fi.ModTime().UnixNano(), sha256.Sum256(data)
 	return x, nil
 }
 

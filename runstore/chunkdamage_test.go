@@ -152,3 +152,37 @@ func TestChunkStoreLossIsNamed(t *testing.T) {
 		})
 	}
 }
+
+// A usage journal that lost lines says so on resume: a torn last line, a
+// damaged line (never called redone work) and a journal deleted while
+// samples are saved each name what usage.json lost.
+func TestUsageJournalLossIsNamed(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		harm func(path string, b []byte)
+		want string
+	}{
+		{"torn last line", func(p string, b []byte) { os.WriteFile(p, b[:len(b)-7], 0o644) }, "torn final line"},
+		{"damaged line", func(p string, b []byte) {
+			os.WriteFile(p, append(append([]byte(nil), b[:5]...), append([]byte("#"), b[6:]...)...), 0o644) // "unit" → "uni#"
+		}, "not redone work"},
+		{"deleted", func(p string, _ []byte) { os.Remove(p) }, "missing or empty while 8 sample(s) are saved"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeCallRun(t, dir, 8)
+			path := filepath.Join(dir, UsageJournal)
+			b, _ := os.ReadFile(path)
+			tc.harm(path, b)
+			s, err := Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := strings.Join(s.Repairs(), "\n")
+			s.Close()
+			if !strings.Contains(rep, tc.want) || strings.Contains(rep, "never saved") {
+				t.Errorf("repairs do not name the loss (%q):\n%s", tc.want, rep)
+			}
+		})
+	}
+}

@@ -528,8 +528,17 @@ func (s *Store) loadUsage() error {
 			return err
 		}
 	}
+	if len(tail) > 0 {
+		s.repairs = append(s.repairs, fmt.Sprintf("%s: cut a torn final line (%d bytes) left by an interrupted write; the usage of its calls is lost from usage.json", path, len(tail)))
+	}
 	if damaged > 0 {
-		s.repairs = append(s.repairs, fmt.Sprintf("%s: skipped %d damaged line(s)", path, damaged))
+		s.repairs = append(s.repairs, fmt.Sprintf("%s: skipped %d damaged line(s); the usage of their calls is lost from usage.json (it is not redone work)", path, damaged))
+	}
+	if len(b) == 0 && len(s.samples) > 0 {
+		// The journal is gone (or empty) while samples are saved: the
+		// usage of their calls is lost, and usage.json will count only
+		// the calls made from now on.
+		s.repairs = append(s.repairs, fmt.Sprintf("%s: missing or empty while %d sample(s) are saved: the usage of their model calls is lost, and usage.json counts only the calls made from now on", path, len(s.samples)))
 	}
 	if dropped > 0 {
 		s.repairs = append(s.repairs, fmt.Sprintf("%s: dropped the usage of %d model call(s) whose work was never saved (it is redone and counted once)", path, droppedCalls))

@@ -25,8 +25,14 @@ const (
 	DefaultEvalParallel     = 8
 	DefaultMaxInvalidRate   = 0.2
 	DefaultBootstrap        = 1000
-	DefaultLevel            = 0.95
-	DefaultSimModel         = "sim"
+	// MaxBootstrap bounds report.bootstrap: each resample holds a value
+	// per statistic, so two billion would take gigabytes.
+	MaxBootstrap = 1_000_000
+	// MaxSyntheticUsers bounds the embedded generators (users, movies):
+	// they build the whole data set in memory before a run starts.
+	MaxSyntheticUsers = 100_000
+	DefaultLevel      = 0.95
+	DefaultSimModel   = "sim"
 )
 
 // defaults is the config before the file is decoded onto it; the decoder

@@ -86,7 +86,7 @@ func TestLoadErrors(t *testing.T) {
 			`--set methods[0].kind=ragg: methods[0].kind: unknown method kind "ragg" (want long_context, mem0, memos, pramem, proex, rag, summary, truncation)`,
 		}},
 		{"minimal", []string{"dataset.synthetic.users=-3"}, []string{
-			`--set dataset.synthetic.users=-3: dataset.synthetic.users: must be at least 0, got -3`,
+			`--set dataset.synthetic.users=-3: dataset.synthetic.users: must be between 0 and 100000, got -3`,
 		}},
 		{"minimal", []string{"methods[1]={kind: rag, histroy_tokens: 1}"}, []string{
 			`--set methods[1]={kind: rag, histroy_tokens: 1}: unknown field "histroy_tokens" in methods[1] (did you mean "history_tokens"?)`,
@@ -182,6 +182,11 @@ func TestValidationRanges(t *testing.T) {
 	tests := []struct{ text, want string }{
 		{"backbone: {sim: {threshold: 1.5}}", `CFG:1: backbone.sim.threshold: must be between 0 and 1, got 1.5`},
 		{"backbone: {prices: {prompt_per_1m: -1}}", `CFG:1: backbone.prices.prompt_per_1m: must not be negative, got -1`},
+		{"backbone: {prices: {prompt_per_1m: .inf}}", `CFG:1: backbone.prices.prompt_per_1m: must be a finite number, got +Inf`},
+		{"backbone: {prices: {completion_per_1m: 1e308}}", `CFG:1: backbone.prices.completion_per_1m: must be at most 1e+06 US dollars per million tokens, got 1e+308`},
+		{"backbone: {prices: {prompt_per_1m: 1}}\neval: {max_cost: .inf}", `CFG:2: eval.max_cost: must be a finite number, got +Inf`},
+		{"dataset: {synthetic: {users: 50000000}}", `CFG:1: dataset.synthetic.users: must be between 0 and 100000, got 50000000`},
+		{"report: {bootstrap: 2000000000}", `CFG:1: report.bootstrap: must be between 0 and 1000000, got 2000000000`},
 		{"backbone: {params: {top_p: 0}}", `CFG:1: backbone.params.top_p: must be in (0, 1], got 0`},
 		{"backbone: {sim: {persistent_invalid_rate: 2}}", `CFG:1: backbone.sim.persistent_invalid_rate: must be between 0 and 1, got 2`},
 		{"task: nosuchtask", `CFG:1: task: unknown value "nosuchtask" (want movielens, omnibehavior, lifemem)`},

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 
@@ -39,9 +40,24 @@ func (s *Sweep) Len() int {
 	}
 	n := max(len(s.variants), 1)
 	for _, a := range s.grid {
+		if k := len(a.values); k > 0 && n > math.MaxInt/k {
+			return math.MaxInt // saturate: a grid that large is refused anyway
+		}
 		n *= len(a.values)
 	}
 	return n
+}
+
+// MaxVariants bounds a sweep: every variant is a config held in memory and
+// a run directory on disk, so a grid that multiplies out past this is
+// refused before anything is built.
+const MaxVariants = 10_000
+
+func variantCount(n int) string {
+	if n == math.MaxInt {
+		return "more than " + fmt.Sprint(math.MaxInt)
+	}
+	return fmt.Sprint(n)
 }
 
 // Variant is one expanded config of a sweep.
@@ -77,6 +93,9 @@ func (o Options) Expand(path string, sets []string) ([]Variant, error) {
 	sw := doc.sweep
 	if err := sw.conflicts(doc.src, doc.sets); err != nil {
 		return nil, err
+	}
+	if n := sw.Len(); n > MaxVariants {
+		return nil, &Error{Pos: doc.src.file, Path: "sweep", Msg: fmt.Sprintf("expands to %s variants, more than the %d a sweep may hold; split it into several configs or narrow the grid", variantCount(n), MaxVariants)}
 	}
 	specs := sw.variants
 	if len(specs) == 0 {

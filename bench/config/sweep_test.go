@@ -193,3 +193,19 @@ func TestSanitize(t *testing.T) {
 		t.Errorf("joinName long = %q (%d bytes)", long, len(long))
 	}
 }
+
+// A grid that multiplies out past MaxVariants is refused before any
+// variant is built (a million would exhaust memory).
+func TestExpandRefusesHugeSweeps(t *testing.T) {
+	var vals []string
+	for i := range 100 {
+		vals = append(vals, fmt.Sprint(1000+i))
+	}
+	list := "[" + strings.Join(vals, ", ") + "]"
+	path := writeConfig(t, "methods: [{kind: rag}]\nsweep:\n  grid:\n    methods[0].history_tokens: "+list+
+		"\n    methods[0].top_k: "+list+"\n    dataset.max_users: "+list+"\n")
+	_, err := Options{Getenv: noEnv}.Expand(path, nil)
+	if err == nil || !strings.Contains(err.Error(), "1000000 variants") || !strings.Contains(err.Error(), "sweep") {
+		t.Errorf("a sweep of a million variants: %v", err)
+	}
+}

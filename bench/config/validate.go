@@ -90,8 +90,23 @@ func (v *validator) unit(path string, val float64) {
 }
 
 func (v *validator) nonNegative(path string, val float64) {
-	if math.IsNaN(val) || val < 0 {
+	switch {
+	case math.IsNaN(val) || val < 0:
 		v.add(path, "must not be negative, got %v", val)
+	case math.IsInf(val, 0):
+		v.add(path, "must be a finite number, got %v", val)
+	}
+}
+
+// maxPricePer1M bounds a price: no model costs more than this many dollars
+// a million tokens, and a price past it would overflow a run's cost to
+// infinity.
+const maxPricePer1M = 1e6
+
+func (v *validator) price(path string, val float64) {
+	v.nonNegative(path, val)
+	if val > maxPricePer1M && !math.IsInf(val, 0) {
+		v.add(path, "must be at most %g US dollars per million tokens, got %v", maxPricePer1M, val)
 	}
 }
 
@@ -187,8 +202,9 @@ func (d *Dataset) validate(v *validator) {
 	v.atLeast("dataset.test_per_user", d.TestPerUser, 1)
 	v.atLeast("dataset.max_record_mb", d.MaxRecordMB, 0)
 	v.oneOf("dataset.questions", d.Questions, []string{"binary", "all"})
-	v.atLeast("dataset.synthetic.users", d.Synthetic.Users, 0)
-	v.atLeast("dataset.synthetic.movies", d.Synthetic.Movies, 0)
+	// The generator holds every user in memory; MovieLens-1M has 6,040.
+	v.between("dataset.synthetic.users", d.Synthetic.Users, 0, MaxSyntheticUsers)
+	v.between("dataset.synthetic.movies", d.Synthetic.Movies, 0, MaxSyntheticUsers)
 }
 
 func (b *Backbone) validate(v *validator) {
@@ -237,9 +253,9 @@ func (b *Backbone) validate(v *validator) {
 	}
 	v.atLeast("backbone.params.max_tokens", p.MaxTokens, 0)
 	if pr := b.Prices; pr != nil {
-		v.nonNegative("backbone.prices.prompt_per_1m", pr.PromptPer1M)
-		v.nonNegative("backbone.prices.completion_per_1m", pr.CompletionPer1M)
-		v.nonNegative("backbone.prices.cached_prompt_per_1m", pr.CachedPromptPer1M)
+		v.price("backbone.prices.prompt_per_1m", pr.PromptPer1M)
+		v.price("backbone.prices.completion_per_1m", pr.CompletionPer1M)
+		v.price("backbone.prices.cached_prompt_per_1m", pr.CachedPromptPer1M)
 	}
 	v.unit("backbone.sim.threshold", b.Sim.Threshold)
 	if b.Sim.Latency.Duration < 0 {
@@ -420,7 +436,7 @@ func validateMethods(v *validator, ms []predict.Spec, kinds []string) {
 }
 
 func (r *Report) validate(v *validator, ms []predict.Spec) {
-	v.atLeast("report.bootstrap", r.Bootstrap, 0)
+	v.between("report.bootstrap", r.Bootstrap, 0, MaxBootstrap)
 	if math.IsNaN(r.Level) || r.Level <= 0 || r.Level >= 1 {
 		v.add("report.level", "must be strictly between 0 and 1, got %v", r.Level)
 	}

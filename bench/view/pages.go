@@ -402,13 +402,21 @@ func memoryData(ri *runIndex, method, user string, l links) (MemoryData, error) 
 	for _, m := range perUser {
 		d.Methods = append(d.Methods, Link{Label: m, URL: l.memory(m, user), Current: m == method})
 	}
-	for _, u := range memoryUsers(ri.dir, method) {
-		d.Users = append(d.Users, Link{Label: u, URL: l.memory(method, u), Current: u == user})
-	}
+	users := memoryUsers(ri.dir, method)
 	// The method must be one of the run's memory folders; the user may be
 	// any ID (its file name is encoded, so it never leaves the folder).
 	if !slices.Contains(perUser, method) {
 		return d, fmt.Errorf("no memory %q/%q", method, user)
+	}
+	if user == "" {
+		// A link to a method's memories without a user shows the first.
+		if len(users) == 0 {
+			return d, fmt.Errorf("no user has a memory of %q yet", method)
+		}
+		user = users[0]
+	}
+	for _, u := range users {
+		d.Users = append(d.Users, Link{Label: u, URL: l.memory(method, u), Current: u == user})
 	}
 	m, err := loadMemory(ri.dir, method, user)
 	d.Memory = m

@@ -78,3 +78,13 @@ func TestViewerFollowsARunBeingWritten(t *testing.T) {
 		}
 	}
 }
+
+// A method's memory page without a user shows the first user's memory,
+// never a raw file-system error.
+func TestMemoryPageWithoutUser(t *testing.T) {
+	h, _ := newTestServer(t, 30)
+	code, body := get(t, h, "/memory?r=demo&method=pramem")
+	if code != http.StatusOK || strings.Contains(body, "openat") || !strings.Contains(body, "drama") {
+		t.Errorf("memory page without user: %d\n%.400s", code, body)
+	}
+}

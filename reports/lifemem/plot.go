@@ -86,10 +86,18 @@ func lmHeatMap(caption string, kinds lmKinds, m *lmMethod, envs, ood []string, s
 		cols = append(cols, kinds.label(e)+" (OOD)")
 	}
 	ylabel := "after learning"
-	notes := []string{"Cells: success rate (%) on the column's test set after the row's stage; hatched: not evaluated (upper triangle: environments not yet learned)."}
+	// WebShop scores an episode by its reward in [0, 1], not success:
+	// where it is a column the cells and the colour bar say score.
+	cell, bar := "success rate (%)", "success rate"
+	for _, e := range append(append([]string(nil), envs...), oodCols...) {
+		if e == "webshop" {
+			cell, bar = "score (%): success rate, WebShop's mean reward", "score"
+		}
+	}
+	notes := []string{"Cells: " + cell + " on the column's test set after the row's stage; hatched: not evaluated (upper triangle: environments not yet learned)."}
 	if shuffled {
 		ylabel = "after stage"
-		notes = []string{"Cells: success rate (%) on the column's test set after the row's stage; hatched: not evaluated."}
+		notes = []string{"Cells: " + cell + " on the column's test set after the row's stage; hatched: not evaluated."}
 		notes = append(notes, fmt.Sprintf("The %s stream shuffles tasks across environments, so rows are stages, not environments; %d stages that were not scored are left out.", stream, left))
 	}
 	if len(oodCols) > 0 {
@@ -102,7 +110,7 @@ func lmHeatMap(caption string, kinds lmKinds, m *lmMethod, envs, ood []string, s
 	if width > 4 {
 		spec.Width = render.TwoColumn
 	}
-	f, err = render.HeatFigure(spec, "success rate", []render.Panel{{
+	f, err = render.HeatFigure(spec, bar, []render.Panel{{
 		Matrix: mat, RowLabels: rowLabels, ColLabels: cols, XLabel: "test set", YLabel: ylabel,
 	}})
 	return f, err == nil, err

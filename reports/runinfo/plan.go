@@ -3,6 +3,7 @@ package runinfo
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -42,8 +43,13 @@ func PlannedLine(p *runlog.PlanTotals, usage map[string]runlog.MethodUsage) stri
 			cost += *u.Cost
 		}
 	}
-	s := fmt.Sprintf("calls %d planned, %d spent (%s); prompt tokens %d planned, %d spent (%s); completion tokens at most %d planned, %d spent",
-		p.Calls, calls, deviation(p.Calls, calls), p.PromptTokens, prompt, deviation(p.PromptTokens, prompt), p.MaxCompletionTokens, completion)
+	s := fmt.Sprintf("calls %d planned, %d spent (%s); prompt tokens %d planned, %d spent (%s); ",
+		p.Calls, calls, deviation(p.Calls, calls), p.PromptTokens, prompt, deviation(p.PromptTokens, prompt))
+	if p.CompletionUnbounded {
+		s += fmt.Sprintf("completion tokens unbounded in the plan (a call without max_tokens), %d spent", completion)
+	} else {
+		s += fmt.Sprintf("completion tokens at most %d planned, %d spent", p.MaxCompletionTokens, completion)
+	}
 	if p.CostUSD != nil && priced {
 		s += fmt.Sprintf("; cost at most $%.2f planned, $%.2f spent", *p.CostUSD, cost)
 	} else {
@@ -55,9 +61,18 @@ func PlannedLine(p *runlog.PlanTotals, usage map[string]runlog.MethodUsage) stri
 	return s
 }
 
+// deviation says how far spent is from planned, in words: "5.9% over
+// plan", "3.1% under plan", "as planned".
 func deviation(planned, spent int) string {
-	if spent == 0 {
+	if planned == 0 {
 		return "-"
 	}
-	return fmt.Sprintf("%+.1f%%", 100*(float64(planned)/float64(spent)-1))
+	d := 100 * (float64(spent)/float64(planned) - 1)
+	switch {
+	case fmt.Sprintf("%.1f", math.Abs(d)) == "0.0":
+		return "as planned"
+	case d > 0:
+		return fmt.Sprintf("%.1f%% over plan", d)
+	}
+	return fmt.Sprintf("%.1f%% under plan", -d)
 }
