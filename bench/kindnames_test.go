@@ -54,13 +54,13 @@ func TestNoBuiltInMethodKindNamedOutsideItsPackage(t *testing.T) {
 		// package that PraMem and the memory baselines import.
 		"methods/predict/spec_memory.go": "kind constants of pramem, mem0, memos, proex",
 		// The papers' studies pick their rows by kind (the reports split).
-		"reports/paper/paper.go":   "paper tables",
-		"reports/paper/pramem.go":  "paper tables",
-		"reports/paper/lifemem.go": "paper tables",
-		"reports/pramem.go":        "PraMem study",
-		"reports/lifemem.go":       "LifeMem study",
-		"reports/lifemem_write.go": "LifeMem study",
-		"reports/lifemem_study.go": "LifeMem study",
+		"reports/paper/paper.go":     "paper tables",
+		"reports/paper/pramem.go":    "paper tables",
+		"reports/paper/lifemem.go":   "paper tables",
+		"reports/pramem.go":          "PraMem study",
+		"reports/lifemem/lifemem.go": "LifeMem study",
+		"reports/lifemem/write.go":   "LifeMem study",
+		"reports/lifemem/study.go":   "LifeMem study",
 		// lifelong's kind constants, read by bench's lifelong verbs and the
 		// pinned sources.
 		"releases/lifememrel/pins.go": "pinned sources per baseline",

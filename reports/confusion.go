@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/metrics"
+	"github.com/memharness/memharness/reports/render"
 )
 
 // confusionBase names a method's confusion files; the field is added only
@@ -19,8 +20,8 @@ func (s *summary) confusionBase(method string, f field) string {
 	return name
 }
 
-func (s *summary) writeConfusion(dir string) ([]Artefact, error) {
-	var arts []Artefact
+func (s *summary) writeConfusion(dir string) ([]render.Artefact, error) {
+	var arts []render.Artefact
 	for _, f := range s.multiClassFields() {
 		for _, m := range s.run.methods {
 			c := s.cells[m][f.Name]
@@ -34,14 +35,14 @@ func (s *summary) writeConfusion(dir string) ([]Artefact, error) {
 					raw[i] = append(raw[i], strconv.Itoa(v))
 				}
 			}
-			if err := WriteCSV(filepath.Join(dir, base+".csv"), header, raw); err != nil {
+			if err := render.WriteCSV(filepath.Join(dir, base+".csv"), header, raw); err != nil {
 				return nil, err
 			}
 			norm := make([][]string, len(c.Matrix.Classes))
 			for i, row := range metrics.RowNormalize(c.Matrix) {
 				norm[i] = []string{c.Matrix.Classes[i]}
 				for _, v := range row {
-					norm[i] = append(norm[i], num(100*v))
+					norm[i] = append(norm[i], render.Num(100*v))
 				}
 			}
 			// The shares are percent of the row, and the header says so.
@@ -49,28 +50,28 @@ func (s *summary) writeConfusion(dir string) ([]Artefact, error) {
 			for _, c := range c.Matrix.Columns() {
 				normHeader = append(normHeader, c+"_row_percent")
 			}
-			if err := WriteCSV(filepath.Join(dir, base+"_norm.csv"), normHeader, norm); err != nil {
+			if err := render.WriteCSV(filepath.Join(dir, base+"_norm.csv"), normHeader, norm); err != nil {
 				return nil, err
 			}
 			arts = append(arts,
-				Artefact{base + ".csv", fmt.Sprintf("confusion matrix of %s on %s: raw counts, rows = true class, columns = predicted class + invalid", m, f.Name)},
-				Artefact{base + "_norm.csv", "the same matrix row-normalised: percent of the true class's row (each row sums to 100 over classes + invalid)"},
+				render.Artefact{Path: base + ".csv", Desc: fmt.Sprintf("confusion matrix of %s on %s: raw counts, rows = true class, columns = predicted class + invalid", m, f.Name)},
+				render.Artefact{Path: base + "_norm.csv", Desc: "the same matrix row-normalised: percent of the true class's row (each row sums to 100 over classes + invalid)"},
 			)
 		}
 	}
 	return arts, nil
 }
 
-func (s *summary) writeHeatMaps(dir string) ([]Artefact, error) {
+func (s *summary) writeHeatMaps(dir string) ([]render.Artefact, error) {
 	fields := s.multiClassFields()
-	var arts []Artefact
+	var arts []render.Artefact
 	for _, f := range fields {
 		name := "confusion"
 		if len(fields) > 1 {
 			name = "confusion_" + fileSafe(f.Name)
 		}
 		xl, yl := fieldAxis(f)
-		var panels []Panel
+		var panels []render.Panel
 		var empty []string
 		for _, m := range s.run.methods {
 			c := s.cells[m][f.Name]
@@ -79,7 +80,7 @@ func (s *summary) writeHeatMaps(dir string) ([]Artefact, error) {
 				t += " *"
 				empty = append(empty, m)
 			}
-			panels = append(panels, Panel{
+			panels = append(panels, render.Panel{
 				Title:     t,
 				Matrix:    metrics.RowNormalize(c.Matrix),
 				RowLabels: c.Matrix.Classes,
@@ -94,15 +95,15 @@ func (s *summary) writeHeatMaps(dir string) ([]Artefact, error) {
 			title += " (* empty memories: " + nameList(empty, 3) + ")"
 			notes = append(notes, "* marks methods with empty memories for some users: "+strings.Join(empty, ", ")+".")
 		}
-		spec := figSpec{Title: title, Caption: s.figCaption(), Notes: notes, Width: TwoColumn}
+		spec := render.FigSpec{Title: title, Caption: s.figCaption(), Notes: notes, Width: render.TwoColumn}
 		if len(panels) == 1 {
-			spec.Width = OneColumn
+			spec.Width = render.OneColumn
 		}
-		fig, err := heatFigure(spec, "share of the row", panels)
+		fig, err := render.HeatFigure(spec, "share of the row", panels)
 		if err != nil {
 			return nil, err
 		}
-		figs, err := writeFigure(dir, name, fig, fmt.Sprintf("row-normalised confusion heat maps of %s, one panel per method, invalid column included", f.Name))
+		figs, err := render.WriteFigure(dir, name, fig, fmt.Sprintf("row-normalised confusion heat maps of %s, one panel per method, invalid column included", f.Name))
 		if err != nil {
 			return nil, err
 		}

@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/memharness/memharness/reports/render"
+	"github.com/memharness/memharness/reports/runinfo"
 )
 
 // TestWriteCSVContract: a header naming a column twice is an error (issue
@@ -12,10 +15,10 @@ import (
 // numbers are written empty, as every missing value is.
 func TestWriteCSVContract(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "x.csv")
-	if err := WriteCSV(path, []string{"backbone", "method", "backbone"}, nil); err == nil || !strings.Contains(err.Error(), `"backbone" appears twice`) {
+	if err := render.WriteCSV(path, []string{"backbone", "method", "backbone"}, nil); err == nil || !strings.Contains(err.Error(), `"backbone" appears twice`) {
 		t.Errorf("duplicate column: %v", err)
 	}
-	if err := WriteCSV(path, []string{"a", "b", "c", "d"}, [][]string{{"NaN", "+Inf", "-Inf", num(0)}}); err != nil {
+	if err := render.WriteCSV(path, []string{"a", "b", "c", "d"}, [][]string{{"NaN", "+Inf", "-Inf", render.Num(0)}}); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := os.ReadFile(path); string(got) != "a,b,c,d\n,,,0.000000\n" {
@@ -24,7 +27,7 @@ func TestWriteCSVContract(t *testing.T) {
 	// A unit column holds the vocabulary only (issue 37: "score" and
 	// "trajectories" reached lifemem_vs_paper.csv).
 	for _, u := range []string{"score", "trajectories", ""} {
-		err := WriteCSV(path, []string{"metric", "value", "unit"}, [][]string{{"op", "1", "%"}, {"op", "1", u}})
+		err := render.WriteCSV(path, []string{"metric", "value", "unit"}, [][]string{{"op", "1", "%"}, {"op", "1", u}})
 		if err == nil || !strings.Contains(err.Error(), "row 2") || !strings.Contains(err.Error(), "unit") {
 			t.Errorf("unit %q: %v, want an error naming row 2 and the unit", u, err)
 		}
@@ -39,13 +42,13 @@ func TestWriteSweepLifeMem(t *testing.T) {
 	var vs []SweepVariant
 	for i, tau := range []string{"0.5", "0.9"} {
 		dir := filepath.Join(root, "runs", "tau="+tau)
-		if err := os.MkdirAll(filepath.Join(dir, ReportDir), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Join(dir, render.ReportDir), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		csv := "method,kind,category,metric,value,envs,unit\n" +
 			"lifemem,lifemem,Avg,op," + []string{"40.000000", "45.000000"}[i] + ",4,%\n" +
 			"lifemem,lifemem,Avg,bwt_percent,-3.000000,3,%\n"
-		if err := os.WriteFile(filepath.Join(dir, ReportDir, "lifemem_table2.csv"), []byte(csv), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, render.ReportDir, "lifemem_table2.csv"), []byte(csv), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		vs = append(vs, SweepVariant{Name: "tau=" + tau, Dir: dir})
@@ -61,10 +64,10 @@ func TestWriteSweepLifeMem(t *testing.T) {
 		if r["ci_low"] != "" || r["ci_high"] != "" || r["samples"] != "" {
 			t.Errorf("missing values not empty: %v", r)
 		}
-		if r["unit"] != unitPercent || r["metric"] != "average OP (%)" || r["method"] != "lifemem" {
+		if r["unit"] != render.UnitPercent || r["metric"] != "average OP (%)" || r["method"] != "lifemem" {
 			t.Errorf("row %v", r)
 		}
-		for _, c := range provenanceColumns {
+		for _, c := range runinfo.ProvenanceColumns {
 			if _, ok := r[c]; !ok {
 				t.Errorf("no provenance column %s: %v", c, r)
 			}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/memharness/memharness/reports/render"
 )
 
 // hostile are model names and data paths as an attacker would write them.
@@ -27,7 +29,7 @@ var hostile = []string{
 // "%" can be read as TeX.
 func TestTeXCommentsHoldHostileText(t *testing.T) {
 	for _, h := range hostile {
-		tex := texFile("Run "+h+"\nsecond line "+h, "") + latexReport("run "+h, []string{"table1.tex"}, nil)
+		tex := render.TeXFile("Run "+h+"\nsecond line "+h, "") + latexReport("run "+h, []string{"table1.tex"}, nil)
 		for _, line := range strings.FieldsFunc(tex, func(r rune) bool { return r == '\n' || r == '\r' || r == '\f' || r == '\v' }) {
 			if strings.Contains(line, `\input{/etc/passwd}`) && !strings.HasPrefix(line, "%") {
 				t.Errorf("%q: a line outside a comment reads %q", h, line)
@@ -43,7 +45,7 @@ func TestTeXCommentsHoldHostileText(t *testing.T) {
 // XML, and its comment is not closed early.
 func TestSVGMetaHoldsHostileText(t *testing.T) {
 	for _, h := range hostile {
-		out, err := svgMeta([]byte(`<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"></svg>`), "title "+h, "model "+h)
+		out, err := render.SVGMeta([]byte(`<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"></svg>`), "title "+h, "model "+h)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,7 +75,7 @@ func TestCSVCellsAreInert(t *testing.T) {
 	for i := range header {
 		header[i] = string(rune('a' + i))
 	}
-	if err := WriteCSV(path, header, [][]string{append([]string(nil), row...)}); err != nil {
+	if err := render.WriteCSV(path, header, [][]string{append([]string(nil), row...)}); err != nil {
 		t.Fatal(err)
 	}
 	f, _ := os.Open(path)
@@ -94,7 +96,7 @@ func TestCSVCellsAreInert(t *testing.T) {
 
 // A Markdown table's title and cells never carry a raw HTML tag.
 func TestMarkdownHoldsNoRawTags(t *testing.T) {
-	md := Table{Title: "Run <script>alert(1)</script> p < 0.05", Columns: []string{"method", "<img src=x onerror=alert(1)>"},
+	md := render.Table{Title: "Run <script>alert(1)</script> p < 0.05", Columns: []string{"method", "<img src=x onerror=alert(1)>"},
 		Rows: [][]string{{"<script>x</script>", "1"}}}.Markdown()
 	if strings.Contains(md, "<script") || strings.Contains(md, "<img") || !strings.Contains(md, "p < 0.05") {
 		t.Errorf("markdown:\n%s", md)

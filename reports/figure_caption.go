@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/memharness/memharness/reports/render"
+	"github.com/memharness/memharness/reports/runinfo"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -14,7 +16,7 @@ import (
 // reader of the figure alone must see which bars rest on nothing).
 func (s *summary) figCaption() string {
 	m := s.run.manifest
-	parts := []string{s.task(), "backbone: " + backboneText(m.Backbone, m.Model), "prompts: " + m.PromptsLabel()}
+	parts := []string{s.task(), "backbone: " + runinfo.BackboneText(m.Backbone, m.Model), "prompts: " + m.PromptsLabel()}
 	if m.DataSource != "" {
 		parts = append(parts, "data: "+m.DataSource)
 	}
@@ -35,7 +37,7 @@ func figWarnings(m runlog.Manifest) []string {
 		for name := range m.EmptyMemories {
 			names = append(names, name)
 		}
-		sortNatural(names)
+		render.SortNatural(names)
 		out = append(out, "warning: empty memories in "+nameList(names, 4))
 	}
 	if m.EmbedderWarning != "" {
@@ -73,12 +75,6 @@ func thousands(n int) string {
 		b.WriteRune(r)
 	}
 	return b.String()
-}
-
-// lmCaption is a LifeMem run's provenance as one caption line.
-func (r *lmRun) caption() string {
-	// The figure font has no ⚠.
-	return strings.ReplaceAll(strings.ReplaceAll(r.title(), " — ", " · "), "⚠ ", "warning: ")
 }
 
 // sameValues reports whether two series are equal wherever both are set.

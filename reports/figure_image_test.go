@@ -17,6 +17,8 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/metrics"
+	"github.com/memharness/memharness/reports/lifemem"
+	"github.com/memharness/memharness/reports/render"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 )
@@ -26,70 +28,72 @@ import (
 // matrix) at the given width.
 func figureKinds(width vg.Length) []struct {
 	name   string
-	render func() (figFiles, error)
+	render func() (render.FigFiles, error)
 } {
 	long := "pramem_no_groundedness"
-	var eight []barSeries
+	var eight []render.BarSeries
 	for k := range 8 {
 		v := 10 + float64(k)
-		eight = append(eight, barSeries{Name: fmt.Sprintf("%s_%d", long, k), Values: []float64{v, 2, 14, 16, 11},
+		eight = append(eight, render.BarSeries{Name: fmt.Sprintf("%s_%d", long, k), Values: []float64{v, 2, 14, 16, 11},
 			Lo: []float64{v - 5, 0, 0, 1, 8}, Hi: []float64{v + 5, 4, 19, 25, 14}})
 	}
 	groups := []string{"Video", "Live", "Ads", "E-commerce", "Overall"}
-	spec := func(title string) figSpec {
-		return figSpec{Title: title, Width: width, Notes: []string{ciText(0.95, 1000)},
+	spec := func(title string) render.FigSpec {
+		return render.FigSpec{Title: title, Width: width, Notes: []string{ciText(0.95, 1000)},
 			Caption: "Redraws Table 1 · OmniBehavior behaviour prediction · backbone: sim (embedded heuristic reader, not an LLM) · prompts: own wording · data: synthetic OmniBehavior (seed 11) · ⚠ empty memories: pramem"}
 	}
-	bars := barPanel{Title: "F1", YLabel: "F1 (%)", Groups: groups, Series: eight}
+	bars := render.BarPanel{Title: "F1", YLabel: "F1 (%)", Groups: groups, Series: eight}
 	dots := bars
 	dots.Dots = true
-	logP := barPanel{Title: "Construction (min/user, log)", YLabel: "minutes", LogY: true, Groups: []string{"mem0", "memos", "pramem"},
+	logP := render.BarPanel{Title: "Construction (min/user, log)", YLabel: "minutes", LogY: true, Groups: []string{"mem0", "memos", "pramem"},
 		Note:   "ours: not measured on sim",
-		Series: []barSeries{{Name: "ours (sim)", Values: []float64{math.NaN(), math.NaN(), math.NaN()}}, {Name: "paper (GPT-OSS-120B)", Values: []float64{34.1, 12, 55.8}}}}
-	calls := barPanel{Title: "LLM calls per user (log)", YLabel: "calls", LogY: true, Groups: logP.Groups,
-		Series: []barSeries{{Name: "ours (sim)", Values: []float64{3, 4, 120}}, {Name: "paper (GPT-OSS-120B)", Values: []float64{math.NaN(), math.NaN(), 500}}}}
-	lines := []linePanel{
-		{Title: "Overall ACC", XLabel: "practice rounds", YLabel: "ACC (%)", YFloor: 0, YCeil: 100, Series: []xySeries{
+		Series: []render.BarSeries{{Name: "ours (sim)", Values: []float64{math.NaN(), math.NaN(), math.NaN()}}, {Name: "paper (GPT-OSS-120B)", Values: []float64{34.1, 12, 55.8}}}}
+	calls := render.BarPanel{Title: "LLM calls per user (log)", YLabel: "calls", LogY: true, Groups: logP.Groups,
+		Series: []render.BarSeries{{Name: "ours (sim)", Values: []float64{3, 4, 120}}, {Name: "paper (GPT-OSS-120B)", Values: []float64{math.NaN(), math.NaN(), 500}}}}
+	lines := []render.LinePanel{
+		{Title: "Overall ACC", XLabel: "practice rounds", YLabel: "ACC (%)", YFloor: 0, YCeil: 100, Series: []render.XySeries{
 			{Name: "this run (sim)", X: []float64{5, 10, 20}, Y: []float64{86.9, 87.1, 87.3}, Lo: []float64{82, 82, 82.5}, Hi: []float64{91.3, 91.4, 91.4}, Line: true},
 			{Name: "paper (GPT-OSS-120B)", X: []float64{20}, Y: []float64{88}, Color: 1, Hollow: true}}},
-		{Title: "Overall F1", XLabel: "practice rounds", YLabel: "F1 (%)", YFloor: 0, YCeil: 100, Series: []xySeries{
+		{Title: "Overall F1", XLabel: "practice rounds", YLabel: "F1 (%)", YFloor: 0, YCeil: 100, Series: []render.XySeries{
 			{Name: "this run (sim)", X: []float64{5, 10, 20}, Y: []float64{9.7, 11, 11.5}, Lo: []float64{2.4, 3.7, 4}, Hi: []float64{11.7, 13.4, 14}, Line: true}}},
-		{Title: "Memory size", XLabel: "practice rounds", YLabel: "memory tokens", YFloor: 0, YCeil: math.NaN(), Series: []xySeries{
+		{Title: "Memory size", XLabel: "practice rounds", YLabel: "memory tokens", YFloor: 0, YCeil: math.NaN(), Series: []render.XySeries{
 			{Name: "after each round (pramem_r20)", X: []float64{1, 2, 5, 10, 15, 20}, Y: []float64{193, 193, 194, 200, 212, 219}, Line: true, Color: 2}}},
 	}
-	conf := Panel{Title: "pramem (n=120) ⚠", Matrix: [][]float64{{0.5, 0.5, 0}, {0, 1, 0}, {math.NaN(), math.NaN(), math.NaN()}},
+	conf := render.Panel{Title: "pramem (n=120) ⚠", Matrix: [][]float64{{0.5, 0.5, 0}, {0, 1, 0}, {math.NaN(), math.NaN(), math.NaN()}},
 		RowLabels: []string{"1", "2", "3"}, ColLabels: []string{"1", "2", "invalid"}, XLabel: "predicted rating", YLabel: "true rating"}
-	confs := []Panel{conf, conf, conf, conf, conf}
+	confs := []render.Panel{conf, conf, conf, conf, conf}
 	envs := []string{"ALFWorld", "API-Bank", "WebShop", "LifelongAgentBench (DB)", "τ-bench retail"}
-	strip := Panel{Matrix: [][]float64{{0, 0.4, math.NaN(), 1, 0.25}}, RowLabels: []string{"stage 9"}, ColLabels: envs, XLabel: "test set", YLabel: "after stage"}
-	tri := Panel{Matrix: [][]float64{{0.3, math.NaN(), math.NaN()}, {0.2, 0.5, math.NaN()}, {0.25, 0.45, 0.8}}, RowLabels: []string{"1 ALFWorld", "2 API-Bank", "3 τ-bench retail"}, ColLabels: envs[:3], XLabel: "test set", YLabel: "after learning"}
+	strip := render.Panel{Matrix: [][]float64{{0, 0.4, math.NaN(), 1, 0.25}}, RowLabels: []string{"stage 9"}, ColLabels: envs, XLabel: "test set", YLabel: "after stage"}
+	tri := render.Panel{Matrix: [][]float64{{0.3, math.NaN(), math.NaN()}, {0.2, 0.5, math.NaN()}, {0.25, 0.45, 0.8}}, RowLabels: []string{"1 ALFWorld", "2 API-Bank", "3 τ-bench retail"}, ColLabels: envs[:3], XLabel: "test set", YLabel: "after learning"}
 	return []struct {
 		name   string
-		render func() (figFiles, error)
+		render func() (render.FigFiles, error)
 	}{
-		{"bars", func() (figFiles, error) {
-			return barFigure(spec("Construction ablations: F1 by scene"), []barPanel{bars, bars}, 2, true)
+		{"bars", func() (render.FigFiles, error) {
+			return render.BarFigure(spec("Construction ablations: F1 by scene"), []render.BarPanel{bars, bars}, 2, true)
 		}},
-		{"dots", func() (figFiles, error) {
-			return barFigure(spec("F1 and accuracy by scene"), []barPanel{dots, dots}, 1, false)
+		{"dots", func() (render.FigFiles, error) {
+			return render.BarFigure(spec("F1 and accuracy by scene"), []render.BarPanel{dots, dots}, 1, false)
 		}},
-		{"log bars", func() (figFiles, error) {
-			return barFigure(spec("Memory construction cost"), []barPanel{logP, calls, calls}, 3, false)
+		{"log bars", func() (render.FigFiles, error) {
+			return render.BarFigure(spec("Memory construction cost"), []render.BarPanel{logP, calls, calls}, 3, false)
 		}},
-		{"lines", func() (figFiles, error) { return lineFigure(spec("Memory evolution over practice rounds"), lines, 3) }},
-		{"confusion", func() (figFiles, error) {
-			return heatFigure(spec("Confusion matrices: rating"), "share of the row", confs)
+		{"lines", func() (render.FigFiles, error) {
+			return render.LineFigure(spec("Memory evolution over practice rounds"), lines, 3)
 		}},
-		{"matrix strip", func() (figFiles, error) {
-			return heatFigure(spec("Score matrix: lifemem"), "success rate", []Panel{strip})
+		{"confusion", func() (render.FigFiles, error) {
+			return render.HeatFigure(spec("Confusion matrices: rating"), "share of the row", confs)
 		}},
-		{"matrix", func() (figFiles, error) {
-			return heatFigure(spec("Score matrix: lifemem"), "success rate", []Panel{tri})
+		{"matrix strip", func() (render.FigFiles, error) {
+			return render.HeatFigure(spec("Score matrix: lifemem"), "success rate", []render.Panel{strip})
 		}},
-		{"transfer", func() (figFiles, error) {
-			return lmTransferPlot("LifeMem lifelong protocol", []lmCounts{{name: "react", n: metrics.TransferCounts{Unchanged: 9}}, {name: "lifemem_no_trajectories", n: metrics.TransferCounts{Positive: 2, Unchanged: 5, Negative: 2}}, {name: "autoskill", n: metrics.TransferCounts{Positive: 1, Unchanged: 8}}}, width)
+		{"matrix", func() (render.FigFiles, error) {
+			return render.HeatFigure(spec("Score matrix: lifemem"), "success rate", []render.Panel{tri})
 		}},
-		{"sweep", func() (figFiles, error) {
+		{"transfer", func() (render.FigFiles, error) {
+			return lifemem.TransferPlot("LifeMem lifelong protocol", []lifemem.MethodCounts{{Name: "react", N: metrics.TransferCounts{Unchanged: 9}}, {Name: "lifemem_no_trajectories", N: metrics.TransferCounts{Positive: 2, Unchanged: 5, Negative: 2}}, {Name: "autoskill", N: metrics.TransferCounts{Positive: 1, Unchanged: 8}}}, width)
+		}},
+		{"sweep", func() (render.FigFiles, error) {
 			f, _, err := sweepCategorical(spec("Sweep lifemem_streams"), "average OP (%)", []SweepVariant{{Name: "stream=buffer"}, {Name: "stream=random"}, {Name: "stream=similarity"}},
 				[]sweepMetric{{at: map[string]sweepPoint{"react": {6.67, math.NaN(), math.NaN()}, "lifemem": {40.8, 35, 45}}}, {at: map[string]sweepPoint{"react": {6.67, math.NaN(), math.NaN()}, "lifemem": {41.3, 36, 46}}}, {at: map[string]sweepPoint{"react": {6.67, math.NaN(), math.NaN()}, "lifemem": {44, 39, 49}}}},
 				[]string{"react", "lifemem"})
@@ -102,7 +106,7 @@ func figureKinds(width vg.Length) []struct {
 // FIGURES=dir keeps the renders there for a look.
 func TestFigureKindsAtBothWidths(t *testing.T) {
 	keep := os.Getenv("FIGURES")
-	for _, w := range []vg.Length{OneColumn, TwoColumn} {
+	for _, w := range []vg.Length{render.OneColumn, render.TwoColumn} {
 		for _, k := range figureKinds(w) {
 			name := fmt.Sprintf("%s at %.1f in", k.name, w/vg.Inch)
 			t.Run(name, func(t *testing.T) {
@@ -126,7 +130,7 @@ func TestFigureKindsAtBothWidths(t *testing.T) {
 
 // The same inputs give the same bytes in all three formats (no dates).
 func TestFiguresDeterministic(t *testing.T) {
-	for _, k := range figureKinds(OneColumn)[:4] {
+	for _, k := range figureKinds(render.OneColumn)[:4] {
 		a, err := k.render()
 		if err != nil {
 			t.Fatal(err)
@@ -141,7 +145,7 @@ func TestFiguresDeterministic(t *testing.T) {
 // checkFigure checks one rendered figure: its size, every text inside the
 // canvas, the legend clear of every panel, enough labelled ticks on every
 // numeric axis, and the three encodings with their metadata.
-func checkFigure(t *testing.T, f figFiles, w vg.Length) {
+func checkFigure(t *testing.T, f render.FigFiles, w vg.Length) {
 	t.Helper()
 	if math.Abs(f.W-w.Points()) > 0.01 {
 		t.Errorf("width %.1f pt, want %.1f", f.W, w.Points())
@@ -158,7 +162,7 @@ func checkFigure(t *testing.T, f figFiles, w vg.Length) {
 	}
 	if l := f.Layout.Legend; l != (vg.Rectangle{}) {
 		for i, r := range f.Layout.Tiles {
-			if overlaps(l, r) {
+			if render.Overlaps(l, r) {
 				t.Errorf("legend %v overlaps panel %d %v", l, i+1, r)
 			}
 		}
@@ -168,10 +172,10 @@ func checkFigure(t *testing.T, f figFiles, w vg.Length) {
 	}
 	for i, pl := range f.Layout.Plots {
 		for _, ax := range []*plot.Axis{&pl.X, &pl.Y} {
-			if _, ok := ax.Tick.Marker.(niceTicks); !ok {
+			if _, ok := ax.Tick.Marker.(render.NiceTicks); !ok {
 				continue // names or a log scale: labelled by design
 			}
-			if n := labelledTicks(ax); n < 4 {
+			if n := render.LabelledTicks(ax); n < 4 {
 				t.Errorf("panel %d: axis %q [%g, %g] has %d labelled ticks, want at least 4", i+1, ax.Label.Text, ax.Min, ax.Max, n)
 			}
 		}
@@ -193,7 +197,7 @@ func checkPNG(t *testing.T, b []byte, w vg.Length) {
 	if err != nil {
 		t.Fatalf("png: %v", err)
 	}
-	if want := int(math.Round(float64(w/vg.Inch) * FigureDPI)); img.Bounds().Dx() != want {
+	if want := int(math.Round(float64(w/vg.Inch) * render.FigureDPI)); img.Bounds().Dx() != want {
 		t.Errorf("png: %d px wide, want %d", img.Bounds().Dx(), want)
 	}
 	checkFigureRules(t, "png", img)
@@ -208,8 +212,8 @@ func checkPNG(t *testing.T, b []byte, w vg.Length) {
 	if len(phys) != 1 || len(phys[0]) != 9 || phys[0][8] != 1 {
 		t.Fatalf("png: pHYs chunk missing or not in metres")
 	}
-	if dpi := float64(binary.BigEndian.Uint32(phys[0])) * 0.0254; math.Abs(dpi-FigureDPI) > 0.5 {
-		t.Errorf("png: pHYs says %.1f dpi, want %d", dpi, FigureDPI)
+	if dpi := float64(binary.BigEndian.Uint32(phys[0])) * 0.0254; math.Abs(dpi-render.FigureDPI) > 0.5 {
+		t.Errorf("png: pHYs says %.1f dpi, want %d", dpi, render.FigureDPI)
 	}
 	var keys []string
 	for _, tx := range chunks["tEXt"] {
@@ -280,18 +284,18 @@ func checkSVG(b []byte) error {
 func TestSeriesDistinctInGreyscale(t *testing.T) {
 	for i := range 9 {
 		for j := range i {
-			dl := math.Abs(luminance(seriesColor(i)) - luminance(seriesColor(j)))
-			if dl < 0.15 && seriesHatch(i) == seriesHatch(j) {
+			dl := math.Abs(render.Luminance(render.SeriesColor(i)) - render.Luminance(render.SeriesColor(j)))
+			if dl < 0.15 && render.SeriesHatch(i) == render.SeriesHatch(j) {
 				t.Errorf("series %d and %d: lightness differs by %.2f and they share a hatch", i, j, dl)
 			}
-			if dl < 0.15 && fmt.Sprintf("%T", seriesGlyph(i)) == fmt.Sprintf("%T", seriesGlyph(j)) {
+			if dl < 0.15 && fmt.Sprintf("%T", render.SeriesGlyph(i)) == fmt.Sprintf("%T", render.SeriesGlyph(j)) {
 				t.Errorf("series %d and %d: lightness differs by %.2f and they share a marker", i, j, dl)
 			}
 		}
 	}
 	// The darkest fill is not black: black error bars stay visible.
-	for k := range Palette {
-		if luminance(seriesColor(k)) < 0.05 {
+	for k := range render.Palette {
+		if render.Luminance(render.SeriesColor(k)) < 0.05 {
 			t.Errorf("series %d is black", k)
 		}
 	}
@@ -300,8 +304,8 @@ func TestSeriesDistinctInGreyscale(t *testing.T) {
 // "Not evaluated" cells do not look like 0 %: they are grey and hatched
 // where 0 % is white.
 func TestNotEvaluatedDiffersFromZero(t *testing.T) {
-	zero := ramp(64).Colors()[0]
-	if d := luminance(zero) - luminance(notEvaluatedFill); d < 0.1 {
+	zero := render.Ramp(64).Colors()[0]
+	if d := render.Luminance(zero) - render.Luminance(render.NotEvaluatedFill); d < 0.1 {
 		t.Errorf("0 %% cell and not-evaluated cell differ in lightness by %.2f only", d)
 	}
 }
@@ -319,7 +323,7 @@ func TestThousands(t *testing.T) {
 
 func TestGridCols(t *testing.T) {
 	for _, tt := range []struct{ n, max, want int }{{1, 3, 1}, {3, 3, 3}, {4, 3, 2}, {5, 3, 3}, {6, 3, 3}, {7, 3, 3}, {8, 3, 3}, {3, 2, 2}, {4, 2, 2}, {2, 1, 1}} {
-		if got := gridCols(tt.n, tt.max); got != tt.want {
+		if got := render.GridCols(tt.n, tt.max); got != tt.want {
 			t.Errorf("gridCols(%d, %d) = %d, want %d", tt.n, tt.max, got, tt.want)
 		}
 	}

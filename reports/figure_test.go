@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memharness/memharness/reports/render"
 	"gonum.org/v1/plot/vg"
 )
 
@@ -23,14 +24,14 @@ var _ = vg.Inch
 func checkFigureRules(t *testing.T, name string, img image.Image) {
 	t.Helper()
 	b := img.Bounds()
-	one, two := int(float64(OneColumn/vg.Inch)*FigureDPI), int(float64(TwoColumn/vg.Inch)*FigureDPI)
+	one, two := int(float64(render.OneColumn/vg.Inch)*render.FigureDPI), int(float64(render.TwoColumn/vg.Inch)*render.FigureDPI)
 	if b.Dx() != one && b.Dx() != two {
 		t.Errorf("%s: width %d px, want %d (one column) or %d (two columns)", name, b.Dx(), one, two)
 	}
-	if b.Dy() > 9*FigureDPI {
+	if b.Dy() > 9*render.FigureDPI {
 		t.Errorf("%s: height %d px is taller than a page's text (9 in)", name, b.Dy())
 	}
-	if b.Dy() < FigureDPI {
+	if b.Dy() < render.FigureDPI {
 		t.Errorf("%s: height %d px is under an inch", name, b.Dy())
 	}
 	const edge = 3 // px that must stay background on every side
@@ -69,7 +70,7 @@ func TestNaturalOrder(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := slices.Clone(tt.in)
-		sortNatural(got)
+		render.SortNatural(got)
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("sortNatural(%v) = %v, want %v", tt.in, got, tt.want)
 		}
@@ -89,7 +90,7 @@ func TestDataRange(t *testing.T) {
 		{"NaNs ignored", []float64{math.NaN(), 10, 20}, math.NaN(), math.NaN(), 9, 21},
 	}
 	for _, tt := range tests {
-		lo, hi := dataRange(tt.vals, tt.floor, tt.ceil)
+		lo, hi := render.DataRange(tt.vals, tt.floor, tt.ceil)
 		if math.Abs(lo-tt.lo) > 1e-9 || math.Abs(hi-tt.hi) > 1e-9 {
 			t.Errorf("%s: dataRange = [%g, %g], want [%g, %g]", tt.name, lo, hi, tt.lo, tt.hi)
 		}
@@ -146,7 +147,7 @@ func TestNiceTicks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got []string
-		for _, tk := range (niceTicks{}).Ticks(tt.lo, tt.hi) {
+		for _, tk := range (render.NiceTicks{}).Ticks(tt.lo, tt.hi) {
 			if tk.Label != "" {
 				got = append(got, tk.Label)
 			}

@@ -5,36 +5,30 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/memharness/memharness/reports/render"
+	"github.com/memharness/memharness/reports/runinfo"
 )
 
-// mdText escapes Markdown's inline syntax in user-provided text (run names,
-// model names, data sources) so it is shown literally.
-var mdTextReplacer = strings.NewReplacer(
-	`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`,
-	"<", `\<`, ">", `\>`, "#", `\#`, "|", `\|`, "\n", " ",
-)
-
-func mdText(s string) string { return mdTextReplacer.Replace(s) }
-
-func (s *summary) writeIndex(dir string, arts []Artefact) (Artefact, error) {
+func (s *summary) writeIndex(dir string, arts []render.Artefact) (render.Artefact, error) {
 	m := s.run.manifest
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n\n", mdText(s.title()))
-	fmt.Fprintf(&b, "- Run: %s\n", mdText(m.Name))
-	fmt.Fprintf(&b, "- Backbone: %s; model: %s\n", mdText(backboneText(m.Backbone, m.Model)), mdText(orDefault(m.Model, "unknown")))
-	fmt.Fprintf(&b, "- Data: %s\n", mdText(orDefault(m.DataSource, "unknown")))
-	fmt.Fprintf(&b, "- Prompts: %s\n", mdText(m.PromptsLabel()))
+	fmt.Fprintf(&b, "# %s\n\n", render.MdText(s.title()))
+	fmt.Fprintf(&b, "- Run: %s\n", render.MdText(m.Name))
+	fmt.Fprintf(&b, "- Backbone: %s; model: %s\n", render.MdText(runinfo.BackboneText(m.Backbone, m.Model)), render.MdText(render.OrDefault(m.Model, "unknown")))
+	fmt.Fprintf(&b, "- Data: %s\n", render.MdText(render.OrDefault(m.DataSource, "unknown")))
+	fmt.Fprintf(&b, "- Prompts: %s\n", render.MdText(m.PromptsLabel()))
 	if pv := m.ProvenanceSummary(); pv != "" {
-		fmt.Fprintf(&b, "- Provenance (stages by origin of prompt, sampling, parser; per stage in manifest.json): %s\n", mdText(pv))
+		fmt.Fprintf(&b, "- Provenance (stages by origin of prompt, sampling, parser; per stage in manifest.json): %s\n", render.MdText(pv))
 	}
 	if m.Profile != "" {
-		fmt.Fprintf(&b, "- Profile: %s\n", mdText(m.Profile))
+		fmt.Fprintf(&b, "- Profile: %s\n", render.MdText(m.Profile))
 	}
 	if m.Tokenizer != "" {
-		fmt.Fprintf(&b, "- Tokens counted by: %s\n", mdText(m.Tokenizer))
+		fmt.Fprintf(&b, "- Tokens counted by: %s\n", render.MdText(m.Tokenizer))
 	}
 	if h := strings.TrimSpace(m.HarnessVersion + " " + m.GitCommit); h != "" {
-		fmt.Fprintf(&b, "- Harness: %s\n", mdText(h))
+		fmt.Fprintf(&b, "- Harness: %s\n", render.MdText(h))
 	}
 	total, errored := 0, 0
 	var per []string
@@ -42,13 +36,13 @@ func (s *summary) writeIndex(dir string, arts []Artefact) (Artefact, error) {
 		u := s.usage[meth]
 		total += u.Samples
 		errored += u.Errored
-		per = append(per, fmt.Sprintf("%s %d", mdText(meth), u.Samples))
+		per = append(per, fmt.Sprintf("%s %d", render.MdText(meth), u.Samples))
 	}
 	fmt.Fprintf(&b, "- Samples: %d finished, %d errored, %d planned; per method: %s\n", total, errored, m.Samples, strings.Join(per, ", "))
-	if line := plannedLine(s.plan, s.runUsage); line != "" {
-		fmt.Fprintf(&b, "- Planned vs spent (plan.json, stored at the run's start): %s\n", mdText(line))
+	if line := runinfo.PlannedLine(s.plan, s.runUsage); line != "" {
+		fmt.Fprintf(&b, "- Planned vs spent (plan.json, stored at the run's start): %s\n", render.MdText(line))
 	}
-	fmt.Fprintf(&b, "- Baseline for paired tests: %s\n", mdText(s.run.methods[0]))
+	fmt.Fprintf(&b, "- Baseline for paired tests: %s\n", render.MdText(s.run.methods[0]))
 	b.WriteString("- How to regenerate: `bench report <rundir>` (the folder holding manifest.json and samples.jsonl)\n\n")
 	for _, a := range arts {
 		if a.Path == "table1_vs_paper.md" {
@@ -57,13 +51,13 @@ func (s *summary) writeIndex(dir string, arts []Artefact) (Artefact, error) {
 		}
 	}
 	b.WriteString(s.pramemIndexNote(arts))
-	b.WriteString(warningsSection(m, s.runUsage))
+	b.WriteString(runinfo.WarningsSection(m, s.runUsage))
 	b.WriteString("## Artefacts\n\n")
 	for _, a := range arts {
-		fmt.Fprintf(&b, "- [%s](%s) — %s\n", mdText(a.Path), a.Path, mdText(a.Desc))
+		fmt.Fprintf(&b, "- [%s](%s) — %s\n", render.MdText(a.Path), a.Path, render.MdText(a.Desc))
 	}
 	if err := os.WriteFile(filepath.Join(dir, "index.md"), []byte(b.String()), 0o644); err != nil {
-		return Artefact{}, fmt.Errorf("write index.md: %w", err)
+		return render.Artefact{}, fmt.Errorf("write index.md: %w", err)
 	}
-	return Artefact{"index.md", "this index"}, nil
+	return render.Artefact{Path: "index.md", Desc: "this index"}, nil
 }

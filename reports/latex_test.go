@@ -16,6 +16,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/memharness/memharness/envs/all"
+	"github.com/memharness/memharness/reports/lifemem"
+	"github.com/memharness/memharness/reports/render"
 )
 
 // TestTeXEscapeAllRunes checks TeXEscape over all of Unicode: the output is
@@ -27,7 +29,7 @@ func TestTeXEscapeAllRunes(t *testing.T) {
 		if r >= 0xD800 && r <= 0xDFFF {
 			continue // surrogates are no runes of a Go string
 		}
-		out := TeXEscape(string(r))
+		out := render.TeXEscape(string(r))
 		for i := 0; i < len(out); i++ {
 			if out[i] >= utf8.RuneSelf {
 				t.Fatalf("TeXEscape(%U) = %q: not ASCII", r, out)
@@ -46,7 +48,7 @@ func TestTeXEscapeCoversSources(t *testing.T) {
 	var missing []string
 	for _, dir := range []string{".", "../metrics", "../runlog"} {
 		for _, r := range literalRunes(t, dir) {
-			if out := TeXEscape(string(r)); strings.HasPrefix(out, "[U+") {
+			if out := render.TeXEscape(string(r)); strings.HasPrefix(out, "[U+") {
 				missing = append(missing, fmt.Sprintf("%q %U (%s)", r, r, dir))
 			}
 		}
@@ -114,24 +116,24 @@ func TestLaTeXCompiles(t *testing.T) {
 	// sweep reports.
 	var dirs []string
 	dir, _ := writeReport(t)
-	dirs = append(dirs, filepath.Join(dir, ReportDir))
+	dirs = append(dirs, filepath.Join(dir, render.ReportDir))
 	dir, _ = writeT1(t)
-	dirs = append(dirs, filepath.Join(dir, ReportDir))
+	dirs = append(dirs, filepath.Join(dir, render.ReportDir))
 	dir = copyPMRun(t)
 	writePM(t, dir)
-	dirs = append(dirs, filepath.Join(dir, ReportDir))
+	dirs = append(dirs, filepath.Join(dir, render.ReportDir))
 	dir = copyTree(t, filepath.Join("testdata", "lifemem", "run"))
-	if _, err := WriteLifeMem(dir, all.Entries()); err != nil {
+	if _, err := lifemem.Write(dir, all.Entries()); err != nil {
 		t.Fatal(err)
 	}
-	dirs = append(dirs, filepath.Join(dir, ReportDir))
+	dirs = append(dirs, filepath.Join(dir, render.ReportDir))
 	sweep := copyTree(t, filepath.Join("testdata", "lifemem", "sweep"))
 	var runs []string
 	for _, st := range []string{"similarity", "random", "buffer"} {
 		runs = append(runs, filepath.Join(sweep, st))
 	}
 	out := filepath.Join(t.TempDir(), "sweep")
-	if _, err := WriteLifeMemSweep(out, runs, all.Entries()); err != nil {
+	if _, err := lifemem.WriteSweep(out, runs, all.Entries()); err != nil {
 		t.Fatal(err)
 	}
 	dirs = append(dirs, out)
@@ -148,7 +150,7 @@ func TestLaTeXCompiles(t *testing.T) {
 	}
 	work := t.TempDir()
 	chars := filepath.Join(work, "chars.tex")
-	if err := os.WriteFile(chars, []byte(texFile("every character TeXEscape spells", charsTable().LaTeX())), 0o644); err != nil {
+	if err := os.WriteFile(chars, []byte(render.TeXFile("every character TeXEscape spells", charsTable().LaTeX())), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	files = append(files, chars)
@@ -178,16 +180,16 @@ func TestLaTeXCompiles(t *testing.T) {
 }
 
 // charsTable is a table of every rune with its own LaTeX spelling.
-func charsTable() Table {
+func charsTable() render.Table {
 	var runes []rune
-	for r := range texSymbols {
+	for r := range render.TeXSymbols {
 		runes = append(runes, r)
 	}
-	for r := range texLatin {
+	for r := range render.TeXLatin {
 		runes = append(runes, r)
 	}
 	slices.Sort(runes)
-	t := Table{Title: "characters", Columns: []string{"Characters"}}
+	t := render.Table{Title: "characters", Columns: []string{"Characters"}}
 	for i := 0; i < len(runes); i += 12 {
 		t.Rows = append(t.Rows, []string{string(runes[i:min(i+12, len(runes))])})
 	}
@@ -253,7 +255,7 @@ func compileTeX(t *testing.T, pdflatex, dir, layout string, files []string) []st
 // TestWriteLaTeXReport checks what report.tex takes in: every table, and
 // each figure as its PDF when one lies beside the PNG.
 func TestWriteLaTeXReport(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "myrun", ReportDir)
+	dir := filepath.Join(t.TempDir(), "myrun", render.ReportDir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}

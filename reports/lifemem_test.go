@@ -12,12 +12,13 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/envs/all"
+	"github.com/memharness/memharness/reports/lifemem"
+	"github.com/memharness/memharness/reports/render"
 
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
-	"github.com/memharness/memharness/runlog"
 )
 
 // copyTree copies src into a fresh directory.
@@ -47,7 +48,7 @@ func copyTree(t testing.TB, src string) string {
 // checkGolden compares every text artefact of dir with
 // testdata/lifemem/golden/<name>/ (go test -update rewrites them) and checks
 // that PNGs decode.
-func checkGolden(t *testing.T, name, dir string, arts []Artefact) {
+func checkGolden(t *testing.T, name, dir string, arts []render.Artefact) {
 	t.Helper()
 	gold := filepath.Join("testdata", "lifemem", "golden", name)
 	for _, a := range arts {
@@ -87,7 +88,7 @@ func checkGolden(t *testing.T, name, dir string, arts []Artefact) {
 	}
 }
 
-func artefactNames(arts []Artefact) []string {
+func artefactNames(arts []render.Artefact) []string {
 	var out []string
 	for _, a := range arts {
 		out = append(out, a.Path)
@@ -115,7 +116,7 @@ func TestLifeMemReportGolden(t *testing.T) {
 
 	// Same input, same bytes — PNGs included.
 	again := copyTree(t, filepath.Join("testdata", "lifemem", "run"))
-	arts2, err := WriteLifeMem(again, all.Entries())
+	arts2, err := lifemem.Write(again, all.Entries())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +131,7 @@ func TestLifeMemReportGolden(t *testing.T) {
 
 func TestLifeMemReportContent(t *testing.T) {
 	dir := copyTree(t, filepath.Join("testdata", "lifemem", "run"))
-	arts, err := WriteLifeMem(dir, all.Entries())
+	arts, err := lifemem.Write(dir, all.Entries())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +176,7 @@ func TestLifeMemSweepGolden(t *testing.T) {
 	}
 	runs = append(runs, t.TempDir()) // not a lifelong run: skipped
 	out := filepath.Join(t.TempDir(), "sweep")
-	arts, err := WriteLifeMemSweep(out, runs, all.Entries())
+	arts, err := lifemem.WriteSweep(out, runs, all.Entries())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +191,7 @@ func TestLifeMemSweepGolden(t *testing.T) {
 			t.Errorf("streams table lacks %q:\n%s", want, b)
 		}
 	}
-	if _, err := WriteLifeMemSweep(out, []string{t.TempDir()}, all.Entries()); err == nil {
+	if _, err := lifemem.WriteSweep(out, []string{t.TempDir()}, all.Entries()); err == nil {
 		t.Error("a sweep without lifelong runs gave no error")
 	}
 }
@@ -220,7 +221,7 @@ func TestLifeMemLoadErrors(t *testing.T) {
 			if err := tc.edit(dir); err != nil {
 				t.Fatal(err)
 			}
-			_, err := WriteLifeMem(dir, all.Entries())
+			_, err := lifemem.Write(dir, all.Entries())
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want %q", err, tc.want)
 			}
@@ -228,49 +229,6 @@ func TestLifeMemLoadErrors(t *testing.T) {
 	}
 }
 
-func TestLMStatsLenient(t *testing.T) {
-	tests := []struct {
-		name     string
-		raw      map[string]any
-		clusters int
-		sizes    int
-	}{
-		{"count only", map[string]any{"clusters": 7.0}, 7, 0},
-		{"sizes list", map[string]any{"sizes": []any{3.0, 4.0}}, 2, 2},
-		{"sizes map", map[string]any{"clusters": 2.0, "sizes": map[string]any{"a": 3.0, "b": "4"}}, 2, 2},
-		{"cluster map of member strings", map[string]any{"clusters": map[string]any{"a": "t1,t2", "b": ""}}, 2, 2},
-		{"garbage", map[string]any{"clusters": true, "sizes": "many"}, 0, 0},
-	}
-	for _, tc := range tests {
-		s := parseLMStats(tc.raw)
-		if s.Clusters != tc.clusters || len(s.Sizes) != tc.sizes {
-			t.Errorf("%s: %d clusters, sizes %v", tc.name, s.Clusters, s.Sizes)
-		}
-	}
-	// The mean size of the clusters holding an environment's trajectories
-	// cannot be derived from its trajectory and cluster counts (issue 37:
-	// apibank's 7 trajectories in one cluster of 32 were reported as 7):
-	// without mean_size_per_env there is no value, with it that value.
-	s := parseLMStats(map[string]any{
-		"clusters": 3.0, "sizes": []any{32.0, 20.0, 8.0},
-		"clusters_per_env":     map[string]any{"apibank": 1.0, "toolqa": 1.0},
-		"trajectories_per_env": map[string]any{"apibank": 7.0, "toolqa": 8.0, "alfworld": 4.0},
-	})
-	if len(s.MeanSizePerEnv) != 0 {
-		t.Errorf("mean size per env from counts alone = %v, want none", s.MeanSizePerEnv)
-	}
-	s = parseLMStats(map[string]any{
-		"clusters": 3.0, "sizes": []any{32.0, 20.0, 8.0},
-		"clusters_per_env":     map[string]any{"apibank": 1.0, "toolqa": 1.0},
-		"trajectories_per_env": map[string]any{"apibank": 7.0, "toolqa": 8.0},
-		"mean_size_per_env":    map[string]any{"apibank": 32.0, "toolqa": 8.0},
-	})
-	if s.MeanSizePerEnv["apibank"] != 32 || s.MeanSizePerEnv["toolqa"] != 8 || len(s.MeanSizePerEnv) != 2 {
-		t.Errorf("mean size per env = %v", s.MeanSizePerEnv)
-	}
-}
-
-// The round trip: the lifelong protocol writes a run that this report reads.
 type rtSuite struct{ name string }
 
 func (s rtSuite) Name() string  { return s.name }
@@ -371,23 +329,5 @@ func TestLifeMemRoundTrip(t *testing.T) {
 	}
 	if md, _ := os.ReadFile(filepath.Join(arts.Dir, "lifemem_costs.md")); !strings.Contains(string(md), "Costs are not reported") {
 		t.Errorf("unpriced run: costs table does not say so:\n%s", md)
-	}
-}
-
-// TestLifeMemTitleNamesPromptsAndEmbedder: every LifeMem artefact's title
-// says whose prompts ran and flags a real backbone retrieving with the hash
-// embedder.
-func TestLifeMemTitleNamesPromptsAndEmbedder(t *testing.T) {
-	r := &lmRun{info: lmInfo{Backbone: "openai", Model: "gpt-4o-mini"},
-		manifest: runlog.Manifest{Prompts: "release", PromptsPack: "github.com/x/y@abc", EmbedderWarning: "hash"}}
-	title := r.title()
-	for _, want := range []string{"prompts: authors' release github.com/x/y@abc", "⚠ hash embedder on a real backbone"} {
-		if !strings.Contains(title, want) {
-			t.Errorf("title %q lacks %q", title, want)
-		}
-	}
-	r.manifest = runlog.Manifest{}
-	if title := r.title(); strings.Contains(title, "embedder") || !strings.Contains(title, "prompts: own wording") {
-		t.Errorf("plain run's title %q", title)
 	}
 }

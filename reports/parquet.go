@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/memharness/memharness/internal/parquetw"
+	"github.com/memharness/memharness/reports/render"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -137,9 +138,9 @@ func sampleColumns(rows []SampleRow) []parquetw.Column {
 	}
 }
 
-func (s *summary) writeParquet(dir string) ([]Artefact, error) {
+func (s *summary) writeParquet(dir string) ([]render.Artefact, error) {
 	if err := WriteSamplesParquet(filepath.Join(dir, "samples.parquet"), s.run.samples, s.priced()); err != nil {
 		return nil, err
 	}
-	return []Artefact{{"samples.parquet", "every sample record (one row per sample, columns as in samples.jsonl) for pandas, polars or DuckDB"}}, nil
+	return []render.Artefact{{Path: "samples.parquet", Desc: "every sample record (one row per sample, columns as in samples.jsonl) for pandas, polars or DuckDB"}}, nil
 }

@@ -275,12 +275,13 @@ type pramemStudy struct {
 	present [4]bool
 	fields  []string // Table 1 fields scored
 	mem     map[string]*memStats
+	t1      *table1Once // Table 1, whose intervals the figures draw
 }
 
 // newPraMemStudy returns nil when the run has no OmniBehavior binary field
 // or no method of the studies' kinds.
-func (s *summary) newPraMemStudy(runDir string) (*pramemStudy, error) {
-	st := &pramemStudy{s: s, runDir: runDir, mem: map[string]*memStats{},
+func (s *summary) newPraMemStudy(runDir string, t1 *table1Once) (*pramemStudy, error) {
+	st := &pramemStudy{s: s, runDir: runDir, t1: t1, mem: map[string]*memStats{},
 		methods: identify(s.run.methods, configMethods(s.run.manifest.Config))}
 	relevant := slices.ContainsFunc(st.methods, func(m pmMethod) bool {
 		return m.Kind == kindPraMem || m.Kind == kindMem0 || m.Kind == kindMemOS || m.Kind == kindProEx

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/reports/paper"
+	"github.com/memharness/memharness/reports/render"
 )
 
 // pmRow is one variant of a study and the method that measures it.
@@ -57,7 +58,7 @@ func sceneCols(suffix string) []string {
 // writeTable2 writes PraMem's Table 2: F1 per scene and Overall of the full
 // method and the three construction ablations, beside the paper's GPT-OSS
 // numbers.
-func (st *pramemStudy) writeTable2(dir string) ([]Artefact, error) {
+func (st *pramemStudy) writeTable2(dir string) ([]render.Artefact, error) {
 	rows := st.studyRows([]pmVariant{pmFull, pmNoTrial, pmNoReflection, pmNoConsensus})
 	if rows == nil {
 		return nil, nil
@@ -74,7 +75,7 @@ func (st *pramemStudy) writeTable2(dir string) ([]Artefact, error) {
 		cols = append(cols, "Paper "+c)
 	}
 	cols = append(cols, "Paper Δ")
-	tab := Table{Title: st.s.title() + " — PraMem Table 2: ablations of memory construction (F1, %)", Columns: cols}
+	tab := render.Table{Title: st.s.title() + " — PraMem Table 2: ablations of memory construction (F1, %)", Columns: cols}
 	var csvRows [][]string
 	for _, r := range rows {
 		a := st.scores[r.M.Name]
@@ -110,10 +111,10 @@ func (st *pramemStudy) writeTable2(dir string) ([]Artefact, error) {
 				if metric == "f1" {
 					v, fv = a.F1[i], full.F1[i]
 				}
-				c := []string{string(r.V), r.M.Name, t1Name(i), metric, num(v), num(v - fv), "", "", unitPercent}
+				c := []string{string(r.V), r.M.Name, t1Name(i), metric, render.Num(v), render.Num(v - fv), "", "", render.UnitPercent}
 				if hasPaper && metric == "f1" {
 					pv := ablationValue(p, i)
-					c[6], c[7] = f1d(pv), num(v-pv)
+					c[6], c[7] = f1d(pv), render.Num(v-pv)
 				}
 				csvRows = append(csvRows, c)
 			}
@@ -129,7 +130,7 @@ func (st *pramemStudy) writeTable2(dir string) ([]Artefact, error) {
 	tab.Notes = append(tab.Notes, st.rowNotes(rows)...)
 	tab.Notes = append(tab.Notes, st.flatNotes(rows, full)...)
 
-	ours, paperPanel := barPanel{Title: "Ours (" + st.backboneShort() + ")", YLabel: "F1 (%)"}, barPanel{Title: "Paper: " + paper.StudiesBackbone, YLabel: "F1 (%)"}
+	ours, paperPanel := render.BarPanel{Title: "Ours (" + st.backboneShort() + ")", YLabel: "F1 (%)"}, render.BarPanel{Title: "Paper: " + paper.StudiesBackbone, YLabel: "F1 (%)"}
 	for i := range t1Overall + 1 {
 		ours.Groups = append(ours.Groups, t1Label(i))
 		paperPanel.Groups = append(paperPanel.Groups, t1Label(i))
@@ -145,15 +146,15 @@ func (st *pramemStudy) writeTable2(dir string) ([]Artefact, error) {
 			}
 		}
 		lo, hi := st.f1Intervals(r.M.Name)
-		ours.Series = append(ours.Series, barSeries{Name: r.V.label(), Values: ov, Lo: lo, Hi: hi})
-		paperPanel.Series = append(paperPanel.Series, barSeries{Name: r.V.label(), Values: pv})
+		ours.Series = append(ours.Series, render.BarSeries{Name: r.V.label(), Values: ov, Lo: lo, Hi: hi})
+		paperPanel.Series = append(paperPanel.Series, render.BarSeries{Name: r.V.label(), Values: pv})
 	}
 	// Side by side on one y scale, so our bars and the paper's read alike.
-	spec := st.figSpec("Construction ablations: F1 by scene", "Redraws PraMem Table 2", TwoColumn, st.s.ciNote()+" Paper: no intervals.")
+	spec := st.figSpec("Construction ablations: F1 by scene", "Redraws PraMem Table 2", render.TwoColumn, st.s.ciNote()+" Paper: no intervals.")
 	if n := identicalNote(ours, "full PraMem", st.s.run.manifest.Backbone == "sim"); n != "" {
 		spec.Notes = append(spec.Notes, n)
 	}
-	png, err := barFigure(spec, []barPanel{ours, paperPanel}, 2, true)
+	png, err := render.BarFigure(spec, []render.BarPanel{ours, paperPanel}, 2, true)
 	if err != nil {
 		return nil, fmt.Errorf("pramem_table2.png: %w", err)
 	}
@@ -171,9 +172,9 @@ func (st *pramemStudy) writeTable2(dir string) ([]Artefact, error) {
 // table2TeX is Table 2 as the paper prints it (variant, the four scenes and
 // Overall, F1), with Δ: our rows, then the paper's under their own header,
 // the best of ours per column in bold.
-func (st *pramemStudy) table2TeX(tab Table) Table {
+func (st *pramemStudy) table2TeX(tab render.Table) render.Table {
 	n := len(tab.Rows)
-	out := Table{
+	out := render.Table{
 		Title:   tab.Title,
 		Caption: "PraMem Table 2: ablations of memory construction (F1, %).",
 		Columns: []string{"Variant", t1TeXLabel(0), t1TeXLabel(1), t1TeXLabel(2), t1TeXLabel(3), t1TeXLabel(4), "Δ"},
@@ -186,7 +187,7 @@ func (st *pramemStudy) table2TeX(tab Table) Table {
 		},
 	}
 	for c := 1; c <= t1Overall+1; c++ {
-		out.Best[c] = higherBest
+		out.Best[c] = render.HigherBest
 	}
 	for _, r := range tab.Rows {
 		out.Rows = append(out.Rows, append([]string{r[0]}, r[2:8]...))
@@ -197,7 +198,7 @@ func (st *pramemStudy) table2TeX(tab Table) Table {
 	}
 	out.TeXNotes = append([]string{
 		"F1 of the positive class, aggregated as Table 1; Δ: Overall minus the full method's, in points. Paper: " + paper.StudiesBackbone + ", one decimal as printed.",
-	}, condenseNotes(tab.Notes[4+len(st.paperCaveats()):])...)
+	}, render.CondenseNotes(tab.Notes[4+len(st.paperCaveats()):])...)
 	return out
 }
 
@@ -211,7 +212,7 @@ func ablationValue(a paper.Ablation, i int) float64 {
 
 // writeExperience writes Figure 5: PraMem with both kinds of experience
 // against only the pattern or only the bias-alert section at evaluation.
-func (st *pramemStudy) writeExperience(dir string) ([]Artefact, error) {
+func (st *pramemStudy) writeExperience(dir string) ([]render.Artefact, error) {
 	return st.writeFigure(dir, "pramem_experience", "PraMem Figure 5 (twofold experience)", "Twofold experience: F1 by scene",
 		"PraMem Figure 5: F1 with both kinds of experience, only pattern experience and only bias-alert experience",
 		[]pmVariant{pmFull, pmOnlyPattern, pmOnlyBias},
@@ -220,7 +221,7 @@ func (st *pramemStudy) writeExperience(dir string) ([]Artefact, error) {
 
 // writeReview writes Figure 6: PraMem against construction without the
 // groundedness or the generalizability review.
-func (st *pramemStudy) writeReview(dir string) ([]Artefact, error) {
+func (st *pramemStudy) writeReview(dir string) ([]render.Artefact, error) {
 	return st.writeFigure(dir, "pramem_review", "PraMem Figure 6 (self-review)", "Self-review: F1 by scene",
 		"PraMem Figure 6: F1 with both self-review checks, without the groundedness review and without the generalizability review",
 		[]pmVariant{pmFull, pmNoGroundedness, pmNoGeneralization},
@@ -229,7 +230,7 @@ func (st *pramemStudy) writeReview(dir string) ([]Artefact, error) {
 
 // writeFigure writes one of the figure-only ablation studies: F1 per scene
 // and Overall (the bars), Overall ACC and the drop from the full method.
-func (st *pramemStudy) writeFigure(dir, base, study, short, what string, vs []pmVariant, how string) ([]Artefact, error) {
+func (st *pramemStudy) writeFigure(dir, base, study, short, what string, vs []pmVariant, how string) ([]render.Artefact, error) {
 	rows := st.studyRows(vs)
 	if rows == nil {
 		return nil, nil
@@ -237,9 +238,9 @@ func (st *pramemStudy) writeFigure(dir, base, study, short, what string, vs []pm
 	full := st.scores[rows[0].M.Name]
 	cols := append([]string{"Variant", "Method"}, sceneCols("F1")...)
 	cols = append(cols, "Overall ACC", "Δ Overall F1")
-	tab := Table{Title: st.s.title() + " — " + study + " (%)", Columns: cols}
+	tab := render.Table{Title: st.s.title() + " — " + study + " (%)", Columns: cols}
 	var csvRows [][]string
-	panel := barPanel{Title: "F1 (" + st.backboneShort() + ")", YLabel: "F1 (%)"}
+	panel := render.BarPanel{Title: "F1 (" + st.backboneShort() + ")", YLabel: "F1 (%)"}
 	for i := range t1Overall + 1 {
 		panel.Groups = append(panel.Groups, t1Label(i))
 	}
@@ -257,14 +258,14 @@ func (st *pramemStudy) writeFigure(dir, base, study, short, what string, vs []pm
 		}
 		tab.Rows = append(tab.Rows, append(row, f2(a.ACC[t1Overall]), delta))
 		lo, hi := st.f1Intervals(r.M.Name)
-		panel.Series = append(panel.Series, barSeries{Name: r.V.label(), Values: vals, Lo: lo, Hi: hi})
+		panel.Series = append(panel.Series, render.BarSeries{Name: r.V.label(), Values: vals, Lo: lo, Hi: hi})
 		for i := range t1Overall + 1 {
 			if i < t1Overall && !st.present[i] {
 				continue
 			}
 			csvRows = append(csvRows,
-				[]string{string(r.V), r.M.Name, t1Name(i), "acc", num(a.ACC[i]), num(a.ACC[i] - full.ACC[i]), unitPercent},
-				[]string{string(r.V), r.M.Name, t1Name(i), "f1", num(a.F1[i]), num(a.F1[i] - full.F1[i]), unitPercent})
+				[]string{string(r.V), r.M.Name, t1Name(i), "acc", render.Num(a.ACC[i]), render.Num(a.ACC[i] - full.ACC[i]), render.UnitPercent},
+				[]string{string(r.V), r.M.Name, t1Name(i), "f1", render.Num(a.F1[i]), render.Num(a.F1[i] - full.F1[i]), render.UnitPercent})
 		}
 	}
 	tab.Notes = append([]string{
@@ -275,11 +276,11 @@ func (st *pramemStudy) writeFigure(dir, base, study, short, what string, vs []pm
 	tab.Notes = append(tab.Notes, st.absentNote()...)
 	tab.Notes = append(tab.Notes, st.rowNotes(rows)...)
 	tab.Notes = append(tab.Notes, st.flatNotes(rows, full)...)
-	spec := st.figSpec(short, "Redraws "+strings.TrimSuffix(strings.SplitN(study, " (", 2)[0], " "), OneColumn, st.s.ciNote())
+	spec := st.figSpec(short, "Redraws "+strings.TrimSuffix(strings.SplitN(study, " (", 2)[0], " "), render.OneColumn, st.s.ciNote())
 	if n := identicalNote(panel, "full PraMem", st.s.run.manifest.Backbone == "sim"); n != "" {
 		spec.Notes = append(spec.Notes, n)
 	}
-	png, err := barFigure(spec, []barPanel{panel}, 1, false)
+	png, err := render.BarFigure(spec, []render.BarPanel{panel}, 1, false)
 	if err != nil {
 		return nil, fmt.Errorf("%s.png: %w", base, err)
 	}
@@ -288,10 +289,10 @@ func (st *pramemStudy) writeFigure(dir, base, study, short, what string, vs []pm
 	texTab.Source = st.s.texSource()
 	texTab.TeXCols = []int{0, 2, 3, 4, 5, 6, 7, 8}
 	texTab.SubColumns = []string{"Variant", "", t1TeXLabel(0), t1TeXLabel(1), t1TeXLabel(2), t1TeXLabel(3), "F1", "ACC", "Δ F1"}
-	texTab.Groups = []texGroup{{"F1", 2, 5}, {"Overall", 6, 8}}
-	texTab.Best = map[int]int{2: higherBest, 3: higherBest, 4: higherBest, 5: higherBest, 6: higherBest, 7: higherBest}
+	texTab.Groups = []render.TeXGroup{{Label: "F1", From: 2, To: 5}, {Label: "Overall", From: 6, To: 8}}
+	texTab.Best = map[int]int{2: render.HigherBest, 3: render.HigherBest, 4: render.HigherBest, 5: render.HigherBest, 6: render.HigherBest, 7: render.HigherBest}
 	texTab.TeXNotes = append([]string{"F1 and ACC of the positive class, aggregated as Table 1; Δ: Overall F1 minus PraMem's, in points. " + how},
-		condenseNotes(tab.Notes[3+len(st.paperCaveats()):])...)
+		render.CondenseNotes(tab.Notes[3+len(st.paperCaveats()):])...)
 	return pmDoc{
 		base:   base,
 		md:     st.s.mdDoc(tab.Markdown()),
@@ -326,7 +327,7 @@ func (st *pramemStudy) flatNotes(rows []pmRow, full t1Agg) []string {
 // identicalNote names, per series after the first, the groups where its
 // value equals the first series' (the full method's): bars of equal height
 // that a reader would otherwise take for a drawing error.
-func identicalNote(p barPanel, full string, sim bool) string {
+func identicalNote(p render.BarPanel, full string, sim bool) string {
 	if len(p.Series) < 2 {
 		return ""
 	}

@@ -10,7 +10,7 @@ func (st *pramemStudy) f1Intervals(method string) (lo, hi []float64) {
 	for i := range lo {
 		lo[i], hi[i] = math.NaN(), math.NaN()
 	}
-	t, err := st.s.table1()
+	t, err := st.t1.get()
 	if err != nil || t == nil {
 		return lo, hi
 	}
@@ -27,7 +27,7 @@ func (st *pramemStudy) f1Intervals(method string) (lo, hi []float64) {
 
 // accInterval is the bootstrap interval of a method's Overall ACC.
 func (st *pramemStudy) accInterval(method string) (lo, hi float64) {
-	t, err := st.s.table1()
+	t, err := st.t1.get()
 	if err != nil || t == nil {
 		return math.NaN(), math.NaN()
 	}

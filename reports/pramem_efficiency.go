@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/reports/paper"
+	"github.com/memharness/memharness/reports/render"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -76,18 +77,18 @@ func perUser(v float64, decimals int) string {
 
 // writeTable3 writes PraMem's Table 3: mean memory-construction time, LLM
 // calls and tokens per user, and Overall F1, beside the paper's numbers.
-func (st *pramemStudy) writeTable3(dir string) ([]Artefact, error) {
+func (st *pramemStudy) writeTable3(dir string) ([]render.Artefact, error) {
 	rows := st.table3Rows()
 	if rows == nil {
 		return nil, nil
 	}
-	tab := Table{
+	tab := render.Table{
 		Title: st.s.title() + " — PraMem Table 3: memory construction cost per user and Overall F1",
 		Columns: []string{"Method", "Kind", "Memories", "Construction min/user", "LLM calls/user", "Prompt tokens/user",
 			"Completion tokens/user", "Memory tokens", "Overall F1", "Paper min/user", "Paper Overall F1"},
 	}
 	var csvRows [][]string
-	panels := []barPanel{
+	panels := []render.BarPanel{
 		// Our construction can take milliseconds where the paper's takes
 		// half an hour: log axes keep both series visible.
 		{Title: "Construction (min/user, log)", YLabel: "minutes", LogY: true},
@@ -112,7 +113,7 @@ func (st *pramemStudy) writeTable3(dir string) ([]Artefact, error) {
 		} else if mem.Files > 0 && mem.Seconds.n == 0 {
 			noTime = append(noTime, r.M.Name)
 		}
-		csvSecs, csvMins := num(secs), num(secs/60)
+		csvSecs, csvMins := render.Num(secs), render.Num(secs/60)
 		if math.IsNaN(secs) {
 			csvSecs, csvMins = "", ""
 		}
@@ -131,8 +132,8 @@ func (st *pramemStudy) writeTable3(dir string) ([]Artefact, error) {
 			minutes(secs), perUser(mem.Calls.mean(), 1), perUser(mem.Prompt.mean(), 0), perUser(mem.Complete.mean(), 0),
 			perUser(mem.Tokens.mean(), 0), f2(a.F1[t1Overall]), pMin, pF1})
 		csvRows = append(csvRows, []string{r.M.Name, r.M.Kind, strconv.Itoa(mem.Users), strconv.Itoa(mem.Files),
-			csvSecs, csvMins, num(mem.Calls.mean()), num(mem.Prompt.mean()), num(mem.Complete.mean()),
-			num(mem.Tokens.mean()), num(a.ACC[t1Overall]), num(a.F1[t1Overall]), csvPMin, csvPF1})
+			csvSecs, csvMins, render.Num(mem.Calls.mean()), render.Num(mem.Prompt.mean()), render.Num(mem.Complete.mean()),
+			render.Num(mem.Tokens.mean()), render.Num(a.ACC[t1Overall]), render.Num(a.F1[t1Overall]), csvPMin, csvPF1})
 		for i, v := range [][2]float64{{secs / 60, pm}, {mem.Calls.mean(), pc}, {a.F1[t1Overall], pf}} {
 			ours[i], theirs[i] = append(ours[i], v[0]), append(theirs[i], v[1])
 		}
@@ -145,7 +146,7 @@ func (st *pramemStudy) writeTable3(dir string) ([]Artefact, error) {
 	}
 	for i := range panels {
 		panels[i].Groups = panels[0].Groups
-		panels[i].Series = []barSeries{{Name: "ours (" + st.backboneShort() + ")", Values: ours[i]}, {Name: "paper (" + paper.StudiesBackbone + ")", Values: theirs[i]}}
+		panels[i].Series = []render.BarSeries{{Name: "ours (" + st.backboneShort() + ")", Values: ours[i]}, {Name: "paper (" + paper.StudiesBackbone + ")", Values: theirs[i]}}
 	}
 	panels[2].Series[0].Lo, panels[2].Series[0].Hi = f1Lo, f1Hi
 	tab.Notes = []string{
@@ -167,12 +168,12 @@ func (st *pramemStudy) writeTable3(dir string) ([]Artefact, error) {
 	if err != nil {
 		return nil, err
 	}
-	spec := st.figSpec("Memory construction cost", "Redraws PraMem Table 3", TwoColumn, st.s.ciNote()+" (Overall F1, ours only)")
+	spec := st.figSpec("Memory construction cost", "Redraws PraMem Table 3", render.TwoColumn, st.s.ciNote()+" (Overall F1, ours only)")
 	if onSim {
 		panels[0].Note = "ours: not measured on sim"
 		spec.Notes = append(spec.Notes, "Construction time: ours is not reported on the sim backbone (the wall clock would time the harness, not inference); only the paper's bars are drawn. Calls per user are the comparable cost.")
 	}
-	png, err := barFigure(spec, panels, 3, false)
+	png, err := render.BarFigure(spec, panels, 3, false)
 	if err != nil {
 		return nil, fmt.Errorf("pramem_table3.png: %w", err)
 	}
@@ -182,14 +183,14 @@ func (st *pramemStudy) writeTable3(dir string) ([]Artefact, error) {
 	texTab.Caption = "PraMem Table 3: memory construction cost per user and Overall F1 (%)."
 	texTab.Source = st.s.texSource()
 	texTab.TeXCols = []int{0, 3, 4, 5, 8, 9, 10}
-	texTab.Groups = []texGroup{{"Ours (" + st.backboneShort() + ")", 3, 8}, {"Paper (" + paper.StudiesBackbone + ")", 9, 10}}
+	texTab.Groups = []render.TeXGroup{{Label: "Ours (" + st.backboneShort() + ")", From: 3, To: 8}, {Label: "Paper (" + paper.StudiesBackbone + ")", From: 9, To: 10}}
 	texTab.SubColumns = []string{"Method", "", "", "Min/user", "Calls/user", "Prompt tok./user", "", "", "F1", "Min/user", "F1"}
-	texTab.Best = map[int]int{3: lowerBest, 4: lowerBest, 5: lowerBest, 8: higherBest}
+	texTab.Best = map[int]int{3: render.LowerBest, 4: render.LowerBest, 5: render.LowerBest, 8: render.HigherBest}
 	texTab.TeXNotes = []string{"Per user: mean construction time, LLM calls and prompt tokens of the memory; Overall F1 aggregated as Table 1; paper rows matched by method kind (its PraMem practises 80 rounds, about 500 calls per user)."}
 	if onSim {
 		texTab.TeXNotes = append(texTab.TeXNotes, "On sim, time is not reported (—): it would time the harness, not inference.")
 	}
-	texTab.TeXNotes = append(texTab.TeXNotes, condenseNotes(append(append([]string{}, problems...), st.inferredNote(ms)...))...)
+	texTab.TeXNotes = append(texTab.TeXNotes, render.CondenseNotes(append(append([]string{}, problems...), st.inferredNote(ms)...))...)
 	if len(noTime) > 0 {
 		texTab.TeXNotes = append(texTab.TeXNotes, "No construction time recorded by: "+strings.Join(noTime, ", ")+" (—).")
 	}
@@ -216,7 +217,7 @@ func (st *pramemStudy) writeTable3(dir string) ([]Artefact, error) {
 
 // usageTable lists usage.json (the whole run's calls and tokens by request
 // purpose, construction and prediction alike); nil when the run has none.
-func (st *pramemStudy) usageTable() (*Table, error) {
+func (st *pramemStudy) usageTable() (*render.Table, error) {
 	path := filepath.Join(st.runDir, runlog.UsageFile)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -229,7 +230,7 @@ func (st *pramemStudy) usageTable() (*Table, error) {
 	if err := json.Unmarshal(b, &by); err != nil {
 		// usage.json is a cross-check only: a damaged one must not cost
 		// the whole report.
-		return &Table{Title: st.s.title() + " — usage.json by purpose", Columns: []string{"Purpose"},
+		return &render.Table{Title: st.s.title() + " — usage.json by purpose", Columns: []string{"Purpose"},
 			Notes: []string{fmt.Sprintf("%s is unreadable (%v).", runlog.UsageFile, err)}}, nil
 	}
 	purposes := make([]string, 0, len(by))
@@ -237,7 +238,7 @@ func (st *pramemStudy) usageTable() (*Table, error) {
 		purposes = append(purposes, p)
 	}
 	slices.Sort(purposes)
-	t := &Table{
+	t := &render.Table{
 		Title:   st.s.title() + " — usage.json by purpose (whole run)",
 		Columns: []string{"Purpose", "Calls", "Cached calls", "Prompt tokens", "Completion tokens"},
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/reports/paper"
+	"github.com/memharness/memharness/reports/render"
 )
 
 // evoPoint is one evaluated snapshot of the memory evolution.
@@ -92,13 +93,13 @@ func (st *pramemStudy) constructionCurve(pts []evoPoint) (method string, rounds 
 
 // writeEvolution writes Figure 4: Overall ACC and F1 of memories evaluated
 // after different numbers of practice rounds, and the memory's size.
-func (st *pramemStudy) writeEvolution(dir string) ([]Artefact, error) {
+func (st *pramemStudy) writeEvolution(dir string) ([]render.Artefact, error) {
 	pts := st.evolutionPoints()
 	if pts == nil {
 		return nil, nil
 	}
 	curveMethod, cRounds, cTokens, cUsers := st.constructionCurve(pts)
-	tab := Table{
+	tab := render.Table{
 		Title:   st.s.title() + " — PraMem Figure 4: memory evolution by practice round (%)",
 		Columns: []string{"Round", "Method", "Overall ACC", "Overall F1", "Memory tokens", "Paper ACC", "Paper F1"},
 	}
@@ -117,7 +118,7 @@ func (st *pramemStudy) writeEvolution(dir string) ([]Artefact, error) {
 			f2(p.Agg.ACC[t1Overall]), f2(p.Agg.F1[t1Overall]), tokensCell(p.Tokens), pa, pf,
 		})
 		csvRows = append(csvRows, []string{p.M.Name, strconv.Itoa(p.M.Round), strconv.Itoa(p.M.Total),
-			num(p.Agg.ACC[t1Overall]), num(p.Agg.F1[t1Overall]), num(p.Tokens), p.TokensSource, strconv.Itoa(p.Users), csvPA, csvPF})
+			render.Num(p.Agg.ACC[t1Overall]), render.Num(p.Agg.F1[t1Overall]), render.Num(p.Tokens), p.TokensSource, strconv.Itoa(p.Users), csvPA, csvPF})
 	}
 	var evo []string
 	for _, e := range paper.Evolution() {
@@ -152,12 +153,12 @@ func (st *pramemStudy) writeEvolution(dir string) ([]Artefact, error) {
 	texTab.Caption = "PraMem memory evolution by practice round (Overall, %)."
 	texTab.Source = st.s.texSource()
 	texTab.TeXCols = []int{0, 2, 3, 4, 5, 6}
-	texTab.Groups = []texGroup{{"Ours (" + st.backboneShort() + ")", 2, 4}, {"Paper", 5, 6}}
+	texTab.Groups = []render.TeXGroup{{Label: "Ours (" + st.backboneShort() + ")", From: 2, To: 4}, {Label: "Paper", From: 5, To: 6}}
 	texTab.SubColumns = []string{"Round", "", "ACC", "F1", "Mem. tokens", "ACC", "F1"}
 	texTab.TeXNotes = append([]string{
 		fmt.Sprintf("Each row: the same construction's memory after that many practice rounds; memory tokens: mean over users. Paper (%s, %d rounds): %s, beside ours only at the same round of an %d-round run.",
 			paper.StudiesBackbone, paper.EvolutionRounds, strings.Join(evo, ", "), paper.EvolutionRounds),
-	}, condenseNotes(append(append(texExtra, st.absentNote()...), st.inferredNote(ms)...))...)
+	}, render.CondenseNotes(append(append(texExtra, st.absentNote()...), st.inferredNote(ms)...))...)
 	d := pmDoc{
 		base: "pramem_evolution",
 		md:   st.s.mdDoc(tab.Markdown()),
@@ -171,7 +172,7 @@ func (st *pramemStudy) writeEvolution(dir string) ([]Artefact, error) {
 	if curveMethod != "" {
 		var rows [][]string
 		for i, r := range cRounds {
-			rows = append(rows, []string{curveMethod, strconv.Itoa(r), num(cTokens[i]), strconv.Itoa(cUsers[i])})
+			rows = append(rows, []string{curveMethod, strconv.Itoa(r), render.Num(cTokens[i]), strconv.Itoa(cUsers[i])})
 		}
 		d.extraCSVs = append(d.extraCSVs, pmCSV{
 			name:   "pramem_evolution_tokens.csv",
@@ -183,7 +184,7 @@ func (st *pramemStudy) writeEvolution(dir string) ([]Artefact, error) {
 	return d.write(dir)
 }
 
-func (st *pramemStudy) evolutionPNG(pts []evoPoint, curveMethod string, cRounds []int, cTokens []float64) (figFiles, error) {
+func (st *pramemStudy) evolutionPNG(pts []evoPoint, curveMethod string, cRounds []int, cTokens []float64) (render.FigFiles, error) {
 	var xs, acc, f1, tok, pxs, pacc, pf1 []float64
 	var accLo, accHi, f1Lo, f1Hi []float64 // bootstrap intervals of the Overall scores
 	for i, p := range pts {
@@ -204,29 +205,29 @@ func (st *pramemStudy) evolutionPNG(pts []evoPoint, curveMethod string, cRounds 
 	// ACC and F1 get a panel each: on one shared axis the lower curve
 	// (F1) would look flat whatever it does.
 	ours := "this run (" + st.backboneShort() + ")"
-	accP := linePanel{Title: "Overall ACC", XLabel: "practice rounds", YLabel: "ACC (%)", YFloor: 0, YCeil: 100, Series: []xySeries{
+	accP := render.LinePanel{Title: "Overall ACC", XLabel: "practice rounds", YLabel: "ACC (%)", YFloor: 0, YCeil: 100, Series: []render.XySeries{
 		{Name: ours, X: xs, Y: acc, Lo: accLo, Hi: accHi, Line: true, Color: 0},
 	}}
-	f1P := linePanel{Title: "Overall F1", XLabel: "practice rounds", YLabel: "F1 (%)", YFloor: 0, YCeil: 100, Series: []xySeries{
+	f1P := render.LinePanel{Title: "Overall F1", XLabel: "practice rounds", YLabel: "F1 (%)", YFloor: 0, YCeil: 100, Series: []render.XySeries{
 		{Name: ours, X: xs, Y: f1, Lo: f1Lo, Hi: f1Hi, Line: true, Color: 0},
 	}}
 	if len(pxs) > 0 {
-		accP.Series = append(accP.Series, xySeries{Name: "paper (" + paper.StudiesBackbone + ")", X: pxs, Y: pacc, Color: 1, Hollow: true})
-		f1P.Series = append(f1P.Series, xySeries{Name: "paper (" + paper.StudiesBackbone + ")", X: pxs, Y: pf1, Color: 1, Hollow: true})
+		accP.Series = append(accP.Series, render.XySeries{Name: "paper (" + paper.StudiesBackbone + ")", X: pxs, Y: pacc, Color: 1, Hollow: true})
+		f1P.Series = append(f1P.Series, render.XySeries{Name: "paper (" + paper.StudiesBackbone + ")", X: pxs, Y: pf1, Color: 1, Hollow: true})
 	}
-	bottom := linePanel{Title: "Memory size", XLabel: "practice rounds", YLabel: "memory tokens (mean per user)", YFloor: 0, YCeil: math.NaN()}
+	bottom := render.LinePanel{Title: "Memory size", XLabel: "practice rounds", YLabel: "memory tokens (mean per user)", YFloor: 0, YCeil: math.NaN()}
 	if curveMethod != "" {
 		cx := make([]float64, len(cRounds))
 		for i, r := range cRounds {
 			cx[i] = float64(r)
 		}
-		bottom.Series = append(bottom.Series, xySeries{Name: "after each round (" + curveMethod + ")", X: cx, Y: cTokens, Line: true, Color: 2})
+		bottom.Series = append(bottom.Series, render.XySeries{Name: "after each round (" + curveMethod + ")", X: cx, Y: cTokens, Line: true, Color: 2})
 	}
-	bottom.Series = append(bottom.Series, xySeries{Name: "evaluated memories", X: xs, Y: tok, Color: 3})
-	spec := st.figSpec("Memory evolution over practice rounds", "Redraws PraMem Figure 4", TwoColumn, st.s.ciNote())
-	png, err := lineFigure(spec, []linePanel{accP, f1P, bottom}, 3)
+	bottom.Series = append(bottom.Series, render.XySeries{Name: "evaluated memories", X: xs, Y: tok, Color: 3})
+	spec := st.figSpec("Memory evolution over practice rounds", "Redraws PraMem Figure 4", render.TwoColumn, st.s.ciNote())
+	png, err := render.LineFigure(spec, []render.LinePanel{accP, f1P, bottom}, 3)
 	if err != nil {
-		return figFiles{}, fmt.Errorf("pramem_evolution.png: %w", err)
+		return render.FigFiles{}, fmt.Errorf("pramem_evolution.png: %w", err)
 	}
 	return png, nil
 }

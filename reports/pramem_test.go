@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/memharness/memharness/reports/render"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -52,7 +53,7 @@ func copyPMRun(t testing.TB) string {
 	return dst
 }
 
-func writePM(t *testing.T, dir string) Artefacts {
+func writePM(t *testing.T, dir string) render.Artefacts {
 	t.Helper()
 	arts, err := Write(dir, pmOpts)
 	if err != nil {
@@ -96,7 +97,7 @@ func TestPraMemByHand(t *testing.T) {
 	dir := copyPMRun(t)
 	onBackbone(t, dir, "openai")
 	writePM(t, dir)
-	rep := filepath.Join(dir, ReportDir)
+	rep := filepath.Join(dir, render.ReportDir)
 
 	t2 := csvIndex(t, filepath.Join(rep, "pramem_table2.csv"), 1, 2, 3)
 	for _, tt := range []struct {
@@ -211,7 +212,7 @@ func TestPraMemGolden(t *testing.T) {
 		"pramem_table3.md", "pramem_table3.tex", "pramem_table3.csv",
 		"index.md",
 	} {
-		got, err := os.ReadFile(filepath.Join(dir, ReportDir, name))
+		got, err := os.ReadFile(filepath.Join(dir, render.ReportDir, name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -249,11 +250,11 @@ func TestPraMemDeterministic(t *testing.T) {
 			continue
 		}
 		got = append(got, a.Path)
-		x, err := os.ReadFile(filepath.Join(dirA, ReportDir, a.Path))
+		x, err := os.ReadFile(filepath.Join(dirA, render.ReportDir, a.Path))
 		if err != nil {
 			t.Fatal(err)
 		}
-		y, err := os.ReadFile(filepath.Join(dirB, ReportDir, a.Path))
+		y, err := os.ReadFile(filepath.Join(dirB, render.ReportDir, a.Path))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -352,7 +353,7 @@ func TestPraMemWhichStudies(t *testing.T) {
 			if d := cmp.Diff(tt.want, got); d != "" {
 				t.Errorf("studies written (-want +got):\n%s", d)
 			}
-			idx, err := os.ReadFile(filepath.Join(dir, ReportDir, "index.md"))
+			idx, err := os.ReadFile(filepath.Join(dir, render.ReportDir, "index.md"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -399,14 +400,14 @@ func TestPraMemNameFallback(t *testing.T) {
 	}
 	editRun(t, dir, nil, map[string]any{"methods": m.Methods})
 	writePM(t, dir)
-	t2 := csvIndex(t, filepath.Join(dir, ReportDir, "pramem_table2.csv"), 0, 2, 3)
+	t2 := csvIndex(t, filepath.Join(dir, render.ReportDir, "pramem_table2.csv"), 0, 2, 3)
 	if _, ok := t2["no_trial/overall/f1"]; ok {
 		t.Error("pramem_shallow was read as no_trial without a config")
 	}
 	if got := t2["no_consensus/overall/f1"]["method"]; got != "pramem_no_consensus" {
 		t.Errorf("no_consensus row is %q, want pramem_no_consensus", got)
 	}
-	md, err := os.ReadFile(filepath.Join(dir, ReportDir, "pramem_table2.md"))
+	md, err := os.ReadFile(filepath.Join(dir, render.ReportDir, "pramem_table2.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -414,7 +415,7 @@ func TestPraMemNameFallback(t *testing.T) {
 		t.Errorf("pramem_table2.md does not say the roles came from names:\n%s", md)
 	}
 	// Without a config, pramem_r10 reads as 10 of the paper's 80 rounds.
-	evo := csvIndex(t, filepath.Join(dir, ReportDir, "pramem_evolution.csv"), 0)
+	evo := csvIndex(t, filepath.Join(dir, render.ReportDir, "pramem_evolution.csv"), 0)
 	if r := evo["pramem_r10"]; r["round"] != "10" || r["total_rounds"] != "80" || r["paper_f1_percent"] != "28.3" {
 		t.Errorf("pramem_r10 = %v, want round 10 of 80 with the paper's 28.3", r)
 	}
@@ -583,7 +584,7 @@ func onBackbone(t *testing.T, dir, backbone string) {
 func TestPraMemSimTimesNothing(t *testing.T) {
 	dir := copyPMRun(t)
 	writePM(t, dir)
-	rep := filepath.Join(dir, ReportDir)
+	rep := filepath.Join(dir, render.ReportDir)
 	t3 := csvIndex(t, filepath.Join(rep, "pramem_table3.csv"), 0)
 	for _, m := range []string{"pramem", "memos"} {
 		if t3[m]["construction_seconds"] != "" || t3[m]["construction_minutes"] != "" || t3[m]["calls_per_user"] == "" {

@@ -6,19 +6,22 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/memharness/memharness/reports/render"
+	"github.com/memharness/memharness/reports/runinfo"
 )
 
 // writePraMem writes PraMem's studies beyond Table 1 (Table 2, Figures 4–6,
 // Table 3), each only when the run holds the methods it compares. The run
 // directory is the report folder's parent (Write always puts the report in
 // <run>/report).
-func (s *summary) writePraMem(dir string) ([]Artefact, error) {
-	st, err := s.newPraMemStudy(filepath.Dir(dir))
+func (s *summary) writePraMem(dir string, t1 *table1Once) ([]render.Artefact, error) {
+	st, err := s.newPraMemStudy(filepath.Dir(dir), t1)
 	if err != nil || st == nil {
 		return nil, err
 	}
-	var out []Artefact
-	for _, w := range []func(string) ([]Artefact, error){
+	var out []render.Artefact
+	for _, w := range []func(string) ([]render.Artefact, error){
 		st.writeTable2, st.writeEvolution, st.writeExperience, st.writeReview, st.writeTable3,
 	} {
 		arts, err := w(dir)
@@ -37,7 +40,7 @@ type pmDoc struct {
 	md, tex   string
 	header    []string
 	rows      [][]string
-	fig       figFiles
+	fig       render.FigFiles
 	what      string // what the study is, for the descriptions
 	extraCSVs []pmCSV
 }
@@ -49,7 +52,7 @@ type pmCSV struct {
 	desc   string
 }
 
-func (d pmDoc) write(dir string) ([]Artefact, error) {
+func (d pmDoc) write(dir string) ([]render.Artefact, error) {
 	for _, f := range []struct {
 		name string
 		body []byte
@@ -58,21 +61,21 @@ func (d pmDoc) write(dir string) ([]Artefact, error) {
 			return nil, fmt.Errorf("write %s: %w", f.name, err)
 		}
 	}
-	if err := WriteCSV(filepath.Join(dir, d.base+".csv"), d.header, d.rows); err != nil {
+	if err := render.WriteCSV(filepath.Join(dir, d.base+".csv"), d.header, d.rows); err != nil {
 		return nil, err
 	}
-	arts := []Artefact{
-		{d.base + ".md", d.what + " (Markdown)"},
-		{d.base + ".tex", "the same for LaTeX (needs the booktabs package)"},
-		{d.base + ".csv", d.what + " in tidy long format"},
+	arts := []render.Artefact{
+		{Path: d.base + ".md", Desc: d.what + " (Markdown)"},
+		{Path: d.base + ".tex", Desc: "the same for LaTeX (needs the booktabs package)"},
+		{Path: d.base + ".csv", Desc: d.what + " in tidy long format"},
 	}
 	for _, c := range d.extraCSVs {
-		if err := WriteCSV(filepath.Join(dir, c.name), c.header, c.rows); err != nil {
+		if err := render.WriteCSV(filepath.Join(dir, c.name), c.header, c.rows); err != nil {
 			return nil, err
 		}
-		arts = append(arts, Artefact{c.name, c.desc})
+		arts = append(arts, render.Artefact{Path: c.name, Desc: c.desc})
 	}
-	figs, err := writeFigure(dir, d.base, d.fig, d.what+" (figure)")
+	figs, err := render.WriteFigure(dir, d.base, d.fig, d.what+" (figure)")
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +84,7 @@ func (d pmDoc) write(dir string) ([]Artefact, error) {
 
 // pramemIndexNote is index.md's pointer to the PraMem studies present, with
 // the same caveat as their tables.
-func (s *summary) pramemIndexNote(arts []Artefact) string {
+func (s *summary) pramemIndexNote(arts []render.Artefact) string {
 	names := map[string]string{
 		"pramem_table2.md":     "Table 2 (ablations)",
 		"pramem_evolution.md":  "Figure 4 (memory evolution)",
@@ -92,7 +95,7 @@ func (s *summary) pramemIndexNote(arts []Artefact) string {
 	var links []string
 	for _, a := range arts {
 		if l, ok := names[a.Path]; ok {
-			links = append(links, fmt.Sprintf("%s: [%s](%s)", l, mdText(a.Path), a.Path))
+			links = append(links, fmt.Sprintf("%s: [%s](%s)", l, render.MdText(a.Path), a.Path))
 		}
 	}
 	if len(links) == 0 {
@@ -113,7 +116,7 @@ func (st *pramemStudy) paperCaveats() []string {
 	if m.Backbone == "sim" {
 		notes = append(notes, "The backbone is sim, a deterministic heuristic reader, not an LLM: these numbers validate the pipeline and show what each component lets the reader see; they are not LLM results and the paper's numbers are not a target.")
 	} else {
-		notes = append(notes, "Our backbone: "+backboneText(m.Backbone, m.Model)+". The paper ran this study with GPT-OSS-120B only.")
+		notes = append(notes, "Our backbone: "+runinfo.BackboneText(m.Backbone, m.Model)+". The paper ran this study with GPT-OSS-120B only.")
 	}
 	if strings.Contains(strings.ToLower(m.DataSource), "synth") {
 		notes = append(notes, "The data are synthetic, not PraMem's OmniBehavior test set.")
@@ -144,22 +147,22 @@ func (st *pramemStudy) figureTitle(study string) (head, sub string) {
 
 // figSpec is a PraMem figure's title, caption (which names the paper's
 // table or figure it redraws) and the interval note.
-func (st *pramemStudy) figSpec(title, redraws string, width vg.Length, notes ...string) figSpec {
-	return figSpec{Title: title, Caption: redraws + " · " + st.s.figCaption(), Notes: notes, Width: width}
+func (st *pramemStudy) figSpec(title, redraws string, width vg.Length, notes ...string) render.FigSpec {
+	return render.FigSpec{Title: title, Caption: redraws + " · " + st.s.figCaption(), Notes: notes, Width: width}
 }
 
 // backboneShort names our backbone in a panel title: "sim", or the model.
 func (st *pramemStudy) backboneShort() string {
 	m := st.s.run.manifest
 	if m.Backbone == "sim" || m.Model == "" {
-		return orDefault(m.Backbone, "unknown backbone")
+		return render.OrDefault(m.Backbone, "unknown backbone")
 	}
 	return m.Model
 }
 
 // groupedTeX renders t with a first header row of groups spanning columns
 // (e.g. "Ours" and "Paper") above the column names.
-func groupedTeX(t Table, groups []texGroup) string {
+func groupedTeX(t render.Table, groups []render.TeXGroup) string {
 	t.Groups = groups
 	return t.LaTeX()
 }

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/reports/lifemem"
+	"github.com/memharness/memharness/reports/render"
+	"github.com/memharness/memharness/reports/runinfo"
 )
 
 // Options tune a report. The zero value gives the defaults.
@@ -52,18 +55,12 @@ func (o Options) withDefaults() Options {
 }
 
 // ReportDir is the folder, inside a run directory, that Write fills.
-const ReportDir = "report"
+const ReportDir = render.ReportDir
 
-// Artefact is one written file, relative to the report folder.
-type Artefact struct {
-	Path string
-	Desc string
-}
-
-// Artefacts lists what Write produced, in writing order.
-type Artefacts struct {
-	Dir   string
-	Files []Artefact
+// WriteLifeMemSweep compares the lifelong runs of a sweep (LifeMem's
+// Tables 5 and 8; see lifemem.WriteSweep).
+func WriteLifeMemSweep(outDir string, runDirs []string, kinds []envs.Entry) (render.Artefacts, error) {
+	return lifemem.WriteSweep(outDir, runDirs, kinds)
 }
 
 // Write reads <runDir>/manifest.json and <runDir>/samples.jsonl and writes
@@ -73,54 +70,57 @@ type Artefacts struct {
 // also get PraMem's Table 1 (table1.*, table1_fields.csv, table1_vs_paper.*).
 // Runs holding PraMem's ablations, snapshots or memory systems also get
 // its Table 2, Figures 4-6 and Table 3 (pramem_*; see pramem.go).
-func Write(runDir string, opts Options) (Artefacts, error) {
+func Write(runDir string, opts Options) (render.Artefacts, error) {
 	opts = opts.withDefaults()
 	if opts.Iters < 1 || !(opts.Level > 0 && opts.Level < 1) {
-		return Artefacts{}, fmt.Errorf("report: need iters >= 1 and 0 < level < 1, got %d and %v", opts.Iters, opts.Level)
+		return render.Artefacts{}, fmt.Errorf("report: need iters >= 1 and 0 < level < 1, got %d and %v", opts.Iters, opts.Level)
 	}
-	if HasLifeMem(runDir) { // LifeMem's lifelong protocol keeps its own results (no samples.jsonl)
-		return WriteLifeMem(runDir, opts.Envs)
+	if lifemem.HasResults(runDir) { // LifeMem's lifelong protocol keeps its own results (no samples.jsonl)
+		return lifemem.Write(runDir, opts.Envs)
 	}
 	r, err := loadRun(runDir, opts)
 	if err != nil {
-		return Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)
+		return render.Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)
 	}
 	s, err := summarise(r, opts)
 	if err != nil {
-		return Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)
+		return render.Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)
 	}
-	out := Artefacts{Dir: filepath.Join(runDir, ReportDir)}
+	out := render.Artefacts{Dir: filepath.Join(runDir, render.ReportDir)}
 	if err := os.MkdirAll(out.Dir, 0o755); err != nil {
-		return Artefacts{}, fmt.Errorf("report: %w", err)
+		return render.Artefacts{}, fmt.Errorf("report: %w", err)
 	}
 	// usage.json says whether the run was priced, which the CSVs and the
 	// Parquet file need before the index does.
-	s.plan = readPlan(runDir)
-	if s.runUsage, err = readUsage(runDir); err != nil {
-		return Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)
+	s.plan = runinfo.ReadPlan(runDir)
+	if s.runUsage, err = runinfo.ReadUsage(runDir); err != nil {
+		return render.Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)
 	}
-	steps := []func(dir string) ([]Artefact, error){
+	// PraMem's Table 1 is built once, for its own files and the studies'
+	// intervals.
+	t1 := &table1Once{s: s}
+	steps := []func(dir string) ([]render.Artefact, error){
 		s.writeMetricsCSV,
 		s.writeConfusion,
 		s.writeTables,
-		s.writeTable1,
-		s.writePraMem,
+		func(dir string) ([]render.Artefact, error) { return s.writeTable1(dir, t1) },
+		func(dir string) ([]render.Artefact, error) { return s.writePraMem(dir, t1) },
 		s.writeHeatMaps,
 		s.writeParquet,
 	}
 	for _, step := range steps {
 		arts, err := step(out.Dir)
 		if err != nil {
-			return Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)
+			return render.Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)
 		}
 		out.Files = append(out.Files, arts...)
 	}
-	if err := stampCSVs(out.Dir, out.Files, provenanceOf(r.manifest)); err != nil {
-		return Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)
+	if err := runinfo.StampCSVs(out.Dir, out.Files, runinfo.ProvenanceOf(r.manifest)); err != nil {
+		return render.Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)
 	}
 	idx, err := s.writeIndex(out.Dir, out.Files)
 	if err != nil {
-		return Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)
+		return render.Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)
 	}
 	out.Files = append(out.Files, idx)
 	return out, nil

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/memharness/memharness/reports/render"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -43,7 +44,7 @@ func copyRun(t *testing.T) string {
 	return dir
 }
 
-func writeReport(t *testing.T) (string, Artefacts) {
+func writeReport(t *testing.T) (string, render.Artefacts) {
 	t.Helper()
 	dir := copyRun(t)
 	arts, err := Write(dir, testOpts)
@@ -56,7 +57,7 @@ func writeReport(t *testing.T) (string, Artefacts) {
 func TestWriteGolden(t *testing.T) {
 	dir, _ := writeReport(t)
 	for _, name := range []string{"metrics.csv", "table.md", "table.tex", "confusion_long_context.csv", "confusion_pramem_norm.csv", "index.md"} {
-		got, err := os.ReadFile(filepath.Join(dir, ReportDir, name))
+		got, err := os.ReadFile(filepath.Join(dir, render.ReportDir, name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,7 +85,7 @@ func TestWriteGolden(t *testing.T) {
 // out by hand from testdata/run/samples.jsonl.
 func TestMetricsByHand(t *testing.T) {
 	dir, _ := writeReport(t)
-	f, err := os.Open(filepath.Join(dir, ReportDir, "metrics.csv"))
+	f, err := os.Open(filepath.Join(dir, render.ReportDir, "metrics.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,11 +149,11 @@ func TestWriteDeterministic(t *testing.T) {
 	var names []string
 	for _, a := range artsA.Files {
 		names = append(names, a.Path)
-		a1, err := os.ReadFile(filepath.Join(dirA, ReportDir, a.Path))
+		a1, err := os.ReadFile(filepath.Join(dirA, render.ReportDir, a.Path))
 		if err != nil {
 			t.Fatal(err)
 		}
-		b1, err := os.ReadFile(filepath.Join(dirB, ReportDir, a.Path))
+		b1, err := os.ReadFile(filepath.Join(dirB, render.ReportDir, a.Path))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -167,7 +168,7 @@ func TestWriteDeterministic(t *testing.T) {
 
 func TestConfusionPNG(t *testing.T) {
 	dir, _ := writeReport(t)
-	f, err := os.Open(filepath.Join(dir, ReportDir, "confusion.png"))
+	f, err := os.Open(filepath.Join(dir, render.ReportDir, "confusion.png"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +186,7 @@ func TestSamplesParquet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(filepath.Join(dir, ReportDir, "samples.parquet"))
+	f, err := os.Open(filepath.Join(dir, render.ReportDir, "samples.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +256,7 @@ func TestInferredClasses(t *testing.T) {
 	if _, err := Write(dir, opts); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := os.ReadFile(filepath.Join(dir, ReportDir, "metrics.csv"))
+	got, _ := os.ReadFile(filepath.Join(dir, render.ReportDir, "metrics.csv"))
 	want, _ := os.ReadFile(filepath.Join("testdata", "golden", "metrics.csv"))
 	if !bytes.Equal(got, want) {
 		t.Error("inferred classes changed metrics.csv")

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
 
 	"github.com/memharness/memharness/metrics"
 	"github.com/memharness/memharness/runlog"
@@ -156,10 +155,6 @@ type summary struct {
 	runUsage map[string]runlog.MethodUsage
 	// plan is the plan the run stored at its start (nil: none).
 	plan *runlog.PlanTotals
-
-	t1once sync.Once // Table 1 is built once and shared by its figures
-	t1     *table1
-	t1err  error
 }
 
 func summarise(r *run, opts Options) (*summary, error) {

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/memharness/memharness/reports/render"
+	"github.com/memharness/memharness/reports/runinfo"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -43,7 +45,7 @@ type sweepMetric struct {
 // readSweepMetric reads the headline metric of one variant's report.
 func readSweepMetric(reportDir string) (sweepMetric, error) {
 	if rows, err := readCSVRows(filepath.Join(reportDir, "table1.csv")); err == nil {
-		m := sweepMetric{name: "Overall F1 (%)", unit: unitPercent, at: map[string]sweepPoint{}}
+		m := sweepMetric{name: "Overall F1 (%)", unit: render.UnitPercent, at: map[string]sweepPoint{}}
 		for _, r := range rows {
 			if r["scene"] == "overall" && r["metric"] == "f1" {
 				m.add(r["method"], r["value"], r["ci_low"], r["ci_high"])
@@ -54,7 +56,7 @@ func readSweepMetric(reportDir string) (sweepMetric, error) {
 		return sweepMetric{}, err
 	}
 	if rows, err := readCSVRows(filepath.Join(reportDir, "lifemem_table2.csv")); err == nil {
-		m := sweepMetric{name: "average OP (%)", unit: unitPercent, at: map[string]sweepPoint{}}
+		m := sweepMetric{name: "average OP (%)", unit: render.UnitPercent, at: map[string]sweepPoint{}}
 		for _, r := range rows {
 			if r["category"] == "Avg" && r["metric"] == "op" {
 				m.add(r["method"], r["value"], "", "")
@@ -151,13 +153,13 @@ func sweptValue(name string) (key string, x float64, rest string, ok bool) {
 // samples, errors, links), sweep.csv and, when the variants differ in a
 // numeric value, sweep.png (the metric against that value, one line per
 // method and named variant, CIs as error bars).
-func WriteSweep(root string, variants []SweepVariant) (Artefacts, error) {
+func WriteSweep(root string, variants []SweepVariant) (render.Artefacts, error) {
 	vs := slices.Clone(variants)
 	slices.SortStableFunc(vs, func(a, b SweepVariant) int {
-		if naturalLess(a.Name, b.Name) {
+		if render.NaturalLess(a.Name, b.Name) {
 			return -1
 		}
-		if naturalLess(b.Name, a.Name) {
+		if render.NaturalLess(b.Name, a.Name) {
 			return 1
 		}
 		return 0
@@ -167,7 +169,7 @@ func WriteSweep(root string, variants []SweepVariant) (Artefacts, error) {
 	metricName := ""
 	var problems []string
 	for i, v := range vs {
-		m, err := readSweepMetric(filepath.Join(v.Dir, ReportDir))
+		m, err := readSweepMetric(filepath.Join(v.Dir, render.ReportDir))
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("%s: no metrics (%v)", v.Name, err))
 			continue
@@ -183,22 +185,22 @@ func WriteSweep(root string, variants []SweepVariant) (Artefacts, error) {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Sweep %s\n\n", mdText(filepath.Base(root)))
+	fmt.Fprintf(&b, "# Sweep %s\n\n", render.MdText(filepath.Base(root)))
 	if metricName != "" {
-		fmt.Fprintf(&b, "Metric: %s, point estimate [bootstrap CI] per method; variants in numeric order.\n\n", mdText(metricName))
+		fmt.Fprintf(&b, "Metric: %s, point estimate [bootstrap CI] per method; variants in numeric order.\n\n", render.MdText(metricName))
 	}
 	b.WriteString("| variant |")
 	for _, m := range methods {
-		b.WriteString(" " + mdCell(m) + " |")
+		b.WriteString(" " + render.MdCell(m) + " |")
 	}
 	b.WriteString(" samples | errored | report |\n|---|")
 	b.WriteString(strings.Repeat("---|", len(methods)+3) + "\n")
-	header := append([]string{"variant", "swept_key", "swept_value", "method", "metric", "value", "ci_low", "ci_high", "unit", "samples", "errored", "same_as"}, provenanceColumns...)
+	header := append([]string{"variant", "swept_key", "swept_value", "method", "metric", "value", "ci_low", "ci_high", "unit", "samples", "errored", "same_as"}, runinfo.ProvenanceColumns...)
 	var rows [][]string
 	for i, v := range vs {
-		name := mdCell(v.Name)
+		name := render.MdCell(v.Name)
 		if v.SameAs != "" {
-			name += " (same run as " + mdCell(v.SameAs) + ": the sim backbone ignores model name and sampling parameters)"
+			name += " (same run as " + render.MdCell(v.SameAs) + ": the sim backbone ignores model name and sampling parameters)"
 		}
 		fmt.Fprintf(&b, "| %s |", name)
 		key, x, _, numeric := sweptValue(v.Name)
@@ -221,18 +223,18 @@ func WriteSweep(root string, variants []SweepVariant) (Artefacts, error) {
 					planned = strconv.Itoa(v.Planned)
 				}
 				pv := variantProvenance(v)
-				rows = append(rows, []string{v.Name, key, xs, m, metricName, num(p.v), num(p.lo), num(p.hi), metrics[i].unit,
+				rows = append(rows, []string{v.Name, key, xs, m, metricName, render.Num(p.v), render.Num(p.lo), render.Num(p.hi), metrics[i].unit,
 					planned, strconv.Itoa(v.Errored), v.SameAs, pv.Backbone, pv.Model, pv.DataSource, pv.Harness})
 			}
 			b.WriteString(" " + cell + " |")
 		}
-		rel, _ := filepath.Rel(root, filepath.Join(v.Dir, ReportDir, "index.md"))
+		rel, _ := filepath.Rel(root, filepath.Join(v.Dir, render.ReportDir, "index.md"))
 		fmt.Fprintf(&b, " %d | %d | [index](%s) |\n", v.Planned, v.Errored, filepath.ToSlash(rel))
 	}
 	for _, p := range problems {
-		b.WriteString("\n- " + mdText(p))
+		b.WriteString("\n- " + render.MdText(p))
 	}
-	arts := Artefacts{Dir: root}
+	arts := render.Artefacts{Dir: root}
 	fig, hasFig, err := sweepPlot(filepath.Base(root), metricName, vs, metrics, methods)
 	if err != nil {
 		return arts, err
@@ -246,13 +248,13 @@ func WriteSweep(root string, variants []SweepVariant) (Artefacts, error) {
 	if err := os.WriteFile(filepath.Join(root, "sweep.md"), []byte(b.String()), 0o644); err != nil {
 		return arts, fmt.Errorf("write sweep.md: %w", err)
 	}
-	arts.Files = append(arts.Files, Artefact{"sweep.md", "the variants compared: headline metric ± CI per method"})
-	if err := WriteCSV(filepath.Join(root, "sweep.csv"), header, rows); err != nil {
+	arts.Files = append(arts.Files, render.Artefact{Path: "sweep.md", Desc: "the variants compared: headline metric ± CI per method"})
+	if err := render.WriteCSV(filepath.Join(root, "sweep.csv"), header, rows); err != nil {
 		return arts, err
 	}
-	arts.Files = append(arts.Files, Artefact{"sweep.csv", "the same comparison, one row per variant and method"})
+	arts.Files = append(arts.Files, render.Artefact{Path: "sweep.csv", Desc: "the same comparison, one row per variant and method"})
 	if hasFig {
-		figs, err := writeFigure(root, "sweep", fig, "the metric against the swept value")
+		figs, err := render.WriteFigure(root, "sweep", fig, "the metric against the swept value")
 		if err != nil {
 			return arts, err
 		}
@@ -265,7 +267,7 @@ func WriteSweep(root string, variants []SweepVariant) (Artefacts, error) {
 // and named variant when the values are numbers, and one point per variant
 // and method otherwise (e.g. a stream=similarity/random/buffer sweep); ok is
 // false when no variant has a metric.
-func sweepPlot(name, metric string, vs []SweepVariant, ms []sweepMetric, methods []string) (f figFiles, ok bool, err error) {
+func sweepPlot(name, metric string, vs []SweepVariant, ms []sweepMetric, methods []string) (f render.FigFiles, ok bool, err error) {
 	type curve struct {
 		name       string
 		x, y, l, h []float64
@@ -297,7 +299,7 @@ func sweepPlot(name, metric string, vs []SweepVariant, ms []sweepMetric, methods
 			c.x, c.y, c.l, c.h = append(c.x, x), append(c.y, p.v), append(c.l, p.lo), append(c.h, p.hi)
 		}
 	}
-	spec := figSpec{Title: "Sweep " + name, Width: OneColumn,
+	spec := render.FigSpec{Title: "Sweep " + name, Width: render.OneColumn,
 		Caption: fmt.Sprintf("%d variants of %s; each variant's own report holds its provenance", len(vs), name),
 		Notes:   []string{sweepCINote(vs)}}
 	for _, v := range vs {
@@ -309,7 +311,7 @@ func sweepPlot(name, metric string, vs []SweepVariant, ms []sweepMetric, methods
 	if len(curves) == 0 {
 		return sweepCategorical(spec, metric, vs, ms, methods)
 	}
-	panel := linePanel{Title: metric + " against " + xKey, XLabel: xKey, YLabel: metric, YFloor: 0, YCeil: math.NaN()}
+	panel := render.LinePanel{Title: metric + " against " + xKey, XLabel: xKey, YLabel: metric, YFloor: 0, YCeil: math.NaN()}
 	for _, c := range curves {
 		for _, x := range c.x {
 			if !slices.Contains(panel.XTicks, x) {
@@ -321,23 +323,23 @@ func sweepPlot(name, metric string, vs []SweepVariant, ms []sweepMetric, methods
 		panel.XTicks = nil // too many to label each
 	}
 	for k, c := range curves {
-		panel.Series = append(panel.Series, xySeries{Name: c.name, X: c.x, Y: c.y, Lo: c.l, Hi: c.h, Line: true, Color: k})
+		panel.Series = append(panel.Series, render.XySeries{Name: c.name, X: c.x, Y: c.y, Lo: c.l, Hi: c.h, Line: true, Color: k})
 	}
-	f, err = lineFigure(spec, []linePanel{panel}, 1)
+	f, err = render.LineFigure(spec, []render.LinePanel{panel}, 1)
 	return f, err == nil, err
 }
 
 // sweepCategorical is the sweep figure for variants without a numeric
 // value: the metric of each method at each variant, as points with their
 // intervals.
-func sweepCategorical(spec figSpec, metric string, vs []SweepVariant, ms []sweepMetric, methods []string) (figFiles, bool, error) {
-	panel := barPanel{Title: metric + " by variant", YLabel: metric, Dots: true}
+func sweepCategorical(spec render.FigSpec, metric string, vs []SweepVariant, ms []sweepMetric, methods []string) (render.FigFiles, bool, error) {
+	panel := render.BarPanel{Title: metric + " by variant", YLabel: metric, Dots: true}
 	for _, v := range vs {
 		panel.Groups = append(panel.Groups, v.Name)
 	}
 	any := false
 	for _, m := range methods {
-		sr := barSeries{Name: m}
+		sr := render.BarSeries{Name: m}
 		for i := range vs {
 			p, ok := ms[i].at[m]
 			if !ok {
@@ -349,20 +351,20 @@ func sweepCategorical(spec figSpec, metric string, vs []SweepVariant, ms []sweep
 		panel.Series = append(panel.Series, sr)
 	}
 	if !any {
-		return figFiles{}, false, nil
+		return render.FigFiles{}, false, nil
 	}
-	f, err := barFigure(spec, []barPanel{panel}, 1, false)
+	f, err := render.BarFigure(spec, []render.BarPanel{panel}, 1, false)
 	return f, err == nil, err
 }
 
 // variantProvenance is the provenance of a sweep variant's run (its
 // manifest; a LifeMem run's lifelong record fills what the manifest lacks).
-func variantProvenance(v SweepVariant) provenance {
+func variantProvenance(v SweepVariant) runinfo.Provenance {
 	m, err := runlog.ReadManifest(filepath.Join(v.Dir, runlog.ManifestFile))
 	if err != nil {
-		return provenance{}
+		return runinfo.Provenance{}
 	}
-	return provenanceOf(m)
+	return runinfo.ProvenanceOf(m)
 }
 
 // sweepCINote says what the sweep figure's error bars are: the variants'

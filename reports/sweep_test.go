@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/memharness/memharness/reports/render"
 )
 
 // A sweep over top_k lists its variants in numeric order with the metric
@@ -17,14 +19,14 @@ func TestWriteSweep(t *testing.T) {
 		for _, named := range []string{"sim-eager", "sim-default"} {
 			name := fmt.Sprintf("%s__top_k=%d", named, k)
 			dir := filepath.Join(root, name)
-			if err := os.MkdirAll(filepath.Join(dir, ReportDir), 0o755); err != nil {
+			if err := os.MkdirAll(filepath.Join(dir, render.ReportDir), 0o755); err != nil {
 				t.Fatal(err)
 			}
 			acc := 0.3 + float64(k)/100
 			csv := "method,field,metric,value,ci_low,ci_high,n,unit\n" +
 				fmt.Sprintf("rag,movie_rating,accuracy_all,%f,%f,%f,100,%%\n", acc, acc-0.05, acc+0.05) +
 				"rag,all,calls,100,,,100,count\n"
-			if err := os.WriteFile(filepath.Join(dir, ReportDir, "metrics.csv"), []byte(csv), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, render.ReportDir, "metrics.csv"), []byte(csv), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			vs = append(vs, SweepVariant{Name: name, Dir: dir, Planned: 100})

@@ -154,13 +154,21 @@ type table1 struct {
 	methods []*t1Method
 }
 
-// table1 builds Table 1, or returns nil when the run has no binary field
-// with an OmniBehavior prefix.
-// table1 builds Table 1 once per summary (its bootstraps are the costly
-// part of a report) and returns the same result to every later caller.
-func (s *summary) table1() (*table1, error) {
-	s.t1once.Do(func() { s.t1, s.t1err = s.buildTable1() })
-	return s.t1, s.t1err
+// table1Once builds Table 1 once per report (its bootstraps are the costly
+// part of a report) for Table 1's own writer and PraMem's studies, which
+// draw its intervals; the generic summary knows nothing of it.
+type table1Once struct {
+	s    *summary
+	once sync.Once
+	t    *table1
+	err  error
+}
+
+// get returns Table 1, or nil when the run has no binary field with an
+// OmniBehavior prefix; every caller gets the same result.
+func (o *table1Once) get() (*table1, error) {
+	o.once.Do(func() { o.t, o.err = o.s.buildTable1() })
+	return o.t, o.err
 }
 
 func (s *summary) buildTable1() (*table1, error) {

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/memharness/memharness/metrics"
+	"github.com/memharness/memharness/reports/render"
 )
 
 // table1PNG draws grouped bars: x = the scenes and Overall, one bar per
@@ -14,7 +15,7 @@ import (
 // and drawn empty. Methods keep the config's order (the report's tables
 // put the baseline first; a figure reads better in the order the methods
 // were designed, e.g. rounds 5, 10, 20).
-func (s *summary) table1PNG(t *table1) (figFiles, error) {
+func (s *summary) table1PNG(t *table1) (render.FigFiles, error) {
 	var labels []string
 	for i := range t1Overall + 1 {
 		l := t1Label(i)
@@ -27,24 +28,24 @@ func (s *summary) table1PNG(t *table1) (figFiles, error) {
 	// Points with intervals on axes that span the data: F1 stays under
 	// 30 % and ACC differences of a point or two sit near 90 %, which bars
 	// from 0 to 100 would flatten.
-	f1 := barPanel{Title: "F1 (positive class)", YLabel: "F1 (%)", Groups: labels, Dots: true}
-	acc := barPanel{Title: "Accuracy", YLabel: "ACC (%)", Groups: labels, Dots: true}
+	f1 := render.BarPanel{Title: "F1 (positive class)", YLabel: "F1 (%)", Groups: labels, Dots: true}
+	acc := render.BarPanel{Title: "Accuracy", YLabel: "ACC (%)", Groups: labels, Dots: true}
 	for _, m := range methods {
 		for _, p := range []struct {
-			panel *barPanel
+			panel *render.BarPanel
 			ivs   [5]metrics.Interval
 		}{{&f1, m.F1}, {&acc, m.ACC}} {
-			sr := barSeries{Name: m.Method}
+			sr := render.BarSeries{Name: m.Method}
 			for _, iv := range p.ivs {
 				sr.Values, sr.Lo, sr.Hi = append(sr.Values, iv.Point), append(sr.Lo, iv.Lo), append(sr.Hi, iv.Hi)
 			}
 			p.panel.Series = append(p.panel.Series, sr)
 		}
 	}
-	spec := figSpec{Title: "F1 and accuracy by scene", Caption: "Redraws Table 1 · " + s.figCaption(), Notes: []string{s.ciNote()}, Width: TwoColumn}
-	fig, err := barFigure(spec, []barPanel{f1, acc}, 1, false)
+	spec := render.FigSpec{Title: "F1 and accuracy by scene", Caption: "Redraws Table 1 · " + s.figCaption(), Notes: []string{s.ciNote()}, Width: render.TwoColumn}
+	fig, err := render.BarFigure(spec, []render.BarPanel{f1, acc}, 1, false)
 	if err != nil {
-		return figFiles{}, fmt.Errorf("table1.png: %w", err)
+		return render.FigFiles{}, fmt.Errorf("table1.png: %w", err)
 	}
 	return fig, nil
 }
@@ -64,7 +65,7 @@ func figureOrder(ms []*t1Method, manifest []string) []*t1Method {
 		if ri != rj {
 			return ri < rj
 		}
-		return naturalLess(out[i].Method, out[j].Method)
+		return render.NaturalLess(out[i].Method, out[j].Method)
 	})
 	return out
 }

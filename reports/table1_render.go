@@ -10,22 +10,24 @@ import (
 
 	"github.com/memharness/memharness/metrics"
 	"github.com/memharness/memharness/reports/paper"
+	"github.com/memharness/memharness/reports/render"
+	"github.com/memharness/memharness/reports/runinfo"
 )
 
 // writeTable1 writes the OmniBehavior Table 1 artefacts when the run has
 // binary fields with the OmniBehavior prefixes; otherwise it writes nothing.
-func (s *summary) writeTable1(dir string) ([]Artefact, error) {
-	t, err := s.table1()
+func (s *summary) writeTable1(dir string, t1 *table1Once) ([]render.Artefact, error) {
+	t, err := t1.get()
 	if err != nil || t == nil {
 		return nil, err
 	}
-	if err := WriteCSV(filepath.Join(dir, "table1.csv"), table1Header, s.table1CSV(t)); err != nil {
+	if err := render.WriteCSV(filepath.Join(dir, "table1.csv"), table1Header, s.table1CSV(t)); err != nil {
 		return nil, err
 	}
-	if err := WriteCSV(filepath.Join(dir, "table1_fields.csv"), table1FieldsHeader, s.table1FieldsCSV(t)); err != nil {
+	if err := render.WriteCSV(filepath.Join(dir, "table1_fields.csv"), table1FieldsHeader, s.table1FieldsCSV(t)); err != nil {
 		return nil, err
 	}
-	if err := WriteCSV(filepath.Join(dir, "table1_vs_paper.csv"), table1PaperHeader, s.table1PaperCSV(t)); err != nil {
+	if err := render.WriteCSV(filepath.Join(dir, "table1_vs_paper.csv"), table1PaperHeader, s.table1PaperCSV(t)); err != nil {
 		return nil, err
 	}
 	main := s.table1Main(t)
@@ -53,33 +55,19 @@ func (s *summary) writeTable1(dir string) ([]Artefact, error) {
 	if err != nil {
 		return nil, err
 	}
-	figArts, err := writeFigure(dir, "table1", png, "grouped points of scene and Overall F1 and ACC with their intervals, one marker per method")
+	figArts, err := render.WriteFigure(dir, "table1", png, "grouped points of scene and Overall F1 and ACC with their intervals, one marker per method")
 	if err != nil {
 		return nil, err
 	}
-	return append([]Artefact{
-		{"table1.md", "OmniBehavior Table 1 in the paper's layout (methods × Video/Live/Ads/E-commerce × ACC/F1 + Overall), then scene and Overall intervals and per-field detail (Markdown)"},
-		{"table1.tex", "the same Table 1 for LaTeX (needs the booktabs package)"},
-		{"table1.csv", "Table 1 in tidy long format (method, scene, metric, value, ci_low, ci_high, unit), values in %"},
-		{"table1_fields.csv", "Table 1 per binary field: n, invalid rate, counts, ACC and F1 in % rounded as the reference"},
-		{"table1_vs_paper.md", "Table 1 beside the paper's numbers for both backbones (GPT-OSS-120B, Qwen3.5-35B-A3B), with deltas (Markdown)"},
-		{"table1_vs_paper.tex", "the same comparison for LaTeX"},
-		{"table1_vs_paper.csv", "the comparison in tidy long format (paper backbone, method, scene, metric, ours, CI, paper, delta, unit)"},
+	return append([]render.Artefact{
+		{Path: "table1.md", Desc: "OmniBehavior Table 1 in the paper's layout (methods × Video/Live/Ads/E-commerce × ACC/F1 + Overall), then scene and Overall intervals and per-field detail (Markdown)"},
+		{Path: "table1.tex", Desc: "the same Table 1 for LaTeX (needs the booktabs package)"},
+		{Path: "table1.csv", Desc: "Table 1 in tidy long format (method, scene, metric, value, ci_low, ci_high, unit), values in %"},
+		{Path: "table1_fields.csv", Desc: "Table 1 per binary field: n, invalid rate, counts, ACC and F1 in % rounded as the reference"},
+		{Path: "table1_vs_paper.md", Desc: "Table 1 beside the paper's numbers for both backbones (GPT-OSS-120B, Qwen3.5-35B-A3B), with deltas (Markdown)"},
+		{Path: "table1_vs_paper.tex", Desc: "the same comparison for LaTeX"},
+		{Path: "table1_vs_paper.csv", Desc: "the comparison in tidy long format (paper backbone, method, scene, metric, ours, CI, paper, delta, unit)"},
 	}, figArts...), nil
-}
-
-func (s *summary) mdDoc(parts ...string) string {
-	return "# " + mdCell(s.title()) + "\n\n" + strings.Join(parts, "")
-}
-
-func (s *summary) texDoc(parts ...string) string { return texFile(s.title(), parts...) }
-
-// f2 formats a percentage with two decimals; undefined values are "—".
-func f2(v float64) string {
-	if math.IsNaN(v) {
-		return "—"
-	}
-	return strconv.FormatFloat(v+0, 'f', 2, 64)
 }
 
 // f1d formats a paper value (printed with one decimal).
@@ -137,10 +125,10 @@ func (s *summary) table1Notes(t *table1) []string {
 }
 
 // table1Main is Table 1 in the paper's layout.
-func (s *summary) table1Main(t *table1) Table {
-	tab := Table{Title: s.title() + " — Table 1 (ACC / F1, %)", Columns: t1Columns("Method")}
+func (s *summary) table1Main(t *table1) render.Table {
+	tab := render.Table{Title: s.title() + " — Table 1 (ACC / F1, %)", Columns: t1Columns("Method")}
 	for _, m := range t.methods {
-		row := []string{m.Method + emptyMemoryNote(s.run.manifest, m.Method)}
+		row := []string{m.Method + runinfo.EmptyMemoryNote(s.run.manifest, m.Method)}
 		for i := range t1Overall + 1 {
 			row = append(row, f2(m.Point.ACC[i]), f2(m.Point.F1[i]))
 		}
@@ -165,7 +153,7 @@ func (s *summary) table1Main(t *table1) Table {
 	tab.Source = s.texSource()
 	tab.Best = map[int]int{}
 	for c := 1; c < len(tab.Columns); c++ {
-		tab.Best[c] = higherBest
+		tab.Best[c] = render.HigherBest
 	}
 	tab.TeXNotes = []string{"Per binary field over valid answers (F1 of the positive class " + s.opts.Positive + "); scene = mean of its fields, Overall = mean of the scenes; one decimal, as the paper prints (table1.csv has two). Best per column in bold."}
 	if absent := s.absentScenes(t); absent != "" {
@@ -178,9 +166,9 @@ func (s *summary) table1Main(t *table1) Table {
 }
 
 // table1CI lists scene and Overall values with their bootstrap intervals.
-func (s *summary) table1CI(t *table1) Table {
+func (s *summary) table1CI(t *table1) render.Table {
 	ci := s.ciLabel()
-	tab := Table{
+	tab := render.Table{
 		Title:      s.title() + " — Table 1 with intervals",
 		Columns:    []string{"Method", "Scene", "n", "Invalid %", "ACC " + ci, "F1 " + ci},
 		Caption:    fmt.Sprintf("Table 1 with %g%% intervals: ACC and F1 (%%) per scene.", 100*s.opts.Level),
@@ -200,7 +188,7 @@ func (s *summary) table1CI(t *table1) Table {
 				continue
 			}
 			tab.Rows = append(tab.Rows, []string{m.Method, t1Label(i), strconv.Itoa(m.SceneN[i]),
-				pct(nanDiv(m.SceneInvalid[i], m.SceneN[i])), t1Interval(m.ACC[i]), t1Interval(m.F1[i])})
+				render.Pct(nanDiv(m.SceneInvalid[i], m.SceneN[i])), t1Interval(m.ACC[i]), t1Interval(m.F1[i])})
 		}
 	}
 	tab.Notes = []string{
@@ -213,7 +201,7 @@ func (s *summary) table1CI(t *table1) Table {
 		}
 	}
 	tab.TeXNotes = append([]string{fmt.Sprintf("Percentile bootstrap clustered by user (%d resamples); n: finished questions; Invalid %%: never parsed, excluded.", s.opts.Iters)},
-		condenseNotes(tab.Notes[2:])...)
+		render.CondenseNotes(tab.Notes[2:])...)
 	return tab
 }
 
@@ -225,8 +213,8 @@ func t1Interval(iv metrics.Interval) string {
 }
 
 // table1Fields is the per-field detail.
-func (s *summary) table1Fields(t *table1) Table {
-	tab := Table{
+func (s *summary) table1Fields(t *table1) render.Table {
+	tab := render.Table{
 		Title:   s.title() + " — Table 1 per field",
 		Columns: []string{"Method", "Field", "Scene", "n", "Invalid %", "TP/FP/FN/TN", "ACC", "F1"},
 		Caption: "Table 1 per binary field (%).", Source: s.texSource(),
@@ -241,7 +229,7 @@ func (s *summary) table1Fields(t *table1) Table {
 		for _, f := range m.Fields {
 			c := f.Counts
 			tab.Rows = append(tab.Rows, []string{m.Method, f.Field, t1Label(f.Scene), strconv.Itoa(f.N),
-				pct(nanDiv(f.Invalid, f.N)), fmt.Sprintf("%d/%d/%d/%d", c.TP, c.FP, c.FN, c.TN), f2(f.ACC), f2(f.F1)})
+				render.Pct(nanDiv(f.Invalid, f.N)), fmt.Sprintf("%d/%d/%d/%d", c.TP, c.FP, c.FN, c.TN), f2(f.ACC), f2(f.F1)})
 		}
 	}
 	tab.Notes = []string{"Counts are over valid answers; ACC and F1 are in % rounded to 2 decimals, the values the scene means average."}
@@ -264,7 +252,7 @@ func (s *summary) table1CSV(t *table1) [][]string {
 				name string
 				iv   metrics.Interval
 			}{{"acc", m.ACC[i]}, {"f1", m.F1[i]}} {
-				rows = append(rows, []string{m.Method, t1Name(i), x.name, num(x.iv.Point), num(x.iv.Lo), num(x.iv.Hi), unitPercent})
+				rows = append(rows, []string{m.Method, t1Name(i), x.name, render.Num(x.iv.Point), render.Num(x.iv.Lo), render.Num(x.iv.Hi), render.UnitPercent})
 			}
 		}
 	}
@@ -280,9 +268,9 @@ func (s *summary) table1FieldsCSV(t *table1) [][]string {
 		for _, f := range m.Fields {
 			c := f.Counts
 			rows = append(rows, []string{m.Method, t1Name(f.Scene), f.Field, strconv.Itoa(f.N), strconv.Itoa(c.valid()),
-				strconv.Itoa(f.Invalid), num(100 * nanDiv(f.Invalid, f.N)),
+				strconv.Itoa(f.Invalid), render.Num(100 * nanDiv(f.Invalid, f.N)),
 				strconv.Itoa(c.TP), strconv.Itoa(c.FP), strconv.Itoa(c.FN), strconv.Itoa(c.TN),
-				num(f.ACC), num(f.F1)})
+				render.Num(f.ACC), render.Num(f.F1)})
 		}
 	}
 	return rows
@@ -302,13 +290,13 @@ func paperValue(r paper.Row, i int, f1 bool) float64 {
 
 // table1VsPaper puts each method beside the paper's row of the same name,
 // one table per paper backbone.
-func (s *summary) table1VsPaper(t *table1) []Table {
+func (s *summary) table1VsPaper(t *table1) []render.Table {
 	m := s.run.manifest
 	var common []string
 	if m.Backbone == "sim" {
 		common = append(common, "The backbone is sim, a deterministic heuristic reader, not an LLM: this comparison validates the pipeline (parsing, metrics, aggregation, layout), not the paper. The deltas say nothing about how the methods perform with an LLM.")
 	} else {
-		common = append(common, "Our backbone: "+backboneText(m.Backbone, m.Model)+". Only the paper rows of the same LLM are a like-for-like comparison.")
+		common = append(common, "Our backbone: "+runinfo.BackboneText(m.Backbone, m.Model)+". Only the paper rows of the same LLM are a like-for-like comparison.")
 	}
 	if strings.Contains(strings.ToLower(m.DataSource), "synth") {
 		common = append(common, "The data are synthetic, not PraMem's OmniBehavior test set, so the paper's numbers are not a target here.")
@@ -319,9 +307,9 @@ func (s *summary) table1VsPaper(t *table1) []Table {
 	if absent := s.absentScenes(t); absent != "" {
 		common = append(common, "Not in this run: "+absent+".")
 	}
-	var out []Table
+	var out []render.Table
 	for _, b := range paper.Table1 {
-		tab := Table{Title: fmt.Sprintf("%s — Table 1 vs paper (PraMem Table 1, %s)", s.title(), b.Name), Columns: t1Columns("Method"),
+		tab := render.Table{Title: fmt.Sprintf("%s — Table 1 vs paper (PraMem Table 1, %s)", s.title(), b.Name), Columns: t1Columns("Method"),
 			Caption: fmt.Sprintf("Ours beside PraMem Table 1 (%s): ACC / F1 (%%).", b.Name), Source: s.texSource(), TeXDecimals: 1, RowsPerGroup: 3}
 		var unmatched []string
 		for _, tm := range t.methods {
@@ -408,10 +396,10 @@ func (s *summary) table1PaperCSV(t *table1) [][]string {
 					if isF1 {
 						iv, metric = tm.F1[i], "f1"
 					}
-					row := []string{b.Name, tm.Method, "", t1Name(i), metric, num(iv.Point), num(iv.Lo), num(iv.Hi), "", "", unitPercent}
+					row := []string{b.Name, tm.Method, "", t1Name(i), metric, render.Num(iv.Point), render.Num(iv.Lo), render.Num(iv.Hi), "", "", render.UnitPercent}
 					if ok {
 						pv := paperValue(r, i, isF1)
-						row[2], row[8], row[9] = r.Label, f1d(pv), num(iv.Point-pv)
+						row[2], row[8], row[9] = r.Label, f1d(pv), render.Num(iv.Point-pv)
 					}
 					rows = append(rows, row)
 				}
@@ -431,10 +419,10 @@ func t1TeXLabel(i int) string {
 
 // paperLayoutTeX renders a table built with t1Columns like the paper: a
 // first header row of scene names spanning ACC and F1, then ACC/F1.
-func paperLayoutTeX(t Table) string {
+func paperLayoutTeX(t render.Table) string {
 	t.SubColumns = []string{t.Columns[0]}
 	for i := range t1Overall + 1 {
-		t.Groups = append(t.Groups, texGroup{t1TeXLabel(i), 1 + 2*i, 2 + 2*i})
+		t.Groups = append(t.Groups, render.TeXGroup{Label: t1TeXLabel(i), From: 1 + 2*i, To: 2 + 2*i})
 		t.SubColumns = append(t.SubColumns, "ACC", "F1")
 	}
 	return t.LaTeX()

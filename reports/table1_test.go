@@ -14,6 +14,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/memharness/memharness/reports/paper"
+	"github.com/memharness/memharness/reports/render"
+	"github.com/memharness/memharness/reports/runinfo"
 	"github.com/memharness/memharness/runlog"
 )
 
@@ -38,7 +40,7 @@ func copyT1Run(t testing.TB) string {
 	return dir
 }
 
-func writeT1(t *testing.T) (string, Artefacts) {
+func writeT1(t *testing.T) (string, render.Artefacts) {
 	t.Helper()
 	dir := copyT1Run(t)
 	arts, err := Write(dir, t1Opts)
@@ -75,8 +77,8 @@ func readCSV(t *testing.T, path string) [][]string {
 func TestTable1ByHand(t *testing.T) {
 	dir, _ := writeT1(t)
 	fields := map[string][]string{}
-	for _, r := range readCSV(t, filepath.Join(dir, ReportDir, "table1_fields.csv"))[1:] {
-		fields[r[0]+"/"+r[2]] = r[3 : len(r)-len(provenanceColumns)]
+	for _, r := range readCSV(t, filepath.Join(dir, render.ReportDir, "table1_fields.csv"))[1:] {
+		fields[r[0]+"/"+r[2]] = r[3 : len(r)-len(runinfo.ProvenanceColumns)]
 	}
 	// n, valid, invalid, invalid_rate_percent, tp, fp, fn, tn, acc, f1 (shares in %)
 	wantFields := map[string][]string{
@@ -106,7 +108,7 @@ func TestTable1ByHand(t *testing.T) {
 	}
 
 	got := map[string]string{}
-	for _, r := range readCSV(t, filepath.Join(dir, ReportDir, "table1.csv"))[1:] {
+	for _, r := range readCSV(t, filepath.Join(dir, render.ReportDir, "table1.csv"))[1:] {
 		got[r[0]+"/"+r[1]+"/"+r[2]] = r[3]
 	}
 	want := map[string]string{
@@ -141,7 +143,7 @@ func TestTable1ByHand(t *testing.T) {
 func TestTable1Golden(t *testing.T) {
 	dir, _ := writeT1(t)
 	for _, name := range []string{"table1.md", "table1.tex", "table1.csv", "table1_fields.csv", "table1_vs_paper.md", "table1_vs_paper.csv"} {
-		got, err := os.ReadFile(filepath.Join(dir, ReportDir, name))
+		got, err := os.ReadFile(filepath.Join(dir, render.ReportDir, name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,11 +176,11 @@ func TestTable1Deterministic(t *testing.T) {
 	var names []string
 	for _, a := range artsA.Files {
 		names = append(names, a.Path)
-		x, err := os.ReadFile(filepath.Join(dirA, ReportDir, a.Path))
+		x, err := os.ReadFile(filepath.Join(dirA, render.ReportDir, a.Path))
 		if err != nil {
 			t.Fatal(err)
 		}
-		y, err := os.ReadFile(filepath.Join(dirB, ReportDir, a.Path))
+		y, err := os.ReadFile(filepath.Join(dirB, render.ReportDir, a.Path))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -192,7 +194,7 @@ func TestTable1Deterministic(t *testing.T) {
 			t.Errorf("artefact %s missing from %v", want, names)
 		}
 	}
-	idx, err := os.ReadFile(filepath.Join(dirA, ReportDir, "index.md"))
+	idx, err := os.ReadFile(filepath.Join(dirA, render.ReportDir, "index.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +205,7 @@ func TestTable1Deterministic(t *testing.T) {
 
 func TestTable1PNG(t *testing.T) {
 	dir, _ := writeT1(t)
-	f, err := os.Open(filepath.Join(dir, ReportDir, "table1.png"))
+	f, err := os.Open(filepath.Join(dir, render.ReportDir, "table1.png"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +219,7 @@ func TestTable1PNG(t *testing.T) {
 
 func TestTable1VsPaper(t *testing.T) {
 	dir, _ := writeT1(t)
-	md, err := os.ReadFile(filepath.Join(dir, ReportDir, "table1_vs_paper.md"))
+	md, err := os.ReadFile(filepath.Join(dir, render.ReportDir, "table1_vs_paper.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +236,7 @@ func TestTable1VsPaper(t *testing.T) {
 		}
 	}
 	// long_context Overall ACC 72.9175 vs GPT-OSS 68.4: +4.52; vs Qwen3.5 60.3: +12.62.
-	recs := readCSV(t, filepath.Join(dir, ReportDir, "table1_vs_paper.csv"))
+	recs := readCSV(t, filepath.Join(dir, render.ReportDir, "table1_vs_paper.csv"))
 	got := map[string][]string{}
 	for _, r := range recs[1:] {
 		got[r[0]+"/"+r[1]+"/"+r[3]+"/"+r[4]] = r
@@ -274,7 +276,7 @@ func TestTable1AbsentScene(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := map[string]string{}
-	for _, r := range readCSV(t, filepath.Join(dir, ReportDir, "table1.csv"))[1:] {
+	for _, r := range readCSV(t, filepath.Join(dir, render.ReportDir, "table1.csv"))[1:] {
 		got[r[0]+"/"+r[1]+"/"+r[2]] = r[3]
 	}
 	// long_context: ACC (75 + 75 + 75) / 3 = 75; F1 (75 + 80 + 0) / 3 = 51.666…
@@ -284,7 +286,7 @@ func TestTable1AbsentScene(t *testing.T) {
 	if _, ok := got["long_context/shop/acc"]; ok {
 		t.Error("table1.csv has a shop row")
 	}
-	md, _ := os.ReadFile(filepath.Join(dir, ReportDir, "table1.md"))
+	md, _ := os.ReadFile(filepath.Join(dir, render.ReportDir, "table1.md"))
 	if !strings.Contains(string(md), "Not in this run: E-commerce (shown as —); Overall is the mean of the 3 scenes present.") {
 		t.Errorf("no absent-scene note in table1.md:\n%s", md)
 	}
@@ -299,7 +301,7 @@ func TestNoTable1ForMovieLens(t *testing.T) {
 			t.Errorf("MovieLens run got %s", a.Path)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, ReportDir, "table1.md")); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(dir, render.ReportDir, "table1.md")); !os.IsNotExist(err) {
 		t.Errorf("table1.md written: %v", err)
 	}
 }

@@ -5,15 +5,18 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/memharness/memharness/metrics"
+	"github.com/memharness/memharness/reports/render"
+	"github.com/memharness/memharness/reports/runinfo"
 )
 
 // tables returns, per field, the methods × metrics table and, with more than
 // one method, the paired tests of each method against the baseline.
-func (s *summary) tables() []Table {
-	var out []Table
+func (s *summary) tables() []render.Table {
+	var out []render.Table
 	for _, f := range s.run.fields {
 		out = append(out, s.metricsTable(f))
 		if len(s.run.methods) > 1 {
@@ -23,10 +26,10 @@ func (s *summary) tables() []Table {
 	return out
 }
 
-func (s *summary) writeTables(dir string) ([]Artefact, error) {
+func (s *summary) writeTables(dir string) ([]render.Artefact, error) {
 	tables := s.tables()
 	var md, tex strings.Builder
-	md.WriteString("# " + mdCell(s.title()) + "\n\n")
+	md.WriteString("# " + render.MdCell(s.title()) + "\n\n")
 	for _, t := range tables {
 		md.WriteString(t.Markdown())
 		tex.WriteString(t.LaTeX())
@@ -36,15 +39,15 @@ func (s *summary) writeTables(dir string) ([]Artefact, error) {
 			return nil, fmt.Errorf("write %s: %w", f.name, err)
 		}
 	}
-	return []Artefact{
-		{"table.md", "methods × metrics tables with confidence intervals and paired tests against the baseline (Markdown)"},
-		{"table.tex", "the same tables for LaTeX (needs the booktabs package)"},
+	return []render.Artefact{
+		{Path: "table.md", Desc: "methods × metrics tables with confidence intervals and paired tests against the baseline (Markdown)"},
+		{Path: "table.tex", Desc: "the same tables for LaTeX (needs the booktabs package)"},
 	}, nil
 }
 
 func (s *summary) ciLabel() string { return fmt.Sprintf("[%g%% CI]", 100*s.opts.Level) }
 
-func (s *summary) metricsTable(f field) Table {
+func (s *summary) metricsTable(f field) render.Table {
 	ci := s.ciLabel()
 	cols := []string{"Method", "n", "ACC " + ci}
 	if f.Kind == kindBinary {
@@ -52,7 +55,7 @@ func (s *summary) metricsTable(f field) Table {
 	} else {
 		cols = append(cols, "Macro-F1 "+ci, "Diag. share "+ci, "Invalid %")
 	}
-	t := Table{Title: s.title() + " — " + f.Name, Columns: cols, Source: s.texSource(), StackIntervals: true,
+	t := render.Table{Title: s.title() + " — " + f.Name, Columns: cols, Source: s.texSource(), StackIntervals: true,
 		Caption: fmt.Sprintf("%s: accuracy and F1 per method (%%, %g%% intervals).", f.Name, 100*s.opts.Level)}
 	t.SubColumns = []string{"Method", "n", "ACC", "F1", "Invalid %"}
 	if f.Kind != kindBinary {
@@ -61,11 +64,11 @@ func (s *summary) metricsTable(f field) Table {
 	var warn []string
 	for _, m := range s.run.methods {
 		c := s.cells[m][f.Name]
-		row := []string{m + emptyMemoryNote(s.run.manifest, m), fmt.Sprint(len(c.Items)), ivCell(c.AccValid)}
+		row := []string{m + runinfo.EmptyMemoryNote(s.run.manifest, m), fmt.Sprint(len(c.Items)), ivCell(c.AccValid)}
 		if f.Kind == kindBinary {
-			row = append(row, ivCell(c.F1), pct(c.InvalidRate))
+			row = append(row, ivCell(c.F1), render.Pct(c.InvalidRate))
 		} else {
-			row = append(row, ivCell(c.MacroF1), ivCell(c.Diagonal), pct(c.InvalidRate))
+			row = append(row, ivCell(c.MacroF1), ivCell(c.Diagonal), render.Pct(c.InvalidRate))
 		}
 		t.Rows = append(t.Rows, row)
 		warn = appendWarnings(warn, m, c.AccValid.Warnings)
@@ -86,23 +89,23 @@ func (s *summary) metricsTable(f field) Table {
 	} else {
 		t.TeXNotes = append(t.TeXNotes, fmt.Sprintf("Macro-F1 over %d classes and Diag. (diagonal share) count invalid answers as wrong.", len(f.Classes)))
 	}
-	t.TeXNotes = append(t.TeXNotes, condenseNotes(warn)...)
+	t.TeXNotes = append(t.TeXNotes, render.CondenseNotes(warn)...)
 	return t
 }
 
-func (s *summary) pairsTable(f field) Table {
+func (s *summary) pairsTable(f field) render.Table {
 	base := s.run.methods[0]
 	f1 := "ΔMacro-F1"
 	if f.Kind == kindBinary {
 		f1 = "ΔF1"
 	}
 	ci := s.ciLabel()
-	t := Table{
+	t := render.Table{
 		Title:      fmt.Sprintf("%s — %s — paired tests vs %s", s.title(), f.Name, base),
 		Columns:    []string{"Method", "paired n", "ΔACC " + ci, "p (bootstrap)", f1 + " " + ci, "p (bootstrap)", "McNemar b/c", "p (McNemar)"},
 		Caption:    fmt.Sprintf("%s: paired differences to %s (points, %g%% intervals).", f.Name, base, 100*s.opts.Level),
 		SubColumns: []string{"Method", "n", "ΔACC", "p", f1, "p", "b/c", "p"},
-		Groups:     []texGroup{{"Bootstrap", 2, 5}, {"McNemar", 6, 7}},
+		Groups:     []render.TeXGroup{{Label: "Bootstrap", From: 2, To: 5}, {Label: "McNemar", From: 6, To: 7}},
 		Source:     s.texSource(), StackIntervals: true,
 		TeXColDecimals: map[int]int{3: 3, 5: 3, 7: 3},
 	}
@@ -123,7 +126,7 @@ func (s *summary) pairsTable(f field) Table {
 	)
 	t.Notes = append(t.Notes, warn...)
 	t.TeXNotes = append([]string{fmt.Sprintf("Method − %s on the questions both finished; bootstrap over users (%d resamples), two-sided. McNemar: b = only the method right, c = only %s; exact p.", base, s.opts.Iters, base)},
-		condenseNotes(warn)...)
+		render.CondenseNotes(warn)...)
 	return t
 }
 
@@ -137,14 +140,14 @@ func appendWarnings(notes []string, method string, ws []error) []string {
 
 func ivCell(iv metrics.Interval) string {
 	if math.IsNaN(iv.Lo) {
-		return pct(iv.Point)
+		return render.Pct(iv.Point)
 	}
-	return fmt.Sprintf("%s [%s, %s]", pct(iv.Point), pct(iv.Lo), pct(iv.Hi))
+	return fmt.Sprintf("%s [%s, %s]", render.Pct(iv.Point), render.Pct(iv.Lo), render.Pct(iv.Hi))
 }
 
 func diffCell(p metrics.Paired) string {
 	sign := func(v float64) string {
-		s := pct(v)
+		s := render.Pct(v)
 		if v > 0 {
 			s = "+" + s
 		}
@@ -173,4 +176,20 @@ func pExact(p float64) string {
 		return "< 0.0001"
 	}
 	return fmt.Sprintf("%.4f", p)
+}
+
+// mdDoc and texDoc are a Markdown or LaTeX document of tables under the
+// run's title.
+func (s *summary) mdDoc(parts ...string) string {
+	return "# " + render.MdCell(s.title()) + "\n\n" + strings.Join(parts, "")
+}
+
+func (s *summary) texDoc(parts ...string) string { return render.TeXFile(s.title(), parts...) }
+
+// f2 formats a percentage with two decimals; undefined values are "—".
+func f2(v float64) string {
+	if math.IsNaN(v) {
+		return "—"
+	}
+	return strconv.FormatFloat(v+0, 'f', 2, 64)
 }

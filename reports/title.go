@@ -1,22 +1,23 @@
 package reports
 
 import (
-	"fmt"
 	"strings"
+
+	"github.com/memharness/memharness/reports/runinfo"
 )
 
 // title is the line every artefact carries: task, backbone and data source,
 // so a sim result can never be mistaken for an LLM result.
 func (s *summary) title() string {
 	m := s.run.manifest
-	parts := []string{s.task(), "backbone: " + backboneText(m.Backbone, m.Model), "prompts: " + m.PromptsLabel()}
+	parts := []string{s.task(), "backbone: " + runinfo.BackboneText(m.Backbone, m.Model), "prompts: " + m.PromptsLabel()}
 	if m.DataSource != "" {
 		parts = append(parts, "data: "+m.DataSource)
 	}
 	if p := m.ProvenanceLabel(); p != "" {
 		parts = append(parts, "provenance: "+p)
 	}
-	return strings.Join(parts, " — ") + warningSuffix(m)
+	return strings.Join(parts, " — ") + runinfo.WarningSuffix(m)
 }
 
 func (s *summary) task() string {
@@ -35,19 +36,6 @@ func (s *summary) task() string {
 	return "behaviour prediction"
 }
 
-func backboneText(backbone, model string) string {
-	switch backbone {
-	case "sim":
-		return "sim (embedded heuristic reader, not an LLM)"
-	case "":
-		return orDefault(model, "unknown")
-	}
-	if model != "" {
-		return fmt.Sprintf("%s model %s", backbone, model)
-	}
-	return backbone
-}
-
 // fieldAxis names heat-map axes after the field: "rating" for rating
 // fields, "class" otherwise.
 func fieldAxis(f field) (x, y string) {
@@ -56,4 +44,14 @@ func fieldAxis(f field) (x, y string) {
 		noun = "rating"
 	}
 	return "predicted " + noun, "true " + noun
+}
+
+// texSource of a behaviour-prediction run.
+func (s *summary) texSource() string {
+	m := s.run.manifest
+	var warn []string
+	if w := runinfo.WarningSuffix(m); w != "" {
+		warn = append(warn, strings.TrimPrefix(w, " — ⚠ "))
+	}
+	return runinfo.TeXSource(m.Backbone, m.Model, m.PromptsLabel(), m.DataSource, warn)
 }

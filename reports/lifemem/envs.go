@@ -1,4 +1,4 @@
-package reports
+package lifemem
 
 import (
 	"github.com/memharness/memharness/envs"

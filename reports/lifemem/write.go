@@ -1,4 +1,4 @@
-package reports
+package lifemem
 
 import (
 	"cmp"
@@ -12,9 +12,11 @@ import (
 
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/metrics"
+	"github.com/memharness/memharness/reports/render"
+	"github.com/memharness/memharness/reports/runinfo"
 )
 
-// WriteLifeMem writes the LifeMem report of a run with lifelong results into
+// Write writes the LifeMem report of a run with lifelong results into
 // <runDir>/report/: Table 2 (category OP and BwT), the score matrices (CSV,
 // Markdown, LaTeX and one heat map per method), Figure 3 (transfer
 // categories), Table 4 (zero-shot OOD) when OOD cells exist, Table 10
@@ -22,32 +24,32 @@ import (
 // Table 8 (sensitivity) when the run holds several LifeMem settings, the
 // paper's surviving numbers beside ours, and index.md. kinds are the
 // environments' registry entries, which name and group them.
-func WriteLifeMem(runDir string, kinds []envs.Entry) (Artefacts, error) {
+func Write(runDir string, kinds []envs.Entry) (render.Artefacts, error) {
 	r, err := loadLifeMem(runDir)
 	if err != nil {
-		return Artefacts{}, fmt.Errorf("lifemem report %s: %w", runDir, err)
+		return render.Artefacts{}, fmt.Errorf("lifemem report %s: %w", runDir, err)
 	}
 	r.kinds = kinds
-	out := Artefacts{Dir: filepath.Join(runDir, ReportDir)}
+	out := render.Artefacts{Dir: filepath.Join(runDir, render.ReportDir)}
 	if err := os.MkdirAll(out.Dir, 0o755); err != nil {
-		return Artefacts{}, fmt.Errorf("lifemem report: %w", err)
+		return render.Artefacts{}, fmt.Errorf("lifemem report: %w", err)
 	}
-	for _, step := range []func(string) ([]Artefact, error){
+	for _, step := range []func(string) ([]render.Artefact, error){
 		r.writeTable2, r.writeMatrices, r.writeTransfer, r.writeOOD, r.writeCosts,
 		r.writeClusters, r.writeSensitivity, r.writeVsPaper,
 	} {
 		arts, err := step(out.Dir)
 		if err != nil {
-			return Artefacts{}, fmt.Errorf("lifemem report %s: %w", runDir, err)
+			return render.Artefacts{}, fmt.Errorf("lifemem report %s: %w", runDir, err)
 		}
 		out.Files = append(out.Files, arts...)
 	}
-	if err := stampCSVs(out.Dir, out.Files, r.provenance()); err != nil {
-		return Artefacts{}, fmt.Errorf("lifemem report %s: %w", runDir, err)
+	if err := runinfo.StampCSVs(out.Dir, out.Files, r.provenance()); err != nil {
+		return render.Artefacts{}, fmt.Errorf("lifemem report %s: %w", runDir, err)
 	}
 	idx, err := r.writeIndex(out.Dir, out.Files)
 	if err != nil {
-		return Artefacts{}, fmt.Errorf("lifemem report %s: %w", runDir, err)
+		return render.Artefacts{}, fmt.Errorf("lifemem report %s: %w", runDir, err)
 	}
 	out.Files = append(out.Files, idx)
 	return out, nil
@@ -57,8 +59,8 @@ func WriteLifeMem(runDir string, kinds []envs.Entry) (Artefacts, error) {
 // never be mistaken for an LLM result.
 func (r *lmRun) title() string {
 	i := r.info
-	parts := []string{fmt.Sprintf("LifeMem lifelong protocol, %s stream", orDefault(i.Config.Stream, "similarity")),
-		"backbone: " + backboneText(i.Backbone, i.Model), "prompts: " + r.manifest.PromptsLabel()}
+	parts := []string{fmt.Sprintf("LifeMem lifelong protocol, %s stream", render.OrDefault(i.Config.Stream, "similarity")),
+		"backbone: " + runinfo.BackboneText(i.Backbone, i.Model), "prompts: " + r.manifest.PromptsLabel()}
 	if pv := r.manifest.ProvenanceSummary(); pv != "" {
 		parts = append(parts, "from: "+pv)
 	}
@@ -81,9 +83,33 @@ func (r *lmRun) title() string {
 	return strings.Join(parts, " — ")
 }
 
+// texSource of a LifeMem run.
+func (r *lmRun) texSource() string {
+	i := r.info
+	var warn []string
+	if len(i.LeftOut) > 0 {
+		var envs []string
+		for _, lo := range i.LeftOut {
+			envs = append(envs, lo.Env)
+		}
+		warn = append(warn, fmt.Sprintf("left out: %s (of %d environments)", strings.Join(envs, ", "), len(i.Config.Envs)))
+	}
+	if r.manifest.EmbedderWarning != "" {
+		warn = append(warn, "hash embedder on a real backbone")
+	}
+	src := runinfo.TeXSource(i.Backbone, i.Model, r.manifest.PromptsLabel(), i.DataSource, warn)
+	return "LifeMem protocol, " + render.OrDefault(i.Config.Stream, "similarity") + " stream. " + src
+}
+
+// caption is a LifeMem run's provenance as one caption line.
+func (r *lmRun) caption() string {
+	// The figure font has no ⚠.
+	return strings.ReplaceAll(strings.ReplaceAll(r.title(), " — ", " · "), "⚠ ", "warning: ")
+}
+
 // provenance is stamped onto every CSV of the run.
-func (r *lmRun) provenance() provenance {
-	p := provenanceOf(r.manifest)
+func (r *lmRun) provenance() runinfo.Provenance {
+	p := runinfo.ProvenanceOf(r.manifest)
 	p.Backbone, p.Model = r.info.Backbone, r.info.Model
 	if p.DataSource == "" {
 		p.DataSource = r.info.DataSource
@@ -107,7 +133,7 @@ func lmCSVNum(v float64) string {
 	if math.IsNaN(v) {
 		return ""
 	}
-	return num(v)
+	return render.Num(v)
 }
 
 // lmDoc is one artefact family: Markdown, LaTeX and a CSV, plus optional
@@ -115,7 +141,7 @@ func lmCSVNum(v float64) string {
 type lmDoc struct {
 	base    string
 	what    string
-	tables  []Table
+	tables  []render.Table
 	header  []string
 	rows    [][]string
 	pngs    []lmPNG
@@ -126,10 +152,10 @@ type lmDoc struct {
 // PDF and SVG files.
 type lmPNG struct {
 	name, desc string
-	fig        figFiles
+	fig        render.FigFiles
 }
 
-func (d lmDoc) write(dir string) ([]Artefact, error) {
+func (d lmDoc) write(dir string) ([]render.Artefact, error) {
 	var md, tex strings.Builder
 	for _, t := range d.tables {
 		md.WriteString(t.Markdown())
@@ -138,22 +164,22 @@ func (d lmDoc) write(dir string) ([]Artefact, error) {
 	files := []struct {
 		name string
 		body []byte
-	}{{d.base + ".md", []byte(md.String())}, {d.base + ".tex", []byte(texFile("LifeMem report: "+d.what, tex.String()))}}
+	}{{d.base + ".md", []byte(md.String())}, {d.base + ".tex", []byte(render.TeXFile("LifeMem report: "+d.what, tex.String()))}}
 	for _, f := range files {
 		if err := os.WriteFile(filepath.Join(dir, f.name), f.body, 0o644); err != nil {
 			return nil, fmt.Errorf("write %s: %w", f.name, err)
 		}
 	}
-	if err := WriteCSV(filepath.Join(dir, d.base+".csv"), d.header, d.rows); err != nil {
+	if err := render.WriteCSV(filepath.Join(dir, d.base+".csv"), d.header, d.rows); err != nil {
 		return nil, err
 	}
-	arts := []Artefact{
-		{d.base + ".md", d.what + " (Markdown)"},
-		{d.base + ".tex", "the same for LaTeX (needs the booktabs package)"},
-		{d.base + ".csv", orDefault(d.csvDesc, d.what+" in tidy long format")},
+	arts := []render.Artefact{
+		{Path: d.base + ".md", Desc: d.what + " (Markdown)"},
+		{Path: d.base + ".tex", Desc: "the same for LaTeX (needs the booktabs package)"},
+		{Path: d.base + ".csv", Desc: render.OrDefault(d.csvDesc, d.what+" in tidy long format")},
 	}
 	for _, p := range d.pngs {
-		figs, err := writeFigure(dir, p.name, p.fig, p.desc)
+		figs, err := render.WriteFigure(dir, p.name, p.fig, p.desc)
 		if err != nil {
 			return nil, err
 		}
@@ -173,14 +199,14 @@ func lmMethodLabel(m *lmMethod) string {
 
 // writeTable2 is Table 2: per method, each scenario's OP (mean final score)
 // and BwT (mean relative change), then the averages over every environment.
-func (r *lmRun) writeTable2(dir string) ([]Artefact, error) {
+func (r *lmRun) writeTable2(dir string) ([]render.Artefact, error) {
 	cols := []string{"Method"}
 	categories := r.kinds.categories()
 	for _, c := range categories {
 		cols = append(cols, c.Name+" OP", c.Name+" BwT")
 	}
 	cols = append(cols, "Avg OP", "Avg BwT")
-	t := Table{Title: "Table 2 — overall performance (OP) and backward transfer (BwT, %) by scenario — " + r.title(), Columns: cols}
+	t := render.Table{Title: "Table 2 — overall performance (OP) and backward transfer (BwT, %) by scenario — " + r.title(), Columns: cols}
 	var rows [][]string
 	var notes []string
 	partial := map[string]bool{}
@@ -191,8 +217,8 @@ func (r *lmRun) writeTable2(dir string) ([]Artefact, error) {
 		for k := range op {
 			line = append(line, lmF2(op[k].Value), lmF2(bwt[k].Value))
 			for _, row := range [][]string{
-				{m.Spec.Name, m.Spec.Kind, op[k].Name, "op", lmCSVNum(op[k].Value), strconv.Itoa(op[k].Envs), unitPercent},
-				{m.Spec.Name, m.Spec.Kind, bwt[k].Name, "bwt_percent", lmCSVNum(bwt[k].Value), strconv.Itoa(bwt[k].Envs), unitPercent},
+				{m.Spec.Name, m.Spec.Kind, op[k].Name, "op", lmCSVNum(op[k].Value), strconv.Itoa(op[k].Envs), render.UnitPercent},
+				{m.Spec.Name, m.Spec.Kind, bwt[k].Name, "bwt_percent", lmCSVNum(bwt[k].Value), strconv.Itoa(bwt[k].Envs), render.UnitPercent},
 			} {
 				rows = append(rows, row)
 			}
@@ -225,19 +251,19 @@ func (r *lmRun) writeTable2(dir string) ([]Artefact, error) {
 	t.SubColumns = []string{"Method"}
 	t.Best = map[int]int{}
 	for k, c := range append(categories, metrics.Category{Name: "Avg"}) {
-		t.Groups = append(t.Groups, texGroup{c.Name, 1 + 2*k, 2 + 2*k})
+		t.Groups = append(t.Groups, render.TeXGroup{Label: c.Name, From: 1 + 2*k, To: 2 + 2*k})
 		t.SubColumns = append(t.SubColumns, "OP", "BwT")
-		t.Best[1+2*k], t.Best[2+2*k] = higherBest, higherBest
+		t.Best[1+2*k], t.Best[2+2*k] = render.HigherBest, render.HigherBest
 	}
 	t.TeXNotes = []string{
 		"OP: mean final score (0–100) after the whole stream; BwT: mean relative change from right after learning, in %. Scenarios pair ALFWorld + ScienceWorld, API-Bank + τ-bench retail, HotpotQA + WebShop, LifelongAgentBench + ToolQA, MiniWoB++ + Mind2Web; Avg is over every environment. One decimal (lifemem_table2.csv has all); best per column in bold.",
 	}
-	t.TeXNotes = append(t.TeXNotes, condenseNotes(notes)...)
+	t.TeXNotes = append(t.TeXNotes, render.CondenseNotes(notes)...)
 	if len(partials) > 0 {
 		t.TeXNotes = append(t.TeXNotes, "Averaged over the environments this run has: "+strings.Join(partials, ", ")+".")
 	}
 	d := lmDoc{
-		base: "lifemem_table2", what: "LifeMem Table 2: OP and BwT by scenario", tables: []Table{t},
+		base: "lifemem_table2", what: "LifeMem Table 2: OP and BwT by scenario", tables: []render.Table{t},
 		header: []string{"method", "kind", "category", "metric", "value", "envs", "unit"}, rows: rows,
 	}
 	return d.write(dir)
@@ -257,10 +283,10 @@ func lmStageOrder(s string) int {
 
 // writeMatrices writes every method's S matrix: one long CSV, Markdown and
 // LaTeX tables (with the self-learn row) and a heat map per method.
-func (r *lmRun) writeMatrices(dir string) ([]Artefact, error) {
+func (r *lmRun) writeMatrices(dir string) ([]render.Artefact, error) {
 	envs := r.info.Config.Envs
 	var rows [][]string
-	var tables []Table
+	var tables []render.Table
 	var pngs []lmPNG
 	for _, m := range r.methods {
 		cells := append([]lmCell(nil), m.Cells...)
@@ -270,9 +296,9 @@ func (r *lmRun) writeMatrices(dir string) ([]Artefact, error) {
 			if c.Row > 0 {
 				row = strconv.Itoa(c.Row)
 			}
-			rows = append(rows, []string{m.Spec.Name, c.Stage, row, c.Env, num(c.Score), strconv.Itoa(len(c.Tasks)), strconv.Itoa(c.Errors)})
+			rows = append(rows, []string{m.Spec.Name, c.Stage, row, c.Env, render.Num(c.Score), strconv.Itoa(len(c.Tasks)), strconv.Itoa(c.Errors)})
 		}
-		t := Table{
+		t := render.Table{
 			Title:      fmt.Sprintf("Score matrix S of %s — rows: after learning; columns: test set — %s", m.Spec.Name, r.title()),
 			Columns:    append([]string{"after \\ test"}, lmMap(envs, r.kinds.label)...),
 			Caption:    fmt.Sprintf("Score matrix S of %s: rows after learning, columns the test sets.", m.Spec.Name),
@@ -360,13 +386,13 @@ func lmLookup(m map[string]float64, k string) float64 {
 
 // writeTransfer is Figure 3: each environment's change from its diagonal to
 // its final score, as positive / unchanged (±5 points) / negative.
-func (r *lmRun) writeTransfer(dir string) ([]Artefact, error) {
+func (r *lmRun) writeTransfer(dir string) ([]render.Artefact, error) {
 	var rows [][]string
-	t := Table{
+	t := render.Table{
 		Title:   "Figure 3 — transfer categories per method (final vs right-after-learning score, ±5 points unchanged) — " + r.title(),
 		Columns: []string{"Method", "Positive", "Unchanged", "Negative", "Not evaluated"},
 	}
-	var series []lmCounts
+	var series []MethodCounts
 	known := false
 	for _, m := range r.methods {
 		cells := metrics.Transfers(m.Matrix, metrics.DefaultTransferBand)
@@ -376,7 +402,7 @@ func (r *lmRun) writeTransfer(dir string) ([]Artefact, error) {
 		n := metrics.CountTransfers(cells)
 		known = known || n.Positive+n.Unchanged+n.Negative > 0
 		t.Rows = append(t.Rows, []string{lmMethodLabel(m), strconv.Itoa(n.Positive), strconv.Itoa(n.Unchanged), strconv.Itoa(n.Negative), strconv.Itoa(n.Unknown)})
-		series = append(series, lmCounts{m.Spec.Name, n})
+		series = append(series, MethodCounts{m.Spec.Name, n})
 	}
 	if !known {
 		return nil, nil // e.g. a random stream: no diagonal, no transfer
@@ -384,21 +410,21 @@ func (r *lmRun) writeTransfer(dir string) ([]Artefact, error) {
 	t.Notes = []string{"The stream's last environment is left out: nothing is learned after it."}
 	t.Caption = "LifeMem Figure 3: environments whose score rose, stayed within ±5 points or fell from right after learning to the end of the stream."
 	t.Source = r.texSource()
-	fig, err := lmTransferPlot(r.caption(), series, OneColumn)
+	fig, err := TransferPlot(r.caption(), series, render.OneColumn)
 	if err != nil {
 		return nil, err
 	}
 	d := lmDoc{
-		base: "lifemem_transfer", what: "LifeMem Figure 3: transfer categories", tables: []Table{t},
+		base: "lifemem_transfer", what: "LifeMem Figure 3: transfer categories", tables: []render.Table{t},
 		header: []string{"method", "env", "diag_percent", "final_percent", "delta_points", "category"}, rows: rows,
 		pngs: []lmPNG{{name: "lifemem_transfer", desc: "Figure 3 as stacked bars", fig: fig}},
 	}
 	return d.write(dir)
 }
 
-type lmCounts struct {
-	name string
-	n    metrics.TransferCounts
+type MethodCounts struct {
+	Name string
+	N    metrics.TransferCounts
 }
 
 // baseline is the first ReAct method, the floor the paper compares with.
@@ -430,7 +456,7 @@ func (r *lmRun) oodEnvs() []string {
 
 // writeOOD is Table 4: zero-shot scores on the OOD environments after the
 // full stream, with the difference to ReAct.
-func (r *lmRun) writeOOD(dir string) ([]Artefact, error) {
+func (r *lmRun) writeOOD(dir string) ([]render.Artefact, error) {
 	ood := r.oodEnvs()
 	if len(ood) == 0 {
 		return nil, nil
@@ -443,7 +469,7 @@ func (r *lmRun) writeOOD(dir string) ([]Artefact, error) {
 			cols = append(cols, "Δ "+r.kinds.label(e))
 		}
 	}
-	t := Table{Title: "Table 4 — zero-shot out-of-distribution scores after the full stream — " + r.title(), Columns: cols}
+	t := render.Table{Title: "Table 4 — zero-shot out-of-distribution scores after the full stream — " + r.title(), Columns: cols}
 	var rows [][]string
 	for _, m := range r.methods {
 		line := []string{lmMethodLabel(m)}
@@ -467,17 +493,17 @@ func (r *lmRun) writeOOD(dir string) ([]Artefact, error) {
 	t.Source = r.texSource()
 	t.Best = map[int]int{}
 	for c := 1; c < len(cols); c++ {
-		t.Best[c] = higherBest
+		t.Best[c] = render.HigherBest
 	}
 	if base != nil {
 		t.SubColumns = []string{"Method"}
 		for k, e := range ood {
-			t.Groups = append(t.Groups, texGroup{r.kinds.label(e), 1 + 2*k, 2 + 2*k})
+			t.Groups = append(t.Groups, render.TeXGroup{Label: r.kinds.label(e), From: 1 + 2*k, To: 2 + 2*k})
 			t.SubColumns = append(t.SubColumns, "Score", "Δ")
 		}
 	}
 	d := lmDoc{
-		base: "lifemem_ood", what: "LifeMem Table 4: zero-shot OOD scores", tables: []Table{t},
+		base: "lifemem_ood", what: "LifeMem Table 4: zero-shot OOD scores", tables: []render.Table{t},
 		header: []string{"method", "env", "score_percent", "delta_vs_react_points"}, rows: rows,
 	}
 	return d.write(dir)
@@ -485,7 +511,7 @@ func (r *lmRun) writeOOD(dir string) ([]Artefact, error) {
 
 // writeCosts is Table 10: memory-construction versus acting calls, tokens
 // and cost per method.
-func (r *lmRun) writeCosts(dir string) ([]Artefact, error) {
+func (r *lmRun) writeCosts(dir string) ([]render.Artefact, error) {
 	priced := false
 	recorded := false
 	for _, m := range r.methods {
@@ -497,7 +523,7 @@ func (r *lmRun) writeCosts(dir string) ([]Artefact, error) {
 	if !recorded {
 		return nil, nil
 	}
-	t := Table{
+	t := render.Table{
 		Title: "Table 10 — prompt tokens and cost per method — " + r.title(),
 		Columns: []string{"Method", "Build calls", "Build tokens", "Act calls", "Prompt tok/episode", "Prompt tok/call",
 			"Env calls", "Build cost", "Act cost", "Total cost", "Build cost/1k traj."},
@@ -530,7 +556,7 @@ func (r *lmRun) writeCosts(dir string) ([]Artefact, error) {
 			u     lmUsage
 		}{{"construction", c.Construction}, {"acting", c.Acting}, {"environment", c.Environment}} {
 			rows = append(rows, []string{m.Spec.Name, p.phase, strconv.Itoa(p.u.Calls), strconv.Itoa(p.u.CachedCalls),
-				strconv.Itoa(p.u.PromptTokens), strconv.Itoa(p.u.CompletionTokens), costNum(p.u.Cost, priced),
+				strconv.Itoa(p.u.PromptTokens), strconv.Itoa(p.u.CompletionTokens), render.CostNum(p.u.Cost, priced),
 				strconv.Itoa(c.Trajectories), strconv.Itoa(c.Episodes)})
 		}
 	}
@@ -546,14 +572,14 @@ func (r *lmRun) writeCosts(dir string) ([]Artefact, error) {
 	t.Caption = "LifeMem Table 10: memory construction against acting, per method."
 	t.Source = r.texSource()
 	t.TeXCols = []int{0, 1, 2, 3, 4, 5, 9}
-	t.Groups = []texGroup{{"Build", 1, 2}, {"Act", 3, 5}}
+	t.Groups = []render.TeXGroup{{Label: "Build", From: 1, To: 2}, {Label: "Act", From: 3, To: 5}}
 	t.SubColumns = []string{"Method", "Calls", "Tokens", "Calls", "Prompt tok./ep.", "Prompt tok./call", "", "", "", "Total cost", ""}
 	t.TeXNotes = []string{"Build: learning and end-of-stage calls (clustering, summaries, skills, insights), self-learn included; Act: the method's calls in test episodes. Tokens from the backbone's usage fields (estimated from the text on sim)."}
 	if !priced {
 		t.TeXNotes = append(t.TeXNotes, "No prices configured: no cost (–).")
 	}
 	d := lmDoc{
-		base: "lifemem_costs", what: "LifeMem Table 10: construction vs acting usage", tables: []Table{t},
+		base: "lifemem_costs", what: "LifeMem Table 10: construction vs acting usage", tables: []render.Table{t},
 		header: []string{"method", "phase", "calls", "cached_calls", "prompt_tokens", "completion_tokens", "cost_usd", "trajectories", "episodes"},
 		rows:   rows,
 	}
@@ -561,7 +587,7 @@ func (r *lmRun) writeCosts(dir string) ([]Artefact, error) {
 }
 
 // writeClusters summarises the cluster statistics methods wrote.
-func (r *lmRun) writeClusters(dir string) ([]Artefact, error) {
+func (r *lmRun) writeClusters(dir string) ([]render.Artefact, error) {
 	var with []*lmMethod
 	for _, m := range r.methods {
 		if m.Stats != nil {
@@ -571,7 +597,7 @@ func (r *lmRun) writeClusters(dir string) ([]Artefact, error) {
 	if len(with) == 0 {
 		return nil, nil
 	}
-	t := Table{
+	t := render.Table{
 		Title:   "Memory clusters — " + r.title(),
 		Columns: []string{"Method", "Clusters", "Mean size", "Median size", "Largest"},
 	}
@@ -589,7 +615,7 @@ func (r *lmRun) writeClusters(dir string) ([]Artefact, error) {
 		}
 	}
 	envs = lmOrderEnvs(envs, r.info.Config.Envs)
-	per := Table{Title: "Clusters per environment (count / mean size of the clusters holding its trajectories)", Columns: []string{"Method"},
+	per := render.Table{Title: "Clusters per environment (count / mean size of the clusters holding its trajectories)", Columns: []string{"Method"},
 		Caption: "Clusters per environment: count / mean size of the clusters holding its trajectories.", Transpose: true}
 	for _, e := range envs {
 		per.Columns = append(per.Columns, r.kinds.label(e))
@@ -631,7 +657,7 @@ func (r *lmRun) writeClusters(dir string) ([]Artefact, error) {
 	t.Notes = []string{"From each method's " + lmStatsFile + "; the paper (App. I) reports a mean cluster size of 29 for WebShop and 12 for τ-bench."}
 	t.Caption = "Memory clusters per method."
 	t.Source = r.texSource()
-	tables := []Table{t}
+	tables := []render.Table{t}
 	if len(envs) > 0 {
 		tables = append(tables, per)
 	}

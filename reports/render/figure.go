@@ -1,4 +1,4 @@
-package reports
+package render
 
 import (
 	"fmt"
@@ -34,7 +34,7 @@ const (
 
 	titleFont   = 10 // figure title, points
 	labelFont   = 8  // panel titles, axis labels, legend
-	tickFont    = 7  // tick labels, cell annotations, notes
+	TickFont    = 7  // tick labels, cell annotations, notes
 	captionFont = 6.5
 	figMargin   = 5  // points of white space kept at every edge
 	legendSwat  = 14 // points: legend swatch width
@@ -55,17 +55,17 @@ var Palette = []color.RGBA{
 	{0x33, 0x33, 0x33, 255}, // near black
 }
 
-func seriesColor(k int) color.RGBA { return Palette[k%len(Palette)] }
+func SeriesColor(k int) color.RGBA { return Palette[k%len(Palette)] }
 
 // hatch is a fill pattern drawn over a series' colour. Okabe–Ito colours
 // share lightness in pairs (orange and sky blue, blue and vermillion), so in
 // greyscale only the pattern tells such series apart.
-type hatch int
+type Hatch int
 
 const (
-	hatchNone  hatch = iota
-	hatchDiag        // ////
-	hatchBack        // \\\\
+	HatchNone  Hatch = iota
+	HatchDiag        // ////
+	HatchBack        // \\\\
 	hatchCross       // xxxx
 	hatchHoriz       // ----
 	hatchVert        // ||||
@@ -74,11 +74,11 @@ const (
 	hatchDense       // dense ////
 )
 
-func seriesHatch(k int) hatch { return hatch(k % 9) }
+func SeriesHatch(k int) Hatch { return Hatch(k % 9) }
 
 // seriesGlyph is the marker of line series k; markers, like hatches, keep
 // series apart without colour.
-func seriesGlyph(k int) draw.GlyphDrawer {
+func SeriesGlyph(k int) draw.GlyphDrawer {
 	switch k % 8 {
 	case 6:
 		return draw.BoxGlyph{}
@@ -112,7 +112,7 @@ func seriesDash(k int) []vg.Length {
 }
 
 // luminance is the relative lightness of c in [0, 1] (Rec. 709 weights).
-func luminance(c color.Color) float64 {
+func Luminance(c color.Color) float64 {
 	r, g, b, _ := c.RGBA()
 	return (0.2126*float64(r) + 0.7152*float64(g) + 0.0722*float64(b)) / 0xffff
 }
@@ -120,16 +120,16 @@ func luminance(c color.Color) float64 {
 // inkOn is the colour of lines and text drawn over fill: dark on light
 // fills, white on dark ones.
 func inkOn(fill color.Color) color.Color {
-	if luminance(fill) > 0.45 {
+	if Luminance(fill) > 0.45 {
 		return color.Gray{Y: 0x20}
 	}
 	return color.White
 }
 
-func figFont(size float64) font.Font { return font.From(plot.DefaultFont, vg.Points(size)) }
+func FigFont(size float64) font.Font { return font.From(plot.DefaultFont, vg.Points(size)) }
 
 func textStyle(size float64) text.Style {
-	return text.Style{Font: figFont(size), Color: color.Black, XAlign: text.XCenter, YAlign: text.YCenter,
+	return text.Style{Font: FigFont(size), Color: color.Black, XAlign: text.XCenter, YAlign: text.YCenter,
 		Handler: plot.DefaultTextHandler}
 }
 
@@ -139,17 +139,17 @@ func textWidth(s string, size float64) vg.Length {
 }
 
 // newFigPlot is a plot with the rule fonts.
-func newFigPlot() *plot.Plot {
+func NewFigPlot() *plot.Plot {
 	pl := plot.New()
-	pl.Title.TextStyle.Font = figFont(labelFont)
+	pl.Title.TextStyle.Font = FigFont(labelFont)
 	pl.Title.Padding = vg.Points(3)
 	for _, ax := range []*plot.Axis{&pl.X, &pl.Y} {
-		ax.Label.TextStyle.Font = figFont(labelFont)
-		ax.Tick.Label.Font = figFont(tickFont)
+		ax.Label.TextStyle.Font = FigFont(labelFont)
+		ax.Tick.Label.Font = FigFont(TickFont)
 		ax.Padding = vg.Points(2)
 	}
-	pl.Legend.TextStyle.Font = figFont(labelFont)
-	pl.X.Tick.Marker, pl.Y.Tick.Marker = niceTicks{}, niceTicks{}
+	pl.Legend.TextStyle.Font = FigFont(labelFont)
+	pl.X.Tick.Marker, pl.Y.Tick.Marker = NiceTicks{}, NiceTicks{}
 	return pl
 }
 
@@ -184,27 +184,27 @@ func lineH(size float64) vg.Length { return vg.Points(size * 1.3) }
 // figSpec is what every figure carries besides its plots: a short title, the
 // provenance caption (one line under the plot and in the files' metadata),
 // reading notes (e.g. what the error bars are) and its width.
-type figSpec struct {
+type FigSpec struct {
 	Title   string
 	Caption string
 	Notes   []string
 	Width   vg.Length
 }
 
-func (s figSpec) width() vg.Length {
+func (s FigSpec) width() vg.Length {
 	if s.Width == OneColumn {
 		return OneColumn
 	}
 	return TwoColumn
 }
 
-func (s figSpec) twoCol() bool { return s.width() == TwoColumn }
+func (s FigSpec) twoCol() bool { return s.width() == TwoColumn }
 
 // figure is one canvas drawn once: every operation goes to a raster, a PDF
 // and an SVG canvas (vg.MultiCanvas) and to a probe that keeps the extent
 // of each text for the image tests.
 type figure struct {
-	spec  figSpec
+	spec  FigSpec
 	img   *vgimg.Canvas
 	pdf   *vgpdf.Canvas
 	svg   *vgsvg.Canvas
@@ -230,7 +230,7 @@ type sizedCanvas struct {
 
 func (c sizedCanvas) Size() (vg.Length, vg.Length) { return c.w, c.h }
 
-func newFigure(spec figSpec, h vg.Length) *figure {
+func newFigure(spec FigSpec, h vg.Length) *figure {
 	w := spec.width()
 	img := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(FigureDPI), vgimg.UseBackgroundColor(color.White))
 	pdf := vgpdf.New(w, h)
@@ -258,7 +258,7 @@ func rectPath(r vg.Rectangle) vg.Path {
 }
 
 // titleHeight is the band the title needs (it wraps only if it must).
-func titleHeight(spec figSpec) vg.Length {
+func titleHeight(spec FigSpec) vg.Length {
 	if spec.Title == "" {
 		return vg.Points(figMargin)
 	}
@@ -277,10 +277,10 @@ func (f *figure) drawTitle() {
 
 // captionLines are the notes, then the provenance caption, wrapped to the
 // width; the caption is set small enough to fit one line where it can.
-func captionLines(spec figSpec) (notes []string, caption []string, capSize float64) {
+func captionLines(spec FigSpec) (notes []string, caption []string, capSize float64) {
 	tw := spec.width() - 2*vg.Points(figMargin)
 	for _, n := range spec.Notes {
-		notes = append(notes, wrapText(n, tickFont, tw)...)
+		notes = append(notes, wrapText(n, TickFont, tw)...)
 	}
 	capSize = captionFont
 	if spec.Caption != "" {
@@ -293,25 +293,25 @@ func captionLines(spec figSpec) (notes []string, caption []string, capSize float
 }
 
 // footHeight is the band the notes and caption take at the bottom.
-func footHeight(spec figSpec) vg.Length {
+func footHeight(spec FigSpec) vg.Length {
 	notes, caption, cs := captionLines(spec)
 	if len(notes)+len(caption) == 0 {
 		return vg.Points(figMargin)
 	}
-	return vg.Length(len(notes))*lineH(tickFont) + vg.Length(len(caption))*lineH(cs) + vg.Points(figMargin+3)
+	return vg.Length(len(notes))*lineH(TickFont) + vg.Length(len(caption))*lineH(cs) + vg.Points(figMargin+3)
 }
 
 func (f *figure) drawFoot() {
 	notes, caption, cs := captionLines(f.spec)
-	st := textStyle(tickFont)
+	st := textStyle(TickFont)
 	st.XAlign = text.XLeft
 	x := vg.Points(figMargin)
-	y := footHeight(f.spec) - vg.Points(3) - lineH(tickFont)/2
+	y := footHeight(f.spec) - vg.Points(3) - lineH(TickFont)/2
 	for _, l := range notes {
 		f.dc.FillText(st, vg.Point{X: x, Y: y}, l)
-		y -= lineH(tickFont)
+		y -= lineH(TickFont)
 	}
-	y += lineH(tickFont)/2 - lineH(cs)/2
+	y += lineH(TickFont)/2 - lineH(cs)/2
 	cst := textStyle(cs)
 	cst.XAlign = text.XLeft
 	cst.Color = color.Gray{Y: 0x40}
@@ -322,13 +322,13 @@ func (f *figure) drawFoot() {
 }
 
 // legendEntry is one line of a legend.
-type legendEntry struct {
+type LegendEntry struct {
 	Name  string
 	Color color.Color
 	// Kind is how the swatch is drawn: a filled (hatched) box for bars and
 	// cells, a line with its marker for line series, a ring for paper values.
 	Kind  swatchKind
-	Hatch hatch
+	Hatch Hatch
 	Glyph draw.GlyphDrawer
 	Dash  []vg.Length
 }
@@ -342,11 +342,11 @@ const (
 	swatchRing
 )
 
-func barEntry(name string, k int) legendEntry {
-	return legendEntry{Name: name, Color: seriesColor(k), Hatch: seriesHatch(k)}
+func barEntry(name string, k int) LegendEntry {
+	return LegendEntry{Name: name, Color: SeriesColor(k), Hatch: SeriesHatch(k)}
 }
 
-func entryWidth(e legendEntry) vg.Length {
+func entryWidth(e LegendEntry) vg.Length {
 	return vg.Points(legendSwat+4) + textWidth(e.Name, labelFont) + vg.Points(8)
 }
 
@@ -361,7 +361,7 @@ func (g legendGeom) size() (w, h vg.Length) {
 }
 
 // legendIn lays entries out in as many columns as fit in width w.
-func legendIn(entries []legendEntry, w vg.Length) legendGeom {
+func legendIn(entries []LegendEntry, w vg.Length) legendGeom {
 	colW := vg.Length(0)
 	for _, e := range entries {
 		colW = max(colW, entryWidth(e))
@@ -372,7 +372,7 @@ func legendIn(entries []legendEntry, w vg.Length) legendGeom {
 
 // drawLegend draws entries in g's grid with its top-left corner at (x, top),
 // and records the box.
-func (f *figure) drawLegend(x, top vg.Length, g legendGeom, entries []legendEntry) {
+func (f *figure) drawLegend(x, top vg.Length, g legendGeom, entries []LegendEntry) {
 	st := textStyle(labelFont)
 	st.XAlign = text.XLeft
 	for i, e := range entries {
@@ -385,7 +385,7 @@ func (f *figure) drawLegend(x, top vg.Length, g legendGeom, entries []legendEntr
 	f.layout.Legend = vg.Rectangle{Min: vg.Point{X: x, Y: top - h}, Max: vg.Point{X: x + w, Y: top}}
 }
 
-func drawSwatch(c draw.Canvas, e legendEntry, r vg.Rectangle) {
+func drawSwatch(c draw.Canvas, e LegendEntry, r vg.Rectangle) {
 	mid := vg.Point{X: (r.Min.X + r.Max.X) / 2, Y: (r.Min.Y + r.Max.Y) / 2}
 	switch e.Kind {
 	case swatchLine, swatchMarker:
@@ -402,13 +402,13 @@ func drawSwatch(c draw.Canvas, e legendEntry, r vg.Rectangle) {
 	case swatchRing:
 		c.DrawGlyph(draw.GlyphStyle{Color: e.Color, Radius: vg.Points(3), Shape: draw.RingGlyph{}}, mid)
 	default:
-		fillHatched(c, r, e.Color, e.Hatch)
+		FillHatched(c, r, e.Color, e.Hatch)
 	}
 }
 
 // fillHatched fills r with col, draws the hatch over it and outlines it, so
 // light colours (yellow) keep an edge on white.
-func fillHatched(c draw.Canvas, r vg.Rectangle, col color.Color, h hatch) {
+func FillHatched(c draw.Canvas, r vg.Rectangle, col color.Color, h Hatch) {
 	if r.Max.X-r.Min.X <= 0 || r.Max.Y-r.Min.Y <= 0 {
 		return
 	}
@@ -423,7 +423,7 @@ func rectPts(r vg.Rectangle) []vg.Point {
 
 // drawHatch strokes pattern h inside r (lines are clipped to r by hand:
 // vg canvases have no clip paths).
-func drawHatch(c draw.Canvas, r vg.Rectangle, h hatch, ink color.Color) {
+func drawHatch(c draw.Canvas, r vg.Rectangle, h Hatch, ink color.Color) {
 	ls := draw.LineStyle{Color: ink, Width: vg.Points(0.45)}
 	step := vg.Points(3.2)
 	lines := func(dx, dy float64, s vg.Length) {
@@ -442,9 +442,9 @@ func drawHatch(c draw.Canvas, r vg.Rectangle, h hatch, ink color.Color) {
 	}
 	d := math.Sqrt2 / 2
 	switch h {
-	case hatchDiag:
+	case HatchDiag:
 		lines(d, d, step)
-	case hatchBack:
+	case HatchBack:
 		lines(d, -d, step)
 	case hatchCross:
 		lines(d, d, step*1.4)
@@ -502,7 +502,7 @@ func clipSegment(a, b vg.Point, r vg.Rectangle) (vg.Point, vg.Point, bool) {
 
 // naturalLess orders strings with digit runs compared as numbers, so that
 // r5 < r10 < r20 and top_k=5 < top_k=20 (a text sort puts r20 before r5).
-func naturalLess(a, b string) bool {
+func NaturalLess(a, b string) bool {
 	for a != "" && b != "" {
 		da, db := unicode.IsDigit(rune(a[0])), unicode.IsDigit(rune(b[0]))
 		if da && db {
@@ -537,14 +537,14 @@ func leadingNumber(s string) (float64, string) {
 }
 
 // sortNatural sorts in place with naturalLess.
-func sortNatural(s []string) {
-	sort.SliceStable(s, func(i, j int) bool { return naturalLess(s[i], s[j]) })
+func SortNatural(s []string) {
+	sort.SliceStable(s, func(i, j int) bool { return NaturalLess(s[i], s[j]) })
 }
 
 // dataRange returns a y range covering vals (NaNs ignored) with a tenth of
 // the span as headroom either side, clamped to [floor, ceil] when those are
 // finite; for a flat series it opens a small window around the value.
-func dataRange(vals []float64, floor, ceil float64) (lo, hi float64) {
+func DataRange(vals []float64, floor, ceil float64) (lo, hi float64) {
 	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, v := range vals {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -600,9 +600,9 @@ var _ plot.Plotter = ciBars{}
 // niceTicks labels round values (1, 2, 2.5 or 5 × 10^k apart) so that an
 // axis carries four to eight labels, with no more decimals than the step
 // needs; gonum's default can leave an axis with only two labels.
-type niceTicks struct{}
+type NiceTicks struct{}
 
-func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
+func (NiceTicks) Ticks(lo, hi float64) []plot.Tick {
 	if !(hi > lo) {
 		return []plot.Tick{{Value: lo, Label: strconv.FormatFloat(lo, 'g', 4, 64)}}
 	}
@@ -645,9 +645,9 @@ func niceStep(lo, hi float64) float64 {
 }
 
 // countTicks labels whole numbers only (counts of environments).
-type countTicks struct{}
+type CountTicks struct{}
 
-func (countTicks) Ticks(lo, hi float64) []plot.Tick {
+func (CountTicks) Ticks(lo, hi float64) []plot.Tick {
 	step := 1.0
 	if hi-lo >= 8 {
 		step = math.Max(1, math.Round(niceStep(lo, hi)))
@@ -665,7 +665,7 @@ func (countTicks) Ticks(lo, hi float64) []plot.Tick {
 // gridCols is how many panels of n go in a row, at most maxCols: the
 // fewest rows, and among the counts that need no more rows the one that
 // leaves the fewest empty cells (four panels as 2×2, not 3 + 1).
-func gridCols(n, maxCols int) int {
+func GridCols(n, maxCols int) int {
 	maxCols = max(1, min(n, maxCols))
 	rows := (n + maxCols - 1) / maxCols
 	best, empty := maxCols, rows*maxCols-n
@@ -682,7 +682,7 @@ func gridCols(n, maxCols int) int {
 }
 
 // labelledTicks counts the labelled ticks an axis draws.
-func labelledTicks(ax *plot.Axis) int {
+func LabelledTicks(ax *plot.Axis) int {
 	n := 0
 	for _, t := range ax.Tick.Marker.Ticks(ax.Min, ax.Max) {
 		if t.Label != "" && t.Value >= ax.Min-1e-9 && t.Value <= ax.Max+1e-9 {
@@ -690,4 +690,33 @@ func labelledTicks(ax *plot.Axis) int {
 		}
 	}
 	return n
+}
+
+// rotateCrowdedTicks turns x tick labels 30° when two neighbours would
+// touch in their slots, so long method names do not overlap.
+func rotateCrowdedTicks(plots []*plot.Plot, panelW vg.Length) {
+	for _, pl := range plots {
+		ticks, ok := pl.X.Tick.Marker.(plot.ConstantTicks)
+		if !ok || len(ticks) == 0 {
+			continue
+		}
+		if ticksCrowded(ticks, panelW) {
+			pl.X.Tick.Label.Rotation = math.Pi / 6
+			pl.X.Tick.Label.XAlign = text.XRight
+			pl.X.Tick.Label.YAlign = text.YCenter
+		}
+	}
+}
+
+// ticksCrowded reports whether two neighbouring labels would touch in
+// their slots of a panel panelW wide (the y axis, ticks and label, takes
+// about 0.6 in of it).
+func ticksCrowded(ticks plot.ConstantTicks, panelW vg.Length) bool {
+	slot := (panelW - 0.6*vg.Inch) / vg.Length(len(ticks))
+	crowded := len(ticks) == 1 && textWidth(ticks[0].Label, TickFont) > slot
+	for i := 1; i < len(ticks); i++ {
+		pair := (textWidth(ticks[i-1].Label, TickFont) + textWidth(ticks[i].Label, TickFont)) / 2
+		crowded = crowded || pair+vg.Points(4) > slot
+	}
+	return crowded
 }

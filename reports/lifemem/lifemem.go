@@ -1,4 +1,4 @@
-package reports
+package lifemem
 
 import (
 	"encoding/json"
@@ -24,8 +24,8 @@ import (
 // lmDir is the lifelong results folder of a run.
 const lmDir = runlog.LifelongDir
 
-// HasLifeMem reports whether runDir holds lifelong protocol results.
-func HasLifeMem(runDir string) bool {
+// HasResults reports whether runDir holds lifelong protocol results.
+func HasResults(runDir string) bool {
 	_, err := os.Stat(filepath.Join(runDir, lmDir, runlog.LifelongInfoFile))
 	return err == nil
 }

@@ -1,4 +1,4 @@
-package reports
+package render
 
 import (
 	"bytes"
@@ -14,11 +14,11 @@ import (
 
 // Units of a long-format CSV's unit column: the vocabulary of package unit.
 const (
-	unitPercent = unit.Percent
-	unitCount   = unit.Count
-	unitTokens  = unit.Tokens
-	unitUSD     = unit.USD
-	unitDraws   = unit.Draws
+	UnitPercent = unit.Percent
+	UnitCount   = unit.Count
+	UnitTokens  = unit.Tokens
+	UnitUSD     = unit.USD
+	UnitDraws   = unit.Draws
 )
 
 // WriteCSV writes a header and rows to path with encoding/csv quoting and
@@ -99,14 +99,14 @@ func inertCell(c string) string {
 // num formats a metric with fixed precision so files are byte-stable;
 // undefined values are "NaN".
 // costNum is a cost for a CSV: empty (null) when the run has no prices.
-func costNum(v float64, priced bool) string {
+func CostNum(v float64, priced bool) string {
 	if !priced {
 		return ""
 	}
-	return num(v)
+	return Num(v)
 }
 
-func num(v float64) string {
+func Num(v float64) string {
 	if math.IsNaN(v) {
 		return "NaN"
 	}
@@ -118,7 +118,7 @@ func num(v float64) string {
 
 // pct formats a share in [0, 1] as a percentage with two decimals, as the
 // reference reports; undefined values are "–".
-func pct(v float64) string {
+func Pct(v float64) string {
 	if math.IsNaN(v) {
 		return "–"
 	}

@@ -1,4 +1,4 @@
-package reports
+package render
 
 import (
 	"bytes"
@@ -19,7 +19,7 @@ import (
 // PNG for screens and the README, PDF for LaTeX, SVG for the web. They share
 // a base name (table1.png, table1.pdf, table1.svg), which report.tex relies
 // on.
-type figFiles struct {
+type FigFiles struct {
 	PNG, PDF, SVG []byte
 	// Layout and Texts are where the parts went, for the image tests.
 	Layout figLayout
@@ -33,35 +33,35 @@ const figSoftware = "memharness reports (gonum/plot)"
 
 // encode finishes the figure: the three encodings, each with the title and
 // the provenance caption in its metadata.
-func (f *figure) encode() (figFiles, error) {
+func (f *figure) encode() (FigFiles, error) {
 	desc := strings.Join(append([]string{f.spec.Caption}, f.spec.Notes...), " ")
 	var png bytes.Buffer
 	if _, err := (vgimg.PngCanvas{Canvas: f.img}).WriteTo(&png); err != nil {
-		return figFiles{}, fmt.Errorf("encode png: %w", err)
+		return FigFiles{}, fmt.Errorf("encode png: %w", err)
 	}
 	pngB, err := pngMeta(png.Bytes(), FigureDPI, [][2]string{
 		{"Title", f.spec.Title}, {"Description", desc}, {"Software", figSoftware},
 	})
 	if err != nil {
-		return figFiles{}, err
+		return FigFiles{}, err
 	}
 	var pdf bytes.Buffer
 	if _, err := f.pdf.WriteTo(&pdf); err != nil {
-		return figFiles{}, fmt.Errorf("encode pdf: %w", err)
+		return FigFiles{}, fmt.Errorf("encode pdf: %w", err)
 	}
 	pdfB, err := pdfMeta(pdf.Bytes(), f.spec.Title, desc)
 	if err != nil {
-		return figFiles{}, err
+		return FigFiles{}, err
 	}
 	var svg bytes.Buffer
 	if _, err := f.svg.WriteTo(&svg); err != nil {
-		return figFiles{}, fmt.Errorf("encode svg: %w", err)
+		return FigFiles{}, fmt.Errorf("encode svg: %w", err)
 	}
-	svgB, err := svgMeta(svg.Bytes(), f.spec.Title, desc)
+	svgB, err := SVGMeta(svg.Bytes(), f.spec.Title, desc)
 	if err != nil {
-		return figFiles{}, err
+		return FigFiles{}, err
 	}
-	return figFiles{PNG: pngB, PDF: pdfB, SVG: svgB, Layout: f.layout, Texts: f.probe.texts,
+	return FigFiles{PNG: pngB, PDF: pdfB, SVG: svgB, Layout: f.layout, Texts: f.probe.texts,
 		W: f.w.Points(), H: f.h.Points()}, nil
 }
 
@@ -190,7 +190,7 @@ func pdfString(s string) string {
 }
 
 // svgMeta adds a comment, <title> and <desc> after the opening <svg> tag.
-func svgMeta(b []byte, title, desc string) ([]byte, error) {
+func SVGMeta(b []byte, title, desc string) ([]byte, error) {
 	s := string(b)
 	i := strings.Index(s, "<svg ")
 	if i < 0 {
@@ -253,7 +253,7 @@ func xmlEscape(s string) string {
 // writeFigure writes base.png, base.pdf and base.svg into dir and returns
 // their index entries (desc describes the figure; the twins say what they
 // are for).
-func writeFigure(dir, base string, f figFiles, desc string) ([]Artefact, error) {
+func WriteFigure(dir, base string, f FigFiles, desc string) ([]Artefact, error) {
 	bodies := [][]byte{f.PNG, f.PDF, f.SVG}
 	for i, ext := range []string{".png", ".pdf", ".svg"} {
 		if err := os.WriteFile(filepath.Join(dir, base+ext), bodies[i], 0o644); err != nil {

@@ -1,4 +1,4 @@
-package reports
+package runinfo
 
 import (
 	"encoding/json"
@@ -12,7 +12,7 @@ import (
 
 // readPlan reads the plan a run stored at its start; nil when it has none
 // (runs older than plans, shards) or it is unreadable.
-func readPlan(runDir string) *runlog.PlanTotals {
+func ReadPlan(runDir string) *runlog.PlanTotals {
 	b, err := os.ReadFile(filepath.Join(runDir, runlog.PlanFile))
 	if err != nil {
 		return nil
@@ -26,7 +26,7 @@ func readPlan(runDir string) *runlog.PlanTotals {
 
 // plannedLine compares a stored plan with usage.json: calls, prompt
 // tokens, completion tokens against their bound, and cost.
-func plannedLine(p *runlog.PlanTotals, usage map[string]runlog.MethodUsage) string {
+func PlannedLine(p *runlog.PlanTotals, usage map[string]runlog.MethodUsage) string {
 	if p == nil {
 		return ""
 	}

@@ -1,4 +1,4 @@
-package reports
+package runinfo
 
 import (
 	"bytes"
@@ -13,31 +13,32 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/memharness/memharness/reports/render"
 	"github.com/memharness/memharness/runlog"
 )
 
 // provenance says where a report's numbers came from. Every CSV row carries
 // it (four trailing columns), so a table copied out of its run directory
 // still names its backbone, model, data and harness.
-type provenance struct {
+type Provenance struct {
 	Backbone, Model, DataSource, Harness string
 }
 
 // provenanceColumns are the columns stamped onto every CSV.
-var provenanceColumns = []string{"backbone", "model", "data_source", "harness_version"}
+var ProvenanceColumns = []string{"backbone", "model", "data_source", "harness_version"}
 
-func provenanceOf(m runlog.Manifest) provenance {
+func ProvenanceOf(m runlog.Manifest) Provenance {
 	h := m.HarnessVersion
 	if m.GitCommit != "" {
 		h += "+" + shortCommit(m.GitCommit)
 	}
-	return provenance{Backbone: m.Backbone, Model: m.Model, DataSource: m.DataSource, Harness: h}
+	return Provenance{Backbone: m.Backbone, Model: m.Model, DataSource: m.DataSource, Harness: h}
 }
 
 // joinProvenance is the provenance of a file drawn from several runs: each
 // field is the runs' distinct values, joined by "; " in order of first use.
-func joinProvenance(ps []provenance) provenance {
-	var out provenance
+func JoinProvenance(ps []Provenance) Provenance {
+	var out Provenance
 	join := func(dst *string, v string) {
 		for _, have := range strings.Split(*dst, "; ") {
 			if have == v {
@@ -68,7 +69,7 @@ func shortCommit(c string) string {
 // stampCSVs appends the provenance columns to every CSV artefact in dir. A
 // file that already has them (a report rebuilt over an old one is written
 // afresh, so this only guards against stamping twice) is left as it is.
-func stampCSVs(dir string, arts []Artefact, p provenance) error {
+func StampCSVs(dir string, arts []render.Artefact, p Provenance) error {
 	for _, a := range arts {
 		if !strings.HasSuffix(a.Path, ".csv") {
 			continue
@@ -80,7 +81,7 @@ func stampCSVs(dir string, arts []Artefact, p provenance) error {
 	return nil
 }
 
-func stampCSV(path string, p provenance) error {
+func stampCSV(path string, p Provenance) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("stamp %s: %w", path, err)
@@ -94,10 +95,10 @@ func stampCSV(path string, p provenance) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	if h := rows[0]; len(h) >= len(provenanceColumns) && slices.Equal(h[len(h)-len(provenanceColumns):], provenanceColumns) {
+	if h := rows[0]; len(h) >= len(ProvenanceColumns) && slices.Equal(h[len(h)-len(ProvenanceColumns):], ProvenanceColumns) {
 		return nil
 	}
-	rows[0] = append(rows[0], provenanceColumns...)
+	rows[0] = append(rows[0], ProvenanceColumns...)
 	for i := 1; i < len(rows); i++ {
 		rows[i] = append(rows[i], p.Backbone, p.Model, p.DataSource, p.Harness)
 	}
@@ -113,7 +114,7 @@ func stampCSV(path string, p provenance) error {
 }
 
 // readUsage reads usage.json of a run directory (nil when absent).
-func readUsage(runDir string) (map[string]runlog.MethodUsage, error) {
+func ReadUsage(runDir string) (map[string]runlog.MethodUsage, error) {
 	b, err := os.ReadFile(filepath.Join(runDir, runlog.UsageFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -130,7 +131,7 @@ func readUsage(runDir string) (map[string]runlog.MethodUsage, error) {
 
 // warningSuffix is added to every title of a run that lost part of its
 // configured work, so no table is read without knowing it.
-func warningSuffix(m runlog.Manifest) string {
+func WarningSuffix(m runlog.Manifest) string {
 	var parts []string
 	for _, lo := range m.LeftOut {
 		parts = append(parts, lo.What+" left out")
@@ -151,7 +152,7 @@ func warningSuffix(m runlog.Manifest) string {
 }
 
 // emptyMemoryNote flags a method's table row.
-func emptyMemoryNote(m runlog.Manifest, method string) string {
+func EmptyMemoryNote(m runlog.Manifest, method string) string {
 	users := m.EmptyMemories[method]
 	if len(users) == 0 {
 		return ""
@@ -162,13 +163,13 @@ func emptyMemoryNote(m runlog.Manifest, method string) string {
 // warningsSection is the index's account of everything that did not go as
 // configured: left-out parts, data warnings, empty memories, invalid answers
 // per call purpose, and the cost.
-func warningsSection(m runlog.Manifest, usage map[string]runlog.MethodUsage) string {
+func WarningsSection(m runlog.Manifest, usage map[string]runlog.MethodUsage) string {
 	var b strings.Builder
 	b.WriteString("## Warnings and accounting\n\n")
 	n := 0
 	for _, lo := range m.LeftOut {
 		n++
-		fmt.Fprintf(&b, "- **Left out: %s** — %s", mdText(lo.What), mdText(lo.Reason))
+		fmt.Fprintf(&b, "- **Left out: %s** — %s", render.MdText(lo.What), render.MdText(lo.Reason))
 		if lo.Install != "" {
 			fmt.Fprintf(&b, "; to include it: `%s`", strings.ReplaceAll(lo.Install, "`", "'"))
 		}
@@ -176,7 +177,7 @@ func warningsSection(m runlog.Manifest, usage map[string]runlog.MethodUsage) str
 	}
 	for _, w := range m.DataWarnings {
 		n++
-		fmt.Fprintf(&b, "- **Data warning:** %s\n", mdText(w))
+		fmt.Fprintf(&b, "- **Data warning:** %s\n", render.MdText(w))
 	}
 	for _, meth := range slices.Sorted(maps.Keys(m.EmptyMemories)) {
 		n++
@@ -186,16 +187,16 @@ func warningsSection(m runlog.Manifest, usage map[string]runlog.MethodUsage) str
 			shown = append(slices.Clone(shown[:10]), "…")
 		}
 		fmt.Fprintf(&b, "- **Empty memory:** method %s built an empty memory for %d user(s): %s; its rows are flagged.\n",
-			mdText(meth), len(users), mdText(strings.Join(shown, ", ")))
+			render.MdText(meth), len(users), render.MdText(strings.Join(shown, ", ")))
 	}
 	if m.EmbedderWarning != "" {
 		n++
-		fmt.Fprintf(&b, "- **Embedder:** %s.\n", mdText(m.EmbedderWarning))
+		fmt.Fprintf(&b, "- **Embedder:** %s.\n", render.MdText(m.EmbedderWarning))
 	}
 	for _, p := range slices.Sorted(maps.Keys(usage)) {
 		if u := usage[p]; u.UsageEstimated > 0 {
 			n++
-			fmt.Fprintf(&b, "- **Token counts (%s):** %s.\n", mdText(p), mdText(u.EstimatedText()))
+			fmt.Fprintf(&b, "- **Token counts (%s):** %s.\n", render.MdText(p), render.MdText(u.EstimatedText()))
 		}
 	}
 	if n == 0 {
@@ -217,7 +218,7 @@ func warningsSection(m runlog.Manifest, usage map[string]runlog.MethodUsage) str
 				inv = fmt.Sprintf("%d/%d (%.1f%%)", u.InvalidFinal, u.Units, 100*u.InvalidRate)
 			}
 			fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %s | %.1f | %s |\n",
-				mdText(p), u.Calls, u.LiveCalls, u.CachedCalls, u.Errors, u.Invalid, inv, u.LatencyMeanMS, cost)
+				render.MdText(p), u.Calls, u.LiveCalls, u.CachedCalls, u.Errors, u.Invalid, inv, u.LatencyMeanMS, cost)
 		}
 		if priced {
 			fmt.Fprintf(&b, "\nTotal cost: $%.4f.\n", total)
@@ -226,7 +227,7 @@ func warningsSection(m runlog.Manifest, usage map[string]runlog.MethodUsage) str
 		}
 		for _, p := range slices.Sorted(maps.Keys(usage)) {
 			if ex := usage[p].InvalidExample; ex != "" {
-				fmt.Fprintf(&b, "\nOne invalid answer for %s: `%s`\n", mdText(p), strings.ReplaceAll(strings.ReplaceAll(ex, "`", "'"), "\n", " "))
+				fmt.Fprintf(&b, "\nOne invalid answer for %s: `%s`\n", render.MdText(p), strings.ReplaceAll(strings.ReplaceAll(ex, "`", "'"), "\n", " "))
 			}
 		}
 	}

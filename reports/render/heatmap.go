@@ -1,4 +1,4 @@
-package reports
+package render
 
 import (
 	"fmt"
@@ -39,14 +39,14 @@ const (
 
 // notEvaluated is how a NaN cell is drawn: light grey under a dense hatch,
 // which no score (0 % is white) looks like.
-var notEvaluatedFill = color.Gray{Y: 0xdd}
+var NotEvaluatedFill = color.Gray{Y: 0xdd}
 
 // HeatMaps renders the panels in a grid two columns wide under a common
 // title, with a colour bar and the notes below. The colour scale is fixed
 // to [0, 1] so panels are comparable; NaN cells are hatched and named in a
 // legend ("not evaluated").
 func HeatMaps(title string, panels []Panel, notes ...string) ([]byte, error) {
-	f, err := heatFigure(figSpec{Title: title, Notes: notes}, "share of the row", panels)
+	f, err := HeatFigure(FigSpec{Title: title, Notes: notes}, "share of the row", panels)
 	if err != nil {
 		return nil, err
 	}
@@ -55,16 +55,16 @@ func HeatMaps(title string, panels []Panel, notes ...string) ([]byte, error) {
 
 // heatFigure lays the panels out with a colour bar labelled barLabel: on
 // the right of a grid of square panels, under a strip of one-row panels.
-func heatFigure(spec figSpec, barLabel string, panels []Panel) (figFiles, error) {
+func HeatFigure(spec FigSpec, barLabel string, panels []Panel) (FigFiles, error) {
 	if len(panels) == 0 {
-		return figFiles{}, fmt.Errorf("heat maps: no panels")
+		return FigFiles{}, fmt.Errorf("heat maps: no panels")
 	}
 	plots := make([]*plot.Plot, len(panels))
 	hasNaN := false
 	for i, p := range panels {
 		pl, err := panelPlot(p)
 		if err != nil {
-			return figFiles{}, fmt.Errorf("heat maps: panel %d (%s): %w", i+1, p.Title, err)
+			return FigFiles{}, fmt.Errorf("heat maps: panel %d (%s): %w", i+1, p.Title, err)
 		}
 		plots[i] = pl
 		for _, r := range p.Matrix {
@@ -78,7 +78,7 @@ func heatFigure(spec figSpec, barLabel string, panels []Panel) (figFiles, error)
 	if !spec.twoCol() {
 		maxCols = heatCols1
 	}
-	cols := gridCols(len(panels), maxCols)
+	cols := GridCols(len(panels), maxCols)
 	rows := (len(panels) + cols - 1) / cols
 	m := vg.Points(figMargin)
 	mr, mc := len(panels[0].Matrix), len(panels[0].Matrix[0])
@@ -129,7 +129,7 @@ func heatFigure(spec figSpec, barLabel string, panels []Panel) (figFiles, error)
 		x0 := left + 0.5*vg.Inch
 		barLen := min(2.4*vg.Inch, gridW-0.6*vg.Inch)
 		if hasNaN {
-			barLen = min(barLen, gridW-0.6*vg.Inch-entryWidth(legendEntry{Name: "not evaluated"})-vg.Points(12))
+			barLen = min(barLen, gridW-0.6*vg.Inch-entryWidth(LegendEntry{Name: "not evaluated"})-vg.Points(12))
 		}
 		f.drawColourBarH(x0, x0+barLen, legY-vg.Points(7), barLabel)
 		legX = x0 + barLen + vg.Points(14)
@@ -139,7 +139,7 @@ func heatFigure(spec figSpec, barLabel string, panels []Panel) (figFiles, error)
 		f.drawColourBar(left+gridW+vg.Points(10), barBottom, barTop, barLabel)
 	}
 	if hasNaN {
-		e := []legendEntry{{Name: "not evaluated", Color: notEvaluatedFill, Hatch: hatchDense}}
+		e := []LegendEntry{{Name: "not evaluated", Color: NotEvaluatedFill, Hatch: hatchDense}}
 		f.drawLegend(legX, legY, legendIn(e, w), e)
 	}
 	return f.encode()
@@ -174,7 +174,7 @@ func breakLongTicks(plots []*plot.Plot, panelW vg.Length) {
 // in the rectangle (x, y0)–(x+w, y1), ticks on its right.
 func (f *figure) drawColourBar(x, y0, y1 vg.Length, label string) {
 	const barW = 10
-	cols := ramp(64).Colors()
+	cols := Ramp(64).Colors()
 	n := len(cols)
 	for i, c := range cols {
 		lo := y0 + (y1-y0)*vg.Length(i)/vg.Length(n)
@@ -183,22 +183,22 @@ func (f *figure) drawColourBar(x, y0, y1 vg.Length, label string) {
 	}
 	f.dc.StrokeLines(draw.LineStyle{Color: color.Gray{Y: 0x66}, Width: vg.Points(0.5)},
 		[]vg.Point{{X: x, Y: y0}, {X: x + vg.Points(barW), Y: y0}, {X: x + vg.Points(barW), Y: y1}, {X: x, Y: y1}, {X: x, Y: y0}})
-	st := textStyle(tickFont)
+	st := textStyle(TickFont)
 	st.XAlign = text.XLeft
 	for _, v := range []float64{0, 25, 50, 75, 100} {
 		y := y0 + (y1-y0)*vg.Length(v/100)
 		f.dc.FillText(st, vg.Point{X: x + vg.Points(barW+3), Y: y}, fmt.Sprintf("%.0f%%", v))
 	}
-	lt := textStyle(tickFont)
+	lt := textStyle(TickFont)
 	lt.Rotation = math.Pi / 2
-	f.dc.FillText(lt, vg.Point{X: x + vg.Points(barW) + textWidth("100%", tickFont) + vg.Points(10), Y: (y0 + y1) / 2}, label)
+	f.dc.FillText(lt, vg.Point{X: x + vg.Points(barW) + textWidth("100%", TickFont) + vg.Points(10), Y: (y0 + y1) / 2}, label)
 }
 
 // drawColourBarH draws the colour bar horizontally from x0 to x1 with its
 // top at y, ticks under it and the label on its left.
 func (f *figure) drawColourBarH(x0, x1, y vg.Length, label string) {
 	const barH = 7
-	cols := ramp(64).Colors()
+	cols := Ramp(64).Colors()
 	n := len(cols)
 	for i, c := range cols {
 		lo := x0 + (x1-x0)*vg.Length(i)/vg.Length(n)
@@ -207,19 +207,19 @@ func (f *figure) drawColourBarH(x0, x1, y vg.Length, label string) {
 	}
 	f.dc.StrokeLines(draw.LineStyle{Color: color.Gray{Y: 0x66}, Width: vg.Points(0.5)},
 		append(rectPts(vg.Rectangle{Min: vg.Point{X: x0, Y: y}, Max: vg.Point{X: x1, Y: y + vg.Points(barH)}}), vg.Point{X: x0, Y: y}))
-	st := textStyle(tickFont)
+	st := textStyle(TickFont)
 	st.YAlign = text.YTop
 	for _, v := range []float64{0, 25, 50, 75, 100} {
 		f.dc.FillText(st, vg.Point{X: x0 + (x1-x0)*vg.Length(v/100), Y: y - vg.Points(1.5)}, fmt.Sprintf("%.0f%%", v))
 	}
-	lt := textStyle(tickFont)
+	lt := textStyle(TickFont)
 	lt.XAlign = text.XRight
 	f.dc.FillText(lt, vg.Point{X: x0 - vg.Points(6), Y: y + vg.Points(barH)/2}, label)
 }
 
 // colourBarWidth is the horizontal room drawColourBar takes.
 func colourBarWidth() vg.Length {
-	return vg.Points(10+3+10) + textWidth("100%", tickFont) + lineH(tickFont) + vg.Points(figMargin)
+	return vg.Points(10+3+10) + textWidth("100%", TickFont) + lineH(TickFont) + vg.Points(figMargin)
 }
 
 // WriteHeatMaps renders the panels to a PNG file.
@@ -242,29 +242,22 @@ func panelPlot(p Panel) (*plot.Plot, error) {
 	if len(p.RowLabels) != g.rows || len(p.ColLabels) != g.cols {
 		return nil, fmt.Errorf("%d×%d matrix with %d row and %d column labels", g.rows, g.cols, len(p.RowLabels), len(p.ColLabels))
 	}
-	pl := newFigPlot()
+	pl := NewFigPlot()
 	pl.Title.Text = p.Title
-	pl.X.Label.Text = orDefault(p.XLabel, "predicted")
-	pl.Y.Label.Text = orDefault(p.YLabel, "true")
+	pl.X.Label.Text = OrDefault(p.XLabel, "predicted")
+	pl.Y.Label.Text = OrDefault(p.YLabel, "true")
 	pl.X.Tick.Marker = labelTicks(p.ColLabels, false)
 	pl.Y.Tick.Marker = labelTicks(p.RowLabels, true)
 
-	hm := plotter.NewHeatMap(g, ramp(64))
+	hm := plotter.NewHeatMap(g, Ramp(64))
 	hm.Min, hm.Max = 0, 1
-	hm.NaN = notEvaluatedFill
+	hm.NaN = NotEvaluatedFill
 	pl.Add(hm, cellText{g: g})
 	pl.X.Min, pl.X.Max = -0.5, float64(g.cols)-0.5
 	pl.Y.Min, pl.Y.Max = -0.5, float64(g.rows)-0.5
 	pl.X.Padding, pl.Y.Padding = 0, 0 // axes hug the cells
 	pl.X.Tick.Length, pl.Y.Tick.Length = vg.Points(2), vg.Points(2)
 	return pl, nil
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // grid adapts a row-major matrix to plotter.GridXYZ with row 0 drawn at the
@@ -307,9 +300,9 @@ func labelTicks(labels []string, reversed bool) plot.ConstantTicks {
 }
 
 // ramp is a white-to-dark-blue palette; light cells get dark text.
-type ramp int
+type Ramp int
 
-func (n ramp) Colors() []color.Color {
+func (n Ramp) Colors() []color.Color {
 	lo := [3]float64{255, 255, 255}
 	hi := [3]float64{8, 48, 107}
 	out := make([]color.Color, int(n))
@@ -330,7 +323,7 @@ type cellText struct{ g grid }
 func (ct cellText) Plot(c draw.Canvas, pl *plot.Plot) {
 	trX, trY := pl.Transforms(&c)
 	sty := text.Style{
-		Font:    figFont(tickFont),
+		Font:    FigFont(TickFont),
 		XAlign:  text.XCenter,
 		YAlign:  text.YCenter,
 		Handler: plot.DefaultTextHandler,

@@ -1,4 +1,4 @@
-package reports
+package render
 
 import (
 	"strings"
@@ -27,7 +27,7 @@ type Table struct {
 	TeXCols []int
 	// Groups span columns in a header row above the column names, and
 	// SubColumns, when set, replace the names in the row below them.
-	Groups     []texGroup
+	Groups     []TeXGroup
 	SubColumns []string
 	// Best marks columns whose best value is set in bold: higherBest or
 	// lowerBest per column index; rows in NoBest do not compete.
@@ -60,7 +60,7 @@ type Table struct {
 func (t Table) Markdown() string {
 	var b strings.Builder
 	if t.Title != "" {
-		b.WriteString("### " + mdCell(t.Title) + "\n\n")
+		b.WriteString("### " + MdCell(t.Title) + "\n\n")
 	}
 	mdRow(&b, t.Columns)
 	b.WriteString("|")
@@ -88,7 +88,7 @@ func (t Table) Markdown() string {
 func mdRow(b *strings.Builder, cells []string) {
 	b.WriteString("|")
 	for _, c := range cells {
-		b.WriteString(" " + mdCell(c) + " |")
+		b.WriteString(" " + MdCell(c) + " |")
 	}
 	b.WriteString("\n")
 }
@@ -99,7 +99,7 @@ func mdRow(b *strings.Builder, cells []string) {
 // Markdown shows as "<" (a "<" before a space or digit is left as is).
 var mdCellReplacer = strings.NewReplacer("|", `\|`, "\r\n", " ", "\n", " ", "\r", " ")
 
-func mdCell(s string) string {
+func MdCell(s string) string {
 	s = mdCellReplacer.Replace(s)
 	if !strings.Contains(s, "<") {
 		return s
@@ -116,3 +116,12 @@ func mdCell(s string) string {
 	}
 	return b.String()
 }
+
+// mdText escapes Markdown's inline syntax in user-provided text (run names,
+// model names, data sources) so it is shown literally.
+var mdTextReplacer = strings.NewReplacer(
+	`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`,
+	"<", `\<`, ">", `\>`, "#", `\#`, "|", `\|`, "\n", " ",
+)
+
+func MdText(s string) string { return mdTextReplacer.Replace(s) }

@@ -1,4 +1,4 @@
-package reports
+package lifemem
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/metrics"
+	"github.com/memharness/memharness/reports/render"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -25,10 +26,10 @@ func lmShuffled(stream string) bool { return stream != "" && stream != "similari
 // 0–100 are drawn on the [0, 1] scale of the confusion heat maps, so each
 // cell reads as a percentage. ok is false for a single-cell matrix (a
 // one-environment sensitivity run), which the tables already show.
-func lmHeatMap(caption string, kinds lmKinds, m *lmMethod, envs, ood []string, stream string) (f figFiles, ok bool, err error) {
+func lmHeatMap(caption string, kinds lmKinds, m *lmMethod, envs, ood []string, stream string) (f render.FigFiles, ok bool, err error) {
 	n := len(envs)
 	if n < 2 {
-		return figFiles{}, false, nil
+		return render.FigFiles{}, false, nil
 	}
 	var oodCols []string
 	for _, e := range ood {
@@ -79,7 +80,7 @@ func lmHeatMap(caption string, kinds lmKinds, m *lmMethod, envs, ood []string, s
 		rowLabels = append(rowLabels, "self-learn")
 	}
 	if len(mat) == 0 {
-		return figFiles{}, false, nil
+		return render.FigFiles{}, false, nil
 	}
 	cols := lmMap(envs, kinds.label)
 	for _, e := range oodCols {
@@ -111,11 +112,11 @@ func lmHeatMap(caption string, kinds lmKinds, m *lmMethod, envs, ood []string, s
 	if len(m.Self) > 0 {
 		notes = append(notes, "self-learn: a fresh memory that learned only that environment, tested on it.")
 	}
-	spec := figSpec{Title: "Score matrix: " + m.Spec.Name, Caption: "Redraws LifeMem's S matrix (App. C) · " + caption, Notes: notes, Width: OneColumn}
+	spec := render.FigSpec{Title: "Score matrix: " + m.Spec.Name, Caption: "Redraws LifeMem's S matrix (App. C) · " + caption, Notes: notes, Width: render.OneColumn}
 	if width > 4 {
-		spec.Width = TwoColumn
+		spec.Width = render.TwoColumn
 	}
-	f, err = heatFigure(spec, bar, []Panel{{
+	f, err = render.HeatFigure(spec, bar, []render.Panel{{
 		Matrix: mat, RowLabels: rowLabels, ColLabels: cols, XLabel: "test set", YLabel: ylabel,
 	}})
 	return f, err == nil, err
@@ -124,51 +125,51 @@ func lmHeatMap(caption string, kinds lmKinds, m *lmMethod, envs, ood []string, s
 // lmTransferPlot draws Figure 3: one horizontal stacked bar per method
 // (names on the y axis read without turning), positive first, then
 // unchanged, then negative, each with its own hatch.
-func lmTransferPlot(caption string, series []lmCounts, width vg.Length) (figFiles, error) {
+func TransferPlot(caption string, series []MethodCounts, width vg.Length) (render.FigFiles, error) {
 	if len(series) == 0 {
-		return figFiles{}, fmt.Errorf("transfer plot: no methods")
+		return render.FigFiles{}, fmt.Errorf("transfer plot: no methods")
 	}
-	pl := newFigPlot()
+	pl := render.NewFigPlot()
 	pl.X.Label.Text = "environments"
-	pl.X.Tick.Marker = countTicks{}
+	pl.X.Tick.Marker = render.CountTicks{}
 	parts := []transferPart{
-		{"positive (> +5)", Palette[2], hatchDiag, func(c lmCounts) int { return c.n.Positive }},
-		{"unchanged (±5)", color.RGBA{0xcc, 0xcc, 0xcc, 255}, hatchNone, func(c lmCounts) int { return c.n.Unchanged }},
-		{"negative (< −5)", Palette[3], hatchBack, func(c lmCounts) int { return c.n.Negative }},
+		{"positive (> +5)", render.Palette[2], render.HatchDiag, func(c MethodCounts) int { return c.N.Positive }},
+		{"unchanged (±5)", color.RGBA{0xcc, 0xcc, 0xcc, 255}, render.HatchNone, func(c MethodCounts) int { return c.N.Unchanged }},
+		{"negative (< −5)", render.Palette[3], render.HatchBack, func(c MethodCounts) int { return c.N.Negative }},
 	}
-	var entries []legendEntry
+	var entries []render.LegendEntry
 	for _, p := range parts {
-		entries = append(entries, legendEntry{Name: p.name, Color: p.col, Hatch: p.hatch})
+		entries = append(entries, render.LegendEntry{Name: p.name, Color: p.col, Hatch: p.hatch})
 	}
 	names := make([]string, len(series))
 	tallest := 0
 	for i, s := range series {
 		// Top to bottom in the configured order.
-		names[len(series)-1-i] = s.name
-		tallest = max(tallest, s.n.Positive+s.n.Unchanged+s.n.Negative)
+		names[len(series)-1-i] = s.Name
+		tallest = max(tallest, s.N.Positive+s.N.Unchanged+s.N.Negative)
 	}
 	pl.NominalY(names...)
-	pl.Y.Tick.Label.Font = figFont(tickFont)
+	pl.Y.Tick.Label.Font = render.FigFont(render.TickFont)
 	pl.X.Min, pl.X.Max = 0, math.Max(1, float64(tallest))*1.05
 	pl.Y.Min, pl.Y.Max = -0.5, float64(len(series))-0.5
 	g := plotter.NewGrid()
 	g.Horizontal.Width = 0
 	pl.Add(g, transferBars{series: series, parts: parts})
-	spec := figSpec{Title: "Transfer after the stream, per method", Caption: "Redraws LifeMem Figure 3 · " + caption, Width: width,
+	spec := render.FigSpec{Title: "Transfer after the stream, per method", Caption: "Redraws LifeMem Figure 3 · " + caption, Width: width,
 		Notes: []string{"Per method, how many environments scored more than 5 points higher at the end of the stream than right after they were learned (positive), within 5 points (unchanged) or more than 5 points lower (negative)."}}
-	return layoutPanels(spec, []*plot.Plot{pl}, 1, entries)
+	return render.LayoutPanels(spec, []*plot.Plot{pl}, 1, entries)
 }
 
 type transferPart struct {
 	name  string
 	col   color.RGBA
-	hatch hatch
-	get   func(c lmCounts) int
+	hatch render.Hatch
+	get   func(c MethodCounts) int
 }
 
 // transferBars draws the stacked horizontal bars of lmTransferPlot.
 type transferBars struct {
-	series []lmCounts
+	series []MethodCounts
 	parts  []transferPart
 }
 
@@ -186,7 +187,7 @@ func (tb transferBars) Plot(c draw.Canvas, pl *plot.Plot) {
 			if n == 0 {
 				continue
 			}
-			fillHatched(c, vg.Rectangle{Min: vg.Point{X: trX(float64(at)), Y: y - h/2}, Max: vg.Point{X: trX(float64(at + n)), Y: y + h/2}}, p.col, p.hatch)
+			render.FillHatched(c, vg.Rectangle{Min: vg.Point{X: trX(float64(at)), Y: y - h/2}, Max: vg.Point{X: trX(float64(at + n)), Y: y + h/2}}, p.col, p.hatch)
 			at += n
 		}
 	}
@@ -194,9 +195,9 @@ func (tb transferBars) Plot(c draw.Canvas, pl *plot.Plot) {
 
 // lmSensitivityPlot draws Table 8: OP and BwT of each LifeMem setting
 // (named by its L, τ and top-k), as points on axes that span the data.
-func lmSensitivityPlot(caption string, settings []lmSetting) (figFiles, error) {
-	op := barPanel{Title: "OP", YLabel: "OP (%)", Dots: true}
-	bwt := barPanel{Title: "BwT", YLabel: "BwT (%)", Dots: true}
+func lmSensitivityPlot(caption string, settings []lmSetting) (render.FigFiles, error) {
+	op := render.BarPanel{Title: "OP", YLabel: "OP (%)", Dots: true}
+	bwt := render.BarPanel{Title: "BwT", YLabel: "BwT (%)", Dots: true}
 	var ov, bv []float64
 	for _, s := range settings {
 		l, tau, k := s.knobs()
@@ -214,17 +215,17 @@ func lmSensitivityPlot(caption string, settings []lmSetting) (figFiles, error) {
 		op.Groups, bwt.Groups = append(op.Groups, g), append(bwt.Groups, g)
 		ov, bv = append(ov, lmAvgOP(s.m)), append(bv, metrics.BwT(s.m.Matrix).Value)
 	}
-	op.Series = []barSeries{{Name: "LifeMem", Values: ov}}
-	bwt.Series = []barSeries{{Name: "LifeMem", Values: bv}}
-	spec := figSpec{Title: "Sensitivity of LifeMem to L, τ and top-k", Width: TwoColumn,
+	op.Series = []render.BarSeries{{Name: "LifeMem", Values: ov}}
+	bwt.Series = []render.BarSeries{{Name: "LifeMem", Values: bv}}
+	spec := render.FigSpec{Title: "Sensitivity of LifeMem to L, τ and top-k", Width: render.TwoColumn,
 		Caption: "Redraws LifeMem Table 8 · " + caption,
 		Notes:   []string{"L: split size; τ: mean resultant length below which a cluster splits; k: skills shown. No intervals: one run per setting."}}
-	panels := []barPanel{op}
+	panels := []render.BarPanel{op}
 	if slices.ContainsFunc(bv, func(v float64) bool { return !math.IsNaN(v) }) {
 		panels = append(panels, bwt)
 	} else {
 		spec.Notes = append(spec.Notes, "BwT is undefined in every setting (one environment per stream: nothing is learned after it), so only OP is drawn.")
-		spec.Width = OneColumn
+		spec.Width = render.OneColumn
 	}
-	return barFigure(spec, panels, 1, false)
+	return render.BarFigure(spec, panels, 1, false)
 }

@@ -1,4 +1,4 @@
-package reports
+package render
 
 import (
 	"image"
@@ -76,7 +76,7 @@ func (p *probeCanvas) FillString(f font.Face, pt vg.Point, s string) {
 var _ vg.Canvas = (*probeCanvas)(nil)
 
 // overlaps reports whether a and b share area (touching edges do not count).
-func overlaps(a, b vg.Rectangle) bool {
+func Overlaps(a, b vg.Rectangle) bool {
 	const eps = 0.01
 	return a.Min.X < b.Max.X-eps && b.Min.X < a.Max.X-eps && a.Min.Y < b.Max.Y-eps && b.Min.Y < a.Max.Y-eps
 }

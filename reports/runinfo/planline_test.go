@@ -1,4 +1,4 @@
-package reports
+package runinfo
 
 import (
 	"strings"
@@ -19,7 +19,7 @@ func TestPlannedLineWording(t *testing.T) {
 		{runlog.PlanTotals{Calls: 100, PromptTokens: 7905, MaxCompletionTokens: 900}, []string{"8373 spent (5.9% over plan)", "calls 100 planned, 100 spent (as planned)", "at most 900 planned"}, "-5.6"},
 		{runlog.PlanTotals{Calls: 120, PromptTokens: 9000, CompletionUnbounded: true}, []string{"(16.7% under plan)", "completion tokens unbounded in the plan", "500 spent"}, "at most 0"},
 	} {
-		line := plannedLine(&tc.plan, usage)
+		line := PlannedLine(&tc.plan, usage)
 		for _, w := range tc.want {
 			if !strings.Contains(line, w) {
 				t.Errorf("line %q lacks %q", line, w)

@@ -1,4 +1,4 @@
-package reports
+package lifemem
 
 import (
 	"fmt"
@@ -13,6 +13,8 @@ import (
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/metrics"
 	"github.com/memharness/memharness/reports/paper"
+	"github.com/memharness/memharness/reports/render"
+	"github.com/memharness/memharness/reports/runinfo"
 )
 
 // LifeMem's knob defaults (methods/agent's LifeMem; spec §1.8), shown in
@@ -63,12 +65,12 @@ func lmDistinct(settings []lmSetting) bool {
 
 // lmSensitivityTable is Table 8 over LifeMem settings: L, τ, k, OP and BwT,
 // plus each environment's final score.
-func lmSensitivityTable(title string, kinds lmKinds, settings []lmSetting, envs []string) (Table, [][]string) {
+func lmSensitivityTable(title string, kinds lmKinds, settings []lmSetting, envs []string) (render.Table, [][]string) {
 	cols := []string{"Setting", "L", "τ", "top-k", "OP", "BwT (%)"}
 	for _, e := range envs {
 		cols = append(cols, kinds.label(e))
 	}
-	t := Table{Title: title, Columns: cols, TeXCols: []int{0, 1, 2, 3, 4, 5}, Best: map[int]int{4: higherBest, 5: higherBest},
+	t := render.Table{Title: title, Columns: cols, TeXCols: []int{0, 1, 2, 3, 4, 5}, Best: map[int]int{4: render.HigherBest, 5: render.HigherBest},
 		Caption: "LifeMem Table 8: sensitivity of OP and BwT to L, τ and top-k."}
 	var rows [][]string
 	for _, s := range settings {
@@ -94,7 +96,7 @@ func lmSensitivityTable(title string, kinds lmKinds, settings []lmSetting, envs 
 		if len(line[0]) > 32 {
 			t.FirstWidth = "16em" // run labels of a sweep: wrap them
 		}
-		rows = append(rows, []string{s.run, s.m.Spec.Name, strconv.Itoa(l), num(tau), strconv.Itoa(k),
+		rows = append(rows, []string{s.run, s.m.Spec.Name, strconv.Itoa(l), render.Num(tau), strconv.Itoa(k),
 			strconv.FormatBool(s.m.Spec.NoSkills), strconv.FormatBool(s.m.Spec.NoTrajectories), lmCSVNum(avg), lmCSVNum(b.Value)})
 	}
 	t.Notes = []string{
@@ -108,7 +110,7 @@ func lmSensitivityTable(title string, kinds lmKinds, settings []lmSetting, envs 
 	}
 	t.Notes = append(t.Notes, lmFlatNotes(settings)...)
 	t.TeXNotes = append([]string{fmt.Sprintf("L: a cluster may split beyond that many members; τ: only when its mean resultant length is below; knobs at 0 are LifeMem's defaults (L %d, τ %.2f, k %d). Per-environment scores: lifemem_sensitivity.md. The paper (App. E) finds top-k ∈ {2, 4, 8} stable.", lmDefaultSplit, lmDefaultTau, lmDefaultTopK)},
-		condenseNotes(t.Notes[2:])...)
+		render.CondenseNotes(t.Notes[2:])...)
 	return t, rows
 }
 
@@ -185,7 +187,7 @@ func lmFinal(m metrics.ScoreMatrix, env string) float64 {
 
 // writeSensitivity writes Table 8 when the run holds two or more LifeMem
 // settings (configs/paper/lifemem_sensitivity.yaml does).
-func (r *lmRun) writeSensitivity(dir string) ([]Artefact, error) {
+func (r *lmRun) writeSensitivity(dir string) ([]render.Artefact, error) {
 	var settings []lmSetting
 	for _, m := range r.methods {
 		if m.Spec.Kind == "lifemem" {
@@ -197,7 +199,7 @@ func (r *lmRun) writeSensitivity(dir string) ([]Artefact, error) {
 	}
 	t, rows := lmSensitivityTable("Table 8 — sensitivity of LifeMem to L, τ and top-k — "+r.title(), r.kinds, settings, r.info.Config.Envs)
 	t.Source = r.texSource()
-	d := lmDoc{base: "lifemem_sensitivity", what: "LifeMem Table 8: sensitivity", tables: []Table{t}, header: lmSensitivityHeader, rows: rows}
+	d := lmDoc{base: "lifemem_sensitivity", what: "LifeMem Table 8: sensitivity", tables: []render.Table{t}, header: lmSensitivityHeader, rows: rows}
 	fig, err := lmSensitivityPlot(r.caption(), settings)
 	if err != nil {
 		return nil, err
@@ -293,8 +295,8 @@ func (r *lmRun) ours(a paper.LifeMemAnchor) (v float64, why string) {
 }
 
 // writeVsPaper sets the paper's surviving numbers beside this run's.
-func (r *lmRun) writeVsPaper(dir string) ([]Artefact, error) {
-	t := Table{
+func (r *lmRun) writeVsPaper(dir string) ([]render.Artefact, error) {
+	t := render.Table{
 		Title:   "LifeMem paper numbers beside this run — " + r.title(),
 		Columns: []string{"Quantity", "Paper backbone", "Paper", "This run", "Same backbone", "Source"},
 	}
@@ -312,8 +314,8 @@ func (r *lmRun) writeVsPaper(dir string) ([]Artefact, error) {
 		if why != "" {
 			label += " (" + why + ")"
 		}
-		t.Rows = append(t.Rows, []string{label, orDefault(a.Backbone, "–"), lmF2(a.Value) + " " + a.Unit, lmF2(v), same, a.Source})
-		rows = append(rows, []string{a.Key, a.Method, a.Env, a.Backbone, num(a.Value), lmCSVNum(v), a.Unit, same, a.Source})
+		t.Rows = append(t.Rows, []string{label, render.OrDefault(a.Backbone, "–"), lmF2(a.Value) + " " + a.Unit, lmF2(v), same, a.Source})
+		rows = append(rows, []string{a.Key, a.Method, a.Env, a.Backbone, render.Num(a.Value), lmCSVNum(v), a.Unit, same, a.Source})
 	}
 	t.Notes = []string{
 		"The paper's Table 2 is an image and its per-environment numbers are not recoverable; these are the numbers its text states.",
@@ -325,32 +327,32 @@ func (r *lmRun) writeVsPaper(dir string) ([]Artefact, error) {
 	t.SubColumns = []string{"Quantity", "Paper backbone", "Paper", "Ours", "", "Source"}
 	t.TeXNotes = []string{"The paper's Table 2 is an image: these are the numbers its text states. Compare orderings, not values, unless the backbone is the same."}
 	d := lmDoc{
-		base: "lifemem_vs_paper", what: "LifeMem numbers from the paper beside this run", tables: []Table{t},
+		base: "lifemem_vs_paper", what: "LifeMem numbers from the paper beside this run", tables: []render.Table{t},
 		header: []string{"key", "method", "env", "paper_backbone", "paper", "ours", "unit", "same_backbone", "source"}, rows: rows,
 	}
 	return d.write(dir)
 }
 
-func (r *lmRun) writeIndex(dir string, arts []Artefact) (Artefact, error) {
+func (r *lmRun) writeIndex(dir string, arts []render.Artefact) (render.Artefact, error) {
 	i := r.info
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n\n", mdText(r.title()))
-	fmt.Fprintf(&b, "- Run: %s\n", mdText(orDefault(i.Name, filepath.Base(r.dir))))
+	fmt.Fprintf(&b, "# %s\n\n", render.MdText(r.title()))
+	fmt.Fprintf(&b, "- Run: %s\n", render.MdText(render.OrDefault(i.Name, filepath.Base(r.dir))))
 	if i.Variant != "" {
-		fmt.Fprintf(&b, "- Variant: %s\n", mdText(i.Variant))
+		fmt.Fprintf(&b, "- Variant: %s\n", render.MdText(i.Variant))
 	}
-	fmt.Fprintf(&b, "- Backbone: %s; model: %s\n", mdText(backboneText(i.Backbone, i.Model)), mdText(orDefault(i.Model, "unknown")))
+	fmt.Fprintf(&b, "- Backbone: %s; model: %s\n", render.MdText(runinfo.BackboneText(i.Backbone, i.Model)), render.MdText(render.OrDefault(i.Model, "unknown")))
 	if i.BuildModel != "" {
-		fmt.Fprintf(&b, "- Memory construction model: %s\n", mdText(i.BuildModel))
+		fmt.Fprintf(&b, "- Memory construction model: %s\n", render.MdText(i.BuildModel))
 	}
-	fmt.Fprintf(&b, "- Data: %s\n", mdText(orDefault(i.DataSource, "unknown")))
-	fmt.Fprintf(&b, "- Stream: %s over %s\n", mdText(orDefault(i.Config.Stream, "similarity")), mdText(strings.Join(i.Config.Envs, " → ")))
+	fmt.Fprintf(&b, "- Data: %s\n", render.MdText(render.OrDefault(i.DataSource, "unknown")))
+	fmt.Fprintf(&b, "- Stream: %s over %s\n", render.MdText(render.OrDefault(i.Config.Stream, "similarity")), render.MdText(strings.Join(i.Config.Envs, " → ")))
 	if len(i.Config.OOD) > 0 {
-		fmt.Fprintf(&b, "- Zero-shot OOD: %s\n", mdText(strings.Join(i.Config.OOD, ", ")))
+		fmt.Fprintf(&b, "- Zero-shot OOD: %s\n", render.MdText(strings.Join(i.Config.OOD, ", ")))
 	}
 	var per []string
 	for _, m := range r.methods {
-		per = append(per, fmt.Sprintf("%s (%d episodes, %d errored)", mdText(m.Spec.Name), m.Tasks, m.Errors))
+		per = append(per, fmt.Sprintf("%s (%d episodes, %d errored)", render.MdText(m.Spec.Name), m.Tasks, m.Errors))
 	}
 	fmt.Fprintf(&b, "- Methods: %s\n", strings.Join(per, ", "))
 	b.WriteString("- How to regenerate: `bench report <rundir>` (the folder holding lifelong/run.json)\n\n")
@@ -363,55 +365,55 @@ func (r *lmRun) writeIndex(dir string, arts []Artefact) (Artefact, error) {
 			man.LeftOut = append(man.LeftOut, runlog.LeftOut{What: lo.Env, Reason: lo.Reason, Install: lo.Install})
 		}
 	}
-	usage, err := readUsage(r.dir)
+	usage, err := runinfo.ReadUsage(r.dir)
 	if err != nil {
-		return Artefact{}, err
+		return render.Artefact{}, err
 	}
-	if line := plannedLine(readPlan(r.dir), usage); line != "" {
-		fmt.Fprintf(&b, "- Planned vs spent (plan.json, stored at the run's start): %s\n\n", mdText(line))
+	if line := runinfo.PlannedLine(runinfo.ReadPlan(r.dir), usage); line != "" {
+		fmt.Fprintf(&b, "- Planned vs spent (plan.json, stored at the run's start): %s\n\n", render.MdText(line))
 	}
-	b.WriteString(warningsSection(man, usage))
+	b.WriteString(runinfo.WarningsSection(man, usage))
 	b.WriteString(r.testSetsSection())
 	b.WriteString("## Artefacts\n\n")
 	for _, a := range arts {
-		fmt.Fprintf(&b, "- [%s](%s) — %s\n", mdText(a.Path), a.Path, mdText(a.Desc))
+		fmt.Fprintf(&b, "- [%s](%s) — %s\n", render.MdText(a.Path), a.Path, render.MdText(a.Desc))
 	}
 	if err := os.WriteFile(filepath.Join(dir, "index.md"), []byte(b.String()), 0o644); err != nil {
-		return Artefact{}, fmt.Errorf("write index.md: %w", err)
+		return render.Artefact{}, fmt.Errorf("write index.md: %w", err)
 	}
-	return Artefact{"index.md", "this index"}, nil
+	return render.Artefact{Path: "index.md", Desc: "this index"}, nil
 }
 
-// WriteLifeMemSweep compares the lifelong runs of a sweep (each a run
+// WriteSweep compares the lifelong runs of a sweep (each a run
 // directory with lifelong results, e.g. OUT/NAME/VARIANT) and writes into
 // outDir: Table 5 (OP per stream and the buffer stream's recovery rate) when
 // the runs cover more than one stream, and Table 8 (sensitivity) over every
 // LifeMem setting of every run. Runs without lifelong results are skipped.
 // kinds are the environments' registry entries, which name them.
-func WriteLifeMemSweep(outDir string, runDirs []string, kinds []envs.Entry) (Artefacts, error) {
+func WriteSweep(outDir string, runDirs []string, kinds []envs.Entry) (render.Artefacts, error) {
 	var runs []*lmRun
 	for _, d := range runDirs {
-		if !HasLifeMem(d) {
+		if !HasResults(d) {
 			continue
 		}
 		r, err := loadLifeMem(d)
 		if err != nil {
-			return Artefacts{}, fmt.Errorf("lifemem sweep: %w", err)
+			return render.Artefacts{}, fmt.Errorf("lifemem sweep: %w", err)
 		}
 		r.kinds = kinds
 		runs = append(runs, r)
 	}
 	if len(runs) == 0 {
-		return Artefacts{}, fmt.Errorf("lifemem sweep: none of %d run directories has lifelong results", len(runDirs))
+		return render.Artefacts{}, fmt.Errorf("lifemem sweep: none of %d run directories has lifelong results", len(runDirs))
 	}
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
-		return Artefacts{}, fmt.Errorf("lifemem sweep: %w", err)
+		return render.Artefacts{}, fmt.Errorf("lifemem sweep: %w", err)
 	}
-	out := Artefacts{Dir: outDir}
-	for _, step := range []func(string, []*lmRun) ([]Artefact, error){lmWriteStreams, lmWriteSweepSensitivity} {
+	out := render.Artefacts{Dir: outDir}
+	for _, step := range []func(string, []*lmRun) ([]render.Artefact, error){lmWriteStreams, lmWriteSweepSensitivity} {
 		arts, err := step(outDir, runs)
 		if err != nil {
-			return Artefacts{}, fmt.Errorf("lifemem sweep: %w", err)
+			return render.Artefacts{}, fmt.Errorf("lifemem sweep: %w", err)
 		}
 		out.Files = append(out.Files, arts...)
 	}
@@ -422,34 +424,34 @@ func WriteLifeMemSweep(outDir string, runDirs []string, kinds []envs.Entry) (Art
 		for _, m := range r.methods {
 			names = append(names, m.Spec.Name)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdCell(lmRunLabel(r)), mdCell(r.info.Config.Stream),
-			mdCell(backboneText(r.info.Backbone, r.info.Model)), mdCell(strings.Join(names, ", ")))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", render.MdCell(lmRunLabel(r)), render.MdCell(r.info.Config.Stream),
+			render.MdCell(runinfo.BackboneText(r.info.Backbone, r.info.Model)), render.MdCell(strings.Join(names, ", ")))
 	}
 	b.WriteString("\n## Artefacts\n\n")
 	for _, a := range out.Files {
-		fmt.Fprintf(&b, "- [%s](%s) — %s\n", mdText(a.Path), a.Path, mdText(a.Desc))
+		fmt.Fprintf(&b, "- [%s](%s) — %s\n", render.MdText(a.Path), a.Path, render.MdText(a.Desc))
 	}
 	if err := os.WriteFile(filepath.Join(outDir, "lifemem_sweep.md"), []byte(b.String()), 0o644); err != nil {
-		return Artefacts{}, fmt.Errorf("lifemem sweep: %w", err)
+		return render.Artefacts{}, fmt.Errorf("lifemem sweep: %w", err)
 	}
-	var provs []provenance
+	var provs []runinfo.Provenance
 	for _, r := range runs {
 		provs = append(provs, r.provenance())
 	}
-	if err := stampCSVs(outDir, out.Files, joinProvenance(provs)); err != nil {
-		return Artefacts{}, fmt.Errorf("lifemem sweep: %w", err)
+	if err := runinfo.StampCSVs(outDir, out.Files, runinfo.JoinProvenance(provs)); err != nil {
+		return render.Artefacts{}, fmt.Errorf("lifemem sweep: %w", err)
 	}
-	out.Files = append(out.Files, Artefact{"lifemem_sweep.md", "the runs compared and these artefacts"})
+	out.Files = append(out.Files, render.Artefact{Path: "lifemem_sweep.md", Desc: "the runs compared and these artefacts"})
 	return out, nil
 }
 
 func lmRunLabel(r *lmRun) string {
-	return orDefault(r.info.Variant, filepath.Base(r.dir))
+	return render.OrDefault(r.info.Variant, filepath.Base(r.dir))
 }
 
 // lmWriteStreams is Table 5: for each (method, backbone model), OP under each
 // stream and the recovery rate (buffer − random) / (similarity − random).
-func lmWriteStreams(dir string, runs []*lmRun) ([]Artefact, error) {
+func lmWriteStreams(dir string, runs []*lmRun) ([]render.Artefact, error) {
 	streams := []string{"similarity", "random", "buffer"}
 	type key struct{ method, model string }
 	var keys []key
@@ -460,14 +462,14 @@ func lmWriteStreams(dir string, runs []*lmRun) ([]Artefact, error) {
 	simStats := map[key]map[string]*lmStats{}
 	kinds := map[string]bool{}
 	for _, r := range runs {
-		kinds[orDefault(r.info.Config.Stream, "similarity")] = true
+		kinds[render.OrDefault(r.info.Config.Stream, "similarity")] = true
 		for _, m := range r.methods {
 			k := key{m.Spec.Name, r.info.Model}
 			if op[k] == nil {
 				keys = append(keys, k)
 				op[k], from[k] = map[string]float64{}, map[string]string{}
 			}
-			st := orDefault(r.info.Config.Stream, "similarity")
+			st := render.OrDefault(r.info.Config.Stream, "similarity")
 			if prev, dup := from[k][st]; dup {
 				return nil, fmt.Errorf("method %s (model %s) has two %s runs: %s and %s", k.method, k.model, st, prev, lmRunLabel(r))
 			}
@@ -483,7 +485,7 @@ func lmWriteStreams(dir string, runs []*lmRun) ([]Artefact, error) {
 	if len(kinds) < 2 {
 		return nil, nil
 	}
-	t := Table{
+	t := render.Table{
 		Title:   "Table 5 — robustness to the task stream (OP) and the buffer's recovery rate — backbone: " + lmBackbones(runs),
 		Columns: []string{"Method", "Model", "Similarity", "Random", "Buffer", "Recovery rate"},
 	}
@@ -495,7 +497,7 @@ func lmWriteStreams(dir string, runs []*lmRun) ([]Artefact, error) {
 		if !math.IsNaN(rec) {
 			recText = lmF2(100*rec) + " %"
 		}
-		t.Rows = append(t.Rows, []string{k.method, orDefault(k.model, "–"), lmF2(v("similarity")), lmF2(v("random")), lmF2(v("buffer")), recText})
+		t.Rows = append(t.Rows, []string{k.method, render.OrDefault(k.model, "–"), lmF2(v("similarity")), lmF2(v("random")), lmF2(v("buffer")), recText})
 		for _, s := range streams {
 			rows = append(rows, []string{k.method, k.model, s, lmCSVNum(v(s)), from[k][s], lmCSVNum(100 * rec)})
 		}
@@ -511,14 +513,14 @@ func lmWriteStreams(dir string, runs []*lmRun) ([]Artefact, error) {
 	}
 	t.Caption = "LifeMem Table 5: OP under three task streams and the buffer's recovery rate."
 	t.Source = "Backbone: " + lmBackbones(runs) + "."
-	t.Best = map[int]int{2: higherBest, 3: higherBest, 4: higherBest}
+	t.Best = map[int]int{2: render.HigherBest, 3: render.HigherBest, 4: render.HigherBest}
 	d := lmDoc{
-		base: "lifemem_streams", what: "LifeMem Table 5: stream robustness", tables: []Table{t},
+		base: "lifemem_streams", what: "LifeMem Table 5: stream robustness", tables: []render.Table{t},
 		header: []string{"method", "run_model", "stream", "op_percent", "run", "recovery_rate_percent"}, rows: rows,
 	}
 	// The figure: OP of each method under each stream, the recovery rate
 	// under the method's name.
-	panel := barPanel{Title: "OP after the full stream", YLabel: "OP (%)"}
+	panel := render.BarPanel{Title: "OP after the full stream", YLabel: "OP (%)"}
 	models := map[string]bool{}
 	for _, k := range keys {
 		models[k.model] = true
@@ -526,7 +528,7 @@ func lmWriteStreams(dir string, runs []*lmRun) ([]Artefact, error) {
 	for _, k := range keys {
 		g := k.method
 		if len(models) > 1 {
-			g += " (" + orDefault(k.model, "–") + ")"
+			g += " (" + render.OrDefault(k.model, "–") + ")"
 		}
 		if rec := metrics.RecoveryRate(lmLookup(op[k], "similarity"), lmLookup(op[k], "random"), lmLookup(op[k], "buffer")); !math.IsNaN(rec) {
 			g += "\nrecovery " + lmF2(100*rec) + " %"
@@ -534,19 +536,19 @@ func lmWriteStreams(dir string, runs []*lmRun) ([]Artefact, error) {
 		panel.Groups = append(panel.Groups, g)
 	}
 	for _, s := range streams {
-		sr := barSeries{Name: s + " stream"}
+		sr := render.BarSeries{Name: s + " stream"}
 		for _, k := range keys {
 			sr.Values = append(sr.Values, lmLookup(op[k], s))
 		}
 		panel.Series = append(panel.Series, sr)
 	}
-	spec := figSpec{Title: "Robustness to the task stream", Width: OneColumn,
+	spec := render.FigSpec{Title: "Robustness to the task stream", Width: render.OneColumn,
 		Caption: "Redraws LifeMem Table 5 · LifeMem lifelong protocol · backbone: " + lmBackbones(runs),
 		Notes:   []string{"Recovery rate = (buffer − random) / (similarity − random). No intervals: one run per stream."}}
 	if len(keys) > 3 {
-		spec.Width = TwoColumn
+		spec.Width = render.TwoColumn
 	}
-	fig, err := barFigure(spec, []barPanel{panel}, 1, false)
+	fig, err := render.BarFigure(spec, []render.BarPanel{panel}, 1, false)
 	if err != nil {
 		return nil, fmt.Errorf("lifemem_streams.png: %w", err)
 	}
@@ -576,7 +578,7 @@ func lmStreamTieNote(method string, random, buffer *lmStats, opRandom, opBuffer 
 func lmBackbones(runs []*lmRun) string {
 	var seen []string
 	for _, r := range runs {
-		b := backboneText(r.info.Backbone, r.info.Model)
+		b := runinfo.BackboneText(r.info.Backbone, r.info.Model)
 		if !slices.Contains(seen, b) {
 			seen = append(seen, b)
 		}
@@ -584,7 +586,7 @@ func lmBackbones(runs []*lmRun) string {
 	return strings.Join(seen, "; ")
 }
 
-func lmWriteSweepSensitivity(dir string, runs []*lmRun) ([]Artefact, error) {
+func lmWriteSweepSensitivity(dir string, runs []*lmRun) ([]render.Artefact, error) {
 	var settings []lmSetting
 	var envs []string
 	for _, r := range runs {
@@ -604,7 +606,7 @@ func lmWriteSweepSensitivity(dir string, runs []*lmRun) ([]Artefact, error) {
 	}
 	t, rows := lmSensitivityTable("Table 8 — sensitivity of LifeMem across the sweep — backbone: "+lmBackbones(runs), runs[0].kinds, settings, envs)
 	t.Source = "Backbone: " + lmBackbones(runs) + "."
-	d := lmDoc{base: "lifemem_sensitivity", what: "LifeMem Table 8: sensitivity across the sweep", tables: []Table{t}, header: lmSensitivityHeader, rows: rows}
+	d := lmDoc{base: "lifemem_sensitivity", what: "LifeMem Table 8: sensitivity across the sweep", tables: []render.Table{t}, header: lmSensitivityHeader, rows: rows}
 	fig, err := lmSensitivityPlot("LifeMem lifelong protocol · backbone: "+lmBackbones(runs), settings)
 	if err != nil {
 		return nil, err
@@ -628,7 +630,7 @@ func (r *lmRun) testSetsSection() string {
 		counts[t.Status]++
 		label := map[string]string{"paper": "the paper's", "assumed": "⚠ assumed", "unknown": "⚠ unknown: whole split", "whole": "⚠ whole split",
 			"config": "set by the config", "embedded": "embedded suite"}[t.Status]
-		fmt.Fprintf(&b, "| %s | %d | %s | %s |\n", mdText(r.kinds.label(t.Env)), t.Tasks, orDefault(label, mdText(t.Status)), mdText(t.Note))
+		fmt.Fprintf(&b, "| %s | %d | %s | %s |\n", render.MdText(r.kinds.label(t.Env)), t.Tasks, render.OrDefault(label, render.MdText(t.Status)), render.MdText(t.Note))
 	}
 	if n := counts["assumed"] + counts["unknown"] + counts["whole"]; n > 0 {
 		fmt.Fprintf(&b, "\n%d environment(s) do not run the paper's own test set (%d assumed, %d whole split with the paper's unknown, %d whole split though the paper's size is known); their scores are not on the paper's tasks.\n",

@@ -1,4 +1,4 @@
-package reports
+package render
 
 import (
 	"fmt"
@@ -7,7 +7,6 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -15,7 +14,7 @@ import (
 // barSeries is one colour of a grouped bar chart; NaN values draw no bar.
 // Lo and Hi, when set, are the bootstrap interval of each value, drawn as
 // an error bar.
-type barSeries struct {
+type BarSeries struct {
 	Name   string
 	Values []float64 // one per group
 	Lo, Hi []float64
@@ -25,10 +24,10 @@ type barSeries struct {
 // series in the same order, so a colour means the same thing everywhere.
 // LogY draws the values on a log axis (for quantities spanning orders of
 // magnitude, such as our seconds against the paper's minutes).
-type barPanel struct {
+type BarPanel struct {
 	Title, YLabel string
 	Groups        []string
-	Series        []barSeries
+	Series        []BarSeries
 	LogY          bool
 	// Dots draws each value as a point with its interval instead of a bar,
 	// on an axis that spans the data rather than starting at 0.
@@ -47,15 +46,15 @@ const (
 // barFigure draws panels in rows of cols (one per row at one column width),
 // with one legend (the first panel's series). With sharedY every linear
 // panel gets the same y range, so bars can be compared across panels.
-func barFigure(spec figSpec, panels []barPanel, cols int, sharedY bool) (figFiles, error) {
+func BarFigure(spec FigSpec, panels []BarPanel, cols int, sharedY bool) (FigFiles, error) {
 	if len(panels) == 0 {
-		return figFiles{}, fmt.Errorf("bar figure: no panels")
+		return FigFiles{}, fmt.Errorf("bar figure: no panels")
 	}
-	var entries []legendEntry
+	var entries []LegendEntry
 	for k, sr := range panels[0].Series {
 		e := barEntry(sr.Name, k)
 		if panels[0].Dots {
-			e = legendEntry{Name: sr.Name, Color: seriesColor(k), Kind: swatchMarker, Glyph: seriesGlyph(k)}
+			e = LegendEntry{Name: sr.Name, Color: SeriesColor(k), Kind: swatchMarker, Glyph: SeriesGlyph(k)}
 		}
 		entries = append(entries, e)
 	}
@@ -70,15 +69,15 @@ func barFigure(spec figSpec, panels []barPanel, cols int, sharedY bool) (figFile
 	for pi, p := range panels {
 		pl, err := barPlot(p, shared)
 		if err != nil {
-			return figFiles{}, err
+			return FigFiles{}, err
 		}
 		plots[pi] = pl
 	}
-	return layoutPanels(spec, plots, cols, entries)
+	return LayoutPanels(spec, plots, cols, entries)
 }
 
 // panelTop is the highest bar or interval end of a panel.
-func panelTop(p barPanel) float64 {
+func panelTop(p BarPanel) float64 {
 	top := 0.0
 	for _, sr := range p.Series {
 		for i, v := range sr.Values {
@@ -94,7 +93,7 @@ func panelTop(p barPanel) float64 {
 }
 
 // panelValues are every value and interval end of a panel.
-func panelValues(p barPanel) []float64 {
+func panelValues(p BarPanel) []float64 {
 	var vs []float64
 	for _, sr := range p.Series {
 		vs = append(append(append(vs, sr.Values...), sr.Lo...), sr.Hi...)
@@ -102,15 +101,15 @@ func panelValues(p barPanel) []float64 {
 	return vs
 }
 
-func barPlot(p barPanel, sharedTop float64) (*plot.Plot, error) {
-	pl := newFigPlot()
+func barPlot(p BarPanel, sharedTop float64) (*plot.Plot, error) {
+	pl := NewFigPlot()
 	pl.Title.Text = p.Title
 	if p.Note != "" {
 		pl.Title.Text += "\n" + p.Note
 	}
 	pl.Y.Label.Text = p.YLabel
 	pl.NominalX(p.Groups...)
-	pl.X.Tick.Label.Font = figFont(tickFont)
+	pl.X.Tick.Label.Font = FigFont(TickFont)
 	pl.X.Min, pl.X.Max = -0.5, float64(len(p.Groups))-0.5
 	g := plotter.NewGrid()
 	g.Vertical.Width = 0
@@ -146,7 +145,7 @@ func barPlot(p barPanel, sharedTop float64) (*plot.Plot, error) {
 				ceil = math.NaN()
 			}
 		}
-		pl.Y.Min, pl.Y.Max = dataRange(vals, floor, ceil)
+		pl.Y.Min, pl.Y.Max = DataRange(vals, floor, ceil)
 	default:
 		top := sharedTop
 		if math.IsNaN(top) {
@@ -160,7 +159,7 @@ func barPlot(p barPanel, sharedTop float64) (*plot.Plot, error) {
 
 // groupedBars draws a panel's bars from the bottom of the axis (which makes
 // log axes work), or its points, with their error bars.
-type groupedBars struct{ p barPanel }
+type groupedBars struct{ p BarPanel }
 
 func (gb groupedBars) Plot(c draw.Canvas, pl *plot.Plot) {
 	trX, trY := pl.Transforms(&c)
@@ -175,7 +174,7 @@ func (gb groupedBars) Plot(c draw.Canvas, pl *plot.Plot) {
 	barW := 0.8 * groupPx / vg.Length(n)
 	base := trY(pl.Y.Min)
 	for k, sr := range gb.p.Series {
-		col := seriesColor(k)
+		col := SeriesColor(k)
 		for i, v := range sr.Values {
 			if i >= len(gb.p.Groups) || math.IsNaN(v) || (gb.p.LogY && v <= 0) {
 				continue
@@ -184,13 +183,13 @@ func (gb groupedBars) Plot(c draw.Canvas, pl *plot.Plot) {
 			xm := x0 + barW/2
 			y := trY(math.Max(math.Min(v, pl.Y.Max), pl.Y.Min))
 			if !gb.p.Dots {
-				fillHatched(c, vg.Rectangle{Min: vg.Point{X: x0, Y: base}, Max: vg.Point{X: x0 + barW, Y: y}}, col, seriesHatch(k))
+				FillHatched(c, vg.Rectangle{Min: vg.Point{X: x0, Y: base}, Max: vg.Point{X: x0 + barW, Y: y}}, col, SeriesHatch(k))
 			}
 			if i < len(sr.Lo) && i < len(sr.Hi) && !math.IsNaN(sr.Lo[i]) && !math.IsNaN(sr.Hi[i]) {
 				drawWhisker(c, xm, trY(math.Max(sr.Lo[i], pl.Y.Min)), trY(math.Min(sr.Hi[i], pl.Y.Max)), min(barW/3, vg.Points(2.5)))
 			}
 			if gb.p.Dots {
-				c.DrawGlyph(draw.GlyphStyle{Color: col, Radius: min(barW/2.5, vg.Points(2.6)), Shape: seriesGlyph(k)}, vg.Point{X: xm, Y: y})
+				c.DrawGlyph(draw.GlyphStyle{Color: col, Radius: min(barW/2.5, vg.Points(2.6)), Shape: SeriesGlyph(k)}, vg.Point{X: xm, Y: y})
 			}
 		}
 	}
@@ -200,14 +199,14 @@ func (gb groupedBars) Plot(c draw.Canvas, pl *plot.Plot) {
 // at one column) under the title, with the legend right of the plots when
 // it is narrow and below them otherwise, then the notes and the caption,
 // and encodes the figure.
-func layoutPanels(spec figSpec, plots []*plot.Plot, cols int, entries []legendEntry) (figFiles, error) {
+func LayoutPanels(spec FigSpec, plots []*plot.Plot, cols int, entries []LegendEntry) (FigFiles, error) {
 	w := spec.width()
 	m := vg.Points(figMargin)
 	rowH := panelRowH
 	if !spec.twoCol() {
 		cols, rowH = 1, panelRowH1
 	}
-	cols = gridCols(len(plots), max(1, cols))
+	cols = GridCols(len(plots), max(1, cols))
 	rows := (len(plots) + cols - 1) / cols
 	var geom legendGeom
 	legRight := false
@@ -250,38 +249,9 @@ func layoutPanels(spec figSpec, plots []*plot.Plot, cols int, entries []legendEn
 	return f.encode()
 }
 
-// rotateCrowdedTicks turns x tick labels 30° when two neighbours would
-// touch in their slots, so long method names do not overlap.
-func rotateCrowdedTicks(plots []*plot.Plot, panelW vg.Length) {
-	for _, pl := range plots {
-		ticks, ok := pl.X.Tick.Marker.(plot.ConstantTicks)
-		if !ok || len(ticks) == 0 {
-			continue
-		}
-		if ticksCrowded(ticks, panelW) {
-			pl.X.Tick.Label.Rotation = math.Pi / 6
-			pl.X.Tick.Label.XAlign = text.XRight
-			pl.X.Tick.Label.YAlign = text.YCenter
-		}
-	}
-}
-
-// ticksCrowded reports whether two neighbouring labels would touch in
-// their slots of a panel panelW wide (the y axis, ticks and label, takes
-// about 0.6 in of it).
-func ticksCrowded(ticks plot.ConstantTicks, panelW vg.Length) bool {
-	slot := (panelW - 0.6*vg.Inch) / vg.Length(len(ticks))
-	crowded := len(ticks) == 1 && textWidth(ticks[0].Label, tickFont) > slot
-	for i := 1; i < len(ticks); i++ {
-		pair := (textWidth(ticks[i-1].Label, tickFont) + textWidth(ticks[i].Label, tickFont)) / 2
-		crowded = crowded || pair+vg.Points(4) > slot
-	}
-	return crowded
-}
-
 // xySeries is one line of a line chart; points with a NaN coordinate are
 // left out.
-type xySeries struct {
+type XySeries struct {
 	Name   string
 	X, Y   []float64
 	Lo, Hi []float64 // optional interval of each point, drawn as an error bar
@@ -292,12 +262,12 @@ type xySeries struct {
 
 // linePanel is one line chart. The y axis is chosen from the data (with
 // headroom) and clamped to [YFloor, YCeil]; NaN bounds are open.
-type linePanel struct {
+type LinePanel struct {
 	Title, XLabel, YLabel string
 	YFloor, YCeil         float64
 	// XTicks, when set, are the only labelled x ticks (the swept values).
 	XTicks []float64
-	Series []xySeries
+	Series []XySeries
 }
 
 // maxMarkers is the most points a joined series marks individually.
@@ -306,15 +276,15 @@ const maxMarkers = 25
 // lineFigure draws line panels in rows of cols, with one legend listing
 // every panel's series once. Each series has a colour, a dash pattern and a
 // marker of its own, and its legend swatch is a line with that marker.
-func lineFigure(spec figSpec, panels []linePanel, cols int) (figFiles, error) {
+func LineFigure(spec FigSpec, panels []LinePanel, cols int) (FigFiles, error) {
 	if len(panels) == 0 {
-		return figFiles{}, fmt.Errorf("line figure: no panels")
+		return FigFiles{}, fmt.Errorf("line figure: no panels")
 	}
 	plots := make([]*plot.Plot, len(panels))
-	var entries []legendEntry
+	var entries []LegendEntry
 	seen := map[string]bool{}
 	for pi, p := range panels {
-		pl := newFigPlot()
+		pl := NewFigPlot()
 		pl.Title.Text = p.Title
 		pl.X.Label.Text = p.XLabel
 		pl.Y.Label.Text = p.YLabel
@@ -335,12 +305,12 @@ func lineFigure(spec figSpec, panels []linePanel, cols int) (figFiles, error) {
 				pl.Add(ciBars{xs: sr.X, lo: sr.Lo, hi: sr.Hi})
 				allY = append(append(allY, sr.Lo...), sr.Hi...)
 			}
-			c := seriesColor(sr.Color)
-			e := legendEntry{Name: sr.Name, Color: c, Kind: swatchMarker, Glyph: seriesGlyph(sr.Color)}
+			c := SeriesColor(sr.Color)
+			e := LegendEntry{Name: sr.Name, Color: c, Kind: swatchMarker, Glyph: SeriesGlyph(sr.Color)}
 			if sr.Line && len(xys) > 1 {
 				ln, err := plotter.NewLine(xys)
 				if err != nil {
-					return figFiles{}, fmt.Errorf("panel %q, series %q: %w", p.Title, sr.Name, err)
+					return FigFiles{}, fmt.Errorf("panel %q, series %q: %w", p.Title, sr.Name, err)
 				}
 				ln.Color = c
 				ln.Width = vg.Points(1.3)
@@ -353,11 +323,11 @@ func lineFigure(spec figSpec, panels []linePanel, cols int) (figFiles, error) {
 			if !sr.Line || len(xys) <= maxMarkers {
 				sc, err := plotter.NewScatter(xys)
 				if err != nil {
-					return figFiles{}, fmt.Errorf("panel %q, series %q: %w", p.Title, sr.Name, err)
+					return FigFiles{}, fmt.Errorf("panel %q, series %q: %w", p.Title, sr.Name, err)
 				}
 				sc.Color = c
 				sc.Radius = vg.Points(2.3)
-				sc.Shape = seriesGlyph(sr.Color)
+				sc.Shape = SeriesGlyph(sr.Color)
 				if sr.Hollow {
 					sc.Shape = draw.RingGlyph{}
 					sc.Radius = vg.Points(3.2)
@@ -375,8 +345,8 @@ func lineFigure(spec figSpec, panels []linePanel, cols int) (figFiles, error) {
 		// Axes from the data: markers at the first and last round keep a
 		// margin, and a curve moving within a few points is not flattened
 		// against a 0–100 axis.
-		pl.X.Min, pl.X.Max = dataRange(allX, math.NaN(), math.NaN())
-		pl.Y.Min, pl.Y.Max = dataRange(allY, p.YFloor, p.YCeil)
+		pl.X.Min, pl.X.Max = DataRange(allX, math.NaN(), math.NaN())
+		pl.Y.Min, pl.Y.Max = DataRange(allY, p.YFloor, p.YCeil)
 		if len(p.XTicks) > 0 {
 			var ticks plot.ConstantTicks
 			for _, x := range p.XTicks {
@@ -386,5 +356,5 @@ func lineFigure(spec figSpec, panels []linePanel, cols int) (figFiles, error) {
 		}
 		plots[pi] = pl
 	}
-	return layoutPanels(spec, plots, cols, entries)
+	return LayoutPanels(spec, plots, cols, entries)
 }
