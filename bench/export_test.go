@@ -24,9 +24,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/memharness/memharness/bench"
+	"github.com/memharness/memharness/internal/testfixture"
 )
-
-const interopDir = "../../shared/fixtures/interop"
 
 type interopSchemas struct {
 	log, sample, eee, instance *jsonschema.Schema
@@ -34,13 +33,7 @@ type interopSchemas struct {
 
 func loadInteropSchemas(t *testing.T) interopSchemas {
 	t.Helper()
-	dir := interopDir
-	if _, err := os.Stat(dir); err != nil {
-		if _, err := os.Stat("../shared/fixtures/interop"); err != nil {
-			t.Skip("skipped: the interchange schemas (shared/fixtures/interop beside the checkout) are not here")
-		}
-		dir = "../shared/fixtures/interop"
-	}
+	dir := testfixture.Need(t, "interop")
 	c := jsonschema.NewCompiler()
 	add := func(rel string) string {
 		f, err := os.Open(filepath.Join(dir, rel))

@@ -285,8 +285,30 @@ func TestUnchangedRunIsSkipped(t *testing.T) {
 	if !bytes.Equal(before, after) {
 		t.Error("the rebuilt report differs")
 	}
-	// A log touched since the report (e.g. repaired by hand) is a change.
+	// A log rewritten at the same size and modification time (a copy or
+	// an editor that kept them) is a change too.
 	samples := filepath.Join(out, "tiny", runlog.SamplesFile)
+	if log, _ := runCLI(t, "run", "-c", cfg, "--out", out); !strings.Contains(log, "up to date") {
+		t.Fatalf("the rebuilt run is not up to date:\n%s", log)
+	}
+	st, err := os.Stat(samples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(samples)
+	at := bytes.Index(data, []byte(`"latency_ms":`)) + len(`"latency_ms":`)
+	if at < len(`"latency_ms":`) || data[at] < '0' || data[at] > '9' {
+		t.Fatalf("no latency digit in %s", samples)
+	}
+	data[at] = '0' + (data[at]-'0'+1)%10
+	if err := os.WriteFile(samples, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(samples, st.ModTime(), st.ModTime())
+	if log, _ := runCLI(t, "run", "-c", cfg, "--out", out); strings.Contains(log, "up to date") {
+		t.Errorf("a log rewritten at the same size and time was taken as unchanged:\n%s", log)
+	}
+	// A log touched since the report (e.g. repaired by hand) is a change.
 	later := time.Now().Add(time.Minute)
 	os.Chtimes(samples, later, later)
 	if log, _ := runCLI(t, "run", "-c", cfg, "--out", out); strings.Contains(log, "up to date") {

@@ -12,6 +12,7 @@ import (
 	"github.com/memharness/memharness/datasets/trajectories"
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/envs/all"
+	"github.com/memharness/memharness/internal/testfixture"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/runlog"
 )
@@ -133,12 +134,9 @@ lifelong:
 // (the shared fixtures) with training trajectories from a train_dir in
 // LifeMem's format.
 func TestLifelongOfficialData(t *testing.T) {
-	root, err := filepath.Abs(filepath.Join("..", "..", "shared", "fixtures", "envs"))
+	root, err := filepath.Abs(testfixture.Need(t, "envs", "hotpotqa"))
 	if err != nil {
 		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(root, "hotpotqa")); err != nil {
-		t.Skipf("fixtures absent (%v); skipping", err)
 	}
 	dir := t.TempDir()
 	e, err := all.Find("hotpotqa")

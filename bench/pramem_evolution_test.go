@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -92,5 +94,57 @@ report: {bootstrap: 10}
 	}
 	if e := w.Empty["pramem_r5"]; 2*len(e) > len(files) {
 		t.Errorf("after 5 rounds empty memories for %d of %d users (%s)", len(e), len(files), strings.Join(e, ", "))
+	}
+}
+
+// TestSharedConstructionCountsOnce: methods that evaluate snapshots of one
+// PraMem construction build it once, so the final line's live model calls
+// (the meter's count of what was sent) equal usage.json's (the journal's).
+// Before, each method built the rounds it needed side by side with the
+// others and the duplicates were sent but never journalled.
+func TestSharedConstructionCountsOnce(t *testing.T) {
+	out := t.TempDir()
+	cfg := filepath.Join(t.TempDir(), "evo.yaml")
+	os.WriteFile(cfg, []byte(`name: evo
+task: omnibehavior
+seed: 42
+dataset:
+  name: omnibehavior
+  max_users: 3
+  test_per_user: 4
+  questions: binary
+  synthetic: {users: 3, seed: 11}
+backbone: {kind: sim, concurrency: 16}
+eval: {concurrency: 32}
+methods:
+  - {name: pramem_r2, kind: pramem, pramem: {rounds: 6, eval_round: 2}}
+  - {name: pramem_r4, kind: pramem, pramem: {rounds: 6, eval_round: 4}}
+  - {name: pramem_r6, kind: pramem, pramem: {rounds: 6, eval_round: 6}}
+`), 0o644)
+	log, code := runCLI(t, "run", "-c", cfg, "--out", out, "--no-report")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, log)
+	}
+	m := regexp.MustCompile(`(\d+) live model calls`).FindStringSubmatch(log)
+	if m == nil {
+		t.Fatalf("no live-call count in:\n%s", log)
+	}
+	live, _ := strconv.Atoi(m[1])
+	b, err := os.ReadFile(filepath.Join(out, "evo", "usage.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var usage map[string]struct {
+		Live int `json:"live_calls"`
+	}
+	if err := json.Unmarshal(b, &usage); err != nil {
+		t.Fatal(err)
+	}
+	journalled := 0
+	for _, u := range usage {
+		journalled += u.Live
+	}
+	if live != journalled {
+		t.Errorf("final line: %d live model calls, usage.json: %d", live, journalled)
 	}
 }

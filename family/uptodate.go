@@ -23,7 +23,8 @@ import (
 // outputs: the config hash, this build of the harness, the report options,
 // the dataset files (re-hashed when they come from dataset.path) and every
 // file of the run directory (name, size, modification time) except the
-// report itself and the manifest.
+// report itself and the manifest, and the samples log's SHA-256 besides
+// (runlog.SamplesSum): a log rewritten at the same size and time is a change.
 
 // Fingerprint computes the fingerprint of a run directory as it is now.
 func Fingerprint(dir, configHash string, opts reports.Options) (string, error) {
@@ -50,7 +51,18 @@ func Fingerprint(dir, configHash string, opts reports.Options) (string, error) {
 		if err != nil {
 			return err
 		}
-		files = append(files, fmt.Sprintf("%s\x00%d\x00%d", rel, info.Size(), info.ModTime().UnixNano()))
+		line := fmt.Sprintf("%s\x00%d\x00%d", rel, info.Size(), info.ModTime().UnixNano())
+		if rel == runlog.SamplesFile {
+			// Size and time survive a copy that kept them; the log's
+			// bytes decide the report, so they are hashed (one read,
+			// far less than the report's decoding of them).
+			sum, err := runlog.SamplesSum(dir)
+			if err != nil {
+				return err
+			}
+			line += fmt.Sprintf("\x00%x", sum)
+		}
+		files = append(files, line)
 		return nil
 	})
 	if err != nil {

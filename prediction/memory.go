@@ -33,7 +33,11 @@ func BuildMemory(ctx context.Context, st Store, m predict.Method, env predict.En
 		return mem, err
 	}
 	calls := &llm.CallLog{}
-	env.Checkpoints = checkpoints{st: st, calls: calls}
+	var locks *keyedLocks // the run's, kept so methods sharing a construction wait for each other
+	if c, ok := env.Checkpoints.(checkpoints); ok {
+		locks = c.locks
+	}
+	env.Checkpoints = checkpoints{st: st, calls: calls, locks: locks}
 	ctx = llm.WithRetryBudget(llm.WithCallLog(ctx, calls), retryBudget)
 	mem, err = m.PrepareUser(ctx, env, user)
 	if err != nil {

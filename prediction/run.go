@@ -20,11 +20,13 @@ type Run struct {
 	st Store
 	// units are the (method, user) pairs of the last Plan.
 	units []*unit
+	// locks serialise the methods that share a user's construction.
+	locks *keyedLocks
 }
 
 // New starts a run on st. The caller has opened the store and checked that
 // it holds this config's run.
-func New(st Store) *Run { return &Run{st: st} }
+func New(st Store) *Run { return &Run{st: st, locks: newKeyedLocks()} }
 
 // Plan is the run's samples.
 type Plan struct {
@@ -68,7 +70,7 @@ func (r *Run) Plan(methods []predict.Method, users []behavior.UserSet, env predi
 	var p Plan
 	for _, m := range methods {
 		menv := env
-		menv.Checkpoints = checkpoints{st: r.st}
+		menv.Checkpoints = checkpoints{st: r.st, locks: r.locks}
 		for ui := range users {
 			u := &unit{method: m, env: menv, user: &users[ui], retryBudget: retryBudget}
 			r.units = append(r.units, u)

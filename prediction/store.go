@@ -3,6 +3,7 @@ package prediction
 import (
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/memharness/memharness/internal/fsname"
 	"github.com/memharness/memharness/llm"
@@ -66,6 +67,37 @@ func recordID(st Store, rel, id string) error {
 type checkpoints struct {
 	st    Store
 	calls *llm.CallLog // construction calls not yet journalled; nil: none
+	locks *keyedLocks  // shared by the run's methods; nil: no locking
+}
+
+// Lock holds user's states under name for one method at a time
+// (predict.ExclusiveCheckpoints).
+func (c checkpoints) Lock(user, name string) func() {
+	if c.locks == nil {
+		return func() {}
+	}
+	return c.locks.lock(user + "\x00" + name)
+}
+
+// keyedLocks is one mutex per key, made on first use; a run's keys are
+// its users times its construction namespaces, so none is ever dropped.
+type keyedLocks struct {
+	mu sync.Mutex
+	by map[string]*sync.Mutex
+}
+
+func newKeyedLocks() *keyedLocks { return &keyedLocks{by: map[string]*sync.Mutex{}} }
+
+func (k *keyedLocks) lock(key string) func() {
+	k.mu.Lock()
+	m := k.by[key]
+	if m == nil {
+		m = &sync.Mutex{}
+		k.by[key] = m
+	}
+	k.mu.Unlock()
+	m.Lock()
+	return m.Unlock
 }
 
 func (c checkpoints) path(user, name string) string {

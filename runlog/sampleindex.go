@@ -112,7 +112,7 @@ func WriteSampleIndex(dir string, x *SampleIndex) error {
 			return fmt.Errorf("sample index: %w", err)
 		}
 		x.Size, x.ModNS = fi.Size(), fi.ModTime().UnixNano()
-		if x.Sum, err = fileSum(filepath.Join(dir, SamplesFile)); err != nil {
+		if x.Sum, err = SamplesSum(dir); err != nil {
 			return fmt.Errorf("sample index: %w", err)
 		}
 	}
@@ -170,16 +170,18 @@ func LoadSampleIndex(dir string) (*SampleIndex, error) {
 	}
 	// Reading the log's bytes costs far less than decoding its lines,
 	// which is what the index saves.
-	if sum, err := fileSum(filepath.Join(dir, SamplesFile)); err != nil || sum != x.Sum {
+	if sum, err := SamplesSum(dir); err != nil || sum != x.Sum {
 		return nil, ErrStaleIndex
 	}
 	return &x, nil
 }
 
-// fileSum is the SHA-256 of path's bytes.
-func fileSum(path string) ([32]byte, error) {
+// SamplesSum is the SHA-256 of dir's SamplesFile, the sum the sample index
+// records: what tells a log rewritten at the same size and modification
+// time from the one it replaced (a run's up-to-date check uses it too).
+func SamplesSum(dir string) ([32]byte, error) {
 	var sum [32]byte
-	f, err := os.Open(path)
+	f, err := os.Open(filepath.Join(dir, SamplesFile))
 	if err != nil {
 		return sum, err
 	}

@@ -10,18 +10,15 @@ import (
 
 	"github.com/memharness/memharness/datasets/behavior"
 	"github.com/memharness/memharness/datasets/sampling"
+	"github.com/memharness/memharness/internal/testfixture"
 )
 
 // fixtureDir holds the spec's fixtures (shared/fixtures/pramem).
-const fixtureDir = "../../../shared/fixtures/pramem"
+var fixtureDir = testfixture.Path("pramem")
 
 func fixture(t *testing.T, name string) string {
 	t.Helper()
-	p := filepath.Join(fixtureDir, name)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("fixture %s not available (%v); run with the shared/ folder checked out", p, err)
-	}
-	return p
+	return filepath.Join(testfixture.Need(t, "pramem", name), name)
 }
 
 func loadFixtureUser(t *testing.T, lang string) User {

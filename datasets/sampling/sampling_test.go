@@ -7,10 +7,12 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/memharness/memharness/internal/testfixture"
 )
 
-// fixtureDir is /work/shared/fixtures/pramem seen from this package.
-const fixtureDir = "../../../shared/fixtures/pramem"
+// fixtureDir is the shared PraMem fixture folder.
+var fixtureDir = testfixture.Path("pramem")
 
 type fixtureRecord struct {
 	Type   string `json:"type"`
@@ -22,10 +24,8 @@ type fixtureRecord struct {
 
 func loadCandidates(t *testing.T, path string) []Candidate {
 	t.Helper()
+	testfixture.Need(t, "pramem", filepath.Base(path))
 	data, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
-		t.Skipf("fixture %s absent (shared fixtures not checked out); skipping", path)
-	}
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/datasets/trajectories"
+	"github.com/memharness/memharness/internal/testfixture"
 	"github.com/memharness/memharness/llm"
 )
 
@@ -106,10 +107,7 @@ func TestLoadFile(t *testing.T) {
 // TestSharedSamples reads the LifeMem trainset lines transcribed into the
 // shared fixtures (each names its source file, hence its environment).
 func TestSharedSamples(t *testing.T) {
-	path := filepath.Join("..", "..", "..", "shared", "fixtures", "envs", "lifemem_trainset_samples", "samples.jsonl")
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("shared fixtures not present (%v)", err)
-	}
+	path := filepath.Join(testfixture.Need(t, "envs/lifemem_trainset_samples", "samples.jsonl"), "samples.jsonl")
 	trs, err := trajectories.Load(path, "")
 	if err != nil {
 		t.Fatal(err)

@@ -1,12 +1,12 @@
 package agentgym
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/memharness/memharness/datasets/fetch"
+	"github.com/memharness/memharness/internal/testfixture"
 )
 
 func TestFetchSpec(t *testing.T) {
@@ -23,9 +23,7 @@ func TestFetchSpec(t *testing.T) {
 	if !gold {
 		t.Error("FetchSpec fetches no gold-sequence file Open would read")
 	}
-	if _, err := os.Stat(fixtureDir); err != nil {
-		t.Skipf("fixtures not present: %v", err)
-	}
+	testfixture.Need(t, "envs/scienceworld")
 	for _, s := range specs {
 		if err := fetch.Verify(filepath.Join(fixtureDir, s.FileName), s); err != nil {
 			t.Error(err)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/memharness/memharness/internal/testfixture"
 )
 
 func TestParseGoldFileErrors(t *testing.T) {
@@ -81,9 +83,10 @@ func TestOpenErrors(t *testing.T) {
 }
 
 func TestFixtureTaskList(t *testing.T) {
+	testfixture.Need(t, "envs/scienceworld", TasksFile)
 	data, err := os.ReadFile(filepath.Join(fixtureDir, TasksFile))
 	if err != nil {
-		t.Skipf("fixtures not present: %v", err)
+		t.Fatal(err)
 	}
 	list, err := ParseTaskList(TasksFile, data)
 	if err != nil {

@@ -5,19 +5,19 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/memharness/memharness/internal/testfixture"
 )
 
-// Fixture folders, relative to this package.
-const (
-	fixtureDir  = "../../../shared/fixtures/envs/scienceworld"
-	protocolDir = "../../../shared/fixtures/envs/agentgym"
+// Fixture folders (shared/fixtures beside the checkout).
+var (
+	fixtureDir  = testfixture.Path("envs/scienceworld")
+	protocolDir = testfixture.Path("envs/agentgym")
 )
 
 func openFixtures(t testing.TB) *Suite {
 	t.Helper()
-	if _, err := os.Stat(fixtureDir); err != nil {
-		t.Skipf("fixtures not present: %v", err)
-	}
+	testfixture.Need(t, "envs/scienceworld")
 	s, err := Open(fixtureDir)
 	if err != nil {
 		t.Fatal(err)
@@ -56,10 +56,10 @@ func embeddedReplay(t testing.TB, opts ...ReplayOption) (*ReplayServer, *httptes
 
 func fixtureGold(t testing.TB) GoldFile {
 	t.Helper()
-	p := filepath.Join(fixtureDir, "goldsequences-23-24.json")
+	p := filepath.Join(testfixture.Need(t, "envs/scienceworld", "goldsequences-23-24.json"), "goldsequences-23-24.json")
 	data, err := os.ReadFile(p)
 	if err != nil {
-		t.Skipf("fixtures not present: %v", err)
+		t.Fatal(err)
 	}
 	g, err := ParseGoldFile(p, data)
 	if err != nil {

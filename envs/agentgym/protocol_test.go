@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/internal/testfixture"
 )
 
 // example is one route of protocol_examples.json.
@@ -25,9 +26,10 @@ type example struct {
 // the documented reply shapes of each AgentGym server and checks that the
 // adapter's requests carry exactly the documented fields.
 func TestProtocolFixture(t *testing.T) {
+	testfixture.Need(t, "envs/agentgym", "protocol_examples.json")
 	data, err := os.ReadFile(filepath.Join(protocolDir, "protocol_examples.json"))
 	if err != nil {
-		t.Skipf("fixtures not present: %v", err)
+		t.Fatal(err)
 	}
 	var all map[string]json.RawMessage
 	if err := json.Unmarshal(data, &all); err != nil {

@@ -1,21 +1,19 @@
 package alfworld
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/memharness/memharness/internal/testfixture"
 )
 
-// fixtureDir is the shared ALFWorld fixture, relative to this package.
-const fixtureDir = "../../../shared/fixtures/envs/alfworld"
+// fixtureDir is the shared ALFWorld fixture.
+var fixtureDir = testfixture.Path("envs/alfworld")
 
 // openFixture opens the 134 evaluation games, skipping when the fixture
 // folder is absent.
 func openFixture(tb testing.TB) *Suite {
 	tb.Helper()
-	if _, err := os.Stat(filepath.Join(fixtureDir, EvalDir)); err != nil {
-		tb.Skipf("ALFWorld fixture not present (%v)", err)
-	}
+	testfixture.Need(tb, "envs/alfworld", EvalDir)
 	s, err := Open(fixtureDir)
 	if err != nil {
 		tb.Fatal(err)

@@ -4,11 +4,13 @@ import (
 	"crypto/sha256"
 	"flag"
 	"fmt"
-	"github.com/memharness/memharness/internal/bm25"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/memharness/memharness/internal/bm25"
+	"github.com/memharness/memharness/internal/testfixture"
 )
 
 var updateRankings = flag.Bool("update-rankings", false, "rewrite testdata/bm25_rankings.golden and its fixture hash")
@@ -27,10 +29,7 @@ func TestBM25RankingsGolden(t *testing.T) {
 // TestBM25RankingsFixtureGolden pins the same over the API-Bank fixture by
 // SHA-256, so the golden holds no fixture text.
 func TestBM25RankingsFixtureGolden(t *testing.T) {
-	dir := filepath.Join("..", "..", "..", "shared", "fixtures", "envs", "apibank")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skip("no ../shared/fixtures/envs/apibank")
-	}
+	dir := testfixture.Need(t, "envs/apibank")
 	s, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -9,15 +9,14 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/internal/testfixture"
 )
 
-const fixtureDir = "../../../shared/fixtures/envs/apibank"
+var fixtureDir = testfixture.Path("envs/apibank")
 
 func openFixture(t testing.TB) *Suite {
 	t.Helper()
-	if _, err := os.Stat(fixtureDir); err != nil {
-		t.Skipf("fixture data not present (%v); skipping", err)
-	}
+	testfixture.Need(t, "envs/apibank")
 	s, err := Open(fixtureDir)
 	if err != nil {
 		t.Fatal(err)

@@ -3,21 +3,19 @@ package dbbench
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"sort"
 	"testing"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/internal/testfixture"
 )
 
 // fixtureDir holds the official sample (shared/fixtures), outside the repo.
-var fixtureDir = filepath.Join("..", "..", "..", "shared", "fixtures", "envs", "lifelongagentbench")
+var fixtureDir = testfixture.Path("envs/lifelongagentbench")
 
 func openFixture(t testing.TB) *Suite {
 	t.Helper()
-	if _, err := os.Stat(filepath.Join(fixtureDir, DataFile)); err != nil {
-		t.Skipf("official fixture not available (%v); skipping", err)
-	}
+	testfixture.Need(t, "envs/lifelongagentbench", DataFile)
 	s, err := Open(fixtureDir)
 	if err != nil {
 		t.Fatal(err)

@@ -8,16 +8,17 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/internal/testfixture"
 )
 
 // fixtureDir holds the official data when the shared fixtures have it.
-const fixtureDir = "../../../shared/fixtures/envs/mind2web"
+var fixtureDir = testfixture.Path("envs/mind2web")
 
 func TestOracleFixtures(t *testing.T) {
 	matches, _ := filepath.Glob(filepath.Join(fixtureDir, "*.json"))
 	more, _ := filepath.Glob(filepath.Join(fixtureDir, "test_task", "*.json"))
 	if len(matches)+len(more) == 0 {
-		t.Skipf("no Mind2Web data in %s (only SOURCES.md: the release is not on GitHub); the oracle runs on testdata and the embedded suite", fixtureDir)
+		t.Skip(testfixture.Message("envs/mind2web") + " (the fixture keeps only SOURCES.md: the release is not on GitHub; the oracle also runs on testdata and the embedded suite)")
 	}
 	s, err := Open(fixtureDir)
 	if err != nil {

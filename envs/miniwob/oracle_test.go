@@ -3,12 +3,12 @@ package miniwob
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/internal/testfixture"
 )
 
 func TestEmbeddedOracle(t *testing.T) {
@@ -31,14 +31,14 @@ func TestEmbeddedOracle(t *testing.T) {
 // fixture folder when it holds pages, else $MINIWOB_CHECKOUT.
 func officialDir(t testing.TB) string {
 	t.Helper()
-	fixture := filepath.Join("..", "..", "..", "shared", "fixtures", "envs", "miniwob")
+	fixture := testfixture.Path("envs/miniwob")
 	if _, err := findHTMLRoot(fixture); err == nil {
 		return fixture
 	}
 	if d := os.Getenv("MINIWOB_CHECKOUT"); d != "" {
 		return d
 	}
-	t.Skipf("skipping: no MiniWoB++ task pages in %s (its SOURCES.md says none are kept) and MINIWOB_CHECKOUT is unset", fixture)
+	t.Skip(testfixture.Message("envs/miniwob") + " (the fixture keeps no task pages, see its SOURCES.md); or set MINIWOB_CHECKOUT to a MiniWoB++ checkout")
 	return ""
 }
 

@@ -1,19 +1,15 @@
 package taubench
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/memharness/memharness/internal/testfixture"
 )
 
 // fixtureDir is the official sample data, shared by the team (not vendored).
 func fixtureDir(t testing.TB, domain Domain) string {
 	t.Helper()
-	dir := filepath.Join("..", "..", "..", "shared", "fixtures", "envs", "taubench", string(domain))
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("fixture data absent (%v); skipping", err)
-	}
-	return dir
+	return testfixture.Need(t, "envs/taubench/"+string(domain))
 }
 
 func openFixture(t testing.TB, domain Domain) *Suite {

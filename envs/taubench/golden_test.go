@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/memharness/memharness/internal/testfixture"
 )
 
 var update = flag.Bool("update", false, "rewrite the inputs of testdata/tau_golden_*.json (the official outputs must then be captured again, see testdata/README.md)")
@@ -131,7 +133,7 @@ func TestRandomSequences(t *testing.T) {
 	for _, d := range []Domain{Retail, Airline} {
 		t.Run(string(d), func(t *testing.T) {
 			var s *Suite
-			if _, err := os.Stat(filepath.Join("..", "..", "..", "shared", "fixtures", "envs", "taubench", string(d))); err == nil {
+			if _, err := os.Stat(testfixture.Path("envs/taubench/" + string(d))); err == nil {
 				s = openFixture(t, d)
 			} else {
 				s = embeddedSuite(t, d)

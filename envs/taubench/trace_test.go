@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/memharness/memharness/internal/testfixture"
 )
 
 // TestLifeMemTrace replays the tool calls of LifeMem's recorded τ-bench
@@ -14,10 +16,10 @@ import (
 // the real Python outputs, byte for byte.
 func TestLifeMemTrace(t *testing.T) {
 	s := openFixture(t, Retail)
-	path := filepath.Join("..", "..", "..", "shared", "fixtures", "envs", "lifemem_trainset_samples", "samples.jsonl")
+	path := filepath.Join(testfixture.Need(t, "envs/lifemem_trainset_samples", "samples.jsonl"), "samples.jsonl")
 	f, err := os.Open(path)
 	if err != nil {
-		t.Skipf("trajectory samples absent: %v", err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	type msg struct{ Role, Content string }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/datasets/fetch"
+	"github.com/memharness/memharness/internal/testfixture"
 )
 
 func TestFetchSpec(t *testing.T) {
@@ -24,9 +25,7 @@ func TestFetchSpec(t *testing.T) {
 		}
 	}
 	// The pins match the fixture copies (they were taken from them).
-	if _, err := os.Stat(fixtureDir); err != nil {
-		t.Skipf("fixtures not present: %v", err)
-	}
+	testfixture.Need(t, "envs/toolqa")
 	for _, s := range specs {
 		path := filepath.Join(fixtureDir, s.FileName)
 		if s.FileName == LifeMemFile {

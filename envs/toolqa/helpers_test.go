@@ -1,18 +1,17 @@
 package toolqa
 
 import (
-	"os"
 	"testing"
+
+	"github.com/memharness/memharness/internal/testfixture"
 )
 
 // fixtureDir holds the official data (CI has it; skip when absent).
-const fixtureDir = "../../../shared/fixtures/envs/toolqa"
+var fixtureDir = testfixture.Path("envs/toolqa")
 
 func openFixtures(tb testing.TB) *Suite {
 	tb.Helper()
-	if _, err := os.Stat(fixtureDir); err != nil {
-		tb.Skipf("fixtures not present (%v); skipping", err)
-	}
+	testfixture.Need(tb, "envs/toolqa")
 	s, err := Open(fixtureDir)
 	if err != nil {
 		tb.Fatal(err)

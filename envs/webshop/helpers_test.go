@@ -6,18 +6,17 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/memharness/memharness/internal/testfixture"
 )
 
-// fixtureDir is the shared WebShop fixture folder, relative to this package.
-const fixtureDir = "../../../shared/fixtures/envs/webshop"
+// fixtureDir is the shared WebShop fixture folder.
+var fixtureDir = testfixture.Path("envs/webshop")
 
 // needFixtures skips the test when the fixture folder is absent.
 func needFixtures(t testing.TB) string {
 	t.Helper()
-	if _, err := os.Stat(fixtureDir); err != nil {
-		t.Skipf("WebShop fixtures not found at %s: %v", fixtureDir, err)
-	}
-	return fixtureDir
+	return testfixture.Need(t, "envs/webshop")
 }
 
 func readFixture(t testing.TB, name string) []byte {

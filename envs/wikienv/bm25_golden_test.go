@@ -4,11 +4,13 @@ import (
 	"crypto/sha256"
 	"flag"
 	"fmt"
-	"github.com/memharness/memharness/internal/bm25"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/memharness/memharness/internal/bm25"
+	"github.com/memharness/memharness/internal/testfixture"
 )
 
 var updateRankings = flag.Bool("update-rankings", false, "rewrite testdata/bm25_rankings.golden")
@@ -47,10 +49,7 @@ func TestBM25RankingsGolden(t *testing.T) {
 // fixture's context paragraphs (a larger store) by its SHA-256, so the
 // golden holds no fixture text.
 func TestBM25RankingsFixtureGolden(t *testing.T) {
-	dir := filepath.Join("..", "..", "..", "shared", "fixtures", "envs", "hotpotqa")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skip("no ../shared/fixtures/envs/hotpotqa")
-	}
+	dir := testfixture.Need(t, "envs/hotpotqa")
 	s, err := OpenHotpotQA(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -2,23 +2,18 @@ package wikienv
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/internal/testfixture"
 )
 
 // fixtureDir is the shared fixture folder for env name, relative to this
 // package; tests skip when it is absent.
 func fixtureDir(t testing.TB, name string) string {
 	t.Helper()
-	dir := filepath.Join("..", "..", "..", "shared", "fixtures", "envs", name)
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("fixture %s absent (%v); skipping", dir, err)
-	}
-	return dir
+	return testfixture.Need(t, "envs/"+name)
 }
 
 func TestOracle(t *testing.T) {

@@ -316,6 +316,9 @@ func loadCheckpoint(env predict.Env, user, name string, v any) (bool, error) {
 // rounds needed (all of them, or eval_round's), saving each round and then
 // the progress, so a crash loses at most the round in flight.
 func (m *method) build(ctx context.Context, env predict.Env, sp *stagePrompts, cfg config, u behavior.UserSet) (progress, error) {
+	// Methods that differ only in eval_round (or the sections evaluated)
+	// share cfg.ns: the first builds, the others resume from its rounds.
+	defer env.LockCheckpoints(u.User, cfg.ns)()
 	var pr progress
 	ok, err := loadCheckpoint(env, u.User, cfg.ns+"-progress", &pr)
 	if err != nil {

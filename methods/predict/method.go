@@ -43,6 +43,26 @@ type Checkpoints interface {
 	Save(user, name string, v any) error
 }
 
+// ExclusiveCheckpoints is what a Checkpoints shared by methods that run at
+// once may offer: a lock on one user's states under one name, so that
+// methods sharing a construction (one checkpoint namespace, e.g. PraMem's
+// evolution snapshots) build it once, each resuming where the last
+// stopped, rather than side by side (calls sent twice, journalled once).
+type ExclusiveCheckpoints interface {
+	Checkpoints
+	// Lock holds user's states under name until the returned func runs.
+	Lock(user, name string) (unlock func())
+}
+
+// LockCheckpoints locks user's states under name when env's checkpoints
+// offer a lock (ExclusiveCheckpoints); otherwise it does nothing.
+func (e Env) LockCheckpoints(user, name string) (unlock func()) {
+	if x, ok := e.Checkpoints.(ExclusiveCheckpoints); ok {
+		return x.Lock(user, name)
+	}
+	return func() {}
+}
+
 // Builder returns the model for memory construction.
 func (e Env) Builder() llm.Model {
 	if e.BuildModel != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/envs/all"
+	"github.com/memharness/memharness/internal/testfixture"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
 )
@@ -58,10 +59,10 @@ func TestWriteLifeMemCaptureInputs(t *testing.T) {
 	if dir == "" {
 		t.Skip("MEMHARNESS_LIFEMEM_CAPTURE_INPUTS not set (step 1 of the LifeMem capture)")
 	}
-	fix := filepath.Join("..", "..", "..", "shared", "fixtures", "envs")
+	fix := filepath.Dir(testfixture.Need(t, "envs/lifemem_trainset_samples", "samples.jsonl"))
 	samples, err := trainSamples(filepath.Join(fix, "lifemem_trainset_samples", "samples.jsonl"))
 	if err != nil {
-		t.Skipf("no LifeMem training samples: %v", err)
+		t.Fatal(err)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/envs/all"
+	"github.com/memharness/memharness/internal/testfixture"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
 	"github.com/memharness/memharness/releases/lifememrel"
@@ -61,10 +62,7 @@ func TestFirstPromptsMatchSources(t *testing.T) {
 	if packs == "" || caps == "" {
 		t.Skip("MEMHARNESS_LIFEMEM_PACKS and MEMHARNESS_LIFEMEM_CAPTURES not set (real packs and python captures)")
 	}
-	data := filepath.Join("..", "..", "..", "shared", "fixtures", "envs")
-	if _, err := os.Stat(data); err != nil {
-		t.Skip("no fixtures at ../shared/fixtures/envs")
-	}
+	data := testfixture.Need(t, "envs")
 	trees := lifememrel.Trees{}
 	for _, s := range lifememrel.Sources {
 		dir := filepath.Join(packs, s.Name)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/envs/taubench"
+	"github.com/memharness/memharness/internal/testfixture"
 	"github.com/memharness/memharness/methods/agent"
 	"github.com/memharness/memharness/releases/lifememrel"
 )
@@ -75,10 +76,7 @@ func TestTauToolSchemaWarning(t *testing.T) {
 	if packs == "" {
 		t.Skip("MEMHARNESS_LIFEMEM_PACKS not set (real packs)")
 	}
-	fix := filepath.Join("..", "..", "..", "shared", "fixtures", "envs", "taubench", "airline")
-	if _, err := os.Stat(filepath.Join(fix, "tools_schema.json")); err != nil {
-		t.Skip("no τ-bench fixture with tools_schema.json at ../shared/fixtures/envs/taubench/airline")
-	}
+	fix := testfixture.Need(t, "envs/taubench/airline", "tools_schema.json")
 	tr, err := lifememrel.Open(filepath.Join(packs, lifememrel.NameTauBench), lifememrel.TauBench)
 	if err != nil {
 		t.Fatal(err)

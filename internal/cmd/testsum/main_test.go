@@ -76,7 +76,7 @@ func TestSkipReason(t *testing.T) {
 	}{
 		{[]string{"=== RUN   T\n", "    x_test.go:4: MEMHARNESS_MYSQL_DSN not set\n", "--- SKIP: T (0.00s)\n"}, "MEMHARNESS_MYSQL_DSN not set"},
 		{[]string{"=== RUN   T\n", "--- SKIP: T (0.00s)\n"}, "(no reason given)"},
-		{[]string{"    x_test.go:4: first\n", "    x_test.go:5: ../shared/fixtures absent\n"}, "../shared/fixtures absent"},
+		{[]string{"    x_test.go:4: first\n", "    x_test.go:5: needs the HotpotQA sample\n"}, "needs the HotpotQA sample"},
 	} {
 		if got := skipReason(tc.lines); got != tc.want {
 			t.Errorf("%q: %q, want %q", tc.lines, got, tc.want)
