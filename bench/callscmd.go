@@ -4,12 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"sort"
 	"strings"
-	"time"
 
-	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/bench/calllist"
 	"github.com/memharness/memharness/runlog"
 	"github.com/memharness/memharness/runstore"
 )
@@ -56,7 +54,7 @@ func cmdCalls(ctx context.Context, stdio IO, args []string) error {
 			return err
 		}
 		purposes[c.Purpose]++
-		if *purpose != "" && c.Purpose != *purpose || *user != "" && !callOfUser(c, *user) {
+		if *purpose != "" && c.Purpose != *purpose || *user != "" && !calllist.OfUser(c, *user) {
 			return nil
 		}
 		n++
@@ -64,14 +62,14 @@ func cmdCalls(ctx context.Context, stdio IO, args []string) error {
 			lost++
 		}
 		if *asJSON {
-			b, err := json.Marshal(newCallLine(c))
+			b, err := json.Marshal(calllist.NewLine(c))
 			if err != nil {
 				return fmt.Errorf("encode call %d of %s: %w", c.Index, c.Unit, err)
 			}
 			_, err = fmt.Fprintf(stdio.Out, "%s\n", b)
 			return err
 		}
-		return writeCallRow(stdio.Out, c)
+		return calllist.WriteRow(stdio.Out, c)
 	})
 	if err != nil {
 		return err
@@ -99,110 +97,4 @@ func cmdCalls(ctx context.Context, stdio IO, args []string) error {
 			lost, n, strings.Join(why, "; "))
 	}
 	return nil
-}
-
-// callOfUser reports whether c was made for user: routed by the user's
-// affinity, or building one of the user's memory files.
-func callOfUser(c runstore.Call, user string) bool {
-	if c.Exchange != nil && c.Exchange.Affinity == user {
-		return true
-	}
-	f, ok := c.File()
-	if !ok {
-		return false
-	}
-	for _, part := range strings.Split(f, "/") {
-		if part == user || strings.TrimSuffix(part, ".json") == user {
-			return true
-		}
-	}
-	return false
-}
-
-// callLine is one line of `bench calls --json`.
-type callLine struct {
-	Unit      string      `json:"unit"`
-	Index     int         `json:"index"`
-	Purpose   string      `json:"purpose"`
-	Cached    bool        `json:"cached"`
-	Failed    bool        `json:"failed,omitempty"`
-	Invalid   bool        `json:"invalid,omitempty"`
-	Retries   int         `json:"retries,omitempty"`
-	Usage     llm.Usage   `json:"usage"`
-	LatencyNS int64       `json:"latency_ns"`
-	Lost      string      `json:"lost,omitempty"`
-	Request   *callReq    `json:"request,omitempty"`
-	Response  *callAnswer `json:"response,omitempty"`
-}
-
-type callReq struct {
-	Messages []llm.Message `json:"messages"`
-	Params   llm.Params    `json:"params"`
-	SampleID string        `json:"sample_id,omitempty"`
-	Attempt  int           `json:"attempt,omitempty"`
-	Affinity string        `json:"affinity,omitempty"`
-}
-
-type callAnswer struct {
-	Text      string `json:"text"`
-	Reasoning string `json:"reasoning,omitempty"`
-	Model     string `json:"model,omitempty"`
-	Endpoint  string `json:"endpoint,omitempty"`
-	Error     string `json:"error,omitempty"`
-}
-
-func newCallLine(c runstore.Call) callLine {
-	l := callLine{
-		Unit: c.Unit, Index: c.Index, Purpose: c.Purpose, Cached: c.Cached, Failed: c.Failed, Invalid: c.Invalid,
-		Retries: c.Retries, Usage: c.Usage, LatencyNS: c.LatencyNS, Lost: c.Lost,
-	}
-	if ex := c.Exchange; ex != nil {
-		l.Request = &callReq{Messages: ex.Messages, Params: ex.Params, SampleID: ex.SampleID, Attempt: ex.Attempt, Affinity: ex.Affinity}
-		l.Response = &callAnswer{Text: ex.Text, Reasoning: ex.Reasoning, Model: ex.Model, Endpoint: ex.Endpoint, Error: ex.Error}
-	}
-	return l
-}
-
-// writeCallRow prints one call as a line: unit, index, purpose, flags,
-// tokens, latency, and the start of the last message and of the reply.
-func writeCallRow(w io.Writer, c runstore.Call) error {
-	var flags []string
-	for _, f := range []struct {
-		on   bool
-		name string
-	}{{c.Cached, "cached"}, {c.Invalid, "invalid"}, {c.Failed, "failed"}} {
-		if f.on {
-			flags = append(flags, f.name)
-		}
-	}
-	asked, answered := "", ""
-	if ex := c.Exchange; ex != nil {
-		if len(ex.Messages) > 0 {
-			asked = ex.Messages[len(ex.Messages)-1].Content
-		}
-		answered = ex.Text
-		if ex.Error != "" {
-			answered = "error: " + ex.Error
-		}
-	}
-	if c.Lost != "" {
-		flags = append(flags, "texts-lost")
-	}
-	_, err := fmt.Fprintf(w, "%s #%d\t%s\t%s\t%d+%d tok\t%s\tasked %q\tgot %q\n", c.Unit, c.Index, c.Purpose,
-		strings.Join(flags, ","), c.Usage.PromptTokens, c.Usage.CompletionTokens,
-		time.Duration(c.LatencyNS).Round(time.Millisecond), tail(asked, 60), llm.Shorten(answered, 60))
-	return err
-}
-
-// tail is the last n bytes of s (a prompt's question sits at its end),
-// cut at a rune boundary.
-func tail(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := len(s) - n
-	for i < len(s) && s[i]&0xC0 == 0x80 {
-		i++
-	}
-	return "…" + s[i:]
 }

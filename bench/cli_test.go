@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memharness/memharness/bench/completion"
 	"github.com/memharness/memharness/llm/cache"
 	"github.com/memharness/memharness/runlog"
 )
@@ -105,7 +106,7 @@ func TestComplete(t *testing.T) {
 		{words: []string{"help", "su"}, want: []string{"suite"}},
 		{words: []string{"nosuchverb", ""}, wantNoneAt: true},
 	} {
-		out, _, code := runCLISplit(t, append([]string{completeVerb}, tc.words...)...)
+		out, _, code := runCLISplit(t, append([]string{completion.Verb}, tc.words...)...)
 		got := strings.Fields(out)
 		if code != 0 {
 			t.Errorf("%q: exit %d", tc.words, code)

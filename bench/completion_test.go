@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/memharness/memharness/bench/completion"
 )
 
 // The completion scripts ask the command as the user typed it for the
@@ -20,7 +22,7 @@ func TestCompletionWorksOffPath(t *testing.T) {
 		if code != 0 || !strings.Contains(out, call) || strings.Contains(out, "@NAMES@") {
 			t.Errorf("%s: exit %d; the script does not call the typed command:\n%s", sh, code, out)
 		}
-		if !strings.Contains(out, " bench "+shellQuote(exe)) {
+		if !strings.Contains(out, " bench "+completion.ShellQuote(exe)) {
 			t.Errorf("%s: the script does not complete both bench and %s:\n%s", sh, exe, out)
 		}
 	}

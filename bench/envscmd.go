@@ -14,6 +14,7 @@ import (
 
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/envs/all"
+	"github.com/memharness/memharness/internal/nearest"
 )
 
 // envsAbout is the help text of `bench envs`; the data root layout is listed
@@ -287,56 +288,10 @@ func envsReplay(ctx context.Context, w io.Writer, s envs.Suite, id string) error
 		return enc.Encode(tr)
 	}
 	msg := fmt.Sprintf("%s: no task %q", s.Name(), id)
-	if near := closest(id, ids, 5); len(near) > 0 {
+	if near := nearest.Closest(id, ids, 5); len(near) > 0 {
 		msg += "; closest: " + strings.Join(near, ", ")
 	}
 	return fmt.Errorf("%s ('bench envs replay %s' lists all %d)", msg, s.Name(), len(ids))
-}
-
-// closest returns up to n of cands nearest to s, nearest first (ties in the
-// candidates' order): those containing s, then by edit distance. IDs are
-// long paths, so a typed fragment matters more than the length difference.
-func closest(s string, cands []string, n int) []string {
-	type scored struct {
-		id string
-		d  int
-	}
-	ranked := make([]scored, len(cands))
-	lower := strings.ToLower(s)
-	for i, c := range cands {
-		d := editDistance(s, c)
-		if strings.Contains(strings.ToLower(c), lower) {
-			d -= len(c) // every containing ID ranks before every other one
-		}
-		ranked[i] = scored{c, d}
-	}
-	sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].d < ranked[j].d })
-	var out []string
-	for _, c := range ranked[:min(n, len(ranked))] {
-		out = append(out, c.id)
-	}
-	return out
-}
-
-// editDistance is the Levenshtein distance between a and b in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // hasData reports whether dir holds anything besides provenance notes.

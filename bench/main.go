@@ -28,6 +28,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/memharness/memharness/bench/completion"
 )
 
 // Version is the harness version recorded in every manifest.
@@ -97,7 +99,7 @@ func Main(ctx context.Context, args []string, stdio IO) int {
 	if args[0] == "--version" || args[0] == "-version" {
 		args = append([]string{"version"}, args[1:]...)
 	}
-	if args[0] == completeVerb {
+	if args[0] == completion.Verb {
 		complete(ctx, stdio, args[1:])
 		return 0
 	}

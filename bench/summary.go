@@ -169,3 +169,8 @@ type suiteLeftOut struct {
 	Install string   `json:"install,omitempty"`
 	Configs []string `json:"configs"`
 }
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}

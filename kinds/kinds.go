@@ -10,6 +10,7 @@ package kinds
 
 import (
 	"fmt"
+	"github.com/memharness/memharness/internal/nearest"
 	"slices"
 	"strings"
 )
@@ -103,34 +104,9 @@ func (r *Registry[E]) Entries() []E { return slices.Clone(r.entries) }
 func Closest(key string, names []string) string {
 	best, bestD := "", max(2, len(key)/4)+1
 	for _, n := range names {
-		if d := EditDistance(key, n); d < bestD {
+		if d := nearest.Distance(key, n); d < bestD {
 			best, bestD = n, d
 		}
 	}
 	return best
-}
-
-// EditDistance is the Damerau-style (adjacent swaps count once) distance.
-func EditDistance(a, b string) int {
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
 }

@@ -18,8 +18,8 @@ const module = "github.com/memharness/memharness"
 // never a sibling on its floor nor anything above. A new top-level
 // directory fails the test until it is given a floor here.
 var floors = map[string]int{
-	// kinds is the one registry mechanism, used on every floor.
-	"internal": 0, "kinds": 0,
+	// kinds is the one registry mechanism, used from the environments up.
+	"internal": 0, "kinds": 1,
 	"metrics": 1, "llm": 1, // the model path needs nothing of the run's
 	"runlog":   2, // the run log records llm's call records
 	"datasets": 3,
