@@ -1,6 +1,7 @@
 package family
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/memharness/memharness/accounting"
+	"github.com/memharness/memharness/backbone"
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/internal/prefixcache"
 	"github.com/memharness/memharness/reports"
@@ -182,4 +184,14 @@ func FirstN(xs []string, n int) []string {
 // config: bootstrap iterations, confidence level, baseline and seed.
 func BaseReportOptions(cfg *config.Config) reports.Options {
 	return reports.Options{Iters: cfg.Report.Bootstrap, Level: cfg.Report.Level, Baseline: cfg.Report.Baseline, Seed: uint64(cfg.Seed)}
+}
+
+// OpenBackbone opens the model stack of a run of cfg, its sim taught by the
+// kinds' readers.
+func OpenBackbone(ctx context.Context, env Env, cfg *config.Config, run Run) (*backbone.Backbone, error) {
+	readers, err := env.Kinds.Readers()
+	if err != nil {
+		return nil, err
+	}
+	return backbone.Open(ctx, cfg, env.Getenv, run.CacheRoot(), env.Err, readers)
 }

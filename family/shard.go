@@ -130,3 +130,18 @@ func ShardFromEnv(getenv func(string) string) (s Shard, ok bool, err error) {
 func (s *Shard) Owns(i int) bool {
 	return s == nil || i%s.Count == s.Index
 }
+
+// Mine is the part of items a run works on: every item, or the shard's
+// slice of them (item i belongs to shard i mod N).
+func Mine[T any](items []T, s *Shard) []T {
+	if s == nil {
+		return items
+	}
+	var out []T
+	for i, x := range items {
+		if s.Owns(i) {
+			out = append(out, x)
+		}
+	}
+	return out
+}

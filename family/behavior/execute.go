@@ -19,7 +19,6 @@ import (
 	"github.com/memharness/memharness/backbone"
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/bench/progress"
-	"github.com/memharness/memharness/datasets/behavior"
 	"github.com/memharness/memharness/datasets/omnibehavior"
 	"github.com/memharness/memharness/family"
 	"github.com/memharness/memharness/methods/predict"
@@ -89,20 +88,8 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	}
 	res.DataWarnings = data.Warnings
 	prompts.rewriteData(data.Users)
-	if run.Shard != nil {
-		var mine []behavior.UserSet
-		for i, u := range data.Users {
-			if run.Shard.Owns(i) {
-				mine = append(mine, u)
-			}
-		}
-		data.Users = mine
-	}
-	readers, err := env.Kinds.Readers()
-	if err != nil {
-		return res, err
-	}
-	back, err := backbone.Open(ctx, cfg, env.Getenv, run.CacheRoot(), env.Err, readers)
+	data.Users = family.Mine(data.Users, run.Shard)
+	back, err := family.OpenBackbone(ctx, env, cfg, run)
 	if err != nil {
 		return res, err
 	}

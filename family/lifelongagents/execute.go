@@ -42,20 +42,8 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	if man, ok := family.UpToDate(f, run, cfg); ok {
 		return family.Unchanged(env, run, man)
 	}
-	if run.Shard != nil {
-		var mine []lifelong.MethodSpec
-		for i, m := range lc.Methods {
-			if run.Shard.Owns(i) {
-				mine = append(mine, m)
-			}
-		}
-		lc.Methods = mine
-	}
-	readers, err := env.Kinds.Readers()
-	if err != nil {
-		return res, err
-	}
-	back, err := backbone.Open(ctx, cfg, env.Getenv, run.CacheRoot(), env.Err, readers)
+	lc.Methods = family.Mine(lc.Methods, run.Shard)
+	back, err := family.OpenBackbone(ctx, env, cfg, run)
 	if err != nil {
 		return res, err
 	}
