@@ -321,3 +321,29 @@ func TestEndpointsFile(t *testing.T) {
 		})
 	}
 }
+
+// A shard's slice can show two methods answering alike where the whole
+// run does not: the identical-answers warning is judged over the merged
+// samples, so the merged report equals one process's (the smoke config in
+// four shards, as the Slurm check runs it).
+func TestMergedShardsJudgeIdenticalAnswersOverTheWholeRun(t *testing.T) {
+	dir := t.TempDir()
+	one, sharded := filepath.Join(dir, "one"), filepath.Join(dir, "sharded")
+	if log, code := runCLI(t, "run", "-c", "../configs/smoke.yaml", "--out", one); code != 0 {
+		t.Fatalf("one process exit %d:\n%s", code, log)
+	}
+	for i := range 4 {
+		log, code := runCLI(t, "run", "-c", "../configs/smoke.yaml", "--out", sharded, "--shard", fmt.Sprintf("%d/4", i))
+		if code != 0 {
+			t.Fatalf("shard %d exit %d:\n%s", i, code, log)
+		}
+		if strings.Contains(log, "identical answers") {
+			t.Errorf("shard %d judged identical answers on its slice:\n%s", i, log)
+		}
+	}
+	if log, code := runCLI(t, "merge", filepath.Join(sharded, "smoke")); code != 0 {
+		t.Fatalf("merge exit %d:\n%s", code, log)
+	}
+	compareRuns(t, filepath.Join(one, "smoke"), filepath.Join(sharded, "smoke"),
+		runlog.WarningsFile, "report/table.md", "report/index.md")
+}

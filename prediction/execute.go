@@ -53,6 +53,9 @@ type Options struct {
 	// Seal, when set, seals the finished run directory into the manifest
 	// (shards, before their last manifest write).
 	Seal func(man *runlog.Manifest) error
+	// Shard says the run is one shard's slice: checks over the whole run
+	// (methods that answered identically) wait for the merge.
+	Shard bool
 	// Report, when set, writes the report with these options once the run
 	// is finished, then stamps Fingerprint's value into the manifest.
 	Report      *reports.Options
@@ -179,8 +182,10 @@ func Execute(ctx context.Context, o Options) (Result, error) {
 	if man.EmptyMemories, err = run.EmptyMemories(); err != nil {
 		return res, err
 	}
+	if !o.Shard {
+		man.DataWarnings = WithIdenticalAnswers(man.DataWarnings, st.Samples())
+	}
 	res.Warnings = accounting.RunWarnings(man, res.Usage)
-	res.Warnings.DataWarnings = append(res.Warnings.DataWarnings, IdenticalAnswers(st.Samples())...)
 	closing := runstore.Closing{Seal: o.Seal, Errored: res.Errored}
 	if o.Report != nil {
 		closing.Report = func() (err error) {

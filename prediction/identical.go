@@ -37,3 +37,14 @@ func IdenticalAnswers(samples []runlog.Sample) []string {
 	}
 	return out
 }
+
+// WithIdenticalAnswers is warnings with IdenticalAnswers' warnings about
+// samples added, each once (a resumed run finishes again).
+func WithIdenticalAnswers(warnings []string, samples []runlog.Sample) []string {
+	for _, w := range IdenticalAnswers(samples) {
+		if !slices.Contains(warnings, w) {
+			warnings = append(warnings, w)
+		}
+	}
+	return warnings
+}

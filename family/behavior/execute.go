@@ -162,6 +162,7 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	opts.Plan, opts.PlanFailed = family.StoredPlan(ctx, env, f, cfg, run)
 	if run.Shard != nil {
 		opts.Seal = func(man *runlog.Manifest) error { return family.SealShard(run, man) }
+		opts.Shard = true
 	}
 	if run.Report {
 		ro := f.ReportOptions(cfg, env.Kinds)
@@ -190,7 +191,10 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 		fmt.Fprintf(env.Err, "warning: method %s built an empty memory for %d of %d users (%s); its rows are flagged in the report\n",
 			m, len(empty[m]), len(data.Users), strings.Join(family.FirstN(empty[m], 5), ", "))
 	}
-	identical := prediction.IdenticalAnswers(done.Samples)
+	var identical []string
+	if run.Shard == nil { // a shard's slice says nothing of the whole run
+		identical = prediction.IdenticalAnswers(done.Samples)
+	}
 	for _, w := range append(done.Warnings.Usage, identical...) {
 		fmt.Fprintf(env.Err, "warning: %s\n", w)
 	}

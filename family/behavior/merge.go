@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/memharness/memharness/family"
 	"github.com/memharness/memharness/methods/predict"
@@ -36,5 +37,12 @@ func (f *Family) MergeShards(_ context.Context, env family.Env, m family.Merging
 		return err
 	}
 	man.Samples = n
+	// Methods that answered identically are judged over the whole run, as
+	// one process does (a shard's slice says nothing of it).
+	samples, err := runlog.ReadSamples(filepath.Join(runDir, runlog.SamplesFile))
+	if err != nil {
+		return fmt.Errorf("merge: read the merged samples: %w", err)
+	}
+	man.DataWarnings = prediction.WithIdenticalAnswers(man.DataWarnings, samples)
 	return runstore.MergePrompts(family.ShardsOf(m.Shards), order, runDir)
 }
