@@ -174,6 +174,11 @@ func TestNoUpwardImports(t *testing.T) {
 			if !inModule {
 				continue
 			}
+			// testfixture finds the shared fixtures beside the checkout:
+			// for tests only, never a dependency of the harness itself.
+			if to == "internal/testfixture" && rel != to {
+				t.Errorf("%s imports %s: only _test.go files may", fset.Position(im.Pos()), to)
+			}
 			allow, ok := allowed(rel, to)
 			switch {
 			case !ok:
