@@ -1,5 +1,5 @@
 // Package accounting is the one accounting path of both runners (the
-// behaviour-prediction run in prediction/ and the lifelong agent run): usage
+// behaviour-prediction run in behaviorrun/ and the lifelong agent run): usage
 // totals by purpose from a run's usage journal, the invalid-answer check
 // against eval.max_invalid_rate, and the one-line summaries the CLI prints.
 package accounting
@@ -15,7 +15,7 @@ import (
 	"sync"
 
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // Journal is what the run store offers accounting: the model calls of every
@@ -29,14 +29,14 @@ type Journal interface {
 // every saved sample and state over all processes that worked on the run,
 // so a killed and resumed run counts what an uninterrupted one does. Costs
 // stay null unless the run has prices.
-func WriteUsage(j Journal, priced bool) (map[string]runlog.MethodUsage, error) {
+func WriteUsage(j Journal, priced bool) (map[string]runrecord.MethodUsage, error) {
 	total := Totals(j.Usage(), priced)
-	return total, j.WriteJSON(runlog.UsageFile, total)
+	return total, j.WriteJSON(runrecord.UsageFile, total)
 }
 
 // ReadUsage reads a run's usage.json; a missing file is no usage.
-func ReadUsage(path string) (map[string]runlog.MethodUsage, error) {
-	var usage map[string]runlog.MethodUsage
+func ReadUsage(path string) (map[string]runrecord.MethodUsage, error) {
+	var usage map[string]runrecord.MethodUsage
 	if b, err := os.ReadFile(path); err == nil {
 		if err := json.Unmarshal(b, &usage); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
@@ -46,7 +46,7 @@ func ReadUsage(path string) (map[string]runlog.MethodUsage, error) {
 }
 
 // Add adds a meter's counters to total, by purpose.
-func Add(total map[string]runlog.MethodUsage, meter *llm.Meter, priced bool) {
+func Add(total map[string]runrecord.MethodUsage, meter *llm.Meter, priced bool) {
 	snap := meter.Snapshot()
 	for purpose, u := range snap.ByPurpose {
 		t := total[purpose]
@@ -89,7 +89,7 @@ func Add(total map[string]runlog.MethodUsage, meter *llm.Meter, priced bool) {
 // (7.5%)", the answers that stayed invalid over the answers judged (for
 // predictions, the samples); "none" when there are none. The progress line,
 // the final line and the report all say it this way, from the same counts.
-func InvalidSummary(usage map[string]runlog.MethodUsage) string {
+func InvalidSummary(usage map[string]runrecord.MethodUsage) string {
 	var parts []string
 	for _, p := range slices.Sorted(maps.Keys(usage)) {
 		u := usage[p]
@@ -106,12 +106,12 @@ func InvalidSummary(usage map[string]runlog.MethodUsage) string {
 
 // Totals are the usage by purpose of every call in recs (a store's
 // journal), priced when the run has prices.
-func Totals(recs []llm.CallRecord, priced bool) map[string]runlog.MethodUsage {
+func Totals(recs []llm.CallRecord, priced bool) map[string]runrecord.MethodUsage {
 	meter := llm.NewMeter(nil)
 	for _, rec := range recs {
 		meter.Restore(rec)
 	}
-	total := map[string]runlog.MethodUsage{}
+	total := map[string]runrecord.MethodUsage{}
 	Add(total, meter, priced)
 	return total
 }
@@ -139,7 +139,7 @@ func NewTally(feed UsageFeed, priced bool) *Tally {
 }
 
 // Usage is the usage by purpose of the journal so far.
-func (t *Tally) Usage() map[string]runlog.MethodUsage {
+func (t *Tally) Usage() map[string]runrecord.MethodUsage {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	calls, next := t.feed.UsageFrom(t.next)
@@ -147,7 +147,7 @@ func (t *Tally) Usage() map[string]runlog.MethodUsage {
 		t.meter.Restore(rec)
 	}
 	t.next = next
-	total := map[string]runlog.MethodUsage{}
+	total := map[string]runrecord.MethodUsage{}
 	Add(total, t.meter, t.priced)
 	return total
 }
@@ -156,7 +156,7 @@ func (t *Tally) Usage() map[string]runlog.MethodUsage {
 // invalid is above max: the verdict is per method, so one method's unusable
 // answers are not diluted by another's good ones. Errored samples (no
 // answer) are not counted.
-func CheckSamples(samples []runlog.Sample, max float64, draws int) error {
+func CheckSamples(samples []runrecord.Sample, max float64, draws int) error {
 	type count struct{ invalid, answered int }
 	by := map[string]*count{}
 	example := map[string]string{}
@@ -193,7 +193,7 @@ func CheckSamples(samples []runlog.Sample, max float64, draws int) error {
 
 // CheckInvalid fails when any purpose's final invalid rate is above max,
 // naming the purpose and quoting one bad answer.
-func CheckInvalid(usage map[string]runlog.MethodUsage, max float64, draws int) error {
+func CheckInvalid(usage map[string]runrecord.MethodUsage, max float64, draws int) error {
 	var errs []string
 	for _, p := range slices.Sorted(maps.Keys(usage)) {
 		u := usage[p]
@@ -210,7 +210,7 @@ func CheckInvalid(usage map[string]runlog.MethodUsage, max float64, draws int) e
 }
 
 // CostText is the cost of a run for the console: "$1.23" or "not priced".
-func CostText(usage map[string]runlog.MethodUsage) string {
+func CostText(usage map[string]runrecord.MethodUsage) string {
 	total, priced := 0.0, false
 	for _, u := range usage {
 		if u.Cost != nil {
@@ -228,8 +228,8 @@ func CostText(usage map[string]runlog.MethodUsage) string {
 // manifest's data warnings, left-out parts and empty memories, and from
 // usage the answers that stayed invalid and the token counts replaced by
 // our own.
-func RunWarnings(man runlog.Manifest, usage map[string]runlog.MethodUsage) runlog.Warnings {
-	w := runlog.Warnings{DataWarnings: man.DataWarnings, LeftOut: man.LeftOut, EmptyMemories: man.EmptyMemories}
+func RunWarnings(man runrecord.Manifest, usage map[string]runrecord.MethodUsage) runrecord.Warnings {
+	w := runrecord.Warnings{DataWarnings: man.DataWarnings, LeftOut: man.LeftOut, EmptyMemories: man.EmptyMemories}
 	if iv := InvalidSummary(usage); iv != "none" {
 		w.Invalid = iv
 	}

@@ -6,11 +6,11 @@ import (
 
 	"github.com/memharness/memharness/accounting"
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 func TestCheckInvalid(t *testing.T) {
-	usage := map[string]runlog.MethodUsage{
+	usage := map[string]runrecord.MethodUsage{
 		"predict": {Units: 10, InvalidFinal: 3, InvalidRate: 0.3, InvalidExample: "maybe"},
 		"build":   {Units: 10, InvalidFinal: 1, InvalidRate: 0.1},
 	}
@@ -36,12 +36,12 @@ func TestCheckInvalid(t *testing.T) {
 // unusable answers are not diluted by another's good ones (4 of 10 overall
 // is under 0.5, but one method has 4 of 5).
 func TestCheckSamplesPerMethod(t *testing.T) {
-	var samples []runlog.Sample
+	var samples []runrecord.Sample
 	for i := range 5 {
-		samples = append(samples, runlog.Sample{Method: "good", Valid: true},
-			runlog.Sample{Method: "bad", Valid: i == 0, Raw: "dunno"})
+		samples = append(samples, runrecord.Sample{Method: "good", Valid: true},
+			runrecord.Sample{Method: "bad", Valid: i == 0, Raw: "dunno"})
 	}
-	samples = append(samples, runlog.Sample{Method: "good", Error: "timeout"}) // no answer: not counted
+	samples = append(samples, runrecord.Sample{Method: "good", Error: "timeout"}) // no answer: not counted
 	err := accounting.CheckSamples(samples, 0.5, 2)
 	if err == nil || !strings.Contains(err.Error(), `method bad: 4 of 5 predictions (80.0%)`) || strings.Contains(err.Error(), "method good") {
 		t.Errorf("verdict %v, want method bad (4 of 5) alone", err)
@@ -55,7 +55,7 @@ func TestInvalidSummary(t *testing.T) {
 	if got := accounting.InvalidSummary(nil); got != "none" {
 		t.Errorf("no usage: %q", got)
 	}
-	got := accounting.InvalidSummary(map[string]runlog.MethodUsage{
+	got := accounting.InvalidSummary(map[string]runrecord.MethodUsage{
 		"predict":      {Invalid: 3, Units: 40, InvalidFinal: 2, InvalidRate: 0.05},
 		"mem0.extract": {Invalid: 30, Units: 30, InvalidFinal: 30, InvalidRate: 1},
 		"summary":      {Units: 4},

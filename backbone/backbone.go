@@ -17,7 +17,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/lifelong"
@@ -406,7 +406,7 @@ func hashEmbedderWarning(wanted string) string {
 // StampEmbedder records the embedder in m and, when retrieving methods run
 // on a real backbone with the hash embedder, warns on w and in m (reports
 // carry it in their titles).
-func (b *Backbone) StampEmbedder(m *runlog.Manifest, retrieves bool, w io.Writer) {
+func (b *Backbone) StampEmbedder(m *runrecord.Manifest, retrieves bool, w io.Writer) {
 	m.Embedder = b.EmbedderLabel
 	if retrieves && b.EmbedderWarning != "" {
 		m.EmbedderWarning = b.EmbedderWarning

@@ -20,7 +20,7 @@ import (
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
-	"github.com/memharness/memharness/releases/lifememrel"
+	"github.com/memharness/memharness/releasepacks/lifememrel"
 )
 
 // TestAgentRequestBodiesMatchSources plays the first step of τ-bench's
@@ -29,7 +29,7 @@ import (
 // customer's first request and the agent's first — less "model", with
 // what τ-bench's own code sends: MEMHARNESS_LIFEMEM_CAPTURES/bodies/
 // taubench-<domain>.json, written by
-// releases/lifememrel/testdata/capture/bodies_capture.py --packs PACKS
+// releasepacks/lifememrel/testdata/capture/bodies_capture.py --packs PACKS
 // --tasks envs/taubench/embedded --opening "I'd like to cancel an order."
 // --out CAPTURES/bodies from MEMHARNESS_LIFEMEM_PACKS/tau-bench.
 func TestAgentRequestBodiesMatchSources(t *testing.T) {

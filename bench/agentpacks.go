@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/datasets/fetch"
-	"github.com/memharness/memharness/releases/lifememrel"
+	"github.com/memharness/memharness/releasepacks/lifememrel"
 )
 
 // sourceURLVar is the variable that points a source's downloads at a

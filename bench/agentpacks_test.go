@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memharness/memharness/releases/lifememrel"
+	"github.com/memharness/memharness/releasepacks/lifememrel"
 )
 
 // TestDataSourceFetch downloads a stand-in source from an httptest server

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // TestLifelongReleasePrompts runs a small lifelong stream on the sim
@@ -47,7 +47,7 @@ lifelong:
 	if strings.Contains(out, "own prompt") {
 		t.Errorf("an environment kept the own prompt:\n%s", out)
 	}
-	man, err := runlog.ReadManifest(filepath.Join(dir, "rel", runlog.ManifestFile))
+	man, err := runrecord.ReadManifest(filepath.Join(dir, "rel", runrecord.ManifestFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ lifelong:
 	if !strings.Contains(out, "synapse done (final row [mind2web=") || strings.Contains(out, "mind2web=0.0]") {
 		t.Errorf("Synapse scored nothing on Mind2Web under its own prompt:\n%s", out)
 	}
-	man, err := runlog.ReadManifest(filepath.Join(dir, "syn", runlog.ManifestFile))
+	man, err := runrecord.ReadManifest(filepath.Join(dir, "syn", runrecord.ManifestFile))
 	if err != nil {
 		t.Fatal(err)
 	}

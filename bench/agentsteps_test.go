@@ -20,7 +20,7 @@ import (
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/agent"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // TestStepModels: with assign_model/skill_model set, the lifelong path's
@@ -196,7 +196,7 @@ func TestHashEmbedderWarning(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer back.Close()
-			var man runlog.Manifest
+			var man runrecord.Manifest
 			var console strings.Builder
 			back.StampEmbedder(&man, tc.retrieves, &console)
 			if man.Embedder != "hash bag-of-words (dim 8)" {

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/bench/calllist"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 	"github.com/memharness/memharness/runstore"
 )
 
@@ -35,7 +35,7 @@ func cmdCalls(ctx context.Context, stdio IO, args []string) error {
 		if below := runDirsBelow(run, 4); len(below) > 0 {
 			return fmt.Errorf("%s is not a run directory; pass one of: %s", run, strings.Join(below, ", "))
 		}
-		return fmt.Errorf("%s is not a run directory (no %s)", run, runlog.ManifestFile)
+		return fmt.Errorf("%s is not a run directory (no %s)", run, runrecord.ManifestFile)
 	}
 	cr, err := runstore.OpenCalls(run)
 	if err != nil {
@@ -88,10 +88,10 @@ func cmdCalls(ctx context.Context, stdio IO, args []string) error {
 	if lost > 0 {
 		var why []string
 		for _, d := range cr.Damage() {
-			why = append(why, runlog.ChunksFile+" damaged at "+d.String())
+			why = append(why, runrecord.ChunksFile+" damaged at "+d.String())
 		}
 		if len(why) == 0 {
-			why = append(why, runlog.ChunksFile+" cut short or deleted")
+			why = append(why, runrecord.ChunksFile+" cut short or deleted")
 		}
 		return fmt.Errorf("%d of the %d calls listed have lost their request and reply texts (%s); every readable call is listed",
 			lost, n, strings.Join(why, "; "))

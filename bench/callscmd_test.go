@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // `bench calls` lists every call it can read when the chunk store lost
@@ -25,7 +25,7 @@ func TestCallsListsWhatIsReadable(t *testing.T) {
 	if code == 0 || !strings.Contains(stderr, `"nosuch"`) || !strings.Contains(stderr, "predict (") {
 		t.Errorf("--purpose nosuch: exit %d, stderr %q; want a failure listing the run's purposes", code, stderr)
 	}
-	path := filepath.Join(dir, runlog.ChunksFile)
+	path := filepath.Join(dir, runrecord.ChunksFile)
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

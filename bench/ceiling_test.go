@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/family"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // ceilingConfig is a small prediction run with memory construction
@@ -65,7 +65,7 @@ func totals(t *testing.T, dir string) (tokens int, cost float64) {
 func compareSamples(t *testing.T, a, b string) {
 	t.Helper()
 	read := func(dir string) []string {
-		samples, err := runlog.ReadSamples(filepath.Join(dir, runlog.SamplesFile))
+		samples, err := runrecord.ReadSamples(filepath.Join(dir, runrecord.SamplesFile))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -228,7 +228,7 @@ func TestCeilingOnSim(t *testing.T) {
 	if log, code := runCLI(t, "run", "-c", cfg, "--out", two, "--set", "eval.max_cost=0"); code != 0 {
 		t.Fatalf("resume exit %d:\n%s", code, log)
 	}
-	compareRuns(t, filepath.Join(one, "ceil"), filepath.Join(two, "ceil"), runlog.SamplesFile, "report/metrics.csv")
+	compareRuns(t, filepath.Join(one, "ceil"), filepath.Join(two, "ceil"), runrecord.SamplesFile, "report/metrics.csv")
 	compareUsage(t, "resumed after ceilings", filepath.Join(one, "ceil"), filepath.Join(two, "ceil"))
 }
 
@@ -294,7 +294,7 @@ sweep:
 	if code != exitCeiling || !strings.Contains(log, "stopped at ceiling: eval.max_tokens 3000 tokens") {
 		t.Fatalf("exit %d, want %d:\n%s", code, exitCeiling, log)
 	}
-	if dirs, _ := filepath.Glob(filepath.Join(dir, "sw", "*", runlog.ManifestFile)); len(dirs) != 1 {
+	if dirs, _ := filepath.Glob(filepath.Join(dir, "sw", "*", runrecord.ManifestFile)); len(dirs) != 1 {
 		t.Errorf("%d variants started, want 1 (%v)", len(dirs), dirs)
 	}
 }

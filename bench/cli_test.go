@@ -18,7 +18,7 @@ import (
 
 	"github.com/memharness/memharness/bench/completion"
 	"github.com/memharness/memharness/llm/cache"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 func TestVersionFlag(t *testing.T) {
@@ -169,7 +169,7 @@ func TestInterruptedRunExits130(t *testing.T) {
 	// Ctrl-C once the first samples are in, however slow the machine.
 	go func() {
 		for ctx.Err() == nil {
-			if st, err := os.Stat(filepath.Join(out, "tiny", runlog.SamplesFile)); err == nil && st.Size() > 0 {
+			if st, err := os.Stat(filepath.Join(out, "tiny", runrecord.SamplesFile)); err == nil && st.Size() > 0 {
 				cancel(Interrupted{Signal: syscall.SIGINT})
 				return
 			}

@@ -8,8 +8,8 @@ import (
 
 	"github.com/memharness/memharness/bench/completion"
 	"github.com/memharness/memharness/envs/all"
-	"github.com/memharness/memharness/releases/lifememrel"
-	"github.com/memharness/memharness/releases/pramemrel"
+	"github.com/memharness/memharness/releasepacks/lifememrel"
+	"github.com/memharness/memharness/releasepacks/pramemrel"
 )
 
 // Shell completion: the scripts and the candidates are package

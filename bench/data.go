@@ -19,8 +19,8 @@ import (
 	"github.com/memharness/memharness/datasets/movielens"
 	"github.com/memharness/memharness/datasets/omnibehavior"
 	"github.com/memharness/memharness/envs/all"
-	"github.com/memharness/memharness/releases/lifememrel"
-	"github.com/memharness/memharness/releases/pramemrel"
+	"github.com/memharness/memharness/releasepacks/lifememrel"
+	"github.com/memharness/memharness/releasepacks/pramemrel"
 )
 
 func cmdData(ctx context.Context, stdio IO, args []string) error {

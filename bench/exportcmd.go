@@ -8,7 +8,7 @@ import (
 
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/export"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // ExportDir is where a run's exports go unless --out says otherwise.
@@ -46,7 +46,7 @@ func cmdExport(ctx context.Context, stdio IO, args []string) error {
 		return fmt.Errorf("%s is neither a run directory nor a sweep's folder: %w", dir, err)
 	}
 	if len(variants) == 0 {
-		return fmt.Errorf("%s is neither a run directory (no %s) nor a sweep's folder", dir, runlog.ManifestFile)
+		return fmt.Errorf("%s is neither a run directory (no %s) nor a sweep's folder", dir, runrecord.ManifestFile)
 	}
 	for _, v := range variants {
 		o := ""

@@ -28,7 +28,7 @@ import (
 	"github.com/memharness/memharness/methods/agent"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/methods/registry"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // runBench writes config into a temporary directory and runs
@@ -80,7 +80,7 @@ func notesEntry() predict.Entry {
 		Keys:    []string{"history_tokens"},
 		Options: NotesOptions{},
 		Purposes: []predict.Purpose{predict.PredictPurpose(),
-			{Name: "notes.build", ReleaseFrom: runlog.FromOwn, Source: "our own method: server defaults"}},
+			{Name: "notes.build", ReleaseFrom: runrecord.FromOwn, Source: "our own method: server defaults"}},
 		Memory: predict.Inspector{
 			Columns: []predict.Column{{Heading: "records read", Key: "records"}},
 			Summary: func(ms []predict.Memory) string {

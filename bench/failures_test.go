@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // wrongFormatServer answers every chat request with a bare digit: a fine
@@ -96,8 +96,8 @@ func TestWrongFormatAnswersAreLoud(t *testing.T) {
 	if !strings.Contains(string(table), "mem0 ⚠ empty memory for 2 user(s)") {
 		t.Errorf("table.md does not flag mem0's row:\n%s", table)
 	}
-	var usage map[string]runlog.MethodUsage
-	b, _ := os.ReadFile(filepath.Join(dir, runlog.UsageFile))
+	var usage map[string]runrecord.MethodUsage
+	b, _ := os.ReadFile(filepath.Join(dir, runrecord.UsageFile))
 	if err := json.Unmarshal(b, &usage); err != nil {
 		t.Fatal(err)
 	}
@@ -149,8 +149,8 @@ func TestUnreachableEndpointFailsFast(t *testing.T) {
 	if took > 30*time.Second {
 		t.Errorf("took %s to fail; want well under 30s", took)
 	}
-	if _, err := os.Stat(filepath.Join(out, "tiny", runlog.SamplesFile)); err == nil {
-		if s, _ := runlog.ReadSamples(filepath.Join(out, "tiny", runlog.SamplesFile)); len(s) > 0 {
+	if _, err := os.Stat(filepath.Join(out, "tiny", runrecord.SamplesFile)); err == nil {
+		if s, _ := runrecord.ReadSamples(filepath.Join(out, "tiny", runrecord.SamplesFile)); len(s) > 0 {
 			t.Errorf("%d samples recorded; none should be attempted", len(s))
 		}
 	}
@@ -214,8 +214,8 @@ func TestCostAndProvenance(t *testing.T) {
 		if code := Main(context.Background(), args, IO{Out: &o, Err: &e, Getenv: func(k string) string { return env[k] }}); code != 0 {
 			t.Fatalf("exit %d:\n%s", code, e.String())
 		}
-		var usage map[string]runlog.MethodUsage
-		b, _ := os.ReadFile(filepath.Join(out, "tiny", runlog.UsageFile))
+		var usage map[string]runrecord.MethodUsage
+		b, _ := os.ReadFile(filepath.Join(out, "tiny", runrecord.UsageFile))
 		json.Unmarshal(b, &usage)
 		p := usage["predict"]
 		if (p.Cost != nil) != priced || (priced && *p.Cost <= 0) {
@@ -287,7 +287,7 @@ func TestUnchangedRunIsSkipped(t *testing.T) {
 	}
 	// A log rewritten at the same size and modification time (a copy or
 	// an editor that kept them) is a change too.
-	samples := filepath.Join(out, "tiny", runlog.SamplesFile)
+	samples := filepath.Join(out, "tiny", runrecord.SamplesFile)
 	if log, _ := runCLI(t, "run", "-c", cfg, "--out", out); !strings.Contains(log, "up to date") {
 		t.Fatalf("the rebuilt run is not up to date:\n%s", log)
 	}

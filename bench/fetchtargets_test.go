@@ -15,8 +15,8 @@ import (
 	"github.com/memharness/memharness/datasets/fetch"
 	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/envs/miniwob"
-	"github.com/memharness/memharness/releases/lifememrel"
-	"github.com/memharness/memharness/releases/pramemrel"
+	"github.com/memharness/memharness/releasepacks/lifememrel"
+	"github.com/memharness/memharness/releasepacks/pramemrel"
 )
 
 // byHand lists the files of fetch targets that carry no pin, each with why:

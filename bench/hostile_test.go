@@ -15,7 +15,7 @@ import (
 
 	"github.com/memharness/memharness/backbone"
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // hostileRun runs the tiny config against a server that answers every
@@ -46,7 +46,7 @@ func TestOversizeAnswersAreInvalidNotStored(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(huge)
 	}, "--set", "methods=[{name: truncation, kind: truncation, history_tokens: 2000}]")
-	samples, err := runlog.ReadSamples(filepath.Join(dir, runlog.SamplesFile))
+	samples, err := runrecord.ReadSamples(filepath.Join(dir, runrecord.SamplesFile))
 	if err != nil || len(samples) == 0 {
 		t.Fatalf("no samples (%v):\n%s", err, log)
 	}
@@ -55,7 +55,7 @@ func TestOversizeAnswersAreInvalidNotStored(t *testing.T) {
 			t.Fatalf("%s: valid=%v raw=%.80q error=%q", s.ID, s.Valid, s.Raw, s.Error)
 		}
 	}
-	if fi, _ := os.Stat(filepath.Join(dir, runlog.SamplesFile)); fi.Size() > 1<<20 {
+	if fi, _ := os.Stat(filepath.Join(dir, runrecord.SamplesFile)); fi.Size() > 1<<20 {
 		t.Errorf("samples.jsonl is %d bytes", fi.Size())
 	}
 }
@@ -71,7 +71,7 @@ func TestEndless429IsBoundedByRetryBudget(t *testing.T) {
 	if code == 0 {
 		t.Fatalf("run succeeded against a server that only answers 429:\n%s", log)
 	}
-	samples, _ := runlog.ReadSamples(filepath.Join(dir, runlog.SamplesFile))
+	samples, _ := runrecord.ReadSamples(filepath.Join(dir, runrecord.SamplesFile))
 	if len(samples) == 0 || !strings.Contains(samples[0].Error, "retry budget of 1s") {
 		t.Fatalf("samples: %+v\n%s", samples, log)
 	}
@@ -142,7 +142,7 @@ func TestURLTokenNotWritten(t *testing.T) {
 		}
 		return nil
 	})
-	man, err := os.ReadFile(filepath.Join(out, "tiny", runlog.ManifestFile))
+	man, err := os.ReadFile(filepath.Join(out, "tiny", runrecord.ManifestFile))
 	if err != nil || !bytes.Contains(man, []byte("api-key=REDACTED")) {
 		t.Errorf("manifest does not show the redacted endpoint (%v):\n%s", err, man)
 	}
@@ -157,7 +157,7 @@ func TestDamagedMemoryRebuilt(t *testing.T) {
 		t.Fatalf("first run exit %d:\n%s", code, log)
 	}
 	dir := filepath.Join(out, "tiny")
-	want := sampleLines(t, filepath.Join(dir, runlog.SamplesFile))
+	want := sampleLines(t, filepath.Join(dir, runrecord.SamplesFile))
 	mems, _ := filepath.Glob(filepath.Join(dir, "memory", "summary", "*.json"))
 	if len(mems) == 0 {
 		t.Fatal("no summary memories")
@@ -167,7 +167,7 @@ func TestDamagedMemoryRebuilt(t *testing.T) {
 	user := strings.TrimSuffix(filepath.Base(mems[0]), ".json")
 	var keep []string
 	for _, l := range want {
-		var s runlog.Sample
+		var s runrecord.Sample
 		json.Unmarshal([]byte(l), &s)
 		if s.Method != "summary" || s.User != user {
 			keep = append(keep, l)
@@ -176,7 +176,7 @@ func TestDamagedMemoryRebuilt(t *testing.T) {
 	if len(keep) == len(want) {
 		t.Fatalf("no samples of summary/%s", user)
 	}
-	os.WriteFile(filepath.Join(dir, runlog.SamplesFile), []byte(strings.Join(keep, "\n")+"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, runrecord.SamplesFile), []byte(strings.Join(keep, "\n")+"\n"), 0o644)
 
 	log, code := runCLI(t, "run", "-c", cfg, "--out", out, "--no-report")
 	if code != 0 {
@@ -188,7 +188,7 @@ func TestDamagedMemoryRebuilt(t *testing.T) {
 	if _, err := os.Stat(mems[0] + ".rejected"); err != nil {
 		t.Errorf("damaged memory not kept aside: %v", err)
 	}
-	got := sampleLines(t, filepath.Join(dir, runlog.SamplesFile))
+	got := sampleLines(t, filepath.Join(dir, runrecord.SamplesFile))
 	sort.Strings(got)
 	sort.Strings(want)
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {

@@ -20,7 +20,7 @@ import (
 	"github.com/memharness/memharness/datasets/behavior"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/methods/registry"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // recall shows the last 20 records as its memory block and, with keywords,
@@ -134,7 +134,7 @@ report: {bootstrap: 20}
 	if !strings.Contains(final, "identical answers") {
 		t.Errorf("final line %q does not warn", final)
 	}
-	for _, f := range []string{runlog.WarningsFile, filepath.Join("report", "index.md")} {
+	for _, f := range []string{runrecord.WarningsFile, filepath.Join("report", "index.md")} {
 		b, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil {
 			t.Fatal(err)
@@ -143,7 +143,7 @@ report: {bootstrap: 20}
 			t.Errorf("%s does not carry the warning %q", f, want)
 		}
 	}
-	man, err := runlog.ReadManifest(filepath.Join(dir, runlog.ManifestFile))
+	man, err := runrecord.ReadManifest(filepath.Join(dir, runrecord.ManifestFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/memharness/memharness/bench/view"
 	"github.com/memharness/memharness/datasets/synth"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // hostileUserIDs are user IDs that used to share a file (x..y and x_y,
@@ -74,7 +74,7 @@ report: {bootstrap: 5}
 		}
 	}
 	run := filepath.Join(dir, "ids")
-	samples, err := runlog.ReadSamples(filepath.Join(run, runlog.SamplesFile))
+	samples, err := runrecord.ReadSamples(filepath.Join(run, runrecord.SamplesFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ report: {bootstrap: 5}
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	run := filepath.Join(dir, "empty")
-	samples, err := runlog.ReadSamples(filepath.Join(run, runlog.SamplesFile))
+	samples, err := runrecord.ReadSamples(filepath.Join(run, runrecord.SamplesFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ report: {bootstrap: 5}
 	for _, s := range samples {
 		sampled[s.User] = true
 	}
-	man, err := runlog.ReadManifest(filepath.Join(run, runlog.ManifestFile))
+	man, err := runrecord.ReadManifest(filepath.Join(run, runrecord.ManifestFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,8 +63,8 @@ func TestNoBuiltInMethodKindNamedOutsideItsPackage(t *testing.T) {
 		"reports/lifemem/study.go":   "LifeMem study",
 		// lifelong's kind constants, read by bench's lifelong verbs and the
 		// pinned sources.
-		"releases/lifememrel/pins.go": "pinned sources per baseline",
-		"lifelong/config.go":          "agent kind constants, read by bench's lifelong verbs",
+		"releasepacks/lifememrel/pins.go": "pinned sources per baseline",
+		"lifelong/config.go":              "agent kind constants, read by bench's lifelong verbs",
 	}
 	// coincidences are strings equal to a kind's name that mean something
 	// else where they are written.

@@ -10,7 +10,7 @@ import (
 	"github.com/memharness/memharness/datasets/synth"
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/envs/all"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 func TestHelpOnEveryVerb(t *testing.T) {
@@ -225,11 +225,11 @@ sweep:
 	}
 	// One run under a neutral name; the variants' folders only point at it,
 	// so no folder named after a model holds results the sim produced.
-	if _, err := os.Stat(filepath.Join(dir, "sw", "sim", runlog.ManifestFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, "sw", "sim", runrecord.ManifestFile)); err != nil {
 		t.Errorf("no shared run in sw/sim: %v", err)
 	}
 	for _, v := range []string{"a", "b"} {
-		if _, err := os.Stat(filepath.Join(dir, "sw", v, runlog.ManifestFile)); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, "sw", v, runrecord.ManifestFile)); err == nil {
 			t.Errorf("variant %s got its own run directory", v)
 		}
 		var sr sameRun

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/bench/memories"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 func cmdMemory(ctx context.Context, stdio IO, args []string) error {
@@ -35,7 +35,7 @@ func cmdMemory(ctx context.Context, stdio IO, args []string) error {
 		if below := runDirsBelow(run, 4); len(below) > 0 {
 			return fmt.Errorf("%s is not a run directory; pass one of: %s", run, strings.Join(below, ", "))
 		}
-		return fmt.Errorf("%s is not a run directory (no %s)", run, runlog.ManifestFile)
+		return fmt.Errorf("%s is not a run directory (no %s)", run, runrecord.ManifestFile)
 	}
 	if *user != "" && *method == "" {
 		return fmt.Errorf("--user needs --method (the methods with memory: 'bench memory show %s')", run)

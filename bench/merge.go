@@ -9,7 +9,7 @@ import (
 
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/family"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 func cmdMerge(ctx context.Context, stdio IO, args []string) error {
@@ -71,7 +71,7 @@ func waitAndMerge(ctx context.Context, stdio IO, runDir string, wait time.Durati
 	if err := family.Merge(ctx, stdio.env(), runDir, report); err != nil || !report {
 		return err
 	}
-	man, err := runlog.ReadManifest(filepath.Join(runDir, runlog.ManifestFile))
+	man, err := runrecord.ReadManifest(filepath.Join(runDir, runrecord.ManifestFile))
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/internal/testfixture"
 	"github.com/memharness/memharness/lifelong"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 const omniConfig = `name: omni
@@ -54,14 +54,14 @@ func TestOmniBehaviorRunSurvivesABadUser(t *testing.T) {
 	if !strings.Contains(out, "user_003.json") {
 		t.Errorf("bad file not reported on stderr:\n%s", out)
 	}
-	man, err := runlog.ReadManifest(filepath.Join(dir, "omni", runlog.ManifestFile))
+	man, err := runrecord.ReadManifest(filepath.Join(dir, "omni", runrecord.ManifestFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(man.DataWarnings) != 1 || !strings.Contains(man.DataWarnings[0], "user_003.json") {
 		t.Errorf("manifest warnings = %q", man.DataWarnings)
 	}
-	samples, err := runlog.ReadSamples(filepath.Join(dir, "omni", runlog.SamplesFile))
+	samples, err := runrecord.ReadSamples(filepath.Join(dir, "omni", runrecord.SamplesFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ lifelong:
 	if !strings.Contains(out, "cell 01/hotpotqa") || !strings.Contains(out, "(4 tasks") {
 		t.Errorf("expected a 4-task hotpotqa cell:\n%s", out)
 	}
-	man, _ := runlog.ReadManifest(filepath.Join(dir, "off", runlog.ManifestFile))
+	man, _ := runrecord.ReadManifest(filepath.Join(dir, "off", runrecord.ManifestFile))
 	if !strings.Contains(man.DataSource, "official environment data") {
 		t.Errorf("data source %q", man.DataSource)
 	}

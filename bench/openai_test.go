@@ -16,7 +16,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 const testKey = "sk-TEST-never-written-7f3a"
@@ -114,7 +114,7 @@ func TestRunAgainstOpenAIEndpoint(t *testing.T) {
 	if first == 0 {
 		t.Fatal("no request reached the server")
 	}
-	samples, err := runlog.ReadSamples(filepath.Join(outA, "tiny", runlog.SamplesFile))
+	samples, err := runrecord.ReadSamples(filepath.Join(outA, "tiny", runrecord.SamplesFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,16 +123,16 @@ func TestRunAgainstOpenAIEndpoint(t *testing.T) {
 			t.Errorf("%s errored: %s", s.ID, s.Error)
 		}
 	}
-	var usage map[string]runlog.MethodUsage
-	b, _ := os.ReadFile(filepath.Join(outA, "tiny", runlog.UsageFile))
+	var usage map[string]runrecord.MethodUsage
+	b, _ := os.ReadFile(filepath.Join(outA, "tiny", runrecord.UsageFile))
 	if err := json.Unmarshal(b, &usage); err != nil {
 		t.Fatal(err)
 	}
 	if u := usage["predict"]; u.Retries == 0 || u.LiveCalls == 0 {
 		t.Errorf("usage of predict = %+v; want live calls and retries from the injected faults", u)
 	}
-	var man runlog.Manifest
-	b, _ = os.ReadFile(filepath.Join(outA, "tiny", runlog.ManifestFile))
+	var man runrecord.Manifest
+	b, _ = os.ReadFile(filepath.Join(outA, "tiny", runrecord.ManifestFile))
 	json.Unmarshal(b, &man)
 	if man.Backbone != "openai" || man.Model != "fake-model" {
 		t.Errorf("manifest backbone %q model %q", man.Backbone, man.Model)
@@ -192,7 +192,7 @@ func TestConstructionModel(t *testing.T) {
 	if got["eval-model"][false] == 0 || got["eval-model"][true] != 0 {
 		t.Errorf("evaluation model saw %v; want question prompts only", got["eval-model"])
 	}
-	man, err := runlog.ReadManifest(filepath.Join(out, "tiny", runlog.ManifestFile))
+	man, err := runrecord.ReadManifest(filepath.Join(out, "tiny", runrecord.ManifestFile))
 	if err != nil || man.BuildModel != "build-model" {
 		t.Errorf("manifest build model %q (%v)", man.BuildModel, err)
 	}

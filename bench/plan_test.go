@@ -15,7 +15,7 @@ import (
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/family"
 	"github.com/memharness/memharness/planner"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // TestPlanIssueOrderKeepsOutputs runs one config with the prefix-aware
@@ -48,7 +48,7 @@ func TestPlanIssueOrderKeepsOutputs(t *testing.T) {
 			return err
 		}
 		rel, _ := filepath.Rel(dirs[true], path)
-		keep := rel == "samples.jsonl" || rel == runlog.UsageFile || strings.HasPrefix(rel, "memory"+string(filepath.Separator)) ||
+		keep := rel == "samples.jsonl" || rel == runrecord.UsageFile || strings.HasPrefix(rel, "memory"+string(filepath.Separator)) ||
 			strings.HasPrefix(rel, "report"+string(filepath.Separator)) && strings.HasSuffix(rel, ".csv")
 		if !keep {
 			return nil
@@ -142,18 +142,18 @@ func TestPlanAccuracyPaperConfigs(t *testing.T) {
 			}
 			// The plan the run stored at its start: what bench plan prints.
 			var p planner.Plan
-			b, err := os.ReadFile(filepath.Join(dir, runlog.PlanFile))
+			b, err := os.ReadFile(filepath.Join(dir, runrecord.PlanFile))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if err := json.Unmarshal(b, &p); err != nil {
 				t.Fatal(err)
 			}
-			b, err = os.ReadFile(filepath.Join(dir, runlog.UsageFile))
+			b, err = os.ReadFile(filepath.Join(dir, runrecord.UsageFile))
 			if err != nil {
 				t.Fatal(err)
 			}
-			var usage map[string]runlog.MethodUsage
+			var usage map[string]runrecord.MethodUsage
 			if err := json.Unmarshal(b, &usage); err != nil {
 				t.Fatal(err)
 			}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/memharness/memharness/family"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/internal/prefixcache"
@@ -19,7 +19,7 @@ import (
 
 // PlanFile is the plan a run stores at its start, so its final line and a
 // report rebuild can show planned against spent.
-const PlanFile = runlog.PlanFile
+const PlanFile = runrecord.PlanFile
 
 func cmdPlan(ctx context.Context, stdio IO, args []string) error {
 	fs := newFlags(stdio.Err, "plan", "plan -c CONFIG [--profile P] [--set key=value ...] [--json] [--latency D] [--block N] [--cache-tokens N]",

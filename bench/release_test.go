@@ -18,8 +18,8 @@ import (
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/family"
 	"github.com/memharness/memharness/methods/pramem"
-	"github.com/memharness/memharness/releases/pramemrel"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/releasepacks/pramemrel"
+	"github.com/memharness/memharness/runrecord"
 	"github.com/sugarme/tokenizer/pretokenizer"
 )
 
@@ -27,7 +27,7 @@ import (
 // sentences in the release's layout) and its pins.
 func standinPack(t *testing.T) (string, []pramemrel.File, map[string][]byte) {
 	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "releases", "pramemrel", "testdata", "standin"))
+	dir, err := filepath.Abs(filepath.Join("..", "releasepacks", "pramemrel", "testdata", "standin"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +209,7 @@ func TestRunWithReleasePrompts(t *testing.T) {
 			t.Errorf("no %s call among %d requests (%v)", k, len(rc.bodies), kinds)
 		}
 	}
-	man, err := runlog.ReadManifest(filepath.Join(dir, "rel", runlog.ManifestFile))
+	man, err := runrecord.ReadManifest(filepath.Join(dir, "rel", runrecord.ManifestFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,13 +222,13 @@ func TestRunWithReleasePrompts(t *testing.T) {
 	}
 	// Per stage: the release's prompts and request settings, the release's
 	// yes/no parser at evaluation and its practice parsers.
-	src := runlog.FromSource
-	for key, want := range map[string]runlog.Provenance{
+	src := runrecord.FromSource
+	for key, want := range map[string]runrecord.Provenance{
 		"truncation/predict":   {Prompt: src, Sampling: src, Parser: src},
 		"pramem/predict":       {Prompt: src, Sampling: src, Parser: src},
-		"pramem/trial":         {Prompt: src, Sampling: src, Parser: runlog.FromNone},
+		"pramem/trial":         {Prompt: src, Sampling: src, Parser: runrecord.FromNone},
 		"pramem/review":        {Prompt: src, Sampling: src, Parser: src},
-		"pramem/practice_draw": {Prompt: runlog.FromNone, Sampling: runlog.FromOwn, Parser: runlog.FromNone},
+		"pramem/practice_draw": {Prompt: runrecord.FromNone, Sampling: runrecord.FromOwn, Parser: runrecord.FromNone},
 	} {
 		if got := man.Provenance[key]; got != want {
 			t.Errorf("provenance %s = %+v, want %+v", key, got, want)
@@ -263,7 +263,7 @@ func TestOwnPromptsWarnOnRealEndpoint(t *testing.T) {
 	if !strings.Contains(out, "not comparable with the paper's") {
 		t.Errorf("no warning:\n%s", out)
 	}
-	man, err := runlog.ReadManifest(filepath.Join(dir, "rel", runlog.ManifestFile))
+	man, err := runrecord.ReadManifest(filepath.Join(dir, "rel", runrecord.ManifestFile))
 	if err != nil || man.Prompts != "own" {
 		t.Errorf("manifest prompts %q (%v)", man.Prompts, err)
 	}
@@ -361,14 +361,14 @@ func TestRunWithTokenizer(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d:\n%s", code, log)
 		}
-		man, err := runlog.ReadManifest(filepath.Join(out, "tok", runlog.ManifestFile))
+		man, err := runrecord.ReadManifest(filepath.Join(out, "tok", runrecord.ManifestFile))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if withTok != strings.HasPrefix(man.Tokenizer, "tokenizer.json sha256:") || !withTok && man.Tokenizer != backbone.ApproxTokenizer {
 			t.Errorf("tokenizer %v: manifest names %q", withTok, man.Tokenizer)
 		}
-		samples, err := runlog.ReadSamples(filepath.Join(out, "tok", runlog.SamplesFile))
+		samples, err := runrecord.ReadSamples(filepath.Join(out, "tok", runrecord.SamplesFile))
 		if err != nil || len(samples) == 0 {
 			t.Fatal(err)
 		}

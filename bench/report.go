@@ -16,7 +16,7 @@ import (
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/bench/view"
 	"github.com/memharness/memharness/reports"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 func cmdReport(ctx context.Context, stdio IO, args []string) error {
@@ -86,7 +86,7 @@ func cmdReport(ctx context.Context, stdio IO, args []string) error {
 	}
 	below := runDirsBelow(dir, 4)
 	if len(below) == 0 {
-		return fmt.Errorf("%s is not a run directory: no %s in it or in the folders below it", dir, runlog.ManifestFile)
+		return fmt.Errorf("%s is not a run directory: no %s in it or in the folders below it", dir, runrecord.ManifestFile)
 	}
 	// A sweep's variants are one entry, its folder: listing each would
 	// bury the runs, and passing the folder reports them all.
@@ -119,7 +119,7 @@ func cmdReport(ctx context.Context, stdio IO, args []string) error {
 // reportRun rewrites one run directory's reports and prints the files it
 // wrote (prefixed with the variant's name inside a sweep).
 func reportRun(ctx context.Context, stdio IO, dir string, bootstrap optionalInt, html bool, variant string) error {
-	man, err := runlog.ReadManifest(filepath.Join(dir, runlog.ManifestFile))
+	man, err := runrecord.ReadManifest(filepath.Join(dir, runrecord.ManifestFile))
 	if err != nil {
 		return fmt.Errorf("%s is not a run directory: %w", dir, err)
 	}
@@ -170,7 +170,7 @@ func sharedRun(dir string) (string, bool) {
 
 // isRunDir reports whether dir holds a run's manifest.
 func isRunDir(dir string) bool {
-	st, err := os.Stat(filepath.Join(dir, runlog.ManifestFile))
+	st, err := os.Stat(filepath.Join(dir, runrecord.ManifestFile))
 	return err == nil && st.Mode().IsRegular()
 }
 
@@ -203,7 +203,7 @@ func sweepVariants(dir string) ([]string, error) {
 	sort.Strings(out)
 	if len(out) == 0 {
 		if _, err := os.Stat(filepath.Join(dir, "sweep.md")); err == nil {
-			return nil, fmt.Errorf("%s has sweep.md but no variant folder with a %s (has the sweep run?)", dir, runlog.ManifestFile)
+			return nil, fmt.Errorf("%s has sweep.md but no variant folder with a %s (has the sweep run?)", dir, runrecord.ManifestFile)
 		}
 	}
 	return out, nil

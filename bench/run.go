@@ -13,7 +13,7 @@ import (
 	"github.com/memharness/memharness/family"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/reports"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 	"github.com/memharness/memharness/runstore"
 )
 
@@ -74,7 +74,7 @@ func cmdSweep(ctx context.Context, stdio IO, args []string) error {
 // sweepOutcome is what a sweep (or a plain config run through the suite)
 // left out and warned about, for the suite's summary.
 type sweepOutcome struct {
-	leftOut      []runlog.LeftOut
+	leftOut      []runrecord.LeftOut
 	dataWarnings []string
 }
 

@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 	"github.com/memharness/memharness/runstore"
 )
 
@@ -145,7 +145,7 @@ func TestKilledRunResumes(t *testing.T) {
 	if log, code := runCLI(t, "run", "-c", cfg, "--out", ref, "--no-report"); code != 0 {
 		t.Fatalf("reference run exit %d:\n%s", code, log)
 	}
-	want := sampleLines(t, filepath.Join(ref, "tiny", runlog.SamplesFile))
+	want := sampleLines(t, filepath.Join(ref, "tiny", runrecord.SamplesFile))
 	wantUsage := usageCounts(t, filepath.Join(ref, "tiny"))
 	wantMem := memoryCalls(t, filepath.Join(ref, "tiny"))
 	if len(wantMem) == 0 {
@@ -154,7 +154,7 @@ func TestKilledRunResumes(t *testing.T) {
 	for i, frac := range []int{6, 3} {
 		t.Run(fmt.Sprintf("kill%d", i), func(t *testing.T) {
 			out := killAndResume(t, cfg, len(want)/frac)
-			got := sampleLines(t, filepath.Join(out, "tiny", runlog.SamplesFile))
+			got := sampleLines(t, filepath.Join(out, "tiny", runrecord.SamplesFile))
 			seen := map[string]bool{}
 			for _, line := range got {
 				if seen[line] {
@@ -179,10 +179,10 @@ func TestKilledRunResumes(t *testing.T) {
 
 // usageCounts reads usage.json without the latencies (wall-clock) and with
 // costs rounded (float sums depend on the order calls finished).
-func usageCounts(t *testing.T, dir string) map[string]runlog.MethodUsage {
+func usageCounts(t *testing.T, dir string) map[string]runrecord.MethodUsage {
 	t.Helper()
-	var u map[string]runlog.MethodUsage
-	b, err := os.ReadFile(filepath.Join(dir, runlog.UsageFile))
+	var u map[string]runrecord.MethodUsage
+	b, err := os.ReadFile(filepath.Join(dir, runrecord.UsageFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +231,7 @@ func killAndResume(t *testing.T, cfg string, at int) string {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	log := filepath.Join(out, "tiny", runlog.SamplesFile)
+	log := filepath.Join(out, "tiny", runrecord.SamplesFile)
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		b, _ := os.ReadFile(log)
@@ -283,7 +283,7 @@ func TestFullDiskStopsRunThenResumes(t *testing.T) {
 	if log, code := runCLI(t, "run", "-c", cfg, "--out", ref, "--no-report"); code != 0 {
 		t.Fatalf("reference run exit %d:\n%s", code, log)
 	}
-	want := sampleLines(t, filepath.Join(ref, "tiny", runlog.SamplesFile))
+	want := sampleLines(t, filepath.Join(ref, "tiny", runrecord.SamplesFile))
 	wantUsage := usageCounts(t, filepath.Join(ref, "tiny"))
 
 	// The same --out, so the generated data is already there; another name.
@@ -298,7 +298,7 @@ func TestFullDiskStopsRunThenResumes(t *testing.T) {
 	if !strings.Contains(msg, "stopped: run store:") || !strings.Contains(msg, "file too large") {
 		t.Fatalf("run on a full disk did not say why it stopped:\n%s", msg)
 	}
-	partial := sampleLines(t, filepath.Join(out, "full", runlog.SamplesFile))
+	partial := sampleLines(t, filepath.Join(out, "full", runrecord.SamplesFile))
 	// The config has 3 workers; at most they finish what they hold.
 	re := regexp.MustCompile(`(\d+) model calls were in flight`)
 	m := re.FindStringSubmatch(msg)
@@ -312,7 +312,7 @@ func TestFullDiskStopsRunThenResumes(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("resume after the disk freed up: exit %d\n%s", code, log)
 	}
-	got := sampleLines(t, filepath.Join(out, "full", runlog.SamplesFile))
+	got := sampleLines(t, filepath.Join(out, "full", runrecord.SamplesFile))
 	sort.Strings(got)
 	sort.Strings(want)
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {

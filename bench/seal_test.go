@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/family"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // A finished shard's files are sealed in its manifest; merge refuses a
@@ -27,11 +27,11 @@ func TestMergeRefusesTamperedShards(t *testing.T) {
 	shard := func(root string, i int) string {
 		return family.Shard{Index: i, Count: 2}.Dir(filepath.Join(root, "sh"))
 	}
-	man, err := runlog.ReadManifest(filepath.Join(shard(base, 0), runlog.ManifestFile))
+	man, err := runrecord.ReadManifest(filepath.Join(shard(base, 0), runrecord.ManifestFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(man.Seal) == 0 || man.Seal[runlog.SamplesFile] == "" || man.Seal["usage.jsonl"] == "" {
+	if len(man.Seal) == 0 || man.Seal[runrecord.SamplesFile] == "" || man.Seal["usage.jsonl"] == "" {
 		t.Fatalf("shard manifest seal = %v; want the samples log and usage journal in it", man.Seal)
 	}
 
@@ -46,10 +46,10 @@ func TestMergeRefusesTamperedShards(t *testing.T) {
 		name, file string
 		tamper     func(root string)
 	}{
-		{"flipped answer", runlog.SamplesFile, func(root string) {
-			p := filepath.Join(shard(root, 1), runlog.SamplesFile)
+		{"flipped answer", runrecord.SamplesFile, func(root string) {
+			p := filepath.Join(shard(root, 1), runrecord.SamplesFile)
 			ls := lines(p)
-			var s runlog.Sample
+			var s runrecord.Sample
 			json.Unmarshal(bytes.TrimSpace(ls[0]), &s)
 			s.Pred = s.Label
 			if s.Pred == "" || s.Pred == "1" {
@@ -59,8 +59,8 @@ func TestMergeRefusesTamperedShards(t *testing.T) {
 			ls[0] = append(b, '\n')
 			os.WriteFile(p, bytes.Join(ls, nil), 0o644)
 		}},
-		{"sample moved between shards", runlog.SamplesFile, func(root string) {
-			from, to := filepath.Join(shard(root, 0), runlog.SamplesFile), filepath.Join(shard(root, 1), runlog.SamplesFile)
+		{"sample moved between shards", runrecord.SamplesFile, func(root string) {
+			from, to := filepath.Join(shard(root, 0), runrecord.SamplesFile), filepath.Join(shard(root, 1), runrecord.SamplesFile)
 			ls := lines(from)
 			moved := ls[len(ls)-1]
 			if !bytes.HasSuffix(moved, []byte("\n")) {
@@ -80,7 +80,7 @@ func TestMergeRefusesTamperedShards(t *testing.T) {
 			os.WriteFile(filepath.Join(shard(root, 0), "memory", "mem0", "999.json"), []byte(`{"text":"x"}`), 0o644)
 		}},
 		{"seal removed", "no seal", func(root string) {
-			p := filepath.Join(shard(root, 1), runlog.ManifestFile)
+			p := filepath.Join(shard(root, 1), runrecord.ManifestFile)
 			var m map[string]any
 			b, _ := os.ReadFile(p)
 			json.Unmarshal(b, &m)
@@ -109,7 +109,7 @@ func TestMergeRefusesTamperedShards(t *testing.T) {
 	if out, code := runCLI(t, "merge", "--no-report", filepath.Join(base, "sh")); code != 0 {
 		t.Fatalf("merge of untouched shards: exit %d:\n%s", code, out)
 	}
-	merged, err := runlog.ReadManifest(filepath.Join(base, "sh", runlog.ManifestFile))
+	merged, err := runrecord.ReadManifest(filepath.Join(base, "sh", runrecord.ManifestFile))
 	if err != nil || merged.Seal != nil {
 		t.Errorf("merged manifest seal = %v, %v", merged.Seal, err)
 	}

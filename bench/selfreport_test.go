@@ -15,7 +15,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // usageServer is an OpenAI-compatible server answering every chat request
@@ -70,10 +70,10 @@ func runSelfReport(t *testing.T, kind string, env map[string]string, sets ...str
 	return o.String() + e.String(), code, filepath.Join(out, "selfreport")
 }
 
-func readUsage(t *testing.T, dir string) map[string]runlog.MethodUsage {
+func readUsage(t *testing.T, dir string) map[string]runrecord.MethodUsage {
 	t.Helper()
-	var usage map[string]runlog.MethodUsage
-	b, err := os.ReadFile(filepath.Join(dir, runlog.UsageFile))
+	var usage map[string]runrecord.MethodUsage
+	b, err := os.ReadFile(filepath.Join(dir, runrecord.UsageFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestInvalidRatesCountSamples(t *testing.T) {
 	if code == 0 {
 		t.Fatalf("a run whose every answer is invalid exited 0:\n%s", log)
 	}
-	samples, err := runlog.ReadSamples(filepath.Join(dir, runlog.SamplesFile))
+	samples, err := runrecord.ReadSamples(filepath.Join(dir, runrecord.SamplesFile))
 	if err != nil || len(samples) != 12 {
 		t.Fatalf("%d samples (%v), want 12", len(samples), err)
 	}
@@ -156,7 +156,7 @@ func checkCost(t *testing.T, log, dir string, prompt, completion, cached float64
 		}
 		total += *u.Cost
 	}
-	samples, err := runlog.ReadSamples(filepath.Join(dir, runlog.SamplesFile))
+	samples, err := runrecord.ReadSamples(filepath.Join(dir, runrecord.SamplesFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +227,7 @@ func TestWarningsSurviveReportRebuild(t *testing.T) {
 		if !strings.Contains(string(table), "mem0 ⚠ empty memory for 2 user(s)") {
 			t.Errorf("%s: table.md lost mem0's flag:\n%s", when, table)
 		}
-		b, err := os.ReadFile(filepath.Join(dir, runlog.WarningsFile))
+		b, err := os.ReadFile(filepath.Join(dir, runrecord.WarningsFile))
 		if err != nil || !strings.Contains(string(b), "mem0") {
 			t.Errorf("%s: warnings.json %s (%v) does not name mem0's empty memories", when, b, err)
 		}
@@ -260,7 +260,7 @@ func TestEndpointUsageIsValidated(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d:\n%s", code, log)
 			}
-			samples, _ := runlog.ReadSamples(filepath.Join(dir, runlog.SamplesFile))
+			samples, _ := runrecord.ReadSamples(filepath.Join(dir, runrecord.SamplesFile))
 			for _, s := range samples {
 				if s.Error != "" || !s.Valid || s.PromptTokens <= 0 || s.PromptTokens > 100_000 {
 					t.Fatalf("sample %s: error %q, valid %v, %d prompt tokens", s.ID, s.Error, s.Valid, s.PromptTokens)
@@ -274,7 +274,7 @@ func TestEndpointUsageIsValidated(t *testing.T) {
 			if !strings.Contains(log, "unusable token counts") {
 				t.Errorf("console does not warn:\n%s", log)
 			}
-			w, _ := os.ReadFile(filepath.Join(dir, runlog.WarningsFile))
+			w, _ := os.ReadFile(filepath.Join(dir, runrecord.WarningsFile))
 			idx, _ := os.ReadFile(filepath.Join(dir, "report", "index.md"))
 			if !strings.Contains(string(w), "unusable token counts") || !strings.Contains(string(idx), "Token counts (predict)") {
 				t.Errorf("warning not stored or reported:\nwarnings.json %s\nindex.md %s", w, idx)
@@ -288,7 +288,7 @@ func TestEndpointUsageIsValidated(t *testing.T) {
 func compareUsage(t *testing.T, what, a, b string) {
 	t.Helper()
 	ua, ub := readUsage(t, a), readUsage(t, b)
-	norm := func(u runlog.MethodUsage) runlog.MethodUsage {
+	norm := func(u runrecord.MethodUsage) runrecord.MethodUsage {
 		u.LatencyMS, u.LatencyMeanMS = 0, 0
 		return u
 	}
@@ -304,7 +304,7 @@ func compareUsage(t *testing.T, what, a, b string) {
 	}
 }
 
-func sameUsage(x, y runlog.MethodUsage) bool {
+func sameUsage(x, y runrecord.MethodUsage) bool {
 	cx, cy := x.Cost, y.Cost
 	x.Cost, y.Cost = nil, nil
 	if (cx == nil) != (cy == nil) || (cx != nil && math.Abs(*cx-*cy) > 1e-9) {

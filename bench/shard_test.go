@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/memharness/memharness/family"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 func TestShardsPartitionAndBalance(t *testing.T) {
@@ -168,11 +168,11 @@ func TestMergedShardsEqualOneProcess(t *testing.T) {
 		t.Errorf("merge says nothing of planned against spent:\n%s", log)
 	}
 	compareRuns(t, filepath.Join(one, "sh"), filepath.Join(sharded, "sh"),
-		runlog.SamplesFile, runlog.PlanFile, "report/metrics.csv", "report/table.md", "report/index.md", "report/confusion_mem0.csv")
+		runrecord.SamplesFile, runrecord.PlanFile, "report/metrics.csv", "report/table.md", "report/index.md", "report/confusion_mem0.csv")
 	// Prompts live in the call record (compared below), not prompts.jsonl.
 	for _, dir := range []string{one, sharded} {
-		if _, err := os.Stat(filepath.Join(dir, "sh", runlog.PromptsFile)); !errors.Is(err, os.ErrNotExist) {
-			t.Errorf("%s: %s written (%v)", dir, runlog.PromptsFile, err)
+		if _, err := os.Stat(filepath.Join(dir, "sh", runrecord.PromptsFile)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: %s written (%v)", dir, runrecord.PromptsFile, err)
 		}
 	}
 	compareUsage(t, "merged", filepath.Join(one, "sh"), filepath.Join(sharded, "sh"))
@@ -180,11 +180,11 @@ func TestMergedShardsEqualOneProcess(t *testing.T) {
 	// its construction calls differently (usage.json differs the same way).
 	compareCallRecords(t, filepath.Join(one, "sh"), filepath.Join(sharded, "sh"), "sample:")
 	// Merging twice changes nothing.
-	before, _ := os.ReadFile(filepath.Join(sharded, "sh", runlog.SamplesFile))
+	before, _ := os.ReadFile(filepath.Join(sharded, "sh", runrecord.SamplesFile))
 	if log, code := runCLI(t, "merge", filepath.Join(sharded, "sh")); code != 0 {
 		t.Fatalf("second merge exit %d:\n%s", code, log)
 	}
-	after, _ := os.ReadFile(filepath.Join(sharded, "sh", runlog.SamplesFile))
+	after, _ := os.ReadFile(filepath.Join(sharded, "sh", runrecord.SamplesFile))
 	if !bytes.Equal(before, after) {
 		t.Error("a second merge changed samples.jsonl")
 	}
@@ -221,7 +221,7 @@ lifelong:
 	if !strings.Contains(log, "run ll: planned ") {
 		t.Errorf("merge says nothing of planned against spent:\n%s", log)
 	}
-	compareRuns(t, filepath.Join(one, "ll"), filepath.Join(sharded, "ll"), runlog.PlanFile,
+	compareRuns(t, filepath.Join(one, "ll"), filepath.Join(sharded, "ll"), runrecord.PlanFile,
 		"report/lifemem_table2.csv", "report/lifemem_matrix.csv", "report/lifemem_ood.csv",
 		"lifelong/lifemem/cells/02/webshop.json", "lifelong/synapse/cells/01/scienceworld.json")
 	compareCallRecords(t, filepath.Join(one, "ll"), filepath.Join(sharded, "ll"), "")
@@ -240,7 +240,7 @@ func TestKilledShardResumesToTheSameMerge(t *testing.T) {
 	if log, code := runCLI(t, "run", "-c", cfg, "--out", one); code != 0 {
 		t.Fatalf("single run exit %d:\n%s", code, log)
 	}
-	want, _ := os.ReadFile(filepath.Join(one, "sh", runlog.SamplesFile))
+	want, _ := os.ReadFile(filepath.Join(one, "sh", runrecord.SamplesFile))
 	perShard := bytes.Count(want, []byte("\n")) / 2
 
 	args := strings.Join([]string{"run", "-c", cfg, "--out", sharded, "--shard", "0/2"}, "\x1f")
@@ -251,7 +251,7 @@ func TestKilledShardResumesToTheSameMerge(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	log := filepath.Join(family.Shard{Index: 0, Count: 2}.Dir(filepath.Join(sharded, "sh")), runlog.SamplesFile)
+	log := filepath.Join(family.Shard{Index: 0, Count: 2}.Dir(filepath.Join(sharded, "sh")), runrecord.SamplesFile)
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		b, _ := os.ReadFile(log)
@@ -277,7 +277,7 @@ func TestKilledShardResumesToTheSameMerge(t *testing.T) {
 	if out, code := runCLI(t, "merge", filepath.Join(sharded, "sh")); code != 0 {
 		t.Fatalf("merge exit %d:\n%s", code, out)
 	}
-	compareRuns(t, filepath.Join(one, "sh"), filepath.Join(sharded, "sh"), runlog.SamplesFile, "report/metrics.csv")
+	compareRuns(t, filepath.Join(one, "sh"), filepath.Join(sharded, "sh"), runrecord.SamplesFile, "report/metrics.csv")
 	compareUsage(t, "killed, resumed and merged", filepath.Join(one, "sh"), filepath.Join(sharded, "sh"))
 	// Sample units only: a memory built in more than one shard journals
 	// its construction calls differently (usage.json differs the same way).
@@ -345,5 +345,5 @@ func TestMergedShardsJudgeIdenticalAnswersOverTheWholeRun(t *testing.T) {
 		t.Fatalf("merge exit %d:\n%s", code, log)
 	}
 	compareRuns(t, filepath.Join(one, "smoke"), filepath.Join(sharded, "smoke"),
-		runlog.WarningsFile, "report/table.md", "report/index.md")
+		runrecord.WarningsFile, "report/table.md", "report/index.md")
 }

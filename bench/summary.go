@@ -12,7 +12,7 @@ import (
 
 	"github.com/memharness/memharness/family"
 
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // The final summary of run and suite as JSON (--json): one object on
@@ -32,13 +32,13 @@ type runSummary struct {
 	Errored   int    `json:"errored"`
 	LiveCalls int    `json:"live_calls"`
 	// Cost is the sum of the priced usage in USD; absent when not priced.
-	Cost         *float64           `json:"cost_usd,omitempty"`
-	Report       string             `json:"report,omitempty"`
-	LeftOut      []runlog.LeftOut   `json:"left_out,omitempty"`
-	DataWarnings []string           `json:"data_warnings,omitempty"`
-	Usage        json.RawMessage    `json:"usage,omitempty"` // the run's usage.json
-	ElapsedS     float64            `json:"elapsed_s"`
-	Interrupted  *interruptedCounts `json:"interrupted_at,omitempty"`
+	Cost         *float64            `json:"cost_usd,omitempty"`
+	Report       string              `json:"report,omitempty"`
+	LeftOut      []runrecord.LeftOut `json:"left_out,omitempty"`
+	DataWarnings []string            `json:"data_warnings,omitempty"`
+	Usage        json.RawMessage     `json:"usage,omitempty"` // the run's usage.json
+	ElapsedS     float64             `json:"elapsed_s"`
+	Interrupted  *interruptedCounts  `json:"interrupted_at,omitempty"`
 	// Ceiling says which ceiling stopped the run and what it had spent.
 	Ceiling *ceilingCounts `json:"ceiling,omitempty"`
 }
@@ -92,10 +92,10 @@ func newRunSummary(rs family.Run, res family.Result, runErr error, elapsed time.
 		s.Ceiling = &ceilingCounts{Key: cs.Cause.Name, Limit: cs.Cause.Limit, SpentUSD: cs.Cause.Spent.Cost,
 			SpentTokens: cs.Cause.Spent.PromptTokens + cs.Cause.Spent.CompletionTokens, Done: cs.Done, Planned: cs.Planned, Unit: cs.Unit}
 	}
-	if b, err := os.ReadFile(filepath.Join(rs.Dir, runlog.UsageFile)); err == nil {
-		var usage map[string]runlog.MethodUsage
+	if b, err := os.ReadFile(filepath.Join(rs.Dir, runrecord.UsageFile)); err == nil {
+		var usage map[string]runrecord.MethodUsage
 		if err := json.Unmarshal(b, &usage); err != nil {
-			return s, fmt.Errorf("%s: %w", filepath.Join(rs.Dir, runlog.UsageFile), err)
+			return s, fmt.Errorf("%s: %w", filepath.Join(rs.Dir, runrecord.UsageFile), err)
 		}
 		s.Usage = json.RawMessage(b)
 		for _, u := range usage {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // What export refuses, and what its errors tell the user to do.
@@ -16,23 +16,23 @@ func TestWriteRefuses(t *testing.T) {
 	fin := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	cases := []struct {
 		name    string
-		man     *runlog.Manifest // nil: no manifest
+		man     *runrecord.Manifest // nil: no manifest
 		report  bool
 		formats []string
 		want    string
 	}{
-		{"unknown format", &runlog.Manifest{Name: "r", Finished: &fin}, true, []string{"helm"}, `unknown export format "helm"`},
+		{"unknown format", &runrecord.Manifest{Name: "r", Finished: &fin}, true, []string{"helm"}, `unknown export format "helm"`},
 		{"not a run", nil, false, []string{FormatInspect}, "is not a run directory"},
-		{"unfinished", &runlog.Manifest{Name: "r"}, true, []string{FormatInspect}, "has not finished"},
-		{"a shard", &runlog.Manifest{Name: "r", Finished: &fin, Shard: "0/2"}, true, []string{FormatInspect}, "bench merge"},
-		{"no report", &runlog.Manifest{Name: "r", Finished: &fin, Config: map[string]any{"task": "movielens"}}, false, []string{FormatEEE}, "bench report"},
+		{"unfinished", &runrecord.Manifest{Name: "r"}, true, []string{FormatInspect}, "has not finished"},
+		{"a shard", &runrecord.Manifest{Name: "r", Finished: &fin, Shard: "0/2"}, true, []string{FormatInspect}, "bench merge"},
+		{"no report", &runrecord.Manifest{Name: "r", Finished: &fin, Config: map[string]any{"task": "movielens"}}, false, []string{FormatEEE}, "bench report"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			if c.man != nil {
 				b, _ := json.Marshal(c.man)
-				os.WriteFile(filepath.Join(dir, runlog.ManifestFile), b, 0o644)
+				os.WriteFile(filepath.Join(dir, runrecord.ManifestFile), b, 0o644)
 			}
 			if c.report {
 				os.MkdirAll(filepath.Join(dir, "report"), 0o755)

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 	"github.com/memharness/memharness/runstore"
 )
 
@@ -27,12 +27,12 @@ func writeSyntheticRun(t testing.TB, dir string, n int) {
 	const method = "truncation"
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	fin := start.Add(time.Hour)
-	man := runlog.Manifest{Name: "big", ConfigHash: "cafe", HarnessVersion: "test", Backbone: "sim", Model: "sim",
+	man := runrecord.Manifest{Name: "big", ConfigHash: "cafe", HarnessVersion: "test", Backbone: "sim", Model: "sim",
 		DataSource: "synthetic", Methods: []string{method}, Samples: n, Started: start, Finished: &fin,
 		Config: map[string]any{"task": "movielens", "report": map[string]any{"bootstrap": 1000, "level": 0.95},
 			"methods": []any{map[string]any{"name": method, "kind": method}}}}
 	b, _ := json.Marshal(man)
-	if err := os.WriteFile(filepath.Join(dir, runlog.ManifestFile), b, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, runrecord.ManifestFile), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	os.MkdirAll(filepath.Join(dir, "report"), 0o755)
@@ -49,10 +49,10 @@ func writeSyntheticRun(t testing.TB, dir string, n int) {
 			ex := &llm.Exchange{Messages: []llm.Message{{Role: "system", Content: fmt.Sprintf("You predict ratings (variant %d).", p%4)},
 				{Role: "user", Content: fmt.Sprintf("History of user group %d: liked comedies, disliked horror. Rate the movie 1-5.", p)}},
 				Text: fmt.Sprint(a + 1)}
-			contents[p*5+a] = runlog.ChunkExchange(ex, chunks, &order)
+			contents[p*5+a] = runrecord.ChunkExchange(ex, chunks, &order)
 		}
 	}
-	enc, err := runlog.NewChunkEncoder()
+	enc, err := runrecord.NewChunkEncoder()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,15 +64,15 @@ func writeSyntheticRun(t testing.TB, dir string, n int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, runlog.ChunksFile), line, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, runrecord.ChunksFile), line, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sf, _ := os.Create(filepath.Join(dir, runlog.SamplesFile))
+	sf, _ := os.Create(filepath.Join(dir, runrecord.SamplesFile))
 	uf, _ := os.Create(filepath.Join(dir, runstore.UsageJournal))
 	sw, uw := bufio.NewWriter(sf), bufio.NewWriter(uf)
 	for i := range n {
 		pred := i % 5
-		s := runlog.Sample{ID: fmt.Sprintf("%s/movielens/%d/%d/rating", method, i/10, i%10), Method: method, Dataset: "movielens",
+		s := runrecord.Sample{ID: fmt.Sprintf("%s/movielens/%d/%d/rating", method, i/10, i%10), Method: method, Dataset: "movielens",
 			User: fmt.Sprint(i / 10), Index: i % 10, Field: "rating", Kind: "multi_class", Label: fmt.Sprint((i/3)%5 + 1),
 			Pred: fmt.Sprint(pred + 1), Valid: true, Attempts: 1, Raw: fmt.Sprint(pred + 1), Calls: 1, PromptTokens: 40, CompletionTokens: 1}
 		sb, _ := json.Marshal(s)

@@ -16,7 +16,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // Formats are the export formats, by the name `bench export --format` and
@@ -36,7 +36,7 @@ func Formats() []string { return slices.Clone(formatNames) }
 // run is what an export reads of one run directory.
 type run struct {
 	dir      string
-	man      runlog.Manifest
+	man      runrecord.Manifest
 	lifelong bool
 	methods  []string
 	// metrics are the report's numbers, per method in file order.
@@ -64,12 +64,12 @@ func (m metric) Key() string { return m.Group + "/" + m.Name }
 
 // open reads a finished run's manifest and report numbers.
 func open(dir string) (*run, error) {
-	man, err := runlog.ReadManifest(filepath.Join(dir, runlog.ManifestFile))
+	man, err := runrecord.ReadManifest(filepath.Join(dir, runrecord.ManifestFile))
 	if err != nil {
 		return nil, fmt.Errorf("%s is not a run directory: %w", dir, err)
 	}
 	if man.Finished == nil {
-		return nil, fmt.Errorf("%s: the run has not finished (no finished time in %s); finish it first (re-run the same command)", dir, runlog.ManifestFile)
+		return nil, fmt.Errorf("%s: the run has not finished (no finished time in %s); finish it first (re-run the same command)", dir, runrecord.ManifestFile)
 	}
 	if man.Shard != "" {
 		return nil, fmt.Errorf("%s is shard %s of a sharded run: export the merged run ('bench merge' writes it)", dir, man.Shard)

@@ -16,7 +16,7 @@ import (
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 	"github.com/memharness/memharness/runstore"
 )
 
@@ -79,9 +79,9 @@ func usageOf(c runstore.Call) callUsage {
 // calls) is the journal indexed, once: a unit name and an offset per line.
 type calls struct {
 	rec   *runstore.CallRecord
-	index map[string][]runlog.Span
+	index map[string][]runrecord.Span
 	// The cursor: the journal's units in order, and one read ahead.
-	next    func() (string, runlog.Span, bool)
+	next    func() (string, runrecord.Span, bool)
 	stop    func()
 	ahead   *unitLine
 	walkErr error
@@ -89,7 +89,7 @@ type calls struct {
 
 type unitLine struct {
 	unit string
-	sp   runlog.Span
+	sp   runrecord.Span
 }
 
 var errStopWalk = errors.New("stop")
@@ -119,8 +119,8 @@ func (c *calls) rewind() {
 		c.stop()
 	}
 	c.ahead, c.walkErr = nil, nil
-	c.next, c.stop = iter.Pull2(func(yield func(string, runlog.Span) bool) {
-		err := c.rec.EachUnit(func(u string, sp runlog.Span) error {
+	c.next, c.stop = iter.Pull2(func(yield func(string, runrecord.Span) bool) {
+		err := c.rec.EachUnit(func(u string, sp runrecord.Span) error {
 			if !yield(u, sp) {
 				return errStopWalk
 			}
@@ -173,7 +173,7 @@ func (c *calls) of(unit string) ([]runstore.Call, error) {
 
 // walkTo moves the cursor to unit's lines and past them; found is false
 // when the journal ended first (the unit is elsewhere or absent).
-func (c *calls) walkTo(unit string) ([]runlog.Span, bool, error) {
+func (c *calls) walkTo(unit string) ([]runrecord.Span, bool, error) {
 	pull := func() (unitLine, bool) {
 		if c.ahead != nil {
 			l := *c.ahead
@@ -183,7 +183,7 @@ func (c *calls) walkTo(unit string) ([]runlog.Span, bool, error) {
 		u, sp, ok := c.next()
 		return unitLine{u, sp}, ok
 	}
-	var spans []runlog.Span
+	var spans []runrecord.Span
 	for {
 		l, ok := pull()
 		if !ok {
@@ -215,7 +215,7 @@ func (r *run) eachItem(cs *calls, method string, fn func(item) error) error {
 }
 
 func (r *run) eachPrediction(cs *calls, method string, fn func(item) error) error {
-	path := filepath.Join(r.dir, runlog.SamplesFile)
+	path := filepath.Join(r.dir, runrecord.SamplesFile)
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("samples: %w", err)
@@ -225,7 +225,7 @@ func (r *run) eachPrediction(cs *calls, method string, fn func(item) error) erro
 	for line := 1; ; line++ {
 		b, rerr := br.ReadBytes('\n')
 		if len(b) > 0 && b[len(b)-1] == '\n' {
-			var s runlog.Sample
+			var s runrecord.Sample
 			if err := json.Unmarshal(b, &s); err != nil {
 				return fmt.Errorf("%s:%d: %w", path, line, err)
 			}
@@ -248,7 +248,7 @@ func (r *run) eachPrediction(cs *calls, method string, fn func(item) error) erro
 	}
 }
 
-func predictionItem(s runlog.Sample, cl []runstore.Call) item {
+func predictionItem(s runrecord.Sample, cl []runstore.Call) item {
 	it := item{
 		ID: strings.TrimPrefix(s.ID, s.Method+"/"), Method: s.Method, Group: s.Field,
 		Target: s.Label, Output: s.Raw, Answer: s.Pred, Valid: s.Valid, Correct: s.Valid && s.Pred == s.Label,

@@ -17,9 +17,9 @@ import (
 
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/planner"
-	"github.com/memharness/memharness/releases/pramemrel"
+	"github.com/memharness/memharness/releasepacks/pramemrel"
 	"github.com/memharness/memharness/reports"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // Family is one task family: every step of a run of its tasks.
@@ -38,7 +38,7 @@ type Family interface {
 	// MergeShards writes the family's own files of a merged run (samples
 	// in plan order, lifelong cells), adding what it learns to man; the
 	// shared files (memories, journals, caches) are merged by Merge.
-	MergeShards(ctx context.Context, env Env, m Merging, man *runlog.Manifest) error
+	MergeShards(ctx context.Context, env Env, m Merging, man *runrecord.Manifest) error
 	// ReportOptions are the report settings of a run of cfg (k: the
 	// registries its environments are described by).
 	ReportOptions(cfg *config.Config, k *Kinds) reports.Options
@@ -105,7 +105,7 @@ func (r Run) CacheRoot() string {
 type Result struct {
 	Planned, Done, Errored, LiveCalls int
 	Artefacts                         []string
-	LeftOut                           []runlog.LeftOut
+	LeftOut                           []runrecord.LeftOut
 	DataWarnings                      []string
 }
 

@@ -13,7 +13,7 @@ import (
 	"github.com/memharness/memharness/accounting"
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/reports"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 	"github.com/memharness/memharness/runstore"
 )
 
@@ -21,7 +21,7 @@ import (
 type ShardRun struct {
 	Spec     Shard
 	Dir      string
-	Manifest runlog.Manifest
+	Manifest runrecord.Manifest
 }
 
 // FindShards reads RUNDIR/shards and checks that it holds exactly shards
@@ -64,7 +64,7 @@ func FindShards(runDir string) ([]ShardRun, error) {
 	}
 	for i := range shards {
 		s := &shards[i]
-		m, err := runlog.ReadManifest(filepath.Join(s.Dir, runlog.ManifestFile))
+		m, err := runrecord.ReadManifest(filepath.Join(s.Dir, runrecord.ManifestFile))
 		if err != nil {
 			return nil, fmt.Errorf("shard %s has not started or is damaged: %w", s.Spec, err)
 		}
@@ -173,7 +173,7 @@ func Merge(ctx context.Context, env Env, runDir string, report bool) error {
 		return err
 	}
 	defer st.Close()
-	if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
+	if err := st.WriteJSON(runrecord.ManifestFile, man); err != nil {
 		return err
 	}
 	if err := st.CheckConfig(man.ConfigHash); err != nil {
@@ -183,7 +183,7 @@ func Merge(ctx context.Context, env Env, runDir string, report bool) error {
 	if err != nil {
 		return err
 	}
-	if err := st.WriteJSON(runlog.WarningsFile, accounting.RunWarnings(man, usage)); err != nil {
+	if err := st.WriteJSON(runrecord.WarningsFile, accounting.RunWarnings(man, usage)); err != nil {
 		return err
 	}
 	if err := writeResolvedConfig(runDir, &cfg); err != nil {

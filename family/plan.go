@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/memharness/memharness/bench/config"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // StoredPlan plans the run for the run store to keep as plan.json at its
@@ -32,12 +32,12 @@ func StoredPlan(ctx context.Context, env Env, f Family, cfg *config.Config, run 
 
 // PlannedVsSpent is the final line's comparison with the stored plan ("" when
 // the run stored none).
-func PlannedVsSpent(dir string, usage map[string]runlog.MethodUsage) string {
-	b, err := os.ReadFile(filepath.Join(dir, runlog.PlanFile))
+func PlannedVsSpent(dir string, usage map[string]runrecord.MethodUsage) string {
+	b, err := os.ReadFile(filepath.Join(dir, runrecord.PlanFile))
 	if err != nil {
 		return ""
 	}
-	var p runlog.PlanTotals
+	var p runrecord.PlanTotals
 	if json.Unmarshal(b, &p) != nil {
 		return ""
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/internal/prefixcache"
 	"github.com/memharness/memharness/reports"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 	"github.com/memharness/memharness/runstore"
 )
 
@@ -53,7 +53,7 @@ func StoredPlanOptions() PlanOptions {
 }
 
 // DifferentConfig explains a refused resume: which keys changed.
-func DifferentConfig(dir string, prev runlog.Manifest, cfg *config.Config) error {
+func DifferentConfig(dir string, prev runrecord.Manifest, cfg *config.Config) error {
 	changed := ConfigDiff(prev.Config, cfg)
 	// Every key the hash covers is equal: what changed is the contents of
 	// a file the config names.
@@ -128,15 +128,15 @@ func MustHash(cfg *config.Config) string {
 
 // Unchanged reports a finished run that nothing has changed since its
 // report, and replays its verdicts (the invalid-answer threshold).
-func Unchanged(env Env, run Run, man runlog.Manifest) (Result, error) {
+func Unchanged(env Env, run Run, man runrecord.Manifest) (Result, error) {
 	res := Result{Planned: man.Samples, Done: man.Samples - man.Errored, LeftOut: man.LeftOut, DataWarnings: man.DataWarnings}
 	fmt.Fprintf(env.Out, "run %s: up to date (finished %s; config, data, harness build and logs unchanged): 0 live model calls, report kept: %s\n",
 		run.Config.Name, man.Finished.Local().Format(time.DateTime), filepath.Join(run.Dir, "report", "index.md"))
-	usage, err := accounting.ReadUsage(filepath.Join(run.Dir, runlog.UsageFile))
+	usage, err := accounting.ReadUsage(filepath.Join(run.Dir, runrecord.UsageFile))
 	if err != nil {
 		return res, err
 	}
-	samples, err := runlog.ReadSamples(filepath.Join(run.Dir, runlog.SamplesFile))
+	samples, err := runrecord.ReadSamples(filepath.Join(run.Dir, runrecord.SamplesFile))
 	if err != nil {
 		return res, err
 	}
@@ -145,7 +145,7 @@ func Unchanged(env Env, run Run, man runlog.Manifest) (Result, error) {
 
 // CheckInvalid is the eval.max_invalid_rate verdict: per call purpose over
 // the answers each judged, and per method over its predictions.
-func CheckInvalid(usage map[string]runlog.MethodUsage, samples []runlog.Sample, cfg *config.Config) error {
+func CheckInvalid(usage map[string]runrecord.MethodUsage, samples []runrecord.Sample, cfg *config.Config) error {
 	return errors.Join(
 		accounting.CheckInvalid(usage, cfg.Eval.MaxInvalidRate, cfg.Eval.MaxAttempts),
 		accounting.CheckSamples(samples, cfg.Eval.MaxInvalidRate, cfg.Eval.MaxAttempts))
@@ -153,13 +153,13 @@ func CheckInvalid(usage map[string]runlog.MethodUsage, samples []runlog.Sample, 
 
 // stampFingerprint records, once the report is written, what it was built
 // from, so an unchanged re-run can skip everything.
-func stampFingerprint(st *runstore.Store, dir string, opts reports.Options, hash string, man *runlog.Manifest, errored int) error {
+func stampFingerprint(st *runstore.Store, dir string, opts reports.Options, hash string, man *runrecord.Manifest, errored int) error {
 	fp, err := Fingerprint(dir, hash, opts)
 	if err != nil {
 		return err
 	}
 	man.Errored, man.Fingerprint = errored, fp
-	return st.WriteJSON(runlog.ManifestFile, man)
+	return st.WriteJSON(runrecord.ManifestFile, man)
 }
 
 // writeResolvedConfig writes the resolved config as YAML, ready for

@@ -12,7 +12,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 	"github.com/memharness/memharness/runstore"
 )
 
@@ -31,13 +31,13 @@ import (
 // whoever finds it stale, and the response caches are SQLite files that change
 // when opened (the merge checks them as caches).
 func unsealed(rel string) bool {
-	return rel == runlog.ManifestFile || rel == runstore.LockFile || rel == runlog.SampleIndexFile ||
+	return rel == runrecord.ManifestFile || rel == runstore.LockFile || rel == runrecord.SampleIndexFile ||
 		rel == ".cache" || strings.HasPrefix(rel, ".cache/")
 }
 
 // SealShard seals a finished shard's folder into its manifest (other runs
 // are not merged and keep no seal).
-func SealShard(run Run, man *runlog.Manifest) error {
+func SealShard(run Run, man *runrecord.Manifest) error {
 	if run.Shard == nil {
 		return nil
 	}

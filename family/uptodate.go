@@ -13,7 +13,7 @@ import (
 
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/reports"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // A finished run whose inputs are unchanged is not redone: re-running
@@ -24,7 +24,7 @@ import (
 // the dataset files (re-hashed when they come from dataset.path) and every
 // file of the run directory (name, size, modification time) except the
 // report itself and the manifest, and the samples log's SHA-256 besides
-// (runlog.SamplesSum): a log rewritten at the same size and time is a change.
+// (runrecord.SamplesSum): a log rewritten at the same size and time is a change.
 
 // Fingerprint computes the fingerprint of a run directory as it is now.
 func Fingerprint(dir, configHash string, opts reports.Options) (string, error) {
@@ -44,7 +44,7 @@ func Fingerprint(dir, configHash string, opts reports.Options) (string, error) {
 			}
 			return nil
 		}
-		if rel == runlog.ManifestFile || strings.HasPrefix(d.Name(), ".") || strings.HasSuffix(d.Name(), ".lock") {
+		if rel == runrecord.ManifestFile || strings.HasPrefix(d.Name(), ".") || strings.HasSuffix(d.Name(), ".lock") {
 			return nil
 		}
 		info, err := d.Info()
@@ -52,11 +52,11 @@ func Fingerprint(dir, configHash string, opts reports.Options) (string, error) {
 			return err
 		}
 		line := fmt.Sprintf("%s\x00%d\x00%d", rel, info.Size(), info.ModTime().UnixNano())
-		if rel == runlog.SamplesFile {
+		if rel == runrecord.SamplesFile {
 			// Size and time survive a copy that kept them; the log's
 			// bytes decide the report, so they are hashed (one read,
 			// far less than the report's decoding of them).
-			sum, err := runlog.SamplesSum(dir)
+			sum, err := runrecord.SamplesSum(dir)
 			if err != nil {
 				return err
 			}
@@ -91,12 +91,12 @@ func buildIdentity() string {
 // UpToDate returns the manifest of the run's directory when it holds a
 // finished, reported run of its config that nothing has changed since; ok
 // is false otherwise (and always for a shard, or without a report).
-func UpToDate(f Family, run Run, cfg *config.Config) (runlog.Manifest, bool) {
+func UpToDate(f Family, run Run, cfg *config.Config) (runrecord.Manifest, bool) {
 	if !run.Report || run.Shard != nil {
-		return runlog.Manifest{}, false
+		return runrecord.Manifest{}, false
 	}
 	dir, configHash := run.Dir, MustHash(cfg)
-	man, err := runlog.ReadManifest(filepath.Join(dir, runlog.ManifestFile))
+	man, err := runrecord.ReadManifest(filepath.Join(dir, runrecord.ManifestFile))
 	if err != nil || man.Finished == nil || man.Fingerprint == "" || man.ConfigHash != configHash || man.Errored > 0 {
 		return man, false
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/reports"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // TestFingerprintSeesSameSizeRewrite: a samples log whose bytes change while
@@ -14,7 +14,7 @@ import (
 // fingerprint, so the run is not taken as up to date.
 func TestFingerprintSeesSameSizeRewrite(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, runlog.SamplesFile)
+	path := filepath.Join(dir, runrecord.SamplesFile)
 	if err := os.WriteFile(path, []byte(`{"id":"a","pred":"1"}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -4,12 +4,12 @@ import (
 	"slices"
 
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // Usage is the call and token count of a part of the protocol (the
-// record type runlog.LifelongUsage).
-type Usage = runlog.LifelongUsage
+// record type runrecord.LifelongUsage).
+type Usage = runrecord.LifelongUsage
 
 // UsageOf converts one purpose's meter counters.
 func UsageOf(p llm.PurposeStats) Usage {
@@ -57,8 +57,8 @@ func split(after, before map[string]Usage, envPurposes []string) (method, env Us
 // Costs is a method's accounting over a lifelong run (Table 10):
 // construction (Learn and EndStage of the stream and of self-learn) versus
 // acting (the method's calls while playing test episodes); the record type
-// runlog.LifelongCosts, written to costs.json.
-type Costs = runlog.LifelongCosts
+// runrecord.LifelongCosts, written to costs.json.
+type Costs = runrecord.LifelongCosts
 
 // SplitSnapshot divides one whole-run meter snapshot into construction and
 // acting usage by purpose: construction(purpose) decides, and envPurposes

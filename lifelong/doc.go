@@ -20,7 +20,7 @@
 // # On-disk layout
 //
 // Under a run directory (the same one that holds manifest.json), in the
-// record types of package runlog (Info, CellResult, StageRecord, Costs and
+// record types of package runrecord (Info, CellResult, StageRecord, Costs and
 // Usage are aliases of them), which the reports read:
 //
 //	lifelong/run.json                         Info: stream, envs, OOD envs, methods, backbone, data source

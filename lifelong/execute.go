@@ -14,7 +14,7 @@ import (
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 	"github.com/memharness/memharness/runstore"
 )
 
@@ -27,7 +27,7 @@ type ExecuteOptions struct {
 	// ConfigHash identifies the config; a directory holding another
 	// config's run is refused (Refuse says why).
 	ConfigHash string
-	Refuse     func(prev runlog.Manifest) error
+	Refuse     func(prev runrecord.Manifest) error
 	// Config is the lifelong config as run: Config.Envs is the stream
 	// that runs (environments left out removed), Config.Methods the agent
 	// methods of this run (a shard's share).
@@ -54,14 +54,14 @@ type ExecuteOptions struct {
 	// adds the methods, times, seal and fingerprint and keeps an earlier
 	// run's start time. Info is written as the run's info file with
 	// Config.
-	Manifest       runlog.Manifest
+	Manifest       runrecord.Manifest
 	Info           Info
 	ResolvedConfig []byte
 	// Seal seals a shard before the last manifest write. Report, when
 	// set, writes the report of the finished run directory (package
 	// reports, which reads this package's files, so it is the caller's to
 	// call); then Fingerprint's value is stamped into the manifest.
-	Seal        func(man *runlog.Manifest) error
+	Seal        func(man *runrecord.Manifest) error
 	Report      func(dir string) error
 	Fingerprint func() (string, error)
 	// Plan, when set, is the run's plan as JSON, stored at its first start
@@ -81,9 +81,9 @@ type ExecuteEvents struct {
 
 // ExecuteResult is a finished agent run.
 type ExecuteResult struct {
-	Manifest runlog.Manifest
-	Usage    map[string]runlog.MethodUsage
-	Warnings runlog.Warnings
+	Manifest runrecord.Manifest
+	Usage    map[string]runrecord.MethodUsage
+	Warnings runrecord.Warnings
 }
 
 // Stopped is Execute's error when the endpoint went down or a spending
@@ -112,7 +112,7 @@ func Execute(ctx context.Context, o ExecuteOptions) (ExecuteResult, error) {
 	}
 	st, man, err := runstore.Begin(o.Dir, runstore.Opening{
 		ConfigHash: o.ConfigHash, Refuse: o.Refuse, Repaired: ev.Repaired,
-		Prepare: func(*runstore.Store, *runlog.Manifest) error {
+		Prepare: func(*runstore.Store, *runrecord.Manifest) error {
 			// A stream that ran with other environments cannot be
 			// continued: its stages would mean other environments.
 			if prevInfo, err := ReadInfo(o.Dir); err == nil && !slices.Equal(prevInfo.Config.Envs, o.Config.Envs) {

@@ -7,11 +7,11 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // TestInfoRecordSchema: run.json carries the whole Config, and a reader
-// that decodes it as runlog.LifelongRunConfig (the reports do) gets every
+// that decodes it as runrecord.LifelongRunConfig (the reports do) gets every
 // field it needs back: the two share names, so a renamed JSON key in
 // Config fails here rather than leaving a report empty.
 func TestInfoRecordSchema(t *testing.T) {
@@ -29,17 +29,17 @@ func TestInfoRecordSchema(t *testing.T) {
 	if err := WriteInfo(dir, info); err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, runlog.LifelongDir, runlog.LifelongInfoFile))
+	b, err := os.ReadFile(filepath.Join(dir, runrecord.LifelongDir, runrecord.LifelongInfoFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got runlog.LifelongInfo[runlog.LifelongRunConfig]
+	var got runrecord.LifelongInfo[runrecord.LifelongRunConfig]
 	if err := json.Unmarshal(b, &got); err != nil {
 		t.Fatal(err)
 	}
-	want := runlog.LifelongRunConfig{Stream: cfg.Stream, Envs: cfg.Envs, OOD: cfg.OOD, SelfLearn: true}
+	want := runrecord.LifelongRunConfig{Stream: cfg.Stream, Envs: cfg.Envs, OOD: cfg.OOD, SelfLearn: true}
 	for _, m := range cfg.Methods {
-		want.Methods = append(want.Methods, runlog.LifelongMethodRecord{Name: m.Name, Kind: m.Kind, TopK: m.TopK,
+		want.Methods = append(want.Methods, runrecord.LifelongMethodRecord{Name: m.Name, Kind: m.Kind, TopK: m.TopK,
 			SplitSize: m.SplitSize, Tau: m.Tau, NoSkills: m.NoSkills, NoTrajectories: m.NoTrajectories})
 	}
 	if !reflect.DeepEqual(got.Config, want) {
@@ -61,7 +61,7 @@ func TestMethodRecordFields(t *testing.T) {
 		}
 		return out
 	}
-	if a, b := keys(MethodSpec{}), keys(runlog.LifelongMethodRecord{}); !reflect.DeepEqual(a, b) {
+	if a, b := keys(MethodSpec{}), keys(runrecord.LifelongMethodRecord{}); !reflect.DeepEqual(a, b) {
 		t.Errorf("MethodSpec writes %v, the record reads %v", a, b)
 	}
 }

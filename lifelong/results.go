@@ -6,24 +6,24 @@ import (
 	"path/filepath"
 
 	"github.com/memharness/memharness/metrics"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // Dir is the folder of lifelong results inside a run directory.
-const Dir = runlog.LifelongDir
+const Dir = runrecord.LifelongDir
 
 // InfoVersion is the version of run.json's format.
-const InfoVersion = runlog.LifelongInfoVersion
+const InfoVersion = runrecord.LifelongInfoVersion
 
 // Info is lifelong/run.json with the whole lifelong config as run.
-type Info = runlog.LifelongInfo[Config]
+type Info = runrecord.LifelongInfo[Config]
 
 // TestSetRecord is one environment's test set as run.
-type TestSetRecord = runlog.LifelongTestSet
+type TestSetRecord = runrecord.LifelongTestSet
 
 // LeftOut is a configured environment that did not run, with the reason and
 // the command that installs what it lacks.
-type LeftOut = runlog.LifelongLeftOut
+type LeftOut = runrecord.LifelongLeftOut
 
 // MethodDir is where Run writes one method's results.
 func MethodDir(runDir, method string) string {
@@ -35,13 +35,13 @@ func WriteInfo(runDir string, info Info) error {
 	if info.Version == 0 {
 		info.Version = InfoVersion
 	}
-	return writeJSON(filepath.Join(runDir, Dir, runlog.LifelongInfoFile), info)
+	return writeJSON(filepath.Join(runDir, Dir, runrecord.LifelongInfoFile), info)
 }
 
 // ReadInfo reads lifelong/run.json.
 func ReadInfo(runDir string) (Info, error) {
 	var info Info
-	path := filepath.Join(runDir, Dir, runlog.LifelongInfoFile)
+	path := filepath.Join(runDir, Dir, runrecord.LifelongInfoFile)
 	ok, err := readJSON(path, &info)
 	if err != nil {
 		return Info{}, err

@@ -19,7 +19,7 @@ import (
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
 	"github.com/memharness/memharness/metrics"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // Options configure one method's lifelong run.
@@ -266,7 +266,7 @@ func (r *runner) stream(ctx context.Context) error {
 
 // writeCosts writes costs.json with the usage accounted so far.
 func (r *runner) writeCosts() error {
-	return writeJSON(filepath.Join(r.dir, runlog.LifelongCostsFile), r.res.Costs.WithRates())
+	return writeJSON(filepath.Join(r.dir, runrecord.LifelongCostsFile), r.res.Costs.WithRates())
 }
 
 func (r *runner) learnStage(ctx context.Context, env agent.Env, st Stage) error {
@@ -556,7 +556,7 @@ func envBatches(st Stream, env string) [][]agent.Trajectory {
 }
 
 // StatsFile is where Run puts a method's own memory statistics.
-const StatsFile = runlog.LifelongStatsFile
+const StatsFile = runrecord.LifelongStatsFile
 
 // writeStats saves the memory statistics of a method that has a
 // `Stats() T` method (LifeMem's clusters, sizes, clusters per environment),

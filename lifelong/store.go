@@ -13,7 +13,7 @@ import (
 
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/internal/atomicfile"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // Stage names of cells outside the stream.
@@ -26,19 +26,19 @@ const (
 func StageName(j int) string { return fmt.Sprintf("%02d", j) }
 
 // CellKey identifies one evaluation cell.
-type CellKey = runlog.LifelongCellKey
+type CellKey = runrecord.LifelongCellKey
 
 // TaskResult is one episode of a cell.
-type TaskResult = runlog.LifelongTask
+type TaskResult = runrecord.LifelongTask
 
 // CellResult is the evaluation of one test set at one point of the stream
 // (cells/<stage>/<env>.json), with its episodes' transcripts, which are
 // stored beside it.
-type CellResult = runlog.LifelongCell[envs.Transcript]
+type CellResult = runrecord.LifelongCell[envs.Transcript]
 
 // StageRecord marks a learned stage: written after EndStage and Save, so
 // its presence means the method's saved state includes the stage.
-type StageRecord = runlog.LifelongStage
+type StageRecord = runrecord.LifelongStage
 
 // CellStore persists cells and stage records so a run resumes where it
 // stopped. Load and LoadStage report ok=false for what was never saved.

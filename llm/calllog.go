@@ -62,7 +62,7 @@ type Exchange struct {
 }
 
 // CallContent is an Exchange whose texts are lists of chunk IDs (see
-// runlog.SplitChunks); joining the chunks gives each text back byte for
+// runrecord.SplitChunks); joining the chunks gives each text back byte for
 // byte.
 type CallContent struct {
 	Messages  []ChunkedMessage `json:"messages"`

@@ -8,7 +8,7 @@ import (
 
 	"github.com/memharness/memharness/reports/render"
 	"github.com/memharness/memharness/reports/runinfo"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // figCaption is a run's provenance as one caption line: the title's parts
@@ -24,7 +24,7 @@ func (s *summary) figCaption() string {
 }
 
 // figWarnings are the manifest's warnings for a caption.
-func figWarnings(m runlog.Manifest) []string {
+func figWarnings(m runrecord.Manifest) []string {
 	var out []string
 	for _, lo := range m.LeftOut {
 		out = append(out, "warning: "+lo.What+" left out")

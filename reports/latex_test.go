@@ -46,7 +46,7 @@ func TestTeXEscapeAllRunes(t *testing.T) {
 // LaTeX spelling rather than the code-point fallback.
 func TestTeXEscapeCoversSources(t *testing.T) {
 	var missing []string
-	for _, dir := range []string{".", "../metrics", "../runlog"} {
+	for _, dir := range []string{".", "../metrics", "../runrecord"} {
 		for _, r := range literalRunes(t, dir) {
 			if out := render.TeXEscape(string(r)); strings.HasPrefix(out, "[U+") {
 				missing = append(missing, fmt.Sprintf("%q %U (%s)", r, r, dir))

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // Kinds of question, as in datasets/behavior.
@@ -18,8 +18,8 @@ const (
 
 // run is a loaded run directory with its samples grouped for reporting.
 type run struct {
-	manifest runlog.Manifest
-	samples  []runlog.Sample
+	manifest runrecord.Manifest
+	samples  []runrecord.Sample
 	methods  []string // manifest order, then unlisted methods sorted
 	fields   []field  // sorted by name
 }
@@ -31,16 +31,16 @@ type field struct {
 }
 
 func loadRun(runDir string, opts Options) (*run, error) {
-	m, err := runlog.ReadManifest(filepath.Join(runDir, runlog.ManifestFile))
+	m, err := runrecord.ReadManifest(filepath.Join(runDir, runrecord.ManifestFile))
 	if err != nil {
 		return nil, err
 	}
-	samples, err := runlog.ReadSamples(filepath.Join(runDir, runlog.SamplesFile))
+	samples, err := runrecord.ReadSamples(filepath.Join(runDir, runrecord.SamplesFile))
 	if err != nil {
 		return nil, err
 	}
 	if len(samples) == 0 {
-		return nil, fmt.Errorf("%s: no samples", filepath.Join(runDir, runlog.SamplesFile))
+		return nil, fmt.Errorf("%s: no samples", filepath.Join(runDir, runrecord.SamplesFile))
 	}
 	r := &run{manifest: m, samples: samples, methods: methodOrder(m.Methods, samples)}
 	if i := slices.Index(r.methods, opts.Baseline); i > 0 {
@@ -55,7 +55,7 @@ func loadRun(runDir string, opts Options) (*run, error) {
 
 // methodOrder keeps the configured order (its first method is the baseline)
 // and appends methods found only in the samples, sorted.
-func methodOrder(configured []string, samples []runlog.Sample) []string {
+func methodOrder(configured []string, samples []runrecord.Sample) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, m := range configured {
@@ -84,7 +84,7 @@ func methodOrder(configured []string, samples []runlog.Sample) []string {
 // collectFields finds every question field, its kind and its classes: the
 // configured classes when given, else the labels and valid predictions seen,
 // in numeric order when all are numbers.
-func collectFields(samples []runlog.Sample, opts Options) ([]field, error) {
+func collectFields(samples []runrecord.Sample, opts Options) ([]field, error) {
 	byName := map[string]*field{}
 	labels := map[string]map[string]bool{}
 	for _, s := range samples {
@@ -148,6 +148,6 @@ func sortLabels(set map[string]bool) []string {
 
 // instanceKey pairs the samples of different methods: a sample ID is
 // "<method>/<instance ID>".
-func instanceKey(s runlog.Sample) string {
+func instanceKey(s runrecord.Sample) string {
 	return strings.TrimPrefix(s.ID, s.Method+"/")
 }

@@ -8,10 +8,10 @@ import (
 
 	"github.com/memharness/memharness/internal/parquetw"
 	"github.com/memharness/memharness/reports/render"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
-// SampleRow is runlog.Sample flattened for Parquet, so pandas, polars and
+// SampleRow is runrecord.Sample flattened for Parquet, so pandas, polars and
 // DuckDB users can load a run without parsing JSON lines. The parquet tags
 // name the columns (sampleColumns writes them; readers map them back).
 type SampleRow struct {
@@ -40,7 +40,7 @@ type SampleRow struct {
 	MemoryTokens     int64    `parquet:"memory_tokens"`
 }
 
-func sampleRow(s runlog.Sample, priced bool) SampleRow {
+func sampleRow(s runrecord.Sample, priced bool) SampleRow {
 	var cost *float64
 	if priced {
 		cost = &s.Cost
@@ -60,7 +60,7 @@ func sampleRow(s runlog.Sample, priced bool) SampleRow {
 // Parquet file, one column per SampleRow field (named by its parquet tag).
 // The created-by string is fixed so the bytes do not depend on the binary
 // that wrote them. Costs are null unless the run was priced.
-func WriteSamplesParquet(path string, samples []runlog.Sample, priced bool) error {
+func WriteSamplesParquet(path string, samples []runrecord.Sample, priced bool) error {
 	rows := make([]SampleRow, len(samples))
 	for i, s := range samples {
 		rows[i] = sampleRow(s, priced)

@@ -13,7 +13,7 @@ import (
 
 	"github.com/memharness/memharness/reports/paper"
 	"github.com/memharness/memharness/reports/render"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // effRow is one method of Table 3 with its memory statistics.
@@ -218,7 +218,7 @@ func (st *pramemStudy) writeTable3(dir string) ([]render.Artefact, error) {
 // usageTable lists usage.json (the whole run's calls and tokens by request
 // purpose, construction and prediction alike); nil when the run has none.
 func (st *pramemStudy) usageTable() (*render.Table, error) {
-	path := filepath.Join(st.runDir, runlog.UsageFile)
+	path := filepath.Join(st.runDir, runrecord.UsageFile)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -226,12 +226,12 @@ func (st *pramemStudy) usageTable() (*render.Table, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	var by map[string]runlog.MethodUsage
+	var by map[string]runrecord.MethodUsage
 	if err := json.Unmarshal(b, &by); err != nil {
 		// usage.json is a cross-check only: a damaged one must not cost
 		// the whole report.
 		return &render.Table{Title: st.s.title() + " — usage.json by purpose", Columns: []string{"Purpose"},
-			Notes: []string{fmt.Sprintf("%s is unreadable (%v).", runlog.UsageFile, err)}}, nil
+			Notes: []string{fmt.Sprintf("%s is unreadable (%v).", runrecord.UsageFile, err)}}, nil
 	}
 	purposes := make([]string, 0, len(by))
 	for p := range by {

@@ -15,7 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/memharness/memharness/reports/render"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 var pmOpts = Options{Iters: 20, Seed: 5}
@@ -284,14 +284,14 @@ func TestPraMemDeterministic(t *testing.T) {
 func editRun(t *testing.T, dir string, keep []string, cfg any) {
 	t.Helper()
 	if keep != nil {
-		path := filepath.Join(dir, runlog.SamplesFile)
+		path := filepath.Join(dir, runrecord.SamplesFile)
 		b, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var out []string
 		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-			var s runlog.Sample
+			var s runrecord.Sample
 			if err := json.Unmarshal([]byte(l), &s); err != nil {
 				t.Fatal(err)
 			}
@@ -304,8 +304,8 @@ func editRun(t *testing.T, dir string, keep []string, cfg any) {
 		}
 	}
 	if cfg != nil {
-		path := filepath.Join(dir, runlog.ManifestFile)
-		m, err := runlog.ReadManifest(path)
+		path := filepath.Join(dir, runrecord.ManifestFile)
+		m, err := runrecord.ReadManifest(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -394,7 +394,7 @@ func TestNoPraMemStudiesElsewhere(t *testing.T) {
 // then no known variant and Table 2 loses its no_trial row.
 func TestPraMemNameFallback(t *testing.T) {
 	dir := copyPMRun(t)
-	m, err := runlog.ReadManifest(filepath.Join(dir, runlog.ManifestFile))
+	m, err := runrecord.ReadManifest(filepath.Join(dir, runrecord.ManifestFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/memharness/memharness/reports/render"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -32,7 +32,7 @@ var testOpts = Options{
 func copyRun(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	for _, name := range []string{runlog.ManifestFile, runlog.SamplesFile} {
+	for _, name := range []string{runrecord.ManifestFile, runrecord.SamplesFile} {
 		b, err := os.ReadFile(filepath.Join("testdata", "run", name))
 		if err != nil {
 			t.Fatal(err)
@@ -182,7 +182,7 @@ func TestConfusionPNG(t *testing.T) {
 
 func TestSamplesParquet(t *testing.T) {
 	dir, _ := writeReport(t)
-	want, err := runlog.ReadSamples(filepath.Join(dir, runlog.SamplesFile))
+	want, err := runrecord.ReadSamples(filepath.Join(dir, runrecord.SamplesFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,24 +263,24 @@ func TestInferredClasses(t *testing.T) {
 	}
 }
 
-// TestSampleRowMirrorsSample fails when runlog.Sample gains a field that the
+// TestSampleRowMirrorsSample fails when runrecord.Sample gains a field that the
 // Parquet row does not carry. Fields kept outside samples.jsonl (json:"-",
 // the prompt) are not part of the sample log and stay out of the copy.
 func TestSampleRowMirrorsSample(t *testing.T) {
-	rs, rr := reflect.TypeFor[runlog.Sample](), reflect.TypeFor[SampleRow]()
+	rs, rr := reflect.TypeFor[runrecord.Sample](), reflect.TypeFor[SampleRow]()
 	for i := range rs.NumField() {
 		if rs.Field(i).Tag.Get("json") == "-" {
 			continue
 		}
 		if _, ok := rr.FieldByName(rs.Field(i).Name); !ok {
-			t.Errorf("SampleRow lacks runlog.Sample.%s", rs.Field(i).Name)
+			t.Errorf("SampleRow lacks runrecord.Sample.%s", rs.Field(i).Name)
 		}
 	}
 }
 
 func BenchmarkWrite(b *testing.B) {
 	dir := b.TempDir()
-	for _, name := range []string{runlog.ManifestFile, runlog.SamplesFile} {
+	for _, name := range []string{runrecord.ManifestFile, runrecord.SamplesFile} {
 		data, err := os.ReadFile(filepath.Join("testdata", "run", name))
 		if err != nil {
 			b.Fatal(err)

@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/memharness/memharness/metrics"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // cell holds the scored items of one method on one field and their metrics.
@@ -44,7 +44,7 @@ type usage struct {
 // scoredItems extracts the finished samples of one method and field. A
 // prediction that is not valid, or not one of the field's classes, becomes
 // "" (invalid) so every metric sees the same invalid set.
-func scoredItems(samples []runlog.Sample, method string, f field) (items []metrics.Labeled, keys []string, err error) {
+func scoredItems(samples []runrecord.Sample, method string, f field) (items []metrics.Labeled, keys []string, err error) {
 	classes := map[string]bool{}
 	for _, c := range f.Classes {
 		classes[c] = true
@@ -66,7 +66,7 @@ func scoredItems(samples []runlog.Sample, method string, f field) (items []metri
 	return items, keys, nil
 }
 
-func scoreCell(samples []runlog.Sample, method string, f field, opts Options) (*cell, error) {
+func scoreCell(samples []runrecord.Sample, method string, f field, opts Options) (*cell, error) {
 	items, keys, err := scoredItems(samples, method, f)
 	if err != nil {
 		return nil, err
@@ -114,7 +114,7 @@ func pick(items []metrics.Labeled, idx []int) (labels, preds []string) {
 // methodUsage totals usage over every sample of a method, errored ones
 // included (their calls were paid for); the per-sample means (attempts,
 // tokens shown) are over finished samples only.
-func methodUsage(samples []runlog.Sample, method string) usage {
+func methodUsage(samples []runrecord.Sample, method string) usage {
 	var u usage
 	for _, s := range samples {
 		if s.Method != method {
@@ -152,9 +152,9 @@ type summary struct {
 	usage map[string]usage
 	pairs map[string]map[string]*comparison // method -> field -> vs baseline
 	// runUsage is usage.json (per call purpose), read for the index.
-	runUsage map[string]runlog.MethodUsage
+	runUsage map[string]runrecord.MethodUsage
 	// plan is the plan the run stored at its start (nil: none).
-	plan *runlog.PlanTotals
+	plan *runrecord.PlanTotals
 }
 
 func summarise(r *run, opts Options) (*summary, error) {

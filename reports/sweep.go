@@ -13,7 +13,7 @@ import (
 
 	"github.com/memharness/memharness/reports/render"
 	"github.com/memharness/memharness/reports/runinfo"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // SweepVariant is one variant of a sweep as the runner finished it.
@@ -360,7 +360,7 @@ func sweepCategorical(spec render.FigSpec, metric string, vs []SweepVariant, ms 
 // variantProvenance is the provenance of a sweep variant's run (its
 // manifest; a LifeMem run's lifelong record fills what the manifest lacks).
 func variantProvenance(v SweepVariant) runinfo.Provenance {
-	m, err := runlog.ReadManifest(filepath.Join(v.Dir, runlog.ManifestFile))
+	m, err := runrecord.ReadManifest(filepath.Join(v.Dir, runrecord.ManifestFile))
 	if err != nil {
 		return runinfo.Provenance{}
 	}
@@ -386,7 +386,7 @@ func sweepCINote(vs []SweepVariant) string {
 
 // variantCI reads a variant's interval settings from its manifest.
 func variantCI(v SweepVariant) (level float64, iters int, ok bool) {
-	m, err := runlog.ReadManifest(filepath.Join(v.Dir, runlog.ManifestFile))
+	m, err := runrecord.ReadManifest(filepath.Join(v.Dir, runrecord.ManifestFile))
 	if err != nil {
 		return 0, 0, false
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/memharness/memharness/reports/paper"
 	"github.com/memharness/memharness/reports/render"
 	"github.com/memharness/memharness/reports/runinfo"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 var t1Opts = Options{Iters: 200, Seed: 11}
@@ -28,7 +28,7 @@ var t1Opts = Options{Iters: 200, Seed: 11}
 func copyT1Run(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
-	for _, name := range []string{runlog.ManifestFile, runlog.SamplesFile} {
+	for _, name := range []string{runrecord.ManifestFile, runrecord.SamplesFile} {
 		b, err := os.ReadFile(filepath.Join("testdata", "table1", name))
 		if err != nil {
 			t.Fatal(err)
@@ -258,7 +258,7 @@ func TestTable1VsPaper(t *testing.T) {
 // Overall is their mean and a note says so.
 func TestTable1AbsentScene(t *testing.T) {
 	dir := copyT1Run(t)
-	path := filepath.Join(dir, runlog.SamplesFile)
+	path := filepath.Join(dir, runrecord.SamplesFile)
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

@@ -4,7 +4,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // Opening is how a run opens its store, the same steps for every task
@@ -13,17 +13,17 @@ type Opening struct {
 	// ConfigHash identifies the config; a directory holding another
 	// config's run is refused, and Refuse says why.
 	ConfigHash string
-	Refuse     func(prev runlog.Manifest) error
+	Refuse     func(prev runrecord.Manifest) error
 	// Repaired is told of each repair the store made of a damaged log.
 	Repaired func(what string)
 	// Prepare runs once the config is checked and before the manifest is
 	// written: a family's own resume checks, and what it adds to the
 	// manifest (the samples it planned).
-	Prepare func(st *Store, man *runlog.Manifest) error
+	Prepare func(st *Store, man *runrecord.Manifest) error
 	// Manifest is the run's provenance as the caller knows it; Begin
 	// stamps the config hash and methods and keeps an earlier run's start
 	// time.
-	Manifest runlog.Manifest
+	Manifest runrecord.Manifest
 	Methods  []string
 	// ResolvedConfig is written as config.yaml beside the manifest.
 	ResolvedConfig []byte
@@ -38,13 +38,13 @@ type Opening struct {
 // the lock is taken, damaged logs repaired, a run of another config
 // refused, the manifest stamped and written with config.yaml, and the plan
 // stored. The manifest as written is returned; the caller closes the store.
-func Begin(dir string, o Opening) (*Store, runlog.Manifest, error) {
+func Begin(dir string, o Opening) (*Store, runrecord.Manifest, error) {
 	man := o.Manifest
 	st, err := Open(dir)
 	if err != nil {
 		return nil, man, err
 	}
-	fail := func(err error) (*Store, runlog.Manifest, error) {
+	fail := func(err error) (*Store, runrecord.Manifest, error) {
 		st.Close()
 		return nil, man, err
 	}
@@ -53,8 +53,8 @@ func Begin(dir string, o Opening) (*Store, runlog.Manifest, error) {
 			o.Repaired(r)
 		}
 	}
-	var prev runlog.Manifest
-	if ok, err := st.ReadJSON(runlog.ManifestFile, &prev); err != nil {
+	var prev runrecord.Manifest
+	if ok, err := st.ReadJSON(runrecord.ManifestFile, &prev); err != nil {
 		return fail(err)
 	} else if ok && prev.ConfigHash != o.ConfigHash {
 		return fail(o.Refuse(prev))
@@ -72,7 +72,7 @@ func Begin(dir string, o Opening) (*Store, runlog.Manifest, error) {
 	if !prev.Started.IsZero() {
 		man.Started = prev.Started
 	}
-	if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
+	if err := st.WriteJSON(runrecord.ManifestFile, man); err != nil {
 		return fail(err)
 	}
 	if err := WriteFileAtomic(filepath.Join(dir, "config.yaml"), o.ResolvedConfig); err != nil {
@@ -87,7 +87,7 @@ func Begin(dir string, o Opening) (*Store, runlog.Manifest, error) {
 // StorePlan writes plan.json unless an earlier start stored it (a merge of
 // shards stores the whole run's plan this way, as one process would).
 func StorePlan(dir string, plan func() ([]byte, error), failed func(error)) {
-	path := filepath.Join(dir, runlog.PlanFile)
+	path := filepath.Join(dir, runrecord.PlanFile)
 	if _, err := os.Stat(path); err == nil {
 		return
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // TestBegin opens a run twice and once under another config: the first
@@ -18,19 +18,19 @@ func TestBegin(t *testing.T) {
 	first := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	refused := errors.New("another config")
 	plans := 0
-	open := func(hash string, started time.Time, planErr error) (runlog.Manifest, []error, error) {
+	open := func(hash string, started time.Time, planErr error) (runrecord.Manifest, []error, error) {
 		var failed []error
 		st, man, err := Begin(dir, Opening{
 			ConfigHash: hash,
-			Refuse:     func(runlog.Manifest) error { return refused },
-			Prepare: func(st *Store, man *runlog.Manifest) error {
+			Refuse:     func(runrecord.Manifest) error { return refused },
+			Prepare: func(st *Store, man *runrecord.Manifest) error {
 				if st == nil {
 					t.Fatal("Prepare got no store")
 				}
 				man.Samples = 7
 				return nil
 			},
-			Manifest:       runlog.Manifest{Name: "x", Started: started},
+			Manifest:       runrecord.Manifest{Name: "x", Started: started},
 			Methods:        []string{"a", "b"},
 			ResolvedConfig: []byte("name: x\n"),
 			Plan: func() ([]byte, error) {
@@ -72,11 +72,11 @@ func TestBegin(t *testing.T) {
 			if !man.Started.Equal(first) || man.ConfigHash != tc.hash || man.Samples != 7 || len(man.Methods) != 2 {
 				t.Fatalf("manifest = %+v", man)
 			}
-			stored, err := runlog.ReadManifest(filepath.Join(dir, runlog.ManifestFile))
+			stored, err := runrecord.ReadManifest(filepath.Join(dir, runrecord.ManifestFile))
 			if err != nil || !stored.Started.Equal(first) || stored.Samples != 7 {
 				t.Fatalf("stored manifest %+v, %v", stored, err)
 			}
-			for _, f := range []string{"config.yaml", runlog.PlanFile} {
+			for _, f := range []string{"config.yaml", runrecord.PlanFile} {
 				if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 					t.Fatalf("%s not written: %v", f, err)
 				}
@@ -102,7 +102,7 @@ func TestBeginPlanFailure(t *testing.T) {
 	if told == nil {
 		t.Fatal("plan failure not told")
 	}
-	if _, err := os.Stat(filepath.Join(dir, runlog.PlanFile)); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(dir, runrecord.PlanFile)); !os.IsNotExist(err) {
 		t.Fatalf("plan.json written after a failed plan: %v", err)
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // Call is one recorded model call: what the Meter booked, with its request
@@ -48,8 +48,8 @@ type CallRecord struct {
 	open   func(name string) (*os.File, error)
 	root   *os.Root // set when the record reads through one
 	cf     *os.File
-	r      *runlog.ChunkReader
-	damage []runlog.Damage
+	r      *runrecord.ChunkReader
+	damage []runrecord.Damage
 	// lost counts the calls read so far whose texts are lost.
 	lost int
 }
@@ -74,7 +74,7 @@ func OpenCallsWithin(dir string) (*CallRecord, error) {
 
 func openCalls(dir string, root *os.Root, open func(string) (*os.File, error)) (*CallRecord, error) {
 	cr := &CallRecord{dir: dir, open: open, root: root}
-	f, err := open(runlog.ChunksFile)
+	f, err := open(runrecord.ChunksFile)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		f = nil
@@ -84,7 +84,7 @@ func openCalls(dir string, root *os.Root, open func(string) (*os.File, error)) (
 	default:
 		cr.cf = f
 	}
-	idx, err := runlog.IndexChunksOf(f)
+	idx, err := runrecord.IndexChunksOf(f)
 	if err != nil {
 		cr.Close()
 		return nil, err
@@ -94,7 +94,7 @@ func openCalls(dir string, root *os.Root, open func(string) (*os.File, error)) (
 	if f != nil {
 		ra = f
 	}
-	if cr.r, err = runlog.NewChunkReader(ra, idx); err != nil {
+	if cr.r, err = runrecord.NewChunkReader(ra, idx); err != nil {
 		cr.Close()
 		return nil, err
 	}
@@ -107,7 +107,7 @@ func (emptyReaderAt) ReadAt([]byte, int64) (int, error) { return 0, io.EOF }
 
 // Damage lists the damaged stretches of the chunk store: the calls whose
 // texts were there read back marked Lost, every other call in full.
-func (c *CallRecord) Damage() []runlog.Damage { return c.damage }
+func (c *CallRecord) Damage() []runrecord.Damage { return c.damage }
 
 // Lost is the number of calls read so far whose texts are lost.
 func (c *CallRecord) Lost() int { return c.lost }
@@ -258,9 +258,9 @@ func SamplePrompt(calls []Call) (string, bool) {
 // as a state saved twice, has several), reading only the unit at the head
 // of each line, so that one unit's calls are then read (OfLines) without a
 // scan of the journal.
-func (c *CallRecord) IndexUnits() (map[string][]runlog.Span, error) {
-	out := map[string][]runlog.Span{}
-	err := c.EachUnit(func(unit string, sp runlog.Span) error {
+func (c *CallRecord) IndexUnits() (map[string][]runrecord.Span, error) {
+	out := map[string][]runrecord.Span{}
+	err := c.EachUnit(func(unit string, sp runrecord.Span) error {
 		out[unit] = append(out[unit], sp)
 		return nil
 	})
@@ -274,7 +274,7 @@ func (c *CallRecord) IndexUnits() (map[string][]runlog.Span, error) {
 // order, reading only the unit at the head of each line. A compacted run's
 // journal holds its samples' lines in samples.jsonl's order, so a reader
 // walking both at once needs no index.
-func (c *CallRecord) EachUnit(fn func(unit string, sp runlog.Span) error) error {
+func (c *CallRecord) EachUnit(fn func(unit string, sp runrecord.Span) error) error {
 	path := filepath.Join(c.dir, UsageJournal)
 	f, err := c.open(UsageJournal)
 	if errors.Is(err, os.ErrNotExist) {
@@ -293,7 +293,7 @@ func (c *CallRecord) EachUnit(fn func(unit string, sp runlog.Span) error) error 
 			if err != nil {
 				return fmt.Errorf("%s:%d: %w", path, line, err)
 			}
-			if err := fn(unit, runlog.Span{Off: off, Len: int64(len(b))}); err != nil {
+			if err := fn(unit, runrecord.Span{Off: off, Len: int64(len(b))}); err != nil {
 				return err
 			}
 		}
@@ -325,7 +325,7 @@ func lineUnit(b []byte) (string, error) {
 
 // OfLines returns the calls of the journal lines at spans (from
 // IndexUnits), their Exchange filled in.
-func (c *CallRecord) OfLines(spans []runlog.Span) ([]Call, error) {
+func (c *CallRecord) OfLines(spans []runrecord.Span) ([]Call, error) {
 	path := filepath.Join(c.dir, UsageJournal)
 	f, err := c.open(UsageJournal)
 	if err != nil {

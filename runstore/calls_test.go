@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // exchangeFor is a deterministic call of sample id: a long prefix shared
@@ -83,7 +83,7 @@ func TestCallRecordRoundTripSharesPrefixes(t *testing.T) {
 				total += len(m.Content)
 			}
 		}
-		if err := s.AppendWith(runlog.Sample{ID: id, Valid: true}, cs); err != nil {
+		if err := s.AppendWith(runrecord.Sample{ID: id, Valid: true}, cs); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -105,7 +105,7 @@ func TestCallRecordRoundTripSharesPrefixes(t *testing.T) {
 	if err != nil || len(got) != 1 || got[0].Exchange.Text != "- likes cats" || got[0].Purpose != "mem0.extract" {
 		t.Fatalf("construction call: %+v, %v", got, err)
 	}
-	fi, err := os.Stat(filepath.Join(dir, runlog.ChunksFile))
+	fi, err := os.Stat(filepath.Join(dir, runrecord.ChunksFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestCallRecordRoundTripSharesPrefixes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.AppendWith(runlog.Sample{ID: "m/new", Valid: true}, recordedCalls("m/new", 1)); err != nil {
+	if err := s.AppendWith(runrecord.Sample{ID: "m/new", Valid: true}, recordedCalls("m/new", 1)); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -130,7 +130,7 @@ func TestSplitChunksJoinsBack(t *testing.T) {
 		fmt.Fprintf(&long, "%d,", i*i)
 	}
 	for _, s := range []string{"", "a", strings.Repeat("é", 3000), long.String(), strings.Repeat("x", 100000)} {
-		parts := runlog.SplitChunks(s)
+		parts := runrecord.SplitChunks(s)
 		if strings.Join(parts, "") != s {
 			t.Fatalf("chunks of a %d-byte text do not join back", len(s))
 		}
@@ -141,7 +141,7 @@ func TestSplitChunksJoinsBack(t *testing.T) {
 		}
 	}
 	// A shift at the front changes only the first chunks.
-	a, b := runlog.SplitChunks(long.String()), runlog.SplitChunks("xyz"+long.String())
+	a, b := runrecord.SplitChunks(long.String()), runrecord.SplitChunks("xyz"+long.String())
 	shared := map[string]bool{}
 	for _, p := range a {
 		shared[p] = true

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // writeCallRun writes n samples of two calls each, every sample adding
@@ -28,7 +28,7 @@ func writeCallRun(t *testing.T, dir string, n int) []string {
 		for _, c := range calls {
 			c.Exchange.Affinity = id // a chain of its own per sample
 		}
-		if err := s.AppendWith(runlog.Sample{ID: id, Valid: true}, calls); err != nil {
+		if err := s.AppendWith(runrecord.Sample{ID: id, Valid: true}, calls); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -69,7 +69,7 @@ func readCalls(t *testing.T, dir string) (all, readable, lost int) {
 func TestChunkLengthDamageIsRefusedNotCut(t *testing.T) {
 	dir := t.TempDir()
 	writeCallRun(t, dir, 8)
-	path := filepath.Join(dir, runlog.ChunksFile)
+	path := filepath.Join(dir, runrecord.ChunksFile)
 	whole, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -101,7 +101,7 @@ func TestChunkLengthDamageIsRefusedNotCut(t *testing.T) {
 		if err == nil {
 			t.Errorf("byte %d set to 0x7f: the resume went on (repairs %q)", at, s.Repairs())
 			s.Close()
-		} else if !strings.Contains(err.Error(), "damaged") || !strings.Contains(err.Error(), runlog.ChunksFile) {
+		} else if !strings.Contains(err.Error(), "damaged") || !strings.Contains(err.Error(), runrecord.ChunksFile) {
 			t.Errorf("byte %d: refusal does not name the damage: %v", at, err)
 		}
 		after, _ := os.ReadFile(path)
@@ -129,7 +129,7 @@ func TestChunkStoreLossIsNamed(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			writeCallRun(t, dir, 8)
-			path := filepath.Join(dir, runlog.ChunksFile)
+			path := filepath.Join(dir, runrecord.ChunksFile)
 			whole, _ := os.ReadFile(path)
 			if tc.cut == nil {
 				os.Remove(path)
@@ -146,7 +146,7 @@ func TestChunkStoreLossIsNamed(t *testing.T) {
 			}
 			rep := strings.Join(s.Repairs(), "\n")
 			s.Close()
-			if !strings.Contains(rep, "missing from "+runlog.ChunksFile) {
+			if !strings.Contains(rep, "missing from "+runrecord.ChunksFile) {
 				t.Errorf("the resume does not name the lost texts; repairs:\n%s", rep)
 			}
 		})

@@ -1,12 +1,12 @@
 package runstore
 
-import "github.com/memharness/memharness/runlog"
+import "github.com/memharness/memharness/runrecord"
 
 // Closing is how a finished run writes its last files; nil funcs are
 // skipped.
 type Closing struct {
 	// Seal seals a shard into the manifest before its last write.
-	Seal func(man *runlog.Manifest) error
+	Seal func(man *runrecord.Manifest) error
 	// Report writes the run's report; Fingerprint then names what the
 	// report was built from, stamped into the manifest with Errored so an
 	// unchanged re-run can skip everything.
@@ -19,8 +19,8 @@ type Closing struct {
 // the seal needs (it covers warnings.json, so that comes first), then the
 // report and the manifest again with the report's fingerprint. man is
 // updated in place.
-func (s *Store) Finish(man *runlog.Manifest, warnings runlog.Warnings, c Closing) error {
-	if err := s.WriteJSON(runlog.WarningsFile, warnings); err != nil {
+func (s *Store) Finish(man *runrecord.Manifest, warnings runrecord.Warnings, c Closing) error {
+	if err := s.WriteJSON(runrecord.WarningsFile, warnings); err != nil {
 		return err
 	}
 	if c.Seal != nil {
@@ -28,7 +28,7 @@ func (s *Store) Finish(man *runlog.Manifest, warnings runlog.Warnings, c Closing
 			return err
 		}
 	}
-	if err := s.WriteJSON(runlog.ManifestFile, *man); err != nil {
+	if err := s.WriteJSON(runrecord.ManifestFile, *man); err != nil {
 		return err
 	}
 	if c.Report == nil {
@@ -42,5 +42,5 @@ func (s *Store) Finish(man *runlog.Manifest, warnings runlog.Warnings, c Closing
 		return err
 	}
 	man.Errored, man.Fingerprint = c.Errored, fp
-	return s.WriteJSON(runlog.ManifestFile, *man)
+	return s.WriteJSON(runrecord.ManifestFile, *man)
 }

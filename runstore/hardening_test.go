@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // diskFile is a log file on a disk that fills: once room bytes are used, a
@@ -49,8 +49,8 @@ func TestDiskFullMidLineThenFreed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := func(i int) runlog.Sample {
-		return runlog.Sample{ID: fmt.Sprintf("m/%03d", i), Pred: "3", Valid: true, Raw: strings.Repeat("x", 50)}
+	rec := func(i int) runrecord.Sample {
+		return runrecord.Sample{ID: fmt.Sprintf("m/%03d", i), Pred: "3", Valid: true, Raw: strings.Repeat("x", 50)}
 	}
 	for i := 0; i < 5; i++ {
 		if err := s.Append(rec(i)); err != nil {
@@ -73,7 +73,7 @@ func TestDiskFullMidLineThenFreed(t *testing.T) {
 		t.Fatal("append after a failure succeeded; the run would go on paying for samples it may not save")
 	}
 	s.Close()
-	b, _ := os.ReadFile(filepath.Join(dir, runlog.SamplesFile))
+	b, _ := os.ReadFile(filepath.Join(dir, runrecord.SamplesFile))
 	if len(b) == 0 || b[len(b)-1] != '\n' || bytes.Count(b, []byte("\n")) != 5 {
 		t.Fatalf("log after the failure is not 5 complete lines:\n%s", b)
 	}
@@ -87,7 +87,7 @@ func TestDiskFullMidLineThenFreed(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got, err := runlog.ReadSamples(filepath.Join(dir, runlog.SamplesFile))
+	got, err := runrecord.ReadSamples(filepath.Join(dir, runrecord.SamplesFile))
 	if err != nil || len(got) != 8 {
 		t.Fatalf("after resume: %d samples, %v", len(got), err)
 	}
@@ -108,25 +108,25 @@ func TestDiskFullInCallRecord(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		id := fmt.Sprintf("m/%03d", i)
 		ids = append(ids, id)
-		if err := s.AppendWith(runlog.Sample{ID: id, Valid: true}, recordedCalls(id, 2)); err != nil {
+		if err := s.AppendWith(runrecord.Sample{ID: id, Valid: true}, recordedCalls(id, 2)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	mu.Lock()
 	room = 30 // the chunk line of the next sample is torn
 	mu.Unlock()
-	if err := s.AppendWith(runlog.Sample{ID: "m/full", Valid: true}, recordedCalls("m/full", 2)); err == nil {
+	if err := s.AppendWith(runrecord.Sample{ID: "m/full", Valid: true}, recordedCalls("m/full", 2)); err == nil {
 		t.Fatal("append on a full disk succeeded")
 	}
 	s.Close()
-	if n, _ := os.ReadFile(filepath.Join(dir, runlog.SamplesFile)); bytes.Contains(n, []byte("m/full")) {
+	if n, _ := os.ReadFile(filepath.Join(dir, runrecord.SamplesFile)); bytes.Contains(n, []byte("m/full")) {
 		t.Fatal("a sample whose calls were not recorded was saved")
 	}
 	s, err = Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.AppendWith(runlog.Sample{ID: "m/full", Valid: true}, recordedCalls("m/full", 2)); err != nil {
+	if err := s.AppendWith(runrecord.Sample{ID: "m/full", Valid: true}, recordedCalls("m/full", 2)); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -135,14 +135,14 @@ func TestDiskFullInCallRecord(t *testing.T) {
 
 func TestOpenRepairsDamagedLines(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, runlog.SamplesFile)
+	path := filepath.Join(dir, runrecord.SamplesFile)
 	log := `{"id":"m/a","pred":"1","valid":true}` + "\n" +
 		`{"id":"m/b","pred":"` + `{"id":"m/c","pred":"2","valid":true}` + "\n" + // a write glued onto a torn one
 		"\x00\x00garbage\n" +
 		`{"id":"m/d","pred":"4","valid":true}` + "\n" +
 		`{"id":"m/e","pr` // torn tail
 	os.WriteFile(path, []byte(log), 0o644)
-	os.WriteFile(filepath.Join(dir, "."+runlog.SamplesFile+".tmp123"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(dir, "."+runrecord.SamplesFile+".tmp123"), []byte("x"), 0o644)
 	os.MkdirAll(filepath.Join(dir, "memory", "m"), 0o755)
 	os.WriteFile(filepath.Join(dir, "memory", "m", ".u1.json.tmp9"), []byte("x"), 0o644)
 
@@ -166,10 +166,10 @@ func TestOpenRepairsDamagedLines(t *testing.T) {
 	if !bytes.Contains(rej, []byte(`{"id":"m/b","pred":"`)) || !bytes.Contains(rej, []byte("garbage")) || bytes.Contains(rej, []byte("m/c")) {
 		t.Errorf("rejected file:\n%q", rej)
 	}
-	if err := s.Append(runlog.Sample{ID: "m/b", Valid: true}); err != nil {
+	if err := s.Append(runrecord.Sample{ID: "m/b", Valid: true}); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := runlog.ReadSamples(path); err != nil || len(got) != 4 {
+	if got, err := runrecord.ReadSamples(path); err != nil || len(got) != 4 {
 		t.Errorf("repaired log: %d samples, %v", len(got), err)
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, ".*.tmp*")); len(left) != 0 {
@@ -201,11 +201,11 @@ func TestConfigHashSurvivesManifestDeletion(t *testing.T) {
 	if err := s.CheckConfig("aaaa"); err != nil {
 		t.Fatal(err)
 	}
-	s.WriteJSON(runlog.ManifestFile, map[string]string{"config_hash": "aaaa"})
-	s.Append(runlog.Sample{ID: "m/a", Valid: true})
+	s.WriteJSON(runrecord.ManifestFile, map[string]string{"config_hash": "aaaa"})
+	s.Append(runrecord.Sample{ID: "m/a", Valid: true})
 	s.Close()
 
-	os.Remove(filepath.Join(dir, runlog.ManifestFile))
+	os.Remove(filepath.Join(dir, runrecord.ManifestFile))
 	s, _ = Open(dir)
 	if err := s.CheckConfig("bbbb"); err == nil || !strings.Contains(err.Error(), "different config") {
 		t.Errorf("other config after deleting the manifest: %v", err)
@@ -234,8 +234,8 @@ func calls(n int, purpose string) []llm.CallRecord {
 func TestUsageJournalDropsUnsavedWork(t *testing.T) {
 	dir := t.TempDir()
 	s, _ := Open(dir)
-	s.AppendWith(runlog.Sample{ID: "m/a", Error: "timeout"}, calls(1, "predict"))
-	s.AppendWith(runlog.Sample{ID: "m/b", Valid: true}, calls(2, "predict"))
+	s.AppendWith(runrecord.Sample{ID: "m/a", Error: "timeout"}, calls(1, "predict"))
+	s.AppendWith(runrecord.Sample{ID: "m/b", Valid: true}, calls(2, "predict"))
 	s.WriteJSONWith("checkpoints/u1/p.json", map[string]int{"round": 1}, calls(3, "build"))
 	s.WriteJSONWith("checkpoints/u1/p.json", map[string]int{"round": 2}, calls(4, "build"))
 	s.Close()
@@ -261,7 +261,7 @@ func TestUsageJournalDropsUnsavedWork(t *testing.T) {
 		t.Errorf("repairs: %s", rep)
 	}
 	// The retry is saved this time; compaction keeps every call.
-	s.AppendWith(runlog.Sample{ID: "m/a", Valid: true}, calls(5, "predict"))
+	s.AppendWith(runrecord.Sample{ID: "m/a", Valid: true}, calls(5, "predict"))
 	if err := s.Compact([]string{"m/b", "m/a"}); err != nil {
 		t.Fatal(err)
 	}
@@ -320,7 +320,7 @@ func groupCommitChild(dir string) {
 			defer wg.Done()
 			for i := 0; ; i++ {
 				id := fmt.Sprintf("w%d/%05d", w, i)
-				if err := s.AppendWith(runlog.Sample{ID: id, Raw: strings.Repeat("r", 200)}, recordedCalls(id, 1)); err != nil {
+				if err := s.AppendWith(runrecord.Sample{ID: id, Raw: strings.Repeat("r", 200)}, recordedCalls(id, 1)); err != nil {
 					fmt.Println("append:", err)
 					os.Exit(1)
 				}
@@ -408,7 +408,7 @@ func TestKillDuringGroupCommit(t *testing.T) {
 		s.Close()
 		// Every acknowledged sample's call reads back byte for byte.
 		checkRecord(t, dir, acked, 1)
-		b, _ := os.ReadFile(filepath.Join(dir, runlog.SamplesFile))
+		b, _ := os.ReadFile(filepath.Join(dir, runrecord.SamplesFile))
 		for i, l := range bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")) {
 			if !json.Valid(l) {
 				t.Fatalf("line %d invalid after repair: %q", i+1, l)
@@ -444,7 +444,7 @@ func BenchmarkAppendParallel(b *testing.B) {
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			id := fmt.Sprintf("m/%d", n.Add(1))
-			if err := s.AppendWith(runlog.Sample{ID: id, Raw: strings.Repeat("r", 300)}, calls(2, "predict")); err != nil {
+			if err := s.AppendWith(runrecord.Sample{ID: id, Raw: strings.Repeat("r", 300)}, calls(2, "predict")); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/llm/cache"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // A sharded run writes each shard into its own run directory; the merges
@@ -31,10 +31,10 @@ type Shard struct {
 // planned sample in no shard, one in two shards, or one outside the plan
 // is an error.
 func MergeSamples(shards []Shard, order []string, runDir string) (int, error) {
-	byID := map[string]runlog.Sample{}
+	byID := map[string]runrecord.Sample{}
 	from := map[string]string{}
 	for _, s := range shards {
-		samples, err := runlog.ReadSamples(filepath.Join(s.Dir, runlog.SamplesFile))
+		samples, err := runrecord.ReadSamples(filepath.Join(s.Dir, runrecord.SamplesFile))
 		if err != nil {
 			return 0, fmt.Errorf("shard %s: %w", s.Name, err)
 		}
@@ -68,7 +68,7 @@ func MergeSamples(shards []Shard, order []string, runDir string) (int, error) {
 		extra := slices.Sorted(maps.Keys(byID))
 		return 0, fmt.Errorf("merge: %d samples in the shards are not in the plan (e.g. %s); were the shards run with another config?", len(extra), strings.Join(firstN(extra, 3), ", "))
 	}
-	return len(order), WriteFileAtomic(filepath.Join(runDir, runlog.SamplesFile), buf.Bytes())
+	return len(order), WriteFileAtomic(filepath.Join(runDir, runrecord.SamplesFile), buf.Bytes())
 }
 
 // MergePrompts writes prompts.jsonl in plan order from the shards' files,
@@ -76,12 +76,12 @@ func MergeSamples(shards []Shard, order []string, runDir string) (int, error) {
 func MergePrompts(shards []Shard, order []string, runDir string) error {
 	type source struct {
 		data []byte
-		idx  map[string]runlog.Span
+		idx  map[string]runrecord.Span
 	}
 	var srcs []source
 	for _, s := range shards {
-		path := filepath.Join(s.Dir, runlog.PromptsFile)
-		idx, err := runlog.IndexPrompts(path)
+		path := filepath.Join(s.Dir, runrecord.PromptsFile)
+		idx, err := runrecord.IndexPrompts(path)
 		if err != nil {
 			return fmt.Errorf("shard %s: %w", s.Name, err)
 		}
@@ -106,7 +106,7 @@ func MergePrompts(shards []Shard, order []string, runDir string) error {
 			}
 		}
 	}
-	return WriteFileAtomic(filepath.Join(runDir, runlog.PromptsFile), out.Bytes())
+	return WriteFileAtomic(filepath.Join(runDir, runrecord.PromptsFile), out.Bytes())
 }
 
 // MergeJournals writes the shards' usage journals one after the other as
@@ -141,7 +141,7 @@ func MergeJournals(shards []Shard, runDir string) error {
 func MergeChunks(shards []Shard, runDir string) error {
 	var stores [][]byte
 	for _, s := range shards {
-		b, err := os.ReadFile(filepath.Join(s.Dir, runlog.ChunksFile))
+		b, err := os.ReadFile(filepath.Join(s.Dir, runrecord.ChunksFile))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -150,14 +150,14 @@ func MergeChunks(shards []Shard, runDir string) error {
 		}
 		stores = append(stores, b)
 	}
-	all, err := runlog.MergeChunkStores(stores)
+	all, err := runrecord.MergeChunkStores(stores)
 	if err != nil {
-		return fmt.Errorf("merge %s: %w", runlog.ChunksFile, err)
+		return fmt.Errorf("merge %s: %w", runrecord.ChunksFile, err)
 	}
 	if len(all) == 0 {
 		return nil
 	}
-	return WriteFileAtomic(filepath.Join(runDir, runlog.ChunksFile), all)
+	return WriteFileAtomic(filepath.Join(runDir, runrecord.ChunksFile), all)
 }
 
 // MergeCaches imports each shard's response caches into the --out root's
@@ -217,7 +217,7 @@ func CopyTree(src, dst string) error {
 			if bytes.Equal(old, b) {
 				return nil
 			}
-			if !strings.HasSuffix(target, runlog.ManifestFile) {
+			if !strings.HasSuffix(target, runrecord.ManifestFile) {
 				return fmt.Errorf("%s differs between shards; the shards overlap", filepath.Join(filepath.Base(dst), rel))
 			}
 		}

@@ -30,10 +30,10 @@ import (
 
 	"github.com/memharness/memharness/internal/atomicfile"
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
-// File names the store owns besides runlog's.
+// File names the store owns besides runrecord's.
 const (
 	// UsageJournal holds one JSON line per committed unit of work: a
 	// sample ("sample:<id>", one line per sample record, in step with
@@ -41,7 +41,7 @@ const (
 	// bytes saved), listing the model calls that paid for it.
 	UsageJournal = "usage.jsonl"
 	// RejectedFile receives damaged lines moved out of samples.jsonl.
-	RejectedFile = runlog.SamplesFile + ".rejected"
+	RejectedFile = runrecord.SamplesFile + ".rejected"
 	// ConfigHashFile keeps the run's config hash apart from the manifest,
 	// so deleting manifest.json does not let another config resume.
 	ConfigHashFile = "config.sha256"
@@ -67,13 +67,13 @@ type Store struct {
 	synced uint64 // lines covered by the last fsync
 
 	mu           sync.Mutex
-	f, u         logFile                  // samples.jsonl, usage.jsonl
-	fsize, usize int64                    // bytes of complete lines
-	written      uint64                   // lines written
-	err          error                    // first write failure; the store is closed for writing
-	samples      map[string]runlog.Sample // last record per ID
-	order        []string                 // first-seen order of IDs
-	records      map[string]int           // sample records per ID in the log
+	f, u         logFile                     // samples.jsonl, usage.jsonl
+	fsize, usize int64                       // bytes of complete lines
+	written      uint64                      // lines written
+	err          error                       // first write failure; the store is closed for writing
+	samples      map[string]runrecord.Sample // last record per ID
+	order        []string                    // first-seen order of IDs
+	records      map[string]int              // sample records per ID in the log
 	usage        []usageLine
 	saved        map[string]bool // file unit + hash journalled (see loadUsage)
 	// journalled marks file units with a journal line: every later write
@@ -82,14 +82,14 @@ type Store struct {
 	repairs    []string
 
 	// The call record: every journalled call's request and reply, their
-	// texts cut into chunks stored once each in runlog.ChunksFile.
+	// texts cut into chunks stored once each in runrecord.ChunksFile.
 	c     logFile
 	csize int64
 	known map[string]bool // chunk IDs in the chunk store
-	zenc  *runlog.ChunkEncoder
+	zenc  *runrecord.ChunkEncoder
 	// bases holds, per routing affinity (user), the batch its next batch
 	// is compressed against; baseOrder bounds how many are kept.
-	bases     map[string]*runlog.Base
+	bases     map[string]*runrecord.Base
 	baseOrder []string
 }
 
@@ -124,7 +124,7 @@ func open(dir string, wrap func(logFile) logFile) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{dir: dir, lock: lock, wrap: wrap, samples: map[string]runlog.Sample{}, records: map[string]int{}, saved: map[string]bool{}, journalled: map[string]bool{}}
+	s := &Store{dir: dir, lock: lock, wrap: wrap, samples: map[string]runrecord.Sample{}, records: map[string]int{}, saved: map[string]bool{}, journalled: map[string]bool{}}
 	if err := s.load(); err != nil {
 		s.Close()
 		return nil, err
@@ -192,7 +192,7 @@ func (s *Store) checkCallTexts() {
 	if lost > 0 {
 		s.repairs = append(s.repairs, fmt.Sprintf("%s: the request and reply texts of %d journalled model call(s) of %d unit(s) "+
 			"(first %s) are missing from %s (cut short or deleted); their usage still counts, and `bench calls` lists them marked lost",
-			filepath.Join(s.dir, UsageJournal), lost, units, first, runlog.ChunksFile))
+			filepath.Join(s.dir, UsageJournal), lost, units, first, runrecord.ChunksFile))
 	}
 }
 
@@ -208,7 +208,7 @@ func callRefs(c llm.CallRecord) []string {
 	var out []string
 	add := func(ids []string) {
 		for _, id := range ids {
-			out = append(out, strings.TrimPrefix(id, runlog.ChunkListPrefix))
+			out = append(out, strings.TrimPrefix(id, runrecord.ChunkListPrefix))
 		}
 	}
 	for _, m := range c.Content.Messages {
@@ -225,8 +225,8 @@ func callRefs(c llm.CallRecord) []string {
 // reused when the call is made again. A damaged record with whole records
 // after it is refused: cutting there would delete the records that follow.
 func (s *Store) loadChunks() error {
-	path := filepath.Join(s.dir, runlog.ChunksFile)
-	idx, err := runlog.IndexChunks(path)
+	path := filepath.Join(s.dir, runrecord.ChunksFile)
+	idx, err := runrecord.IndexChunks(path)
 	if err != nil {
 		return fmt.Errorf("run store: %w", err)
 	}
@@ -245,11 +245,11 @@ func (s *Store) loadChunks() error {
 		}
 		s.repairs = append(s.repairs, fmt.Sprintf("%s: cut a torn final record (%d bytes) left by an interrupted write", path, idx.Torn))
 	}
-	s.known, s.bases = idx.IDs(), map[string]*runlog.Base{}
-	if s.zenc, err = runlog.NewChunkEncoder(); err != nil {
+	s.known, s.bases = idx.IDs(), map[string]*runrecord.Base{}
+	if s.zenc, err = runrecord.NewChunkEncoder(); err != nil {
 		return fmt.Errorf("run store: %w", err)
 	}
-	if s.c, err = s.openLog(runlog.ChunksFile); err != nil {
+	if s.c, err = s.openLog(runrecord.ChunksFile); err != nil {
 		return err
 	}
 	s.csize = idx.Complete
@@ -279,10 +279,10 @@ func recordCalls(calls []llm.CallRecord) ([]llm.CallRecord, pendingChunks) {
 			if p.affinity == "" {
 				p.affinity = c.Exchange.Affinity
 			}
-			c.Content = runlog.ChunkExchange(c.Exchange, p.text, &p.order)
+			c.Content = runrecord.ChunkExchange(c.Exchange, p.text, &p.order)
 			c.Exchange = nil
 			if b, err := json.Marshal(c.Content); err == nil && len(b) > maxInlineContent {
-				id := runlog.ChunkID(string(b))
+				id := runrecord.ChunkID(string(b))
 				if _, ok := p.text[id]; !ok {
 					p.text[id] = string(b)
 					p.order = append(p.order, id)
@@ -319,7 +319,7 @@ func (s *Store) writeChunks(p pendingChunks) error {
 		}
 	}
 	if err := writeLine(s.c, &s.csize, line); err != nil {
-		return fmt.Errorf("run store: append to %s: %w", runlog.ChunksFile, err)
+		return fmt.Errorf("run store: append to %s: %w", runrecord.ChunksFile, err)
 	}
 	for _, id := range p.order {
 		s.known[id] = true
@@ -404,7 +404,7 @@ func (s *Store) readLog(name string) ([]byte, error) {
 }
 
 func (s *Store) loadSamples() error {
-	name := runlog.SamplesFile
+	name := runrecord.SamplesFile
 	path := filepath.Join(s.dir, name)
 	b, err := s.readLog(name)
 	if err != nil {
@@ -418,13 +418,13 @@ func (s *Store) loadSamples() error {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		var rec runlog.Sample
+		var rec runrecord.Sample
 		if json.Unmarshal(line, &rec) == nil && rec.ID != "" {
 			s.put(rec)
 			good.Write(line)
 			continue
 		}
-		prefix, rest, rec, ok := salvage[runlog.Sample](line)
+		prefix, rest, rec, ok := salvage[runrecord.Sample](line)
 		if ok && rec.ID != "" {
 			s.put(rec)
 			good.Write(rest)
@@ -584,7 +584,7 @@ func appendFile(path string, data []byte) error {
 	return nil
 }
 
-func (s *Store) put(rec runlog.Sample) {
+func (s *Store) put(rec runrecord.Sample) {
 	if _, ok := s.samples[rec.ID]; !ok {
 		s.order = append(s.order, rec.ID)
 	}
@@ -671,13 +671,13 @@ func (s *Store) fail(err error) error {
 }
 
 // Append writes one record; see AppendWith.
-func (s *Store) Append(rec runlog.Sample) error { return s.AppendWith(rec, nil) }
+func (s *Store) Append(rec runrecord.Sample) error { return s.AppendWith(rec, nil) }
 
 // AppendWith writes one record and the model calls it paid for, and returns
 // once both are fsync'd, so a record AppendWith acknowledged survives a
 // crash. The usage line goes first: one without its record is dropped at
 // the next Open. After a failure every append fails with that first error.
-func (s *Store) AppendWith(rec runlog.Sample, calls []llm.CallRecord) error {
+func (s *Store) AppendWith(rec runrecord.Sample, calls []llm.CallRecord) error {
 	b, err := json.Marshal(rec)
 	if err != nil {
 		return fmt.Errorf("run store: encode %s: %w", rec.ID, err)
@@ -759,10 +759,10 @@ func (s *Store) commit(seq uint64) error {
 }
 
 // Samples returns the current record of every sample, in first-seen order.
-func (s *Store) Samples() []runlog.Sample {
+func (s *Store) Samples() []runrecord.Sample {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]runlog.Sample, 0, len(s.order))
+	out := make([]runrecord.Sample, 0, len(s.order))
 	for _, id := range s.order {
 		out = append(out, s.samples[id])
 	}
@@ -823,28 +823,28 @@ func (s *Store) Compact(order []string) error {
 	}
 
 	var buf bytes.Buffer
-	recs, spans := make([]runlog.Sample, len(ids)), make([]runlog.Span, len(ids))
+	recs, spans := make([]runrecord.Sample, len(ids)), make([]runrecord.Span, len(ids))
 	for i, id := range ids {
 		b, err := json.Marshal(s.samples[id])
 		if err != nil {
 			return fmt.Errorf("run store: encode %s: %w", id, err)
 		}
-		recs[i], spans[i] = s.samples[id], runlog.Span{Off: int64(buf.Len()), Len: int64(len(b) + 1)}
+		recs[i], spans[i] = s.samples[id], runrecord.Span{Off: int64(buf.Len()), Len: int64(len(b) + 1)}
 		buf.Write(b)
 		buf.WriteByte('\n')
 	}
 	if err := s.compactPrompts(ids); err != nil {
 		return err
 	}
-	if err := WriteFileAtomic(filepath.Join(s.dir, runlog.SamplesFile), buf.Bytes()); err != nil {
+	if err := WriteFileAtomic(filepath.Join(s.dir, runrecord.SamplesFile), buf.Bytes()); err != nil {
 		return err
 	}
 	// The viewer's index of the samples, so a large run's first page
 	// decodes only its own lines; a later append makes it stale.
-	if err := runlog.WriteSampleIndex(s.dir, runlog.NewSampleIndex(recs, spans)); err != nil {
+	if err := runrecord.WriteSampleIndex(s.dir, runrecord.NewSampleIndex(recs, spans)); err != nil {
 		return fmt.Errorf("run store: %w", err)
 	}
-	f, err := s.openLog(runlog.SamplesFile)
+	f, err := s.openLog(runrecord.SamplesFile)
 	if err != nil {
 		return err
 	}
@@ -898,7 +898,7 @@ func (s *Store) CheckConfig(hash string) error {
 	var prev struct {
 		ConfigHash string `json:"config_hash"`
 	}
-	if _, err := s.ReadJSON(runlog.ManifestFile, &prev); err != nil {
+	if _, err := s.ReadJSON(runrecord.ManifestFile, &prev); err != nil {
 		return err
 	}
 	kept, err := os.ReadFile(filepath.Join(s.dir, ConfigHashFile))
@@ -916,7 +916,7 @@ func (s *Store) CheckConfig(hash string) error {
 	s.mu.Unlock()
 	if prev.ConfigHash == "" && len(kept) == 0 && n > 0 {
 		return fmt.Errorf("run directory %s holds %d samples but no record of the config that made them (%s and %s are missing); "+
-			"use another --out or remove the directory", s.dir, n, runlog.ManifestFile, ConfigHashFile)
+			"use another --out or remove the directory", s.dir, n, runrecord.ManifestFile, ConfigHashFile)
 	}
 	if len(kept) == 0 {
 		return WriteFileAtomic(filepath.Join(s.dir, ConfigHashFile), []byte(hash+"\n"))
@@ -929,8 +929,8 @@ func (s *Store) CheckConfig(hash string) error {
 // IDs not in ids are dropped); the caller holds mu. It
 // streams line by line so prompts never all sit in memory at once.
 func (s *Store) compactPrompts(ids []string) error {
-	path := filepath.Join(s.dir, runlog.PromptsFile)
-	idx, err := runlog.IndexPrompts(path)
+	path := filepath.Join(s.dir, runrecord.PromptsFile)
+	idx, err := runrecord.IndexPrompts(path)
 	if err != nil || len(idx) == 0 {
 		return err
 	}
@@ -939,7 +939,7 @@ func (s *Store) compactPrompts(ids []string) error {
 		return fmt.Errorf("run store: %w", err)
 	}
 	defer src.Close()
-	tmp, err := os.CreateTemp(s.dir, "."+runlog.PromptsFile+".tmp*")
+	tmp, err := os.CreateTemp(s.dir, "."+runrecord.PromptsFile+".tmp*")
 	if err != nil {
 		return fmt.Errorf("run store: %w", err)
 	}
@@ -1041,8 +1041,8 @@ func (s *Store) WriteFileWith(name string, b []byte, calls []llm.CallRecord) err
 }
 
 // ErrDamaged is wrapped by ReadJSON's error for a file that exists but
-// does not decode (runlog.ErrDamaged, so runners need not import the store).
-var ErrDamaged = runlog.ErrDamaged
+// does not decode (runrecord.ErrDamaged, so runners need not import the store).
+var ErrDamaged = runrecord.ErrDamaged
 
 // ReadJSON reads name inside the run directory into v. It reports false when
 // the file does not exist.

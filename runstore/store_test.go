@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 func TestStoreResume(t *testing.T) {
@@ -17,7 +17,7 @@ func TestStoreResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, rec := range []runlog.Sample{
+	for _, rec := range []runrecord.Sample{
 		{ID: "m/a", Pred: "3", Valid: true},
 		{ID: "m/b", Error: "timeout"},
 		{ID: "m/c", Pred: "1", Valid: true},
@@ -29,7 +29,7 @@ func TestStoreResume(t *testing.T) {
 	s.Close()
 
 	// Simulate a process killed mid-write: a torn JSON line without newline.
-	path := filepath.Join(dir, runlog.SamplesFile)
+	path := filepath.Join(dir, runrecord.SamplesFile)
 	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(`{"id":"m/d","pred":"`)
 	f.Close()
@@ -48,7 +48,7 @@ func TestStoreResume(t *testing.T) {
 			t.Errorf("Done(%s) = %v, want %v", tc.id, got, tc.done)
 		}
 	}
-	if err := s.Append(runlog.Sample{ID: "m/b", Pred: "2", Valid: true}); err != nil {
+	if err := s.Append(runrecord.Sample{ID: "m/b", Pred: "2", Valid: true}); err != nil {
 		t.Fatal(err)
 	}
 	if !s.Done("m/b") {
@@ -61,7 +61,7 @@ func TestStoreResume(t *testing.T) {
 	if err := s.Compact([]string{"m/c", "m/b", "m/a"}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := runlog.ReadSamples(path)
+	got, err := runrecord.ReadSamples(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,10 +77,10 @@ func TestStoreResume(t *testing.T) {
 		t.Errorf("compacted log has %d lines, want 3", n)
 	}
 	// Appends after compaction go to the end.
-	if err := s.Append(runlog.Sample{ID: "m/e", Valid: true}); err != nil {
+	if err := s.Append(runrecord.Sample{ID: "m/e", Valid: true}); err != nil {
 		t.Fatal(err)
 	}
-	got, _ = runlog.ReadSamples(path)
+	got, _ = runrecord.ReadSamples(path)
 	if len(got) != 4 || got[3].ID != "m/e" {
 		t.Errorf("after append: %+v", got)
 	}
@@ -118,17 +118,17 @@ func TestStorePromptsInCallRecord(t *testing.T) {
 	}
 	prompt := "prompt of a <tag> & \"quotes\""
 	calls := []llm.CallRecord{ask("a retrieval query", false), ask(prompt+" (first draw)", true), ask(prompt, true)}
-	if err := s.AppendWith(runlog.Sample{ID: "m/a", Prompt: prompt, Valid: true}, calls); err != nil {
+	if err := s.AppendWith(runrecord.Sample{ID: "m/a", Prompt: prompt, Valid: true}, calls); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Compact([]string{"m/a"}); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
-	if _, err := os.Stat(filepath.Join(dir, runlog.PromptsFile)); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("%s written (%v)", runlog.PromptsFile, err)
+	if _, err := os.Stat(filepath.Join(dir, runrecord.PromptsFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("%s written (%v)", runrecord.PromptsFile, err)
 	}
-	if strings.Contains(mustRead(t, filepath.Join(dir, runlog.SamplesFile)), "prompt of") {
+	if strings.Contains(mustRead(t, filepath.Join(dir, runrecord.SamplesFile)), "prompt of") {
 		t.Error("samples.jsonl must not carry prompts")
 	}
 	cr, err := OpenCalls(dir)
@@ -162,13 +162,13 @@ func TestStoreCompactsOldPrompts(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	path := filepath.Join(dir, runlog.PromptsFile)
+	path := filepath.Join(dir, runrecord.PromptsFile)
 	var old []byte
 	for _, p := range [][2]string{{"m/b", "first prompt of b"}, {"m/a", "prompt of a"}, {"m/b", "second prompt of b"}} {
-		if err := s.Append(runlog.Sample{ID: p[0], Valid: true}); err != nil {
+		if err := s.Append(runrecord.Sample{ID: p[0], Valid: true}); err != nil {
 			t.Fatal(err)
 		}
-		line, err := runlog.EncodePrompt(p[0], p[1])
+		line, err := runrecord.EncodePrompt(p[0], p[1])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -187,7 +187,7 @@ func TestStoreCompactsOldPrompts(t *testing.T) {
 		t.Fatalf("prompts.jsonl has %d lines, want %d:\n%s", len(lines), len(want), b)
 	}
 	for i, w := range want {
-		id, p, err := runlog.DecodePrompt([]byte(lines[i]))
+		id, p, err := runrecord.DecodePrompt([]byte(lines[i]))
 		if err != nil || id != w[0] || p != w[1] {
 			t.Errorf("line %d = (%q, %q, %v), want (%q, %q)", i+1, id, p, err, w[0], w[1])
 		}

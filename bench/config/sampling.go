@@ -7,14 +7,14 @@ import (
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/methods/registry"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
-// Where a request setting came from: runlog's names.
+// Where a request setting came from: runrecord's names.
 const (
-	FromSource = runlog.FromSource
-	FromOwn    = runlog.FromOwn
-	FromConfig = runlog.FromConfig
+	FromSource = runrecord.FromSource
+	FromOwn    = runrecord.FromOwn
+	FromConfig = runrecord.FromConfig
 )
 
 // PurposeDefault is the default request settings of one call purpose of

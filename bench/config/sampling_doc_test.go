@@ -9,7 +9,7 @@ import (
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
-	"github.com/memharness/memharness/releases/lifememrel"
+	"github.com/memharness/memharness/releasepacks/lifememrel"
 )
 
 // agentParamsText renders sampling settings as a YAML flow mapping, in the

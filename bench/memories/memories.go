@@ -17,6 +17,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/memharness/memharness/behaviorrun"
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/internal/fsname"
 	"github.com/memharness/memharness/internal/nearest"
@@ -25,8 +26,7 @@ import (
 	"github.com/memharness/memharness/methods/agent"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/methods/registry"
-	"github.com/memharness/memharness/prediction"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // Method is one method of a run that kept memory: a prediction method
@@ -128,7 +128,7 @@ func Methods(run string, reg *registry.Registry, agentKinds *lifelong.Methods) (
 // from the config recorded in the manifest.
 func configKinds(run string) map[string]string {
 	kinds := map[string]string{}
-	man, err := runlog.ReadManifest(filepath.Join(run, runlog.ManifestFile))
+	man, err := runrecord.ReadManifest(filepath.Join(run, runrecord.ManifestFile))
 	if err != nil {
 		return kinds
 	}
@@ -143,7 +143,7 @@ func configKinds(run string) map[string]string {
 			if name == "" {
 				name = m.Kind
 			}
-			kinds[prediction.SafeName(name)] = m.Kind
+			kinds[behaviorrun.SafeName(name)] = m.Kind
 		}
 	}
 	// Lifelong configs list their agent methods in their own block.
@@ -334,7 +334,7 @@ func ShowUser(w io.Writer, run string, m Method, user string, asJSON bool) error
 		Counters: scalarMeta(mem.Meta), Text: mem.Text}
 	d.noText = m.show.NoText
 	if m.show.Detail != nil {
-		ckptDir := filepath.Join(run, filepath.Dir(prediction.CheckpointPath(user, "")))
+		ckptDir := filepath.Join(run, filepath.Dir(behaviorrun.CheckpointPath(user, "")))
 		if d.kind, err = m.show.Detail(ckptDir, mem); err != nil {
 			return fmt.Errorf("%s: user %s: %w", m.Name, user, err)
 		}

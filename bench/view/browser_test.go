@@ -18,7 +18,7 @@ import (
 	"github.com/memharness/memharness/bench"
 	"github.com/memharness/memharness/bench/view"
 	"github.com/memharness/memharness/envs"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 	"github.com/memharness/memharness/runstore"
 )
 
@@ -164,7 +164,7 @@ func TestViewerClickThrough(t *testing.T) {
 	}
 	sh.take(ctx, "home")
 	click(t, ctx, `#runs a[href*="viewdemo"]`)
-	man, err := runlog.ReadManifest(filepath.Join(run, runlog.ManifestFile))
+	man, err := runrecord.ReadManifest(filepath.Join(run, runrecord.ManifestFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +189,7 @@ func TestViewerClickThrough(t *testing.T) {
 
 	// The sample list, then the first PraMem sample.
 	click(t, ctx, "#nav-samples")
-	samples, err := runlog.ReadSamples(filepath.Join(run, runlog.SamplesFile))
+	samples, err := runrecord.ReadSamples(filepath.Join(run, runrecord.SamplesFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +197,7 @@ func TestViewerClickThrough(t *testing.T) {
 		t.Errorf("list shows %s samples, samples.jsonl has %d", got, len(samples))
 	}
 	sh.take(ctx, "samples")
-	var want runlog.Sample
+	var want runrecord.Sample
 	for _, s := range samples {
 		if s.Method == "pramem" {
 			want = s
@@ -375,7 +375,7 @@ func TestViewerSearchSortInstance(t *testing.T) {
 	ctx := browser(t, bin)
 	sh := shots{t, t.TempDir()}
 	run := filepath.Join(root, "viewdemo")
-	samples, err := runlog.ReadSamples(filepath.Join(run, runlog.SamplesFile))
+	samples, err := runrecord.ReadSamples(filepath.Join(run, runrecord.SamplesFile))
 	if err != nil {
 		t.Fatal(err)
 	}

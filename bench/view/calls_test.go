@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 	"github.com/memharness/memharness/runstore"
 )
 
@@ -19,7 +19,7 @@ func TestCallsPages(t *testing.T) {
 		return llm.CallRecord{Purpose: purpose, Usage: llm.Usage{PromptTokens: 7, CompletionTokens: 2}, Exchange: &llm.Exchange{
 			Messages: []llm.Message{{Role: "user", Content: "asked <script>alert(1)</script> about " + purpose}}, Text: text, Affinity: "u001"}}
 	}
-	must(t, st.AppendWith(runlog.Sample{ID: "rag/u001/new", Method: "rag", User: "u001"}, []llm.CallRecord{call("predict", "not a rating"), call("predict", "Rating: 3")}))
+	must(t, st.AppendWith(runrecord.Sample{ID: "rag/u001/new", Method: "rag", User: "u001"}, []llm.CallRecord{call("predict", "not a rating"), call("predict", "Rating: 3")}))
 	must(t, st.WriteJSONWith("checkpoints/u001/pramem-abc-round-001.json", map[string]int{"round": 1}, []llm.CallRecord{call("pramem.reflect", "- likes drama")}))
 	st.Close()
 

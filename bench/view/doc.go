@@ -13,7 +13,7 @@
 // fetched from the network.
 //
 // Large runs stay fast: a run's samples are listed from its sample index
-// (runlog.SampleIndexFile, written when the run's samples are compacted and
+// (runrecord.SampleIndexFile, written when the run's samples are compacted and
 // rebuilt when samples.jsonl changed), a sample shown in full is read from
 // its own line, lists are paginated (PageSize rows), and prompts are read
 // one sample at a time from the call record (prompts.jsonl in older runs).

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 	"github.com/memharness/memharness/runstore"
 )
 
@@ -31,7 +31,7 @@ type Draw struct {
 // draws lists every draw of sample s in the order they were made, read
 // from the run's call record. Nil when the record holds no call of s, and
 // on a static page for a sample drawn once.
-func (ri *runIndex) draws(s *runlog.Sample) []Draw {
+func (ri *runIndex) draws(s *runrecord.Sample) []Draw {
 	var calls []runstore.Call
 	var err error
 	if ri.static {
@@ -88,7 +88,7 @@ func redrawnCalls(ri *runIndex) (map[string][]runstore.Call, error) {
 // the line's calls judged under the purpose of its last judged call (the
 // answer is the last thing a sample asks; a summary or query made before
 // it is not a draw), and any failed call.
-func drawsOf(s *runlog.Sample, calls []runstore.Call) []Draw {
+func drawsOf(s *runrecord.Sample, calls []runstore.Call) []Draw {
 	first := 0
 	for i, c := range calls {
 		if c.Index == 0 {

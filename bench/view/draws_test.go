@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 	"github.com/memharness/memharness/runstore"
 )
 
@@ -26,7 +26,7 @@ func TestSampleDrawsFromRecord(t *testing.T) {
 				Messages: []llm.Message{{Role: "user", Content: "rate it"}}, Text: text, Reasoning: "thinking about " + purpose}}
 	}
 	id := "rag/u001/redrawn"
-	must(t, st.AppendWith(runlog.Sample{ID: id, Method: "rag", User: "u001", Field: "rating", Kind: "multi_class", Label: "4", Pred: "3", Valid: true,
+	must(t, st.AppendWith(runrecord.Sample{ID: id, Method: "rag", User: "u001", Field: "rating", Kind: "multi_class", Label: "4", Pred: "3", Valid: true,
 		Attempts: 3, Raw: "Rating: 3"}, []llm.CallRecord{
 		call("summary", "a summary", true, false, 5),
 		call("predict", long, true, true, 11),
@@ -86,7 +86,7 @@ func TestSampleDrawsOldRun(t *testing.T) {
 func TestDrawsOfResumedSample(t *testing.T) {
 	// A resumed run journals the redone sample again: the last line is the
 	// sample shown, and the calls page numbers across both lines.
-	s := &runlog.Sample{ID: "m/x", Kind: "binary", Pred: "1", Valid: true}
+	s := &runrecord.Sample{ID: "m/x", Kind: "binary", Pred: "1", Valid: true}
 	rec := func(i int, failed bool) runstore.Call {
 		c := runstore.Call{Unit: "sample:m/x", Index: i}
 		c.Purpose, c.Judged, c.Failed = "predict", !failed, failed

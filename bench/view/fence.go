@@ -51,7 +51,7 @@ func openFile(base, path string) (*os.File, error) {
 }
 
 // statFile is os.Stat of path inside base; it also tells a caller that
-// hands path to a reader of its own (SQLite, runlog) that path resolves
+// hands path to a reader of its own (SQLite, runrecord) that path resolves
 // inside base.
 func statFile(base, path string) (fs.FileInfo, error) {
 	r, rel, err := within(base, path)

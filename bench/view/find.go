@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/lifelong"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // sortKeys are the sample-list columns that sort, by their query name.
@@ -35,12 +35,12 @@ func (ri *runIndex) newQuery(q string) (*query, func()) {
 	}
 	qq := &query{q: strings.ToLower(q)}
 	var files []*os.File
-	if f, err := openFile(ri.dir, filepath.Join(ri.dir, runlog.SamplesFile)); err == nil {
+	if f, err := openFile(ri.dir, filepath.Join(ri.dir, runrecord.SamplesFile)); err == nil {
 		qq.samples, files = f, append(files, f)
 	}
 	ri.prompt("") // index the prompts of a run that kept prompts.jsonl
 	if len(ri.prompts) > 0 {
-		if f, err := openFile(ri.dir, filepath.Join(ri.dir, runlog.PromptsFile)); err == nil {
+		if f, err := openFile(ri.dir, filepath.Join(ri.dir, runrecord.PromptsFile)); err == nil {
 			qq.prompts, files = f, append(files, f)
 		}
 	}
@@ -61,7 +61,7 @@ func (ri *runIndex) matches(i int, q *query) (ok, unread bool) {
 	s := &ri.samples[i]
 	texts := []string{s.ID, s.Pred}
 	if q.samples != nil {
-		if full, err := runlog.ReadSampleAt(q.samples, ri.spans[i]); err == nil {
+		if full, err := runrecord.ReadSampleAt(q.samples, ri.spans[i]); err == nil {
 			texts = append(texts, full.Raw)
 		}
 	}
@@ -73,7 +73,7 @@ func (ri *runIndex) matches(i int, q *query) (ok, unread bool) {
 	var p string
 	var err error
 	if sp, ok := ri.prompts[s.ID]; ok && q.prompts != nil {
-		p, err = runlog.ReadPrompt(q.prompts, sp)
+		p, err = runrecord.ReadPrompt(q.prompts, sp)
 	} else if len(ri.prompts) == 0 {
 		p, err = ri.recordedPrompt(s.ID)
 	}
@@ -178,7 +178,7 @@ func labelText(kind, v string) string {
 
 // instanceOf is a sample's instance: its ID without the "<method>/" prefix,
 // the same for every method that answered the question.
-func instanceOf(s *runlog.Sample) string {
+func instanceOf(s *runrecord.Sample) string {
 	return strings.TrimPrefix(s.ID, s.Method+"/")
 }
 
@@ -220,7 +220,7 @@ type RunStatus struct {
 
 // runStatus reads the state from the manifest and the headline metric from
 // the report's CSVs, without loading the samples.
-func runStatus(dir string, m runlog.Manifest) RunStatus {
+func runStatus(dir string, m runrecord.Manifest) RunStatus {
 	st := RunStatus{State: "running or stopped"}
 	if m.Finished != nil {
 		st.State = "finished"
@@ -289,7 +289,7 @@ func readCSV(path string) ([][]string, error) {
 
 // plannedText is the home page's sample count: a lifelong run plans
 // episodes, not samples, so it says so instead of "0".
-func plannedText(dir string, m runlog.Manifest) string {
+func plannedText(dir string, m runrecord.Manifest) string {
 	if m.Samples > 0 {
 		return strconv.Itoa(m.Samples)
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 	"github.com/memharness/memharness/runstore"
 )
 
@@ -26,7 +26,7 @@ func writeCompareRun(t *testing.T, dir string) {
 	var order []string
 	for _, m := range []string{"truncation", "pramem"} {
 		for i, inst := range []string{"omni/u1/3/liked", "omni/u2/5/liked"} {
-			s := runlog.Sample{ID: m + "/" + inst, Method: m, Dataset: "omnibehavior", User: fmt.Sprintf("u%d", i+1), Field: "liked",
+			s := runrecord.Sample{ID: m + "/" + inst, Method: m, Dataset: "omnibehavior", User: fmt.Sprintf("u%d", i+1), Field: "liked",
 				Kind: "binary", Label: "1", Pred: fmt.Sprint(i), Valid: true, Attempts: 1, Raw: fmt.Sprintf("Answer: %s by %s", map[int]string{0: "No", 1: "Yes"}[i], m),
 				Calls: 1, PromptTokens: 50 + i, CompletionTokens: 2, Prompt: "Will " + m + " like it? Instance " + inst}
 			if m == "pramem" && i == 0 {
@@ -40,7 +40,7 @@ func writeCompareRun(t *testing.T, dir string) {
 	}
 	must(t, st.Compact(order))
 	done := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	must(t, st.WriteJSON(runlog.ManifestFile, runlog.Manifest{Name: "cmp", Backbone: "sim", Methods: []string{"truncation", "pramem"},
+	must(t, st.WriteJSON(runrecord.ManifestFile, runrecord.Manifest{Name: "cmp", Backbone: "sim", Methods: []string{"truncation", "pramem"},
 		Samples: 4, Finished: &done, Config: map[string]any{"name": "cmp"}}))
 	st.Close()
 	// The store journals every call; the rejected draw of pramem/omni/u1/3/liked
@@ -148,12 +148,12 @@ func TestNoInlineScript(t *testing.T) {
 // A lifelong run plans episodes, not samples: the front page says so.
 func TestPlannedText(t *testing.T) {
 	dir := t.TempDir()
-	if got := plannedText(dir, runlog.Manifest{Samples: 12}); got != "12" {
+	if got := plannedText(dir, runrecord.Manifest{Samples: 12}); got != "12" {
 		t.Errorf("planned = %q, want 12", got)
 	}
 	must(t, os.MkdirAll(filepath.Join(dir, "lifelong"), 0o755))
 	must(t, os.WriteFile(filepath.Join(dir, "lifelong", "run.json"), []byte("{}"), 0o644))
-	if got := plannedText(dir, runlog.Manifest{}); !strings.Contains(got, "lifelong") {
+	if got := plannedText(dir, runrecord.Manifest{}); !strings.Contains(got, "lifelong") {
 		t.Errorf("planned = %q for a lifelong run", got)
 	}
 }

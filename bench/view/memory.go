@@ -8,12 +8,12 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/memharness/memharness/behaviorrun"
 	"github.com/memharness/memharness/internal/fsname"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/methods/agent/lifemem"
 	"github.com/memharness/memharness/methods/predict"
-	"github.com/memharness/memharness/prediction"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // maxShown caps how much of one stored file a page shows.
@@ -186,7 +186,7 @@ func memoryName(dir, method, user string) string {
 // methodKind is the kind of a run's method (by its memory folder name),
 // from the config the manifest records; the folder name itself when the
 // config does not say.
-func methodKind(man runlog.Manifest, method string) string {
+func methodKind(man runrecord.Manifest, method string) string {
 	b, err := json.Marshal(man.Config)
 	if err != nil {
 		return method
@@ -202,7 +202,7 @@ func methodKind(man runlog.Manifest, method string) string {
 		if name == "" {
 			name = m.Kind
 		}
-		if prediction.SafeName(name) == method {
+		if behaviorrun.SafeName(name) == method {
 			return m.Kind
 		}
 	}

@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memharness/memharness/methods/predict"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // PageSize is how many samples one list page shows.
@@ -125,7 +125,7 @@ type RunData struct {
 
 func runData(ri *runIndex, l links) (RunData, error) {
 	d := RunData{Warnings: ri.manifest.DataWarnings}
-	b, err := readFile(ri.dir, filepath.Join(ri.dir, runlog.ManifestFile))
+	b, err := readFile(ri.dir, filepath.Join(ri.dir, runrecord.ManifestFile))
 	if err != nil {
 		return d, err
 	}
@@ -133,7 +133,7 @@ func runData(ri *runIndex, l links) (RunData, error) {
 	if d.Config, err = readText(ri.dir, filepath.Join(ri.dir, "config.yaml")); err != nil {
 		return d, err
 	}
-	if u, err := readFile(ri.dir, filepath.Join(ri.dir, runlog.UsageFile)); err == nil {
+	if u, err := readFile(ri.dir, filepath.Join(ri.dir, runrecord.UsageFile)); err == nil {
 		d.Usage = clip(prettyJSON(u))
 	}
 	tables, figures := reportFiles(ri.dir)
@@ -176,7 +176,7 @@ func runData(ri *runIndex, l links) (RunData, error) {
 			d.Transcripts = append(d.Transcripts, Link{Label: m, URL: l.transcripts(m, st[0])})
 		}
 	}
-	for _, name := range []string{runlog.ChunksFile, runlog.PromptsFile} {
+	for _, name := range []string{runrecord.ChunksFile, runrecord.PromptsFile} {
 		if _, err := statFile(ri.dir, filepath.Join(ri.dir, name)); err == nil {
 			d.PromptsKept = true
 		}
@@ -302,7 +302,7 @@ const staticPromptLimit = 3000
 
 // SampleData is one sample in full.
 type SampleData struct {
-	runlog.Sample
+	runrecord.Sample
 	Outcome        string
 	Prompt         string
 	PromptKept     bool

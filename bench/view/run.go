@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/memharness/memharness/methods/registry"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 	"github.com/memharness/memharness/runstore"
 )
 
@@ -47,7 +47,7 @@ func discover(root string) ([]Entry, error) {
 			return nil
 		}
 		switch d.Name() {
-		case runlog.ManifestFile:
+		case runrecord.ManifestFile:
 			out = append(out, Entry{Rel: filepath.ToSlash(filepath.Dir(rel))})
 		case "sweep.md":
 			out = append(out, Entry{Rel: filepath.ToSlash(filepath.Dir(rel)), Sweep: true})
@@ -62,7 +62,7 @@ func discover(root string) ([]Entry, error) {
 }
 
 // runIndex is one run's data, loaded once and shared by every request.
-// Its samples come from the run's sample index (runlog.SampleIndex): each
+// Its samples come from the run's sample index (runrecord.SampleIndex): each
 // holds the fields the list shows, filters and sorts by; a sample shown in
 // full is read from its line (full).
 type runIndex struct {
@@ -70,9 +70,9 @@ type runIndex struct {
 	// kinds are the prediction method kinds whose entries say how to show
 	// their memories.
 	kinds    *registry.Registry
-	manifest runlog.Manifest
-	samples  []runlog.Sample
-	spans    []runlog.Span
+	manifest runrecord.Manifest
+	samples  []runrecord.Sample
+	spans    []runrecord.Span
 	byIDOnce sync.Once
 	byID     map[string]int // built at first lookup: the list needs none
 	methods  []string
@@ -82,7 +82,7 @@ type runIndex struct {
 	// prompts indexes prompts.jsonl, which runs from before the call
 	// record kept; newer runs read a prompt from the call record.
 	promptOnce sync.Once
-	prompts    map[string]runlog.Span
+	prompts    map[string]runrecord.Span
 	promptErr  error
 
 	// static is set while a static report is written: it reads the
@@ -97,16 +97,16 @@ type runIndex struct {
 
 	callOnce sync.Once
 	calls    *runstore.CallRecord
-	units    map[string][]runlog.Span
+	units    map[string][]runrecord.Span
 	callErr  error
 	cells    cellCache // lifelong cells' agent calls by step
 }
 
 func loadRun(dir string, kinds *registry.Registry) (*runIndex, error) {
-	if _, err := statFile(dir, filepath.Join(dir, runlog.ManifestFile)); err != nil {
+	if _, err := statFile(dir, filepath.Join(dir, runrecord.ManifestFile)); err != nil {
 		return nil, err
 	}
-	man, err := runlog.ReadManifest(filepath.Join(dir, runlog.ManifestFile))
+	man, err := runrecord.ReadManifest(filepath.Join(dir, runrecord.ManifestFile))
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +118,7 @@ func loadRun(dir string, kinds *registry.Registry) (*runIndex, error) {
 	if err != nil {
 		return nil, err
 	}
-	ri.samples, ri.spans = make([]runlog.Sample, x.Count()), make([]runlog.Span, x.Count())
+	ri.samples, ri.spans = make([]runrecord.Sample, x.Count()), make([]runrecord.Span, x.Count())
 	seen := [3]map[string]bool{{}, {}, {}}
 	for i := range ri.samples {
 		ri.samples[i], ri.spans[i] = x.Lite(i), x.Span(i)
@@ -146,23 +146,23 @@ func loadRun(dir string, kinds *registry.Registry) (*runIndex, error) {
 // samples.jsonl, else one built from it, which is kept on disk for the
 // next viewer when the run has finished (a running run's samples change;
 // a folder the viewer may not write keeps none).
-func sampleIndex(dir string, man runlog.Manifest) (*runlog.SampleIndex, error) {
-	if _, err := statFile(dir, filepath.Join(dir, runlog.SamplesFile)); errors.Is(err, fs.ErrNotExist) {
-		return &runlog.SampleIndex{}, nil
+func sampleIndex(dir string, man runrecord.Manifest) (*runrecord.SampleIndex, error) {
+	if _, err := statFile(dir, filepath.Join(dir, runrecord.SamplesFile)); errors.Is(err, fs.ErrNotExist) {
+		return &runrecord.SampleIndex{}, nil
 	} else if err != nil {
 		return nil, err
 	}
-	if _, err := statFile(dir, filepath.Join(dir, runlog.SampleIndexFile)); err == nil || errors.Is(err, fs.ErrNotExist) {
-		if x, err := runlog.LoadSampleIndex(dir); err == nil {
+	if _, err := statFile(dir, filepath.Join(dir, runrecord.SampleIndexFile)); err == nil || errors.Is(err, fs.ErrNotExist) {
+		if x, err := runrecord.LoadSampleIndex(dir); err == nil {
 			return x, nil
 		}
 	}
-	x, err := runlog.BuildSampleIndex(dir)
+	x, err := runrecord.BuildSampleIndex(dir)
 	if err != nil {
 		return nil, err
 	}
 	if man.Finished != nil {
-		_ = runlog.WriteSampleIndex(dir, x) // a cache: without it the next open rebuilds
+		_ = runrecord.WriteSampleIndex(dir, x) // a cache: without it the next open rebuilds
 	}
 	return x, nil
 }
@@ -180,13 +180,13 @@ func (ri *runIndex) lookup(id string) (int, bool) {
 }
 
 // full reads sample i's whole record (Raw, Error and all).
-func (ri *runIndex) full(i int) (runlog.Sample, error) {
-	f, err := openFile(ri.dir, filepath.Join(ri.dir, runlog.SamplesFile))
+func (ri *runIndex) full(i int) (runrecord.Sample, error) {
+	f, err := openFile(ri.dir, filepath.Join(ri.dir, runrecord.SamplesFile))
 	if err != nil {
-		return runlog.Sample{}, err
+		return runrecord.Sample{}, err
 	}
 	defer f.Close()
-	s, err := runlog.ReadSampleAt(f, ri.spans[i])
+	s, err := runrecord.ReadSampleAt(f, ri.spans[i])
 	if err == nil && s.ID != ri.samples[i].ID {
 		err = fmt.Errorf("samples.jsonl changed while the viewer ran: reload it (sample %d is %q, not %q)", i, s.ID, ri.samples[i].ID)
 	}
@@ -198,12 +198,12 @@ func (ri *runIndex) full(i int) (runlog.Sample, error) {
 // record (runstore.SamplePrompt).
 func (ri *runIndex) prompt(id string) (string, error) {
 	ri.promptOnce.Do(func() {
-		path := filepath.Join(ri.dir, runlog.PromptsFile)
+		path := filepath.Join(ri.dir, runrecord.PromptsFile)
 		if _, err := statFile(ri.dir, path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			ri.promptErr = err
 			return
 		}
-		ri.prompts, ri.promptErr = runlog.IndexPrompts(path)
+		ri.prompts, ri.promptErr = runrecord.IndexPrompts(path)
 	})
 	if ri.promptErr != nil {
 		return "", ri.promptErr
@@ -212,12 +212,12 @@ func (ri *runIndex) prompt(id string) (string, error) {
 	if !ok {
 		return ri.recordedPrompt(id)
 	}
-	f, err := openFile(ri.dir, filepath.Join(ri.dir, runlog.PromptsFile))
+	f, err := openFile(ri.dir, filepath.Join(ri.dir, runrecord.PromptsFile))
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
-	return runlog.ReadPrompt(f, sp)
+	return runrecord.ReadPrompt(f, sp)
 }
 
 // recordedPrompt is sample id's prompt from the call record.
@@ -241,7 +241,7 @@ func (ri *runIndex) recordedPrompt(id string) (string, error) {
 // and indexed by unit at first use.
 func (ri *runIndex) callsOf(unit string) ([]runstore.Call, error) {
 	ri.callOnce.Do(func() {
-		for _, name := range []string{runstore.UsageJournal, runlog.ChunksFile} {
+		for _, name := range []string{runstore.UsageJournal, runrecord.ChunksFile} {
 			if _, err := statFile(ri.dir, filepath.Join(ri.dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				ri.callErr = err
 				return
@@ -272,7 +272,7 @@ type Filter struct {
 }
 
 // outcomeOf classifies a sample for the outcome filter.
-func outcomeOf(s *runlog.Sample) string {
+func outcomeOf(s *runrecord.Sample) string {
 	switch {
 	case s.Error != "":
 		return "error"

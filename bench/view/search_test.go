@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // A search that misses reads every prompt; past its time budget it stops
@@ -49,7 +49,7 @@ func TestSearchIsBoundedAndSaysSo(t *testing.T) {
 func TestLostCallTextsKeepPagesUp(t *testing.T) {
 	root := t.TempDir()
 	writeRun(t, filepath.Join(root, "demo"), 30)
-	must(t, os.Remove(filepath.Join(root, "demo", runlog.ChunksFile)))
+	must(t, os.Remove(filepath.Join(root, "demo", runrecord.ChunksFile)))
 	s, err := NewServer(root, nil)
 	if err != nil {
 		t.Fatal(err)

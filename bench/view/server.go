@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/memharness/memharness/methods/registry"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // Server serves the runs and sweeps under one root directory.
@@ -60,10 +60,10 @@ type runStamp struct {
 
 func stampOf(dir string) runStamp {
 	var st runStamp
-	if fi, err := statFile(dir, filepath.Join(dir, runlog.SamplesFile)); err == nil {
+	if fi, err := statFile(dir, filepath.Join(dir, runrecord.SamplesFile)); err == nil {
 		st.samplesSize, st.samplesMod = fi.Size(), fi.ModTime()
 	}
-	if fi, err := statFile(dir, filepath.Join(dir, runlog.ManifestFile)); err == nil {
+	if fi, err := statFile(dir, filepath.Join(dir, runrecord.ManifestFile)); err == nil {
 		st.manifestSize, st.manifestMod = fi.Size(), fi.ModTime()
 	}
 	return st
@@ -187,11 +187,11 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 		rl := RunLink{Name: e.Rel, URL: serverLinks{e.Rel}.run()}
 		// The manifest alone: listing runs must not wait for their samples.
 		dir := filepath.Join(s.root, filepath.FromSlash(e.Rel))
-		mpath := filepath.Join(dir, runlog.ManifestFile)
+		mpath := filepath.Join(dir, runrecord.ManifestFile)
 		if _, err := statFile(s.root, mpath); err != nil {
 			continue // a manifest linked from outside the root
 		}
-		if m, err := runlog.ReadManifest(mpath); err == nil {
+		if m, err := runrecord.ReadManifest(mpath); err == nil {
 			rl.Backbone, rl.Model, rl.Data = m.Backbone, m.Model, m.DataSource
 			rl.Planned, rl.Status = plannedText(dir, m), runStatus(dir, m)
 			rl.Methods = strings.Join(m.Methods, ", ")

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 	"github.com/memharness/memharness/runstore"
 )
 
@@ -22,7 +22,7 @@ func TestCallsRefuseLinksOutsideTheRoot(t *testing.T) {
 	writeRun(t, outside, 30) // a run the viewer must not show
 	root := t.TempDir()
 	writeRun(t, filepath.Join(root, "demo"), 3)
-	for _, name := range []string{runstore.UsageJournal, runlog.ChunksFile} {
+	for _, name := range []string{runstore.UsageJournal, runrecord.ChunksFile} {
 		must(t, os.Remove(filepath.Join(root, "demo", name)))
 		must(t, os.Symlink(filepath.Join(outside, name), filepath.Join(root, "demo", name)))
 	}
@@ -44,13 +44,13 @@ func TestViewerFollowsARunBeingWritten(t *testing.T) {
 	must(t, err)
 	add := func(i int) {
 		id := fmt.Sprintf("rag/u%03d/%d", i%4, i)
-		must(t, st.AppendWith(runlog.Sample{ID: id, Method: "rag", User: fmt.Sprintf("u%03d", i%4), Valid: true, Pred: "1", Label: "1"},
+		must(t, st.AppendWith(runrecord.Sample{ID: id, Method: "rag", User: fmt.Sprintf("u%03d", i%4), Valid: true, Pred: "1", Label: "1"},
 			[]llm.CallRecord{{Purpose: "predict", Judged: true, Exchange: &llm.Exchange{Messages: []llm.Message{{Role: "user", Content: "prompt of " + id}}, Affinity: "u", Text: "1"}}}))
 	}
 	for i := range 5 {
 		add(i)
 	}
-	must(t, st.WriteJSON(runlog.ManifestFile, runlog.Manifest{Name: "demo", Samples: 12, Methods: []string{"rag"}}))
+	must(t, st.WriteJSON(runrecord.ManifestFile, runrecord.Manifest{Name: "demo", Samples: 12, Methods: []string{"rag"}}))
 	s, err := NewServer(root, nil)
 	must(t, err)
 	h := s.Handler()
@@ -67,7 +67,7 @@ func TestViewerFollowsARunBeingWritten(t *testing.T) {
 	}
 	must(t, st.Compact(order))
 	now := time.Now()
-	must(t, st.WriteJSON(runlog.ManifestFile, runlog.Manifest{Name: "demo", Samples: 12, Methods: []string{"rag"}, Finished: &now}))
+	must(t, st.WriteJSON(runrecord.ManifestFile, runrecord.Manifest{Name: "demo", Samples: 12, Methods: []string{"rag"}, Finished: &now}))
 	st.Close()
 	if _, body := get(t, h, "/samples?r=demo"); !strings.Contains(body, `<span id="total">12</span>`) {
 		t.Errorf("the list kept its first snapshot:\n%s", body)

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 	"github.com/memharness/memharness/runstore"
 )
 
@@ -37,11 +37,11 @@ func writeRun(t testing.TB, dir string, n int) {
 	// the store's Compact leaves them (their samples keep no call record).
 	var direct *bufio.Writer
 	var sf *os.File
-	var recs []runlog.Sample
-	var spans []runlog.Span
+	var recs []runrecord.Sample
+	var spans []runrecord.Span
 	var off int64
 	if n > 1000 {
-		sf, err = os.Create(filepath.Join(dir, runlog.SamplesFile))
+		sf, err = os.Create(filepath.Join(dir, runrecord.SamplesFile))
 		must(t, err)
 		direct = bufio.NewWriter(sf)
 	}
@@ -49,7 +49,7 @@ func writeRun(t testing.TB, dir string, n int) {
 	var order []string
 	for i := range n {
 		m := methods[i%3]
-		s := runlog.Sample{
+		s := runrecord.Sample{
 			ID: fmt.Sprintf("%s/u%03d/%d", m, i/3%50, i), Method: m, Dataset: "movielens", User: fmt.Sprintf("u%03d", i/3%50),
 			Index: i, Field: "movie_rating", Kind: "multiclass", Label: fmt.Sprint(1 + i%5), Pred: fmt.Sprint(1 + i%4),
 			Valid: i%17 != 0, Attempts: 1, Raw: fmt.Sprintf("Rating: %d", 1+i%4), Calls: 1, CachedCalls: i % 2,
@@ -67,7 +67,7 @@ func writeRun(t testing.TB, dir string, n int) {
 		if direct != nil {
 			b, _ := json.Marshal(s)
 			direct.Write(append(b, '\n'))
-			recs, spans = append(recs, s), append(spans, runlog.Span{Off: off, Len: int64(len(b) + 1)})
+			recs, spans = append(recs, s), append(spans, runrecord.Span{Off: off, Len: int64(len(b) + 1)})
 			off += int64(len(b) + 1)
 			continue
 		}
@@ -84,11 +84,11 @@ func writeRun(t testing.TB, dir string, n int) {
 	} else {
 		must(t, direct.Flush())
 		must(t, sf.Close())
-		must(t, runlog.WriteSampleIndex(dir, runlog.NewSampleIndex(recs, spans)))
+		must(t, runrecord.WriteSampleIndex(dir, runrecord.NewSampleIndex(recs, spans)))
 	}
-	man := runlog.Manifest{Name: "demo<b>", Backbone: "sim", Model: "m", DataSource: "synthetic", Methods: methods, Samples: n,
+	man := runrecord.Manifest{Name: "demo<b>", Backbone: "sim", Model: "m", DataSource: "synthetic", Methods: methods, Samples: n,
 		Config: map[string]any{"name": "demo"}}
-	if err := st.WriteJSON(runlog.ManifestFile, man); err != nil {
+	if err := st.WriteJSON(runrecord.ManifestFile, man); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()
@@ -204,7 +204,7 @@ func TestSampleFilterCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	samples, err := runlog.ReadSamples(filepath.Join(root, runlog.SamplesFile))
+	samples, err := runrecord.ReadSamples(filepath.Join(root, runrecord.SamplesFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,11 +336,11 @@ func BenchmarkOpenRun(b *testing.B) {
 		}
 	}
 	b.Run("indexed", open)
-	must(b, os.Remove(filepath.Join(run, runlog.SampleIndexFile)))
+	must(b, os.Remove(filepath.Join(run, runrecord.SampleIndexFile)))
 	b.Run("unindexed", open)
 }
 
-// The sample index agrees with runlog.ReadSamples: last record per ID,
+// The sample index agrees with runrecord.ReadSamples: last record per ID,
 // torn final line ignored, a malformed line elsewhere an error naming it.
 func TestReadSamples(t *testing.T) {
 	dir := t.TempDir()
@@ -358,14 +358,14 @@ func TestReadSamples(t *testing.T) {
 	for _, tt := range tests {
 		run := filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "_"))
 		must(t, os.MkdirAll(run, 0o755))
-		path := filepath.Join(run, runlog.SamplesFile)
+		path := filepath.Join(run, runrecord.SamplesFile)
 		must(t, os.WriteFile(path, []byte(tt.body), 0o644))
-		x, err := runlog.BuildSampleIndex(run)
-		var got []runlog.Sample
+		x, err := runrecord.BuildSampleIndex(run)
+		var got []runrecord.Sample
 		if err == nil {
 			f, _ := os.Open(path)
 			for i := range x.Count() {
-				s, err := runlog.ReadSampleAt(f, x.Span(i))
+				s, err := runrecord.ReadSampleAt(f, x.Span(i))
 				if err != nil {
 					t.Fatalf("%s: sample %d: %v", tt.name, i, err)
 				}
@@ -382,12 +382,12 @@ func TestReadSamples(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		want, err := runlog.ReadSamples(path)
+		want, err := runrecord.ReadSamples(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(got) != len(tt.ids) || len(want) != len(got) {
-			t.Fatalf("%s: %d samples (runlog %d), want %d", tt.name, len(got), len(want), len(tt.ids))
+			t.Fatalf("%s: %d samples (runrecord %d), want %d", tt.name, len(got), len(want), len(tt.ids))
 		}
 		for i := range got {
 			if got[i].ID != tt.ids[i] || got[i].Pred != tt.preds[i] || got[i] != want[i] {
@@ -413,7 +413,7 @@ func TestSampleIndexFollowsTheLog(t *testing.T) {
 	root := t.TempDir()
 	run := filepath.Join(root, "r")
 	writeRun(t, run, 30)
-	if _, err := runlog.LoadSampleIndex(run); err != nil {
+	if _, err := runrecord.LoadSampleIndex(run); err != nil {
 		t.Fatalf("the run's Compact left no usable index: %v", err)
 	}
 	total := func() string {
@@ -432,7 +432,7 @@ func TestSampleIndexFollowsTheLog(t *testing.T) {
 	// A resumed run appends (the index on disk is now stale).
 	st, err := runstore.Open(run)
 	must(t, err)
-	must(t, st.Append(runlog.Sample{ID: "rag/u999/1", Method: "rag", User: "u999", Field: "f", Valid: true, Pred: "1", Label: "1"}))
+	must(t, st.Append(runrecord.Sample{ID: "rag/u999/1", Method: "rag", User: "u999", Field: "f", Valid: true, Pred: "1", Label: "1"}))
 	st.Close()
 	if got := total(); got != "11" {
 		t.Errorf("after a resumed append rag samples %s, want 11", got)
@@ -442,7 +442,7 @@ func TestSampleIndexFollowsTheLog(t *testing.T) {
 	if _, body := get(t, s.Handler(), "/sample?r=r&id="+url.QueryEscape("rag/u999/1")); !strings.Contains(body, "u999") {
 		t.Errorf("appended sample's page lacks it:\n%.400s", body)
 	}
-	must(t, os.WriteFile(filepath.Join(run, runlog.SampleIndexFile), []byte{1, 2, 3}, 0o644))
+	must(t, os.WriteFile(filepath.Join(run, runrecord.SampleIndexFile), []byte{1, 2, 3}, 0o644))
 	if got := total(); got != "11" {
 		t.Errorf("with a damaged index rag samples %s, want 11", got)
 	}

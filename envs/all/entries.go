@@ -1,12 +1,12 @@
 package all
 
 import (
-	"github.com/memharness/memharness/envs/agentgym"
 	"github.com/memharness/memharness/envs/alfworld"
 	"github.com/memharness/memharness/envs/apibank"
 	"github.com/memharness/memharness/envs/dbbench"
 	"github.com/memharness/memharness/envs/mind2web"
 	"github.com/memharness/memharness/envs/miniwob"
+	"github.com/memharness/memharness/envs/scienceworld"
 	"github.com/memharness/memharness/envs/taubench"
 	"github.com/memharness/memharness/envs/toolqa"
 	"github.com/memharness/memharness/envs/webshop"
@@ -19,7 +19,7 @@ import (
 func entries() []Entry {
 	return []Entry{
 		alfworld.Entry(),
-		agentgym.Entry(),
+		scienceworld.Entry(),
 		apibank.Entry(),
 		taubench.EntryRetail(),
 		wikienv.EntryHotpotQA(),

@@ -6,7 +6,7 @@ import (
 )
 
 // TestExecProgram: Synapse's exec on small programs (the parity corpus in
-// releases/lifememrel checks 2,200 replies against Python itself).
+// releasepacks/lifememrel checks 2,200 replies against Python itself).
 func TestExecProgram(t *testing.T) {
 	click := Action{Kind: ClickXPath, Arg: "//a"}
 	tests := []struct {

@@ -17,14 +17,14 @@ import (
 
 	"github.com/memharness/memharness/accounting"
 	"github.com/memharness/memharness/backbone"
+	"github.com/memharness/memharness/behaviorrun"
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/bench/progress"
 	"github.com/memharness/memharness/datasets/omnibehavior"
 	"github.com/memharness/memharness/family"
 	"github.com/memharness/memharness/methods/predict"
-	"github.com/memharness/memharness/prediction"
 	"github.com/memharness/memharness/reports"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // Family is the behaviour-prediction family.
@@ -58,7 +58,7 @@ func (f *Family) Tasks() map[string]config.TaskShape {
 
 // DataUnchanged re-hashes the dataset files the manifest recorded.
 func (f *Family) DataUnchanged(cfg *config.Config, sums map[string]string) bool {
-	return prediction.DataUnchanged(cfg.Task, cfg.Dataset.Path, sums)
+	return behaviorrun.DataUnchanged(cfg.Task, cfg.Dataset.Path, sums)
 }
 
 // SweepReport: the variants of a prediction sweep are compared in the
@@ -118,7 +118,7 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	if err != nil {
 		return res, err
 	}
-	man := runlog.Manifest{
+	man := runrecord.Manifest{
 		Name: cfg.Name, Config: cfg, ConfigPath: run.ConfigPath, Variant: run.Variant,
 		HarnessVersion: family.HarnessVersion, GitCommit: backbone.GitCommit(), Backbone: back.Kind, Model: back.ModelName, BuildModel: back.BuildModelName,
 		Endpoints: back.Endpoints, DataSource: data.Source, DatasetSHA256: data.SHA256, DataWarnings: data.Warnings, Seed: cfg.Seed,
@@ -132,15 +132,15 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 
 	var failed atomic.Int64
 	var bar *progress.Reporter
-	opts := prediction.Options{
+	opts := behaviorrun.Options{
 		Dir: run.Dir, ConfigHash: hash, Methods: methods, Users: data.Users, Env: penv,
 		Workers: cfg.Eval.Concurrency, RetryBudget: cfg.Backbone.RetryBudget.Duration, Meter: back.Meter, Budget: back.Budget,
 		PrefixClasses: prefixClasses(cfg.Methods), PlanOrder: run.PlanOrder,
 		Priced: cfg.Backbone.Prices != nil, Manifest: man, ResolvedConfig: resolved,
-		Refuse: func(prev runlog.Manifest) error { return family.DifferentConfig(run.Dir, prev, cfg) }, // names the keys that changed
-		Events: prediction.Events{
+		Refuse: func(prev runrecord.Manifest) error { return family.DifferentConfig(run.Dir, prev, cfg) }, // names the keys that changed
+		Events: behaviorrun.Events{
 			Repaired: func(r string) { fmt.Fprintf(env.Err, "run %s: repaired: %s\n", cfg.Name, r) },
-			Planned: func(plan prediction.Plan, tally *accounting.Tally) {
+			Planned: func(plan behaviorrun.Plan, tally *accounting.Tally) {
 				fmt.Fprintf(env.Err, "run %s: %d samples (%d methods × %d instances) on %s, data: %s; %d already done\n",
 					cfg.Name, len(plan.Order), len(methods), len(plan.Order)/max(1, len(methods)), back.Describe(), data.Source, plan.Already())
 				bar = progress.New(env.Err, "run "+cfg.Name, len(plan.Jobs), progress.Options{Stats: func() string {
@@ -149,7 +149,7 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 					return line + back.Retries.Describe()
 				}})
 			},
-			Sample: func(rec runlog.Sample) {
+			Sample: func(rec runrecord.Sample) {
 				if rec.Error != "" {
 					failed.Add(1)
 				}
@@ -161,7 +161,7 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	}
 	opts.Plan, opts.PlanFailed = family.StoredPlan(ctx, env, f, cfg, run)
 	if run.Shard != nil {
-		opts.Seal = func(man *runlog.Manifest) error { return family.SealShard(run, man) }
+		opts.Seal = func(man *runrecord.Manifest) error { return family.SealShard(run, man) }
 		opts.Shard = true
 	}
 	if run.Report {
@@ -169,9 +169,9 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 		opts.Report = &ro
 		opts.Fingerprint = func() (string, error) { return family.Fingerprint(run.Dir, hash, ro) }
 	}
-	done, err := prediction.Execute(ctx, opts)
+	done, err := behaviorrun.Execute(ctx, opts)
 	res.Planned, res.Done, res.Errored, res.Artefacts = done.Planned, done.Done, done.Errored, done.Artefacts
-	var unfinished *prediction.Unfinished
+	var unfinished *behaviorrun.Unfinished
 	if errors.As(err, &unfinished) {
 		if err := family.StoppedAtCeiling(back.Budget, unfinished.Done, unfinished.Planned, "samples", ""); err != nil {
 			return res, err
@@ -193,7 +193,7 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	}
 	var identical []string
 	if run.Shard == nil { // a shard's slice says nothing of the whole run
-		identical = prediction.IdenticalAnswers(done.Samples)
+		identical = behaviorrun.IdenticalAnswers(done.Samples)
 	}
 	for _, w := range append(done.Warnings.Usage, identical...) {
 		fmt.Fprintf(env.Err, "warning: %s\n", w)
@@ -212,7 +212,7 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	}
 	if res.Errored > 0 {
 		return res, fmt.Errorf("%d samples failed (see the error field in %s); re-run the same command to retry them",
-			res.Errored, filepath.Join(run.Dir, runlog.SamplesFile))
+			res.Errored, filepath.Join(run.Dir, runrecord.SamplesFile))
 	}
 	return res, nil
 }

@@ -3,7 +3,7 @@ package behavior
 import "fmt"
 
 // identicalNote ends a run's final line when methods answered identically
-// (prediction.IdenticalAnswers), so the warning is not lost in scroll-back.
+// (behaviorrun.IdenticalAnswers), so the warning is not lost in scroll-back.
 func identicalNote(warnings []string) string {
 	switch len(warnings) {
 	case 0:

@@ -6,16 +6,16 @@ import (
 	"io"
 	"path/filepath"
 
+	"github.com/memharness/memharness/behaviorrun"
 	"github.com/memharness/memharness/family"
 	"github.com/memharness/memharness/methods/predict"
-	"github.com/memharness/memharness/prediction"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 	"github.com/memharness/memharness/runstore"
 )
 
 // MergeShards rebuilds the whole run's plan (loading the data, never a
 // model) and writes every shard's samples in plan order, as Compact would.
-func (f *Family) MergeShards(_ context.Context, env family.Env, m family.Merging, man *runlog.Manifest) error {
+func (f *Family) MergeShards(_ context.Context, env family.Env, m family.Merging, man *runrecord.Manifest) error {
 	cfg, runDir := m.Config, m.RunDir
 	quiet := env
 	quiet.Err = io.Discard // the shards said the loader's notes already
@@ -31,7 +31,7 @@ func (f *Family) MergeShards(_ context.Context, env family.Env, m family.Merging
 		}
 		methods[i] = m
 	}
-	order := prediction.PlanOrder(methods, data.Users)
+	order := behaviorrun.PlanOrder(methods, data.Users)
 	n, err := runstore.MergeSamples(family.ShardsOf(m.Shards), order, runDir)
 	if err != nil {
 		return err
@@ -39,10 +39,10 @@ func (f *Family) MergeShards(_ context.Context, env family.Env, m family.Merging
 	man.Samples = n
 	// Methods that answered identically are judged over the whole run, as
 	// one process does (a shard's slice says nothing of it).
-	samples, err := runlog.ReadSamples(filepath.Join(runDir, runlog.SamplesFile))
+	samples, err := runrecord.ReadSamples(filepath.Join(runDir, runrecord.SamplesFile))
 	if err != nil {
 		return fmt.Errorf("merge: read the merged samples: %w", err)
 	}
-	man.DataWarnings = prediction.WithIdenticalAnswers(man.DataWarnings, samples)
+	man.DataWarnings = behaviorrun.WithIdenticalAnswers(man.DataWarnings, samples)
 	return runstore.MergePrompts(family.ShardsOf(m.Shards), order, runDir)
 }

@@ -17,8 +17,8 @@ import (
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/pramem"
 	"github.com/memharness/memharness/methods/predict"
-	"github.com/memharness/memharness/releases/pramemrel"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/releasepacks/pramemrel"
+	"github.com/memharness/memharness/runrecord"
 	"github.com/memharness/memharness/runstore"
 )
 
@@ -174,7 +174,7 @@ func (ps promptsSetup) rewriteData(users []behavior.UserSet) {
 }
 
 // stamp records the prompts, profile and tokenizer in the manifest.
-func (ps promptsSetup) stamp(m *runlog.Manifest, cfg *config.Config, tokenizer string) {
+func (ps promptsSetup) stamp(m *runrecord.Manifest, cfg *config.Config, tokenizer string) {
 	m.Tokenizer = tokenizer
 	m.Prompts = ps.label
 	if ps.pack != nil {
@@ -187,40 +187,40 @@ func (ps promptsSetup) stamp(m *runlog.Manifest, cfg *config.Config, tokenizer s
 
 // provenance says, per method and stage, where the prompt, the request
 // settings and the answer parser come from.
-func (ps promptsSetup) provenance(cfg *config.Config) map[string]runlog.Provenance {
+func (ps promptsSetup) provenance(cfg *config.Config) map[string]runrecord.Provenance {
 	release := ps.label == config.PromptsRelease
-	prompt := runlog.FromOwn
+	prompt := runrecord.FromOwn
 	if release {
-		prompt = runlog.FromSource
+		prompt = runrecord.FromSource
 	}
-	out := map[string]runlog.Provenance{}
+	out := map[string]runrecord.Provenance{}
 	for _, m := range cfg.Methods {
 		set := ps.set[m.Name]
 		from := func(purpose string) string { return config.SamplingFrom(ps.label, m.Kind, purpose, set) }
 		// Ratings have no released parser; yes/no answers are read by the
 		// release's mapping when the method's parser is "source".
-		parser := runlog.FromOwn
+		parser := runrecord.FromOwn
 		if m.Parser == predict.ParserSource && !tasks()[cfg.Task].ratings {
-			parser = runlog.FromSource
+			parser = runrecord.FromSource
 		}
-		out[m.Name+"/predict"] = runlog.Provenance{Prompt: prompt, Sampling: from(predict.PurposePredict), Parser: parser}
+		out[m.Name+"/predict"] = runrecord.Provenance{Prompt: prompt, Sampling: from(predict.PurposePredict), Parser: parser}
 		switch m.Kind {
 		case predict.KindSummary:
 			// The release's summariser is not released: its prompt is ours.
-			out[m.Name+"/summary"] = runlog.Provenance{Prompt: runlog.FromOwn, Sampling: from(predict.PurposeSummary), Parser: runlog.FromNone}
+			out[m.Name+"/summary"] = runrecord.Provenance{Prompt: runrecord.FromOwn, Sampling: from(predict.PurposeSummary), Parser: runrecord.FromNone}
 		case predict.KindPraMem:
 			for _, st := range pramem.Stages() {
 				// The practice replies are read as the release reads them
 				// under parser "source", else by our own parsers (more
 				// lenient with JSON); the trial reply is not parsed.
-				p := runlog.FromOwn
+				p := runrecord.FromOwn
 				if m.Parser == predict.ParserSource {
-					p = runlog.FromSource
+					p = runrecord.FromSource
 				}
 				if st == "trial" {
-					p = runlog.FromNone
+					p = runrecord.FromNone
 				}
-				pv := runlog.Provenance{Prompt: prompt, Sampling: from(pramem.Purpose(st)), Parser: p}
+				pv := runrecord.Provenance{Prompt: prompt, Sampling: from(pramem.Purpose(st)), Parser: p}
 				if st == "scenes" {
 					pv.Note = "not sent when the practice input shows no current scene (a text-question target), as the release"
 				}
@@ -229,22 +229,22 @@ func (ps promptsSetup) provenance(cfg *config.Config) map[string]runlog.Provenan
 			// The practice input (the trial's and the reflection's task):
 			// the release's z_2 shape, with its text-question prompt for a
 			// search or customer-service target, or ours.
-			input := runlog.Provenance{Prompt: prompt, Sampling: runlog.FromNone, Parser: runlog.FromNone,
+			input := runrecord.Provenance{Prompt: prompt, Sampling: runrecord.FromNone, Parser: runrecord.FromNone,
 				Note: "text-question targets (search keyword, next customer-service message) as the release: its text-question prompt, no scene"}
 			if !release {
 				input.Note = "a text-question target, drawn only by the release's draw, shows the yes/no prompt's history and its scene without a question line"
 			}
 			out[m.Name+"/practice_input"] = input
-			draw := runlog.Provenance{Prompt: runlog.FromNone, Sampling: runlog.FromOwn, Parser: runlog.FromNone}
+			draw := runrecord.Provenance{Prompt: runrecord.FromNone, Sampling: runrecord.FromOwn, Parser: runrecord.FromNone}
 			if m.PraMem != nil && m.PraMem.ReleaseSampling {
-				draw.Sampling = runlog.FromSource
+				draw.Sampling = runrecord.FromSource
 				draw.Note = "the release's draw made deterministic (seeds 42, 1024 as one process); the release's own draw, reseeded per forked worker, cannot be reproduced"
 			}
 			out[m.Name+"/practice_draw"] = draw
 		case predict.KindMem0, predict.KindMemOS, predict.KindProEx:
 			for _, d := range config.PurposeDefaults() {
 				if slices.Contains(d.Kinds, m.Kind) && d.Purpose != predict.PurposePredict {
-					out[m.Name+"/"+strings.TrimPrefix(d.Purpose, m.Kind+".")] = runlog.Provenance{Prompt: runlog.FromOwn, Sampling: from(d.Purpose), Parser: runlog.FromOwn}
+					out[m.Name+"/"+strings.TrimPrefix(d.Purpose, m.Kind+".")] = runrecord.Provenance{Prompt: runrecord.FromOwn, Sampling: from(d.Purpose), Parser: runrecord.FromOwn}
 				}
 			}
 		}

@@ -6,16 +6,16 @@ import (
 
 	"github.com/memharness/memharness/family"
 
+	"github.com/memharness/memharness/behaviorrun"
 	"github.com/memharness/memharness/bench/config"
-	"github.com/memharness/memharness/prediction"
 )
 
 // loadTask loads the dataset a config names, saying each data warning on
 // the console. Without a dataset path it writes (once) and loads the
 // embedded synthetic default under out/.data.
-func loadTask(env family.Env, cfg *config.Config, out string) (*prediction.TaskData, error) {
+func loadTask(env family.Env, cfg *config.Config, out string) (*behaviorrun.TaskData, error) {
 	d := cfg.Dataset
-	td, err := prediction.LoadTask(prediction.TaskOptions{
+	td, err := behaviorrun.LoadTask(behaviorrun.TaskOptions{
 		Task: cfg.Task, Path: d.Path, CacheDir: out,
 		SynthUsers: d.Synthetic.Users, SynthMovies: d.Synthetic.Movies, SynthSeed: d.Synthetic.Seed,
 		Language: d.Language, MaxUsers: d.MaxUsers, TestPerUser: d.TestPerUser, Questions: d.Questions,
@@ -29,7 +29,7 @@ func loadTask(env family.Env, cfg *config.Config, out string) (*prediction.TaskD
 }
 
 // taskData is a loaded behaviour dataset.
-type taskData struct{ *prediction.TaskData }
+type taskData struct{ *behaviorrun.TaskData }
 
 func (d taskData) Source() string { return d.TaskData.Source }
 func (taskData) Close() error     { return nil }

@@ -24,7 +24,7 @@ import (
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/methods/agent"
 	"github.com/memharness/memharness/reports"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // Execute runs a lifelong config: every agent method of the config learns
@@ -99,14 +99,14 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	if err != nil {
 		return res, err
 	}
-	man := runlog.Manifest{
+	man := runrecord.Manifest{
 		Name: cfg.Name, Config: cfg, ConfigPath: run.ConfigPath, Variant: run.Variant,
 		HarnessVersion: family.HarnessVersion, GitCommit: backbone.GitCommit(), Backbone: back.Kind, Model: back.ModelName, BuildModel: back.ConstructionModels(),
 		Endpoints: back.Endpoints, DataSource: lifelongSource(cfg, lc), DataWarnings: dataWarnings,
 		Seed: cfg.Seed, Started: start.UTC(),
 	}
 	for _, lo := range leftOut {
-		man.LeftOut = append(man.LeftOut, runlog.LeftOut{What: lo.Env, Reason: lo.Reason, Install: lo.Install})
+		man.LeftOut = append(man.LeftOut, runrecord.LeftOut{What: lo.Env, Reason: lo.Reason, Install: lo.Install})
 	}
 	if run.Shard != nil {
 		man.Shard = run.Shard.String()
@@ -121,7 +121,7 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	ran.Envs = streamEnvs
 	opts := lifelong.ExecuteOptions{
 		Dir: run.Dir, ConfigHash: hash, Config: ran, NewMethod: env.Kinds.AgentKinds().New,
-		Refuse: func(prev runlog.Manifest) error { return family.DifferentConfig(run.Dir, prev, cfg) }, // names the keys that changed
+		Refuse: func(prev runrecord.Manifest) error { return family.DifferentConfig(run.Dir, prev, cfg) }, // names the keys that changed
 		Stream: stream, Suites: suites, OOD: ood, Tests: tests,
 		Env: agent.Env{Model: back.Model, BuildModel: back.BuildModel, AssignModel: back.Assign.Model,
 			SkillModel: back.Skill.Model, UserModel: back.User.Model, Embedder: back.Embedder, Seed: lc.Seed, Prompts: prompts.prompts, Sampling: sampling},
@@ -145,7 +145,7 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	}
 	opts.Plan, opts.PlanFailed = family.StoredPlan(ctx, env, f, cfg, run)
 	if run.Shard != nil {
-		opts.Seal = func(man *runlog.Manifest) error { return family.SealShard(run, man) }
+		opts.Seal = func(man *runrecord.Manifest) error { return family.SealShard(run, man) }
 	}
 	if run.Report {
 		ro := f.ReportOptions(cfg, env.Kinds)
@@ -257,7 +257,7 @@ func (f *Family) Tasks() map[string]config.TaskShape {
 }
 
 // MergeShards gathers every method's cells from the shard that ran it.
-func (f *Family) MergeShards(_ context.Context, _ family.Env, m family.Merging, _ *runlog.Manifest) error {
+func (f *Family) MergeShards(_ context.Context, _ family.Env, m family.Merging, _ *runrecord.Manifest) error {
 	return lifelong.MergeShards(family.ShardsOf(m.Shards), m.RunDir, m.Config.Lifelong.WithDefaults().Methods)
 }
 

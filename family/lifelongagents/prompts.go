@@ -16,8 +16,8 @@ import (
 	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/methods/agent"
-	"github.com/memharness/memharness/releases/lifememrel"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/releasepacks/lifememrel"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // ownFewShots is how many gold trajectories of an environment's embedded
@@ -165,7 +165,7 @@ func embeddedFewShots(ctx context.Context, reg *all.Registry, env string) ([]age
 }
 
 // stamp records the prompts in the manifest (titles read it).
-func (ps agentPromptsSetup) stamp(m *runlog.Manifest) {
+func (ps agentPromptsSetup) stamp(m *runrecord.Manifest) {
 	m.Prompts = ps.label
 	m.PromptsPack = ps.pack
 	m.DataWarnings = append(m.DataWarnings, ps.dataWarnings...)

@@ -6,8 +6,8 @@ import (
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/methods/agent"
-	"github.com/memharness/memharness/releases/lifememrel"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/releasepacks/lifememrel"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // Sampling resolves the sampling of every agent request: the
@@ -38,14 +38,14 @@ func Sampling(cfg *config.Config, lc lifelong.Config, envNames []string) (*agent
 
 // agentProvenance says, per environment and stage, where the prompt, the
 // sampling and the reply parser of the run's requests came from.
-func agentProvenance(ps agentPromptsSetup, sampling map[string]map[string]string, envNames []string) map[string]runlog.Provenance {
-	out := map[string]runlog.Provenance{}
+func agentProvenance(ps agentPromptsSetup, sampling map[string]map[string]string, envNames []string) map[string]runrecord.Provenance {
+	out := map[string]runrecord.Provenance{}
 	names := append([]string(nil), envNames...)
 	sort.Strings(names)
 	release := ps.label == config.PromptsRelease
 	for _, env := range names {
 		for _, purpose := range agent.SamplePurposes() {
-			out[env+"/"+purpose] = runlog.Provenance{
+			out[env+"/"+purpose] = runrecord.Provenance{
 				Prompt:   lifememrel.PromptOrigin(ps.prompts, env, purpose, release),
 				Sampling: sampling[env][purpose],
 				Parser:   lifememrel.ParserOrigin(env, purpose, release && ps.prompts.Release[env] != nil),

@@ -21,8 +21,8 @@ var floors = map[string]int{
 	// kinds is the one registry mechanism, used from the environments up.
 	"internal": 0, "kinds": 1,
 	"metrics": 1, "llm": 1, // the model path needs nothing of the run's
-	"runlog":   2, // the run log records llm's call records
-	"datasets": 3,
+	"runrecord": 2, // the run log records llm's call records
+	"datasets":  3,
 	// runstore is the run directory on disk, below both runners and the
 	// merge of their shards.
 	"runstore": 3,
@@ -32,8 +32,8 @@ var floors = map[string]int{
 	// describe them (names, plot labels, Table 2 categories).
 	"reports": 5,
 	// accounting is the one usage path of both runners, just below them.
-	"accounting": 6,
-	"releases":   7, "lifelong": 7, "prediction": 7, "planner": 7,
+	"accounting":   6,
+	"releasepacks": 7, "lifelong": 7, "behaviorrun": 7, "planner": 7,
 	// export writes a finished run in other tools' formats: it reads the
 	// run's files (lifelong's cells among them) and never runs anything.
 	"export": 8,
@@ -100,16 +100,16 @@ func TestAllowed(t *testing.T) {
 		{"reports", "llm", false}, // reports never call a model
 		{"internal/pyfmt", "internal/pystr", true},
 		{"internal/bm25", "llm", false},
-		{"metrics", "runlog", false},
+		{"metrics", "runrecord", false},
 		{"lifelong", "methods/agent", true},
-		{"prediction", "bench", false},
-		{"bench", "prediction", true},
+		{"behaviorrun", "bench", false},
+		{"bench", "behaviorrun", true},
 		{"cmd/bench", "bench", true},
 		{"bench", "cmd/bench", false},
-		{"prediction", "accounting", true},
-		{"accounting", "prediction", false},
+		{"behaviorrun", "accounting", true},
+		{"accounting", "behaviorrun", false},
 		{"accounting", "methods/predict", true},
-		{"prediction", "runstore", true},
+		{"behaviorrun", "runstore", true},
 		{"runstore", "reports", false},
 		{"family/behavior", "bench/config", true},
 		{"bench/config", "family", false},

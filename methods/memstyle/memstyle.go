@@ -12,7 +12,7 @@ import (
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/llm/tokens"
 	"github.com/memharness/memharness/methods/predict"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // Defaults of the knobs (predict.MemorySpec; zero fields and a nil spec
@@ -304,7 +304,7 @@ func Entries() []predict.Entry {
 	purposes := func(names ...string) []predict.Purpose {
 		out := []predict.Purpose{predict.PredictPurpose()}
 		for _, n := range names {
-			out = append(out, predict.Purpose{Name: n, ReleaseFrom: runlog.FromOwn,
+			out = append(out, predict.Purpose{Name: n, ReleaseFrom: runrecord.FromOwn,
 				Source: "no released code (the memory-system baselines are the harness's): server defaults"})
 		}
 		return out

@@ -60,7 +60,7 @@ import (
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/pramem"
 	"github.com/memharness/memharness/methods/predict"
-	"github.com/memharness/memharness/releases/pramemrel"
+	"github.com/memharness/memharness/releasepacks/pramemrel"
 )
 
 type practiceCapture struct {

@@ -13,7 +13,7 @@ import (
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/predict"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // Defaults: the released code's CLI values (spec §4.5).
@@ -419,7 +419,7 @@ func Entry() predict.Entry {
 	for _, st := range Stages() {
 		// The practice client sends the cap as max_completion_tokens and no
 		// sampling field (z_5's --temperature is parsed, never sent).
-		purposes = append(purposes, predict.Purpose{Name: Purpose(st), ReleaseFrom: runlog.FromSource,
+		purposes = append(purposes, predict.Purpose{Name: Purpose(st), ReleaseFrom: runrecord.FromSource,
 			Release: llm.Params{Extra: map[string]any{"max_completion_tokens": 16000}},
 			Own:     llm.Params{MaxTokens: 16000},
 			Source:  "z_5_practice_with_self_check.py --max_tokens default, sent by utils/use_my_api.py as max_completion_tokens"})

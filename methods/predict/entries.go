@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // Entries are the foundation baselines' entries: long context,
@@ -24,7 +24,7 @@ func Entries() []Entry {
 					return fmt.Sprintf("mean %.1f indexed documents (no text memory)", MeanMeta(ms, "documents"))
 				}}},
 		{Kind: KindSummary, New: New, Keys: []string{"history_tokens", "chunk_tokens", "summary_tokens"},
-			Purposes: []Purpose{PredictPurpose(), {Name: PurposeSummary, ReleaseFrom: runlog.FromSource,
+			Purposes: []Purpose{PredictPurpose(), {Name: PurposeSummary, ReleaseFrom: runrecord.FromSource,
 				Release: llm.Params{Temperature: &summaryT}, Own: llm.Params{Temperature: &summaryT},
 				Source: "config.py SUMMARY_CONFIG temperature (its summary_processor is not released)"}},
 			About:  "the truncated history plus a recursive summary of the older records",

@@ -8,7 +8,7 @@ import (
 
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/sim"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // Entry is everything the harness knows about one prediction method kind,
@@ -57,14 +57,14 @@ type Purpose struct {
 	Release, Own llm.Params
 	// Source says where in the source the release value is set.
 	Source string
-	// ReleaseFrom is runlog.FromSource, or runlog.FromOwn where the source
+	// ReleaseFrom is runrecord.FromSource, or runrecord.FromOwn where the source
 	// has no such call.
 	ReleaseFrom string
 }
 
 // PredictPurpose is the prediction call every built-in kind sends.
 func PredictPurpose() Purpose {
-	return Purpose{Name: PurposePredict, ReleaseFrom: runlog.FromSource,
+	return Purpose{Name: PurposePredict, ReleaseFrom: runrecord.FromSource,
 		Source: "model_caller.py: temperature commented out, no max_tokens for PraMem's questions (server defaults)"}
 }
 

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 	"io/fs"
 	"math"
 	"os"
@@ -18,15 +18,15 @@ import (
 
 // LifeMem's lifelong protocol (spec lifemem_envs.md §1.9–1.10) leaves its
 // results under <run>/lifelong/ (layout in package lifelong's doc), in the
-// record types of package runlog, which the writer (package lifelong) uses
+// record types of package runrecord, which the writer (package lifelong) uses
 // too; the round-trip test runs the protocol and reads its output back.
 
 // lmDir is the lifelong results folder of a run.
-const lmDir = runlog.LifelongDir
+const lmDir = runrecord.LifelongDir
 
 // HasResults reports whether runDir holds lifelong protocol results.
 func HasResults(runDir string) bool {
-	_, err := os.Stat(filepath.Join(runDir, lmDir, runlog.LifelongInfoFile))
+	_, err := os.Stat(filepath.Join(runDir, lmDir, runrecord.LifelongInfoFile))
 	return err == nil
 }
 
@@ -34,11 +34,11 @@ func HasResults(runDir string) bool {
 // config a report needs, cells without their transcripts (stored beside
 // them, never read here).
 type (
-	lmInfo       = runlog.LifelongInfo[runlog.LifelongRunConfig]
-	lmMethodSpec = runlog.LifelongMethodRecord
-	lmUsage      = runlog.LifelongUsage
-	lmCell       = runlog.LifelongCell[struct{}]
-	lmCosts      = runlog.LifelongCosts
+	lmInfo       = runrecord.LifelongInfo[runrecord.LifelongRunConfig]
+	lmMethodSpec = runrecord.LifelongMethodRecord
+	lmUsage      = runrecord.LifelongUsage
+	lmCell       = runrecord.LifelongCell[struct{}]
+	lmCosts      = runrecord.LifelongCosts
 )
 
 // lmMethod is one method's results.
@@ -63,7 +63,7 @@ type lmRun struct {
 	methods []*lmMethod
 	// manifest is the bench manifest beside the lifelong results (zero when
 	// absent): harness version and data warnings.
-	manifest runlog.Manifest
+	manifest runrecord.Manifest
 }
 
 // loadLifeMem reads a run's lifelong results. Methods are listed in the
@@ -71,10 +71,10 @@ type lmRun struct {
 // without results is left out.
 func loadLifeMem(runDir string) (*lmRun, error) {
 	r := &lmRun{dir: runDir}
-	if m, err := runlog.ReadManifest(filepath.Join(runDir, runlog.ManifestFile)); err == nil {
+	if m, err := runrecord.ReadManifest(filepath.Join(runDir, runrecord.ManifestFile)); err == nil {
 		r.manifest = m
 	}
-	path := filepath.Join(runDir, lmDir, runlog.LifelongInfoFile)
+	path := filepath.Join(runDir, lmDir, runrecord.LifelongInfoFile)
 	if err := lmReadJSON(path, &r.info); err != nil {
 		return nil, err
 	}
@@ -131,7 +131,7 @@ func lmGuessKind(name string) string {
 
 func loadLMMethod(dir string, spec lmMethodSpec, envs []string) (*lmMethod, error) {
 	m := &lmMethod{Spec: spec, Matrix: metrics.NewScoreMatrix(envs), Self: map[string]float64{}, OOD: map[string]float64{}}
-	cellsDir := filepath.Join(dir, runlog.LifelongCellsDir)
+	cellsDir := filepath.Join(dir, runrecord.LifelongCellsDir)
 	stages, err := os.ReadDir(cellsDir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -165,7 +165,7 @@ func loadLMMethod(dir string, spec lmMethodSpec, envs []string) (*lmMethod, erro
 		}
 	}
 	var costs lmCosts
-	switch err := lmReadJSON(filepath.Join(dir, runlog.LifelongCostsFile), &costs); {
+	switch err := lmReadJSON(filepath.Join(dir, runrecord.LifelongCostsFile), &costs); {
 	case err == nil:
 		m.Costs = &costs
 	case !errors.Is(err, fs.ErrNotExist):
@@ -227,7 +227,7 @@ type lmStats struct {
 
 // lmStatsFile is the statistics file name; it is looked for in the
 // method's folder and in its state folder (the method's own directory).
-const lmStatsFile = runlog.LifelongStatsFile
+const lmStatsFile = runrecord.LifelongStatsFile
 
 func loadLMStats(dir string) (*lmStats, error) {
 	for _, p := range []string{filepath.Join(dir, lmStatsFile), filepath.Join(dir, "state", lmStatsFile)} {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 func TestLMStatsLenient(t *testing.T) {
@@ -56,14 +56,14 @@ func TestLMStatsLenient(t *testing.T) {
 // embedder.
 func TestLifeMemTitleNamesPromptsAndEmbedder(t *testing.T) {
 	r := &lmRun{info: lmInfo{Backbone: "openai", Model: "gpt-4o-mini"},
-		manifest: runlog.Manifest{Prompts: "release", PromptsPack: "github.com/x/y@abc", EmbedderWarning: "hash"}}
+		manifest: runrecord.Manifest{Prompts: "release", PromptsPack: "github.com/x/y@abc", EmbedderWarning: "hash"}}
 	title := r.title()
 	for _, want := range []string{"prompts: authors' release github.com/x/y@abc", "⚠ hash embedder on a real backbone"} {
 		if !strings.Contains(title, want) {
 			t.Errorf("title %q lacks %q", title, want)
 		}
 	}
-	r.manifest = runlog.Manifest{}
+	r.manifest = runrecord.Manifest{}
 	if title := r.title(); strings.Contains(title, "embedder") || !strings.Contains(title, "prompts: own wording") {
 		t.Errorf("plain run's title %q", title)
 	}

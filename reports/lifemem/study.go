@@ -2,7 +2,7 @@ package lifemem
 
 import (
 	"fmt"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 	"math"
 	"os"
 	"path/filepath"
@@ -362,7 +362,7 @@ func (r *lmRun) writeIndex(dir string, arts []render.Artefact) (render.Artefact,
 	man := r.manifest
 	if len(man.LeftOut) == 0 {
 		for _, lo := range i.LeftOut {
-			man.LeftOut = append(man.LeftOut, runlog.LeftOut{What: lo.Env, Reason: lo.Reason, Install: lo.Install})
+			man.LeftOut = append(man.LeftOut, runrecord.LeftOut{What: lo.Env, Reason: lo.Reason, Install: lo.Install})
 		}
 	}
 	usage, err := runinfo.ReadUsage(r.dir)

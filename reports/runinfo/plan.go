@@ -7,17 +7,17 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // readPlan reads the plan a run stored at its start; nil when it has none
 // (runs older than plans, shards) or it is unreadable.
-func ReadPlan(runDir string) *runlog.PlanTotals {
-	b, err := os.ReadFile(filepath.Join(runDir, runlog.PlanFile))
+func ReadPlan(runDir string) *runrecord.PlanTotals {
+	b, err := os.ReadFile(filepath.Join(runDir, runrecord.PlanFile))
 	if err != nil {
 		return nil
 	}
-	var p runlog.PlanTotals
+	var p runrecord.PlanTotals
 	if json.Unmarshal(b, &p) != nil {
 		return nil
 	}
@@ -26,7 +26,7 @@ func ReadPlan(runDir string) *runlog.PlanTotals {
 
 // plannedLine compares a stored plan with usage.json: calls, prompt
 // tokens, completion tokens against their bound, and cost.
-func PlannedLine(p *runlog.PlanTotals, usage map[string]runlog.MethodUsage) string {
+func PlannedLine(p *runrecord.PlanTotals, usage map[string]runrecord.MethodUsage) string {
 	if p == nil {
 		return ""
 	}

@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/reports/render"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // provenance says where a report's numbers came from. Every CSV row carries
@@ -27,7 +27,7 @@ type Provenance struct {
 // provenanceColumns are the columns stamped onto every CSV.
 var ProvenanceColumns = []string{"backbone", "model", "data_source", "harness_version"}
 
-func ProvenanceOf(m runlog.Manifest) Provenance {
+func ProvenanceOf(m runrecord.Manifest) Provenance {
 	h := m.HarnessVersion
 	if m.GitCommit != "" {
 		h += "+" + shortCommit(m.GitCommit)
@@ -114,24 +114,24 @@ func stampCSV(path string, p Provenance) error {
 }
 
 // readUsage reads usage.json of a run directory (nil when absent).
-func ReadUsage(runDir string) (map[string]runlog.MethodUsage, error) {
-	b, err := os.ReadFile(filepath.Join(runDir, runlog.UsageFile))
+func ReadUsage(runDir string) (map[string]runrecord.MethodUsage, error) {
+	b, err := os.ReadFile(filepath.Join(runDir, runrecord.UsageFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	var u map[string]runlog.MethodUsage
+	var u map[string]runrecord.MethodUsage
 	if err := json.Unmarshal(b, &u); err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(runDir, runlog.UsageFile), err)
+		return nil, fmt.Errorf("%s: %w", filepath.Join(runDir, runrecord.UsageFile), err)
 	}
 	return u, nil
 }
 
 // warningSuffix is added to every title of a run that lost part of its
 // configured work, so no table is read without knowing it.
-func WarningSuffix(m runlog.Manifest) string {
+func WarningSuffix(m runrecord.Manifest) string {
 	var parts []string
 	for _, lo := range m.LeftOut {
 		parts = append(parts, lo.What+" left out")
@@ -152,7 +152,7 @@ func WarningSuffix(m runlog.Manifest) string {
 }
 
 // emptyMemoryNote flags a method's table row.
-func EmptyMemoryNote(m runlog.Manifest, method string) string {
+func EmptyMemoryNote(m runrecord.Manifest, method string) string {
 	users := m.EmptyMemories[method]
 	if len(users) == 0 {
 		return ""
@@ -163,7 +163,7 @@ func EmptyMemoryNote(m runlog.Manifest, method string) string {
 // warningsSection is the index's account of everything that did not go as
 // configured: left-out parts, data warnings, empty memories, invalid answers
 // per call purpose, and the cost.
-func WarningsSection(m runlog.Manifest, usage map[string]runlog.MethodUsage) string {
+func WarningsSection(m runrecord.Manifest, usage map[string]runrecord.MethodUsage) string {
 	var b strings.Builder
 	b.WriteString("## Warnings and accounting\n\n")
 	n := 0

@@ -11,7 +11,7 @@ import (
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/agent"
-	"github.com/memharness/memharness/runlog"
+	"github.com/memharness/memharness/runrecord"
 )
 
 // Entry is LifeMem's kind entry: its constructor and the knobs it reads
@@ -58,7 +58,7 @@ func fromSpec(spec agent.Spec) (agent.Method, error) {
 
 // StatsFile is where the lifelong runner puts LifeMem's memory statistics
 // (Stats), beside the method's state folder.
-const StatsFile = runlog.LifelongStatsFile
+const StatsFile = runrecord.LifelongStatsFile
 
 // summary is the one-line description of a run's LifeMem memory, from its
 // statistics file.

@@ -11,7 +11,7 @@ import (
 )
 
 // Release template names (the LifeMem release's variables in
-// memory/prompts.py); releases/lifememrel checks each one's fields.
+// memory/prompts.py); releasepacks/lifememrel checks each one's fields.
 const (
 	// templatesKey is the method name the release templates are kept
 	// under in agent.Prompts.Construction (every ablation shares them).

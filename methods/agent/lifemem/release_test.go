@@ -18,7 +18,7 @@ var update = flag.Bool("update", false, "rewrite testdata golden files")
 
 // standinTemplates are our own stand-ins for the release's construction
 // prompts, with the same fields in the same roles (the real ones are read
-// from the pinned file by releases/lifememrel, never stored here).
+// from the pinned file by releasepacks/lifememrel, never stored here).
 var standinTemplates = agent.Templates{Label: "stand-in", Text: map[string]string{
 	tmplAssign:  "ASSIGN new={trajectories}\nknown={existing_clusters}\n{{literal braces}}",
 	tmplSummary: "SUMMARY of {trajectories}\nbefore: {summary}",
