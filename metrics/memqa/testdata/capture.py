@@ -1,0 +1,147 @@
+"""Capture golden values from the sources' own scoring code.
+
+Run with Debian's python3 (apt-get install -y python3-nltk python3-regex
+python3-numpy) against scratch checkouts outside this repository:
+
+  /usr/bin/python3 capture.py --locomo DIR --mem0 DIR --lme DIR \
+      --fixture ../../../../shared/fixtures/memqa/locomo/locomo10_first2.json
+
+  DIR for --locomo holds task_eval/evaluation.py of snap-research/LoCoMo@3eb6f2c;
+  DIR for --mem0 holds evaluation/metrics/{utils,llm_judge}.py and
+  mem0/memory/utils.py of mem0ai/mem0@b3ede5b; DIR for --lme holds
+  src/evaluation/evaluate_qa.py of xiaowu0162/LongMemEval@9e0b455.
+
+Only our inputs (stem_words.txt, pairs.json, variants.json, judge_*.json)
+and the numbers, tokens and request bodies the sources' code returns are
+written (golden/*.json); no dataset text is: the fixture's answers are
+referred to by sample_id and question index, and the Go test rebuilds each
+prediction from the fixture with the same variant rule.
+"""
+import argparse
+import importlib.util
+import json
+import os
+import sys
+import types
+
+
+def load(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def stub(name, **attrs):
+    mod = types.ModuleType(name)
+    for k, v in attrs.items():
+        setattr(mod, k, v)
+    sys.modules[name] = mod
+
+
+def variant(rule, gold):
+    """The prediction a variant rule makes from a gold answer (mirrored in
+    variants_test.go)."""
+    kind, _, text = rule.partition(":")
+    if kind == "gold":
+        return gold
+    if kind == "upper":
+        return gold.upper()
+    if kind == "wrap":
+        return text.replace("{}", gold)
+    if kind == "half":
+        parts = gold.split(" ")
+        return " ".join(parts[: max(1, len(parts) // 2)])
+    if kind == "reverse":
+        return " ".join(reversed(gold.split(" ")))
+    if kind == "own":
+        return text
+    raise ValueError(rule)
+
+
+def contexts(rule, evidence):
+    """The retrieved context a recall rule makes from the evidence list
+    (None: no context recorded)."""
+    if rule == "none":
+        return None
+    if rule == "dia_all":
+        return list(evidence)
+    if rule == "dia_first":
+        return list(evidence[:1]) + ["D99:1"]
+    if rule == "sessions_first":
+        return ["S" + e.split(":")[0][1:] for e in evidence[:1]] + ["S99"]
+    raise ValueError(rule)
+
+
+def gold_text(qa):
+    return str(qa["answer"] if "answer" in qa else qa.get("adversarial_answer", ""))
+
+
+def capture_locomo(args, here, out):
+    # bert_score is imported at the top of evaluation.py but not used by
+    # the functions called here.
+    stub("bert_score", score=None)
+    ev = load(os.path.join(args.locomo, "task_eval", "evaluation.py"), "locomo_evaluation")
+
+    words = [w for w in open(os.path.join(here, "stem_words.txt"), encoding="utf-8").read().split("\n") if w]
+    json.dump({"stems": [ev.ps.stem(w) for w in words]}, open(os.path.join(out, "stems.json"), "w"),
+              ensure_ascii=False, indent=0)
+
+    pairs = json.load(open(os.path.join(here, "pairs.json"), encoding="utf-8"))["pairs"]
+    lines = [{"category": p["category"], "answer": p["answer"], "prediction": p["prediction"], "evidence": []}
+             for p in pairs]
+    ems, _, _ = ev.eval_question_answering(lines, "prediction")
+    res = []
+    for p, s in zip(pairs, ems):
+        res.append({
+            "score": float(s),
+            "token_f1": float(ev.f1_score(p["prediction"], p["answer"])),
+            "multi_f1": float(ev.f1(p["prediction"], p["answer"])),
+            "normalized_prediction": ev.normalize_answer(p["prediction"]),
+        })
+    json.dump({"pairs": res}, open(os.path.join(out, "pairs_locomo.json"), "w"), ensure_ascii=False, indent=0)
+
+    if not args.fixture:
+        return
+    variants = json.load(open(os.path.join(here, "variants.json"), encoding="utf-8"))
+    data = json.load(open(args.fixture, encoding="utf-8"))
+    rows, lines = [], []
+    for conv in data:
+        for i, qa in enumerate(conv["qa"]):
+            gold = gold_text(qa)
+            for k, rule in enumerate(variants["predictions"]):
+                # The context rule cycles with the prediction rule, so every
+                # pair of (category, context rule) is met.
+                crule = variants["contexts"][(i + k) % len(variants["contexts"])]
+                line = {"category": qa["category"], "answer": gold, "evidence": qa["evidence"],
+                        "prediction": variant(rule, gold)}
+                ctx = contexts(crule, qa["evidence"])
+                if ctx is not None:
+                    line["prediction_context"] = ctx
+                lines.append(line)
+                rows.append([conv["sample_id"], i, k, (i + k) % len(variants["contexts"])])
+    ems, _, recall = ev.eval_question_answering(lines, "prediction")
+    for r, s, rc in zip(rows, ems, recall):
+        r.extend([float(s), float(rc), round(float(s), 3)])
+    with open(os.path.join(out, "locomo_fixture.json"), "w") as f:
+        f.write('{"source": "snap-research/LoCoMo@3eb6f2c task_eval/evaluation.py eval_question_answering",\n')
+        f.write('"columns": ["sample_id", "qa", "prediction rule", "context rule", "score", "recall", "round3"],\n"rows": [\n')
+        f.write(",\n".join(json.dumps(r, ensure_ascii=False) for r in rows))
+        f.write("\n]}\n")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--locomo", required=True)
+    ap.add_argument("--mem0")
+    ap.add_argument("--lme")
+    ap.add_argument("--fixture")
+    args = ap.parse_args()
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = os.path.join(here, "golden")
+    os.makedirs(out, exist_ok=True)
+    capture_locomo(args, here, out)
+
+
+if __name__ == "__main__":
+    main()
