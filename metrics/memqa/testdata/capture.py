@@ -130,6 +130,41 @@ def capture_locomo(args, here, out):
         f.write("\n]}\n")
 
 
+
+
+def capture_mem0(args, here, out):
+    """BLEU-1 and F1 as mem0's evals.py records them, from its utils.py."""
+    import nltk
+    import nltk.tokenize
+    nltk.download = lambda *a, **k: True  # no network here; the data it fetches is punkt (see below)
+
+    class NoModel:
+        def __init__(self, *a, **k):
+            raise RuntimeError("no sentence-transformers model offline")
+
+    stub("bert_score", score=None)
+    stub("rouge_score", rouge_scorer=None)
+    stub("sentence_transformers", SentenceTransformer=NoModel)
+    stub("sentence_transformers.util", pytorch_cos_sim=None)
+    # nltk.word_tokenize cuts sentences with the English Punkt model first;
+    # that model (nltk_data) cannot be had offline, so the capture keeps
+    # each text whole, which is what the Go tokenizer does (see BLEU1).
+    nltk.tokenize.sent_tokenize = lambda text, language="english": [text]
+    utils = load(os.path.join(args.mem0, "evaluation", "metrics", "utils.py"), "mem0_metrics_utils")
+
+    texts = json.load(open(os.path.join(here, "tok_texts.json"), encoding="utf-8"))["texts"]
+    pairs = json.load(open(os.path.join(here, "pairs.json"), encoding="utf-8"))["pairs"]
+    toks = [nltk.word_tokenize(t) for t in texts]
+    res = []
+    for p in pairs:
+        pred, ans = str(p["prediction"]), str(p["answer"])
+        res.append({"bleu1": float(utils.calculate_bleu_scores(pred, ans)["bleu1"]),
+                    "f1": float(utils.calculate_metrics(pred, ans)["f1"])})
+    json.dump({"source": "mem0ai/mem0@b3ede5b evaluation/metrics/utils.py (sent_tokenize kept whole)",
+               "tokens": toks, "pairs": res},
+              open(os.path.join(out, "mem0_metrics.json"), "w"), ensure_ascii=False, indent=0)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--locomo", required=True)
@@ -141,6 +176,8 @@ def main():
     out = os.path.join(here, "golden")
     os.makedirs(out, exist_ok=True)
     capture_locomo(args, here, out)
+    if args.mem0:
+        capture_mem0(args, here, out)
 
 
 if __name__ == "__main__":
