@@ -219,4 +219,3 @@ func foldPrefix(rs, p []rune) bool {
 	}
 	return true
 }
-
