@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/memharness/memharness/internal/testfixture"
 )
 
 type mem0Golden struct {
@@ -68,4 +70,34 @@ func TestBLEU1AndMem0F1MatchMem0(t *testing.T) {
 		}
 	}
 	t.Logf("BLEU-1: %d of %d pairs bit-identical to mem0's, the rest within 4 ulps", exact, len(pairs))
+}
+
+func TestFixtureBLEU1AndMem0F1MatchMem0(t *testing.T) {
+	dir := testfixture.Need(t, "memqa/locomo", "locomo10_first2.json")
+	var convs []fixtureQA
+	readJSON(t, filepath.Join(dir, "locomo10_first2.json"), &convs)
+	var rules struct{ Predictions []string }
+	readJSON(t, filepath.Join("testdata", "variants.json"), &rules)
+	var g struct{ Fixture [][]any }
+	readJSON(t, filepath.Join("testdata", "golden", "mem0_metrics.json"), &g)
+	byID := map[string]fixtureQA{}
+	for _, c := range convs {
+		byID[c.SampleID] = c
+	}
+	if len(g.Fixture) == 0 {
+		t.Fatal("no fixture rows in mem0_metrics.json: recapture with --fixture")
+	}
+	tok := NewWordTokenizer()
+	for _, row := range g.Fixture {
+		sid, qi, pr := row[0].(string), int(row[1].(float64)), int(row[2].(float64))
+		wantB, wantF := row[3].(float64), row[4].(float64)
+		gold := pyStr(t, byID[sid].QA[qi].Answer)
+		pred := variant(rules.Predictions[pr], gold)
+		if got := BLEU1(tok, pred, gold); ulps(got, wantB) > 4 {
+			t.Errorf("%s q%d rule %q: BLEU1 %v, mem0 %v", sid, qi, rules.Predictions[pr], got, wantB)
+		}
+		if got := Mem0F1(pred, gold); got != wantF {
+			t.Errorf("%s q%d rule %q: Mem0F1 %v, mem0 %v", sid, qi, rules.Predictions[pr], got, wantF)
+		}
+	}
 }

@@ -160,8 +160,23 @@ def capture_mem0(args, here, out):
         pred, ans = str(p["prediction"]), str(p["answer"])
         res.append({"bleu1": float(utils.calculate_bleu_scores(pred, ans)["bleu1"]),
                     "f1": float(utils.calculate_metrics(pred, ans)["f1"])})
+    fixture = []
+    if args.fixture:
+        # mem0's evals.py scores categories 1 to 4 on str() of each value.
+        variants = json.load(open(os.path.join(here, "variants.json"), encoding="utf-8"))
+        for conv in json.load(open(args.fixture, encoding="utf-8")):
+            for i, qa in enumerate(conv["qa"]):
+                if qa["category"] == 5:
+                    continue
+                gold = gold_text(qa)
+                for k, rule in enumerate(variants["predictions"]):
+                    pred = variant(rule, gold)
+                    fixture.append([conv["sample_id"], i, k,
+                                    float(utils.calculate_bleu_scores(pred, gold)["bleu1"]),
+                                    float(utils.calculate_metrics(pred, gold)["f1"])])
     json.dump({"source": "mem0ai/mem0@b3ede5b evaluation/metrics/utils.py (sent_tokenize kept whole)",
-               "tokens": toks, "pairs": res},
+               "tokens": toks, "pairs": res,
+               "fixture_columns": ["sample_id", "qa", "prediction rule", "bleu1", "f1"], "fixture": fixture},
               open(os.path.join(out, "mem0_metrics.json"), "w"), ensure_ascii=False, indent=0)
 
 
