@@ -245,6 +245,7 @@ func (j *Judges) LoCoMoRequest(question, goldAnswer, generatedAnswer string) (ll
 	return llm.Request{
 		Purpose:  PurposeLoCoMoJudge,
 		Messages: []llm.Message{{Role: "user", Content: prompt}},
+		Hint:     JudgeHint{Question: question, Gold: goldAnswer, Generated: generatedAnswer},
 		Params: llm.Params{
 			Temperature: temperature(0),
 			Extra:       map[string]any{"response_format": map[string]any{"type": "json_object"}},
@@ -268,7 +269,9 @@ func (j *Judges) LongMemEvalRequest(questionType, questionID, question, answer, 
 	return llm.Request{
 		Purpose:  PurposeLongMemEvalJudge,
 		Messages: []llm.Message{{Role: "user", Content: prompt}},
-		Params:   llm.Params{Temperature: temperature(0), MaxTokens: 10, Extra: map[string]any{"n": 1}},
+		Hint: JudgeHint{LongMemEval: true, Abstention: slot == slotAbstention,
+			Question: question, Gold: answer, Generated: response},
+		Params: llm.Params{Temperature: temperature(0), MaxTokens: 10, Extra: map[string]any{"n": 1}},
 	}, nil
 }
 
