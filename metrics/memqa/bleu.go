@@ -18,14 +18,16 @@ import (
 // orders enter with weight 0. No shared unigram gives 0, and so does an
 // empty prediction.
 //
-// Tokens are WordTokenizer's over the whole text: nltk.word_tokenize first
-// cuts sentences with the English Punkt model (trained data in nltk_data,
-// which this package does not read), so a period inside a multi-sentence
-// answer stays on its word here where Punkt would split it off. Answers
-// of one sentence, the usual LoCoMo case, tokenize identically.
-func BLEU1(tok *WordTokenizer, prediction, reference string) float64 {
-	hyp := tok.Tokenize(pystr.Lower(prediction))
-	ref := tok.Tokenize(pystr.Lower(reference))
+// Tokens are tok's (NLTKTokenizer.WordTokenize): Punkt sentences, then
+// NLTK's word tokenizer on each. nltk.word_tokenize loads the English
+// Punkt model (trained data in nltk_data); give its parameters to
+// NewNLTKTokenizer for that, or the zero PunktParams for an untrained
+// model, which differs only where the English model knows an
+// abbreviation, collocation or orthographic habit (a multi-sentence
+// answer with "dr." or "u.s." in it, say).
+func BLEU1(tok *NLTKTokenizer, prediction, reference string) float64 {
+	hyp := tok.WordTokenize(pystr.Lower(prediction))
+	ref := tok.WordTokenize(pystr.Lower(reference))
 	refCounts := make(map[string]int, len(ref))
 	for _, t := range ref {
 		refCounts[t]++
@@ -43,6 +45,28 @@ func BLEU1(tok *WordTokenizer, prediction, reference string) float64 {
 	}
 	p1 := float64(matches) / float64(max(1, len(hyp)))
 	return brevityPenalty(len(ref), len(hyp)) * math.Exp(math.Log(p1))
+}
+
+// NLTKTokenizer is nltk.word_tokenize: Punkt sentence splitting, then
+// NLTKWordTokenizer on each sentence.
+type NLTKTokenizer struct {
+	punkt Punkt
+	words *WordTokenizer
+}
+
+// NewNLTKTokenizer builds the tokenizer over Punkt parameters (the zero
+// value: an untrained model).
+func NewNLTKTokenizer(params PunktParams) *NLTKTokenizer {
+	return &NLTKTokenizer{punkt: Punkt{Params: params}, words: NewWordTokenizer()}
+}
+
+// WordTokenize is nltk.word_tokenize(text) (preserve_line False).
+func (t *NLTKTokenizer) WordTokenize(text string) []string {
+	var out []string
+	for _, s := range t.punkt.Sentences(text) {
+		out = append(out, t.words.Tokenize(s)...)
+	}
+	return out
 }
 
 // brevityPenalty is nltk's brevity_penalty for one reference.

@@ -25,9 +25,9 @@ func TestWordTokenizerMatchesNLTK(t *testing.T) {
 	if len(g.Tokens) != len(in.Texts) {
 		t.Fatalf("%d golden token lists for %d texts: recapture", len(g.Tokens), len(in.Texts))
 	}
-	tok := NewWordTokenizer()
+	tok := NewNLTKTokenizer(PunktParams{})
 	for i, text := range in.Texts {
-		got := tok.Tokenize(text)
+		got := tok.WordTokenize(text)
 		want := g.Tokens[i]
 		if len(got) == 0 && len(want) == 0 {
 			continue
@@ -54,7 +54,7 @@ func TestBLEU1AndMem0F1MatchMem0(t *testing.T) {
 	if len(g.Pairs) != len(pairs) {
 		t.Fatalf("%d golden rows for %d pairs: recapture", len(g.Pairs), len(pairs))
 	}
-	tok := NewWordTokenizer()
+	tok := NewNLTKTokenizer(PunktParams{})
 	exact := 0
 	for i, p := range pairs {
 		want := g.Pairs[i]
@@ -87,7 +87,7 @@ func TestFixtureBLEU1AndMem0F1MatchMem0(t *testing.T) {
 	if len(g.Fixture) == 0 {
 		t.Fatal("no fixture rows in mem0_metrics.json: recapture with --fixture")
 	}
-	tok := NewWordTokenizer()
+	tok := NewNLTKTokenizer(PunktParams{})
 	for _, row := range g.Fixture {
 		sid, qi, pr := row[0].(string), int(row[1].(float64)), int(row[2].(float64))
 		wantB, wantF := row[3].(float64), row[4].(float64)
@@ -98,6 +98,26 @@ func TestFixtureBLEU1AndMem0F1MatchMem0(t *testing.T) {
 		}
 		if got := Mem0F1(pred, gold); got != wantF {
 			t.Errorf("%s q%d rule %q: Mem0F1 %v, mem0 %v", sid, qi, rules.Predictions[pr], got, wantF)
+		}
+	}
+}
+
+func TestPunktUntrainedMatchesNLTK(t *testing.T) {
+	var in struct{ Texts []string }
+	readJSON(t, filepath.Join("testdata", "tok_texts.json"), &in)
+	var g struct{ Sentences [][]string }
+	readJSON(t, filepath.Join("testdata", "golden", "mem0_metrics.json"), &g)
+	if len(g.Sentences) != len(in.Texts) {
+		t.Fatalf("%d golden sentence lists for %d texts: recapture", len(g.Sentences), len(in.Texts))
+	}
+	var p Punkt
+	for i, text := range in.Texts {
+		got := p.Sentences(text)
+		if len(got) == 0 && len(g.Sentences[i]) == 0 {
+			continue
+		}
+		if !reflect.DeepEqual(got, g.Sentences[i]) {
+			t.Errorf("Sentences(%q)\n got  %q\n NLTK %q", text, got, g.Sentences[i])
 		}
 	}
 }

@@ -147,14 +147,18 @@ def capture_mem0(args, here, out):
     stub("sentence_transformers", SentenceTransformer=NoModel)
     stub("sentence_transformers.util", pytorch_cos_sim=None)
     # nltk.word_tokenize cuts sentences with the English Punkt model first;
-    # that model (nltk_data) cannot be had offline, so the capture keeps
-    # each text whole, which is what the Go tokenizer does (see BLEU1).
-    nltk.tokenize.sent_tokenize = lambda text, language="english": [text]
+    # that model (nltk_data) cannot be had offline, so the capture runs
+    # Punkt untrained (PunktSentenceTokenizer()), which is what the Go
+    # tokenizer does with zero PunktParams (see BLEU1).
+    from nltk.tokenize.punkt import PunktSentenceTokenizer
+    untrained = PunktSentenceTokenizer()
+    nltk.tokenize.sent_tokenize = lambda text, language="english": untrained.tokenize(text)
     utils = load(os.path.join(args.mem0, "evaluation", "metrics", "utils.py"), "mem0_metrics_utils")
 
     texts = json.load(open(os.path.join(here, "tok_texts.json"), encoding="utf-8"))["texts"]
     pairs = json.load(open(os.path.join(here, "pairs.json"), encoding="utf-8"))["pairs"]
     toks = [nltk.word_tokenize(t) for t in texts]
+    sents = [untrained.tokenize(t) for t in texts]
     res = []
     for p in pairs:
         pred, ans = str(p["prediction"]), str(p["answer"])
@@ -174,8 +178,8 @@ def capture_mem0(args, here, out):
                     fixture.append([conv["sample_id"], i, k,
                                     float(utils.calculate_bleu_scores(pred, gold)["bleu1"]),
                                     float(utils.calculate_metrics(pred, gold)["f1"])])
-    json.dump({"source": "mem0ai/mem0@b3ede5b evaluation/metrics/utils.py (sent_tokenize kept whole)",
-               "tokens": toks, "pairs": res,
+    json.dump({"source": "mem0ai/mem0@b3ede5b evaluation/metrics/utils.py (sent_tokenize: untrained Punkt)",
+               "tokens": toks, "sentences": sents, "pairs": res,
                "fixture_columns": ["sample_id", "qa", "prediction rule", "bleu1", "f1"], "fixture": fixture},
               open(os.path.join(out, "mem0_metrics.json"), "w"), ensure_ascii=False, indent=0)
 
