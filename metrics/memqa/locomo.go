@@ -25,10 +25,6 @@ func NormalizeAnswer(s string) string {
 	return pystr.JoinFields(s)
 }
 
-// articles are the words LoCoMo's remove_articles replaces, in the order
-// of its alternation (the first that matches at a position wins).
-var articles = [][]rune{[]rune("a"), []rune("an"), []rune("the"), []rune("and")}
-
 // replaceArticles is regex.sub(r'\b(a|an|the|and)\b', ' ', s) under the
 // regex module's word characters. The alternation backtracks: "an" is
 // tried after "a" fails its closing \b.
@@ -50,14 +46,17 @@ func replaceArticles(s string) string {
 	return b.String()
 }
 
+// articleAt is the rune length of the first of LoCoMo's words ("a",
+// "an", "the", "and", in the order of its alternation) that starts rs and
+// ends at a word boundary, or 0.
 func articleAt(rs []rune) int {
-	for _, w := range articles {
+	for _, w := range [...]string{"a", "an", "the", "and"} {
 		if len(rs) < len(w) {
 			continue
 		}
 		match := true
-		for k := range w {
-			if rs[k] != w[k] {
+		for k := range len(w) {
+			if rs[k] != rune(w[k]) {
 				match = false
 				break
 			}

@@ -19,8 +19,7 @@ func Stem(word string) string {
 	lower := pystr.Lower(word)
 	// NLTK looks the word up as given, before lower-casing, and answers
 	// from the pool by its lower-cased form.
-	if key, ok := irregular[word]; ok {
-		_ = lower
+	if key, ok := irregularStem(word); ok {
 		return key
 	}
 	if len([]rune(word)) <= 2 {
@@ -38,16 +37,29 @@ func Stem(word string) string {
 	return string(w)
 }
 
-// irregular maps NLTK's irregular forms to their stems.
-var irregular = map[string]string{
-	"sky": "sky", "skies": "sky",
-	"dying": "die", "lying": "lie", "tying": "tie",
-	"news":    "news",
-	"innings": "inning", "inning": "inning",
-	"outings": "outing", "outing": "outing",
-	"cannings": "canning", "canning": "canning",
-	"howe":    "howe",
-	"proceed": "proceed", "exceed": "exceed", "succeed": "succeed",
+// irregularStem is NLTK's pool of irregular forms and their stems.
+func irregularStem(word string) (string, bool) {
+	switch word {
+	case "sky", "skies":
+		return "sky", true
+	case "dying":
+		return "die", true
+	case "lying":
+		return "lie", true
+	case "tying":
+		return "tie", true
+	case "news":
+		return "news", true
+	case "innings", "inning":
+		return "inning", true
+	case "outings", "outing":
+		return "outing", true
+	case "cannings", "canning":
+		return "canning", true
+	case "howe", "proceed", "exceed", "succeed":
+		return word, true
+	}
+	return "", false
 }
 
 // consonant is _is_consonant: not a vowel, and y only after a vowel (or

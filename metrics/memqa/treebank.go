@@ -81,10 +81,10 @@ func (t *WordTokenizer) Tokenize(text string) []string {
 	for _, s := range t.ending {
 		text = s.apply(text)
 	}
-	for _, c := range contractions2 {
+	for _, c := range contractions2() {
 		text = splitContraction(text, c, false)
 	}
-	for _, c := range contractions3 {
+	for _, c := range contractions3() {
 		text = splitContraction(text, c, true)
 	}
 	return pystr.Fields(text)
@@ -141,13 +141,19 @@ type contraction struct {
 	lookaheadSpace bool
 }
 
-var contractions2 = []contraction{
-	{"can", "not", false}, {"d", "'ye", false}, {"gim", "me", false}, {"gon", "na", false},
-	{"got", "ta", false}, {"lem", "me", false}, {"more", "'n", false}, {"wan", "na", true},
+// contractions2 are MacIntyre's CONTRACTIONS2, in NLTK's order.
+func contractions2() []contraction {
+	return []contraction{
+		{"can", "not", false}, {"d", "'ye", false}, {"gim", "me", false}, {"gon", "na", false},
+		{"got", "ta", false}, {"lem", "me", false}, {"more", "'n", false}, {"wan", "na", true},
+	}
 }
 
-// contractions3 start with a space instead of a word boundary.
-var contractions3 = []contraction{{"'t", "is", false}, {"'t", "was", false}}
+// contractions3 (CONTRACTIONS3) start with a space instead of a word
+// boundary.
+func contractions3() []contraction {
+	return []contraction{{"'t", "is", false}, {"'t", "was", false}}
+}
 
 // splitContraction applies one contraction rule left to right without
 // overlaps, as re.sub does. leadingSpace: the pattern is " ('t)(is)\b"
