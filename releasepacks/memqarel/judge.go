@@ -1,11 +1,11 @@
 package memqarel
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/memharness/memharness/envs/taubench"
 	"github.com/memharness/memharness/internal/pysrc"
 	"github.com/memharness/memharness/internal/pystr"
 	"github.com/memharness/memharness/llm"
@@ -287,15 +287,17 @@ var ErrJudgeReply = errors.New("judge reply unreadable")
 // wrapping ErrJudgeReply: there the source raises and its run stops.
 func ReadLoCoMoVerdict(content string) (bool, error) {
 	js := ExtractJSON(content)
-	var v any
-	if err := json.Unmarshal([]byte(js), &v); err != nil {
+	// json.loads, not encoding/json: bare NaN and Infinity, lone
+	// surrogate escapes and the recursion limit as Python has them.
+	v, err := taubench.Decode([]byte(js))
+	if err != nil {
 		return false, fmt.Errorf("%w: not JSON (%v): %.80q", ErrJudgeReply, err, js)
 	}
-	obj, ok := v.(map[string]any)
+	obj, ok := v.(*taubench.Object)
 	if !ok {
 		return false, fmt.Errorf("%w: JSON is not an object: %.80q", ErrJudgeReply, js)
 	}
-	label, ok := obj["label"]
+	label, ok := obj.Get("label")
 	if !ok {
 		return false, fmt.Errorf("%w: no \"label\" key: %.80q", ErrJudgeReply, js)
 	}
