@@ -123,6 +123,10 @@ def capture_locomo(args, here, out):
     ems, _, recall = ev.eval_question_answering(lines, "prediction")
     for r, s, rc in zip(rows, ems, recall):
         r.extend([float(s), float(rc), round(float(s), 3)])
+    aggregates = capture_aggregates(args, ev, data, rows, variants)
+    with open(os.path.join(out, "locomo_aggregate.json"), "w") as f:
+        json.dump({"source": "snap-research/LoCoMo@3eb6f2c task_eval/evaluation_stats.py analyze_aggr_acc (printout)",
+                   "rules": aggregates}, f, indent=0)
     with open(os.path.join(out, "locomo_fixture.json"), "w") as f:
         f.write('{"source": "snap-research/LoCoMo@3eb6f2c task_eval/evaluation.py eval_question_answering",\n')
         f.write('"columns": ["sample_id", "qa", "prediction rule", "context rule", "score", "recall", "round3"],\n"rows": [\n')
@@ -182,6 +186,42 @@ def capture_mem0(args, here, out):
                "tokens": toks, "sentences": sents, "pairs": res,
                "fixture_columns": ["sample_id", "qa", "prediction rule", "bleu1", "f1"], "fixture": fixture},
               open(os.path.join(out, "mem0_metrics.json"), "w"), ensure_ascii=False, indent=0)
+
+
+def capture_aggregates(args, ev, data, rows, variants):
+    """analyze_aggr_acc's printout (count, summed score and rounded mean per
+    category, rounded overall) over the rounded scores of each prediction
+    rule, as evaluate_qa.py stores them."""
+    import contextlib
+    import io
+    import tempfile
+    stub("tqdm", tqdm=lambda x, **k: x)
+    stats = load(os.path.join(args.locomo, "task_eval", "evaluation_stats.py"), "locomo_evaluation_stats")
+    out = []
+    for k in range(len(variants["predictions"])):
+        scores = {(r[0], r[1]): r[6] for r in rows if r[2] == k}
+        convs = []
+        for conv in data:
+            qas = []
+            for i, qa in enumerate(conv["qa"]):
+                qas.append({"category": qa["category"], "evidence": list(qa["evidence"]), "x_f1": scores[(conv["sample_id"], i)]})
+            convs.append({"sample_id": conv["sample_id"], "qa": qas})
+        with tempfile.TemporaryDirectory() as d:
+            inf = os.path.join(d, "in.json")
+            json.dump(convs, open(inf, "w"))
+            buf = io.StringIO()
+            with contextlib.redirect_stdout(buf):
+                stats.analyze_aggr_acc(args.fixture, inf, os.path.join(d, "out_stats.json"), "x", "x_f1")
+        per = {}
+        overall = None
+        for line in buf.getvalue().splitlines():
+            parts = line.split()
+            if line.startswith("Overall accuracy:"):
+                overall = float(parts[-1])
+            elif len(parts) == 4 and parts[0] in "12345":
+                per[parts[0]] = [int(parts[1]), float(parts[2]), float(parts[3])]
+        out.append({"per_category": per, "overall": overall})
+    return out
 
 
 def main():
