@@ -73,9 +73,10 @@ const (
 	slotAbstention
 )
 
-// lmeSlot is get_anscheck_prompt's choice of template; an unknown type
-// is an error (the source raises NotImplementedError), abstention or not
-// only when not abstention (the source never reads the type then).
+// lmeSlot is get_anscheck_prompt's choice of template. An abstention
+// question takes the abstention template whatever its type (the source
+// never reads the type then); otherwise an unknown type is an error, as
+// the source raises NotImplementedError.
 func lmeSlot(questionType string, abstention bool) (int, error) {
 	if abstention {
 		return slotAbstention, nil
