@@ -121,3 +121,42 @@ func TestPunktUntrainedMatchesNLTK(t *testing.T) {
 		}
 	}
 }
+
+// TestPunktWithParamsMatchesNLTK exercises the parameter-driven branches
+// (abbreviations, collocations, sentence starters, the orthographic
+// heuristic) on parameters of our own given to NLTK's tokenizer.
+func TestPunktWithParamsMatchesNLTK(t *testing.T) {
+	var in struct {
+		AbbrevTypes  []string       `json:"abbrev_types"`
+		Collocations [][2]string    `json:"collocations"`
+		SentStarters []string       `json:"sent_starters"`
+		OrthoContext map[string]int `json:"ortho_context"`
+		Texts        []string       `json:"texts"`
+	}
+	readJSON(t, filepath.Join("testdata", "punkt_params.json"), &in)
+	var g struct {
+		ParamsSentences [][]string `json:"params_sentences"`
+	}
+	readJSON(t, filepath.Join("testdata", "golden", "mem0_metrics.json"), &g)
+	if len(g.ParamsSentences) != len(in.Texts) {
+		t.Fatalf("%d golden sentence lists for %d texts: recapture", len(g.ParamsSentences), len(in.Texts))
+	}
+	p := Punkt{Params: PunktParams{
+		AbbrevTypes: map[string]bool{}, Collocations: map[[2]string]bool{},
+		SentStarters: map[string]bool{}, OrthoContext: in.OrthoContext,
+	}}
+	for _, a := range in.AbbrevTypes {
+		p.Params.AbbrevTypes[a] = true
+	}
+	for _, c := range in.Collocations {
+		p.Params.Collocations[c] = true
+	}
+	for _, s := range in.SentStarters {
+		p.Params.SentStarters[s] = true
+	}
+	for i, text := range in.Texts {
+		if got := p.Sentences(text); !reflect.DeepEqual(got, g.ParamsSentences[i]) {
+			t.Errorf("Sentences(%q)\n got  %q\n NLTK %q", text, got, g.ParamsSentences[i])
+		}
+	}
+}

@@ -161,6 +161,16 @@ def capture_mem0(args, here, out):
 
     texts = json.load(open(os.path.join(here, "tok_texts.json"), encoding="utf-8"))["texts"]
     pairs = json.load(open(os.path.join(here, "pairs.json"), encoding="utf-8"))["pairs"]
+    from nltk.tokenize.punkt import PunktParameters
+    pp = json.load(open(os.path.join(here, "punkt_params.json"), encoding="utf-8"))
+    params = PunktParameters()
+    params.abbrev_types = set(pp["abbrev_types"])
+    params.collocations = set(tuple(c) for c in pp["collocations"])
+    params.sent_starters = set(pp["sent_starters"])
+    for typ, flags in pp["ortho_context"].items():
+        params.add_ortho_context(typ, flags)
+    trained = PunktSentenceTokenizer(params)
+    trained_sents = [trained.tokenize(t) for t in pp["texts"]]
     toks = [nltk.word_tokenize(t) for t in texts]
     sents = [untrained.tokenize(t) for t in texts]
     res = []
@@ -183,7 +193,7 @@ def capture_mem0(args, here, out):
                                     float(utils.calculate_bleu_scores(pred, gold)["bleu1"]),
                                     float(utils.calculate_metrics(pred, gold)["f1"])])
     json.dump({"source": "mem0ai/mem0@b3ede5b evaluation/metrics/utils.py (sent_tokenize: untrained Punkt)",
-               "tokens": toks, "sentences": sents, "pairs": res,
+               "tokens": toks, "sentences": sents, "params_sentences": trained_sents, "pairs": res,
                "fixture_columns": ["sample_id", "qa", "prediction rule", "bleu1", "f1"], "fixture": fixture},
               open(os.path.join(out, "mem0_metrics.json"), "w"), ensure_ascii=False, indent=0)
 
