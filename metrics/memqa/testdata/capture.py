@@ -3,19 +3,19 @@
 Run with Debian's python3 (apt-get install -y python3-nltk python3-regex
 python3-numpy) against scratch checkouts outside this repository:
 
-  /usr/bin/python3 capture.py --locomo DIR --mem0 DIR --lme DIR \
+  /usr/bin/python3 capture.py --locomo DIR --mem0 DIR \
       --fixture ../../../../shared/fixtures/memqa/locomo/locomo10_first2.json
 
-  DIR for --locomo holds task_eval/evaluation.py of snap-research/LoCoMo@3eb6f2c;
-  DIR for --mem0 holds evaluation/metrics/{utils,llm_judge}.py and
-  mem0/memory/utils.py of mem0ai/mem0@b3ede5b; DIR for --lme holds
-  src/evaluation/evaluate_qa.py of xiaowu0162/LongMemEval@9e0b455.
+  DIR for --locomo holds task_eval/evaluation.py and evaluation_stats.py of
+  snap-research/LoCoMo@3eb6f2c; DIR for --mem0 holds
+  evaluation/metrics/utils.py of mem0ai/mem0@b3ede5b (--lme is taken by
+  releasepacks/memqarel/testdata/capture.py, the judges' script).
 
-Only our inputs (stem_words.txt, pairs.json, variants.json, judge_*.json)
-and the numbers, tokens and request bodies the sources' code returns are
-written (golden/*.json); no dataset text is: the fixture's answers are
-referred to by sample_id and question index, and the Go test rebuilds each
-prediction from the fixture with the same variant rule.
+Our inputs are stem_words.txt, pairs.json, variants.json, tok_texts.json
+and punkt_params.json; only the numbers, tokens and sentences the sources'
+code returns are written (golden/*.json). No dataset text is: the
+fixture's answers are referred to by sample_id and question index, and the
+Go tests rebuild each prediction from the fixture with the same rule.
 """
 import argparse
 import importlib.util
@@ -238,7 +238,6 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--locomo", required=True)
     ap.add_argument("--mem0")
-    ap.add_argument("--lme")
     ap.add_argument("--fixture")
     args = ap.parse_args()
     here = os.path.dirname(os.path.abspath(__file__))
