@@ -20,6 +20,7 @@ import (
 	"github.com/memharness/memharness/datasets/omnibehavior"
 	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/releasepacks/lifememrel"
+	"github.com/memharness/memharness/releasepacks/memqarel"
 	"github.com/memharness/memharness/releasepacks/pramemrel"
 )
 
@@ -37,7 +38,9 @@ func cmdData(ctx context.Context, stdio IO, args []string) error {
 		"          $MEMHARNESS_PRAMEM_RELEASE_URL replaces the raw-file base (a mirror).\n" +
 		"  lifemem-release, tau-bench, expel, agentbench, synapse: the LifeMem paper's agent prompts\n" +
 		"          (the authors' release and the benchmark code it uses, at pinned commits).\n" +
-		"Names: movielens, omnibehavior, pramem-release, " + strings.Join(lifememrel.Names(), ", ") + "; environments (fetch, verify): " + strings.Join(envDataNames(), ", ") + ".\n" +
+		"  mem0-eval, longmemeval-eval: the LLM-judge prompts of mem0's LoCoMo evaluation and of\n" +
+		"          LongMemEval (pinned commits), for the conversational-memory judge under prompts: release.\n" +
+		"Names: movielens, omnibehavior, pramem-release, " + strings.Join(releasePackNames(), ", ") + "; environments (fetch, verify): " + strings.Join(envDataNames(), ", ") + ".\n" +
 		"The cache is $MEMHARNESS_DATA or the user cache directory."
 	fs := newFlags(stdio.Err, "data", synopsis, about)
 	path := fs.String("path", "", "dataset directory or archive (stats; default: the fetched copy)")
@@ -66,6 +69,9 @@ func cmdData(ctx context.Context, stdio IO, args []string) error {
 		return dataOmniBehavior(stdio, action, *path, *lang, *asJSON)
 	default:
 		if src, ok := lifememrel.Find(name); ok {
+			return dataSource(ctx, stdio, action, cache, *path, src)
+		}
+		if src, ok := memqarel.Find(name); ok {
 			return dataSource(ctx, stdio, action, cache, *path, src)
 		}
 		if e, ok := envDataEntry(name); ok {
@@ -342,7 +348,14 @@ func verifySpecs(out io.Writer, specs []fetch.Spec, dir string) error {
 
 // releaseFetchNames are the release packs `bench data fetch` downloads.
 func releaseFetchNames() []string {
-	return append([]string{pramemrel.FetchName}, lifememrel.Names()...)
+	return append([]string{pramemrel.FetchName}, releasePackNames()...)
+}
+
+// releasePackNames are the fetch names of the sources read as
+// lifememrel.Source values: the LifeMem paper's and the
+// conversational-memory judges'.
+func releasePackNames() []string {
+	return append(lifememrel.Names(), memqarel.Names()...)
 }
 
 // isFetchTarget reports whether fetching name downloads something.
