@@ -9,6 +9,8 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -722,3 +724,63 @@ func decodeBase64(t *testing.T, s string) []float32 {
 }
 
 var errShort = errors.New("base64 vector: length not a multiple of 4")
+
+// TestGatewayPythonStdlibClient runs a Python child that knows nothing but
+// the environment the harness gives it and urllib.
+func TestGatewayPythonStdlibClient(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not on PATH: install Python 3 to run the Python client test")
+	}
+	const secret = "sk-user-real-key-4242"
+	t.Setenv("OPENAI_API_KEY", secret)
+	stack := simStack()
+	g := startGateway(t, Options{Model: stack, Embedder: embed.Hash{Dim: 8}, Method: "pymem", ModelName: "sim"})
+	var log llm.CallLog
+	_, release := g.Bind(llm.WithCallLog(context.Background(), &log), Scope{SampleID: "u3#1", Affinity: "u3"})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, python, filepath.Join("testdata", "stdlib_client.py"))
+	cmd.Env = g.ChildEnviron(os.Environ())
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.Output()
+	release()
+	if err != nil {
+		t.Fatalf("python client: %v\n%s", err, stderr.String())
+	}
+	if bytes.Contains(stdout, []byte(secret)) {
+		t.Fatal("the Python child saw the user's key")
+	}
+	var out struct {
+		Models     [2]json.RawMessage `json:"models"`
+		Chat       [2]json.RawMessage `json:"chat"`
+		Embeddings [2]json.RawMessage `json:"embeddings"`
+		NoKey      [2]json.RawMessage `json:"no_key"`
+		BadJSON    [2]json.RawMessage `json:"bad_json"`
+	}
+	if err := json.Unmarshal(stdout, &out); err != nil {
+		t.Fatalf("python output: %v\n%s", err, stdout)
+	}
+	status := func(raw json.RawMessage) string { return string(raw) }
+	if status(out.Models[0]) != "200" || status(out.Chat[0]) != "200" || status(out.Embeddings[0]) != "200" ||
+		status(out.NoKey[0]) != "401" || status(out.BadJSON[0]) != "400" {
+		t.Fatalf("statuses: models %s chat %s embeddings %s no key %s bad json %s\n%s",
+			out.Models[0], out.Chat[0], out.Embeddings[0], out.NoKey[0], out.BadJSON[0], stdout)
+	}
+	recs := log.Take()
+	if len(recs) != 1 || recs[0].Purpose != "pymem.note" || recs[0].Exchange.SampleID != "u3#1" || recs[0].Exchange.Affinity != "u3" {
+		t.Fatalf("call record %+v, want the one chat call attributed to pymem.note for u3#1", recs)
+	}
+	var c completion
+	if err := json.Unmarshal(out.Chat[1], &c); err != nil || c.Choices[0].Message.Content != recs[0].Exchange.Text ||
+		(c.Choices[0].Message.Content != "Yes" && c.Choices[0].Message.Content != "No") {
+		t.Errorf("chat reply %s, want the sim's answer to the Yes/No question (%q)", out.Chat[1], recs[0].Exchange.Text)
+	}
+	if p := recs[0].Exchange.Params; p.Temperature == nil || *p.Temperature != 0 || p.MaxTokens != 16 {
+		t.Errorf("sampling parameters as recorded: %+v", p)
+	}
+	if n := stack.Snapshot().Total.Calls; n != 1 {
+		t.Fatalf("meter counts %d calls, want 1 (the refused ones never reach the model)", n)
+	}
+}
