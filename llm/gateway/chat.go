@@ -261,6 +261,7 @@ func (g *Gateway) chat(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	resp, err := model.Generate(ctx, req)
 	if err != nil {
+		b.fail(err)
 		modelError(err).write(w)
 		return
 	}

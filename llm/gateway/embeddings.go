@@ -90,6 +90,7 @@ func (g *Gateway) embeddings(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	vecs, err := emb.Embed(ctx, slices.Clone(er.texts))
 	if err != nil {
+		b.fail(err)
 		modelError(err).write(w)
 		return
 	}

@@ -121,6 +121,16 @@ type bound struct {
 	// same two on a re-run.
 	mu    sync.Mutex
 	draws map[string]int
+	err   error // the first model error (Binding.Err)
+}
+
+// fail keeps the scope's first model error.
+func (b *bound) fail(err error) {
+	b.mu.Lock()
+	if b.err == nil {
+		b.err = err
+	}
+	b.mu.Unlock()
 }
 
 // Start listens on a free loopback port and serves until Close or until ctx
@@ -201,13 +211,18 @@ func (g *Gateway) Close() error {
 	return g.closeErr
 }
 
+// Binding is a bound scope, from Bind to Release.
+type Binding struct {
+	g    *Gateway
+	b    *bound
+	once sync.Once
+}
+
 // Bind attributes the calls arriving from now on to s, under ctx: ctx's
-// llm.CallLog receives their records and its end cancels them. It returns
-// the scope's ID (a child serving several harness calls at once sends it
-// in X-Memharness-Scope) and release, which ends the scope: its calls still
-// in flight are cancelled and waited for, so once release returns no
-// record of the scope is still to come. Take the CallLog after release.
-func (g *Gateway) Bind(ctx context.Context, s Scope) (id string, release func()) {
+// llm.CallLog receives their records and its end cancels them. Bind while
+// the harness waits on the child (one JSON-RPC call, one MCP tool call)
+// and Release when the child has answered; take the CallLog after Release.
+func (g *Gateway) Bind(ctx context.Context, s Scope) *Binding {
 	id, err := randomHex(8)
 	if err != nil {
 		// crypto/rand does not fail on the platforms Go supports.
@@ -218,16 +233,36 @@ func (g *Gateway) Bind(ctx context.Context, s Scope) (id string, release func())
 	g.mu.Lock()
 	g.scopes[id] = b
 	g.mu.Unlock()
-	var once sync.Once
-	return id, func() {
-		once.Do(func() {
-			g.mu.Lock()
-			delete(g.scopes, id)
-			g.mu.Unlock()
-			b.cancel()
-			b.wg.Wait()
-		})
-	}
+	return &Binding{g: g, b: b}
+}
+
+// ID names the scope; a child serving several harness calls at once sends
+// it in X-Memharness-Scope (the harness passes it along with the call).
+func (x *Binding) ID() string { return x.b.id }
+
+// Release ends the scope: its calls still in flight are cancelled and
+// waited for, so once Release returns no record of the scope is still to
+// come, and a later request naming it is refused. It is safe to call more
+// than once.
+func (x *Binding) Release() {
+	x.once.Do(func() {
+		x.g.mu.Lock()
+		delete(x.g.scopes, x.b.id)
+		x.g.mu.Unlock()
+		x.b.cancel()
+		x.b.wg.Wait()
+	})
+}
+
+// Err is the first error the model or embedder returned to a call of the
+// scope (nil when none did). The child sees it only as an HTTP status, so
+// the harness's side wraps it into the error it returns for the child's
+// failure: errors.Is then still finds llm.ErrStopRun (a spending ceiling,
+// which stops the run) or a planner's sentinel.
+func (x *Binding) Err() error {
+	x.b.mu.Lock()
+	defer x.b.mu.Unlock()
+	return x.b.err
 }
 
 // scopeFor finds the bound scope a request belongs to and registers the

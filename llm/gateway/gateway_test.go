@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -151,13 +152,13 @@ func TestGatewayChatOverSimIsRecordedAsAttributed(t *testing.T) {
 	stack := simStack()
 	g := startGateway(t, Options{Model: stack, ModelName: "sim"})
 	var log llm.CallLog
-	_, release := g.Bind(llm.WithCallLog(context.Background(), &log), Scope{
+	bind := g.Bind(llm.WithCallLog(context.Background(), &log), Scope{
 		Purpose: "predict", SampleID: "u17#3", Unit: "mymem/u17#3", Affinity: "u17",
 	})
 	plain := call(t, g, "POST", "/v1/chat/completions", officialChat(), nil)
 	named := call(t, g, "POST", "/v1/chat/completions", officialChat(), map[string]string{PurposeHeader: "extract"})
 	again := call(t, g, "POST", "/v1/chat/completions", officialChat(), map[string]string{PurposeHeader: "extract"})
-	release()
+	bind.Release()
 	for _, r := range []reply{plain, named, again} {
 		if r.status != http.StatusOK {
 			t.Fatalf("status %d: %s", r.status, r.body)
@@ -214,8 +215,8 @@ func TestGatewayRefusesWithoutTheToken(t *testing.T) {
 		return embed.Hash{Dim: 8}.Embed(ctx, texts)
 	})
 	g := startGateway(t, Options{Model: model, Embedder: emb})
-	_, release := g.Bind(context.Background(), Scope{})
-	defer release()
+	bind := g.Bind(context.Background(), Scope{})
+	defer bind.Release()
 	auths := map[string]string{
 		"none":           "",
 		"wrong":          "Bearer mh-0000",
@@ -295,8 +296,8 @@ func TestGatewayRefusesMalformedRequests(t *testing.T) {
 		return llm.Response{Text: "ok"}, nil
 	})
 	g := startGateway(t, Options{Model: model, MaxBodyBytes: 4096})
-	_, release := g.Bind(context.Background(), Scope{})
-	defer release()
+	bind := g.Bind(context.Background(), Scope{})
+	defer bind.Release()
 	with := func(k string, v any) map[string]any {
 		b := officialChat()
 		b[k] = v
@@ -362,23 +363,23 @@ func TestGatewayAttributesOnlyWithinABoundCall(t *testing.T) {
 		t.Fatalf("no harness call bound: status %d, want 409", r.status)
 	}
 	var logA, logB llm.CallLog
-	idA, releaseA := g.Bind(llm.WithCallLog(context.Background(), &logA), Scope{SampleID: "a"})
-	idB, releaseB := g.Bind(llm.WithCallLog(context.Background(), &logB), Scope{SampleID: "b"})
+	bindA := g.Bind(llm.WithCallLog(context.Background(), &logA), Scope{SampleID: "a"})
+	bindB := g.Bind(llm.WithCallLog(context.Background(), &logB), Scope{SampleID: "b"})
 	if r := call(t, g, "POST", "/v1/chat/completions", officialChat(), nil); r.status != http.StatusConflict ||
 		!strings.Contains(string(r.body), ScopeHeader) {
 		t.Fatalf("two calls bound, no scope named: status %d %s", r.status, r.body)
 	}
-	for _, id := range []string{idA, idB, idB} {
+	for _, id := range []string{bindA.ID(), bindB.ID(), bindB.ID()} {
 		if r := call(t, g, "POST", "/v1/chat/completions", officialChat(), map[string]string{ScopeHeader: id}); r.status != 200 {
 			t.Fatalf("scope %s: status %d %s", id, r.status, r.body)
 		}
 	}
-	releaseA()
-	releaseB()
+	bindA.Release()
+	bindB.Release()
 	if a, b := logA.Take(), logB.Take(); len(a) != 1 || len(b) != 2 || a[0].Exchange.SampleID != "a" || b[1].Exchange.SampleID != "b" {
 		t.Fatalf("calls landed in the wrong logs: %d in a, %d in b", len(a), len(b))
 	}
-	if r := call(t, g, "POST", "/v1/chat/completions", officialChat(), map[string]string{ScopeHeader: idA}); r.status != http.StatusConflict {
+	if r := call(t, g, "POST", "/v1/chat/completions", officialChat(), map[string]string{ScopeHeader: bindA.ID()}); r.status != http.StatusConflict {
 		t.Fatalf("released scope: status %d, want 409", r.status)
 	}
 }
@@ -392,14 +393,17 @@ func TestGatewayReleaseEndsCallsInFlight(t *testing.T) {
 	}))
 	g := startGateway(t, Options{Model: model})
 	var log llm.CallLog
-	_, release := g.Bind(llm.WithCallLog(context.Background(), &log), Scope{})
+	bind := g.Bind(llm.WithCallLog(context.Background(), &log), Scope{})
 	got := make(chan reply, 1)
 	go func() { got <- call(t, g, "POST", "/v1/chat/completions", officialChat(), nil) }()
 	<-started
-	release()
+	bind.Release()
 	// Release waited for the call: its record is in the log already.
 	if recs := log.Take(); len(recs) != 1 || !recs[0].Failed {
 		t.Fatalf("after release the log holds %+v, want the one failed call", recs)
+	}
+	if err := bind.Err(); !errors.Is(err, context.Canceled) {
+		t.Errorf("binding's error %v, want the cancellation", err)
 	}
 	if r := <-got; r.status != http.StatusServiceUnavailable {
 		t.Fatalf("status %d, want 503: %s", r.status, r.body)
@@ -451,8 +455,8 @@ func TestGatewayStartRefusesBadOptions(t *testing.T) {
 
 func TestGatewayStreamsAnswersAsServerSentEvents(t *testing.T) {
 	g := startGateway(t, Options{Model: simStack()})
-	_, release := g.Bind(context.Background(), Scope{})
-	defer release()
+	bind := g.Bind(context.Background(), Scope{})
+	defer bind.Release()
 	body := officialChat()
 	body["stream"] = true
 	body["stream_options"] = map[string]any{"include_usage": true}
@@ -499,8 +503,8 @@ func TestGatewayStreamsAnswersAsServerSentEvents(t *testing.T) {
 func TestGatewayEmbeddings(t *testing.T) {
 	hash := embed.Hash{Dim: 16}
 	g := startGateway(t, Options{Model: simStack(), Embedder: hash, EmbeddingModelName: "hash-16"})
-	_, release := g.Bind(context.Background(), Scope{})
-	defer release()
+	bind := g.Bind(context.Background(), Scope{})
+	defer bind.Release()
 	texts := []string{"I love cycling", "Lyon"}
 	want, _ := hash.Embed(context.Background(), texts)
 	type data struct {
@@ -551,8 +555,8 @@ func TestGatewayEmbeddings(t *testing.T) {
 		t.Errorf("token arrays: %d %s", r.status, r.body)
 	}
 	g2 := startGateway(t, Options{Model: simStack()})
-	_, release2 := g2.Bind(context.Background(), Scope{})
-	defer release2()
+	bind2 := g2.Bind(context.Background(), Scope{})
+	defer bind2.Release()
 	if r := call(t, g2, "POST", "/v1/embeddings", map[string]any{"input": "x"}, nil); r.status != http.StatusNotImplemented {
 		t.Errorf("no embedder: %d %s", r.status, r.body)
 	}
@@ -632,7 +636,7 @@ func TestGatewayOverAFaultyEndpoint(t *testing.T) {
 	}
 	g := startGateway(t, Options{Model: stack, Method: "mem0"})
 	var log llm.CallLog
-	_, release := g.Bind(llm.WithCallLog(context.Background(), &log), Scope{SampleID: "u1#0", Affinity: "u1"})
+	bind := g.Bind(llm.WithCallLog(context.Background(), &log), Scope{SampleID: "u1#0", Affinity: "u1"})
 	tests := []struct {
 		fault  string
 		status int
@@ -665,7 +669,7 @@ func TestGatewayOverAFaultyEndpoint(t *testing.T) {
 			t.Errorf("fault %q: error %s, want code %s", tt.fault, r.body, tt.code)
 		}
 	}
-	release()
+	bind.Release()
 	// What the endpoint received is what the child sent (the model named
 	// is the run's, not the child's).
 	got := up.first()
@@ -691,6 +695,9 @@ func TestGatewayOverAFaultyEndpoint(t *testing.T) {
 		if rec.Purpose != "mem0.extract" || rec.Failed != (i > 0) || rec.Exchange.SampleID != "u1#0" {
 			t.Errorf("record %d: purpose %q failed %v sample %q", i, rec.Purpose, rec.Failed, rec.Exchange.SampleID)
 		}
+	}
+	if err := bind.Err(); !llm.IsRateLimit(err) {
+		t.Errorf("binding's error %v, want the first failure (the 429)", err)
 	}
 	if recs[1].Retries != 2 {
 		t.Errorf("429 record: %d retries, want 2", recs[1].Retries)
@@ -737,7 +744,7 @@ func TestGatewayPythonStdlibClient(t *testing.T) {
 	stack := simStack()
 	g := startGateway(t, Options{Model: stack, Embedder: embed.Hash{Dim: 8}, Method: "pymem", ModelName: "sim"})
 	var log llm.CallLog
-	_, release := g.Bind(llm.WithCallLog(context.Background(), &log), Scope{SampleID: "u3#1", Affinity: "u3"})
+	bind := g.Bind(llm.WithCallLog(context.Background(), &log), Scope{SampleID: "u3#1", Affinity: "u3"})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, python, filepath.Join("testdata", "stdlib_client.py"))
@@ -745,7 +752,7 @@ func TestGatewayPythonStdlibClient(t *testing.T) {
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdout, err := cmd.Output()
-	release()
+	bind.Release()
 	if err != nil {
 		t.Fatalf("python client: %v\n%s", err, stderr.String())
 	}
@@ -782,5 +789,24 @@ func TestGatewayPythonStdlibClient(t *testing.T) {
 	}
 	if n := stack.Snapshot().Total.Calls; n != 1 {
 		t.Fatalf("meter counts %d calls, want 1 (the refused ones never reach the model)", n)
+	}
+}
+
+// TestGatewayCeilingStopsTheRun: a spending ceiling reached under a child's
+// call answers 429 (the child should not retry at once) and stays
+// findable as llm.ErrStopRun in the binding, for the harness to stop the run.
+func TestGatewayCeilingStopsTheRun(t *testing.T) {
+	model := llm.ModelFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
+		return llm.Response{}, fmt.Errorf("budget: %w", llm.ErrCeiling)
+	})
+	g := startGateway(t, Options{Model: model})
+	bind := g.Bind(context.Background(), Scope{})
+	r := call(t, g, "POST", "/v1/chat/completions", officialChat(), nil)
+	bind.Release()
+	if e := decode[errorReply](t, r); r.status != http.StatusTooManyRequests || e.Error.Code == nil || *e.Error.Code != "run_stopped" {
+		t.Fatalf("status %d %s, want 429 run_stopped", r.status, r.body)
+	}
+	if !errors.Is(bind.Err(), llm.ErrStopRun) {
+		t.Fatalf("binding's error %v does not stop the run", bind.Err())
 	}
 }
