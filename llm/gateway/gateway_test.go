@@ -665,6 +665,9 @@ func TestGatewayOverAFaultyEndpoint(t *testing.T) {
 			}
 			continue
 		}
+		if r.header.Get("X-Should-Retry") != "false" {
+			t.Errorf("fault %q: the reply lets the client retry what the stack already retried", tt.fault)
+		}
 		if e := decode[errorReply](t, r); e.Error.Code == nil || *e.Error.Code != tt.code || e.Error.Message == "" {
 			t.Errorf("fault %q: error %s, want code %s", tt.fault, r.body, tt.code)
 		}

@@ -39,6 +39,10 @@ func (e *apiError) write(w http.ResponseWriter) {
 	if e.code != "" {
 		body["code"] = e.code
 	}
+	// The model stack has done the retrying a call deserves; the openai
+	// clients (and others built the same way) read this header and do not
+	// multiply the calls by retrying on their own.
+	w.Header().Set("X-Should-Retry", "false")
 	if e.retryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(e.retryAfter.Round(time.Second)/time.Second))))
 	}
