@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -14,6 +15,8 @@ const (
 	// EnvModel and EnvEmbeddingModel name the models /v1/models lists.
 	EnvModel          = "MEMHARNESS_MODEL"
 	EnvEmbeddingModel = "MEMHARNESS_EMBEDDING_MODEL"
+	// EnvEmbeddingDims is the embedder's vector size (Options.EmbeddingDims).
+	EnvEmbeddingDims = "MEMHARNESS_EMBEDDING_DIMS"
 )
 
 // ChildEnv is what a child needs to reach the gateway, as KEY=VALUE
@@ -29,6 +32,7 @@ const (
 //   - OPENAI_MODEL, MEMHARNESS_MODEL, MEMHARNESS_EMBEDDING_MODEL: the model
 //     IDs /v1/models lists (any name a request gives is answered by the
 //     run's backbone);
+//   - MEMHARNESS_EMBEDDING_DIMS: the embedder's vector size, when known;
 //   - MEMHARNESS_GATEWAY_URL, MEMHARNESS_GATEWAY_TOKEN: the same URL and
 //     token under the harness's names;
 //   - MEM0_TELEMETRY=False: mem0 otherwise reports usage to its vendor,
@@ -37,7 +41,7 @@ const (
 //     carries the token off the machine.
 func (g *Gateway) ChildEnv() []string {
 	url := g.URL()
-	return []string{
+	env := []string{
 		"OPENAI_BASE_URL=" + url,
 		"OPENAI_API_BASE=" + url,
 		"OPENAI_API_KEY=" + g.token,
@@ -50,6 +54,10 @@ func (g *Gateway) ChildEnv() []string {
 		"NO_PROXY=127.0.0.1,localhost",
 		"no_proxy=127.0.0.1,localhost",
 	}
+	if g.opts.EmbeddingDims > 0 {
+		env = append(env, EnvEmbeddingDims+"="+strconv.Itoa(g.opts.EmbeddingDims))
+	}
+	return env
 }
 
 // ChildEnviron is base (the environment the child would inherit, e.g.

@@ -66,6 +66,10 @@ type Options struct {
 	// reply names when the backend does not say who answered. Whatever
 	// model a request names, the run's backbone answers it.
 	ModelName, EmbeddingModelName string
+	// EmbeddingDims is the size of the embedder's vectors (0: not said),
+	// given to the child as MEMHARNESS_EMBEDDING_DIMS: libraries that size
+	// a vector store ahead (mem0) need it.
+	EmbeddingDims int
 	// MaxBodyBytes bounds a request body (DefaultMaxBodyBytes when 0).
 	MaxBodyBytes int64
 	// CallTimeout bounds one request's model call, retries included

@@ -588,7 +588,7 @@ func TestGatewayChildEnvironment(t *testing.T) {
 	const secret = "sk-user-real-key-4242"
 	t.Setenv("OPENAI_API_KEY", secret)
 	t.Setenv("OPENROUTER_API_KEY", "sk-or-"+secret)
-	g := startGateway(t, Options{Model: simStack(), ModelName: "m1"})
+	g := startGateway(t, Options{Model: simStack(), ModelName: "m1", EmbeddingDims: 384})
 	env := g.ChildEnviron(append(os.Environ(), "HF_TOKEN=hf_x", "AWS_SECRET_ACCESS_KEY=aws", "PATH_KEEP=1", "NO_PROXY=proxy.example"))
 	get := map[string][]string{}
 	for _, kv := range env {
@@ -612,6 +612,9 @@ func TestGatewayChildEnvironment(t *testing.T) {
 		if get[k] != nil {
 			t.Errorf("%s reached the child", k)
 		}
+	}
+	if !slices.Equal(get[EnvEmbeddingDims], []string{"384"}) || !slices.Equal(get["OPENAI_MODEL"], []string{"m1"}) {
+		t.Errorf("model names and sizes: %v %v", get[EnvEmbeddingDims], get["OPENAI_MODEL"])
 	}
 	if get["PATH_KEEP"] == nil || !slices.Equal(get["NO_PROXY"], []string{"127.0.0.1,localhost"}) || get["MEM0_TELEMETRY"][0] != "False" {
 		t.Errorf("environment: %v", get)
