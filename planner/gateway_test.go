@@ -1,16 +1,14 @@
 package planner
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"net/http"
 	"testing"
 
 	"github.com/memharness/memharness/datasets/behavior"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/gateway"
+	"github.com/memharness/memharness/llm/gateway/gatewaytest"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/predict"
 )
@@ -18,54 +16,20 @@ import (
 // gatewayMethod is a method whose model calls come from a child over the
 // model gateway, as a method of another language's do: for each step it
 // binds the gateway to the model the runner (or the planner) lent it, and
-// the "child" (here a plain HTTP client, standing in for a process)
-// calls the gateway.
+// the child (a stand-in for a process) calls the gateway.
 type gatewayMethod struct {
-	g *gateway.Gateway
-	// env is the child's environment (gateway.ChildEnv).
-	env map[string]string
+	g     *gateway.Gateway
+	child *gatewaytest.Child
 }
 
 func (m *gatewayMethod) Name() string { return "gwmem" }
-
-// childCall is what the child does: one chat completion.
-func (m *gatewayMethod) childCall(purpose, prompt string) (string, int, error) {
-	body, _ := json.Marshal(map[string]any{
-		"model":    m.env["OPENAI_MODEL"],
-		"messages": []any{map[string]any{"role": "user", "content": prompt}},
-	})
-	req, err := http.NewRequest("POST", m.env["OPENAI_BASE_URL"]+"/chat/completions", bytes.NewReader(body))
-	if err != nil {
-		return "", 0, err
-	}
-	req.Header.Set("Authorization", "Bearer "+m.env["OPENAI_API_KEY"])
-	if purpose != "" {
-		req.Header.Set(gateway.PurposeHeader, purpose)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return "", 0, err
-	}
-	defer resp.Body.Close()
-	var out struct {
-		Choices []struct {
-			Message struct {
-				Content string `json:"content"`
-			} `json:"message"`
-		} `json:"choices"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != 200 || len(out.Choices) == 0 {
-		return "", resp.StatusCode, fmt.Errorf("child: status %d", resp.StatusCode)
-	}
-	return out.Choices[0].Message.Content, resp.StatusCode, nil
-}
 
 // step runs one child step under a binding; a failed step carries the
 // model's error, as the harness's side of a child method must.
 func (m *gatewayMethod) step(ctx context.Context, model llm.Model, scope gateway.Scope, purpose, prompt string) (string, error) {
 	scope.Model = model
 	bind := m.g.Bind(ctx, scope)
-	text, _, err := m.childCall(purpose, prompt)
+	text, _, err := m.child.Chat(ctx, bind.ID(), purpose, prompt)
 	bind.Release()
 	if err != nil {
 		if merr := bind.Err(); merr != nil {
@@ -111,12 +75,7 @@ func TestGatewayCallsAreCountedByThePlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer g.Close()
-	env := map[string]string{}
-	for _, kv := range g.ChildEnv() {
-		k, v, _ := bytes.Cut([]byte(kv), []byte("="))
-		env[string(k)] = string(v)
-	}
-	m := &gatewayMethod{g: g, env: env}
+	m := &gatewayMethod{g: g, child: gatewaytest.NewChild(g.ChildEnv())}
 	var users []behavior.UserSet
 	for _, u := range []string{"u1", "u2"} {
 		hist := []behavior.Event{
