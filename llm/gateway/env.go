@@ -60,6 +60,18 @@ func (g *Gateway) ChildEnv() []string {
 	return env
 }
 
+// ChildEnvMap is ChildEnv as a map, for launchers that merge variables by
+// name (a func() map[string]string hook takes the method value).
+func (g *Gateway) ChildEnvMap() map[string]string {
+	env := g.ChildEnv()
+	out := make(map[string]string, len(env))
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		out[k] = v
+	}
+	return out
+}
+
 // ChildEnviron is base (the environment the child would inherit, e.g.
 // os.Environ()) without anything that may hold a credential or point a
 // library at another endpoint, followed by ChildEnv. Use it rather than

@@ -616,6 +616,10 @@ func TestGatewayChildEnvironment(t *testing.T) {
 	if !slices.Equal(get[EnvEmbeddingDims], []string{"384"}) || !slices.Equal(get["OPENAI_MODEL"], []string{"m1"}) {
 		t.Errorf("model names and sizes: %v %v", get[EnvEmbeddingDims], get["OPENAI_MODEL"])
 	}
+	m := g.ChildEnvMap()
+	if len(m) != len(g.ChildEnv()) || m["OPENAI_API_KEY"] != g.token || m["OPENAI_BASE_URL"] != g.URL() {
+		t.Errorf("ChildEnvMap %v differs from ChildEnv", m)
+	}
 	if get["PATH_KEEP"] == nil || !slices.Equal(get["NO_PROXY"], []string{"127.0.0.1,localhost"}) || get["MEM0_TELEMETRY"][0] != "False" {
 		t.Errorf("environment: %v", get)
 	}
