@@ -229,7 +229,7 @@ func CostText(usage map[string]runrecord.MethodUsage) string {
 // usage the answers that stayed invalid and the token counts replaced by
 // our own.
 func RunWarnings(man runrecord.Manifest, usage map[string]runrecord.MethodUsage) runrecord.Warnings {
-	w := runrecord.Warnings{DataWarnings: man.DataWarnings, LeftOut: man.LeftOut, EmptyMemories: man.EmptyMemories}
+	w := runrecord.Warnings{DataWarnings: man.DataWarnings, LeftOut: man.LeftOut, EmptyMemories: man.EmptyMemories, Journal: man.JournalFindings}
 	if iv := InvalidSummary(usage); iv != "none" {
 		w.Invalid = iv
 	}
@@ -239,6 +239,16 @@ func RunWarnings(man runrecord.Manifest, usage map[string]runrecord.MethodUsage)
 		}
 	}
 	return w
+}
+
+// JournalNote is what a run's final line adds when the checks of its usage
+// journal found something (see runrecord.Manifest.JournalFindings): ""
+// when they found nothing.
+func JournalNote(findings []string) string {
+	if len(findings) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; warning: usage.jsonl: %d finding(s) of its checksums, usage.json may be incomplete (see above and the report)", len(findings))
 }
 
 // Spent is what the live calls of recs (a store's journal) used: answers

@@ -68,6 +68,7 @@ func Begin(dir string, o Opening) (*Store, runrecord.Manifest, error) {
 		}
 	}
 	man.ConfigHash = o.ConfigHash
+	man.JournalFindings = st.JournalFindings()
 	man.Methods = append(man.Methods, o.Methods...)
 	if !prev.Started.IsZero() {
 		man.Started = prev.Started
