@@ -67,7 +67,6 @@ func TestEditedUsageLineIsNamedEverywhere(t *testing.T) {
 	}
 }
 
-
 func totalPromptTokens(t *testing.T, usageJSON []byte) int {
 	t.Helper()
 	var u map[string]struct {
