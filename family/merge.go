@@ -173,6 +173,10 @@ func Merge(ctx context.Context, env Env, runDir string, report bool) error {
 		return err
 	}
 	defer st.Close()
+	man.JournalFindings = st.JournalFindings()
+	for _, f := range man.JournalFindings {
+		fmt.Fprintf(env.Err, "merge %s: warning: %s\n", runDir, f)
+	}
 	if err := st.WriteJSON(runrecord.ManifestFile, man); err != nil {
 		return err
 	}
