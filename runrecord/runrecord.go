@@ -86,6 +86,11 @@ type Manifest struct {
 	// left out of usage.json) and lines taken unchecked, each naming the
 	// file and the line.
 	JournalFindings []string `json:"journal_findings,omitempty"`
+	// JournalLosses is the usage the journal lost (a torn final line cut,
+	// damaged lines skipped, the journal missing while samples were
+	// saved), as the opens of the run found it; kept over resumes, since
+	// the file no longer shows it.
+	JournalLosses []string `json:"journal_losses,omitempty"`
 	// Errored counts the samples (or episodes) that failed when the run last
 	// finished; Fingerprint says what its report was built from (see
 	// bench's up-to-date check), so an unchanged run is not redone.

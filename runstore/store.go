@@ -85,6 +85,9 @@ type Store struct {
 	// the checks of the journal found, one sentence each.
 	held     [][]byte
 	findings []string
+	// losses are the usage this open found lost from the journal (a torn
+	// final line, damaged lines, a journal gone while samples are saved).
+	losses []string
 
 	// The call record: every journalled call's request and reply, their
 	// texts cut into chunks stored once each in runrecord.ChunksFile.
@@ -560,17 +563,25 @@ func (s *Store) loadUsage() error {
 			return err
 		}
 	}
+	// A loss is told to the console (with the file's path) and kept for
+	// the run's manifest (with the file's name), as the lines that held
+	// the usage are gone from the file after this open.
+	lose := func(format string, a ...any) {
+		what := fmt.Sprintf(format, a...)
+		s.repairs = append(s.repairs, path+": "+what)
+		s.losses = append(s.losses, name+": "+what)
+	}
 	if len(tail) > 0 {
-		s.repairs = append(s.repairs, fmt.Sprintf("%s: cut a torn final line (%d bytes) left by an interrupted write; the usage of its calls is lost from usage.json", path, len(tail)))
+		lose("cut a torn final line (%d bytes) left by an interrupted write; the usage of its calls is lost from usage.json", len(tail))
 	}
 	if damaged > 0 {
-		s.repairs = append(s.repairs, fmt.Sprintf("%s: skipped %d damaged line(s); the usage of their calls is lost from usage.json (it is not redone work)", path, damaged))
+		lose("skipped %d damaged line(s); the usage of their calls is lost from usage.json (it is not redone work)", damaged)
 	}
 	if len(b) == 0 && len(s.samples) > 0 {
 		// The journal is gone (or empty) while samples are saved: the
 		// usage of their calls is lost, and usage.json will count only
 		// the calls made from now on.
-		s.repairs = append(s.repairs, fmt.Sprintf("%s: missing or empty while %d sample(s) are saved: the usage of their model calls is lost, and usage.json counts only the calls made from now on", path, len(s.samples)))
+		lose("missing or empty while %d sample(s) are saved: the usage of their model calls is lost, and usage.json counts only the calls made from now on", len(s.samples))
 	}
 	if dropped > 0 {
 		s.repairs = append(s.repairs, fmt.Sprintf("%s: dropped the usage of %d model call(s) whose work was never saved (it is redone and counted once)", path, droppedCalls))
@@ -594,6 +605,16 @@ func (s *Store) holdLine(n int, line []byte, ul usageLine) {
 	s.held = append(s.held, append(bytes.TrimRight(line, "\n"), '\n'))
 	s.findings = append(s.findings, msg)
 	s.repairs = append(s.repairs, msg)
+}
+
+// JournalLosses says what usage this open of the store found lost from the
+// journal: a torn final line cut, damaged lines skipped, a journal missing
+// while samples are saved. Unlike JournalFindings, a later open does not
+// find them again, so a run keeps them in its manifest over resumes.
+func (s *Store) JournalLosses() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.losses...)
 }
 
 // JournalFindings says what the checks of the usage journal found when the

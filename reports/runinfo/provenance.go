@@ -193,7 +193,7 @@ func WarningsSection(m runrecord.Manifest, usage map[string]runrecord.MethodUsag
 		n++
 		fmt.Fprintf(&b, "- **Embedder:** %s.\n", render.MdText(m.EmbedderWarning))
 	}
-	for _, f := range m.JournalFindings {
+	for _, f := range slices.Concat(m.JournalLosses, m.JournalFindings) {
 		n++
 		fmt.Fprintf(&b, "- **Usage journal:** %s.\n", render.MdText(f))
 	}
