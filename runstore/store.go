@@ -513,7 +513,7 @@ func (s *Store) loadUsage() error {
 		all = append(all, ul)
 	}
 	if n := len(unchecked); n > 0 {
-		s.findings = append(s.findings, fmt.Sprintf("%s: %d line(s) (lines %d–%d) carry no checksum (written before journal lines had one); their usage is taken unchecked",
+		s.findings = append(s.findings, fmt.Sprintf("%s: %d line(s) (lines %d–%d) carry no checksum (written before journal lines had one, or the checksum was removed); their usage is taken unchecked",
 			name, n, unchecked[0], unchecked[n-1]))
 	}
 	lastOf := map[string]int{}
