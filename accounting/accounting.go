@@ -229,7 +229,7 @@ func CostText(usage map[string]runrecord.MethodUsage) string {
 // usage the answers that stayed invalid and the token counts replaced by
 // our own.
 func RunWarnings(man runrecord.Manifest, usage map[string]runrecord.MethodUsage) runrecord.Warnings {
-	w := runrecord.Warnings{DataWarnings: man.DataWarnings, LeftOut: man.LeftOut, EmptyMemories: man.EmptyMemories}
+	w := runrecord.Warnings{DataWarnings: man.DataWarnings, LeftOut: man.LeftOut, EmptyMemories: man.EmptyMemories, Journal: man.JournalFindings, JournalLosses: man.JournalLosses}
 	if iv := InvalidSummary(usage); iv != "none" {
 		w.Invalid = iv
 	}
@@ -239,6 +239,16 @@ func RunWarnings(man runrecord.Manifest, usage map[string]runrecord.MethodUsage)
 		}
 	}
 	return w
+}
+
+// JournalNote is what a run's final line adds when its usage journal lost
+// usage or failed its checks (see runrecord.Warnings.JournalLosses and
+// Journal): "" when neither happened.
+func JournalNote(w runrecord.Warnings) string {
+	if len(w.Journal)+len(w.JournalLosses) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; warning: usage.jsonl: %d problem(s), usage.json may not count every call (see above and the report)", len(w.Journal)+len(w.JournalLosses))
 }
 
 // Spent is what the live calls of recs (a store's journal) used: answers

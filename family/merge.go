@@ -127,6 +127,7 @@ func Merge(ctx context.Context, env Env, runDir string, report bool) error {
 			man.Finished = s.Manifest.Finished
 		}
 		man.DataWarnings = appendNew(man.DataWarnings, s.Manifest.DataWarnings...)
+		man.JournalLosses = appendNew(man.JournalLosses, s.Manifest.JournalLosses...)
 		for _, lo := range s.Manifest.LeftOut {
 			if !slices.Contains(man.LeftOut, lo) {
 				man.LeftOut = append(man.LeftOut, lo)
@@ -173,6 +174,11 @@ func Merge(ctx context.Context, env Env, runDir string, report bool) error {
 		return err
 	}
 	defer st.Close()
+	man.JournalFindings = st.JournalFindings()
+	man.JournalLosses = appendNew(man.JournalLosses, st.JournalLosses()...)
+	for _, f := range slices.Concat(man.JournalLosses, man.JournalFindings) {
+		fmt.Fprintf(env.Err, "merge %s: warning: %s\n", runDir, f)
+	}
 	if err := st.WriteJSON(runrecord.ManifestFile, man); err != nil {
 		return err
 	}

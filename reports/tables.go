@@ -29,12 +29,11 @@ func (s *summary) tables() []render.Table {
 func (s *summary) writeTables(dir string) ([]render.Artefact, error) {
 	tables := s.tables()
 	var md, tex strings.Builder
-	md.WriteString("# " + render.MdCell(s.title()) + "\n\n")
 	for _, t := range tables {
 		md.WriteString(t.Markdown())
 		tex.WriteString(t.LaTeX())
 	}
-	for _, f := range []struct{ name, body string }{{"table.md", md.String()}, {"table.tex", s.texDoc(tex.String())}} {
+	for _, f := range []struct{ name, body string }{{"table.md", s.mdDoc(md.String())}, {"table.tex", s.texDoc(tex.String())}} {
 		if err := os.WriteFile(filepath.Join(dir, f.name), []byte(f.body), 0o644); err != nil {
 			return nil, fmt.Errorf("write %s: %w", f.name, err)
 		}
@@ -180,8 +179,10 @@ func pExact(p float64) string {
 
 // mdDoc and texDoc are a Markdown or LaTeX document of tables under the
 // run's title.
+// mdDoc is a Markdown report: the run's title (its provenance) as the
+// heading, once, and the tables under it with headings that leave it out.
 func (s *summary) mdDoc(parts ...string) string {
-	return "# " + render.MdCell(s.title()) + "\n\n" + strings.Join(parts, "")
+	return "# " + render.MdCell(s.title()) + "\n\n" + render.UnderProvenance(strings.Join(parts, ""), s.title())
 }
 
 func (s *summary) texDoc(parts ...string) string { return render.TeXFile(s.title(), parts...) }

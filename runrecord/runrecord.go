@@ -81,6 +81,16 @@ type Manifest struct {
 	// EmptyMemories names, per method, the users whose built memory came out
 	// empty (e.g. every extraction answer was invalid).
 	EmptyMemories map[string][]string `json:"empty_memories,omitempty"`
+	// JournalFindings is what the checks of the usage journal found when
+	// the run was last opened: lines whose checksum failed (their usage
+	// left out of usage.json) and lines taken unchecked, each naming the
+	// file and the line.
+	JournalFindings []string `json:"journal_findings,omitempty"`
+	// JournalLosses is the usage the journal lost (a torn final line cut,
+	// damaged lines skipped, the journal missing while samples were
+	// saved), as the opens of the run found it; kept over resumes, since
+	// the file no longer shows it.
+	JournalLosses []string `json:"journal_losses,omitempty"`
 	// Errored counts the samples (or episodes) that failed when the run last
 	// finished; Fingerprint says what its report was built from (see
 	// bench's up-to-date check), so an unchanged run is not redone.

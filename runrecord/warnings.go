@@ -27,11 +27,17 @@ type Warnings struct {
 	Invalid string `json:"invalid_answers,omitempty"`
 	// Usage are accounting warnings (token counts replaced by our own).
 	Usage []string `json:"usage,omitempty"`
+	// Journal is what the checks of the usage journal found (see
+	// Manifest.JournalFindings).
+	Journal []string `json:"journal,omitempty"`
+	// JournalLosses is the usage the journal lost (see
+	// Manifest.JournalLosses).
+	JournalLosses []string `json:"journal_losses,omitempty"`
 }
 
 // Empty reports whether there is nothing to warn about.
 func (w Warnings) Empty() bool {
-	return len(w.DataWarnings) == 0 && len(w.LeftOut) == 0 && len(w.EmptyMemories) == 0 && w.Invalid == "" && len(w.Usage) == 0
+	return len(w.DataWarnings) == 0 && len(w.LeftOut) == 0 && len(w.EmptyMemories) == 0 && w.Invalid == "" && len(w.Usage) == 0 && len(w.Journal) == 0 && len(w.JournalLosses) == 0
 }
 
 // ReadWarnings reads dir's warnings.json; a missing file is no warnings.
@@ -63,6 +69,16 @@ func (w Warnings) apply(m *Manifest) {
 	for _, lo := range w.LeftOut {
 		if !slices.Contains(m.LeftOut, lo) {
 			m.LeftOut = append(m.LeftOut, lo)
+		}
+	}
+	for _, j := range w.Journal {
+		if !slices.Contains(m.JournalFindings, j) {
+			m.JournalFindings = append(m.JournalFindings, j)
+		}
+	}
+	for _, j := range w.JournalLosses {
+		if !slices.Contains(m.JournalLosses, j) {
+			m.JournalLosses = append(m.JournalLosses, j)
 		}
 	}
 	for meth, users := range w.EmptyMemories {

@@ -3,6 +3,7 @@ package runstore
 import (
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/memharness/memharness/runrecord"
 )
@@ -68,6 +69,13 @@ func Begin(dir string, o Opening) (*Store, runrecord.Manifest, error) {
 		}
 	}
 	man.ConfigHash = o.ConfigHash
+	man.JournalFindings = st.JournalFindings()
+	man.JournalLosses = prev.JournalLosses
+	for _, l := range st.JournalLosses() {
+		if !slices.Contains(man.JournalLosses, l) {
+			man.JournalLosses = append(man.JournalLosses, l)
+		}
+	}
 	man.Methods = append(man.Methods, o.Methods...)
 	if !prev.Started.IsZero() {
 		man.Started = prev.Started

@@ -80,6 +80,14 @@ type Store struct {
 	// of such a file is journalled too (see WriteFileWith).
 	journalled map[string]bool
 	repairs    []string
+	// held are journal lines whose checksum failed, kept in the file as
+	// they are (the evidence) but out of the usage; findings says what
+	// the checks of the journal found, one sentence each.
+	held     [][]byte
+	findings []string
+	// losses are the usage this open found lost from the journal (a torn
+	// final line, damaged lines, a journal gone while samples are saved).
+	losses []string
 
 	// The call record: every journalled call's request and reply, their
 	// texts cut into chunks stored once each in runrecord.ChunksFile.
@@ -97,11 +105,23 @@ type Store struct {
 // recently written).
 const maxBases = 256
 
-// usageLine is one line of the usage journal.
+// usageLine is one line of the usage journal. Sum, the line's last field,
+// is the SHA-256 of the line's bytes without it: a line changed after it
+// was written (a token count edited by hand) no longer matches, and its
+// usage is not taken. Lines written before the field existed have none and
+// are taken unchecked.
 type usageLine struct {
 	Unit   string           `json:"unit"`
 	SHA256 string           `json:"sha256,omitempty"`
 	Calls  []llm.CallRecord `json:"calls"`
+	Sum    string           `json:"sum,omitempty"`
+
+	// raw is the line as read (newline included): a line the store keeps
+	// is written back as it was, never re-encoded, so its checksum (or
+	// the lack of one) stays what it was.
+	raw []byte
+	// unchecked marks a line with no checksum, or a line merged from one.
+	unchecked bool
 }
 
 const (
@@ -470,16 +490,31 @@ func (s *Store) loadUsage() error {
 	lines, tail := splitLog(b)
 	var all []usageLine
 	damaged := 0
-	for _, line := range lines {
+	var unchecked []int
+	for i, line := range lines {
 		var ul usageLine
 		if json.Unmarshal(line, &ul) != nil || ul.Unit == "" {
 			damaged++
-			if _, _, v, ok := salvage[usageLine](line); ok && v.Unit != "" {
-				all = append(all, v)
+			_, rest, v, ok := salvage[usageLine](line)
+			if !ok || v.Unit == "" {
+				continue
 			}
+			ul, line = v, rest
+		}
+		ok, none := checkSum(line, ul)
+		if !ok {
+			s.holdLine(i+1, line, ul)
 			continue
 		}
+		if none {
+			unchecked = append(unchecked, i+1)
+		}
+		ul.raw, ul.unchecked = line, none
 		all = append(all, ul)
+	}
+	if n := len(unchecked); n > 0 {
+		s.findings = append(s.findings, fmt.Sprintf("%s: %d line(s) (lines %d–%d) carry no checksum (written before journal lines had one, or the checksum was removed); their usage is taken unchecked",
+			name, n, unchecked[0], unchecked[n-1]))
 	}
 	lastOf := map[string]int{}
 	for i, ul := range all {
@@ -524,21 +559,29 @@ func (s *Store) loadUsage() error {
 	}
 	path := filepath.Join(s.dir, name)
 	if damaged > 0 || dropped > 0 || len(tail) > 0 {
-		if err := WriteFileAtomic(path, encodeUsage(s.usage)); err != nil {
+		if err := WriteFileAtomic(path, s.journalBytes()); err != nil {
 			return err
 		}
 	}
+	// A loss is told to the console (with the file's path) and kept for
+	// the run's manifest (with the file's name), as the lines that held
+	// the usage are gone from the file after this open.
+	lose := func(format string, a ...any) {
+		what := fmt.Sprintf(format, a...)
+		s.repairs = append(s.repairs, path+": "+what)
+		s.losses = append(s.losses, name+": "+what)
+	}
 	if len(tail) > 0 {
-		s.repairs = append(s.repairs, fmt.Sprintf("%s: cut a torn final line (%d bytes) left by an interrupted write; the usage of its calls is lost from usage.json", path, len(tail)))
+		lose("cut a torn final line (%d bytes) left by an interrupted write; the usage of its calls is lost from usage.json", len(tail))
 	}
 	if damaged > 0 {
-		s.repairs = append(s.repairs, fmt.Sprintf("%s: skipped %d damaged line(s); the usage of their calls is lost from usage.json (it is not redone work)", path, damaged))
+		lose("skipped %d damaged line(s); the usage of their calls is lost from usage.json (it is not redone work)", damaged)
 	}
 	if len(b) == 0 && len(s.samples) > 0 {
 		// The journal is gone (or empty) while samples are saved: the
 		// usage of their calls is lost, and usage.json will count only
 		// the calls made from now on.
-		s.repairs = append(s.repairs, fmt.Sprintf("%s: missing or empty while %d sample(s) are saved: the usage of their model calls is lost, and usage.json counts only the calls made from now on", path, len(s.samples)))
+		lose("missing or empty while %d sample(s) are saved: the usage of their model calls is lost, and usage.json counts only the calls made from now on", len(s.samples))
 	}
 	if dropped > 0 {
 		s.repairs = append(s.repairs, fmt.Sprintf("%s: dropped the usage of %d model call(s) whose work was never saved (it is redone and counted once)", path, droppedCalls))
@@ -546,18 +589,85 @@ func (s *Store) loadUsage() error {
 	if s.u, err = s.openLog(name); err != nil {
 		return err
 	}
-	s.usize = int64(len(encodeUsage(s.usage)))
+	s.usize = int64(len(s.journalBytes()))
 	return nil
+}
+
+// holdLine keeps journal line n, whose checksum failed, out of the usage
+// (left in the file as it is) and says so.
+func (s *Store) holdLine(n int, line []byte, ul usageLine) {
+	var u llm.Usage
+	for _, c := range ul.Calls {
+		u = u.Add(c.Usage)
+	}
+	msg := fmt.Sprintf("%s line %d (%s): its checksum does not match its content, so it was changed after it was written; the usage of its %d call(s) (%d prompt and %d completion tokens as it now reads) is left out of usage.json",
+		UsageJournal, n, ul.Unit, len(ul.Calls), u.PromptTokens, u.CompletionTokens)
+	s.held = append(s.held, append(bytes.TrimRight(line, "\n"), '\n'))
+	s.findings = append(s.findings, msg)
+	s.repairs = append(s.repairs, msg)
+}
+
+// JournalLosses says what usage this open of the store found lost from the
+// journal: a torn final line cut, damaged lines skipped, a journal missing
+// while samples are saved. Unlike JournalFindings, a later open does not
+// find them again, so a run keeps them in its manifest over resumes.
+func (s *Store) JournalLosses() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.losses...)
+}
+
+// JournalFindings says what the checks of the usage journal found when the
+// store was opened: lines whose checksum failed (their usage left out) and
+// lines taken unchecked. A run keeps them in its manifest, so its final
+// line and its report say them too.
+func (s *Store) JournalFindings() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.findings...)
 }
 
 func encodeUsage(lines []usageLine) []byte {
 	var buf bytes.Buffer
 	for _, ul := range lines {
+		if ul.raw != nil {
+			buf.Write(ul.raw)
+			continue
+		}
+		ul.Sum = ""
 		b, _ := json.Marshal(ul) // plain structs: cannot fail
+		if !ul.unchecked {
+			b = append(append(b[:len(b)-1], `,"sum":"`+sha(b)...), `"}`...)
+		}
 		buf.Write(b)
 		buf.WriteByte('\n')
 	}
 	return buf.Bytes()
+}
+
+// journalBytes is the journal as the store keeps it: the lines held for a
+// failed checksum, then every line whose usage counts.
+func (s *Store) journalBytes() []byte {
+	return append(bytes.Join(s.held, nil), encodeUsage(s.usage)...)
+}
+
+// sumSuffix is how a journal line ends when it carries its checksum.
+const sumSuffix = `,"sum":"`
+
+// checkSum tells whether line (one journal line, newline included) is
+// the line the store wrote: ok when its checksum matches; unchecked when
+// it has none (written before lines carried one).
+func checkSum(line []byte, ul usageLine) (ok, unchecked bool) {
+	if ul.Sum == "" {
+		return true, true
+	}
+	body := bytes.TrimRight(line, "\n")
+	end := []byte(sumSuffix + ul.Sum + `"}`)
+	if !bytes.HasSuffix(body, end) {
+		return false, false
+	}
+	plain := append(append([]byte(nil), body[:len(body)-len(end)]...), '}')
+	return sha(plain) == ul.Sum, false
 }
 
 func sha(b []byte) string {
@@ -803,21 +913,32 @@ func (s *Store) Compact(order []string) error {
 
 	// Usage: the lines of saved states as they are, then one merged line
 	// per sample in the new order.
-	bySample := map[string][]llm.CallRecord{}
+	// A sample's only line is kept as it is; lines merged from one that
+	// had no checksum get none either.
+	bySample := map[string][]usageLine{}
 	var usage []usageLine
 	for _, ul := range s.usage {
 		if id, ok := strings.CutPrefix(ul.Unit, samplePrefix); ok {
-			bySample[id] = append(bySample[id], ul.Calls...)
+			bySample[id] = append(bySample[id], ul)
 			continue
 		}
 		usage = append(usage, ul)
 	}
 	for _, id := range ids {
-		if calls, ok := bySample[id]; ok {
-			usage = append(usage, usageLine{Unit: samplePrefix + id, Calls: calls})
+		switch uls := bySample[id]; len(uls) {
+		case 0:
+		case 1:
+			usage = append(usage, uls[0])
+		default:
+			merged := usageLine{Unit: samplePrefix + id}
+			for _, ul := range uls {
+				merged.Calls = append(merged.Calls, ul.Calls...)
+				merged.unchecked = merged.unchecked || ul.unchecked
+			}
+			usage = append(usage, merged)
 		}
 	}
-	ub := encodeUsage(usage)
+	ub := append(bytes.Join(s.held, nil), encodeUsage(usage)...)
 	if err := WriteFileAtomic(filepath.Join(s.dir, UsageJournal), ub); err != nil {
 		return err
 	}

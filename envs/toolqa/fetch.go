@@ -19,8 +19,10 @@ const (
 // LifeMem's test file is pinned by the bytes of our transcribed copy less
 // its final newline: the upstream file at the pinned commit, as the public
 // code index stores it, has the same 80 records and 11,677 bytes with no
-// final newline. That pin was not checked against a download; a
-// mismatch fails the fetch by name.
+// final newline. The index keeps final newlines (ToolQA's coffee-easy.jsonl
+// reads back 12,930 bytes ending in one, as its pinned size says), so the
+// missing one is the upstream file's. The pin was not checked against a
+// download from this machine; a mismatch fails the fetch by name.
 func FetchSpec() []fetch.Spec {
 	gh := func(repo, commit, path string) string {
 		return "https://raw.githubusercontent.com/" + repo + "/" + commit + "/" + path

@@ -195,12 +195,12 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	if run.Shard == nil { // a shard's slice says nothing of the whole run
 		identical = behaviorrun.IdenticalAnswers(done.Samples)
 	}
-	for _, w := range append(done.Warnings.Usage, identical...) {
+	for _, w := range slices.Concat(done.Warnings.Usage, done.Warnings.JournalLosses, done.Warnings.Journal, identical) {
 		fmt.Fprintf(env.Err, "warning: %s\n", w)
 	}
 	iv := accounting.InvalidSummary(done.Usage)
 	fmt.Fprintf(env.Out, "run %s: %d/%d samples done, %d errored, %d live model calls, invalid: %s, %s, %s%s\n",
-		cfg.Name, res.Done, res.Planned, res.Errored, res.LiveCalls, iv, accounting.CostText(done.Usage), time.Since(start).Round(time.Millisecond), identicalNote(identical))
+		cfg.Name, res.Done, res.Planned, res.Errored, res.LiveCalls, iv, accounting.CostText(done.Usage), time.Since(start).Round(time.Millisecond), identicalNote(identical)+accounting.JournalNote(done.Warnings))
 	if pv := family.PlannedVsSpent(run.Dir, done.Usage); pv != "" {
 		fmt.Fprintf(env.Out, "run %s: %s\n", cfg.Name, pv)
 	}

@@ -164,11 +164,11 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 		return res, err
 	}
 	res.LiveCalls = int(back.Meter.Snapshot().Total.Live)
-	for _, w := range done.Warnings.Usage {
+	for _, w := range slices.Concat(done.Warnings.Usage, done.Warnings.JournalLosses, done.Warnings.Journal) {
 		fmt.Fprintf(env.Err, "warning: %s\n", w)
 	}
 	iv := accounting.InvalidSummary(done.Usage)
-	fmt.Fprintf(env.Out, "run %s: %d live model calls, invalid: %s, %s, %s\n", cfg.Name, res.LiveCalls, iv, accounting.CostText(done.Usage), time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(env.Out, "run %s: %d live model calls, invalid: %s, %s, %s%s\n", cfg.Name, res.LiveCalls, iv, accounting.CostText(done.Usage), time.Since(start).Round(time.Millisecond), accounting.JournalNote(done.Warnings))
 	if pv := family.PlannedVsSpent(run.Dir, done.Usage); pv != "" {
 		fmt.Fprintf(env.Out, "run %s: %s\n", cfg.Name, pv)
 	}

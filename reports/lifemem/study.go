@@ -199,7 +199,7 @@ func (r *lmRun) writeSensitivity(dir string) ([]render.Artefact, error) {
 	}
 	t, rows := lmSensitivityTable("Table 8 — sensitivity of LifeMem to L, τ and top-k — "+r.title(), r.kinds, settings, r.info.Config.Envs)
 	t.Source = r.texSource()
-	d := lmDoc{base: "lifemem_sensitivity", what: "LifeMem Table 8: sensitivity", tables: []render.Table{t}, header: lmSensitivityHeader, rows: rows}
+	d := lmDoc{base: "lifemem_sensitivity", prov: r.title(), what: "LifeMem Table 8: sensitivity", tables: []render.Table{t}, header: lmSensitivityHeader, rows: rows}
 	fig, err := lmSensitivityPlot(r.caption(), settings)
 	if err != nil {
 		return nil, err
@@ -327,7 +327,7 @@ func (r *lmRun) writeVsPaper(dir string) ([]render.Artefact, error) {
 	t.SubColumns = []string{"Quantity", "Paper backbone", "Paper", "Ours", "", "Source"}
 	t.TeXNotes = []string{"The paper's Table 2 is an image: these are the numbers its text states. Compare orderings, not values, unless the backbone is the same."}
 	d := lmDoc{
-		base: "lifemem_vs_paper", what: "LifeMem numbers from the paper beside this run", tables: []render.Table{t},
+		base: "lifemem_vs_paper", prov: r.title(), what: "LifeMem numbers from the paper beside this run", tables: []render.Table{t},
 		header: []string{"key", "method", "env", "paper_backbone", "paper", "ours", "unit", "same_backbone", "source"}, rows: rows,
 	}
 	return d.write(dir)
@@ -515,7 +515,7 @@ func lmWriteStreams(dir string, runs []*lmRun) ([]render.Artefact, error) {
 	t.Source = "Backbone: " + lmBackbones(runs) + "."
 	t.Best = map[int]int{2: render.HigherBest, 3: render.HigherBest, 4: render.HigherBest}
 	d := lmDoc{
-		base: "lifemem_streams", what: "LifeMem Table 5: stream robustness", tables: []render.Table{t},
+		base: "lifemem_streams", prov: "backbone: " + lmBackbones(runs), what: "LifeMem Table 5: stream robustness", tables: []render.Table{t},
 		header: []string{"method", "run_model", "stream", "op_percent", "run", "recovery_rate_percent"}, rows: rows,
 	}
 	// The figure: OP of each method under each stream, the recovery rate
@@ -606,7 +606,7 @@ func lmWriteSweepSensitivity(dir string, runs []*lmRun) ([]render.Artefact, erro
 	}
 	t, rows := lmSensitivityTable("Table 8 — sensitivity of LifeMem across the sweep — backbone: "+lmBackbones(runs), runs[0].kinds, settings, envs)
 	t.Source = "Backbone: " + lmBackbones(runs) + "."
-	d := lmDoc{base: "lifemem_sensitivity", what: "LifeMem Table 8: sensitivity across the sweep", tables: []render.Table{t}, header: lmSensitivityHeader, rows: rows}
+	d := lmDoc{base: "lifemem_sensitivity", what: "LifeMem Table 8: sensitivity across the sweep", prov: "backbone: " + lmBackbones(runs), tables: []render.Table{t}, header: lmSensitivityHeader, rows: rows}
 	fig, err := lmSensitivityPlot("LifeMem lifelong protocol · backbone: "+lmBackbones(runs), settings)
 	if err != nil {
 		return nil, err

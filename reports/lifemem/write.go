@@ -139,8 +139,12 @@ func lmCSVNum(v float64) string {
 // lmDoc is one artefact family: Markdown, LaTeX and a CSV, plus optional
 // PNGs.
 type lmDoc struct {
-	base    string
-	what    string
+	base string
+	what string
+	// prov is the provenance of what the tables show (the run's title),
+	// stated once under the document's heading; the tables' headings
+	// leave it out.
+	prov    string
 	tables  []render.Table
 	header  []string
 	rows    [][]string
@@ -156,15 +160,20 @@ type lmPNG struct {
 }
 
 func (d lmDoc) write(dir string) ([]render.Artefact, error) {
-	var md, tex strings.Builder
+	var tables, tex strings.Builder
 	for _, t := range d.tables {
-		md.WriteString(t.Markdown())
+		tables.WriteString(t.Markdown())
 		tex.WriteString(t.LaTeX())
 	}
+	md := "# LifeMem report: " + render.MdCell(d.what) + "\n\n"
+	if d.prov != "" {
+		md += render.MdText(d.prov) + "\n\n"
+	}
+	md += render.UnderProvenance(tables.String(), d.prov)
 	files := []struct {
 		name string
 		body []byte
-	}{{d.base + ".md", []byte(md.String())}, {d.base + ".tex", []byte(render.TeXFile("LifeMem report: "+d.what, tex.String()))}}
+	}{{d.base + ".md", []byte(md)}, {d.base + ".tex", []byte(render.TeXFile("LifeMem report: "+d.what, tex.String()))}}
 	for _, f := range files {
 		if err := os.WriteFile(filepath.Join(dir, f.name), f.body, 0o644); err != nil {
 			return nil, fmt.Errorf("write %s: %w", f.name, err)
@@ -263,7 +272,7 @@ func (r *lmRun) writeTable2(dir string) ([]render.Artefact, error) {
 		t.TeXNotes = append(t.TeXNotes, "Averaged over the environments this run has: "+strings.Join(partials, ", ")+".")
 	}
 	d := lmDoc{
-		base: "lifemem_table2", what: "LifeMem Table 2: OP and BwT by scenario", tables: []render.Table{t},
+		base: "lifemem_table2", prov: r.title(), what: "LifeMem Table 2: OP and BwT by scenario", tables: []render.Table{t},
 		header: []string{"method", "kind", "category", "metric", "value", "envs", "unit"}, rows: rows,
 	}
 	return d.write(dir)
@@ -349,7 +358,7 @@ func (r *lmRun) writeMatrices(dir string) ([]render.Artefact, error) {
 		pngs = append(pngs, lmPNG{name: "lifemem_matrix_" + m.Spec.Name, desc: "heat map of the score matrix of " + m.Spec.Name, fig: fig})
 	}
 	d := lmDoc{
-		base: "lifemem_matrix", what: "score matrices S[j][i] (with the self-learn row)", tables: tables, pngs: pngs,
+		base: "lifemem_matrix", prov: r.title(), what: "score matrices S[j][i] (with the self-learn row)", tables: tables, pngs: pngs,
 		header:  []string{"method", "stage", "row", "env", "score_percent", "tasks", "errors"},
 		rows:    rows,
 		csvDesc: "every evaluation cell: stream rows (stage 01..N), ood and self-learn cells",
@@ -415,7 +424,7 @@ func (r *lmRun) writeTransfer(dir string) ([]render.Artefact, error) {
 		return nil, err
 	}
 	d := lmDoc{
-		base: "lifemem_transfer", what: "LifeMem Figure 3: transfer categories", tables: []render.Table{t},
+		base: "lifemem_transfer", prov: r.title(), what: "LifeMem Figure 3: transfer categories", tables: []render.Table{t},
 		header: []string{"method", "env", "diag_percent", "final_percent", "delta_points", "category"}, rows: rows,
 		pngs: []lmPNG{{name: "lifemem_transfer", desc: "Figure 3 as stacked bars", fig: fig}},
 	}
@@ -503,7 +512,7 @@ func (r *lmRun) writeOOD(dir string) ([]render.Artefact, error) {
 		}
 	}
 	d := lmDoc{
-		base: "lifemem_ood", what: "LifeMem Table 4: zero-shot OOD scores", tables: []render.Table{t},
+		base: "lifemem_ood", prov: r.title(), what: "LifeMem Table 4: zero-shot OOD scores", tables: []render.Table{t},
 		header: []string{"method", "env", "score_percent", "delta_vs_react_points"}, rows: rows,
 	}
 	return d.write(dir)
@@ -579,7 +588,7 @@ func (r *lmRun) writeCosts(dir string) ([]render.Artefact, error) {
 		t.TeXNotes = append(t.TeXNotes, "No prices configured: no cost (–).")
 	}
 	d := lmDoc{
-		base: "lifemem_costs", what: "LifeMem Table 10: construction vs acting usage", tables: []render.Table{t},
+		base: "lifemem_costs", prov: r.title(), what: "LifeMem Table 10: construction vs acting usage", tables: []render.Table{t},
 		header: []string{"method", "phase", "calls", "cached_calls", "prompt_tokens", "completion_tokens", "cost_usd", "trajectories", "episodes"},
 		rows:   rows,
 	}
@@ -662,7 +671,7 @@ func (r *lmRun) writeClusters(dir string) ([]render.Artefact, error) {
 		tables = append(tables, per)
 	}
 	d := lmDoc{
-		base: "lifemem_clusters", what: "memory cluster statistics", tables: tables,
+		base: "lifemem_clusters", prov: r.title(), what: "memory cluster statistics", tables: tables,
 		header: []string{"method", "env", "clusters", "mean_size"}, rows: rows,
 	}
 	return d.write(dir)

@@ -125,3 +125,33 @@ var mdTextReplacer = strings.NewReplacer(
 )
 
 func MdText(s string) string { return mdTextReplacer.Replace(s) }
+
+// UnderProvenance shortens the table headings of md, a report's Markdown
+// that states prov (the run's provenance: backbone, prompts, data) once at
+// its top: a heading "### <prov> — what" or "### what — <prov>" becomes
+// "### what", so the long provenance is read once per report rather than
+// in every heading. Other headings are left as they are.
+func UnderProvenance(md, prov string) string {
+	if prov == "" {
+		return md
+	}
+	p := MdCell(prov)
+	lines := strings.SplitAfter(md, "\n")
+	for i, l := range lines {
+		h, ok := strings.CutPrefix(l, "### ")
+		if !ok {
+			continue
+		}
+		body := strings.TrimSuffix(h, "\n")
+		switch {
+		case strings.HasPrefix(body, p+" — "):
+			body = strings.TrimPrefix(body, p+" — ")
+		case strings.HasSuffix(body, " — "+p):
+			body = strings.TrimSuffix(body, " — "+p)
+		default:
+			continue
+		}
+		lines[i] = "### " + body + h[len(strings.TrimSuffix(h, "\n")):]
+	}
+	return strings.Join(lines, "")
+}

@@ -193,6 +193,10 @@ func WarningsSection(m runrecord.Manifest, usage map[string]runrecord.MethodUsag
 		n++
 		fmt.Fprintf(&b, "- **Embedder:** %s.\n", render.MdText(m.EmbedderWarning))
 	}
+	for _, f := range slices.Concat(m.JournalLosses, m.JournalFindings) {
+		n++
+		fmt.Fprintf(&b, "- **Usage journal:** %s.\n", render.MdText(f))
+	}
 	for _, p := range slices.Sorted(maps.Keys(usage)) {
 		if u := usage[p]; u.UsageEstimated > 0 {
 			n++
