@@ -1,0 +1,47 @@
+package memqa
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/memharness/memharness/internal/safefile"
+)
+
+// DefaultFile is the file Load reads when given a folder: the one `bench
+// data fetch` leaves there for the benchmark (LongMemEval: the _s file, the
+// one the papers report on).
+func DefaultFile(b Benchmark) string {
+	if b == LongMemEval {
+		return LongMemEvalS
+	}
+	return LoCoMoFile
+}
+
+// Load reads a file of benchmark b from path: the file itself, or a folder
+// holding DefaultFile(b). A missing file is an error naming the command
+// that fetches it.
+func Load(b Benchmark, path string) (Dataset, error) {
+	if b != LoCoMo && b != LongMemEval {
+		return Dataset{}, fmt.Errorf("unknown conversational-memory benchmark %q (known: %s, %s)", b, LoCoMo, LongMemEval)
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		path = filepath.Join(path, DefaultFile(b))
+	}
+	data, err := safefile.ReadFile(path, 0)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return Dataset{}, fmt.Errorf("%s: %w (%s)", b, err, FetchHint(b))
+		}
+		return Dataset{}, fmt.Errorf("%s: %w", b, err)
+	}
+	if b == LongMemEval {
+		return DecodeLongMemEval(path, data)
+	}
+	return DecodeLoCoMo(path, data)
+}
+
+// FetchHint says how to obtain benchmark b's official files.
+func FetchHint(b Benchmark) string {
+	return fmt.Sprintf("run 'bench data fetch %s' to download the pinned release (not shipped: its licence does not allow it)", b)
+}
