@@ -1,7 +1,9 @@
 package memqa
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -25,12 +27,14 @@ func Load(b Benchmark, path string) (Dataset, error) {
 	if b != LoCoMo && b != LongMemEval {
 		return Dataset{}, fmt.Errorf("unknown conversational-memory benchmark %q (known: %s, %s)", b, LoCoMo, LongMemEval)
 	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
+	// A folder, or a path that is not there and names no .json file, is
+	// the folder the file should be in: the error then names the file.
+	if st, err := os.Stat(path); err == nil && st.IsDir() || err != nil && filepath.Ext(path) != ".json" {
 		path = filepath.Join(path, DefaultFile(b))
 	}
 	data, err := safefile.ReadFile(path, 0)
 	if err != nil {
-		if os.IsNotExist(err) {
+		if errors.Is(err, fs.ErrNotExist) {
 			return Dataset{}, fmt.Errorf("%s: %w (%s)", b, err, FetchHint(b))
 		}
 		return Dataset{}, fmt.Errorf("%s: %w", b, err)
@@ -45,3 +49,21 @@ func Load(b Benchmark, path string) (Dataset, error) {
 func FetchHint(b Benchmark) string {
 	return fmt.Sprintf("run 'bench data fetch %s' to download the pinned release (not shipped: its licence does not allow it)", b)
 }
+
+// Benchmarks lists the benchmarks this package reads, as `bench data`
+// names them.
+func Benchmarks() []Benchmark { return []Benchmark{LoCoMo, LongMemEval} }
+
+// Find looks a benchmark up by its name.
+func Find(name string) (Benchmark, bool) {
+	for _, b := range Benchmarks() {
+		if string(b) == name {
+			return b, true
+		}
+	}
+	return "", false
+}
+
+// FetchDir is where `bench data fetch` puts benchmark b's files below the
+// data cache, and where Load looks by default.
+func FetchDir(cache string, b Benchmark) string { return filepath.Join(cache, string(b)) }
