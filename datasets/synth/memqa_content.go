@@ -144,7 +144,6 @@ var memqaCountables = []struct{ mention, question string }{
 	{"Ran another trail race on Saturday!", "How many trail races have I told you about running?"},
 }
 
-
 // memqaUserFacts are facts a user states once in passing: LongMemEval's
 // single-session-user questions ask them back.
 var memqaUserFacts = []struct {

@@ -213,4 +213,3 @@ func TestLongMemEvalPlanted(t *testing.T) {
 		}
 	}
 }
-
