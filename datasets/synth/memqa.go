@@ -22,9 +22,9 @@ import (
 const MemQAVersion = 1
 
 // LoCoMoConfig sizes the synthetic LoCoMo data. The zero value is the
-// embedded default: 2 conversations of 12 sessions, 14 questions each.
+// embedded default: 2 conversations of 12 sessions, 15 questions each.
 type LoCoMoConfig struct {
-	Conversations int    // default 2; each adds 14 questions
+	Conversations int    // default 2; each adds 15 questions
 	Sessions      int    // sessions per conversation, default 12, at least 6
 	SmallTalk     int    // small-talk turns per session besides the planted ones, default 6
 	Seed          uint64 // the same config gives the same data, byte for byte
@@ -101,6 +101,9 @@ type plant struct {
 	speaker string
 	text    string
 	image   *memqa.Image
+	// follows: said right after the plant before it, in reply to it (no
+	// small talk or acknowledgement between).
+	follows bool
 	diaID   string
 }
 
@@ -182,7 +185,7 @@ func locomoConversation(id string, cfg LoCoMoConfig, r *rand.Rand) memqa.Convers
 	jobNow := p.put(p.late(), a, fmt.Sprintf("Quick update: I left %s. I'm working as a %s now, at %s.", places[0], jobs[1], places[1]))
 	ask(4, fmt.Sprintf("What does %s work as now?", a), memqa.TextAnswer(jobs[1]), jobNow)
 
-	cities := distinct(r, memqaCities, 4)
+	cities := distinct(r, memqaCities, 6) // home, new home, two trips, and the contradiction's pair
 	p.put(p.early(), b, fmt.Sprintf("We finally settled in %s, I love the neighbourhood.", cities[0]))
 	moved := p.put(p.late(), b, fmt.Sprintf("Big change: we moved to %s last month, the flat is tiny but bright.", cities[1]))
 	ask(4, fmt.Sprintf("Where does %s live now?", b), memqa.TextAnswer(cities[1]), moved)
@@ -201,6 +204,16 @@ func locomoConversation(id string, cfg LoCoMoConfig, r *rand.Rand) memqa.Convers
 		Query:   fmt.Sprintf("%s handmade %s", colour, craft.thing),
 	}
 	ask(4, fmt.Sprintf("What colour is the %s %s made in the %s class?", craft.thing, a, craft.class), memqa.TextAnswer(colour), photo)
+
+	// Contradicted: B misremembers where A grew up and A corrects it at
+	// once; the correction is the answer, the wrong claim a trap for a
+	// memory that stores whatever was said.
+	homes := cities[4:6]
+	sc := p.middle()
+	p.put(sc, b, fmt.Sprintf("You grew up in %s, right? I keep telling people that.", homes[0]))
+	fix := p.put(sc, a, fmt.Sprintf("No, I grew up in %s! %s is where my cousins live.", homes[1], homes[0]))
+	fix.follows = true
+	ask(4, fmt.Sprintf("Where did %s grow up?", a), memqa.TextAnswer(homes[1]), fix)
 
 	// Multi-hop: two sessions each give one part of the answer.
 	inst := distinct(r, memqaInstruments, 2)
@@ -285,12 +298,16 @@ func layOutLoCoMo(p *locomoPlan, cfg LoCoMoConfig, dates []time.Time, a, b strin
 			}
 		}
 		talk := cfg.SmallTalk
-		for _, pl := range here {
-			for range talk / (len(here) + 1) {
-				say(other(last), choose(r, memqaSmallTalk), nil)
+		for k, pl := range here {
+			if !pl.follows {
+				for range talk / (len(here) + 1) {
+					say(other(last), choose(r, memqaSmallTalk), nil)
+				}
 			}
 			pl.diaID = say(pl.speaker, pl.text, pl.image)
-			say(other(pl.speaker), choose(r, memqaAcks), nil)
+			if k+1 == len(here) || !here[k+1].follows {
+				say(other(pl.speaker), choose(r, memqaAcks), nil)
+			}
 		}
 		for range talk - len(here)*(talk/(len(here)+1)) {
 			say(other(last), choose(r, memqaSmallTalk), nil)

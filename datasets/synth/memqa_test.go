@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/memharness/memharness/datasets/memqa"
 )
@@ -121,6 +122,21 @@ func TestLoCoMoPlanted(t *testing.T) {
 						t.Errorf("%s: adversarial question with an answer", q.ID)
 					}
 				}
+				if q.Category == 2 && strings.Contains(text.String(), "yesterday") {
+					var date string
+					for _, s := range c.Sessions {
+						if s.Number == session[q.Evidence[0]] {
+							date = s.DateTime
+						}
+					}
+					d, err := time.Parse("3:04 pm on 2 January, 2006", date)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if want := d.AddDate(0, 0, -1).Format("2 January 2006"); q.Answer.Text != want {
+						t.Errorf("%s: %q, want %q (the day before %s)", q.ID, q.Answer.Text, want, date)
+					}
+				}
 				if q.Category == 1 || q.Category == 4 || q.Category == 5 && !strings.HasPrefix(q.Question, "When") {
 					for _, part := range strings.Split(ans.Text, ", ") {
 						if !strings.Contains(text.String(), part) {
@@ -206,8 +222,18 @@ func TestLongMemEvalPlanted(t *testing.T) {
 					t.Errorf("%s: count %q over %d sessions", q.ID, q.Answer.Text, len(q.AnswerSessionIDs))
 				}
 			case q.Type == memqa.TemporalReasoning:
-				if !strings.HasSuffix(q.Answer.Text, " days") || len(q.AnswerSessionIDs) != 2 {
-					t.Errorf("%s: %q", q.ID, q.Answer.Text)
+				var at []time.Time
+				for _, s := range c.Sessions {
+					if slices.Contains(q.AnswerSessionIDs, s.ID) {
+						d, err := time.Parse("2006/01/02 (Mon) 15:04", s.DateTime)
+						if err != nil {
+							t.Fatal(err)
+						}
+						at = append(at, d.Truncate(24*time.Hour))
+					}
+				}
+				if len(at) != 2 || q.Answer.Text != strconv.Itoa(int(at[1].Sub(at[0]).Hours()/24))+" days" {
+					t.Errorf("%s: %q for evidence dated %v", q.ID, q.Answer.Text, at)
 				}
 			}
 		}
