@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 
 	"github.com/memharness/memharness/datasets/fetch"
 	"github.com/memharness/memharness/datasets/memqa"
@@ -46,7 +45,7 @@ func dataMemQA(ctx context.Context, stdio IO, action string, b memqa.Benchmark, 
 		}
 		ds, err := memqa.Load(b, path)
 		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
+			if errors.Is(err, memqa.ErrNotFound) {
 				return fmt.Errorf("%w; or pass the folder holding %s (or the file) with --path", err, memqa.DefaultFile(b))
 			}
 			return err

@@ -173,15 +173,15 @@ func TestStrictDecoding(t *testing.T) {
 func TestLoadMissingNamesFetch(t *testing.T) {
 	for _, b := range []Benchmark{LoCoMo, LongMemEval} {
 		_, err := Load(b, t.TempDir())
-		if err == nil || !strings.Contains(err.Error(), "bench data fetch "+string(b)) || !strings.Contains(err.Error(), DefaultFile(b)) {
+		if !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "bench data fetch "+string(b)) || !strings.Contains(err.Error(), DefaultFile(b)) {
 			t.Errorf("%s: %v", b, err)
 		}
 	}
 }
 
 func TestEvidenceIDs(t *testing.T) {
-	q := Question{Evidence: []string{"D1:3", "D8:6; D9:17", " D2:1 , D2:4"}}
-	if got, want := q.EvidenceIDs(), []string{"D1:3", "D8:6", "D9:17", "D2:1", "D2:4"}; !reflect.DeepEqual(got, want) {
+	q := Question{Evidence: []string{"D1:3", "D8:6; D9:17", " D2:1 , D2:4", "D9:1 D4:4  D4:6", ""}}
+	if got, want := q.EvidenceIDs(), []string{"D1:3", "D8:6", "D9:17", "D2:1", "D2:4", "D9:1", "D4:4", "D4:6"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("%v, want %v", got, want)
 	}
 }

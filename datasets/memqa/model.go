@@ -3,6 +3,7 @@ package memqa
 import (
 	"encoding/json"
 	"strings"
+	"unicode"
 )
 
 // Benchmark names a source format.
@@ -94,7 +95,8 @@ type Question struct {
 	// Type is LongMemEval's question_type; empty in LoCoMo.
 	Type string
 	// Evidence lists LoCoMo's evidence dia_ids exactly as written (the
-	// release has entries like "D8:6; D9:17"; EvidenceIDs splits them).
+	// release has entries like "D8:6; D9:17" and "D9:1 D4:4 D4:6", and a
+	// few slips such as "D:11:26"; EvidenceIDs splits them).
 	Evidence []string
 	// AnswerSessionIDs are LongMemEval's evidence sessions.
 	AnswerSessionIDs []string
@@ -109,16 +111,13 @@ func (q Question) Abstention() bool { return strings.HasSuffix(q.ID, AbstentionS
 // AbstentionSuffix ends the id of every LongMemEval abstention question.
 const AbstentionSuffix = "_abs"
 
-// EvidenceIDs is q.Evidence with entries holding several ids (separated by
-// ";" or ",") split, each trimmed, in order.
+// EvidenceIDs is q.Evidence with entries holding several ids split, in
+// order: the LoCoMo release separates them by ";" ("D8:6; D9:17"), "," or
+// spaces ("D9:1 D4:4 D4:6").
 func (q Question) EvidenceIDs() []string {
 	var out []string
 	for _, e := range q.Evidence {
-		for _, p := range strings.FieldsFunc(e, func(r rune) bool { return r == ';' || r == ',' }) {
-			if p = strings.TrimSpace(p); p != "" {
-				out = append(out, p)
-			}
-		}
+		out = append(out, strings.FieldsFunc(e, func(r rune) bool { return r == ';' || r == ',' || unicode.IsSpace(r) })...)
 	}
 	return out
 }

@@ -10,6 +10,10 @@ import (
 	"github.com/memharness/memharness/internal/safefile"
 )
 
+// ErrNotFound is wrapped by Load when the file is not there, so a caller
+// can add where to pass another location.
+var ErrNotFound = errors.New("conversational-memory data not found")
+
 // DefaultFile is the file Load reads when given a folder: the one `bench
 // data fetch` leaves there for the benchmark (LongMemEval: the _s file, the
 // one the papers report on).
@@ -35,7 +39,7 @@ func Load(b Benchmark, path string) (Dataset, error) {
 	data, err := safefile.ReadFile(path, 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return Dataset{}, fmt.Errorf("%s: %w (%s)", b, err, FetchHint(b))
+			return Dataset{}, fmt.Errorf("%s: %w: %w; %s", b, ErrNotFound, err, FetchHint(b))
 		}
 		return Dataset{}, fmt.Errorf("%s: %w", b, err)
 	}
