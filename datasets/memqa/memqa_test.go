@@ -41,6 +41,13 @@ func TestLoCoMoFixture(t *testing.T) {
 	if c.Sessions[0].DateTime == "" || len(c.Annotations) != 3 {
 		t.Errorf("date %q, annotations %d", c.Sessions[0].DateTime, len(c.Annotations))
 	}
+	for _, c := range ds.Conversations {
+		for _, s := range c.Sessions {
+			if _, err := ParseDate(LoCoMo, s.DateTime); err != nil {
+				t.Errorf("%s %s: %v", c.SampleID, s.ID, err)
+			}
+		}
+	}
 	// Numbers stay numbers; category 5 carries its adversarial answer.
 	numbers, adversarial := 0, 0
 	for _, q := range ds.Questions() {
@@ -82,6 +89,14 @@ func TestLongMemEvalSmall(t *testing.T) {
 	s := ds.Conversations[0].Sessions[1]
 	if s.ID != "s-b" || s.Number != 2 || !s.Turns[0].HasAnswer || s.Turns[1].HasAnswer || s.Turns[0].Speaker != RoleUser {
 		t.Errorf("session %+v", s)
+	}
+	for _, d := range []string{s.DateTime, q.Date} {
+		if _, err := ParseDate(LongMemEval, d); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := ParseDate(LongMemEval, "2024-03-02"); err == nil {
+		t.Error("a date in another layout parses")
 	}
 	abs := ds.Conversations[1].Questions[0]
 	if !abs.Abstention() || abs.Answer != NumberAnswer("0") {

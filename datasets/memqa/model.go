@@ -2,7 +2,9 @@ package memqa
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
+	"time"
 	"unicode"
 )
 
@@ -154,4 +156,24 @@ func (d Dataset) Questions() []Question {
 		out = append(out, c.Questions...)
 	}
 	return out
+}
+
+// The layouts of the files' dates, in Go's notation.
+const (
+	LoCoMoDateLayout      = "3:04 pm on 2 January, 2006"
+	LongMemEvalDateLayout = "2006/01/02 (Mon) 15:04"
+)
+
+// ParseDate reads a session's or question's date as benchmark b writes it.
+// The files give no time zone; the result is in UTC.
+func ParseDate(b Benchmark, s string) (time.Time, error) {
+	layout := LoCoMoDateLayout
+	if b == LongMemEval {
+		layout = LongMemEvalDateLayout
+	}
+	t, err := time.Parse(layout, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%s date %q: %w", b, s, err)
+	}
+	return t, nil
 }

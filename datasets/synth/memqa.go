@@ -126,16 +126,7 @@ func (p *locomoPlan) middle() int { return p.n/3 + p.rng.IntN(max(1, p.n/3)) }
 func (p *locomoPlan) late() int   { return p.n - 1 - p.rng.IntN(max(1, p.n/3)) }
 
 // locomoDate writes a session's date as LoCoMo does: "1:56 pm on 8 May, 2023".
-func locomoDate(t time.Time) string {
-	h, ampm := t.Hour(), "am"
-	if h >= 12 {
-		ampm = "pm"
-	}
-	if h = h % 12; h == 0 {
-		h = 12
-	}
-	return fmt.Sprintf("%d:%02d %s on %d %s, %d", h, t.Minute(), ampm, t.Day(), t.Month(), t.Year())
-}
+func locomoDate(t time.Time) string { return t.Format(memqa.LoCoMoDateLayout) }
 
 // locomoDay writes a day as LoCoMo's answers do: "7 May 2023".
 func locomoDay(t time.Time) string { return fmt.Sprintf("%d %s %d", t.Day(), t.Month(), t.Year()) }

@@ -39,7 +39,7 @@ func (c LongMemEvalConfig) withDefaults() (LongMemEvalConfig, error) {
 }
 
 // lmeDate writes a date as LongMemEval does: "2023/05/20 (Sat) 02:21".
-func lmeDate(t time.Time) string { return t.Format("2006/01/02 (Mon) 15:04") }
+func lmeDate(t time.Time) string { return t.Format(memqa.LongMemEvalDateLayout) }
 
 // GenerateLongMemEval builds synthetic LongMemEval questions, each with its
 // own haystack: evidence sessions written for the question among everyday

@@ -129,7 +129,7 @@ func TestLoCoMoPlanted(t *testing.T) {
 							date = s.DateTime
 						}
 					}
-					d, err := time.Parse("3:04 pm on 2 January, 2006", date)
+					d, err := memqa.ParseDate(memqa.LoCoMo, date)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -225,7 +225,7 @@ func TestLongMemEvalPlanted(t *testing.T) {
 				var at []time.Time
 				for _, s := range c.Sessions {
 					if slices.Contains(q.AnswerSessionIDs, s.ID) {
-						d, err := time.Parse("2006/01/02 (Mon) 15:04", s.DateTime)
+						d, err := memqa.ParseDate(memqa.LongMemEval, s.DateTime)
 						if err != nil {
 							t.Fatal(err)
 						}
