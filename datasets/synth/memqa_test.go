@@ -174,7 +174,17 @@ func TestLongMemEvalPlanted(t *testing.T) {
 			t.Errorf("default: %d questions", st.Questions)
 		}
 		ids := map[string]bool{}
+		early := 0 // questions whose evidence lies wholly in the first half of the haystack
 		for _, c := range ds.Conversations {
+			last := 0
+			for i, s := range c.Sessions {
+				if slices.Contains(c.Questions[0].AnswerSessionIDs, s.ID) {
+					last = i
+				}
+			}
+			if last < len(c.Sessions)/2 {
+				early++
+			}
 			q := c.Questions[0]
 			if ids[q.ID] {
 				t.Errorf("question id %s repeats", q.ID)
@@ -236,6 +246,9 @@ func TestLongMemEvalPlanted(t *testing.T) {
 					t.Errorf("%s: %q for evidence dated %v", q.ID, q.Answer.Text, at)
 				}
 			}
+		}
+		if early*5 < len(ds.Conversations) {
+			t.Errorf("%+v: only %d of %d questions have all their evidence in the first half", cfg, early, len(ds.Conversations))
 		}
 	}
 }
