@@ -91,7 +91,12 @@ func decodeLoCoMoConversation(n node, c *Conversation) error {
 		hasDate, hasT bool
 	}
 	sessions := map[int]*partial{}
+	seen := map[string]bool{}
 	err := n.children('{', func(key string, v node) error {
+		if seen[key] {
+			return v.errf("field %q given twice", key)
+		}
+		seen[key] = true
 		var err error
 		switch key {
 		case "speaker_a":

@@ -148,6 +148,7 @@ func TestStrictDecoding(t *testing.T) {
 		{"no answer", LoCoMo, strings.Replace(locomo, `"answer": "a", `, ``, 1), 6, "[0].qa[0]", "neither answer nor adversarial_answer"},
 		{"missing field", LoCoMo, strings.Replace(locomo, `"dia_id": "D1:1", `, ``, 1), 5, "[0].conversation.session_1[0]", `missing field "dia_id"`},
 		{"unknown conversation key", LoCoMo, strings.Replace(locomo, `"speaker_b": "Bo",`, `"speaker_b": "Bo", "session_x": 1,`, 1), 3, "[0].conversation.session_x", "unknown field"},
+		{"key twice", LoCoMo, strings.Replace(locomo, `"speaker_b": "Bo",`, `"speaker_b": "Bo", "speaker_a": "Cy",`, 1), 3, "[0].conversation.speaker_a", "given twice"},
 		{"session without date", LoCoMo, strings.Replace(locomo, `"session_1_date_time": "1:00 pm on 2 May, 2023",`, ``, 1), 5, "[0].conversation.session_1", "no session_1_date_time"},
 		{"duplicate sample", LoCoMo, strings.Replace(locomo, "\n]", ", {\"sample_id\": \"c1\", \"conversation\": {\"speaker_a\": \"A\", \"speaker_b\": \"B\"}, \"qa\": []}\n]", 1), 6, "[1]", "already used"},
 		{"invalid JSON", LoCoMo, strings.Replace(locomo, `"qa": [`, `"qa": [,`, 1), 6, "$", "invalid JSON"},
