@@ -116,7 +116,11 @@ func (st Stats) WriteText(w io.Writer) error {
 	if st.Benchmark == LongMemEval {
 		unit = "question type"
 	}
-	_, err := fmt.Fprintf(w, "conversations       %d\nsessions            %d\n", st.Conversations, st.Sessions)
+	label := "conversations      "
+	if st.Benchmark == LongMemEval {
+		label = "haystacks (1 per q)" // each question has its own
+	}
+	_, err := fmt.Fprintf(w, "%s %d\nsessions            %d\n", label, st.Conversations, st.Sessions)
 	if st.DateOnlySessions > 0 {
 		fmt.Fprintf(w, "  dated, no turns   %d\n", st.DateOnlySessions)
 	}
