@@ -74,7 +74,8 @@ func positional(verb string, pos []string) []string {
 	case len(pos) == 0:
 		return actions[verb]
 	case verb == "data" && len(pos) == 1:
-		names := []string{"movielens", "omnibehavior", pramemrel.FetchName}
+		names := append([]string{"movielens", "omnibehavior"}, memqaNames()...)
+		names = append(names, pramemrel.FetchName)
 		names = append(names, lifememrel.Names()...)
 		return append(names, envDataNames()...)
 	case verb == "envs" && len(pos) == 1 && pos[0] != "list":

@@ -16,6 +16,7 @@ import (
 	"github.com/memharness/memharness/family"
 
 	"github.com/memharness/memharness/datasets/fetch"
+	"github.com/memharness/memharness/datasets/memqa"
 	"github.com/memharness/memharness/datasets/movielens"
 	"github.com/memharness/memharness/datasets/omnibehavior"
 	"github.com/memharness/memharness/envs/all"
@@ -40,7 +41,10 @@ func cmdData(ctx context.Context, stdio IO, args []string) error {
 		"          (the authors' release and the benchmark code it uses, at pinned commits).\n" +
 		"  mem0-eval, longmemeval-eval: the LLM-judge prompts of mem0's LoCoMo evaluation and of\n" +
 		"          LongMemEval (pinned commits), for the conversational-memory judge under prompts: release.\n" +
-		"Names: movielens, omnibehavior, pramem-release, " + strings.Join(releasePackNames(), ", ") + "; environments (fetch, verify): " + strings.Join(envDataNames(), ", ") + ".\n" +
+		"  locomo, longmemeval: conversational-memory QA (LoCoMo's locomo10.json; LongMemEval's _s, _oracle\n" +
+		"          and _m files, 3 GB in all); stats reads CACHE/<name> or --path (LongMemEval: the _s file\n" +
+		"          of a folder, or the file named).\n" +
+		"Names: movielens, omnibehavior, " + strings.Join(memqaNames(), ", ") + ", pramem-release, " + strings.Join(releasePackNames(), ", ") + "; environments (fetch, verify): " + strings.Join(envDataNames(), ", ") + ".\n" +
 		"The cache is $MEMHARNESS_DATA or the user cache directory."
 	fs := newFlags(stdio.Err, "data", synopsis, about)
 	path := fs.String("path", "", "dataset directory or archive (stats; default: the fetched copy)")
@@ -65,6 +69,8 @@ func cmdData(ctx context.Context, stdio IO, args []string) error {
 	case "movielens":
 	case pramemrel.FetchName:
 		return dataRelease(ctx, stdio, action, cache, stdio.Getenv("MEMHARNESS_PRAMEM_RELEASE_URL"), *path, pramemrel.Files)
+	case string(memqa.LoCoMo), string(memqa.LongMemEval):
+		return dataMemQA(ctx, stdio, action, memqa.Benchmark(name), cache, *path, *asJSON)
 	case "omnibehavior":
 		return dataOmniBehavior(stdio, action, *path, *lang, *asJSON)
 	default:
@@ -77,7 +83,7 @@ func cmdData(ctx context.Context, stdio IO, args []string) error {
 		if e, ok := envDataEntry(name); ok {
 			return dataEnv(ctx, stdio, action, e, cache)
 		}
-		return fmt.Errorf("unknown dataset %q (known: movielens, omnibehavior, pramem-release, %s)", name, strings.Join(envDataNames(), ", "))
+		return fmt.Errorf("unknown dataset %q (known: movielens, omnibehavior, %s, pramem-release, %s)", name, strings.Join(memqaNames(), ", "), strings.Join(envDataNames(), ", "))
 	}
 	switch action {
 	case "fetch":
@@ -360,7 +366,7 @@ func releasePackNames() []string {
 
 // isFetchTarget reports whether fetching name downloads something.
 func isFetchTarget(name string) bool {
-	if name == "movielens" || slices.Contains(releaseFetchNames(), name) {
+	if name == "movielens" || slices.Contains(releaseFetchNames(), name) || slices.Contains(memqaNames(), name) {
 		return true
 	}
 	_, ok := envDataEntry(name)

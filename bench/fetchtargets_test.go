@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/datasets/fetch"
+	"github.com/memharness/memharness/datasets/memqa"
 	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/envs/miniwob"
 	"github.com/memharness/memharness/releasepacks/lifememrel"
@@ -106,7 +107,10 @@ func TestEveryFetchTarget(t *testing.T) {
 		src, _ := lifememrel.Find(n)
 		targets[n], subdir[n] = src.Specs(""), n
 	}
-	if len(targets) < 19 {
+	for _, b := range memqa.Benchmarks() {
+		targets[string(b)], subdir[string(b)] = memqa.Specs(b), string(b)
+	}
+	if len(targets) < 21 {
 		t.Fatalf("only %d fetch targets", len(targets))
 	}
 	for name, specs := range targets {
