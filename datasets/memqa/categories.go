@@ -1,5 +1,7 @@
 package memqa
 
+import scoring "github.com/memharness/memharness/metrics/memqa"
+
 // Category is one of LoCoMo's numeric question categories with the name
 // this harness prints for it and the scoring rule the official code
 // (snap-research/LoCoMo task_eval/evaluation.py, eval_question_answering)
@@ -23,15 +25,29 @@ type Category struct {
 	Rule string
 }
 
-// Categories is the one table of LoCoMo's categories, by number.
+// Categories is LoCoMo's categories by number, named by the scoring
+// package's default table (metrics/memqa.NamesLoCoMoCode), so the names a
+// count prints and the names a score prints are one table.
 func Categories() []Category {
-	return []Category{
-		{1, "multi-hop", "answer split on commas; mean over sub-answers of the best token F1 against any predicted part"},
-		{2, "temporal", "token F1 against the whole answer"},
-		{3, "open-domain", "answer cut at the first \";\", then token F1"},
-		{4, "single-hop", "token F1 against the whole answer"},
-		{5, "adversarial", "1 when the prediction says \"no information available\" or \"not mentioned\", else 0"},
+	rules := []struct {
+		number int
+		rule   string
+	}{
+		{scoring.CategoryMultiHop, "answer split on commas; mean over sub-answers of the best token F1 against any predicted part"},
+		{scoring.CategoryTemporal, "token F1 against the whole answer"},
+		{scoring.CategoryOpenDomain, "answer cut at the first \";\", then token F1"},
+		{scoring.CategorySingleHop, "token F1 against the whole answer"},
+		{scoring.CategoryAdversarial, "1 when the prediction says \"no information available\" or \"not mentioned\", else 0"},
 	}
+	out := make([]Category, 0, len(rules))
+	for _, r := range rules {
+		name, err := scoring.CategoryName(scoring.NamesLoCoMoCode, r.number)
+		if err != nil {
+			panic(err) // the two tables are one set of numbers; a test holds them together
+		}
+		out = append(out, Category{Number: r.number, Name: name, Rule: r.rule})
+	}
+	return out
 }
 
 // CategoryByNumber looks a category up.

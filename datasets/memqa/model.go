@@ -108,7 +108,12 @@ type Question struct {
 
 // Abstention reports whether q is a LongMemEval abstention question: its
 // id ends in "_abs" and the right answer is that the history does not say.
-func (q Question) Abstention() bool { return strings.HasSuffix(q.ID, AbstentionSuffix) }
+func (q Question) Abstention() bool { return IsAbstentionID(q.ID) }
+
+// IsAbstentionID is LongMemEval's own test for an abstention question, as
+// its judge script makes it: the id contains AbstentionSuffix (the data's
+// ids end in it).
+func IsAbstentionID(id string) bool { return strings.Contains(id, AbstentionSuffix) }
 
 // AbstentionSuffix ends the id of every LongMemEval abstention question.
 const AbstentionSuffix = "_abs"

@@ -3,6 +3,7 @@ package memqarel
 import (
 	"errors"
 	"fmt"
+	"github.com/memharness/memharness/datasets/memqa"
 	"strings"
 
 	"github.com/memharness/memharness/envs/taubench"
@@ -30,25 +31,12 @@ const (
 	LongMemEvalJudgeGPT4oMini = "gpt-4o-mini-2024-07-18"
 )
 
-// LongMemEval question types its judge knows.
-const (
-	TypeSingleSessionUser       = "single-session-user"
-	TypeSingleSessionAssistant  = "single-session-assistant"
-	TypeMultiSession            = "multi-session"
-	TypeTemporalReasoning       = "temporal-reasoning"
-	TypeKnowledgeUpdate         = "knowledge-update"
-	TypeSingleSessionPreference = "single-session-preference"
-)
-
-// QuestionTypes lists them in the judge script's order.
+// QuestionTypes lists LongMemEval's question types (package memqa names
+// them) in the order its judge script tests them, which Open checks.
 func QuestionTypes() []string {
-	return []string{TypeSingleSessionUser, TypeSingleSessionAssistant, TypeMultiSession,
-		TypeTemporalReasoning, TypeKnowledgeUpdate, TypeSingleSessionPreference}
+	return []string{memqa.SingleSessionUser, memqa.SingleSessionAssistant, memqa.MultiSession,
+		memqa.TemporalReasoning, memqa.KnowledgeUpdate, memqa.SingleSessionPreference}
 }
-
-// IsAbstention is LongMemEval's test for an abstention question: its
-// question_id contains "_abs".
-func IsAbstention(questionID string) bool { return strings.Contains(questionID, "_abs") }
 
 // Judges holds the judge templates of one wording.
 type Judges struct {
@@ -82,13 +70,13 @@ func lmeSlot(questionType string, abstention bool) (int, error) {
 		return slotAbstention, nil
 	}
 	switch questionType {
-	case TypeSingleSessionUser, TypeSingleSessionAssistant, TypeMultiSession:
+	case memqa.SingleSessionUser, memqa.SingleSessionAssistant, memqa.MultiSession:
 		return slotFactual, nil
-	case TypeTemporalReasoning:
+	case memqa.TemporalReasoning:
 		return slotTemporal, nil
-	case TypeKnowledgeUpdate:
+	case memqa.KnowledgeUpdate:
 		return slotKnowledgeUpdate, nil
-	case TypeSingleSessionPreference:
+	case memqa.SingleSessionPreference:
 		return slotPreference, nil
 	}
 	return 0, fmt.Errorf("LongMemEval judge: question type %q has no prompt (known: %s)", questionType, strings.Join(QuestionTypes(), ", "))
@@ -259,7 +247,7 @@ func (j *Judges) LoCoMoRequest(question, goldAnswer, generatedAnswer string) (ll
 // question_id contains "_abs", whatever the type), one user message, n 1,
 // temperature 0, max_tokens 10.
 func (j *Judges) LongMemEvalRequest(questionType, questionID, question, answer, response string) (llm.Request, error) {
-	slot, err := lmeSlot(questionType, IsAbstention(questionID))
+	slot, err := lmeSlot(questionType, memqa.IsAbstentionID(questionID))
 	if err != nil {
 		return llm.Request{}, err
 	}

@@ -2,6 +2,7 @@ package memqarel
 
 import (
 	"context"
+	"github.com/memharness/memharness/datasets/memqa"
 	"testing"
 
 	"github.com/memharness/memharness/llm/sim"
@@ -41,9 +42,9 @@ func TestSimJudgesInSourceFormat(t *testing.T) {
 		id, typ, gold, response string
 		want                    bool
 	}{
-		{"q1", TypeSingleSessionUser, "Pixel", "Your dog is Pixel.", true},
-		{"q2_abs", TypeMultiSession, "never discussed", "That was not mentioned in our chats.", true},
-		{"q3_abs", TypeMultiSession, "never discussed", "Three cats.", false},
+		{"q1", memqa.SingleSessionUser, "Pixel", "Your dog is Pixel.", true},
+		{"q2_abs", memqa.MultiSession, "never discussed", "That was not mentioned in our chats.", true},
+		{"q3_abs", memqa.MultiSession, "never discussed", "Three cats.", false},
 	}
 	for _, c := range lme {
 		req, err := j.LongMemEvalRequest(c.typ, c.id, "Q?", c.gold, c.response)
