@@ -12,19 +12,19 @@ import (
 
 // confusionBase names a method's confusion files; the field is added only
 // when a run has several multi-class fields.
-func (s *summary) confusionBase(method string, f field) string {
+func (s *Summary) confusionBase(method string, f Field) string {
 	name := "confusion_" + fileSafe(method)
-	if len(s.multiClassFields()) > 1 {
+	if len(s.MultiClassFields()) > 1 {
 		name += "_" + fileSafe(f.Name)
 	}
 	return name
 }
 
-func (s *summary) writeConfusion(dir string) ([]render.Artefact, error) {
+func (s *Summary) writeConfusion(dir string) ([]render.Artefact, error) {
 	var arts []render.Artefact
-	for _, f := range s.multiClassFields() {
-		for _, m := range s.run.methods {
-			c := s.cells[m][f.Name]
+	for _, f := range s.MultiClassFields() {
+		for _, m := range s.Run.Methods {
+			c := s.Cells[m][f.Name]
 			base := s.confusionBase(m, f)
 			header := append([]string{"true"}, c.Matrix.Columns()...)
 
@@ -62,8 +62,8 @@ func (s *summary) writeConfusion(dir string) ([]render.Artefact, error) {
 	return arts, nil
 }
 
-func (s *summary) writeHeatMaps(dir string) ([]render.Artefact, error) {
-	fields := s.multiClassFields()
+func (s *Summary) writeHeatMaps(dir string) ([]render.Artefact, error) {
+	fields := s.MultiClassFields()
 	var arts []render.Artefact
 	for _, f := range fields {
 		name := "confusion"
@@ -73,10 +73,10 @@ func (s *summary) writeHeatMaps(dir string) ([]render.Artefact, error) {
 		xl, yl := fieldAxis(f)
 		var panels []render.Panel
 		var empty []string
-		for _, m := range s.run.methods {
-			c := s.cells[m][f.Name]
+		for _, m := range s.Run.Methods {
+			c := s.Cells[m][f.Name]
 			t := fmt.Sprintf("%s (n=%d)", m, len(c.Items))
-			if len(s.run.manifest.EmptyMemories[m]) > 0 {
+			if len(s.Run.Manifest.EmptyMemories[m]) > 0 {
 				t += " *"
 				empty = append(empty, m)
 			}
@@ -95,7 +95,7 @@ func (s *summary) writeHeatMaps(dir string) ([]render.Artefact, error) {
 			title += " (* empty memories: " + nameList(empty, 3) + ")"
 			notes = append(notes, "* marks methods with empty memories for some users: "+strings.Join(empty, ", ")+".")
 		}
-		spec := render.FigSpec{Title: title, Caption: s.figCaption(), Notes: notes, Width: render.TwoColumn}
+		spec := render.FigSpec{Title: title, Caption: s.FigCaption(), Notes: notes, Width: render.TwoColumn}
 		if len(panels) == 1 {
 			spec.Width = render.OneColumn
 		}

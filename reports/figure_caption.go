@@ -14,9 +14,9 @@ import (
 // figCaption is a run's provenance as one caption line: the title's parts
 // joined by " · ", with the methods that had empty memories named (a
 // reader of the figure alone must see which bars rest on nothing).
-func (s *summary) figCaption() string {
-	m := s.run.manifest
-	parts := []string{s.task(), "backbone: " + runinfo.BackboneText(m.Backbone, m.Model), "prompts: " + m.PromptsLabel()}
+func (s *Summary) FigCaption() string {
+	m := s.Run.Manifest
+	parts := []string{s.Task(), "backbone: " + runinfo.BackboneText(m.Backbone, m.Model), "prompts: " + m.PromptsLabel()}
 	if m.DataSource != "" {
 		parts = append(parts, "data: "+m.DataSource)
 	}
@@ -55,8 +55,8 @@ func nameList(names []string, n int) string {
 }
 
 // ciNote says what the error bars are, from the report's real settings.
-func (s *summary) ciNote() string {
-	return ciText(s.opts.Level, s.opts.Iters)
+func (s *Summary) CINote() string {
+	return ciText(s.Opts.Level, s.Opts.Iters)
 }
 
 func ciText(level float64, iters int) string {

@@ -15,13 +15,13 @@ var metricsHeader = []string{"method", "field", "metric", "value", "ci_low", "ci
 // usageField is the field column of method-level rows (usage, tokens).
 const usageField = "all"
 
-func (s *summary) writeMetricsCSV(dir string) ([]render.Artefact, error) {
+func (s *Summary) writeMetricsCSV(dir string) ([]render.Artefact, error) {
 	var rows [][]string
-	for _, m := range s.run.methods {
-		for _, f := range s.run.fields {
-			rows = append(rows, cellRows(s.cells[m][f.Name])...)
+	for _, m := range s.Run.Methods {
+		for _, f := range s.Run.Fields {
+			rows = append(rows, cellRows(s.Cells[m][f.Name])...)
 		}
-		rows = append(rows, usageRows(m, s.usage[m], s.priced())...)
+		rows = append(rows, usageRows(m, s.Usage[m], s.Priced())...)
 	}
 	if err := render.WriteCSV(filepath.Join(dir, "metrics.csv"), metricsHeader, rows); err != nil {
 		return nil, err
@@ -29,7 +29,7 @@ func (s *summary) writeMetricsCSV(dir string) ([]render.Artefact, error) {
 	return []render.Artefact{{Path: "metrics.csv", Desc: "every metric per method and field in tidy long format (method, field, metric, value, CI, n)"}}, nil
 }
 
-func cellRows(c *cell) [][]string {
+func cellRows(c *Cell) [][]string {
 	m, f, n := c.Method, c.Field.Name, len(c.Items)
 	rows := [][]string{
 		ciRow(m, f, "accuracy_valid", c.AccValid, c.Valid),
@@ -37,7 +37,7 @@ func cellRows(c *cell) [][]string {
 		plainRow(m, f, "invalid_rate", pctNum(c.InvalidRate), n, render.UnitPercent),
 		plainRow(m, f, "invalid", strconv.Itoa(c.Invalid), n, render.UnitCount),
 	}
-	if c.Field.Kind == kindBinary {
+	if c.Field.Kind == KindBinary {
 		return append(rows,
 			ciRow(m, f, "f1", c.F1, c.Valid),
 			plainRow(m, f, "precision", pctNum(c.Precision), c.Valid, render.UnitPercent),
@@ -53,9 +53,9 @@ func cellRows(c *cell) [][]string {
 
 // usageRows are a method's counts; cost is empty (null) when the run has
 // no prices, since 0 would claim the calls were free.
-func usageRows(m string, u usage, priced bool) [][]string {
+func usageRows(m string, u Usage, priced bool) [][]string {
 	all := u.Samples + u.Errored
-	mean := func(total int) string { return render.Num(nanDiv(total, u.Samples)) }
+	mean := func(total int) string { return render.Num(Ratio(total, u.Samples)) }
 	return [][]string{
 		plainRow(m, usageField, "samples", strconv.Itoa(u.Samples), all, render.UnitCount),
 		plainRow(m, usageField, "errored", strconv.Itoa(u.Errored), all, render.UnitCount),

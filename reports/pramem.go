@@ -267,7 +267,7 @@ func identify(names []string, cfg map[string]cfgMethod) []pmMethod {
 // pramemStudy is what the PraMem writers share: the methods' roles, their
 // Table 1 scores (point values) and, loaded on demand, their memory files.
 type pramemStudy struct {
-	s       *summary
+	s       *Summary
 	runDir  string
 	methods []pmMethod
 	full    *pmMethod // the full PraMem the ablations are compared with
@@ -280,9 +280,9 @@ type pramemStudy struct {
 
 // newPraMemStudy returns nil when the run has no OmniBehavior binary field
 // or no method of the studies' kinds.
-func (s *summary) newPraMemStudy(runDir string, t1 *table1Once) (*pramemStudy, error) {
+func (s *Summary) newPraMemStudy(runDir string, t1 *table1Once) (*pramemStudy, error) {
 	st := &pramemStudy{s: s, runDir: runDir, t1: t1, mem: map[string]*memStats{},
-		methods: identify(s.run.methods, configMethods(s.run.manifest.Config))}
+		methods: identify(s.Run.Methods, configMethods(s.Run.Manifest.Config))}
 	relevant := slices.ContainsFunc(st.methods, func(m pmMethod) bool {
 		return m.Kind == kindPraMem || m.Kind == kindMem0 || m.Kind == kindMemOS || m.Kind == kindProEx
 	})
@@ -320,8 +320,8 @@ func (s *summary) newPraMemStudy(runDir string, t1 *table1Once) (*pramemStudy, e
 }
 
 // t1Fields are the run's Table 1 fields in Table 1 order (scene, then name).
-func (s *summary) t1Fields() (fields []field, sceneOf []int, present [4]bool) {
-	for _, f := range s.run.fields {
+func (s *Summary) t1Fields() (fields []Field, sceneOf []int, present [4]bool) {
+	for _, f := range s.Run.Fields {
 		if sc, ok := t1SceneOf(f); ok {
 			fields = append(fields, f)
 			sceneOf = append(sceneOf, sc)
@@ -330,7 +330,7 @@ func (s *summary) t1Fields() (fields []field, sceneOf []int, present [4]bool) {
 	}
 	order := seq(len(fields))
 	slices.SortStableFunc(order, func(a, b int) int { return sceneOf[a] - sceneOf[b] })
-	fs, so := make([]field, len(order)), make([]int, len(order))
+	fs, so := make([]Field, len(order)), make([]int, len(order))
 	for i, j := range order {
 		fs[i], so[i] = fields[j], sceneOf[j]
 	}
@@ -340,10 +340,10 @@ func (s *summary) t1Fields() (fields []field, sceneOf []int, present [4]bool) {
 // t1Point is Table 1's aggregation of one method without intervals: the
 // studies compare point values, and table1.md already carries every
 // method's intervals.
-func (s *summary) t1Point(method string, fields []field, sceneOf []int, present [4]bool) (t1Agg, error) {
+func (s *Summary) t1Point(method string, fields []Field, sceneOf []int, present [4]bool) (t1Agg, error) {
 	counts := make([]binCounts, len(fields))
 	for i, f := range fields {
-		items, _, err := scoredItems(s.run.samples, method, f)
+		items, _, err := ScoredItems(s.Run.Samples, method, f)
 		if err != nil {
 			return t1Agg{}, err
 		}
@@ -351,7 +351,7 @@ func (s *summary) t1Point(method string, fields []field, sceneOf []int, present 
 			if it.Pred == "" {
 				continue
 			}
-			counts[i].add(t1Item{pos: it.Label == s.opts.Positive, predPos: it.Pred == s.opts.Positive})
+			counts[i].add(t1Item{pos: it.Label == s.Opts.Positive, predPos: it.Pred == s.Opts.Positive})
 		}
 	}
 	return aggregateT1(sceneOf, counts, present), nil
@@ -460,7 +460,7 @@ func (st *pramemStudy) memory(method string) *memStats {
 	st.mem[method] = ms
 	seen := map[string]bool{}
 	var users []string
-	for _, smp := range st.s.run.samples {
+	for _, smp := range st.s.Run.Samples {
 		if smp.Method == method && !seen[smp.User] {
 			seen[smp.User] = true
 			users = append(users, smp.User)

@@ -92,8 +92,8 @@ func Write(runDir string, opts Options) (render.Artefacts, error) {
 	}
 	// usage.json says whether the run was priced, which the CSVs and the
 	// Parquet file need before the index does.
-	s.plan = runinfo.ReadPlan(runDir)
-	if s.runUsage, err = runinfo.ReadUsage(runDir); err != nil {
+	s.Plan = runinfo.ReadPlan(runDir)
+	if s.RunUsage, err = runinfo.ReadUsage(runDir); err != nil {
 		return render.Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)
 	}
 	// PraMem's Table 1 is built once, for its own files and the studies'
@@ -115,7 +115,7 @@ func Write(runDir string, opts Options) (render.Artefacts, error) {
 		}
 		out.Files = append(out.Files, arts...)
 	}
-	if err := runinfo.StampCSVs(out.Dir, out.Files, runinfo.ProvenanceOf(r.manifest)); err != nil {
+	if err := runinfo.StampCSVs(out.Dir, out.Files, runinfo.ProvenanceOf(r.Manifest)); err != nil {
 		return render.Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)
 	}
 	idx, err := s.writeIndex(out.Dir, out.Files)

@@ -8,9 +8,9 @@ import (
 
 // title is the line every artefact carries: task, backbone and data source,
 // so a sim result can never be mistaken for an LLM result.
-func (s *summary) title() string {
-	m := s.run.manifest
-	parts := []string{s.task(), "backbone: " + runinfo.BackboneText(m.Backbone, m.Model), "prompts: " + m.PromptsLabel()}
+func (s *Summary) Title() string {
+	m := s.Run.Manifest
+	parts := []string{s.Task(), "backbone: " + runinfo.BackboneText(m.Backbone, m.Model), "prompts: " + m.PromptsLabel()}
 	if m.DataSource != "" {
 		parts = append(parts, "data: "+m.DataSource)
 	}
@@ -20,11 +20,11 @@ func (s *summary) title() string {
 	return strings.Join(parts, " — ") + runinfo.WarningSuffix(m)
 }
 
-func (s *summary) task() string {
-	if s.opts.Task != "" {
-		return s.opts.Task
+func (s *Summary) Task() string {
+	if s.Opts.Task != "" {
+		return s.Opts.Task
 	}
-	ds := s.run.samples[0].Dataset
+	ds := s.Run.Samples[0].Dataset
 	switch l := strings.ToLower(ds); {
 	case strings.Contains(l, "movielens"):
 		return "MovieLens-1M rating prediction"
@@ -38,7 +38,7 @@ func (s *summary) task() string {
 
 // fieldAxis names heat-map axes after the field: "rating" for rating
 // fields, "class" otherwise.
-func fieldAxis(f field) (x, y string) {
+func fieldAxis(f Field) (x, y string) {
 	noun := "class"
 	if strings.Contains(strings.ToLower(f.Name), "rating") {
 		noun = "rating"
@@ -47,8 +47,8 @@ func fieldAxis(f field) (x, y string) {
 }
 
 // texSource of a behaviour-prediction run.
-func (s *summary) texSource() string {
-	m := s.run.manifest
+func (s *Summary) TeXSource() string {
+	m := s.Run.Manifest
 	var warn []string
 	if w := runinfo.WarningSuffix(m); w != "" {
 		warn = append(warn, strings.TrimPrefix(w, " — ⚠ "))
