@@ -57,7 +57,7 @@ func TestNoBuiltInMethodKindNamedOutsideItsPackage(t *testing.T) {
 		"reports/paper/paper.go":     "paper tables",
 		"reports/paper/pramem.go":    "paper tables",
 		"reports/paper/lifemem.go":   "paper tables",
-		"reports/pramem.go":          "PraMem study",
+		"reports/pramem/pramem.go":   "PraMem study",
 		"reports/lifemem/lifemem.go": "LifeMem study",
 		"reports/lifemem/write.go":   "LifeMem study",
 		"reports/lifemem/study.go":   "LifeMem study",

@@ -8,11 +8,12 @@ import (
 
 	"github.com/memharness/memharness/metrics"
 	"github.com/memharness/memharness/reports/render"
+	"github.com/memharness/memharness/reports/scored"
 )
 
 // confusionBase names a method's confusion files; the field is added only
 // when a run has several multi-class fields.
-func (s *Summary) confusionBase(method string, f Field) string {
+func (s *summary) confusionBase(method string, f scored.Field) string {
 	name := "confusion_" + fileSafe(method)
 	if len(s.MultiClassFields()) > 1 {
 		name += "_" + fileSafe(f.Name)
@@ -20,7 +21,7 @@ func (s *Summary) confusionBase(method string, f Field) string {
 	return name
 }
 
-func (s *Summary) writeConfusion(dir string) ([]render.Artefact, error) {
+func (s *summary) writeConfusion(dir string) ([]render.Artefact, error) {
 	var arts []render.Artefact
 	for _, f := range s.MultiClassFields() {
 		for _, m := range s.Run.Methods {
@@ -62,7 +63,7 @@ func (s *Summary) writeConfusion(dir string) ([]render.Artefact, error) {
 	return arts, nil
 }
 
-func (s *Summary) writeHeatMaps(dir string) ([]render.Artefact, error) {
+func (s *summary) writeHeatMaps(dir string) ([]render.Artefact, error) {
 	fields := s.MultiClassFields()
 	var arts []render.Artefact
 	for _, f := range fields {
@@ -92,7 +93,7 @@ func (s *Summary) writeHeatMaps(dir string) ([]render.Artefact, error) {
 		title := "Confusion matrices: " + f.Name
 		notes := []string{"Rows are normalised: each cell is the share of that row's true label answered with the column's label (rows sum to 100%); \"invalid\" counts answers that could not be parsed; hatched rows have no samples."}
 		if len(empty) > 0 {
-			title += " (* empty memories: " + nameList(empty, 3) + ")"
+			title += " (* empty memories: " + render.NameList(empty, 3) + ")"
 			notes = append(notes, "* marks methods with empty memories for some users: "+strings.Join(empty, ", ")+".")
 		}
 		spec := render.FigSpec{Title: title, Caption: s.FigCaption(), Notes: notes, Width: render.TwoColumn}
@@ -122,4 +123,14 @@ func fileSafe(s string) string {
 		}
 		return '_'
 	}, s)
+}
+
+// fieldAxis names heat-map axes after the field: "rating" for rating
+// fields, "class" otherwise.
+func fieldAxis(f scored.Field) (x, y string) {
+	noun := "class"
+	if strings.Contains(strings.ToLower(f.Name), "rating") {
+		noun = "rating"
+	}
+	return "predicted " + noun, "true " + noun
 }

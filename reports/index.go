@@ -6,11 +6,12 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/memharness/memharness/reports/pramem"
 	"github.com/memharness/memharness/reports/render"
 	"github.com/memharness/memharness/reports/runinfo"
 )
 
-func (s *Summary) writeIndex(dir string, arts []render.Artefact) (render.Artefact, error) {
+func (s *summary) writeIndex(dir string, arts []render.Artefact) (render.Artefact, error) {
 	m := s.Run.Manifest
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n", render.MdText(s.Title()))
@@ -44,13 +45,7 @@ func (s *Summary) writeIndex(dir string, arts []render.Artefact) (render.Artefac
 	}
 	fmt.Fprintf(&b, "- Baseline for paired tests: %s\n", render.MdText(s.Run.Methods[0]))
 	b.WriteString("- How to regenerate: `bench report <rundir>` (the folder holding manifest.json and samples.jsonl)\n\n")
-	for _, a := range arts {
-		if a.Path == "table1_vs_paper.md" {
-			b.WriteString(s.table1IndexNote())
-			break
-		}
-	}
-	b.WriteString(s.pramemIndexNote(arts))
+	b.WriteString(pramem.IndexNote(arts, m.Backbone))
 	b.WriteString(runinfo.WarningsSection(m, s.RunUsage))
 	b.WriteString("## Artefacts\n\n")
 	for _, a := range arts {

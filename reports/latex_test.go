@@ -117,11 +117,18 @@ func TestLaTeXCompiles(t *testing.T) {
 	var dirs []string
 	dir, _ := writeReport(t)
 	dirs = append(dirs, filepath.Join(dir, render.ReportDir))
-	dir, _ = writeT1(t)
-	dirs = append(dirs, filepath.Join(dir, render.ReportDir))
-	dir = copyPMRun(t)
-	writePM(t, dir)
-	dirs = append(dirs, filepath.Join(dir, render.ReportDir))
+	// PraMem's study, on reports/pramem's fixtures (Table 1's run, then the
+	// studies' run).
+	for _, fx := range []struct {
+		dir  string
+		opts Options
+	}{{"table1", Options{Iters: 200, Seed: 11}}, {"pramem", Options{Iters: 20, Seed: 5}}} {
+		dir = copyTree(t, filepath.Join("pramem", "testdata", fx.dir))
+		if _, err := Write(dir, fx.opts); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, filepath.Join(dir, render.ReportDir))
+	}
 	dir = copyTree(t, filepath.Join("testdata", "lifemem", "run"))
 	if _, err := lifemem.Write(dir, all.Entries()); err != nil {
 		t.Fatal(err)

@@ -138,7 +138,7 @@ func sampleColumns(rows []SampleRow) []parquetw.Column {
 	}
 }
 
-func (s *Summary) writeParquet(dir string) ([]render.Artefact, error) {
+func (s *summary) writeParquet(dir string) ([]render.Artefact, error) {
 	if err := WriteSamplesParquet(filepath.Join(dir, "samples.parquet"), s.Run.Samples, s.Priced()); err != nil {
 		return nil, err
 	}

@@ -5,17 +5,17 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/memharness/memharness/metrics"
 	"github.com/memharness/memharness/reports/render"
 	"github.com/memharness/memharness/reports/runinfo"
+	"github.com/memharness/memharness/reports/scored"
 )
 
 // tables returns, per field, the methods × metrics table and, with more than
 // one method, the paired tests of each method against the baseline.
-func (s *Summary) tables() []render.Table {
+func (s *summary) tables() []render.Table {
 	var out []render.Table
 	for _, f := range s.Run.Fields {
 		out = append(out, s.metricsTable(f))
@@ -26,7 +26,7 @@ func (s *Summary) tables() []render.Table {
 	return out
 }
 
-func (s *Summary) writeTables(dir string) ([]render.Artefact, error) {
+func (s *summary) writeTables(dir string) ([]render.Artefact, error) {
 	tables := s.tables()
 	var md, tex strings.Builder
 	md.WriteString("# " + render.MdCell(s.Title()) + "\n\n")
@@ -45,12 +45,10 @@ func (s *Summary) writeTables(dir string) ([]render.Artefact, error) {
 	}, nil
 }
 
-func (s *Summary) CILabel() string { return fmt.Sprintf("[%g%% CI]", 100*s.Opts.Level) }
-
-func (s *Summary) metricsTable(f Field) render.Table {
+func (s *summary) metricsTable(f scored.Field) render.Table {
 	ci := s.CILabel()
 	cols := []string{"Method", "n", "ACC " + ci}
-	if f.Kind == KindBinary {
+	if f.Kind == scored.KindBinary {
 		cols = append(cols, "F1 "+ci, "Invalid %")
 	} else {
 		cols = append(cols, "Macro-F1 "+ci, "Diag. share "+ci, "Invalid %")
@@ -58,14 +56,14 @@ func (s *Summary) metricsTable(f Field) render.Table {
 	t := render.Table{Title: s.Title() + " — " + f.Name, Columns: cols, Source: s.TeXSource(), StackIntervals: true,
 		Caption: fmt.Sprintf("%s: accuracy and F1 per method (%%, %g%% intervals).", f.Name, 100*s.Opts.Level)}
 	t.SubColumns = []string{"Method", "n", "ACC", "F1", "Invalid %"}
-	if f.Kind != KindBinary {
+	if f.Kind != scored.KindBinary {
 		t.SubColumns = []string{"Method", "n", "ACC", "Macro-F1", "Diag.", "Invalid %"}
 	}
 	var warn []string
 	for _, m := range s.Run.Methods {
 		c := s.Cells[m][f.Name]
 		row := []string{m + runinfo.EmptyMemoryNote(s.Run.Manifest, m), fmt.Sprint(len(c.Items)), ivCell(c.AccValid)}
-		if f.Kind == KindBinary {
+		if f.Kind == scored.KindBinary {
 			row = append(row, ivCell(c.F1), render.Pct(c.InvalidRate))
 		} else {
 			row = append(row, ivCell(c.MacroF1), ivCell(c.Diagonal), render.Pct(c.InvalidRate))
@@ -76,7 +74,7 @@ func (s *Summary) metricsTable(f Field) render.Table {
 	t.Notes = append(t.Notes,
 		"ACC counts valid answers only: a question whose every attempt failed to parse is excluded, as in PraMem; Invalid % is the share of such questions.",
 	)
-	if f.Kind == KindBinary {
+	if f.Kind == scored.KindBinary {
 		t.Notes = append(t.Notes, fmt.Sprintf("F1 is the F1 of the positive class %s over valid answers (0 when there are no true or predicted positives).", s.Opts.Positive))
 	} else {
 		t.Notes = append(t.Notes, fmt.Sprintf("Macro-F1 averages the F1 of all %d classes (a class never seen nor predicted scores 0); Macro-F1 and the diagonal share count invalid answers as wrong.", len(f.Classes)))
@@ -84,7 +82,7 @@ func (s *Summary) metricsTable(f Field) render.Table {
 	t.Notes = append(t.Notes, fmt.Sprintf("All values in %%. Intervals: percentile bootstrap over users, %d resamples, seed %d.", s.Opts.Iters, s.Opts.Seed))
 	t.Notes = append(t.Notes, warn...)
 	t.TeXNotes = []string{fmt.Sprintf("ACC over valid answers; Invalid %%: questions never parsed, excluded. Brackets: percentile bootstrap over users (%d resamples).", s.Opts.Iters)}
-	if f.Kind == KindBinary {
+	if f.Kind == scored.KindBinary {
 		t.TeXNotes = append(t.TeXNotes, "F1 of the positive class "+s.Opts.Positive+".")
 	} else {
 		t.TeXNotes = append(t.TeXNotes, fmt.Sprintf("Macro-F1 over %d classes and Diag. (diagonal share) count invalid answers as wrong.", len(f.Classes)))
@@ -93,10 +91,10 @@ func (s *Summary) metricsTable(f Field) render.Table {
 	return t
 }
 
-func (s *Summary) pairsTable(f Field) render.Table {
+func (s *summary) pairsTable(f scored.Field) render.Table {
 	base := s.Run.Methods[0]
 	f1 := "ΔMacro-F1"
-	if f.Kind == KindBinary {
+	if f.Kind == scored.KindBinary {
 		f1 = "ΔF1"
 	}
 	ci := s.CILabel()
@@ -176,20 +174,4 @@ func pExact(p float64) string {
 		return "< 0.0001"
 	}
 	return fmt.Sprintf("%.4f", p)
-}
-
-// mdDoc and texDoc are a Markdown or LaTeX document of tables under the
-// run's title.
-func (s *Summary) MdDoc(parts ...string) string {
-	return "# " + render.MdCell(s.Title()) + "\n\n" + strings.Join(parts, "")
-}
-
-func (s *Summary) TeXDoc(parts ...string) string { return render.TeXFile(s.Title(), parts...) }
-
-// f2 formats a percentage with two decimals; undefined values are "—".
-func f2(v float64) string {
-	if math.IsNaN(v) {
-		return "—"
-	}
-	return strconv.FormatFloat(v+0, 'f', 2, 64)
 }

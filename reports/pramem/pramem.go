@@ -1,4 +1,4 @@
-package reports
+package pramem
 
 import (
 	"encoding/json"
@@ -14,6 +14,7 @@ import (
 	"github.com/memharness/memharness/internal/fsname"
 	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/reports/paper"
+	"github.com/memharness/memharness/reports/scored"
 )
 
 // PraMem's studies beyond Table 1 (spec §7): the ablation Table 2, the memory
@@ -267,7 +268,7 @@ func identify(names []string, cfg map[string]cfgMethod) []pmMethod {
 // pramemStudy is what the PraMem writers share: the methods' roles, their
 // Table 1 scores (point values) and, loaded on demand, their memory files.
 type pramemStudy struct {
-	s       *Summary
+	s       *summary
 	runDir  string
 	methods []pmMethod
 	full    *pmMethod // the full PraMem the ablations are compared with
@@ -280,7 +281,7 @@ type pramemStudy struct {
 
 // newPraMemStudy returns nil when the run has no OmniBehavior binary field
 // or no method of the studies' kinds.
-func (s *Summary) newPraMemStudy(runDir string, t1 *table1Once) (*pramemStudy, error) {
+func (s *summary) newPraMemStudy(runDir string, t1 *table1Once) (*pramemStudy, error) {
 	st := &pramemStudy{s: s, runDir: runDir, t1: t1, mem: map[string]*memStats{},
 		methods: identify(s.Run.Methods, configMethods(s.Run.Manifest.Config))}
 	relevant := slices.ContainsFunc(st.methods, func(m pmMethod) bool {
@@ -320,7 +321,7 @@ func (s *Summary) newPraMemStudy(runDir string, t1 *table1Once) (*pramemStudy, e
 }
 
 // t1Fields are the run's Table 1 fields in Table 1 order (scene, then name).
-func (s *Summary) t1Fields() (fields []Field, sceneOf []int, present [4]bool) {
+func (s *summary) t1Fields() (fields []scored.Field, sceneOf []int, present [4]bool) {
 	for _, f := range s.Run.Fields {
 		if sc, ok := t1SceneOf(f); ok {
 			fields = append(fields, f)
@@ -330,7 +331,7 @@ func (s *Summary) t1Fields() (fields []Field, sceneOf []int, present [4]bool) {
 	}
 	order := seq(len(fields))
 	slices.SortStableFunc(order, func(a, b int) int { return sceneOf[a] - sceneOf[b] })
-	fs, so := make([]Field, len(order)), make([]int, len(order))
+	fs, so := make([]scored.Field, len(order)), make([]int, len(order))
 	for i, j := range order {
 		fs[i], so[i] = fields[j], sceneOf[j]
 	}
@@ -340,10 +341,10 @@ func (s *Summary) t1Fields() (fields []Field, sceneOf []int, present [4]bool) {
 // t1Point is Table 1's aggregation of one method without intervals: the
 // studies compare point values, and table1.md already carries every
 // method's intervals.
-func (s *Summary) t1Point(method string, fields []Field, sceneOf []int, present [4]bool) (t1Agg, error) {
+func (s *summary) t1Point(method string, fields []scored.Field, sceneOf []int, present [4]bool) (t1Agg, error) {
 	counts := make([]binCounts, len(fields))
 	for i, f := range fields {
-		items, _, err := ScoredItems(s.Run.Samples, method, f)
+		items, _, err := scored.ScoredItems(s.Run.Samples, method, f)
 		if err != nil {
 			return t1Agg{}, err
 		}

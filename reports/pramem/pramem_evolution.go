@@ -1,4 +1,4 @@
-package reports
+package pramem
 
 import (
 	"fmt"
@@ -115,7 +115,7 @@ func (st *pramemStudy) writeEvolution(dir string) ([]render.Artefact, error) {
 		}
 		tab.Rows = append(tab.Rows, []string{
 			fmt.Sprintf("%d of %d", p.M.Round, p.M.Total), p.M.Name,
-			f2(p.Agg.ACC[t1Overall]), f2(p.Agg.F1[t1Overall]), tokensCell(p.Tokens), pa, pf,
+			render.Fixed2(p.Agg.ACC[t1Overall]), render.Fixed2(p.Agg.F1[t1Overall]), tokensCell(p.Tokens), pa, pf,
 		})
 		csvRows = append(csvRows, []string{p.M.Name, strconv.Itoa(p.M.Round), strconv.Itoa(p.M.Total),
 			render.Num(p.Agg.ACC[t1Overall]), render.Num(p.Agg.F1[t1Overall]), render.Num(p.Tokens), p.TokensSource, strconv.Itoa(p.Users), csvPA, csvPF})

@@ -1,11 +1,12 @@
-package reports
+package pramem
 
 import (
 	"fmt"
-	"gonum.org/v1/plot/vg"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"gonum.org/v1/plot/vg"
 
 	"github.com/memharness/memharness/reports/render"
 	"github.com/memharness/memharness/reports/runinfo"
@@ -15,7 +16,7 @@ import (
 // Table 3), each only when the run holds the methods it compares. The run
 // directory is the report folder's parent (Write always puts the report in
 // <run>/report).
-func (s *Summary) writePraMem(dir string, t1 *table1Once) ([]render.Artefact, error) {
+func (s *summary) writePraMem(dir string, t1 *table1Once) ([]render.Artefact, error) {
 	st, err := s.newPraMemStudy(filepath.Dir(dir), t1)
 	if err != nil || st == nil {
 		return nil, err
@@ -84,7 +85,7 @@ func (d pmDoc) write(dir string) ([]render.Artefact, error) {
 
 // pramemIndexNote is index.md's pointer to the PraMem studies present, with
 // the same caveat as their tables.
-func (s *Summary) pramemIndexNote(arts []render.Artefact) string {
+func pramemIndexNote(arts []render.Artefact, backbone string) string {
 	names := map[string]string{
 		"pramem_table2.md":     "Table 2 (ablations)",
 		"pramem_evolution.md":  "Figure 4 (memory evolution)",
@@ -102,7 +103,7 @@ func (s *Summary) pramemIndexNote(arts []render.Artefact) string {
 		return ""
 	}
 	note := "- PraMem studies — " + strings.Join(links, "; ")
-	if s.Run.Manifest.Backbone == "sim" {
+	if backbone == "sim" {
 		note += " (sim backbone: they show what each component lets the reader see, not LLM results)"
 	}
 	return note + "\n\n"

@@ -1,8 +1,10 @@
-package reports
+package scored
 
 import (
+	"fmt"
 	"strings"
 
+	"github.com/memharness/memharness/reports/render"
 	"github.com/memharness/memharness/reports/runinfo"
 )
 
@@ -36,16 +38,6 @@ func (s *Summary) Task() string {
 	return "behaviour prediction"
 }
 
-// fieldAxis names heat-map axes after the field: "rating" for rating
-// fields, "class" otherwise.
-func fieldAxis(f Field) (x, y string) {
-	noun := "class"
-	if strings.Contains(strings.ToLower(f.Name), "rating") {
-		noun = "rating"
-	}
-	return "predicted " + noun, "true " + noun
-}
-
 // texSource of a behaviour-prediction run.
 func (s *Summary) TeXSource() string {
 	m := s.Run.Manifest
@@ -55,3 +47,14 @@ func (s *Summary) TeXSource() string {
 	}
 	return runinfo.TeXSource(m.Backbone, m.Model, m.PromptsLabel(), m.DataSource, warn)
 }
+
+// MdDoc and TeXDoc are a Markdown or LaTeX document of tables under the
+// run's title.
+func (s *Summary) MdDoc(parts ...string) string {
+	return "# " + render.MdCell(s.Title()) + "\n\n" + strings.Join(parts, "")
+}
+
+func (s *Summary) TeXDoc(parts ...string) string { return render.TeXFile(s.Title(), parts...) }
+
+// CILabel is the column note of an interval: "[95% CI]".
+func (s *Summary) CILabel() string { return fmt.Sprintf("[%g%% CI]", 100*s.Opts.Level) }

@@ -1,4 +1,4 @@
-package reports
+package pramem
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/memharness/memharness/metrics"
 	"github.com/memharness/memharness/reports/paper"
+	"github.com/memharness/memharness/reports/scored"
 )
 
 // OmniBehavior Table 1 (PraMem): per binary field, accuracy and positive
@@ -43,8 +44,8 @@ func t1Name(i int) string {
 
 // t1SceneOf returns the Table 1 scene index of a binary field named with an
 // OmniBehavior prefix (video_, live_, ad_, shop_).
-func t1SceneOf(f Field) (int, bool) {
-	if f.Kind != KindBinary {
+func t1SceneOf(f scored.Field) (int, bool) {
+	if f.Kind != scored.KindBinary {
 		return 0, false
 	}
 	for i, sc := range t1Scenes {
@@ -148,7 +149,7 @@ type t1Method struct {
 
 // table1 is the whole Table 1 of a run.
 type table1 struct {
-	fields  []Field // Table 1 fields, by scene then name
+	fields  []scored.Field // Table 1 fields, by scene then name
 	sceneOf []int
 	present [4]bool
 	methods []*t1Method
@@ -158,7 +159,7 @@ type table1 struct {
 // part of a report) for Table 1's own writer and PraMem's studies, which
 // draw its intervals; the generic summary knows nothing of it.
 type table1Once struct {
-	s    *Summary
+	s    *summary
 	once sync.Once
 	t    *table1
 	err  error
@@ -171,7 +172,7 @@ func (o *table1Once) get() (*table1, error) {
 	return o.t, o.err
 }
 
-func (s *Summary) buildTable1() (*table1, error) {
+func (s *summary) buildTable1() (*table1, error) {
 	t := &table1{}
 	for _, f := range s.Run.Fields {
 		if sc, ok := t1SceneOf(f); ok {
@@ -185,7 +186,7 @@ func (s *Summary) buildTable1() (*table1, error) {
 	// Scene order, then field name (s.Run.Fields is sorted by name).
 	order := seq(len(t.fields))
 	slices.SortStableFunc(order, func(a, b int) int { return t.sceneOf[a] - t.sceneOf[b] })
-	fs, so := make([]Field, len(order)), make([]int, len(order))
+	fs, so := make([]scored.Field, len(order)), make([]int, len(order))
 	for i, j := range order {
 		fs[i], so[i] = t.fields[j], t.sceneOf[j]
 		t.present[so[i]] = true
@@ -218,13 +219,13 @@ type t1Item struct {
 	predPos    bool
 }
 
-func (s *Summary) table1Method(t *table1, method string) (*t1Method, error) {
+func (s *summary) table1Method(t *table1, method string) (*t1Method, error) {
 	tm := &t1Method{Method: method}
 	var items []t1Item
 	var users []string
 	pos := s.Opts.Positive
 	for i, f := range t.fields {
-		its, _, err := ScoredItems(s.Run.Samples, method, f)
+		its, _, err := scored.ScoredItems(s.Run.Samples, method, f)
 		if err != nil {
 			return nil, err
 		}
@@ -321,4 +322,13 @@ func fingerprint(idx []int) uint64 {
 		h ^= h >> 29
 	}
 	return h ^ uint64(len(idx))
+}
+
+// seq is 0..n-1, the indices of every item of a resample-free evaluation.
+func seq(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
 }

@@ -1,9 +1,7 @@
-package reports
+package scored
 
 import (
 	"fmt"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/memharness/memharness/reports/render"
@@ -38,7 +36,7 @@ func figWarnings(m runrecord.Manifest) []string {
 			names = append(names, name)
 		}
 		render.SortNatural(names)
-		out = append(out, "warning: empty memories in "+nameList(names, 4))
+		out = append(out, "warning: empty memories in "+render.NameList(names, 4))
 	}
 	if m.EmbedderWarning != "" {
 		out = append(out, "warning: hash embedder on a real backbone, see index")
@@ -46,38 +44,7 @@ func figWarnings(m runrecord.Manifest) []string {
 	return out
 }
 
-// nameList joins names, the first n of them and a count of the rest.
-func nameList(names []string, n int) string {
-	if len(names) <= n {
-		return strings.Join(names, ", ")
-	}
-	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
-}
-
 // ciNote says what the error bars are, from the report's real settings.
 func (s *Summary) CINote() string {
-	return ciText(s.Opts.Level, s.Opts.Iters)
-}
-
-func ciText(level float64, iters int) string {
-	return fmt.Sprintf("Error bars: %s %% cluster bootstrap CI (users resampled), %s resamples.",
-		strconv.FormatFloat(100*level, 'f', -1, 64), thousands(iters))
-}
-
-// thousands writes n with thousands separators (1,000).
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 && s[i-1] != '-' {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-// sameValues reports whether two series are equal wherever both are set.
-func sameValues(a, b []float64) bool {
-	return slices.EqualFunc(a, b, func(x, y float64) bool { return x == y || x != x && y != y })
+	return render.CIText(s.Opts.Level, s.Opts.Iters)
 }

@@ -1,4 +1,4 @@
-package reports
+package pramem
 
 import (
 	"encoding/json"
@@ -130,7 +130,7 @@ func (st *pramemStudy) writeTable3(dir string) ([]render.Artefact, error) {
 		}
 		tab.Rows = append(tab.Rows, []string{r.M.Name, r.M.Kind, fmt.Sprintf("%d/%d", mem.Files, mem.Users),
 			minutes(secs), perUser(mem.Calls.mean(), 1), perUser(mem.Prompt.mean(), 0), perUser(mem.Complete.mean(), 0),
-			perUser(mem.Tokens.mean(), 0), f2(a.F1[t1Overall]), pMin, pF1})
+			perUser(mem.Tokens.mean(), 0), render.Fixed2(a.F1[t1Overall]), pMin, pF1})
 		csvRows = append(csvRows, []string{r.M.Name, r.M.Kind, strconv.Itoa(mem.Users), strconv.Itoa(mem.Files),
 			csvSecs, csvMins, render.Num(mem.Calls.mean()), render.Num(mem.Prompt.mean()), render.Num(mem.Complete.mean()),
 			render.Num(mem.Tokens.mean()), render.Num(a.ACC[t1Overall]), render.Num(a.F1[t1Overall]), csvPMin, csvPF1})

@@ -1,4 +1,4 @@
-package reports
+package scored
 
 import (
 	"fmt"
@@ -28,6 +28,18 @@ type Field struct {
 	Name    string
 	Kind    string
 	Classes []string
+}
+
+// Load reads <runDir>/manifest.json and samples.jsonl and scores them
+// with opts (their defaults filled in). The summary's RunUsage and Plan are
+// left for the caller, which reads them only when it writes an index.
+func Load(runDir string, opts Options) (*Summary, error) {
+	opts = opts.WithDefaults()
+	r, err := loadRun(runDir, opts)
+	if err != nil {
+		return nil, err
+	}
+	return summarise(r, opts)
 }
 
 func loadRun(runDir string, opts Options) (*Run, error) {

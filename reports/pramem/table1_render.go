@@ -1,4 +1,4 @@
-package reports
+package pramem
 
 import (
 	"fmt"
@@ -12,11 +12,12 @@ import (
 	"github.com/memharness/memharness/reports/paper"
 	"github.com/memharness/memharness/reports/render"
 	"github.com/memharness/memharness/reports/runinfo"
+	"github.com/memharness/memharness/reports/scored"
 )
 
 // writeTable1 writes the OmniBehavior Table 1 artefacts when the run has
 // binary fields with the OmniBehavior prefixes; otherwise it writes nothing.
-func (s *Summary) writeTable1(dir string, t1 *table1Once) ([]render.Artefact, error) {
+func (s *summary) writeTable1(dir string, t1 *table1Once) ([]render.Artefact, error) {
 	t, err := t1.get()
 	if err != nil || t == nil {
 		return nil, err
@@ -77,7 +78,7 @@ func signed(v float64) string {
 	if math.IsNaN(v) {
 		return "—"
 	}
-	s := f2(v)
+	s := render.Fixed2(v)
 	if s != "0.00" && s != "-0.00" && v > 0 {
 		return "+" + s
 	}
@@ -97,7 +98,7 @@ func t1Columns(first string) []string {
 	return cols
 }
 
-func (s *Summary) table1Notes(t *table1) []string {
+func (s *summary) table1Notes(t *table1) []string {
 	var notes []string
 	var absent, fieldsBy []string
 	for sc := range t1Scenes {
@@ -125,12 +126,12 @@ func (s *Summary) table1Notes(t *table1) []string {
 }
 
 // table1Main is Table 1 in the paper's layout.
-func (s *Summary) table1Main(t *table1) render.Table {
+func (s *summary) table1Main(t *table1) render.Table {
 	tab := render.Table{Title: s.Title() + " — Table 1 (ACC / F1, %)", Columns: t1Columns("Method")}
 	for _, m := range t.methods {
 		row := []string{m.Method + runinfo.EmptyMemoryNote(s.Run.Manifest, m.Method)}
 		for i := range t1Overall + 1 {
-			row = append(row, f2(m.Point.ACC[i]), f2(m.Point.F1[i]))
+			row = append(row, render.Fixed2(m.Point.ACC[i]), render.Fixed2(m.Point.F1[i]))
 		}
 		tab.Rows = append(tab.Rows, row)
 	}
@@ -166,7 +167,7 @@ func (s *Summary) table1Main(t *table1) render.Table {
 }
 
 // table1CI lists scene and Overall values with their bootstrap intervals.
-func (s *Summary) table1CI(t *table1) render.Table {
+func (s *summary) table1CI(t *table1) render.Table {
 	ci := s.CILabel()
 	tab := render.Table{
 		Title:      s.Title() + " — Table 1 with intervals",
@@ -188,7 +189,7 @@ func (s *Summary) table1CI(t *table1) render.Table {
 				continue
 			}
 			tab.Rows = append(tab.Rows, []string{m.Method, t1Label(i), strconv.Itoa(m.SceneN[i]),
-				render.Pct(Ratio(m.SceneInvalid[i], m.SceneN[i])), t1Interval(m.ACC[i]), t1Interval(m.F1[i])})
+				render.Pct(scored.Ratio(m.SceneInvalid[i], m.SceneN[i])), t1Interval(m.ACC[i]), t1Interval(m.F1[i])})
 		}
 	}
 	tab.Notes = []string{
@@ -207,13 +208,13 @@ func (s *Summary) table1CI(t *table1) render.Table {
 
 func t1Interval(iv metrics.Interval) string {
 	if math.IsNaN(iv.Lo) {
-		return f2(iv.Point)
+		return render.Fixed2(iv.Point)
 	}
-	return fmt.Sprintf("%s [%s, %s]", f2(iv.Point), f2(iv.Lo), f2(iv.Hi))
+	return fmt.Sprintf("%s [%s, %s]", render.Fixed2(iv.Point), render.Fixed2(iv.Lo), render.Fixed2(iv.Hi))
 }
 
 // table1Fields is the per-field detail.
-func (s *Summary) table1Fields(t *table1) render.Table {
+func (s *summary) table1Fields(t *table1) render.Table {
 	tab := render.Table{
 		Title:   s.Title() + " — Table 1 per field",
 		Columns: []string{"Method", "Field", "Scene", "n", "Invalid %", "TP/FP/FN/TN", "ACC", "F1"},
@@ -229,7 +230,7 @@ func (s *Summary) table1Fields(t *table1) render.Table {
 		for _, f := range m.Fields {
 			c := f.Counts
 			tab.Rows = append(tab.Rows, []string{m.Method, f.Field, t1Label(f.Scene), strconv.Itoa(f.N),
-				render.Pct(Ratio(f.Invalid, f.N)), fmt.Sprintf("%d/%d/%d/%d", c.TP, c.FP, c.FN, c.TN), f2(f.ACC), f2(f.F1)})
+				render.Pct(scored.Ratio(f.Invalid, f.N)), fmt.Sprintf("%d/%d/%d/%d", c.TP, c.FP, c.FN, c.TN), render.Fixed2(f.ACC), render.Fixed2(f.F1)})
 		}
 	}
 	tab.Notes = []string{"Counts are over valid answers; ACC and F1 are in % rounded to 2 decimals, the values the scene means average."}
@@ -241,7 +242,7 @@ func (s *Summary) table1Fields(t *table1) render.Table {
 // for all metrics), as in metrics.csv.
 var table1Header = []string{"method", "scene", "metric", "value", "ci_low", "ci_high", "unit"}
 
-func (s *Summary) table1CSV(t *table1) [][]string {
+func (s *summary) table1CSV(t *table1) [][]string {
 	var rows [][]string
 	for _, m := range t.methods {
 		for i := range t1Overall + 1 {
@@ -262,13 +263,13 @@ func (s *Summary) table1CSV(t *table1) [][]string {
 // Shares are percent everywhere, and the header says so.
 var table1FieldsHeader = []string{"method", "scene", "field", "n", "valid", "invalid", "invalid_rate_percent", "tp", "fp", "fn", "tn", "acc_percent", "f1_percent"}
 
-func (s *Summary) table1FieldsCSV(t *table1) [][]string {
+func (s *summary) table1FieldsCSV(t *table1) [][]string {
 	var rows [][]string
 	for _, m := range t.methods {
 		for _, f := range m.Fields {
 			c := f.Counts
 			rows = append(rows, []string{m.Method, t1Name(f.Scene), f.Field, strconv.Itoa(f.N), strconv.Itoa(c.valid()),
-				strconv.Itoa(f.Invalid), render.Num(100 * Ratio(f.Invalid, f.N)),
+				strconv.Itoa(f.Invalid), render.Num(100 * scored.Ratio(f.Invalid, f.N)),
 				strconv.Itoa(c.TP), strconv.Itoa(c.FP), strconv.Itoa(c.FN), strconv.Itoa(c.TN),
 				render.Num(f.ACC), render.Num(f.F1)})
 		}
@@ -290,7 +291,7 @@ func paperValue(r paper.Row, i int, f1 bool) float64 {
 
 // table1VsPaper puts each method beside the paper's row of the same name,
 // one table per paper backbone.
-func (s *Summary) table1VsPaper(t *table1) []render.Table {
+func (s *summary) table1VsPaper(t *table1) []render.Table {
 	m := s.Run.Manifest
 	var common []string
 	if m.Backbone == "sim" {
@@ -315,7 +316,7 @@ func (s *Summary) table1VsPaper(t *table1) []render.Table {
 		for _, tm := range t.methods {
 			ours := []string{tm.Method + " (ours)"}
 			for i := range t1Overall + 1 {
-				ours = append(ours, f2(tm.Point.ACC[i]), f2(tm.Point.F1[i]))
+				ours = append(ours, render.Fixed2(tm.Point.ACC[i]), render.Fixed2(tm.Point.F1[i]))
 			}
 			r, ok := b.Find(tm.Method)
 			pap, delta := []string{"paper: —"}, []string{"Δ ours - paper"}
@@ -370,7 +371,7 @@ func (s *Summary) table1VsPaper(t *table1) []render.Table {
 	return out
 }
 
-func (s *Summary) absentScenes(t *table1) string {
+func (s *summary) absentScenes(t *table1) string {
 	var absent []string
 	for sc := range t1Scenes {
 		if !t.present[sc] {
@@ -385,7 +386,7 @@ func (s *Summary) absentScenes(t *table1) string {
 // and delta (ours - paper, so percentage points).
 var table1PaperHeader = []string{"paper_backbone", "method", "paper_method", "scene", "metric", "ours", "ci_low", "ci_high", "paper", "delta", "unit"}
 
-func (s *Summary) table1PaperCSV(t *table1) [][]string {
+func (s *summary) table1PaperCSV(t *table1) [][]string {
 	var rows [][]string
 	for _, b := range paper.Table1 {
 		for _, tm := range t.methods {
@@ -430,9 +431,9 @@ func paperLayoutTeX(t render.Table) string {
 
 // table1IndexNote is index.md's pointer to Table 1 and its comparison with
 // the paper, with the same caveat as the comparison itself.
-func (s *Summary) table1IndexNote() string {
+func table1IndexNote(backbone string) string {
 	note := "- OmniBehavior Table 1: [table1.md](table1.md); beside the paper's numbers: [table1\\_vs\\_paper.md](table1_vs_paper.md)"
-	if s.Run.Manifest.Backbone == "sim" {
+	if backbone == "sim" {
 		note += " (sim backbone: the comparison validates the pipeline, not the paper)"
 	}
 	return note + "\n\n"

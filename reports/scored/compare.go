@@ -1,4 +1,4 @@
-package reports
+package scored
 
 import (
 	"github.com/memharness/memharness/metrics"

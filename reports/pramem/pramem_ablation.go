@@ -1,4 +1,4 @@
-package reports
+package pramem
 
 import (
 	"fmt"
@@ -81,7 +81,7 @@ func (st *pramemStudy) writeTable2(dir string) ([]render.Artefact, error) {
 		a := st.scores[r.M.Name]
 		row := []string{r.V.label(), r.M.Name}
 		for i := range t1Overall + 1 {
-			row = append(row, f2(a.F1[i]))
+			row = append(row, render.Fixed2(a.F1[i]))
 		}
 		delta := "—"
 		if r.V != pmFull {
@@ -249,14 +249,14 @@ func (st *pramemStudy) writeFigure(dir, base, study, short, what string, vs []pm
 		row := []string{r.V.label(), r.M.Name}
 		vals := make([]float64, t1Overall+1)
 		for i := range t1Overall + 1 {
-			row = append(row, f2(a.F1[i]))
+			row = append(row, render.Fixed2(a.F1[i]))
 			vals[i] = a.F1[i]
 		}
 		delta := "—"
 		if r.V != pmFull {
 			delta = signed(a.F1[t1Overall] - full.F1[t1Overall])
 		}
-		tab.Rows = append(tab.Rows, append(row, f2(a.ACC[t1Overall]), delta))
+		tab.Rows = append(tab.Rows, append(row, render.Fixed2(a.ACC[t1Overall]), delta))
 		lo, hi := st.f1Intervals(r.M.Name)
 		panel.Series = append(panel.Series, render.BarSeries{Name: r.V.label(), Values: vals, Lo: lo, Hi: hi})
 		for i := range t1Overall + 1 {

@@ -1,4 +1,4 @@
-package reports
+package pramem
 
 import (
 	"fmt"
@@ -15,7 +15,7 @@ import (
 // and drawn empty. Methods keep the config's order (the report's tables
 // put the baseline first; a figure reads better in the order the methods
 // were designed, e.g. rounds 5, 10, 20).
-func (s *Summary) table1PNG(t *table1) (render.FigFiles, error) {
+func (s *summary) table1PNG(t *table1) (render.FigFiles, error) {
 	var labels []string
 	for i := range t1Overall + 1 {
 		l := t1Label(i)
