@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/kinds"
 	"github.com/memharness/memharness/reports/lifemem"
 	"github.com/memharness/memharness/reports/pramem"
 	"github.com/memharness/memharness/reports/render"
@@ -38,6 +39,11 @@ type Options struct {
 	// the binary, so a run's fingerprint (which names the build) leaves
 	// them out.
 	Envs []envs.Entry
+	// PaperRows are the method kinds' places in the papers' tables, from
+	// their registry entries (predict.Entry.Paper): PraMem's study sets a
+	// run's methods beside the paper's rows, and finds the methods it
+	// compares, through them. Like Envs they come from the binary.
+	PaperRows kinds.PaperRows
 }
 
 // scoring is the part of the options that scores the samples.
@@ -51,8 +57,8 @@ const ReportDir = render.ReportDir
 
 // WriteLifeMemSweep compares the lifelong runs of a sweep (LifeMem's
 // Tables 5 and 8; see lifemem.WriteSweep).
-func WriteLifeMemSweep(outDir string, runDirs []string, kinds []envs.Entry) (render.Artefacts, error) {
-	return lifemem.WriteSweep(outDir, runDirs, kinds)
+func WriteLifeMemSweep(outDir string, runDirs []string, envEntries []envs.Entry, paperRows kinds.PaperRows) (render.Artefacts, error) {
+	return lifemem.WriteSweep(outDir, runDirs, envEntries, paperRows)
 }
 
 // Write reads <runDir>/manifest.json and <runDir>/samples.jsonl and writes
@@ -68,7 +74,7 @@ func Write(runDir string, opts Options) (render.Artefacts, error) {
 		return render.Artefacts{}, fmt.Errorf("report: need iters >= 1 and 0 < level < 1, got %d and %v", so.Iters, so.Level)
 	}
 	if lifemem.HasResults(runDir) { // LifeMem's lifelong protocol keeps its own results (no samples.jsonl)
-		return lifemem.Write(runDir, opts.Envs)
+		return lifemem.Write(runDir, opts.Envs, opts.PaperRows)
 	}
 	sc, err := scored.Load(runDir, so)
 	if err != nil {
@@ -89,7 +95,7 @@ func Write(runDir string, opts Options) (render.Artefacts, error) {
 		s.writeMetricsCSV,
 		s.writeConfusion,
 		s.writeTables,
-		func(dir string) ([]render.Artefact, error) { return pramem.Write(dir, sc) },
+		func(dir string) ([]render.Artefact, error) { return pramem.Write(dir, sc, opts.PaperRows) },
 		s.writeHeatMaps,
 		s.writeParquet,
 	}

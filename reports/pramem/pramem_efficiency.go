@@ -29,10 +29,10 @@ type effRow struct {
 func (st *pramemStudy) table3Rows() []effRow {
 	pap := map[string]paper.Efficiency{}
 	for _, e := range paper.Table3() {
-		pap[e.Key] = e
+		pap[e.Label] = e
 	}
 	var ms []*pmMethod
-	for _, kd := range []string{kindMem0, kindMemOS, kindProEx} {
+	for _, kd := range st.s.roles.systems {
 		for i := range st.methods {
 			if st.methods[i].Kind == kd {
 				ms = append(ms, &st.methods[i])
@@ -48,8 +48,10 @@ func (st *pramemStudy) table3Rows() []effRow {
 	rows := make([]effRow, len(ms))
 	for i, m := range ms {
 		rows[i] = effRow{M: m, Mem: st.memory(m.Name)}
-		if e, ok := pap[m.Kind]; ok {
-			rows[i].Paper = &e
+		if label, ok := st.s.paper.Label(m.Kind, paper.Table3Name); ok {
+			if e, ok := pap[label]; ok {
+				rows[i].Paper = &e
+			}
 		}
 	}
 	return rows

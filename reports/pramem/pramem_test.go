@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/memharness/memharness/reports"
+	"github.com/memharness/memharness/reports/pramem"
 	"github.com/memharness/memharness/reports/render"
 	"github.com/memharness/memharness/runrecord"
 )
@@ -22,7 +23,7 @@ import (
 // update rewrites the golden files under testdata/*/golden (go test -update).
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/pramem/golden and testdata/table1/golden")
 
-var pmOpts = reports.Options{Iters: 20, Seed: 5}
+var pmOpts = reports.Options{Iters: 20, Seed: 5, PaperRows: pramem.BuiltinPaperRows()}
 
 // copyPMRun copies testdata/pramem (a hand-written OmniBehavior run: the
 // full PraMem, its ablations and two earlier snapshots of a 20-round

@@ -3,6 +3,7 @@ package pramem
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -51,27 +52,27 @@ func TestInferFromName(t *testing.T) {
 		k       pmKnobs
 		unknown bool
 	}{
-		{"pramem", kindPraMem, pmKnobs{}, false},
-		{"PraMem", kindPraMem, pmKnobs{}, false},
-		{"pramem_no_trial", kindPraMem, pmKnobs{NoTrial: true}, false},
-		{"pramem-no-reflection", kindPraMem, pmKnobs{NoReflection: true}, false},
-		{"pramem_no_consensus", kindPraMem, pmKnobs{NoConsensus: true}, false},
-		{"pramem_only_pattern", kindPraMem, pmKnobs{Sections: "pattern"}, false},
-		{"pramem_only_bias", kindPraMem, pmKnobs{Sections: "bias"}, false},
-		{"pramem_no_groundedness", kindPraMem, pmKnobs{NoGroundedness: true}, false},
-		{"pramem_no_generalization", kindPraMem, pmKnobs{NoGeneralization: true}, false},
-		{"pramem_r10", kindPraMem, pmKnobs{EvalRound: 10, Rounds: 80}, false},
-		{"pramem_round40", kindPraMem, pmKnobs{EvalRound: 40, Rounds: 80}, false},
-		{"pramem_r120", kindPraMem, pmKnobs{EvalRound: 120, Rounds: 120}, false},
-		{"pramem_qwen", kindPraMem, pmKnobs{}, true},
-		{"mem0", kindMem0, pmKnobs{}, false},
-		{"MemOS", kindMemOS, pmKnobs{}, false},
-		{"proex", kindProEx, pmKnobs{}, false},
+		{"pramem", "pramem", pmKnobs{}, false},
+		{"PraMem", "pramem", pmKnobs{}, false},
+		{"pramem_no_trial", "pramem", pmKnobs{NoTrial: true}, false},
+		{"pramem-no-reflection", "pramem", pmKnobs{NoReflection: true}, false},
+		{"pramem_no_consensus", "pramem", pmKnobs{NoConsensus: true}, false},
+		{"pramem_only_pattern", "pramem", pmKnobs{Sections: "pattern"}, false},
+		{"pramem_only_bias", "pramem", pmKnobs{Sections: "bias"}, false},
+		{"pramem_no_groundedness", "pramem", pmKnobs{NoGroundedness: true}, false},
+		{"pramem_no_generalization", "pramem", pmKnobs{NoGeneralization: true}, false},
+		{"pramem_r10", "pramem", pmKnobs{EvalRound: 10, Rounds: 80}, false},
+		{"pramem_round40", "pramem", pmKnobs{EvalRound: 40, Rounds: 80}, false},
+		{"pramem_r120", "pramem", pmKnobs{EvalRound: 120, Rounds: 120}, false},
+		{"pramem_qwen", "pramem", pmKnobs{}, true},
+		{"mem0", "mem0", pmKnobs{}, false},
+		{"MemOS", "memos", pmKnobs{}, false},
+		{"proex", "proex", pmKnobs{}, false},
 		{"truncation", "", pmKnobs{}, false},
 		{"mem0_large", "", pmKnobs{}, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			kind, k, unknown := inferFromName(tt.name)
+			kind, k, unknown := rolesOf(builtinPaperRows()).inferFromName(tt.name)
 			if kind != tt.kind || k != tt.k || unknown != tt.unknown {
 				t.Errorf("inferFromName(%q) = %q, %+v, %v; want %q, %+v, %v", tt.name, kind, k, unknown, tt.kind, tt.k, tt.unknown)
 			}
@@ -145,5 +146,22 @@ func TestMinutes(t *testing.T) {
 		if got := minutes(tt.secs); got != tt.want {
 			t.Errorf("minutes(%v) = %q, want %q", tt.secs, got, tt.want)
 		}
+	}
+}
+
+// TestRolesFromEntries: the studies' roles come from the built-in kinds'
+// paper rows: PraMem owns Table 2, the memory systems are Table 3's other
+// rows in the paper's order; without rows there is no role at all.
+func TestRolesFromEntries(t *testing.T) {
+	r := rolesOf(builtinPaperRows())
+	if r.praMem != "pramem" || !slices.Equal(r.systems, []string{"mem0", "memos", "proex"}) {
+		t.Errorf("roles = %+v, want pramem and mem0, memos, proex", r)
+	}
+	none := rolesOf(nil)
+	if none.studied("pramem") || none.studied("") {
+		t.Errorf("roles without paper rows = %+v, want none", none)
+	}
+	if kind, _, _ := none.inferFromName("pramem_no_trial"); kind != "" {
+		t.Errorf("without paper rows, pramem_no_trial inferred as %q", kind)
 	}
 }

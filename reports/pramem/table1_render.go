@@ -2,9 +2,11 @@ package pramem
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -318,7 +320,7 @@ func (s *summary) table1VsPaper(t *table1) []render.Table {
 			for i := range t1Overall + 1 {
 				ours = append(ours, render.Fixed2(tm.Point.ACC[i]), render.Fixed2(tm.Point.F1[i]))
 			}
-			r, ok := b.Find(tm.Method)
+			r, ok := s.paperRow(b, tm.Method)
 			pap, delta := []string{"paper: —"}, []string{"Δ ours - paper"}
 			if ok {
 				pap[0] = "paper: " + r.Label
@@ -390,7 +392,7 @@ func (s *summary) table1PaperCSV(t *table1) [][]string {
 	var rows [][]string
 	for _, b := range paper.Table1 {
 		for _, tm := range t.methods {
-			r, ok := b.Find(tm.Method)
+			r, ok := s.paperRow(b, tm.Method)
 			for i := range t1Overall + 1 {
 				for _, isF1 := range []bool{false, true} {
 					iv, metric := tm.ACC[i], "acc"
@@ -437,4 +439,20 @@ func table1IndexNote(backbone string) string {
 		note += " (sim backbone: the comparison validates the pipeline, not the paper)"
 	}
 	return note + "\n\n"
+}
+
+// paperRow is the paper's row of a method in one half of Table 1: the row
+// its kind's entry names, for a method named as its kind (ignoring case,
+// '_', '-' and spaces), as the comparison's note says.
+func (s *summary) paperRow(b paper.Backbone, method string) (paper.Row, bool) {
+	n := paper.Normalize(method)
+	for _, k := range slices.Sorted(maps.Keys(s.paper)) {
+		if paper.Normalize(k) != n {
+			continue
+		}
+		if label, ok := s.paper.Label(k, paper.Table1Name); ok {
+			return b.Find(label)
+		}
+	}
+	return paper.Row{}, false
 }

@@ -13,12 +13,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/memharness/memharness/reports"
+	"github.com/memharness/memharness/reports/pramem"
 	"github.com/memharness/memharness/reports/render"
 	"github.com/memharness/memharness/reports/runinfo"
 	"github.com/memharness/memharness/runrecord"
 )
 
-var t1Opts = reports.Options{Iters: 200, Seed: 11}
+var t1Opts = reports.Options{Iters: 200, Seed: 11, PaperRows: pramem.BuiltinPaperRows()}
 
 // copyT1Run copies testdata/table1 (an OmniBehavior run: methods
 // long_context, PraMem and echo; users u1..u4; fields video_completed,
