@@ -99,7 +99,7 @@ func artefactNames(arts []render.Artefact) []string {
 func TestLifeMemReportGolden(t *testing.T) {
 	dir := copyTree(t, filepath.Join("testdata", "lifemem", "run"))
 	// Write routes a run with lifelong results to the LifeMem report.
-	arts, err := Write(dir, Options{Envs: all.Entries()})
+	arts, err := Write(dir, Options{Envs: all.Entries(), PaperRows: builtinPaperRows()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,7 +305,7 @@ func TestLifeMemRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	arts, err := Write(dir, Options{Envs: all.Entries()})
+	arts, err := Write(dir, Options{Envs: all.Entries(), PaperRows: builtinPaperRows()})
 	if err != nil {
 		t.Fatal(err)
 	}

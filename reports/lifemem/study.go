@@ -236,6 +236,18 @@ func (r *lmRun) paperKind(name string) string {
 	return k
 }
 
+// paperEnv is the registry name of the environment the paper calls name
+// (its entry's display name); "" stays "", and a name no entry carries is
+// kept, so it matches no environment of the run.
+func (r *lmRun) paperEnv(name string) string {
+	for _, e := range r.kinds {
+		if name != "" && e.DisplayName == name {
+			return e.Name
+		}
+	}
+	return name
+}
+
 // byPaperName is byKind of the kind the paper calls name.
 func (r *lmRun) byPaperName(name string) *lmMethod {
 	if k := r.paperKind(name); k != "" {
@@ -262,7 +274,8 @@ func (r *lmRun) ours(a paper.LifeMemAnchor) (v float64, why string) {
 			return math.NaN(), "no " + cmp.Or(kind, a.Method) + " method in this run"
 		}
 	}
-	col := slices.Index(r.info.Config.Envs, a.Env)
+	env := r.paperEnv(a.Env)
+	col := slices.Index(r.info.Config.Envs, env)
 	switch a.Key {
 	case paper.AnchorAvgOP:
 		return lmAvgOP(m), ""
@@ -287,7 +300,7 @@ func (r *lmRun) ours(a paper.LifeMemAnchor) (v float64, why string) {
 		}
 		return metrics.RelativeChange(m.Matrix.Diag(col), m.Matrix.Final(col)), ""
 	case paper.AnchorSelfLearn:
-		return lmLookup(m.Self, a.Env), ""
+		return lmLookup(m.Self, env), ""
 	case paper.AnchorRelativeGain:
 		s := r.byPaperName(paper.LifeMemExemplar)
 		if s == nil {
@@ -313,7 +326,7 @@ func (r *lmRun) ours(a paper.LifeMemAnchor) (v float64, why string) {
 		if m.Stats == nil {
 			return math.NaN(), "no " + lmStatsFile
 		}
-		return lmLookup(m.Stats.MeanSizePerEnv, a.Env), ""
+		return lmLookup(m.Stats.MeanSizePerEnv, env), ""
 	}
 	return math.NaN(), "human judgement; not computed"
 }
@@ -339,7 +352,7 @@ func (r *lmRun) writeVsPaper(dir string) ([]render.Artefact, error) {
 			label += " (" + why + ")"
 		}
 		t.Rows = append(t.Rows, []string{label, render.OrDefault(a.Backbone, "–"), lmF2(a.Value) + " " + a.Unit, lmF2(v), same, a.Source})
-		rows = append(rows, []string{a.Key, cmp.Or(r.paperKind(a.Method), a.Method), a.Env, a.Backbone, render.Num(a.Value), lmCSVNum(v), a.Unit, same, a.Source})
+		rows = append(rows, []string{a.Key, cmp.Or(r.paperKind(a.Method), a.Method), r.paperEnv(a.Env), a.Backbone, render.Num(a.Value), lmCSVNum(v), a.Unit, same, a.Source})
 	}
 	t.Notes = []string{
 		"The paper's Table 2 is an image and its per-environment numbers are not recoverable; these are the numbers its text states.",

@@ -14,7 +14,8 @@ type LifeMemAnchor struct {
 	// whole run); a kind's entry names its row by it (kinds.PaperRow, table
 	// LifeMemTableName).
 	Method string
-	// Env is the environment it concerns, when one.
+	// Env is the environment it concerns, when one, as the paper names it:
+	// an environment's entry carries the name (envs.Entry.DisplayName).
 	Env string
 	// Backbone is the acting model of the paper's number ("" when the paper
 	// does not tie it to one); Model is the ID a run's model name contains
@@ -64,17 +65,17 @@ func LifeMemAnchors() []LifeMemAnchor {
 		{Key: AnchorAvgOP, Method: "LifeMem", Backbone: mini, Model: "gpt-4o-mini", Value: 44.13, Unit: unit.Percent, Label: "Avg OP, LifeMem", Source: "§5.5"},
 		{Key: AnchorAvgOP, Method: LifeMemBaseline, Backbone: ds, Model: "deepseek-v3.2", Value: 41.14, Unit: unit.Percent, Label: "Avg OP, ReAct", Source: "§5.5"},
 		{Key: AnchorAvgOP, Method: "LifeMem", Backbone: ds, Model: "deepseek-v3.2", Value: 48.02, Unit: unit.Percent, Label: "Avg OP, LifeMem", Source: "§5.5"},
-		{Key: AnchorCell, Method: LifeMemExemplar, Env: "alfworld", Backbone: mini, Model: "gpt-4o-mini", Value: 50.75, Unit: unit.Percent, Label: "Synapse, ALFWorld after ALFWorld→ScienceWorld", Source: "App. C, Table 6"},
-		{Key: AnchorDiag, Method: LifeMemExemplar, Env: "scienceworld", Backbone: mini, Model: "gpt-4o-mini", Value: 35.25, Unit: unit.Percent, Label: "Synapse, ScienceWorld right after learning it", Source: "App. C, Table 6"},
-		{Key: AnchorSelfLearn, Method: LifeMemExemplar, Env: "scienceworld", Backbone: mini, Model: "gpt-4o-mini", Value: 35.97, Unit: unit.Percent, Label: "Synapse, ScienceWorld self-learn", Source: "App. C, Table 6"},
-		{Key: AnchorDiag, Method: LifeMemExemplar, Env: "miniwob", Backbone: mini, Model: "gpt-4o-mini", Value: 77.08, Unit: unit.Percent, Label: "Synapse, MiniWoB++ right after learning it", Source: "App. C"},
-		{Key: AnchorFinal, Method: LifeMemExemplar, Env: "miniwob", Backbone: mini, Model: "gpt-4o-mini", Value: 75.00, Unit: unit.Percent, Label: "Synapse, MiniWoB++ after the full stream", Source: "App. C"},
-		{Key: AnchorBwTEnv, Method: LifeMemExemplar, Env: "miniwob", Backbone: mini, Model: "gpt-4o-mini", Value: -2.70, Unit: unit.Percent, Label: "Synapse, MiniWoB++ relative change", Source: "App. C"},
+		{Key: AnchorCell, Method: LifeMemExemplar, Env: "ALFWorld", Backbone: mini, Model: "gpt-4o-mini", Value: 50.75, Unit: unit.Percent, Label: "Synapse, ALFWorld after ALFWorld→ScienceWorld", Source: "App. C, Table 6"},
+		{Key: AnchorDiag, Method: LifeMemExemplar, Env: "ScienceWorld", Backbone: mini, Model: "gpt-4o-mini", Value: 35.25, Unit: unit.Percent, Label: "Synapse, ScienceWorld right after learning it", Source: "App. C, Table 6"},
+		{Key: AnchorSelfLearn, Method: LifeMemExemplar, Env: "ScienceWorld", Backbone: mini, Model: "gpt-4o-mini", Value: 35.97, Unit: unit.Percent, Label: "Synapse, ScienceWorld self-learn", Source: "App. C, Table 6"},
+		{Key: AnchorDiag, Method: LifeMemExemplar, Env: "MiniWoB++", Backbone: mini, Model: "gpt-4o-mini", Value: 77.08, Unit: unit.Percent, Label: "Synapse, MiniWoB++ right after learning it", Source: "App. C"},
+		{Key: AnchorFinal, Method: LifeMemExemplar, Env: "MiniWoB++", Backbone: mini, Model: "gpt-4o-mini", Value: 75.00, Unit: unit.Percent, Label: "Synapse, MiniWoB++ after the full stream", Source: "App. C"},
+		{Key: AnchorBwTEnv, Method: LifeMemExemplar, Env: "MiniWoB++", Backbone: mini, Model: "gpt-4o-mini", Value: -2.70, Unit: unit.Percent, Label: "Synapse, MiniWoB++ relative change", Source: "App. C"},
 		{Key: AnchorRelativeGain, Method: "LifeMem", Backbone: mini, Model: "gpt-4o-mini", Value: 12.63, Unit: unit.Percent, Label: "LifeMem over Synapse, relative performance", Source: "App. G"},
 		{Key: AnchorPromptDelta, Method: "LifeMem", Backbone: mini, Model: "gpt-4o-mini", Value: 300, Unit: unit.Tokens, Label: "LifeMem prompt minus Synapse prompt (≈)", Source: "App. G"},
 		{Key: AnchorBuildPer1k, Method: "LifeMem", Value: 1, Unit: unit.USD, Label: "memory construction per 1k trajectories (≈)", Source: "App. G"},
-		{Key: AnchorMeanCluster, Method: "LifeMem", Env: "webshop", Value: 29, Unit: unit.Count, Label: "mean cluster size, WebShop", Source: "App. I"},
-		{Key: AnchorMeanCluster, Method: "LifeMem", Env: "taubench-retail", Value: 12, Unit: unit.Count, Label: "mean cluster size, τ-bench retail", Source: "App. I"},
+		{Key: AnchorMeanCluster, Method: "LifeMem", Env: "WebShop", Value: 29, Unit: unit.Count, Label: "mean cluster size, WebShop", Source: "App. I"},
+		{Key: AnchorMeanCluster, Method: "LifeMem", Env: "τ-bench retail", Value: 12, Unit: unit.Count, Label: "mean cluster size, τ-bench retail", Source: "App. I"},
 		{Key: AnchorClusterPure, Method: "LifeMem", Value: 91, Unit: unit.Percent, Label: "cluster purity (human judgement)", Source: "App. I"},
 	}
 }

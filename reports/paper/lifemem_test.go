@@ -24,9 +24,9 @@ func TestLifeMemAnchors(t *testing.T) {
 		byLabel[a.Key+"/"+a.Method+"/"+a.Env+"/"+a.Backbone] = a
 	}
 	// App. C's example must be self-consistent: (75.00 − 77.08)/77.08 = −2.70 %.
-	d := byLabel[AnchorDiag+"/Synapse/miniwob/GPT-4o-mini"].Value
-	f := byLabel[AnchorFinal+"/Synapse/miniwob/GPT-4o-mini"].Value
-	b := byLabel[AnchorBwTEnv+"/Synapse/miniwob/GPT-4o-mini"].Value
+	d := byLabel[AnchorDiag+"/Synapse/MiniWoB++/GPT-4o-mini"].Value
+	f := byLabel[AnchorFinal+"/Synapse/MiniWoB++/GPT-4o-mini"].Value
+	b := byLabel[AnchorBwTEnv+"/Synapse/MiniWoB++/GPT-4o-mini"].Value
 	if got := 100 * (f - d) / d; math.Abs(got-b) > 0.005 {
 		t.Errorf("MiniWoB example: %.4f from the scores, %.2f printed", got, b)
 	}
