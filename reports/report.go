@@ -42,7 +42,9 @@ type Options struct {
 	// PaperRows are the method kinds' places in the papers' tables, from
 	// their registry entries (predict.Entry.Paper): PraMem's study sets a
 	// run's methods beside the paper's rows, and finds the methods it
-	// compares, through them. Like Envs they come from the binary.
+	// compares, through them; LifeMem's report finds its baseline and the
+	// paper's methods the same way. Like Envs they come from the binary;
+	// without them a report sets no method beside the paper's rows.
 	PaperRows kinds.PaperRows
 }
 
