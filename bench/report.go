@@ -134,6 +134,7 @@ func reportRun(ctx context.Context, stdio IO, dir string, bootstrap optionalInt,
 		opts.Iters = bootstrap.n
 	}
 	opts.Envs = stdio.env().Kinds.EnvKinds().Entries()
+	opts.PaperRows = stdio.env().Kinds.PaperRows()
 	arts, err := reports.Write(dir, opts)
 	if err != nil {
 		return err

@@ -218,10 +218,12 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 }
 
 // ReportOptions are the report settings of a run of cfg, with the answer
-// labels of every known question field.
-func (f *Family) ReportOptions(cfg *config.Config, _ *family.Kinds) reports.Options {
+// labels of every known question field and the method kinds' paper rows
+// (k nil: the built-in kinds).
+func (f *Family) ReportOptions(cfg *config.Config, k *family.Kinds) reports.Options {
 	o := family.BaseReportOptions(cfg)
 	o.Classes = questionClasses()
+	o.PaperRows = k.PaperRows()
 	return o
 }
 

@@ -229,13 +229,14 @@ func (f *Family) Load(ctx context.Context, env family.Env, cfg *config.Config, _
 func (f *Family) ReportOptions(cfg *config.Config, k *family.Kinds) reports.Options {
 	o := family.BaseReportOptions(cfg)
 	o.Envs = k.EnvKinds().Entries()
+	o.PaperRows = k.PaperRows()
 	return o
 }
 
 // SweepReport writes Table 5 (streams, recovery rate) and Table 8
 // (sensitivity), which compare a sweep's variant runs.
 func (f *Family) SweepReport(dir string, runDirs []string, k *family.Kinds) (string, error) {
-	if _, err := reports.WriteLifeMemSweep(dir, runDirs, k.EnvKinds().Entries()); err != nil {
+	if _, err := reports.WriteLifeMemSweep(dir, runDirs, k.EnvKinds().Entries(), k.PaperRows()); err != nil {
 		return "", err
 	}
 	return dir, nil

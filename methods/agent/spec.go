@@ -8,6 +8,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/kinds"
 	"github.com/memharness/memharness/llm/sim"
 )
 
@@ -72,6 +73,9 @@ type Entry struct {
 	// attaches to its requests, told what the environments of the run say
 	// of their action syntax (nil: the sim reads its prompts generically).
 	SimReaders func(acting ...envs.SimActing) ([]sim.Reader, error)
+	// Paper places the kind in the papers' tables (nil: the papers show no
+	// such method): the LifeMem report finds the paper's methods through it.
+	Paper []kinds.PaperRow
 }
 
 // Inspector reads an agent method's memory from its folder of a run
@@ -115,18 +119,23 @@ func OptionsOf[T any](s Spec) (T, error) {
 // and AutoSkill.
 func Entries() []Entry {
 	entries := []Entry{
-		{Kind: "react", New: newBaseline, About: "acts from the task alone: no memory", NoEmbedder: true},
-		{Kind: "synapse", New: newBaseline, Keys: []string{"top_k"},
+		{Kind: "react", Paper: lifeMemRow("ReAct"), New: newBaseline, About: "acts from the task alone: no memory", NoEmbedder: true},
+		{Kind: "synapse", Paper: lifeMemRow("Synapse"), New: newBaseline, Keys: []string{"top_k"},
 			About: "retrieves the most similar past trajectories as exemplars"},
-		{Kind: "expel", New: newBaseline, Keys: []string{"top_k"},
+		{Kind: "expel", Paper: lifeMemRow("ExpeL"), New: newBaseline, Keys: []string{"top_k"},
 			About: "exemplar trajectories plus insights an editor distils from successes and failures"},
-		{Kind: "autoskill", New: newBaseline, Keys: []string{"top_k"},
+		{Kind: "autoskill", Paper: lifeMemRow("AutoSkill"), New: newBaseline, Keys: []string{"top_k"},
 			About: "retrieves skills written from past trajectories"},
 	}
 	for i := range entries {
 		entries[i].SimReaders = SimReaders
 	}
 	return entries
+}
+
+// lifeMemRow places a kind in LifeMem's Table 2 under the paper's label.
+func lifeMemRow(label string) []kinds.PaperRow {
+	return []kinds.PaperRow{{Table: "LifeMem Table 2", Label: label}}
 }
 
 // newBaseline builds a baseline from its spec: top_k is its K.

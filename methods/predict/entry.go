@@ -6,6 +6,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/memharness/memharness/kinds"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/runrecord"
@@ -45,6 +46,10 @@ type Entry struct {
 	// prompt reader reads its prompts). Kinds sharing a hint type list the
 	// same reader; the run registers each hint type once.
 	SimReaders func() []sim.Reader
+	// Paper places the kind in the papers' tables (nil: the papers show no
+	// such method): the reports set a run's method beside the paper's row
+	// through it.
+	Paper []kinds.PaperRow
 }
 
 // Purpose is one call purpose a kind sends and its default request

@@ -11,7 +11,9 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/kinds"
 	"github.com/memharness/memharness/metrics"
+	"github.com/memharness/memharness/reports/paper"
 	"github.com/memharness/memharness/reports/render"
 	"github.com/memharness/memharness/reports/runinfo"
 )
@@ -22,14 +24,16 @@ import (
 // categories), Table 4 (zero-shot OOD) when OOD cells exist, Table 10
 // (costs) when costs were recorded, the cluster statistics a method wrote,
 // Table 8 (sensitivity) when the run holds several LifeMem settings, the
-// paper's surviving numbers beside ours, and index.md. kinds are the
-// environments' registry entries, which name and group them.
-func Write(runDir string, kinds []envs.Entry) (render.Artefacts, error) {
-	r, err := loadLifeMem(runDir)
+// paper's surviving numbers beside ours, and index.md. envEntries are the
+// environments' registry entries, which name and group them; paperRows
+// are the method kinds' paper rows (their entries' Paper), which say which
+// methods are the paper's.
+func Write(runDir string, envEntries []envs.Entry, paperRows kinds.PaperRows) (render.Artefacts, error) {
+	r, err := loadLifeMem(runDir, paperRows)
 	if err != nil {
 		return render.Artefacts{}, fmt.Errorf("lifemem report %s: %w", runDir, err)
 	}
-	r.kinds = kinds
+	r.kinds = envEntries
 	out := render.Artefacts{Dir: filepath.Join(runDir, render.ReportDir)}
 	if err := os.MkdirAll(out.Dir, 0o755); err != nil {
 		return render.Artefacts{}, fmt.Errorf("lifemem report: %w", err)
@@ -436,10 +440,12 @@ type MethodCounts struct {
 	N    metrics.TransferCounts
 }
 
-// baseline is the first ReAct method, the floor the paper compares with.
+// baseline is the first method of the paper's no-memory baseline (ReAct),
+// the floor the paper compares with.
 func (r *lmRun) baseline() *lmMethod {
+	kind := r.paperKind(paper.LifeMemBaseline)
 	for _, m := range r.methods {
-		if m.Spec.Kind == "react" {
+		if kind != "" && m.Spec.Kind == kind {
 			return m
 		}
 	}

@@ -1,4 +1,4 @@
-package reports
+package pramem
 
 import (
 	"fmt"
@@ -45,7 +45,7 @@ func (st *pramemStudy) evolutionPoints() []evoPoint {
 		p.Users = mem.Users
 		if mem.Files > 0 {
 			p.Tokens, p.TokensSource = mem.Tokens.mean(), "memory files"
-		} else if u := st.s.usage[m.Name]; u.Samples > 0 {
+		} else if u := st.s.Usage[m.Name]; u.Samples > 0 {
 			p.Tokens, p.TokensSource = float64(u.MemoryTokens)/float64(u.Samples), "prompts"
 		} else {
 			p.Tokens = math.NaN()
@@ -100,7 +100,7 @@ func (st *pramemStudy) writeEvolution(dir string) ([]render.Artefact, error) {
 	}
 	curveMethod, cRounds, cTokens, cUsers := st.constructionCurve(pts)
 	tab := render.Table{
-		Title:   st.s.title() + " — PraMem Figure 4: memory evolution by practice round (%)",
+		Title:   st.s.Title() + " — PraMem Figure 4: memory evolution by practice round (%)",
 		Columns: []string{"Round", "Method", "Overall ACC", "Overall F1", "Memory tokens", "Paper ACC", "Paper F1"},
 	}
 	var csvRows [][]string
@@ -115,7 +115,7 @@ func (st *pramemStudy) writeEvolution(dir string) ([]render.Artefact, error) {
 		}
 		tab.Rows = append(tab.Rows, []string{
 			fmt.Sprintf("%d of %d", p.M.Round, p.M.Total), p.M.Name,
-			f2(p.Agg.ACC[t1Overall]), f2(p.Agg.F1[t1Overall]), tokensCell(p.Tokens), pa, pf,
+			render.Fixed2(p.Agg.ACC[t1Overall]), render.Fixed2(p.Agg.F1[t1Overall]), tokensCell(p.Tokens), pa, pf,
 		})
 		csvRows = append(csvRows, []string{p.M.Name, strconv.Itoa(p.M.Round), strconv.Itoa(p.M.Total),
 			render.Num(p.Agg.ACC[t1Overall]), render.Num(p.Agg.F1[t1Overall]), render.Num(p.Tokens), p.TokensSource, strconv.Itoa(p.Users), csvPA, csvPF})
@@ -151,7 +151,7 @@ func (st *pramemStudy) writeEvolution(dir string) ([]render.Artefact, error) {
 	}
 	texTab := tab
 	texTab.Caption = "PraMem memory evolution by practice round (Overall, %)."
-	texTab.Source = st.s.texSource()
+	texTab.Source = st.s.TeXSource()
 	texTab.TeXCols = []int{0, 2, 3, 4, 5, 6}
 	texTab.Groups = []render.TeXGroup{{Label: "Ours (" + st.backboneShort() + ")", From: 2, To: 4}, {Label: "Paper", From: 5, To: 6}}
 	texTab.SubColumns = []string{"Round", "", "ACC", "F1", "Mem. tokens", "ACC", "F1"}
@@ -161,8 +161,8 @@ func (st *pramemStudy) writeEvolution(dir string) ([]render.Artefact, error) {
 	}, render.CondenseNotes(append(append(texExtra, st.absentNote()...), st.inferredNote(ms)...))...)
 	d := pmDoc{
 		base: "pramem_evolution",
-		md:   st.s.mdDoc(tab.Markdown()),
-		tex:  st.s.texDoc(texTab.LaTeX()),
+		md:   st.s.MdDoc(tab.Markdown()),
+		tex:  st.s.TeXDoc(texTab.LaTeX()),
 		header: []string{"method", "round", "total_rounds", "overall_acc_percent", "overall_f1_percent", "memory_tokens",
 			"memory_tokens_source", "users", "paper_acc_percent", "paper_f1_percent"},
 		rows: csvRows,
@@ -224,7 +224,7 @@ func (st *pramemStudy) evolutionPNG(pts []evoPoint, curveMethod string, cRounds 
 		bottom.Series = append(bottom.Series, render.XySeries{Name: "after each round (" + curveMethod + ")", X: cx, Y: cTokens, Line: true, Color: 2})
 	}
 	bottom.Series = append(bottom.Series, render.XySeries{Name: "evaluated memories", X: xs, Y: tok, Color: 3})
-	spec := st.figSpec("Memory evolution over practice rounds", "Redraws PraMem Figure 4", render.TwoColumn, st.s.ciNote())
+	spec := st.figSpec("Memory evolution over practice rounds", "Redraws PraMem Figure 4", render.TwoColumn, st.s.CINote())
 	png, err := render.LineFigure(spec, []render.LinePanel{accP, f1P, bottom}, 3)
 	if err != nil {
 		return render.FigFiles{}, fmt.Errorf("pramem_evolution.png: %w", err)

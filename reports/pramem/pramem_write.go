@@ -1,11 +1,12 @@
-package reports
+package pramem
 
 import (
 	"fmt"
-	"gonum.org/v1/plot/vg"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"gonum.org/v1/plot/vg"
 
 	"github.com/memharness/memharness/reports/render"
 	"github.com/memharness/memharness/reports/runinfo"
@@ -84,7 +85,7 @@ func (d pmDoc) write(dir string) ([]render.Artefact, error) {
 
 // pramemIndexNote is index.md's pointer to the PraMem studies present, with
 // the same caveat as their tables.
-func (s *summary) pramemIndexNote(arts []render.Artefact) string {
+func pramemIndexNote(arts []render.Artefact, backbone string) string {
 	names := map[string]string{
 		"pramem_table2.md":     "Table 2 (ablations)",
 		"pramem_evolution.md":  "Figure 4 (memory evolution)",
@@ -102,7 +103,7 @@ func (s *summary) pramemIndexNote(arts []render.Artefact) string {
 		return ""
 	}
 	note := "- PraMem studies — " + strings.Join(links, "; ")
-	if s.run.manifest.Backbone == "sim" {
+	if backbone == "sim" {
 		note += " (sim backbone: they show what each component lets the reader see, not LLM results)"
 	}
 	return note + "\n\n"
@@ -111,7 +112,7 @@ func (s *summary) pramemIndexNote(arts []render.Artefact) string {
 // paperCaveats are the notes every PraMem study puts beside the paper's
 // numbers: what our backbone and data are, compared with the paper's.
 func (st *pramemStudy) paperCaveats() []string {
-	m := st.s.run.manifest
+	m := st.s.Run.Manifest
 	var notes []string
 	if m.Backbone == "sim" {
 		notes = append(notes, "The backbone is sim, a deterministic heuristic reader, not an LLM: these numbers validate the pipeline and show what each component lets the reader see; they are not LLM results and the paper's numbers are not a target.")
@@ -141,19 +142,19 @@ func (st *pramemStudy) absentNote() []string {
 // figureTitle splits the run title for a figure: the study and task on the
 // first line, backbone and data source on the second.
 func (st *pramemStudy) figureTitle(study string) (head, sub string) {
-	task, rest, _ := strings.Cut(st.s.title(), " — ")
+	task, rest, _ := strings.Cut(st.s.Title(), " — ")
 	return study + " — " + task, rest
 }
 
 // figSpec is a PraMem figure's title, caption (which names the paper's
 // table or figure it redraws) and the interval note.
 func (st *pramemStudy) figSpec(title, redraws string, width vg.Length, notes ...string) render.FigSpec {
-	return render.FigSpec{Title: title, Caption: redraws + " · " + st.s.figCaption(), Notes: notes, Width: width}
+	return render.FigSpec{Title: title, Caption: redraws + " · " + st.s.FigCaption(), Notes: notes, Width: width}
 }
 
 // backboneShort names our backbone in a panel title: "sim", or the model.
 func (st *pramemStudy) backboneShort() string {
-	m := st.s.run.manifest
+	m := st.s.Run.Manifest
 	if m.Backbone == "sim" || m.Model == "" {
 		return render.OrDefault(m.Backbone, "unknown backbone")
 	}

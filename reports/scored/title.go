@@ -1,16 +1,18 @@
-package reports
+package scored
 
 import (
+	"fmt"
 	"strings"
 
+	"github.com/memharness/memharness/reports/render"
 	"github.com/memharness/memharness/reports/runinfo"
 )
 
 // title is the line every artefact carries: task, backbone and data source,
 // so a sim result can never be mistaken for an LLM result.
-func (s *summary) title() string {
-	m := s.run.manifest
-	parts := []string{s.task(), "backbone: " + runinfo.BackboneText(m.Backbone, m.Model), "prompts: " + m.PromptsLabel()}
+func (s *Summary) Title() string {
+	m := s.Run.Manifest
+	parts := []string{s.Task(), "backbone: " + runinfo.BackboneText(m.Backbone, m.Model), "prompts: " + m.PromptsLabel()}
 	if m.DataSource != "" {
 		parts = append(parts, "data: "+m.DataSource)
 	}
@@ -20,11 +22,11 @@ func (s *summary) title() string {
 	return strings.Join(parts, " — ") + runinfo.WarningSuffix(m)
 }
 
-func (s *summary) task() string {
-	if s.opts.Task != "" {
-		return s.opts.Task
+func (s *Summary) Task() string {
+	if s.Opts.Task != "" {
+		return s.Opts.Task
 	}
-	ds := s.run.samples[0].Dataset
+	ds := s.Run.Samples[0].Dataset
 	switch l := strings.ToLower(ds); {
 	case strings.Contains(l, "movielens"):
 		return "MovieLens-1M rating prediction"
@@ -36,22 +38,23 @@ func (s *summary) task() string {
 	return "behaviour prediction"
 }
 
-// fieldAxis names heat-map axes after the field: "rating" for rating
-// fields, "class" otherwise.
-func fieldAxis(f field) (x, y string) {
-	noun := "class"
-	if strings.Contains(strings.ToLower(f.Name), "rating") {
-		noun = "rating"
-	}
-	return "predicted " + noun, "true " + noun
-}
-
 // texSource of a behaviour-prediction run.
-func (s *summary) texSource() string {
-	m := s.run.manifest
+func (s *Summary) TeXSource() string {
+	m := s.Run.Manifest
 	var warn []string
 	if w := runinfo.WarningSuffix(m); w != "" {
 		warn = append(warn, strings.TrimPrefix(w, " — ⚠ "))
 	}
 	return runinfo.TeXSource(m.Backbone, m.Model, m.PromptsLabel(), m.DataSource, warn)
 }
+
+// MdDoc and TeXDoc are a Markdown or LaTeX document of tables under the
+// run's title.
+func (s *Summary) MdDoc(parts ...string) string {
+	return "# " + render.MdCell(s.Title()) + "\n\n" + strings.Join(parts, "")
+}
+
+func (s *Summary) TeXDoc(parts ...string) string { return render.TeXFile(s.Title(), parts...) }
+
+// CILabel is the column note of an interval: "[95% CI]".
+func (s *Summary) CILabel() string { return fmt.Sprintf("[%g%% CI]", 100*s.Opts.Level) }

@@ -1,4 +1,4 @@
-package reports
+package pramem
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/memharness/memharness/metrics"
 	"github.com/memharness/memharness/reports/paper"
+	"github.com/memharness/memharness/reports/scored"
 )
 
 // OmniBehavior Table 1 (PraMem): per binary field, accuracy and positive
@@ -43,8 +44,8 @@ func t1Name(i int) string {
 
 // t1SceneOf returns the Table 1 scene index of a binary field named with an
 // OmniBehavior prefix (video_, live_, ad_, shop_).
-func t1SceneOf(f field) (int, bool) {
-	if f.Kind != kindBinary {
+func t1SceneOf(f scored.Field) (int, bool) {
+	if f.Kind != scored.KindBinary {
 		return 0, false
 	}
 	for i, sc := range t1Scenes {
@@ -148,7 +149,7 @@ type t1Method struct {
 
 // table1 is the whole Table 1 of a run.
 type table1 struct {
-	fields  []field // Table 1 fields, by scene then name
+	fields  []scored.Field // Table 1 fields, by scene then name
 	sceneOf []int
 	present [4]bool
 	methods []*t1Method
@@ -173,7 +174,7 @@ func (o *table1Once) get() (*table1, error) {
 
 func (s *summary) buildTable1() (*table1, error) {
 	t := &table1{}
-	for _, f := range s.run.fields {
+	for _, f := range s.Run.Fields {
 		if sc, ok := t1SceneOf(f); ok {
 			t.fields = append(t.fields, f)
 			t.sceneOf = append(t.sceneOf, sc)
@@ -182,10 +183,10 @@ func (s *summary) buildTable1() (*table1, error) {
 	if len(t.fields) == 0 {
 		return nil, nil
 	}
-	// Scene order, then field name (s.run.fields is sorted by name).
+	// Scene order, then field name (s.Run.Fields is sorted by name).
 	order := seq(len(t.fields))
 	slices.SortStableFunc(order, func(a, b int) int { return t.sceneOf[a] - t.sceneOf[b] })
-	fs, so := make([]field, len(order)), make([]int, len(order))
+	fs, so := make([]scored.Field, len(order)), make([]int, len(order))
 	for i, j := range order {
 		fs[i], so[i] = t.fields[j], t.sceneOf[j]
 		t.present[so[i]] = true
@@ -193,11 +194,11 @@ func (s *summary) buildTable1() (*table1, error) {
 	t.fields, t.sceneOf = fs, so
 	// Methods are independent (each has its own memo and bootstraps with
 	// the same seed), so they run in parallel without changing any result.
-	t.methods = make([]*t1Method, len(s.run.methods))
-	errs := make([]error, len(s.run.methods))
+	t.methods = make([]*t1Method, len(s.Run.Methods))
+	errs := make([]error, len(s.Run.Methods))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for i, m := range s.run.methods {
+	for i, m := range s.Run.Methods {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
@@ -222,9 +223,9 @@ func (s *summary) table1Method(t *table1, method string) (*t1Method, error) {
 	tm := &t1Method{Method: method}
 	var items []t1Item
 	var users []string
-	pos := s.opts.Positive
+	pos := s.Opts.Positive
 	for i, f := range t.fields {
-		its, _, err := scoredItems(s.run.samples, method, f)
+		its, _, err := scored.ScoredItems(s.Run.Samples, method, f)
 		if err != nil {
 			return nil, err
 		}
@@ -280,8 +281,8 @@ func (s *summary) table1Method(t *table1, method string) (*t1Method, error) {
 			tm.ACC[sc], tm.F1[sc] = nan, nan
 			continue
 		}
-		tm.ACC[sc] = metrics.BootstrapCI(units, stat(func(a t1Agg) float64 { return a.ACC[sc] }), s.opts.Iters, s.opts.Level, s.opts.Seed)
-		tm.F1[sc] = metrics.BootstrapCI(units, stat(func(a t1Agg) float64 { return a.F1[sc] }), s.opts.Iters, s.opts.Level, s.opts.Seed)
+		tm.ACC[sc] = metrics.BootstrapCI(units, stat(func(a t1Agg) float64 { return a.ACC[sc] }), s.Opts.Iters, s.Opts.Level, s.Opts.Seed)
+		tm.F1[sc] = metrics.BootstrapCI(units, stat(func(a t1Agg) float64 { return a.F1[sc] }), s.Opts.Iters, s.Opts.Level, s.Opts.Seed)
 		for _, iv := range []metrics.Interval{tm.ACC[sc], tm.F1[sc]} {
 			for _, w := range iv.Warnings {
 				msg := w.Error()
@@ -321,4 +322,13 @@ func fingerprint(idx []int) uint64 {
 		h ^= h >> 29
 	}
 	return h ^ uint64(len(idx))
+}
+
+// seq is 0..n-1, the indices of every item of a resample-free evaluation.
+func seq(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
 }

@@ -1,10 +1,12 @@
-package reports
+package pramem
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/memharness/memharness/reports/paper"
 	"github.com/memharness/memharness/reports/render"
 	"github.com/memharness/memharness/reports/runinfo"
+	"github.com/memharness/memharness/reports/scored"
 )
 
 // writeTable1 writes the OmniBehavior Table 1 artefacts when the run has
@@ -34,8 +37,8 @@ func (s *summary) writeTable1(dir string, t1 *table1Once) ([]render.Artefact, er
 	ci, fields := s.table1CI(t), s.table1Fields(t)
 	vs := s.table1VsPaper(t)
 	files := []struct{ name, body string }{
-		{"table1.md", s.mdDoc(main.Markdown(), ci.Markdown(), fields.Markdown())},
-		{"table1.tex", s.texDoc(paperLayoutTeX(main), ci.LaTeX(), fields.LaTeX())},
+		{"table1.md", s.MdDoc(main.Markdown(), ci.Markdown(), fields.Markdown())},
+		{"table1.tex", s.TeXDoc(paperLayoutTeX(main), ci.LaTeX(), fields.LaTeX())},
 	}
 	var vsMD, vsTeX []string
 	for _, v := range vs {
@@ -43,8 +46,8 @@ func (s *summary) writeTable1(dir string, t1 *table1Once) ([]render.Artefact, er
 		vsTeX = append(vsTeX, paperLayoutTeX(v))
 	}
 	files = append(files,
-		struct{ name, body string }{"table1_vs_paper.md", s.mdDoc(vsMD...)},
-		struct{ name, body string }{"table1_vs_paper.tex", s.texDoc(vsTeX...)},
+		struct{ name, body string }{"table1_vs_paper.md", s.MdDoc(vsMD...)},
+		struct{ name, body string }{"table1_vs_paper.tex", s.TeXDoc(vsTeX...)},
 	)
 	for _, f := range files {
 		if err := os.WriteFile(filepath.Join(dir, f.name), []byte(f.body), 0o644); err != nil {
@@ -77,7 +80,7 @@ func signed(v float64) string {
 	if math.IsNaN(v) {
 		return "—"
 	}
-	s := f2(v)
+	s := render.Fixed2(v)
 	if s != "0.00" && s != "-0.00" && v > 0 {
 		return "+" + s
 	}
@@ -114,7 +117,7 @@ func (s *summary) table1Notes(t *table1) []string {
 		fieldsBy = append(fieldsBy, fmt.Sprintf("%s: %s", t1Label(sc), strings.Join(names, ", ")))
 	}
 	notes = append(notes,
-		"ACC and F1 (positive class "+s.opts.Positive+") in %, per binary field over valid answers pooled over users, rounded to 2 decimals as the reference; a question never parsed is excluded (see Invalid % per field); F1 is 0 without true or predicted positives.",
+		"ACC and F1 (positive class "+s.Opts.Positive+") in %, per binary field over valid answers pooled over users, rounded to 2 decimals as the reference; a question never parsed is excluded (see Invalid % per field); F1 is 0 without true or predicted positives.",
 		"Scene = unweighted mean of its fields' rounded values; Overall = unweighted mean of the scenes.",
 		"Fields — "+strings.Join(fieldsBy, "; ")+".",
 	)
@@ -126,11 +129,11 @@ func (s *summary) table1Notes(t *table1) []string {
 
 // table1Main is Table 1 in the paper's layout.
 func (s *summary) table1Main(t *table1) render.Table {
-	tab := render.Table{Title: s.title() + " — Table 1 (ACC / F1, %)", Columns: t1Columns("Method")}
+	tab := render.Table{Title: s.Title() + " — Table 1 (ACC / F1, %)", Columns: t1Columns("Method")}
 	for _, m := range t.methods {
-		row := []string{m.Method + runinfo.EmptyMemoryNote(s.run.manifest, m.Method)}
+		row := []string{m.Method + runinfo.EmptyMemoryNote(s.Run.Manifest, m.Method)}
 		for i := range t1Overall + 1 {
-			row = append(row, f2(m.Point.ACC[i]), f2(m.Point.F1[i]))
+			row = append(row, render.Fixed2(m.Point.ACC[i]), render.Fixed2(m.Point.F1[i]))
 		}
 		tab.Rows = append(tab.Rows, row)
 	}
@@ -150,12 +153,12 @@ func (s *summary) table1Main(t *table1) render.Table {
 	}
 	tab.Caption = "OmniBehavior Table 1: ACC / F1 (%) per scene and Overall."
 	tab.TeXDecimals = 1
-	tab.Source = s.texSource()
+	tab.Source = s.TeXSource()
 	tab.Best = map[int]int{}
 	for c := 1; c < len(tab.Columns); c++ {
 		tab.Best[c] = render.HigherBest
 	}
-	tab.TeXNotes = []string{"Per binary field over valid answers (F1 of the positive class " + s.opts.Positive + "); scene = mean of its fields, Overall = mean of the scenes; one decimal, as the paper prints (table1.csv has two). Best per column in bold."}
+	tab.TeXNotes = []string{"Per binary field over valid answers (F1 of the positive class " + s.Opts.Positive + "); scene = mean of its fields, Overall = mean of the scenes; one decimal, as the paper prints (table1.csv has two). Best per column in bold."}
 	if absent := s.absentScenes(t); absent != "" {
 		tab.TeXNotes = append(tab.TeXNotes, "Not in this run: "+absent+" (—).")
 	}
@@ -167,13 +170,13 @@ func (s *summary) table1Main(t *table1) render.Table {
 
 // table1CI lists scene and Overall values with their bootstrap intervals.
 func (s *summary) table1CI(t *table1) render.Table {
-	ci := s.ciLabel()
+	ci := s.CILabel()
 	tab := render.Table{
-		Title:      s.title() + " — Table 1 with intervals",
+		Title:      s.Title() + " — Table 1 with intervals",
 		Columns:    []string{"Method", "Scene", "n", "Invalid %", "ACC " + ci, "F1 " + ci},
-		Caption:    fmt.Sprintf("Table 1 with %g%% intervals: ACC and F1 (%%) per scene.", 100*s.opts.Level),
+		Caption:    fmt.Sprintf("Table 1 with %g%% intervals: ACC and F1 (%%) per scene.", 100*s.Opts.Level),
 		SubColumns: []string{"Method", "Scene", "n", "Invalid %", "ACC", "F1"}, StackIntervals: true,
-		Source: s.texSource(),
+		Source: s.TeXSource(),
 	}
 	shown := 1
 	for i := range t1Overall {
@@ -188,11 +191,11 @@ func (s *summary) table1CI(t *table1) render.Table {
 				continue
 			}
 			tab.Rows = append(tab.Rows, []string{m.Method, t1Label(i), strconv.Itoa(m.SceneN[i]),
-				render.Pct(nanDiv(m.SceneInvalid[i], m.SceneN[i])), t1Interval(m.ACC[i]), t1Interval(m.F1[i])})
+				render.Pct(scored.Ratio(m.SceneInvalid[i], m.SceneN[i])), t1Interval(m.ACC[i]), t1Interval(m.F1[i])})
 		}
 	}
 	tab.Notes = []string{
-		fmt.Sprintf("Intervals: percentile bootstrap clustered by user (%d resamples, seed %d); every resample recomputes the per-field rounding, the scene means and Overall.", s.opts.Iters, s.opts.Seed),
+		fmt.Sprintf("Intervals: percentile bootstrap clustered by user (%d resamples, seed %d); every resample recomputes the per-field rounding, the scene means and Overall.", s.Opts.Iters, s.Opts.Seed),
 		"n counts finished questions; Invalid % is the share never parsed (excluded from ACC and F1).",
 	}
 	for _, m := range t.methods {
@@ -200,24 +203,24 @@ func (s *summary) table1CI(t *table1) render.Table {
 			tab.Notes = append(tab.Notes, "Warning ("+m.Method+"): "+w+".")
 		}
 	}
-	tab.TeXNotes = append([]string{fmt.Sprintf("Percentile bootstrap clustered by user (%d resamples); n: finished questions; Invalid %%: never parsed, excluded.", s.opts.Iters)},
+	tab.TeXNotes = append([]string{fmt.Sprintf("Percentile bootstrap clustered by user (%d resamples); n: finished questions; Invalid %%: never parsed, excluded.", s.Opts.Iters)},
 		render.CondenseNotes(tab.Notes[2:])...)
 	return tab
 }
 
 func t1Interval(iv metrics.Interval) string {
 	if math.IsNaN(iv.Lo) {
-		return f2(iv.Point)
+		return render.Fixed2(iv.Point)
 	}
-	return fmt.Sprintf("%s [%s, %s]", f2(iv.Point), f2(iv.Lo), f2(iv.Hi))
+	return fmt.Sprintf("%s [%s, %s]", render.Fixed2(iv.Point), render.Fixed2(iv.Lo), render.Fixed2(iv.Hi))
 }
 
 // table1Fields is the per-field detail.
 func (s *summary) table1Fields(t *table1) render.Table {
 	tab := render.Table{
-		Title:   s.title() + " — Table 1 per field",
+		Title:   s.Title() + " — Table 1 per field",
 		Columns: []string{"Method", "Field", "Scene", "n", "Invalid %", "TP/FP/FN/TN", "ACC", "F1"},
-		Caption: "Table 1 per binary field (%).", Source: s.texSource(),
+		Caption: "Table 1 per binary field (%).", Source: s.TeXSource(),
 		TeXCols: []int{1, 2, 3, 4, 5, 6, 7}, Sections: map[int]string{},
 	}
 	at := 0
@@ -229,7 +232,7 @@ func (s *summary) table1Fields(t *table1) render.Table {
 		for _, f := range m.Fields {
 			c := f.Counts
 			tab.Rows = append(tab.Rows, []string{m.Method, f.Field, t1Label(f.Scene), strconv.Itoa(f.N),
-				render.Pct(nanDiv(f.Invalid, f.N)), fmt.Sprintf("%d/%d/%d/%d", c.TP, c.FP, c.FN, c.TN), f2(f.ACC), f2(f.F1)})
+				render.Pct(scored.Ratio(f.Invalid, f.N)), fmt.Sprintf("%d/%d/%d/%d", c.TP, c.FP, c.FN, c.TN), render.Fixed2(f.ACC), render.Fixed2(f.F1)})
 		}
 	}
 	tab.Notes = []string{"Counts are over valid answers; ACC and F1 are in % rounded to 2 decimals, the values the scene means average."}
@@ -268,7 +271,7 @@ func (s *summary) table1FieldsCSV(t *table1) [][]string {
 		for _, f := range m.Fields {
 			c := f.Counts
 			rows = append(rows, []string{m.Method, t1Name(f.Scene), f.Field, strconv.Itoa(f.N), strconv.Itoa(c.valid()),
-				strconv.Itoa(f.Invalid), render.Num(100 * nanDiv(f.Invalid, f.N)),
+				strconv.Itoa(f.Invalid), render.Num(100 * scored.Ratio(f.Invalid, f.N)),
 				strconv.Itoa(c.TP), strconv.Itoa(c.FP), strconv.Itoa(c.FN), strconv.Itoa(c.TN),
 				render.Num(f.ACC), render.Num(f.F1)})
 		}
@@ -291,7 +294,7 @@ func paperValue(r paper.Row, i int, f1 bool) float64 {
 // table1VsPaper puts each method beside the paper's row of the same name,
 // one table per paper backbone.
 func (s *summary) table1VsPaper(t *table1) []render.Table {
-	m := s.run.manifest
+	m := s.Run.Manifest
 	var common []string
 	if m.Backbone == "sim" {
 		common = append(common, "The backbone is sim, a deterministic heuristic reader, not an LLM: this comparison validates the pipeline (parsing, metrics, aggregation, layout), not the paper. The deltas say nothing about how the methods perform with an LLM.")
@@ -309,15 +312,15 @@ func (s *summary) table1VsPaper(t *table1) []render.Table {
 	}
 	var out []render.Table
 	for _, b := range paper.Table1 {
-		tab := render.Table{Title: fmt.Sprintf("%s — Table 1 vs paper (PraMem Table 1, %s)", s.title(), b.Name), Columns: t1Columns("Method"),
-			Caption: fmt.Sprintf("Ours beside PraMem Table 1 (%s): ACC / F1 (%%).", b.Name), Source: s.texSource(), TeXDecimals: 1, RowsPerGroup: 3}
+		tab := render.Table{Title: fmt.Sprintf("%s — Table 1 vs paper (PraMem Table 1, %s)", s.Title(), b.Name), Columns: t1Columns("Method"),
+			Caption: fmt.Sprintf("Ours beside PraMem Table 1 (%s): ACC / F1 (%%).", b.Name), Source: s.TeXSource(), TeXDecimals: 1, RowsPerGroup: 3}
 		var unmatched []string
 		for _, tm := range t.methods {
 			ours := []string{tm.Method + " (ours)"}
 			for i := range t1Overall + 1 {
-				ours = append(ours, f2(tm.Point.ACC[i]), f2(tm.Point.F1[i]))
+				ours = append(ours, render.Fixed2(tm.Point.ACC[i]), render.Fixed2(tm.Point.F1[i]))
 			}
-			r, ok := b.Find(tm.Method)
+			r, ok := s.paperRow(b, tm.Method)
 			pap, delta := []string{"paper: —"}, []string{"Δ ours - paper"}
 			if ok {
 				pap[0] = "paper: " + r.Label
@@ -389,7 +392,7 @@ func (s *summary) table1PaperCSV(t *table1) [][]string {
 	var rows [][]string
 	for _, b := range paper.Table1 {
 		for _, tm := range t.methods {
-			r, ok := b.Find(tm.Method)
+			r, ok := s.paperRow(b, tm.Method)
 			for i := range t1Overall + 1 {
 				for _, isF1 := range []bool{false, true} {
 					iv, metric := tm.ACC[i], "acc"
@@ -430,10 +433,26 @@ func paperLayoutTeX(t render.Table) string {
 
 // table1IndexNote is index.md's pointer to Table 1 and its comparison with
 // the paper, with the same caveat as the comparison itself.
-func (s *summary) table1IndexNote() string {
+func table1IndexNote(backbone string) string {
 	note := "- OmniBehavior Table 1: [table1.md](table1.md); beside the paper's numbers: [table1\\_vs\\_paper.md](table1_vs_paper.md)"
-	if s.run.manifest.Backbone == "sim" {
+	if backbone == "sim" {
 		note += " (sim backbone: the comparison validates the pipeline, not the paper)"
 	}
 	return note + "\n\n"
+}
+
+// paperRow is the paper's row of a method in one half of Table 1: the row
+// its kind's entry names, for a method named as its kind (ignoring case,
+// '_', '-' and spaces), as the comparison's note says.
+func (s *summary) paperRow(b paper.Backbone, method string) (paper.Row, bool) {
+	n := paper.Normalize(method)
+	for _, k := range slices.Sorted(maps.Keys(s.paper)) {
+		if paper.Normalize(k) != n {
+			continue
+		}
+		if label, ok := s.paper.Label(k, paper.Table1Name); ok {
+			return b.Find(label)
+		}
+	}
+	return paper.Row{}, false
 }

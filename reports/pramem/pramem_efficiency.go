@@ -1,4 +1,4 @@
-package reports
+package pramem
 
 import (
 	"encoding/json"
@@ -29,10 +29,10 @@ type effRow struct {
 func (st *pramemStudy) table3Rows() []effRow {
 	pap := map[string]paper.Efficiency{}
 	for _, e := range paper.Table3() {
-		pap[e.Key] = e
+		pap[e.Label] = e
 	}
 	var ms []*pmMethod
-	for _, kd := range []string{kindMem0, kindMemOS, kindProEx} {
+	for _, kd := range st.s.roles.systems {
 		for i := range st.methods {
 			if st.methods[i].Kind == kd {
 				ms = append(ms, &st.methods[i])
@@ -48,8 +48,10 @@ func (st *pramemStudy) table3Rows() []effRow {
 	rows := make([]effRow, len(ms))
 	for i, m := range ms {
 		rows[i] = effRow{M: m, Mem: st.memory(m.Name)}
-		if e, ok := pap[m.Kind]; ok {
-			rows[i].Paper = &e
+		if label, ok := st.s.paper.Label(m.Kind, paper.Table3Name); ok {
+			if e, ok := pap[label]; ok {
+				rows[i].Paper = &e
+			}
 		}
 	}
 	return rows
@@ -83,7 +85,7 @@ func (st *pramemStudy) writeTable3(dir string) ([]render.Artefact, error) {
 		return nil, nil
 	}
 	tab := render.Table{
-		Title: st.s.title() + " — PraMem Table 3: memory construction cost per user and Overall F1",
+		Title: st.s.Title() + " — PraMem Table 3: memory construction cost per user and Overall F1",
 		Columns: []string{"Method", "Kind", "Memories", "Construction min/user", "LLM calls/user", "Prompt tokens/user",
 			"Completion tokens/user", "Memory tokens", "Overall F1", "Paper min/user", "Paper Overall F1"},
 	}
@@ -103,7 +105,7 @@ func (st *pramemStudy) writeTable3(dir string) ([]render.Artefact, error) {
 	// On sim the wall clock times the harness, not inference, and differs
 	// from run to run: it is left out so the same config gives the same
 	// CSV; calls and tokens are the comparable cost there.
-	onSim := st.s.run.manifest.Backbone == "sim"
+	onSim := st.s.Run.Manifest.Backbone == "sim"
 	for _, r := range rows {
 		ms = append(ms, r.M)
 		mem, a := r.Mem, st.scores[r.M.Name]
@@ -130,7 +132,7 @@ func (st *pramemStudy) writeTable3(dir string) ([]render.Artefact, error) {
 		}
 		tab.Rows = append(tab.Rows, []string{r.M.Name, r.M.Kind, fmt.Sprintf("%d/%d", mem.Files, mem.Users),
 			minutes(secs), perUser(mem.Calls.mean(), 1), perUser(mem.Prompt.mean(), 0), perUser(mem.Complete.mean(), 0),
-			perUser(mem.Tokens.mean(), 0), f2(a.F1[t1Overall]), pMin, pF1})
+			perUser(mem.Tokens.mean(), 0), render.Fixed2(a.F1[t1Overall]), pMin, pF1})
 		csvRows = append(csvRows, []string{r.M.Name, r.M.Kind, strconv.Itoa(mem.Users), strconv.Itoa(mem.Files),
 			csvSecs, csvMins, render.Num(mem.Calls.mean()), render.Num(mem.Prompt.mean()), render.Num(mem.Complete.mean()),
 			render.Num(mem.Tokens.mean()), render.Num(a.ACC[t1Overall]), render.Num(a.F1[t1Overall]), csvPMin, csvPF1})
@@ -168,7 +170,7 @@ func (st *pramemStudy) writeTable3(dir string) ([]render.Artefact, error) {
 	if err != nil {
 		return nil, err
 	}
-	spec := st.figSpec("Memory construction cost", "Redraws PraMem Table 3", render.TwoColumn, st.s.ciNote()+" (Overall F1, ours only)")
+	spec := st.figSpec("Memory construction cost", "Redraws PraMem Table 3", render.TwoColumn, st.s.CINote()+" (Overall F1, ours only)")
 	if onSim {
 		panels[0].Note = "ours: not measured on sim"
 		spec.Notes = append(spec.Notes, "Construction time: ours is not reported on the sim backbone (the wall clock would time the harness, not inference); only the paper's bars are drawn. Calls per user are the comparable cost.")
@@ -181,7 +183,7 @@ func (st *pramemStudy) writeTable3(dir string) ([]render.Artefact, error) {
 	// our calls per user; the Markdown and CSV keep every measure.
 	texTab := tab
 	texTab.Caption = "PraMem Table 3: memory construction cost per user and Overall F1 (%)."
-	texTab.Source = st.s.texSource()
+	texTab.Source = st.s.TeXSource()
 	texTab.TeXCols = []int{0, 3, 4, 5, 8, 9, 10}
 	texTab.Groups = []render.TeXGroup{{Label: "Ours (" + st.backboneShort() + ")", From: 3, To: 8}, {Label: "Paper (" + paper.StudiesBackbone + ")", From: 9, To: 10}}
 	texTab.SubColumns = []string{"Method", "", "", "Min/user", "Calls/user", "Prompt tok./user", "", "", "F1", "Min/user", "F1"}
@@ -198,14 +200,14 @@ func (st *pramemStudy) writeTable3(dir string) ([]render.Artefact, error) {
 	if usage != nil {
 		md += usage.Markdown()
 		u := *usage
-		u.Caption, u.Source = "Calls and tokens of the whole run by request purpose.", st.s.texSource()
+		u.Caption, u.Source = "Calls and tokens of the whole run by request purpose.", st.s.TeXSource()
 		u.TeXNotes = []string{"All methods together, construction and prediction: a cross-check of the per-user figures; methods sharing a construction pay for it once."}
 		tex += u.LaTeX()
 	}
 	return pmDoc{
 		base: "pramem_table3",
-		md:   st.s.mdDoc(md),
-		tex:  st.s.texDoc(tex),
+		md:   st.s.MdDoc(md),
+		tex:  st.s.TeXDoc(tex),
 		header: []string{"method", "kind", "users", "memory_files", "construction_seconds", "construction_minutes",
 			"calls_per_user", "prompt_tokens_per_user", "completion_tokens_per_user", "memory_tokens",
 			"overall_acc_percent", "overall_f1_percent", "paper_minutes", "paper_overall_f1_percent"},
@@ -230,7 +232,7 @@ func (st *pramemStudy) usageTable() (*render.Table, error) {
 	if err := json.Unmarshal(b, &by); err != nil {
 		// usage.json is a cross-check only: a damaged one must not cost
 		// the whole report.
-		return &render.Table{Title: st.s.title() + " — usage.json by purpose", Columns: []string{"Purpose"},
+		return &render.Table{Title: st.s.Title() + " — usage.json by purpose", Columns: []string{"Purpose"},
 			Notes: []string{fmt.Sprintf("%s is unreadable (%v).", runrecord.UsageFile, err)}}, nil
 	}
 	purposes := make([]string, 0, len(by))
@@ -239,7 +241,7 @@ func (st *pramemStudy) usageTable() (*render.Table, error) {
 	}
 	slices.Sort(purposes)
 	t := &render.Table{
-		Title:   st.s.title() + " — usage.json by purpose (whole run)",
+		Title:   st.s.Title() + " — usage.json by purpose (whole run)",
 		Columns: []string{"Purpose", "Calls", "Cached calls", "Prompt tokens", "Completion tokens"},
 	}
 	for _, p := range purposes {

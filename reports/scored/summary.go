@@ -1,4 +1,4 @@
-package reports
+package scored
 
 import (
 	"fmt"
@@ -10,9 +10,9 @@ import (
 )
 
 // cell holds the scored items of one method on one field and their metrics.
-type cell struct {
+type Cell struct {
 	Method string
-	Field  field
+	Field  Field
 	Items  []metrics.Labeled // finished samples; Pred "" when invalid
 	Keys   []string          // instance key of each item, for pairing
 	Matrix metrics.Matrix
@@ -33,7 +33,7 @@ type cell struct {
 }
 
 // usage sums what one method cost and showed the model.
-type usage struct {
+type Usage struct {
 	Samples, Errored                      int
 	Attempts, HistoryTokens, MemoryTokens int
 	Calls, CachedCalls                    int
@@ -41,10 +41,10 @@ type usage struct {
 	Cost                                  float64
 }
 
-// scoredItems extracts the finished samples of one method and field. A
+// ScoredItems extracts the finished samples of one method and field. A
 // prediction that is not valid, or not one of the field's classes, becomes
 // "" (invalid) so every metric sees the same invalid set.
-func scoredItems(samples []runrecord.Sample, method string, f field) (items []metrics.Labeled, keys []string, err error) {
+func ScoredItems(samples []runrecord.Sample, method string, f Field) (items []metrics.Labeled, keys []string, err error) {
 	classes := map[string]bool{}
 	for _, c := range f.Classes {
 		classes[c] = true
@@ -66,12 +66,12 @@ func scoredItems(samples []runrecord.Sample, method string, f field) (items []me
 	return items, keys, nil
 }
 
-func scoreCell(samples []runrecord.Sample, method string, f field, opts Options) (*cell, error) {
-	items, keys, err := scoredItems(samples, method, f)
+func scoreCell(samples []runrecord.Sample, method string, f Field, opts Options) (*Cell, error) {
+	items, keys, err := ScoredItems(samples, method, f)
 	if err != nil {
 		return nil, err
 	}
-	c := &cell{Method: method, Field: f, Items: items, Keys: keys}
+	c := &Cell{Method: method, Field: f, Items: items, Keys: keys}
 	labels, preds := make([]string, len(items)), make([]string, len(items))
 	for i, it := range items {
 		labels[i], preds[i] = it.Label, it.Pred
@@ -82,7 +82,7 @@ func scoreCell(samples []runrecord.Sample, method string, f field, opts Options)
 		}
 	}
 	c.Matrix = metrics.Confusion(labels, preds, f.Classes)
-	c.InvalidRate = nanDiv(c.Invalid, len(items))
+	c.InvalidRate = Ratio(c.Invalid, len(items))
 
 	units := metrics.UserClusters(items)
 	boot := func(stat func([]int) float64) metrics.Interval {
@@ -91,7 +91,7 @@ func scoreCell(samples []runrecord.Sample, method string, f field, opts Options)
 	c.AccValid = boot(metrics.AccuracyStat(items, true))
 	c.AccAll = boot(metrics.AccuracyStat(items, false))
 	switch f.Kind {
-	case kindBinary:
+	case KindBinary:
 		c.F1 = boot(metrics.PositiveF1Stat(items, opts.Positive))
 		vl, vp := metrics.ValidOnly(labels, preds)
 		c.Precision, c.Recall, _ = metrics.PRF(metrics.BinaryCounts(vl, vp, opts.Positive))
@@ -114,8 +114,8 @@ func pick(items []metrics.Labeled, idx []int) (labels, preds []string) {
 // methodUsage totals usage over every sample of a method, errored ones
 // included (their calls were paid for); the per-sample means (attempts,
 // tokens shown) are over finished samples only.
-func methodUsage(samples []runrecord.Sample, method string) usage {
-	var u usage
+func methodUsage(samples []runrecord.Sample, method string) Usage {
+	var u Usage
 	for _, s := range samples {
 		if s.Method != method {
 			continue
@@ -137,7 +137,7 @@ func methodUsage(samples []runrecord.Sample, method string) usage {
 	return u
 }
 
-func nanDiv(a, b int) float64 {
+func Ratio(a, b int) float64 {
 	if b == 0 {
 		return math.NaN()
 	}
@@ -145,51 +145,51 @@ func nanDiv(a, b int) float64 {
 }
 
 // summary is everything the writers need, computed once.
-type summary struct {
-	run   *run
-	opts  Options
-	cells map[string]map[string]*cell // method -> field -> cell
-	usage map[string]usage
-	pairs map[string]map[string]*comparison // method -> field -> vs baseline
-	// runUsage is usage.json (per call purpose), read for the index.
-	runUsage map[string]runrecord.MethodUsage
-	// plan is the plan the run stored at its start (nil: none).
-	plan *runrecord.PlanTotals
+type Summary struct {
+	Run   *Run
+	Opts  Options
+	Cells map[string]map[string]*Cell // method -> field -> cell
+	Usage map[string]Usage
+	Pairs map[string]map[string]*Comparison // method -> field -> vs baseline
+	// RunUsage is usage.json (per call purpose), read for the index.
+	RunUsage map[string]runrecord.MethodUsage
+	// Plan is the plan the run stored at its start (nil: none).
+	Plan *runrecord.PlanTotals
 }
 
-func summarise(r *run, opts Options) (*summary, error) {
-	s := &summary{run: r, opts: opts, cells: map[string]map[string]*cell{}, usage: map[string]usage{},
-		pairs: map[string]map[string]*comparison{}}
-	for _, m := range r.methods {
-		s.cells[m] = map[string]*cell{}
-		s.usage[m] = methodUsage(r.samples, m)
-		for _, f := range r.fields {
-			c, err := scoreCell(r.samples, m, f, opts)
+func summarise(r *Run, opts Options) (*Summary, error) {
+	s := &Summary{Run: r, Opts: opts, Cells: map[string]map[string]*Cell{}, Usage: map[string]Usage{},
+		Pairs: map[string]map[string]*Comparison{}}
+	for _, m := range r.Methods {
+		s.Cells[m] = map[string]*Cell{}
+		s.Usage[m] = methodUsage(r.Samples, m)
+		for _, f := range r.Fields {
+			c, err := scoreCell(r.Samples, m, f, opts)
 			if err != nil {
 				return nil, err
 			}
-			s.cells[m][f.Name] = c
+			s.Cells[m][f.Name] = c
 		}
 	}
-	base := r.methods[0]
-	for _, m := range r.methods[1:] {
-		s.pairs[m] = map[string]*comparison{}
-		for _, f := range r.fields {
-			s.pairs[m][f.Name] = compare(s.cells[m][f.Name], s.cells[base][f.Name], opts)
+	base := r.Methods[0]
+	for _, m := range r.Methods[1:] {
+		s.Pairs[m] = map[string]*Comparison{}
+		for _, f := range r.Fields {
+			s.Pairs[m][f.Name] = compare(s.Cells[m][f.Name], s.Cells[base][f.Name], opts)
 		}
 	}
 	return s, nil
 }
 
 // multiClassFields lists the fields that get confusion matrices.
-func (s *summary) multiClassFields() []field {
-	return slices.DeleteFunc(slices.Clone(s.run.fields), func(f field) bool { return f.Kind == kindBinary })
+func (s *Summary) MultiClassFields() []Field {
+	return slices.DeleteFunc(slices.Clone(s.Run.Fields), func(f Field) bool { return f.Kind == KindBinary })
 }
 
 // priced reports whether the run had prices: usage.json's costs are null
 // otherwise.
-func (s *summary) priced() bool {
-	for _, u := range s.runUsage {
+func (s *Summary) Priced() bool {
+	for _, u := range s.RunUsage {
 		if u.Cost != nil {
 			return true
 		}

@@ -1,9 +1,10 @@
-package reports
+package pramem
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,7 +14,9 @@ import (
 
 	"github.com/memharness/memharness/internal/fsname"
 	"github.com/memharness/memharness/internal/lazyre"
+	"github.com/memharness/memharness/kinds"
 	"github.com/memharness/memharness/reports/paper"
+	"github.com/memharness/memharness/reports/scored"
 )
 
 // PraMem's studies beyond Table 1 (spec §7): the ablation Table 2, the memory
@@ -27,14 +30,40 @@ import (
 // freely; only a config that does not describe a method (older manifests)
 // falls back to the conventional names (pramem_no_trial, pramem_r10, ...).
 
-// Method kinds the studies read, as in methods/predict (not imported: the
-// reports read run logs and stay independent of the methods' code).
-const (
-	kindPraMem = "pramem"
-	kindMem0   = "mem0"
-	kindMemOS  = "memos"
-	kindProEx  = "proex"
-)
+// kindRoles are the method kinds the studies compare, read from the paper
+// rows the kinds' entries declare (the reports read run logs and the
+// entries they are handed, never the methods' code).
+type kindRoles struct {
+	// praMem is the kind with a row in Table 2: the ablations turn its
+	// switches (empty: no kind has one, and no study is written).
+	praMem string
+	// systems are the other kinds of Table 3 (the memory systems), in the
+	// paper's row order.
+	systems []string
+}
+
+func rolesOf(rows kinds.PaperRows) kindRoles {
+	var r kindRoles
+	for _, k := range slices.Sorted(maps.Keys(rows)) {
+		if _, ok := rows.Label(k, paper.Table2Name); ok {
+			r.praMem = k
+			break
+		}
+	}
+	for _, e := range paper.Table3() {
+		if k, ok := rows.KindOf(paper.Table3Name, e.Label); ok && k != r.praMem {
+			r.systems = append(r.systems, k)
+		}
+	}
+	return r
+}
+
+// studied reports whether a method of kind takes part in the studies.
+func (r kindRoles) studied(kind string) bool {
+	return r.isPraMem(kind) || slices.Contains(r.systems, kind)
+}
+
+func (r kindRoles) isPraMem(kind string) bool { return kind != "" && kind == r.praMem }
 
 // pmVariant is the role of a PraMem method in the studies.
 type pmVariant string
@@ -155,14 +184,18 @@ var evalRoundSuffix = lazyre.New(`^(?:r|round|rounds|evalround)(\d+)$`)
 // conventional names of configs/paper/pramem_*.yaml. unknown is true when
 // the name starts with "pramem" but its suffix is none we know, so that a
 // method such as "pramem_qwen" is not mistaken for the full PraMem.
-func inferFromName(name string) (kind string, k pmKnobs, unknown bool) {
+func (r kindRoles) inferFromName(name string) (kind string, k pmKnobs, unknown bool) {
 	n := paper.Normalize(name)
-	for _, kd := range []string{kindMem0, kindMemOS, kindProEx} {
-		if n == kd {
+	for _, kd := range r.systems {
+		if n == paper.Normalize(kd) {
 			return kd, k, false
 		}
 	}
-	rest, ok := strings.CutPrefix(n, kindPraMem)
+	if r.praMem == "" {
+		return "", k, false
+	}
+	kindPraMem := r.praMem
+	rest, ok := strings.CutPrefix(n, paper.Normalize(kindPraMem))
 	if !ok {
 		return "", k, false
 	}
@@ -240,7 +273,7 @@ func classify(k pmKnobs) (v pmVariant, round, total int) {
 }
 
 // identify describes every method of the run, in report order.
-func identify(names []string, cfg map[string]cfgMethod) []pmMethod {
+func (r kindRoles) identify(names []string, cfg map[string]cfgMethod) []pmMethod {
 	out := make([]pmMethod, 0, len(names))
 	for _, name := range names {
 		m := pmMethod{Name: name}
@@ -250,10 +283,10 @@ func identify(names []string, cfg map[string]cfgMethod) []pmMethod {
 				m.Knobs = *c.PraMem
 			}
 		} else {
-			m.Kind, m.Knobs, m.unknownName = inferFromName(name)
+			m.Kind, m.Knobs, m.unknownName = r.inferFromName(name)
 			m.Inferred = true
 		}
-		if m.Kind == kindPraMem {
+		if r.isPraMem(m.Kind) {
 			m.Variant, m.Round, m.Total = classify(m.Knobs)
 			if m.unknownName {
 				m.Variant = pmOther
@@ -282,10 +315,8 @@ type pramemStudy struct {
 // or no method of the studies' kinds.
 func (s *summary) newPraMemStudy(runDir string, t1 *table1Once) (*pramemStudy, error) {
 	st := &pramemStudy{s: s, runDir: runDir, t1: t1, mem: map[string]*memStats{},
-		methods: identify(s.run.methods, configMethods(s.run.manifest.Config))}
-	relevant := slices.ContainsFunc(st.methods, func(m pmMethod) bool {
-		return m.Kind == kindPraMem || m.Kind == kindMem0 || m.Kind == kindMemOS || m.Kind == kindProEx
-	})
+		methods: s.roles.identify(s.Run.Methods, configMethods(s.Run.Manifest.Config))}
+	relevant := slices.ContainsFunc(st.methods, func(m pmMethod) bool { return s.roles.studied(m.Kind) })
 	if !relevant {
 		return nil, nil
 	}
@@ -312,7 +343,8 @@ func (s *summary) newPraMemStudy(runDir string, t1 *table1Once) (*pramemStudy, e
 		if m.Variant != pmFull {
 			continue
 		}
-		if st.full == nil || paper.Normalize(m.Name) == kindPraMem && paper.Normalize(st.full.Name) != kindPraMem {
+		named := paper.Normalize(s.roles.praMem)
+		if st.full == nil || paper.Normalize(m.Name) == named && paper.Normalize(st.full.Name) != named {
 			st.full = m
 		}
 	}
@@ -320,8 +352,8 @@ func (s *summary) newPraMemStudy(runDir string, t1 *table1Once) (*pramemStudy, e
 }
 
 // t1Fields are the run's Table 1 fields in Table 1 order (scene, then name).
-func (s *summary) t1Fields() (fields []field, sceneOf []int, present [4]bool) {
-	for _, f := range s.run.fields {
+func (s *summary) t1Fields() (fields []scored.Field, sceneOf []int, present [4]bool) {
+	for _, f := range s.Run.Fields {
 		if sc, ok := t1SceneOf(f); ok {
 			fields = append(fields, f)
 			sceneOf = append(sceneOf, sc)
@@ -330,7 +362,7 @@ func (s *summary) t1Fields() (fields []field, sceneOf []int, present [4]bool) {
 	}
 	order := seq(len(fields))
 	slices.SortStableFunc(order, func(a, b int) int { return sceneOf[a] - sceneOf[b] })
-	fs, so := make([]field, len(order)), make([]int, len(order))
+	fs, so := make([]scored.Field, len(order)), make([]int, len(order))
 	for i, j := range order {
 		fs[i], so[i] = fields[j], sceneOf[j]
 	}
@@ -340,10 +372,10 @@ func (s *summary) t1Fields() (fields []field, sceneOf []int, present [4]bool) {
 // t1Point is Table 1's aggregation of one method without intervals: the
 // studies compare point values, and table1.md already carries every
 // method's intervals.
-func (s *summary) t1Point(method string, fields []field, sceneOf []int, present [4]bool) (t1Agg, error) {
+func (s *summary) t1Point(method string, fields []scored.Field, sceneOf []int, present [4]bool) (t1Agg, error) {
 	counts := make([]binCounts, len(fields))
 	for i, f := range fields {
-		items, _, err := scoredItems(s.run.samples, method, f)
+		items, _, err := scored.ScoredItems(s.Run.Samples, method, f)
 		if err != nil {
 			return t1Agg{}, err
 		}
@@ -351,7 +383,7 @@ func (s *summary) t1Point(method string, fields []field, sceneOf []int, present 
 			if it.Pred == "" {
 				continue
 			}
-			counts[i].add(t1Item{pos: it.Label == s.opts.Positive, predPos: it.Pred == s.opts.Positive})
+			counts[i].add(t1Item{pos: it.Label == s.Opts.Positive, predPos: it.Pred == s.Opts.Positive})
 		}
 	}
 	return aggregateT1(sceneOf, counts, present), nil
@@ -460,7 +492,7 @@ func (st *pramemStudy) memory(method string) *memStats {
 	st.mem[method] = ms
 	seen := map[string]bool{}
 	var users []string
-	for _, smp := range st.s.run.samples {
+	for _, smp := range st.s.Run.Samples {
 		if smp.Method == method && !seen[smp.User] {
 			seen[smp.User] = true
 			users = append(users, smp.User)

@@ -1,4 +1,4 @@
-package reports
+package scored
 
 import (
 	"fmt"
@@ -12,25 +12,37 @@ import (
 
 // Kinds of question, as in datasets/behavior.
 const (
-	kindBinary     = "binary"
-	kindMultiClass = "multi_class"
+	KindBinary     = "binary"
+	KindMultiClass = "multi_class"
 )
 
 // run is a loaded run directory with its samples grouped for reporting.
-type run struct {
-	manifest runrecord.Manifest
-	samples  []runrecord.Sample
-	methods  []string // manifest order, then unlisted methods sorted
-	fields   []field  // sorted by name
+type Run struct {
+	Manifest runrecord.Manifest
+	Samples  []runrecord.Sample
+	Methods  []string // manifest order, then unlisted methods sorted
+	Fields   []Field  // sorted by name
 }
 
-type field struct {
+type Field struct {
 	Name    string
 	Kind    string
 	Classes []string
 }
 
-func loadRun(runDir string, opts Options) (*run, error) {
+// Load reads <runDir>/manifest.json and samples.jsonl and scores them
+// with opts (their defaults filled in). The summary's RunUsage and Plan are
+// left for the caller, which reads them only when it writes an index.
+func Load(runDir string, opts Options) (*Summary, error) {
+	opts = opts.WithDefaults()
+	r, err := loadRun(runDir, opts)
+	if err != nil {
+		return nil, err
+	}
+	return summarise(r, opts)
+}
+
+func loadRun(runDir string, opts Options) (*Run, error) {
 	m, err := runrecord.ReadManifest(filepath.Join(runDir, runrecord.ManifestFile))
 	if err != nil {
 		return nil, err
@@ -42,11 +54,11 @@ func loadRun(runDir string, opts Options) (*run, error) {
 	if len(samples) == 0 {
 		return nil, fmt.Errorf("%s: no samples", filepath.Join(runDir, runrecord.SamplesFile))
 	}
-	r := &run{manifest: m, samples: samples, methods: methodOrder(m.Methods, samples)}
-	if i := slices.Index(r.methods, opts.Baseline); i > 0 {
-		r.methods = append([]string{opts.Baseline}, slices.Delete(slices.Clone(r.methods), i, i+1)...)
+	r := &Run{Manifest: m, Samples: samples, Methods: methodOrder(m.Methods, samples)}
+	if i := slices.Index(r.Methods, opts.Baseline); i > 0 {
+		r.Methods = append([]string{opts.Baseline}, slices.Delete(slices.Clone(r.Methods), i, i+1)...)
 	}
-	r.fields, err = collectFields(samples, opts)
+	r.Fields, err = collectFields(samples, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -84,13 +96,13 @@ func methodOrder(configured []string, samples []runrecord.Sample) []string {
 // collectFields finds every question field, its kind and its classes: the
 // configured classes when given, else the labels and valid predictions seen,
 // in numeric order when all are numbers.
-func collectFields(samples []runrecord.Sample, opts Options) ([]field, error) {
-	byName := map[string]*field{}
+func collectFields(samples []runrecord.Sample, opts Options) ([]Field, error) {
+	byName := map[string]*Field{}
 	labels := map[string]map[string]bool{}
 	for _, s := range samples {
 		f, ok := byName[s.Field]
 		if !ok {
-			f = &field{Name: s.Field, Kind: s.Kind}
+			f = &Field{Name: s.Field, Kind: s.Kind}
 			byName[s.Field] = f
 			labels[s.Field] = map[string]bool{}
 		}
@@ -105,7 +117,7 @@ func collectFields(samples []runrecord.Sample, opts Options) ([]field, error) {
 			labels[s.Field][s.Pred] = true
 		}
 	}
-	var out []field
+	var out []Field
 	for name, f := range byName {
 		if cl, ok := opts.Classes[name]; ok {
 			f.Classes = slices.Clone(cl)
@@ -114,7 +126,7 @@ func collectFields(samples []runrecord.Sample, opts Options) ([]field, error) {
 		}
 		out = append(out, *f)
 	}
-	slices.SortFunc(out, func(a, b field) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(out, func(a, b Field) int { return strings.Compare(a.Name, b.Name) })
 	return out, nil
 }
 

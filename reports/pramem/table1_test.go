@@ -1,10 +1,9 @@
-package reports
+package pramem_test
 
 import (
 	"bytes"
 	"encoding/csv"
 	"image/png"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,13 +12,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/memharness/memharness/reports/paper"
+	"github.com/memharness/memharness/reports"
+	"github.com/memharness/memharness/reports/pramem"
 	"github.com/memharness/memharness/reports/render"
 	"github.com/memharness/memharness/reports/runinfo"
 	"github.com/memharness/memharness/runrecord"
 )
 
-var t1Opts = Options{Iters: 200, Seed: 11}
+var t1Opts = reports.Options{Iters: 200, Seed: 11, PaperRows: pramem.BuiltinPaperRows()}
 
 // copyT1Run copies testdata/table1 (an OmniBehavior run: methods
 // long_context, PraMem and echo; users u1..u4; fields video_completed,
@@ -43,7 +43,7 @@ func copyT1Run(t testing.TB) string {
 func writeT1(t *testing.T) (string, render.Artefacts) {
 	t.Helper()
 	dir := copyT1Run(t)
-	arts, err := Write(dir, t1Opts)
+	arts, err := reports.Write(dir, t1Opts)
 	if err != nil {
 		t.Fatalf("Write: %v", err)
 	}
@@ -214,7 +214,9 @@ func TestTable1PNG(t *testing.T) {
 	if err != nil {
 		t.Fatalf("decode: %v", err)
 	}
-	checkFigureRules(t, "table1.png", img)
+	if err := render.CheckFigure(img); err != nil {
+		t.Errorf("table1.png: %v", err)
+	}
 }
 
 func TestTable1VsPaper(t *testing.T) {
@@ -272,7 +274,7 @@ func TestTable1AbsentScene(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Join(keep, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Write(dir, t1Opts); err != nil {
+	if _, err := reports.Write(dir, t1Opts); err != nil {
 		t.Fatal(err)
 	}
 	got := map[string]string{}
@@ -289,66 +291,5 @@ func TestTable1AbsentScene(t *testing.T) {
 	md, _ := os.ReadFile(filepath.Join(dir, render.ReportDir, "table1.md"))
 	if !strings.Contains(string(md), "Not in this run: E-commerce (shown as —); Overall is the mean of the 3 scenes present.") {
 		t.Errorf("no absent-scene note in table1.md:\n%s", md)
-	}
-}
-
-// TestNoTable1ForMovieLens: the MovieLens run has a binary field without an
-// OmniBehavior prefix and gets no Table 1.
-func TestNoTable1ForMovieLens(t *testing.T) {
-	dir, arts := writeReport(t)
-	for _, a := range arts.Files {
-		if strings.HasPrefix(a.Path, "table1") {
-			t.Errorf("MovieLens run got %s", a.Path)
-		}
-	}
-	if _, err := os.Stat(filepath.Join(dir, render.ReportDir, "table1.md")); !os.IsNotExist(err) {
-		t.Errorf("table1.md written: %v", err)
-	}
-}
-
-func TestRound2(t *testing.T) {
-	for _, tt := range []struct{ in, want float64 }{
-		{66.66666666666667, 66.67},
-		{0.125, 0.12}, // exact tie: half to even, as Python's round
-		{0.375, 0.38},
-		{2.675, 2.67}, // 2.67499999… in binary, as Python gives
-		{100, 100},
-	} {
-		if got := round2(tt.in); got != tt.want {
-			t.Errorf("round2(%v) = %v, want %v", tt.in, got, tt.want)
-		}
-	}
-	if !math.IsNaN(round2(math.NaN())) {
-		t.Error("round2(NaN) is not NaN")
-	}
-}
-
-// TestAggregateT1 checks the zero and NaN rules of the aggregation itself.
-func TestAggregateT1(t *testing.T) {
-	present := [4]bool{true, true, false, true}
-	// Fields: video (TP 1, TN 1), video without valid answers, live (all TN),
-	// shop (TP 1, FP 1).
-	sceneOf := []int{0, 0, 1, 3}
-	counts := []binCounts{{TP: 1, TN: 1}, {}, {TN: 2}, {TP: 1, FP: 1}}
-	a := aggregateT1(sceneOf, counts, present)
-	// video: only the first field counts: 100/100; live 100/0; shop 50/66.67.
-	want := t1Agg{ACC: [5]float64{100, 100, math.NaN(), 50, 250.0 / 3}, F1: [5]float64{100, 0, math.NaN(), 66.67, 166.67 / 3}}
-	for i := range 5 {
-		for _, p := range [][2]float64{{a.ACC[i], want.ACC[i]}, {a.F1[i], want.F1[i]}} {
-			if !(math.Abs(p[0]-p[1]) < 1e-9 || math.IsNaN(p[0]) && math.IsNaN(p[1])) {
-				t.Errorf("column %d: got %v, want %v", i, a, want)
-			}
-		}
-	}
-	// A present scene without any valid field makes Overall undefined.
-	a = aggregateT1([]int{0}, []binCounts{{}}, [4]bool{true})
-	if !math.IsNaN(a.ACC[0]) || !math.IsNaN(a.ACC[t1Overall]) {
-		t.Errorf("got %v, want NaN video and Overall", a)
-	}
-}
-
-func TestPaperScenesMatch(t *testing.T) {
-	if len(paper.Scenes) != t1Overall {
-		t.Fatalf("paper.Scenes has %d scenes, Table 1 columns assume %d", len(paper.Scenes), t1Overall)
 	}
 }

@@ -1,11 +1,11 @@
-package reports
+package scored
 
 import (
 	"github.com/memharness/memharness/metrics"
 )
 
-// comparison is one method against the baseline on the items both finished.
-type comparison struct {
+// Comparison is one method against the baseline on the items both finished.
+type Comparison struct {
 	Method, Baseline string
 	N                int
 	Acc              metrics.Paired // valid-only accuracy, method − baseline
@@ -13,7 +13,7 @@ type comparison struct {
 	McNemar          metrics.McNemarResult
 }
 
-func compare(a, b *cell, opts Options) *comparison {
+func compare(a, b *Cell, opts Options) *Comparison {
 	bIndex := make(map[string]int, len(b.Keys))
 	for i, k := range b.Keys {
 		bIndex[k] = i
@@ -27,13 +27,13 @@ func compare(a, b *cell, opts Options) *comparison {
 		pa = append(pa, a.Items[i])
 		pb = append(pb, b.Items[j])
 	}
-	cmp := &comparison{Method: a.Method, Baseline: b.Method, N: len(pa)}
+	cmp := &Comparison{Method: a.Method, Baseline: b.Method, N: len(pa)}
 	units := metrics.UserClusters(pa)
 	paired := func(sa, sb func([]int) float64) metrics.Paired {
 		return metrics.PairedBootstrap(units, sa, sb, opts.Iters, opts.Level, opts.Seed)
 	}
 	cmp.Acc = paired(metrics.AccuracyStat(pa, true), metrics.AccuracyStat(pb, true))
-	if a.Field.Kind == kindBinary {
+	if a.Field.Kind == KindBinary {
 		cmp.F1 = paired(metrics.PositiveF1Stat(pa, opts.Positive), metrics.PositiveF1Stat(pb, opts.Positive))
 	} else {
 		cmp.F1 = paired(metrics.MacroF1Stat(pa, a.Field.Classes), metrics.MacroF1Stat(pb, a.Field.Classes))

@@ -1,4 +1,4 @@
-package reports
+package pramem
 
 import (
 	"fmt"
@@ -75,13 +75,13 @@ func (st *pramemStudy) writeTable2(dir string) ([]render.Artefact, error) {
 		cols = append(cols, "Paper "+c)
 	}
 	cols = append(cols, "Paper Δ")
-	tab := render.Table{Title: st.s.title() + " — PraMem Table 2: ablations of memory construction (F1, %)", Columns: cols}
+	tab := render.Table{Title: st.s.Title() + " — PraMem Table 2: ablations of memory construction (F1, %)", Columns: cols}
 	var csvRows [][]string
 	for _, r := range rows {
 		a := st.scores[r.M.Name]
 		row := []string{r.V.label(), r.M.Name}
 		for i := range t1Overall + 1 {
-			row = append(row, f2(a.F1[i]))
+			row = append(row, render.Fixed2(a.F1[i]))
 		}
 		delta := "—"
 		if r.V != pmFull {
@@ -150,8 +150,8 @@ func (st *pramemStudy) writeTable2(dir string) ([]render.Artefact, error) {
 		paperPanel.Series = append(paperPanel.Series, render.BarSeries{Name: r.V.label(), Values: pv})
 	}
 	// Side by side on one y scale, so our bars and the paper's read alike.
-	spec := st.figSpec("Construction ablations: F1 by scene", "Redraws PraMem Table 2", render.TwoColumn, st.s.ciNote()+" Paper: no intervals.")
-	if n := identicalNote(ours, "full PraMem", st.s.run.manifest.Backbone == "sim"); n != "" {
+	spec := st.figSpec("Construction ablations: F1 by scene", "Redraws PraMem Table 2", render.TwoColumn, st.s.CINote()+" Paper: no intervals.")
+	if n := identicalNote(ours, "full PraMem", st.s.Run.Manifest.Backbone == "sim"); n != "" {
 		spec.Notes = append(spec.Notes, n)
 	}
 	png, err := render.BarFigure(spec, []render.BarPanel{ours, paperPanel}, 2, true)
@@ -160,8 +160,8 @@ func (st *pramemStudy) writeTable2(dir string) ([]render.Artefact, error) {
 	}
 	return pmDoc{
 		base:   "pramem_table2",
-		md:     st.s.mdDoc(tab.Markdown()),
-		tex:    st.s.texDoc(st.table2TeX(tab).LaTeX()),
+		md:     st.s.MdDoc(tab.Markdown()),
+		tex:    st.s.TeXDoc(st.table2TeX(tab).LaTeX()),
 		header: []string{"variant", "method", "scene", "metric", "value", "delta_vs_pramem", "paper", "delta_vs_paper", "unit"},
 		rows:   csvRows,
 		fig:    png,
@@ -178,7 +178,7 @@ func (st *pramemStudy) table2TeX(tab render.Table) render.Table {
 		Title:   tab.Title,
 		Caption: "PraMem Table 2: ablations of memory construction (F1, %).",
 		Columns: []string{"Variant", t1TeXLabel(0), t1TeXLabel(1), t1TeXLabel(2), t1TeXLabel(3), t1TeXLabel(4), "Δ"},
-		Source:  st.s.texSource(),
+		Source:  st.s.TeXSource(),
 		Best:    map[int]int{},
 		NoBest:  map[int]bool{},
 		Sections: map[int]string{
@@ -238,7 +238,7 @@ func (st *pramemStudy) writeFigure(dir, base, study, short, what string, vs []pm
 	full := st.scores[rows[0].M.Name]
 	cols := append([]string{"Variant", "Method"}, sceneCols("F1")...)
 	cols = append(cols, "Overall ACC", "Δ Overall F1")
-	tab := render.Table{Title: st.s.title() + " — " + study + " (%)", Columns: cols}
+	tab := render.Table{Title: st.s.Title() + " — " + study + " (%)", Columns: cols}
 	var csvRows [][]string
 	panel := render.BarPanel{Title: "F1 (" + st.backboneShort() + ")", YLabel: "F1 (%)"}
 	for i := range t1Overall + 1 {
@@ -249,14 +249,14 @@ func (st *pramemStudy) writeFigure(dir, base, study, short, what string, vs []pm
 		row := []string{r.V.label(), r.M.Name}
 		vals := make([]float64, t1Overall+1)
 		for i := range t1Overall + 1 {
-			row = append(row, f2(a.F1[i]))
+			row = append(row, render.Fixed2(a.F1[i]))
 			vals[i] = a.F1[i]
 		}
 		delta := "—"
 		if r.V != pmFull {
 			delta = signed(a.F1[t1Overall] - full.F1[t1Overall])
 		}
-		tab.Rows = append(tab.Rows, append(row, f2(a.ACC[t1Overall]), delta))
+		tab.Rows = append(tab.Rows, append(row, render.Fixed2(a.ACC[t1Overall]), delta))
 		lo, hi := st.f1Intervals(r.M.Name)
 		panel.Series = append(panel.Series, render.BarSeries{Name: r.V.label(), Values: vals, Lo: lo, Hi: hi})
 		for i := range t1Overall + 1 {
@@ -276,8 +276,8 @@ func (st *pramemStudy) writeFigure(dir, base, study, short, what string, vs []pm
 	tab.Notes = append(tab.Notes, st.absentNote()...)
 	tab.Notes = append(tab.Notes, st.rowNotes(rows)...)
 	tab.Notes = append(tab.Notes, st.flatNotes(rows, full)...)
-	spec := st.figSpec(short, "Redraws "+strings.TrimSuffix(strings.SplitN(study, " (", 2)[0], " "), render.OneColumn, st.s.ciNote())
-	if n := identicalNote(panel, "full PraMem", st.s.run.manifest.Backbone == "sim"); n != "" {
+	spec := st.figSpec(short, "Redraws "+strings.TrimSuffix(strings.SplitN(study, " (", 2)[0], " "), render.OneColumn, st.s.CINote())
+	if n := identicalNote(panel, "full PraMem", st.s.Run.Manifest.Backbone == "sim"); n != "" {
 		spec.Notes = append(spec.Notes, n)
 	}
 	png, err := render.BarFigure(spec, []render.BarPanel{panel}, 1, false)
@@ -286,7 +286,7 @@ func (st *pramemStudy) writeFigure(dir, base, study, short, what string, vs []pm
 	}
 	texTab := tab
 	texTab.Caption = study + " (%)."
-	texTab.Source = st.s.texSource()
+	texTab.Source = st.s.TeXSource()
 	texTab.TeXCols = []int{0, 2, 3, 4, 5, 6, 7, 8}
 	texTab.SubColumns = []string{"Variant", "", t1TeXLabel(0), t1TeXLabel(1), t1TeXLabel(2), t1TeXLabel(3), "F1", "ACC", "Δ F1"}
 	texTab.Groups = []render.TeXGroup{{Label: "F1", From: 2, To: 5}, {Label: "Overall", From: 6, To: 8}}
@@ -295,8 +295,8 @@ func (st *pramemStudy) writeFigure(dir, base, study, short, what string, vs []pm
 		render.CondenseNotes(tab.Notes[3+len(st.paperCaveats()):])...)
 	return pmDoc{
 		base:   base,
-		md:     st.s.mdDoc(tab.Markdown()),
-		tex:    st.s.texDoc(texTab.LaTeX()),
+		md:     st.s.MdDoc(tab.Markdown()),
+		tex:    st.s.TeXDoc(texTab.LaTeX()),
 		header: []string{"variant", "method", "scene", "metric", "value", "delta_vs_pramem", "unit"},
 		rows:   csvRows,
 		fig:    png,
@@ -309,7 +309,7 @@ func (st *pramemStudy) writeFigure(dir, base, study, short, what string, vs []pm
 // test checks that for every switch), but the sim reader's answers did not
 // change, so the row is no evidence that the switch does nothing.
 func (st *pramemStudy) flatNotes(rows []pmRow, full t1Agg) []string {
-	if st.s.run.manifest.Backbone != "sim" {
+	if st.s.Run.Manifest.Backbone != "sim" {
 		return nil
 	}
 	var notes []string

@@ -1,4 +1,4 @@
-package reports
+package pramem
 
 import (
 	"fmt"
@@ -24,7 +24,7 @@ func (s *summary) table1PNG(t *table1) (render.FigFiles, error) {
 		}
 		labels = append(labels, l)
 	}
-	methods := figureOrder(t.methods, s.run.manifest.Methods)
+	methods := figureOrder(t.methods, s.Run.Manifest.Methods)
 	// Points with intervals on axes that span the data: F1 stays under
 	// 30 % and ACC differences of a point or two sit near 90 %, which bars
 	// from 0 to 100 would flatten.
@@ -42,7 +42,7 @@ func (s *summary) table1PNG(t *table1) (render.FigFiles, error) {
 			p.panel.Series = append(p.panel.Series, sr)
 		}
 	}
-	spec := render.FigSpec{Title: "F1 and accuracy by scene", Caption: "Redraws Table 1 · " + s.figCaption(), Notes: []string{s.ciNote()}, Width: render.TwoColumn}
+	spec := render.FigSpec{Title: "F1 and accuracy by scene", Caption: "Redraws Table 1 · " + s.FigCaption(), Notes: []string{s.CINote()}, Width: render.TwoColumn}
 	fig, err := render.BarFigure(spec, []render.BarPanel{f1, acc}, 1, false)
 	if err != nil {
 		return render.FigFiles{}, fmt.Errorf("table1.png: %w", err)
