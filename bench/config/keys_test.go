@@ -250,9 +250,9 @@ func writeSamplingDoc(b *strings.Builder) {
 	b.WriteString("run's `prompts` setting: what the source sends under `release`, ours under `own`. `manifest.json`'s\n")
 	b.WriteString("`provenance` and the report titles say which ran. \"server defaults\" sends no setting at all.\n\n")
 	b.WriteString("| purpose | kinds | `prompts: release` | source | `prompts: own` |\n| :--- | :--- | :--- | :--- | :--- |\n")
-	for _, d := range PurposeDefaults() {
+	for _, d := range (Known{}).PurposeDefaults() {
 		kinds := strings.Join(d.Kinds, ", ")
-		if len(d.Kinds) == len(MethodKinds()) {
+		if len(d.Kinds) == len(Known{}.MethodKinds()) {
 			kinds = "every kind"
 		}
 		fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s |\n", d.Purpose, kinds, paramsText(d.Release), d.Source, paramsText(d.Own))

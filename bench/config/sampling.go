@@ -6,7 +6,6 @@ import (
 
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/predict"
-	"github.com/memharness/memharness/methods/registry"
 	"github.com/memharness/memharness/runrecord"
 )
 
@@ -19,8 +18,9 @@ const (
 
 // PurposeDefault is the default request settings of one call purpose of
 // the prediction methods under each prompts setting, gathered from the
-// kinds' entries (predict.Entry.Purposes). Methods hold no sampling value
-// themselves: the bench fills methods[].sampling from here.
+// entries (predict.Entry.Purposes) of the kinds a run registered — the
+// built-in ones and any of a program's own. Methods hold no sampling value
+// themselves: the run fills methods[].sampling from here.
 type PurposeDefault struct {
 	Purpose string
 	// Kinds are the method kinds that send it, sorted.
@@ -34,14 +34,12 @@ type PurposeDefault struct {
 	ReleaseFrom string
 }
 
-// PurposeDefaults lists every purpose of the built-in kinds, in the order
-// the kinds register them, each call building fresh maps.
-func PurposeDefaults() []PurposeDefault { return purposeDefaults(registry.Default()) }
-
-func purposeDefaults(reg *registry.Registry) []PurposeDefault {
+// PurposeDefaults lists every purpose of k's prediction kinds, in the
+// order the kinds register them, each call building fresh maps.
+func (k Known) PurposeDefaults() []PurposeDefault {
 	var out []PurposeDefault
 	at := map[string]int{}
-	for _, e := range reg.Entries() {
+	for _, e := range k.methods().Entries() {
 		for _, p := range e.Purposes {
 			i, ok := at[p.Name]
 			if !ok {
@@ -69,16 +67,16 @@ func purposeNames(e predict.Entry) []string {
 }
 
 // MethodSampling is a method's sampling map with every default of its
-// kind's purposes under prompts (PromptsRelease or PromptsOwn) filled in
-// where set has no entry; set is not changed. Defaults with no setting at
-// all are left out, so a method whose purposes all run at the server's
-// defaults keeps a nil map.
-func MethodSampling(prompts, kind string, set map[string]llm.Params) map[string]llm.Params {
+// kind's purposes (as k's entry of kind declares them) under prompts
+// (PromptsRelease or PromptsOwn) filled in where set has no entry; set is
+// not changed. Defaults with no setting at all are left out, so a method
+// whose purposes all run at the server's defaults keeps a nil map.
+func (k Known) MethodSampling(prompts, kind string, set map[string]llm.Params) map[string]llm.Params {
 	var out map[string]llm.Params
 	if len(set) > 0 {
 		out = maps.Clone(set)
 	}
-	for _, d := range PurposeDefaults() {
+	for _, d := range k.PurposeDefaults() {
 		if !contains(d.Kinds, kind) {
 			continue
 		}
@@ -101,15 +99,15 @@ func MethodSampling(prompts, kind string, set map[string]llm.Params) map[string]
 }
 
 // SamplingFrom says where the request settings of purpose come from for a
-// method of kind with set as its methods[].sampling.
-func SamplingFrom(prompts, kind, purpose string, set map[string]llm.Params) string {
+// method of kind (one of k's) with set as its methods[].sampling.
+func (k Known) SamplingFrom(prompts, kind, purpose string, set map[string]llm.Params) string {
 	if _, ok := set[purpose]; ok {
 		return FromConfig
 	}
 	if prompts != PromptsRelease {
 		return FromOwn
 	}
-	for _, d := range PurposeDefaults() {
+	for _, d := range k.PurposeDefaults() {
 		if d.Purpose == purpose && contains(d.Kinds, kind) {
 			return d.ReleaseFrom
 		}

@@ -31,8 +31,8 @@ var (
 	languages = []string{"en", "zh"}
 )
 
-// MethodKinds returns the built-in method kinds, sorted.
-func MethodKinds() []string { return registry.Default().Names() }
+// MethodKinds returns k's prediction method kinds, sorted.
+func (k Known) MethodKinds() []string { return k.methods().Names() }
 
 // validator collects field errors in a fixed order.
 type validator struct{ errs []error }
@@ -158,6 +158,8 @@ func (k Known) task(name string) TaskShape {
 	return k.Tasks[name]
 }
 
+// methods is the prediction kinds' registry: k.Methods, or the built-in
+// kinds when none was given (a zero Known validates as the built-ins).
 func (k Known) methods() *registry.Registry {
 	if k.Methods == nil {
 		return registry.Default()
