@@ -60,6 +60,10 @@ func runBench(t *testing.T, kinds *bench.Kinds, name, config string) (string, st
 type notes struct {
 	eval predict.Evaluator
 	keep int
+	// build are the request settings of its notes.build calls: the
+	// defaults its entry declares for the run's prompts setting, or the
+	// config's methods[].sampling.notes.build (never a value of its own).
+	build llm.Params
 }
 
 // NotesOptions are the settings of kind "notes", written beside name and
@@ -114,7 +118,7 @@ func newNotes(spec predict.Spec) (predict.Method, error) {
 	if err != nil {
 		return nil, fmt.Errorf("notes: %w", err)
 	}
-	return &notes{eval: ev, keep: o.Keep}, nil
+	return &notes{eval: ev, keep: o.Keep, build: spec.ParamsFor("notes.build")}, nil
 }
 
 func (m *notes) Name() string { return m.eval.Name() }
@@ -135,6 +139,7 @@ func (m *notes) PrepareUser(ctx context.Context, env predict.Env, u behavior.Use
 	resp, err := env.Builder().Generate(ctx, llm.Request{
 		Purpose:  "notes.build",
 		SampleID: m.Name() + "/" + u.User,
+		Params:   m.build,
 		Messages: []llm.Message{{Role: "user", Content: "Here are a user's latest records:\n" + records +
 			"\nWrite a few short lines on this user's habits and tastes."}},
 		Hint: NotesHint{Records: len(past)},

@@ -67,20 +67,19 @@ func purposeNames(e predict.Entry) []string {
 }
 
 // MethodSampling is a method's sampling map with every default of its
-// kind's purposes (as k's entry of kind declares them) under prompts
+// kind's purposes, as k's entry of kind declares them, under prompts
 // (PromptsRelease or PromptsOwn) filled in where set has no entry; set is
 // not changed. Defaults with no setting at all are left out, so a method
-// whose purposes all run at the server's defaults keeps a nil map.
+// whose purposes all run at the server's defaults keeps a nil map. Each
+// kind's own entry decides: two kinds may give one purpose name different
+// defaults.
 func (k Known) MethodSampling(prompts, kind string, set map[string]llm.Params) map[string]llm.Params {
 	var out map[string]llm.Params
 	if len(set) > 0 {
 		out = maps.Clone(set)
 	}
-	for _, d := range k.PurposeDefaults() {
-		if !contains(d.Kinds, kind) {
-			continue
-		}
-		if _, ok := set[d.Purpose]; ok {
+	for _, d := range k.purposes(kind) {
+		if _, ok := set[d.Name]; ok {
 			continue
 		}
 		p := d.Own
@@ -93,7 +92,7 @@ func (k Known) MethodSampling(prompts, kind string, set map[string]llm.Params) m
 		if out == nil {
 			out = map[string]llm.Params{}
 		}
-		out[d.Purpose] = p
+		out[d.Name] = p
 	}
 	return out
 }
@@ -107,21 +106,22 @@ func (k Known) SamplingFrom(prompts, kind, purpose string, set map[string]llm.Pa
 	if prompts != PromptsRelease {
 		return FromOwn
 	}
-	for _, d := range k.PurposeDefaults() {
-		if d.Purpose == purpose && contains(d.Kinds, kind) {
+	for _, d := range k.purposes(kind) {
+		if d.Name == purpose {
 			return d.ReleaseFrom
 		}
 	}
 	return FromOwn
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
+// purposes are the call purposes k's entry of kind declares (none for a
+// kind k does not hold: validation has reported it).
+func (k Known) purposes(kind string) []predict.Purpose {
+	e, err := k.methods().Lookup(kind)
+	if err != nil {
+		return nil
 	}
-	return false
+	return e.Purposes
 }
 
 func isZeroParams(p llm.Params) bool {
