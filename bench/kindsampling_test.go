@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/bench"
+	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/methods/registry"
@@ -148,4 +149,86 @@ report: {bootstrap: 0}
 			}
 		})
 	}
+}
+
+// TestAgentKindOfOnesOwnSamplingDefaults: an agent kind registered from
+// outside declares its own purpose's request defaults in its entry; its
+// calls carry exactly those (the call record on the sim), and
+// lifelong.methods[].sampling replaces them; a purpose it does not send is
+// reported at its line.
+func TestAgentKindOfOnesOwnSamplingDefaults(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	e := tipsEntry()
+	e.Purposes = []llm.Purpose{{Name: "tips.write", Own: llm.Params{Temperature: f(0.3), MaxTokens: 77},
+		Release: llm.Params{Temperature: f(0.1), MaxTokens: 55}, ReleaseFrom: runrecord.FromSource, Source: "tips' own code"}}
+	methods := lifelong.DefaultMethods()
+	methods.Register(e)
+	kinds := &bench.Kinds{Agents: methods}
+	const config = `name: tipsampling
+task: lifemem
+seed: 42
+backbone: {kind: sim}
+lifelong:
+  envs: [toolqa]
+  methods:
+    - {name: tips, kind: tips, keep: 2SAMPLING}
+`
+	for _, tt := range []struct {
+		name, sampling string
+		want           string // the params of every tips.write call, as JSON
+		from           string
+	}{
+		{"entry's own defaults", "", `{"temperature":0.3,"max_tokens":77}`, runrecord.FromOwn},
+		{"lifelong.methods[].sampling wins", ", sampling: {tips.write: {temperature: 0.9}}", `{"temperature":0.9}`, runrecord.FromConfig},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir, _ := runBench(t, kinds, "tipsampling", strings.ReplaceAll(config, "SAMPLING", tt.sampling))
+			var out bytes.Buffer
+			if code := bench.Main(context.Background(), []string{"calls", dir, "--json", "--purpose", "tips.write"},
+				bench.IO{Out: &out, Err: &out, Kinds: kinds}); code != 0 {
+				t.Fatalf("bench calls exit %d:\n%s", code, out.String())
+			}
+			n := 0
+			for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+				var c struct {
+					Purpose string `json:"purpose"`
+					Request *struct {
+						Params json.RawMessage `json:"params"`
+					} `json:"request"`
+				}
+				if err := json.Unmarshal([]byte(line), &c); err != nil {
+					t.Fatalf("bench calls --json: %v: %s", err, line)
+				}
+				if c.Purpose != "tips.write" || c.Request == nil {
+					continue
+				}
+				n++
+				if got := string(c.Request.Params); got != tt.want {
+					t.Errorf("tips.write request params %s, want %s", got, tt.want)
+				}
+			}
+			if n == 0 {
+				t.Fatalf("no tips.write call recorded:\n%.2000s", out.String())
+			}
+			man, err := runrecord.ReadManifest(filepath.Join(dir, runrecord.ManifestFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pv := man.Provenance["tips/tips.write"]; pv.Sampling != tt.from {
+				t.Errorf("provenance tips/tips.write %+v, want sampling from %s", pv, tt.from)
+			}
+		})
+	}
+	t.Run("a purpose it does not send", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "bad.yaml")
+		if err := os.WriteFile(path, []byte(strings.ReplaceAll(config, "SAMPLING", ", sampling: {act: {temperature: 0.9}}")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		code := bench.Main(context.Background(), []string{"run", "-c", path, "--out", t.TempDir()}, bench.IO{Out: &out, Err: &out, Kinds: kinds})
+		want := `bad.yaml:8: lifelong.methods[0].sampling.act: kind "tips" sends no "act" calls of its own (it sends tips.write)`
+		if code == 0 || !strings.Contains(out.String(), want) {
+			t.Errorf("exit %d:\n%s\nwant an error containing %s", code, out.String(), want)
+		}
+	})
 }

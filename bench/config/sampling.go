@@ -57,10 +57,10 @@ func (k Known) PurposeDefaults() []PurposeDefault {
 	return out
 }
 
-// purposeNames lists the purposes a kind sends.
-func purposeNames(e predict.Entry) []string {
-	out := make([]string, len(e.Purposes))
-	for i, p := range e.Purposes {
+// purposeNames lists the names of a kind's purposes.
+func purposeNames(ps []llm.Purpose) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
 		out[i] = p.Name
 	}
 	return out
