@@ -214,8 +214,8 @@ lifelong:
 			if err != nil {
 				t.Fatal(err)
 			}
-			if pv := man.Provenance["tips/tips.write"]; pv.Sampling != tt.from {
-				t.Errorf("provenance tips/tips.write %+v, want sampling from %s", pv, tt.from)
+			if pv := man.Provenance["tips/write"]; pv.Sampling != tt.from {
+				t.Errorf("provenance tips/write %+v, want sampling from %s", pv, tt.from)
 			}
 		})
 	}

@@ -3,6 +3,7 @@ package lifelongagents
 import (
 	"maps"
 	"sort"
+	"strings"
 
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/lifelong"
@@ -98,7 +99,8 @@ func withMethodSampling(methods []lifelong.MethodSpec, reg *lifelong.Methods, pr
 	return out
 }
 
-// methodProvenance says, per method and call purpose of its kind's own,
+// methodProvenance says, per method and call purpose of its kind's own
+// (keyed as the prediction methods' are: "tips/write" for tips.write),
 // where the request settings come from (the method's prompt and reply
 // reading are its kind's own code).
 func methodProvenance(methods []lifelong.MethodSpec, reg *lifelong.Methods, prompts string, out map[string]runrecord.Provenance) {
@@ -115,7 +117,7 @@ func methodProvenance(methods []lifelong.MethodSpec, reg *lifelong.Methods, prom
 			case prompts == config.PromptsRelease && p.ReleaseFrom != "":
 				from = p.ReleaseFrom
 			}
-			out[m.Name+"/"+p.Name] = runrecord.Provenance{Prompt: runrecord.FromOwn, Sampling: from, Parser: runrecord.FromOwn}
+			out[m.Name+"/"+strings.TrimPrefix(p.Name, m.Kind+".")] = runrecord.Provenance{Prompt: runrecord.FromOwn, Sampling: from, Parser: runrecord.FromOwn}
 		}
 	}
 }
