@@ -35,7 +35,9 @@ type PurposeDefault struct {
 }
 
 // PurposeDefaults lists every purpose of k's prediction kinds, in the
-// order the kinds register them, each call building fresh maps.
+// order the kinds register them, each call building fresh maps. A purpose
+// name several kinds send is listed once, with the defaults of the first
+// kind that registers it; a run reads each kind's own (MethodSampling).
 func (k Known) PurposeDefaults() []PurposeDefault {
 	var out []PurposeDefault
 	at := map[string]int{}
@@ -86,7 +88,7 @@ func (k Known) MethodSampling(prompts, kind string, set map[string]llm.Params) m
 		if prompts == PromptsRelease {
 			p = d.Release
 		}
-		if isZeroParams(p) {
+		if p.IsZero() {
 			continue
 		}
 		if out == nil {
@@ -122,9 +124,4 @@ func (k Known) purposes(kind string) []predict.Purpose {
 		return nil
 	}
 	return e.Purposes
-}
-
-func isZeroParams(p llm.Params) bool {
-	return p.Temperature == nil && p.TopP == nil && p.MaxTokens == 0 && p.Seed == nil && len(p.Stop) == 0 &&
-		p.ReasoningEffort == "" && len(p.Extra) == 0
 }

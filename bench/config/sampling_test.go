@@ -41,7 +41,7 @@ func TestMethodSampling(t *testing.T) {
 			case p.Temperature != nil:
 				got = "temperature=0.3"
 			}
-			if got != tt.want || (tt.want == "" && ok) || !isZeroParams(llm.Params{TopP: p.TopP, Seed: p.Seed, Stop: p.Stop}) {
+			if got != tt.want || (tt.want == "" && ok) || !(llm.Params{TopP: p.TopP, Seed: p.Seed, Stop: p.Stop}).IsZero() {
 				t.Errorf("settings %+v (present %v), want %s", p, ok, tt.want)
 			}
 			if from := (Known{}).SamplingFrom(tt.prompts, tt.kind, tt.purpose, tt.set); from != tt.from {

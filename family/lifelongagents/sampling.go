@@ -80,8 +80,7 @@ func withMethodSampling(methods []lifelong.MethodSpec, reg *lifelong.Methods, pr
 			if prompts == config.PromptsRelease {
 				v = p.Release
 			}
-			if v.Temperature == nil && v.TopP == nil && v.MaxTokens == 0 && v.Seed == nil && len(v.Stop) == 0 &&
-				v.ReasoningEffort == "" && len(v.Extra) == 0 {
+			if v.IsZero() {
 				continue // the server's defaults: nothing to send
 			}
 			if filled == nil {
