@@ -71,7 +71,7 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	var res family.Result
 	cfg := run.Config
 	start := time.Now()
-	cfg, prompts, err := preparePrompts(cfg, env.Getenv, run.Out, run.ReleasePins)
+	cfg, prompts, err := preparePrompts(cfg, env.Kinds.Known(), env.Getenv, run.Out, run.ReleasePins)
 	if err != nil {
 		return res, err
 	}

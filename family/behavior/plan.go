@@ -19,7 +19,7 @@ import (
 // Plan plans a resolved config (the resolution a run uses), playing
 // memory construction through on the sim for pf.Rehearse users per method.
 func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, out string, pf family.PlanOptions) (planner.Plan, error) {
-	cfg, prompts, err := preparePrompts(cfg, env.Getenv, out, nil)
+	cfg, prompts, err := preparePrompts(cfg, env.Kinds.Known(), env.Getenv, out, nil)
 	if err != nil {
 		return planner.Plan{}, err
 	}

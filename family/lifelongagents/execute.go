@@ -43,6 +43,8 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 		return family.Unchanged(env, run, man)
 	}
 	lc.Methods = family.Mine(lc.Methods, run.Shard)
+	configured := lc.Methods // methods[].sampling as written, for provenance
+	lc.Methods = withMethodSampling(lc.Methods, env.Kinds.AgentKinds(), cfg.PromptsLabel())
 	back, err := family.OpenBackbone(ctx, env, cfg, run)
 	if err != nil {
 		return res, err
@@ -113,6 +115,7 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	}
 	prompts.stamp(&man)
 	man.Provenance = agentProvenance(prompts, samplingFrom, suiteNames)
+	methodProvenance(configured, env.Kinds.AgentKinds(), cfg.PromptsLabel(), man.Provenance)
 	back.StampEmbedder(&man, slices.ContainsFunc(lc.Methods, func(m lifelong.MethodSpec) bool {
 		e, err := env.Kinds.AgentKinds().Lookup(m.Kind)
 		return err != nil || !e.NoEmbedder

@@ -9,6 +9,7 @@ import (
 
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/kinds"
+	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/sim"
 )
 
@@ -35,12 +36,23 @@ type Spec struct {
 	// cluster skills or the exemplar trajectories out of the prompt.
 	NoSkills       bool `yaml:"no_skills" json:"no_skills,omitempty"`
 	NoTrajectories bool `yaml:"no_trajectories" json:"no_trajectories,omitempty"`
+	// Sampling maps each call purpose of the kind's own (its
+	// Entry.Purposes) to its request settings: the run fills in the
+	// defaults the entry declares for the prompts setting, and a purpose
+	// set here wins. Purposes shared by every kind (act, construction, ...)
+	// are set in lifelong.sampling instead. The kind reads them with
+	// ParamsFor; it holds no sampling value of its own.
+	Sampling map[string]llm.Params `yaml:"sampling,omitempty" json:"sampling,omitempty"`
 	// Options are the settings of a kind's own (its Entry.Options keys),
 	// written beside the keys above; the kind reads them with OptionsOf.
 	// Empty for the built-in kinds, so their encoding (and the config
 	// hash) is as before.
 	Options map[string]any `yaml:",inline" json:"options,omitempty"`
 }
+
+// ParamsFor is the request settings of one of the kind's own call
+// purposes (Spec.Sampling's entry; zero: the server's defaults).
+func (s Spec) ParamsFor(purpose string) llm.Params { return CloneParams(s.Sampling[purpose]) }
 
 // Entry is everything the harness knows about one agent method kind,
 // declared beside the kind's code and registered with one line
@@ -60,6 +72,12 @@ type Entry struct {
 	// struct, whose yaml keys may be written in the method's block; the
 	// config checks them strictly and the kind reads them with OptionsOf.
 	Options any
+	// Purposes are the call purposes of the kind's own (beyond the shared
+	// ones of lifelong.sampling, which the protocol resolves), with their
+	// request defaults under prompts own and release; the run fills
+	// Spec.Sampling from them and lifelong.methods[].sampling replaces
+	// them.
+	Purposes []llm.Purpose
 	// Check, when set, reports problems of the kind's knobs beyond their
 	// being read ("tau: …"), each naming its key.
 	Check func(Spec) []string

@@ -53,19 +53,10 @@ type Entry struct {
 }
 
 // Purpose is one call purpose a kind sends and its default request
-// settings under each prompts setting. Methods hold no sampling value
-// themselves: the bench fills methods[].sampling from these.
-type Purpose struct {
-	Name string
-	// Release is what the source sends (prompts: release), Own ours
-	// (prompts: own).
-	Release, Own llm.Params
-	// Source says where in the source the release value is set.
-	Source string
-	// ReleaseFrom is runrecord.FromSource, or runrecord.FromOwn where the source
-	// has no such call.
-	ReleaseFrom string
-}
+// settings under each prompts setting (llm.Purpose, shared with the agent
+// kinds). Methods hold no sampling value themselves: the bench fills
+// methods[].sampling from these.
+type Purpose = llm.Purpose
 
 // PredictPurpose is the prediction call every built-in kind sends.
 func PredictPurpose() Purpose {
