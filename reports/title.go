@@ -17,6 +17,9 @@ func (s *summary) title() string {
 	if p := m.ProvenanceLabel(); p != "" {
 		parts = append(parts, "provenance: "+p)
 	}
+	if e := m.ExternalLabel(); e != "" {
+		parts = append(parts, "external: "+e)
+	}
 	return strings.Join(parts, " — ") + runinfo.WarningSuffix(m)
 }
 
