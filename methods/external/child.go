@@ -34,7 +34,9 @@ type child struct {
 	method  string // the method's name in the config, for errors
 	argv    []string
 	timeout time.Duration
-	stderr  *tailWriter
+	// startTimeout bounds init, which may load a model or an index.
+	startTimeout time.Duration
+	stderr       *tailWriter
 
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
@@ -54,7 +56,7 @@ const gracePeriod = 2 * time.Second
 const maxLine = 256 << 20
 
 // startChild starts argv in dir with env, its stderr kept by tail.
-func startChild(method string, argv []string, dir string, env []string, timeout time.Duration, tail *tailWriter) (*child, error) {
+func startChild(method string, argv []string, dir string, env []string, timeout, startTimeout time.Duration, tail *tailWriter) (*child, error) {
 	if len(argv) == 0 {
 		return nil, fmt.Errorf("method %s: empty command", method)
 	}
@@ -76,7 +78,7 @@ func startChild(method string, argv []string, dir string, env []string, timeout 
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("method %s: starting %s: %w", method, strings.Join(argv, " "), err)
 	}
-	c := &child{method: method, argv: argv, timeout: timeout, stderr: tail, cmd: cmd, stdin: stdin,
+	c := &child{method: method, argv: argv, timeout: timeout, startTimeout: startTimeout, stderr: tail, cmd: cmd, stdin: stdin,
 		lines: make(chan []byte), exited: make(chan struct{})}
 	go c.read(stdout)
 	return c, nil
@@ -124,7 +126,11 @@ func (c *child) call(ctx context.Context, method string, params, out any) error 
 		return fmt.Errorf("method %s: encoding %s: %w", c.method, method, err)
 	}
 	c.last = summarise(b)
-	timer := time.NewTimer(c.timeout)
+	limit := c.timeout
+	if method == MethodInit {
+		limit = c.startTimeout
+	}
+	timer := time.NewTimer(limit)
 	defer timer.Stop()
 	written := make(chan error, 1)
 	go func() { _, err := c.stdin.Write(append(b, '\n')); written <- err }()
@@ -143,7 +149,7 @@ func (c *child) call(ctx context.Context, method string, params, out any) error 
 			}
 			return c.reply(id, line, out)
 		case <-timer.C:
-			return c.fail(fmt.Errorf("no answer within %s (the method's timeout)", c.timeout))
+			return c.fail(timeoutError(method, limit))
 		case <-ctx.Done():
 			// The child's state is unknown once a request is abandoned:
 			// it is stopped, and the run stops with the context.
@@ -392,4 +398,13 @@ func (t *tailWriter) Close() error {
 		return nil
 	}
 	return t.f.Close()
+}
+
+// timeoutError says which limit a request ran past and the key that sets it.
+func timeoutError(method string, limit time.Duration) error {
+	key := "timeout"
+	if method == MethodInit {
+		key = "start_timeout"
+	}
+	return fmt.Errorf("no answer to %s within %s (the method's %s)", method, limit, key)
 }

@@ -14,17 +14,18 @@ import (
 // to its URL as one JSON-RPC object and the body of the reply is the
 // response.
 type service struct {
-	method  string
-	url     string
-	timeout time.Duration
-	client  *http.Client
-	nextID  int64
-	last    string
-	broken  error
+	method       string
+	url          string
+	timeout      time.Duration
+	startTimeout time.Duration
+	client       *http.Client
+	nextID       int64
+	last         string
+	broken       error
 }
 
-func newService(method, url string, timeout time.Duration) *service {
-	return &service{method: method, url: url, timeout: timeout, client: &http.Client{}}
+func newService(method, url string, timeout, startTimeout time.Duration) *service {
+	return &service{method: method, url: url, timeout: timeout, startTimeout: startTimeout, client: &http.Client{}}
 }
 
 func (s *service) call(ctx context.Context, method string, params, out any) error {
@@ -38,7 +39,11 @@ func (s *service) call(ctx context.Context, method string, params, out any) erro
 		return fmt.Errorf("method %s: encoding %s: %w", s.method, method, err)
 	}
 	s.last = summarise(b)
-	cctx, cancel := context.WithTimeout(ctx, s.timeout)
+	limit := s.timeout
+	if method == MethodInit {
+		limit = s.startTimeout
+	}
+	cctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	req, err := http.NewRequestWithContext(cctx, http.MethodPost, s.url, bytes.NewReader(b))
 	if err != nil {
@@ -51,7 +56,7 @@ func (s *service) call(ctx context.Context, method string, params, out any) erro
 			return ctx.Err()
 		}
 		if cctx.Err() != nil {
-			return s.fail(fmt.Errorf("no answer within %s (the method's timeout)", s.timeout))
+			return s.fail(timeoutError(method, limit))
 		}
 		return s.fail(err)
 	}

@@ -28,6 +28,7 @@ const Kind = "external"
 // Defaults of the kind's settings.
 const (
 	DefaultTimeout      = 120 * time.Second
+	DefaultStartTimeout = 10 * time.Minute
 	DefaultChildren     = 1
 	DefaultChunkRecords = 200
 	// stderrLines is how many of a child's last stderr lines an error shows.
@@ -48,6 +49,9 @@ type Options struct {
 	URL string `yaml:"url"`
 	// Timeout bounds each request ("120s" when empty).
 	Timeout string `yaml:"timeout"`
+	// StartTimeout bounds the start and init ("10m" when empty): a method
+	// may load a model or an index first.
+	StartTimeout string `yaml:"start_timeout"`
 	// Children is how many children run at once (1 when unset); each user
 	// is served by one of them.
 	Children int `yaml:"children"`
@@ -74,6 +78,7 @@ type Method struct {
 	parser  string
 	eval    predict.Evaluator
 	timeout time.Duration
+	start   time.Duration
 	script  string // the script file the command names, "" when none
 	sum     string
 
@@ -120,6 +125,12 @@ func New(s predict.Spec) (predict.Method, error) {
 			return nil, fmt.Errorf("method %s: timeout %q: want a positive duration such as 30s", name, o.Timeout)
 		}
 	}
+	start := DefaultStartTimeout
+	if o.StartTimeout != "" {
+		if start, err = time.ParseDuration(o.StartTimeout); err != nil || start <= 0 {
+			return nil, fmt.Errorf("method %s: start_timeout %q: want a positive duration such as 5m", name, o.StartTimeout)
+		}
+	}
 	o.Children = max(o.Children, DefaultChildren)
 	if o.ChunkRecords == 0 {
 		o.ChunkRecords = DefaultChunkRecords
@@ -131,7 +142,7 @@ func New(s predict.Spec) (predict.Method, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Method{name: name, opts: o, parser: s.Parser, eval: ev.WithPredictHint(), timeout: timeout}
+	m := &Method{name: name, opts: o, parser: s.Parser, eval: ev.WithPredictHint(), timeout: timeout, start: start}
 	if m.script, m.sum, err = scriptOf(o.Command, o.Dir); err != nil {
 		return nil, fmt.Errorf("method %s: %w", name, err)
 	}
@@ -252,7 +263,7 @@ func (m *Method) ensure(ctx context.Context, s *slot) error {
 	}
 	var c conn
 	if m.opts.URL != "" {
-		c = newService(m.name, m.opts.URL, m.timeout)
+		c = newService(m.name, m.opts.URL, m.timeout, m.start)
 	} else {
 		var logPath string
 		if l.Dir != "" {
@@ -269,7 +280,7 @@ func (m *Method) ensure(ctx context.Context, s *slot) error {
 		m.mu.Lock()
 		m.tails = append(m.tails, tail)
 		m.mu.Unlock()
-		ch, err := startChild(m.name, m.opts.Command, m.opts.Dir, childEnv(os.Environ(), m.opts.Env, gateway), m.timeout, tail)
+		ch, err := startChild(m.name, m.opts.Command, m.opts.Dir, childEnv(os.Environ(), m.opts.Env, gateway), m.timeout, m.start, tail)
 		if err != nil {
 			s.err = err
 			return err

@@ -78,12 +78,12 @@ type InitResult struct {
 // its token cost under the run's counter, and its raw fields.
 type Record struct {
 	Index    int                `json:"index"`
-	Text     string             `json:"text"`
-	Tokens   int                `json:"tokens"`
+	Text     string             `json:"text,omitempty"`
+	Tokens   int                `json:"tokens,omitempty"`
 	Time     string             `json:"time"`
 	Scene    string             `json:"scene"`
 	Context  string             `json:"context"`
-	Result   string             `json:"result"`
+	Result   string             `json:"result,omitempty"`
 	Attrs    map[string]string  `json:"attrs,omitempty"`
 	Outcomes map[string]float64 `json:"outcomes,omitempty"`
 }
