@@ -6,6 +6,8 @@ package bench_test
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -15,6 +17,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/memharness/memharness/bench"
 	"github.com/memharness/memharness/runrecord"
 )
 
@@ -150,4 +153,102 @@ func TestExternalPythonTruncationParity(t *testing.T) {
 func firstLines(s string, n int) string {
 	lines := strings.SplitN(s, "\n", n+1)
 	return strings.Join(lines[:min(n, len(lines))], "\n")
+}
+
+// crashingTruncation is the Python truncation that dies on its third
+// answer of a session while a file named "crash" lies in its directory.
+const crashingTruncation = `
+import os, sys
+sys.path.insert(0, %q)
+from truncation import Truncation
+from memharness_method import serve
+
+class Crashing(Truncation):
+    answered = 0
+    loads = 0
+    def load(self, user, state):
+        Crashing.loads += 1
+        print("loaded " + user, file=sys.stderr, flush=True)
+        super().load(user, state)
+    def predict(self, params):
+        Crashing.answered += 1
+        if Crashing.answered == 3 and os.path.exists("crash"):
+            print("out of memory, giving up", file=sys.stderr, flush=True)
+            os._exit(9)
+        return super().predict(params)
+
+serve(Crashing())
+`
+
+// A child dying mid-run stops the run loudly; the samples it did not
+// answer stay unattempted and the re-run resumes them, handing the child
+// the users' saved states, and ends as an uninterrupted run.
+func TestExternalCrashMidRunResumes(t *testing.T) {
+	needPython(t)
+	examples, err := filepath.Abs("../examples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	script := filepath.Join(dir, "crashing.py")
+	if err := os.WriteFile(script, []byte(fmt.Sprintf(crashingTruncation, examples)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	config := `name: resume
+task: movielens
+seed: 42
+dataset: {name: movielens, test_per_user: 5, max_users: 3, synthetic: {users: 12, movies: 800, seed: 3}}
+backbone: {kind: auto, model: gpt-oss-120b}
+eval: {concurrency: 1}
+methods:
+  - {name: py, kind: external, command: [python3, crashing.py], dir: ` + dir + `, timeout: 60s}
+report: {bootstrap: 50}
+`
+	cfgPath := filepath.Join(dir, "resume.yaml")
+	if err := os.WriteFile(cfgPath, []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "crash"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func() (int, string) {
+		var out bytes.Buffer
+		code := bench.Main(context.Background(), []string{"run", "-c", cfgPath, "--out", dir}, bench.IO{Out: &out, Err: &out})
+		return code, out.String()
+	}
+	code, out := run()
+	if code == 0 {
+		t.Fatalf("the run with a dying child succeeded:\n%s", out)
+	}
+	for _, want := range []string{"external method py", "exited (exit status 9) before answering", "out of memory, giving up",
+		`"method":"predict"`, "re-run the same command to resume", filepath.Join(dir, "resume", "external", "py.stderr.log")} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the failed run does not say %q:\n%s", want, out)
+		}
+	}
+	samples, err := runrecord.ReadSamples(filepath.Join(dir, "resume", runrecord.SamplesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(samples) != 2 {
+		t.Errorf("%d samples stored before the crash, want the 2 answered", len(samples))
+	}
+	for _, s := range samples {
+		if s.Error != "" {
+			t.Errorf("sample %s stored with an error: %s", s.ID, s.Error)
+		}
+	}
+	if err := os.Remove(filepath.Join(dir, "crash")); err != nil {
+		t.Fatal(err)
+	}
+	if code, out = run(); code != 0 {
+		t.Fatalf("the re-run failed (exit %d):\n%s", code, out)
+	}
+	if !strings.Contains(out, "15/15 samples done, 0 errored") || !strings.Contains(out, "2 already done") {
+		t.Errorf("the re-run did not resume:\n%s", out)
+	}
+	log, err := os.ReadFile(filepath.Join(dir, "resume", "external", "py.stderr.log"))
+	if err != nil || !strings.Contains(string(log), "loaded ") {
+		t.Errorf("the re-run handed no saved state back to the child: %s %v", log, err)
+	}
 }

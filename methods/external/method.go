@@ -457,7 +457,7 @@ func (m *Method) Predict(ctx context.Context, env predict.Env, _ predict.Memory,
 	if err != nil {
 		return predict.Outcome{}, err
 	}
-	target := Record{Index: len(inst.History), Time: inst.Target.Time, Scene: inst.Target.Scene,
+	target := Target{Index: len(inst.History), Time: inst.Target.Time, Scene: inst.Target.Scene,
 		Context: inst.Target.Context, Attrs: predict.ShownAttrs(inst.Target)}
 	params := PredictParams{User: inst.User, Instance: inst.ID, HistoryLength: len(inst.History), Prepared: inst.PracticeCut,
 		Recent: recent, Scene: inst.Target.Scene, Target: target,

@@ -78,14 +78,24 @@ type InitResult struct {
 // its token cost under the run's counter, and its raw fields.
 type Record struct {
 	Index    int                `json:"index"`
-	Text     string             `json:"text,omitempty"`
-	Tokens   int                `json:"tokens,omitempty"`
+	Text     string             `json:"text"`
+	Tokens   int                `json:"tokens"`
 	Time     string             `json:"time"`
 	Scene    string             `json:"scene"`
 	Context  string             `json:"context"`
-	Result   string             `json:"result,omitempty"`
+	Result   string             `json:"result"`
 	Attrs    map[string]string  `json:"attrs,omitempty"`
 	Outcomes map[string]float64 `json:"outcomes,omitempty"`
+}
+
+// Target is the record whose outcome is asked: what the user faced, not
+// what they did.
+type Target struct {
+	Index   int               `json:"index"`
+	Time    string            `json:"time"`
+	Scene   string            `json:"scene"`
+	Context string            `json:"context"`
+	Attrs   map[string]string `json:"attrs,omitempty"`
 }
 
 // HistoryParams carry one chunk of a user's past records.
@@ -132,7 +142,7 @@ type PredictParams struct {
 	// Scene and Target are the record whose outcome is asked (its outcomes
 	// left out).
 	Scene    string   `json:"scene"`
-	Target   Record   `json:"target"`
+	Target   Target   `json:"target"`
 	Question Question `json:"question"`
 	// Attempt counts the method's own answers to this instance (0 first;
 	// more when an answer it gave could not be read).
