@@ -44,6 +44,10 @@ type child struct {
 	exited chan struct{}
 	exit   error // the process's exit status, set before exited closes
 
+	// tap, when set, sees every line sent (out) and received (tests
+	// validate the traffic against the protocol's schemas).
+	tap func(out bool, line []byte)
+
 	nextID int64
 	last   string // the last request, summarised, for errors
 	broken error
@@ -126,6 +130,9 @@ func (c *child) call(ctx context.Context, method string, params, out any) error 
 		return fmt.Errorf("method %s: encoding %s: %w", c.method, method, err)
 	}
 	c.last = summarise(b)
+	if c.tap != nil {
+		c.tap(true, b)
+	}
 	limit := c.timeout
 	if method == MethodInit {
 		limit = c.startTimeout
@@ -161,6 +168,9 @@ func (c *child) call(ctx context.Context, method string, params, out any) error 
 
 // reply reads one response line for request id.
 func (c *child) reply(id int64, line []byte, out any) error {
+	if c.tap != nil {
+		c.tap(false, line)
+	}
 	resp, err := decodeResponse(line, id)
 	if err != nil {
 		return c.fail(err)

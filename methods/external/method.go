@@ -88,6 +88,7 @@ type Method struct {
 	version string
 	slots   []*slot
 	tails   []*tailWriter
+	tap     func(out bool, line []byte) // see child.tap
 }
 
 // slot is one child (or service session) and the users it holds.
@@ -285,6 +286,7 @@ func (m *Method) ensure(ctx context.Context, s *slot) error {
 			s.err = err
 			return err
 		}
+		ch.tap = m.tap
 		c = ch
 	}
 	var res InitResult
