@@ -12,8 +12,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -251,4 +254,122 @@ report: {bootstrap: 50}
 	if err != nil || !strings.Contains(string(log), "loaded ") {
 		t.Errorf("the re-run handed no saved state back to the child: %s %v", log, err)
 	}
+}
+
+// hangingChild answers like the Python truncation until the run has
+// stored three samples (the plan's rehearsal before the run stores none),
+// then starts a grandchild, writes both process ids and hangs (once: not
+// when the ids are written already).
+const hangingChild = `
+import os, subprocess, sys, time
+sys.path.insert(0, %q)
+from truncation import Truncation
+from memharness_method import serve
+
+def stored():
+    try:
+        with open(os.path.join("sigint", "samples.jsonl")) as f:
+            return sum(1 for _ in f)
+    except OSError:
+        return 0
+
+class Hanging(Truncation):
+    def predict(self, params):
+        if stored() == 3 and not os.path.exists("pids"):
+            g = subprocess.Popen(["sleep", "3600"])
+            with open("pids.tmp", "w") as f:
+                f.write("%%d %%d" %% (os.getpid(), g.pid))
+            os.rename("pids.tmp", "pids")
+            time.sleep(3600)
+        return super().predict(params)
+
+serve(Hanging())
+`
+
+// Ctrl-C during a request: the run exits 130 saying how to resume, the
+// child and everything it started are gone, and a re-run resumes after
+// the samples answered before.
+func TestExternalSIGINTKillsChildren(t *testing.T) {
+	needPython(t)
+	examples, err := filepath.Abs("../examples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "hanging.py"), []byte(fmt.Sprintf(hangingChild, examples)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	config := `name: sigint
+task: movielens
+seed: 42
+dataset: {name: movielens, test_per_user: 5, max_users: 3, synthetic: {users: 12, movies: 800, seed: 3}}
+backbone: {kind: auto, model: gpt-oss-120b}
+eval: {concurrency: 1}
+methods:
+  - {name: py, kind: external, command: [python3, hanging.py], dir: ` + dir + `, timeout: 10m}
+report: {bootstrap: 50}
+`
+	cfgPath := filepath.Join(dir, "sigint.yaml")
+	if err := os.WriteFile(cfgPath, []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	var pids []int
+	go func() {
+		for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			b, err := os.ReadFile(filepath.Join(dir, "pids"))
+			if err != nil {
+				continue
+			}
+			for _, f := range strings.Fields(string(b)) {
+				p, _ := strconv.Atoi(f)
+				pids = append(pids, p)
+			}
+			break
+		}
+		cancel(bench.Interrupted{Signal: os.Interrupt})
+	}()
+	var out bytes.Buffer
+	code := bench.Main(ctx, []string{"run", "-c", cfgPath, "--out", dir}, bench.IO{Out: &out, Err: &out})
+	if code != 130 {
+		t.Fatalf("exit %d after Ctrl-C, want 130:\n%s", code, out.String())
+	}
+	if !strings.Contains(out.String(), "re-run the same command to resume") {
+		t.Errorf("the interrupted run does not say how to resume:\n%s", out.String())
+	}
+	if len(pids) != 2 {
+		t.Fatalf("the child never hung (process ids %v):\n%s", pids, out.String())
+	}
+	for _, pid := range pids {
+		gone := false
+		for deadline := time.Now().Add(5 * time.Second); !gone && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			gone = !alive(pid)
+		}
+		if !gone {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Errorf("process %d outlived the interrupted run", pid)
+		}
+	}
+	// The re-run resumes after the answered samples.
+	out.Reset()
+	if code := bench.Main(context.Background(), []string{"run", "-c", cfgPath, "--out", dir}, bench.IO{Out: &out, Err: &out}); code != 0 {
+		t.Fatalf("the re-run failed (exit %d):\n%s", code, out.String())
+	}
+	if !strings.Contains(out.String(), "3 already done") || !strings.Contains(out.String(), "15/15 samples done, 0 errored") {
+		t.Errorf("the re-run did not resume after the 3 answered samples:\n%s", out.String())
+	}
+}
+
+// alive is true while pid runs (a zombie counts as gone).
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	f := strings.Fields(string(b))
+	return len(f) < 3 || f[2] != "Z"
 }
