@@ -15,6 +15,7 @@ its raw fields) and saves and loads them as its state; override save/load
 to keep less or more.
 """
 
+import io
 import json
 import sys
 
@@ -121,10 +122,19 @@ def _call(method, name, params):
 
 def handle(method, line):
     """One request line to one response object (None for a notification)."""
+    return _handle(method, line)[0]
+
+
+def _handle(method, line):
     try:
         req = json.loads(line)
     except ValueError as e:
-        return {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "parse error: %s" % e}}
+        return {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "parse error: %s" % e}}, None
+    name = req.get("method")
+    return _answer(method, req), name
+
+
+def _answer(method, req):
     rid = req.get("id")
     try:
         result = _call(method, req.get("method"), req.get("params") or {})
@@ -141,16 +151,17 @@ def handle(method, line):
 
 def serve(method, stdin=None, stdout=None):
     """Answer requests from stdin on stdout until shutdown or end of input."""
-    stdin = stdin or sys.stdin
+    # The protocol is UTF-8 whatever the locale says.
+    stdin = stdin or io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8")
     stdout = stdout or sys.stdout
     for line in stdin:
         if not line.strip():
             continue
-        resp = handle(method, line)
+        resp, name = _handle(method, line)
         if resp is not None:
-            stdout.write(json.dumps(resp, ensure_ascii=False) + "\n")
+            stdout.write(json.dumps(resp) + "\n")  # ASCII: safe under any locale
             stdout.flush()
-        if '"shutdown"' in line and resp is not None and "result" in resp:
+        if name == "shutdown":
             return
 
 

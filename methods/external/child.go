@@ -80,7 +80,7 @@ func startChild(method string, argv []string, dir string, env []string, timeout,
 		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("method %s: starting %s: %w", method, strings.Join(argv, " "), err)
+		return nil, fmt.Errorf("starting it: %w", err)
 	}
 	c := &child{method: method, argv: argv, timeout: timeout, startTimeout: startTimeout, stderr: tail, cmd: cmd, stdin: stdin,
 		lines: make(chan []byte), exited: make(chan struct{})}

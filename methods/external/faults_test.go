@@ -252,3 +252,34 @@ func TestExternalChildEnvironmentKeepsKeys(t *testing.T) {
 		t.Errorf("a key in the config's env: %v", err)
 	}
 }
+
+// A command that cannot start, or a method speaking another protocol
+// version, stops the run before any sample.
+func TestExternalStartFailures(t *testing.T) {
+	m, err := New(predict.Spec{Name: "ghost", Kind: Kind, Options: map[string]any{"command": []any{"no-such-program-here"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = m.(*Method).Start(context.Background(), Launch{})
+	if err == nil || !errors.Is(err, llm.ErrStopRun) || !strings.Contains(err.Error(), "external method ghost (no-such-program-here)") {
+		t.Errorf("missing program: %v", err)
+	}
+	python(t)
+	script := filepath.Join(t.TempDir(), "v2.py")
+	if err := os.WriteFile(script, []byte(`import json, sys
+for line in sys.stdin:
+    r = json.loads(line)
+    print(json.dumps({"jsonrpc": "2.0", "id": r["id"], "result": {"protocol_version": "2.0", "version": "x"}}), flush=True)
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err = New(predict.Spec{Name: "v2", Kind: Kind, Options: map[string]any{"command": []any{"python3", script}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = m.(*Method).Start(context.Background(), Launch{})
+	if err == nil || !errors.Is(err, llm.ErrStopRun) || !strings.Contains(err.Error(), `speaks protocol version "2.0"; this harness speaks 1.0`) {
+		t.Errorf("another major version: %v", err)
+	}
+	m.(*Method).Close()
+}

@@ -283,8 +283,9 @@ func (m *Method) ensure(ctx context.Context, s *slot) error {
 		m.mu.Unlock()
 		ch, err := startChild(m.name, m.opts.Command, m.opts.Dir, childEnv(os.Environ(), m.opts.Env, gateway), m.timeout, m.start, tail)
 		if err != nil {
-			s.err = err
-			return err
+			// A method that cannot start stops the run, as one that breaks.
+			s.err = &ChildError{Method: m.name, Command: m.opts.Command, Request: "(none: starting)", Err: err}
+			return s.err
 		}
 		ch.tap = m.tap
 		c = ch
@@ -294,12 +295,15 @@ func (m *Method) ensure(ctx context.Context, s *slot) error {
 		Run: l.Run, Options: m.opts.Options}, &res)
 	if err == nil {
 		err = checkVersion(res.ProtocolVersion)
-		if err != nil {
-			c.close()
-			err = fmt.Errorf("method %s: %w", m.name, err)
-		}
 	}
 	if err != nil {
+		// init failing (the method's error reply, or a version it does
+		// not share) stops the run: no request of it could succeed.
+		var broken *ChildError
+		if !errors.As(err, &broken) {
+			c.close()
+			err = &ChildError{Method: m.name, Command: m.opts.Command, URL: m.opts.URL, Request: "init", Err: err}
+		}
 		s.err = err
 		return err
 	}
