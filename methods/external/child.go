@@ -120,6 +120,9 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 }
 
 func (c *child) call(ctx context.Context, method string, params, out any) error {
+	if err := ctx.Err(); err != nil {
+		return err // a stopping run: not the method's failure
+	}
 	if c.broken != nil {
 		return c.broken
 	}

@@ -29,6 +29,9 @@ func newService(method, url string, timeout, startTimeout time.Duration) *servic
 }
 
 func (s *service) call(ctx context.Context, method string, params, out any) error {
+	if err := ctx.Err(); err != nil {
+		return err // a stopping run: not the method's failure
+	}
 	if s.broken != nil {
 		return s.broken
 	}
