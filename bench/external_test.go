@@ -373,3 +373,58 @@ func alive(pid int) bool {
 	f := strings.Fields(string(b))
 	return len(f) < 3 || f[2] != "Z"
 }
+
+// Shards of a run with an external method merge into the single
+// process's samples and metrics; each shard's children keep their own
+// users' states in the shard's directory, which the merge carries over.
+func TestExternalPythonShardsMerge(t *testing.T) {
+	needPython(t)
+	script, err := filepath.Abs("../examples/truncation.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	config := `name: shards
+task: movielens
+seed: 42
+dataset: {name: movielens, test_per_user: 4, max_users: 4, synthetic: {users: 12, movies: 800, seed: 3}}
+backbone: {kind: auto, model: gpt-oss-120b}
+methods:
+  - {name: py, kind: external, command: [python3, ` + script + `], options: {history_tokens: 3000}}
+report: {bootstrap: 50}
+`
+	cfgPath := filepath.Join(dir, "shards.yaml")
+	if err := os.WriteFile(cfgPath, []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bench1 := func(args ...string) {
+		t.Helper()
+		var out bytes.Buffer
+		if code := bench.Main(context.Background(), args, bench.IO{Out: &out, Err: &out}); code != 0 {
+			t.Fatalf("bench %s: exit %d\n%s", strings.Join(args, " "), code, out.String())
+		}
+	}
+	one, split := filepath.Join(dir, "one"), filepath.Join(dir, "split")
+	bench1("run", "-c", cfgPath, "--out", one)
+	for i := range 2 {
+		bench1("run", "-c", cfgPath, "--out", split, "--shard", fmt.Sprintf("%d/2", i))
+	}
+	bench1("merge", filepath.Join(split, "shards"))
+	for _, f := range []string{runrecord.SamplesFile, filepath.Join("report", "metrics.csv")} {
+		a, err := os.ReadFile(filepath.Join(one, "shards", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(split, "shards", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s of the merged shards differs from the single process's", f)
+		}
+	}
+	states, _ := filepath.Glob(filepath.Join(split, "shards", "checkpoints", "*", "external.py.state.json"))
+	if len(states) != 4 {
+		t.Errorf("%d users' saved states in the merged run, want 4", len(states))
+	}
+}
