@@ -114,6 +114,9 @@ type Manifest struct {
 	// <stage>" for agents), where its prompt, request settings and answer
 	// parser came from.
 	Provenance map[string]Provenance `json:"provenance,omitempty"`
+	// External describes each method run outside the harness (kind
+	// external): what was run and the version it reported.
+	External []ExternalMethod `json:"external_methods,omitempty"`
 	// Profile is the config profile applied (e.g. "paper") and
 	// ProfileSet the settings it changed.
 	Profile    string            `json:"profile,omitempty"`

@@ -66,7 +66,19 @@ func keysDoc(t *testing.T) string {
 	b.WriteString("validation error (not a silent no-op); a kind of one's own may take its own keys (`Entry.Options`).\n\n")
 	b.WriteString("| kind | keys | what it does |\n| :--- | :--- | :--- |\n")
 	for _, e := range registry.Default().Entries() {
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", e.Kind, "`"+strings.Join(e.Keys, "`, `")+"`", e.About)
+		keys := "`" + strings.Join(e.Keys, "`, `") + "`"
+		if len(e.Keys) == 0 {
+			keys = "—"
+		}
+		if own := ownKeys(e.Options); len(own) > 0 {
+			ownText := "its own: `" + strings.Join(own, "`, `") + "`"
+			if len(e.Keys) == 0 {
+				keys = ownText
+			} else {
+				keys += "; " + ownText
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", e.Kind, keys, e.About)
 	}
 
 	writeSamplingDoc(&b)
@@ -83,6 +95,21 @@ func keysDoc(t *testing.T) string {
 	}
 	writeAgentSampling(&b)
 	return b.String()
+}
+
+// ownKeys are the yaml keys of a kind's own options struct (nil for none).
+func ownKeys(opts any) []string {
+	if opts == nil {
+		return nil
+	}
+	t := deref(reflect.TypeOf(opts))
+	var keys []string
+	for i := range t.NumField() {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); name != "" && name != "-" {
+			keys = append(keys, name)
+		}
+	}
+	return keys
 }
 
 type docWriter struct {

@@ -103,6 +103,7 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 		}
 		methods[i] = m
 	}
+	defer closeMethods(methods)
 	texts, err := predict.LoadNamedPrompts(cfg.Prompt.Language, cfg.Prompt.Templates)
 	if err != nil {
 		return res, err
@@ -128,6 +129,9 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 		man.Shard = run.Shard.String()
 	}
 	prompts.stamp(&man, cfg, back.Tokenizer)
+	if man.External, err = startExternal(ctx, methods, run.Dir, cfg); err != nil {
+		return res, err
+	}
 	back.StampEmbedder(&man, retrievesByEmbedding(cfg.Methods), env.Err)
 
 	var failed atomic.Int64

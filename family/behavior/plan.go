@@ -36,6 +36,7 @@ func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, o
 		}
 		methods[i] = m
 	}
+	defer closeMethods(methods) // the rehearsal's external children end with it
 	texts, err := predict.LoadNamedPrompts(cfg.Prompt.Language, cfg.Prompt.Templates)
 	if err != nil {
 		return planner.Plan{}, err

@@ -6,6 +6,7 @@ package registry
 
 import (
 	"github.com/memharness/memharness/kinds"
+	"github.com/memharness/memharness/methods/external"
 	"github.com/memharness/memharness/methods/memstyle"
 	"github.com/memharness/memharness/methods/pramem"
 	"github.com/memharness/memharness/methods/predict"
@@ -35,6 +36,7 @@ func Default() *Registry {
 	for _, e := range memstyle.Entries() {
 		r.Register(e)
 	}
+	r.Register(external.Entry())
 	return r
 }
 

@@ -19,6 +19,9 @@ func (s *Summary) Title() string {
 	if p := m.ProvenanceLabel(); p != "" {
 		parts = append(parts, "provenance: "+p)
 	}
+	if e := m.ExternalLabel(); e != "" {
+		parts = append(parts, "external: "+e)
+	}
 	return strings.Join(parts, " — ") + runinfo.WarningSuffix(m)
 }
 
