@@ -3,6 +3,7 @@ package behaviorrun
 import (
 	"context"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/memharness/memharness/accounting"
@@ -124,6 +125,9 @@ func Execute(ctx context.Context, o Options) (Result, error) {
 	for i, m := range o.Methods {
 		names[i] = m.Name()
 	}
+	// Methods that hold processes (an MCP server per user) stop them when
+	// the run ends, however it ends.
+	defer closeMethods(o.Methods)
 	var run *Run
 	var plan Plan
 	st, man, err := runstore.Begin(o.Dir, runstore.Opening{
@@ -201,6 +205,15 @@ func Execute(ctx context.Context, o Options) (Result, error) {
 	}
 	res.Samples = st.Samples()
 	return res, nil
+}
+
+// closeMethods closes the methods that hold resources (io.Closer).
+func closeMethods(ms []predict.Method) {
+	for _, m := range ms {
+		if c, ok := m.(io.Closer); ok {
+			_ = c.Close()
+		}
+	}
 }
 
 func call(f func(string), s string) {

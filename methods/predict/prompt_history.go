@@ -46,6 +46,13 @@ func (p *Prompts) RecordCost(c tokens.Counter, e behavior.Event) (int, error) {
 	return n, nil
 }
 
+// Record renders one record without its number, as a memory that keeps
+// records one by one stores it (no trailing newline).
+func (p *Prompts) Record(e behavior.Event) (string, error) {
+	s, err := p.renderRecord(newRecord(0, e))
+	return strings.TrimRight(s, "\n"), err
+}
+
 // Records renders events as numbered records 1..n joined by a newline.
 func (p *Prompts) Records(events []behavior.Event) (string, error) {
 	if fast := p.compiled(); fast != nil {
