@@ -66,6 +66,15 @@ func keysDoc(t *testing.T) string {
 	for _, e := range registry.Default().Entries() {
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", e.Kind, "`"+strings.Join(e.Keys, "`, `")+"`", e.About)
 	}
+	// The own keys of the kinds that take some, written in the method's
+	// block beside the common ones.
+	for _, e := range registry.Default().Entries() {
+		if e.Options == nil {
+			continue
+		}
+		fmt.Fprintf(&b, "\n### Own keys of kind %s\n\n| key | value | meaning |\n| :--- | :--- | :--- |\n", e.Kind)
+		d.walk(&b, reflect.TypeOf(e.Options), "methods[]")
+	}
 
 	writeSamplingDoc(&b)
 

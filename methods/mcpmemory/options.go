@@ -25,36 +25,51 @@ type Options struct {
 // Server is a stdio command started per (method, user), or the URL of a
 // running streamable-HTTP server shared by every user.
 type Server struct {
-	// Command is the program and its arguments ({user}, {state_dir} may
-	// appear); Dir its working directory (default: the current one).
+	// Command is the stdio server's program and arguments, started once per
+	// (method, user); {user} and {state_dir} (a fresh folder of that user's
+	// server, removed when it stops) may appear.
 	Command []string `yaml:"command,omitempty"`
-	Dir     string   `yaml:"dir,omitempty"`
-	// Env are variables set in the child's environment ({user},
-	// {state_dir} may appear in values). The child gets no other variable
-	// of ours but PassEnv's names and PATH; HOME and TMPDIR are its state
-	// folder.
+	// Dir is the command's working directory (default: the current one);
+	// {user} and {state_dir} may appear.
+	Dir string `yaml:"dir,omitempty"`
+	// Env are variables set in the child's environment ({user} and
+	// {state_dir} may appear in values, e.g. MEMORY_FILE_PATH:
+	// "{state_dir}/memory.jsonl"). The child gets no other variable of ours
+	// but PATH and pass_env's; HOME and TMPDIR are its state folder.
 	Env map[string]string `yaml:"env,omitempty"`
 	// PassEnv names variables copied from our environment. Names that look
 	// like credentials (*_KEY, *_TOKEN, *_SECRET, *PASSWORD*) are refused:
 	// a child never sees the user's API keys.
 	PassEnv []string `yaml:"pass_env,omitempty"`
-	// URL is a streamable-HTTP MCP endpoint, instead of Command.
+	// URL is a running streamable-HTTP MCP server shared by every user,
+	// instead of command; the write and search arguments must then carry
+	// {user}, the only thing that keeps users apart.
 	URL string `yaml:"url,omitempty"`
-	// CallTimeout bounds one tool call (default 30s), StartTimeout the
-	// start and handshake (default 60s): Go durations such as "45s".
-	CallTimeout  string `yaml:"call_timeout,omitempty"`
+	// CallTimeout bounds one tool call (a Go duration, default 30s); a call
+	// past it fails its sample and the server is stopped.
+	CallTimeout string `yaml:"call_timeout,omitempty"`
+	// StartTimeout bounds a server's start and handshake (default 60s).
 	StartTimeout string `yaml:"start_timeout,omitempty"`
 }
 
 // ToolCall names a tool and the template of its arguments.
 type ToolCall struct {
-	Tool      string         `yaml:"tool"`
+	// Tool is the tool's name as the server lists it.
+	Tool string `yaml:"tool"`
+	// Arguments is the tool's arguments as YAML; in strings, {user},
+	// {text} (one rendered record), {index} (its number, from 1), {scene}
+	// and {time} stand for the record's values ({{ and }}: literal braces).
+	// A string that is one placeholder alone takes the value's JSON type.
 	Arguments map[string]any `yaml:"arguments"`
 }
 
 // SearchCall is the search tool's call and how its result becomes memories.
 type SearchCall struct {
-	Tool      string         `yaml:"tool"`
+	// Tool is the tool's name as the server lists it.
+	Tool string `yaml:"tool"`
+	// Arguments is the tool's arguments as YAML; in strings, {user},
+	// {query} (the target's scene and details), {scene} and {k} (top_k)
+	// stand for the question's values.
 	Arguments map[string]any `yaml:"arguments"`
 	// Results is a path into the result's JSON ("entities[*].observations[*]"):
 	// the structured content when the server sends one, else its text
