@@ -321,3 +321,25 @@ func waitGone(t *testing.T, pid int) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// A server whose starting context ended (a plan's probe, say) is not
+// handed out again: the next call starts a fresh one and rebuilds it.
+func TestMCPServerOfAnEndedContextIsReplaced(t *testing.T) {
+	m := newMethod(t, fakeSpec(t, "ok", ""))
+	env, _ := testEnv(t)
+	us := userSet("lou", 4)
+	ctx, cancel := context.WithCancel(context.Background())
+	if _, err := m.PrepareUser(ctx, env, us); err != nil {
+		t.Fatal(err)
+	}
+	pid := m.live["lou"].srv.cmd.Process.Pid
+	cancel()
+	waitGone(t, pid)
+	out, err := m.Predict(context.Background(), env, predict.Memory{}, us.Instances[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.Prompt, "video item 2 of lou") {
+		t.Errorf("the replacement server was not rebuilt from the history")
+	}
+}

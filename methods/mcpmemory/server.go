@@ -188,6 +188,10 @@ func (e *ServerError) Unwrap() error { return e.err }
 // removes its state folder. Safe to call more than once.
 func (s *server) close() {
 	s.closeOnce.Do(func() {
+		// A closed server is never handed out again: the next use of its
+		// user starts a fresh one (the run's context that started it may end
+		// before the method's use of it does, as a plan's does).
+		s.dead.Store(true)
 		if s.stopWatch != nil {
 			s.stopWatch()
 		}
