@@ -3,7 +3,6 @@ package behaviorrun
 import (
 	"context"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/memharness/memharness/accounting"
@@ -127,7 +126,7 @@ func Execute(ctx context.Context, o Options) (Result, error) {
 	}
 	// Methods that hold processes (an MCP server per user) stop them when
 	// the run ends, however it ends.
-	defer closeMethods(o.Methods)
+	defer predict.CloseMethods(o.Methods)
 	var run *Run
 	var plan Plan
 	st, man, err := runstore.Begin(o.Dir, runstore.Opening{
@@ -205,15 +204,6 @@ func Execute(ctx context.Context, o Options) (Result, error) {
 	}
 	res.Samples = st.Samples()
 	return res, nil
-}
-
-// closeMethods closes the methods that hold resources (io.Closer).
-func closeMethods(ms []predict.Method) {
-	for _, m := range ms {
-		if c, ok := m.(io.Closer); ok {
-			_ = c.Close()
-		}
-	}
 }
 
 func call(f func(string), s string) {

@@ -72,6 +72,8 @@ func startServer(ctx context.Context, c compiled, method, user string) (*server,
 	s := &server{method: method, user: user, stderr: newTail(40, 8192), callTimeout: c.callTimeout}
 	var transport mcp.Transport
 	if c.Server.URL != "" {
+		// No reconnection attempts: a server that went away fails the
+		// call now, with its error, rather than after a series of retries.
 		transport = &mcp.StreamableClientTransport{Endpoint: c.Server.URL, MaxRetries: -1}
 	} else {
 		dir, err := os.MkdirTemp("", "memharness-mcp-")

@@ -106,6 +106,11 @@ func TestMCPServerMemoryFromNPM(t *testing.T) {
 		t.Fatalf("%d server_memory samples, %d with retrieved memories; want both above 0\n%s", samples, withMemory, console.String())
 	}
 
+	// No server outlives the run.
+	if left := serversRunning(t); len(left) > 0 {
+		t.Errorf("memory servers still running after the run: %v", left)
+	}
+
 	// Each user's memory record names the server and what was written.
 	for u := range users {
 		b, err := os.ReadFile(filepath.Join(dir, "memory", "server_memory", u+".json"))
@@ -210,4 +215,19 @@ func TestMCPExampleConfigLoads(t *testing.T) {
 	if _, err := config.Load(filepath.Join(repoRoot(t), "configs", "examples", "mcp_server_memory.yaml"), nil); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// serversRunning lists the processes running the npm memory server (from
+// /proc; none where there is no /proc).
+func serversRunning(t *testing.T) []string {
+	t.Helper()
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	var out []string
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err == nil && strings.Contains(string(b), "server-memory/dist/index.js") {
+			out = append(out, filepath.Base(filepath.Dir(p))+": "+strings.ReplaceAll(string(b), "\x00", " "))
+		}
+	}
+	return out
 }
