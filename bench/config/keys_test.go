@@ -80,6 +80,15 @@ func keysDoc(t *testing.T) string {
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", e.Kind, keys, e.About)
 	}
+	// The own keys of the kinds that take some, written in the method's
+	// block beside the common ones.
+	for _, e := range registry.Default().Entries() {
+		if e.Options == nil {
+			continue
+		}
+		fmt.Fprintf(&b, "\n### Own keys of kind %s\n\n| key | value | meaning |\n| :--- | :--- | :--- |\n", e.Kind)
+		d.walk(&b, reflect.TypeOf(e.Options), "methods[]")
+	}
 
 	writeSamplingDoc(&b)
 

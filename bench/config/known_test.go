@@ -52,9 +52,9 @@ lifelong:
 	}{
 		{"registered prediction kind", strings.ReplaceAll(predictCfg, "KIND", "notes"), withNotes, ""},
 		{"built-ins only", strings.ReplaceAll(predictCfg, "KIND", "notes"), Known{},
-			`k.yaml:6: methods[0].kind: unknown method kind "notes" (want external, long_context, mem0, memos, pramem, proex, rag, summary, truncation)`},
+			`k.yaml:6: methods[0].kind: unknown method kind "notes" (want external, long_context, mcp_memory, mem0, memos, pramem, proex, rag, summary, truncation)`},
 		{"typo lists the registered kind", strings.ReplaceAll(predictCfg, "KIND", "notse"), withNotes,
-			`k.yaml:6: methods[0].kind: unknown method kind "notse" (want external, long_context, mem0, memos, notes, pramem, proex, rag, summary, truncation)`},
+			`k.yaml:6: methods[0].kind: unknown method kind "notse" (want external, long_context, mcp_memory, mem0, memos, notes, pramem, proex, rag, summary, truncation)`},
 		{"a kind's own option", strings.ReplaceAll(predictCfg, "kind: KIND", "kind: notes, keep: 20"), withNotes, ""},
 		{"a kind's own option misspelt", strings.ReplaceAll(predictCfg, "kind: KIND", "kind: notes, kep: 20"), withNotes,
 			`k.yaml:6: unknown field "kep" in methods[0] (did you mean "keep"?)`},

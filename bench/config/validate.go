@@ -406,6 +406,15 @@ func validateMethods(v *validator, ms []predict.Spec, reg *registry.Registry) {
 				v.add(at(k), "unknown field (kind %q takes no options of its own)", m.Kind)
 			}
 		}
+		if known && e.Check != nil {
+			for _, fe := range e.Check(m) {
+				path := fmt.Sprintf("methods[%d]", i)
+				if fe.Field != "" {
+					path = at(fe.Field)
+				}
+				v.add(path, "%s", fe.Msg)
+			}
+		}
 		if m.Name == "" {
 			v.add(at("name"), "a method needs a name or a kind")
 		} else if !safeName(m.Name) {

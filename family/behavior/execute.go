@@ -103,7 +103,7 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 		}
 		methods[i] = m
 	}
-	defer closeMethods(methods)
+	defer predict.CloseMethods(methods)
 	texts, err := predict.LoadNamedPrompts(cfg.Prompt.Language, cfg.Prompt.Templates)
 	if err != nil {
 		return res, err

@@ -2,7 +2,6 @@ package behavior
 
 import (
 	"context"
-	"io"
 
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/methods/external"
@@ -28,13 +27,4 @@ func startExternal(ctx context.Context, methods []predict.Method, dir string, cf
 		out = append(out, d)
 	}
 	return out, nil
-}
-
-// closeMethods ends what the methods hold open (external methods' children).
-func closeMethods(methods []predict.Method) {
-	for _, m := range methods {
-		if c, ok := m.(io.Closer); ok {
-			_ = c.Close()
-		}
-	}
 }

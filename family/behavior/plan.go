@@ -36,7 +36,9 @@ func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, o
 		}
 		methods[i] = m
 	}
-	defer closeMethods(methods) // the rehearsal's external children end with it
+	// The plan's methods are its own (the run builds others): a method
+	// that started processes to rehearse its memory stops them here.
+	defer predict.CloseMethods(methods)
 	texts, err := predict.LoadNamedPrompts(cfg.Prompt.Language, cfg.Prompt.Templates)
 	if err != nil {
 		return planner.Plan{}, err

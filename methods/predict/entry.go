@@ -50,7 +50,16 @@ type Entry struct {
 	// such method): the reports set a run's method beside the paper's row
 	// through it.
 	Paper []kinds.PaperRow
+	// Check, when set, checks the kind's own options beyond their types
+	// (templates, paths, combinations) when the config loads; each problem
+	// names its field relative to the method's block, so the config
+	// places it at file:line.
+	Check func(Spec) []FieldError
 }
+
+// FieldError is one problem Entry.Check found: Field is a path in the
+// method's block ("write.arguments.name"; empty: the block itself).
+type FieldError struct{ Field, Msg string }
 
 // Purpose is one call purpose a kind sends and its default request
 // settings under each prompts setting (llm.Purpose, shared with the agent
