@@ -76,7 +76,7 @@ func Write(runDir string, opts Options) (render.Artefacts, error) {
 		return render.Artefacts{}, fmt.Errorf("report: need iters >= 1 and 0 < level < 1, got %d and %v", opts.Iters, opts.Level)
 	}
 	if lifemem.HasResults(runDir) { // LifeMem's lifelong protocol keeps its own results (no samples.jsonl)
-		return lifemem.Write(runDir, opts.Envs)
+		return lifemem.WriteWith(runDir, opts.Envs, lifemem.Options{Iters: opts.Iters, Level: opts.Level, Seed: opts.Seed})
 	}
 	r, err := loadRun(runDir, opts)
 	if err != nil {

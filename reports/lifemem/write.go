@@ -23,19 +23,32 @@ import (
 // (costs) when costs were recorded, the cluster statistics a method wrote,
 // Table 8 (sensitivity) when the run holds several LifeMem settings, the
 // paper's surviving numbers beside ours, and index.md. kinds are the
-// environments' registry entries, which name and group them.
+// environments' registry entries, which name and group them. Intervals use
+// the default Options.
 func Write(runDir string, kinds []envs.Entry) (render.Artefacts, error) {
+	return WriteWith(runDir, kinds, Options{})
+}
+
+// WriteWith is Write with the intervals' resamples, level and seed given.
+// Table 2 carries bootstrap intervals over the test tasks, and every method
+// is compared with ReAct on the same tasks (lifemem_paired.*).
+func WriteWith(runDir string, kinds []envs.Entry, opts Options) (render.Artefacts, error) {
+	opts = opts.withDefaults()
+	if opts.Iters < 1 || !(opts.Level > 0 && opts.Level < 1) {
+		return render.Artefacts{}, fmt.Errorf("lifemem report: need iters >= 1 and 0 < level < 1, got %d and %v", opts.Iters, opts.Level)
+	}
 	r, err := loadLifeMem(runDir)
 	if err != nil {
 		return render.Artefacts{}, fmt.Errorf("lifemem report %s: %w", runDir, err)
 	}
 	r.kinds = kinds
+	r.opts = opts
 	out := render.Artefacts{Dir: filepath.Join(runDir, render.ReportDir)}
 	if err := os.MkdirAll(out.Dir, 0o755); err != nil {
 		return render.Artefacts{}, fmt.Errorf("lifemem report: %w", err)
 	}
 	for _, step := range []func(string) ([]render.Artefact, error){
-		r.writeTable2, r.writeMatrices, r.writeTransfer, r.writeOOD, r.writeCosts,
+		r.writeTable2, r.writePaired, r.writeMatrices, r.writeTransfer, r.writeOOD, r.writeCosts,
 		r.writeClusters, r.writeSensitivity, r.writeVsPaper,
 	} {
 		arts, err := step(out.Dir)
@@ -210,17 +223,39 @@ func (r *lmRun) writeTable2(dir string) ([]render.Artefact, error) {
 	var rows [][]string
 	var notes []string
 	partial := map[string]bool{}
+	ci := render.Table{
+		Title:          "Table 2 with intervals — " + r.title(),
+		Columns:        []string{"Method", "Scenario", "OP [CI]", "BwT [CI]", "test tasks (OP/BwT)"},
+		Caption:        "LifeMem Table 2 with bootstrap intervals over the test tasks.",
+		Source:         r.texSource(),
+		StackIntervals: true,
+	}
 	for _, m := range r.methods {
 		op := metrics.CategoryMeans(metrics.FinalScores(m.Matrix), categories)
 		bwt := metrics.CategoryMeans(metrics.RelativeChanges(m.Matrix), categories)
+		g := r.taskGrid(m)
+		ivs, err := r.table2Intervals(g, categories)
+		if err != nil {
+			return nil, fmt.Errorf("table 2 intervals of %s: %w", m.Spec.Name, err)
+		}
+		if g.noCI != nil {
+			notes = append(notes, fmt.Sprintf("%s: no intervals: %v.", m.Spec.Name, g.noCI))
+		}
 		line := []string{lmMethodLabel(m)}
 		for k := range op {
 			line = append(line, lmF2(op[k].Value), lmF2(bwt[k].Value))
+			envs := lmCategoryEnvs(categories, k)
+			opTasks, bwtTasks := lmTasksBehind(g.ts, envs, false), lmTasksBehind(g.ts, envs, true)
+			opIv, bwtIv := ivs[2*k], ivs[2*k+1]
 			for _, row := range [][]string{
-				{m.Spec.Name, m.Spec.Kind, op[k].Name, "op", lmCSVNum(op[k].Value), strconv.Itoa(op[k].Envs), render.UnitPercent},
-				{m.Spec.Name, m.Spec.Kind, bwt[k].Name, "bwt_percent", lmCSVNum(bwt[k].Value), strconv.Itoa(bwt[k].Envs), render.UnitPercent},
+				{m.Spec.Name, m.Spec.Kind, op[k].Name, "op", lmCSVNum(op[k].Value), strconv.Itoa(op[k].Envs), lmCSVNum(opIv.Lo), lmCSVNum(opIv.Hi), strconv.Itoa(opTasks), render.UnitPercent},
+				{m.Spec.Name, m.Spec.Kind, bwt[k].Name, "bwt_percent", lmCSVNum(bwt[k].Value), strconv.Itoa(bwt[k].Envs), lmCSVNum(bwtIv.Lo), lmCSVNum(bwtIv.Hi), strconv.Itoa(bwtTasks), render.UnitPercent},
 			} {
 				rows = append(rows, row)
+			}
+			if !math.IsNaN(op[k].Value) {
+				ci.Rows = append(ci.Rows, []string{lmMethodLabel(m), op[k].Name, lmInterval(op[k].Value, opIv.Lo, opIv.Hi),
+					lmInterval(bwt[k].Value, bwtIv.Lo, bwtIv.Hi), lmFewTasks(opTasks) + " / " + lmFewTasks(bwtTasks)})
 			}
 		}
 		for k, c := range categories {
@@ -262,9 +297,16 @@ func (r *lmRun) writeTable2(dir string) ([]render.Artefact, error) {
 	if len(partials) > 0 {
 		t.TeXNotes = append(t.TeXNotes, "Averaged over the environments this run has: "+strings.Join(partials, ", ")+".")
 	}
+	ci.Notes = []string{
+		"Intervals: " + r.opts.ciWords() + "; no interval where a method's cells do not allow one (see the notes above).",
+		"Test tasks: how many test tasks the OP value and the BwT value rest on (BwT leaves out the stream's last environment).",
+		r.opts.fewTasksNote(),
+	}
+	ci.TeXNotes = []string{"Intervals: " + r.opts.ciWords() + ". " + r.opts.fewTasksNote()}
 	d := lmDoc{
-		base: "lifemem_table2", what: "LifeMem Table 2: OP and BwT by scenario", tables: []render.Table{t},
-		header: []string{"method", "kind", "category", "metric", "value", "envs", "unit"}, rows: rows,
+		base: "lifemem_table2", what: "LifeMem Table 2: OP and BwT by scenario", tables: []render.Table{t, ci},
+		header: []string{"method", "kind", "category", "metric", "value", "envs", "ci_low", "ci_high", "tasks", "unit"}, rows: rows,
+		csvDesc: "Table 2 in tidy long format (method, category, metric, value, envs, ci_low, ci_high over " + strconv.Itoa(r.opts.Iters) + " task resamples, tasks, unit)",
 	}
 	return d.write(dir)
 }
