@@ -274,7 +274,7 @@ func (r *lmRun) writePaired(dir string) ([]render.Artefact, error) {
 			rows = append(rows, pr.csvRows(m, base.Spec.Name)...)
 		}
 	}
-	if len(rows) == 0 {
+	if len(rows) == 0 && len(notes) == 0 {
 		return nil, nil
 	}
 	t.Notes = append([]string{
