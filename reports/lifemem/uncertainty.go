@@ -216,6 +216,9 @@ func (r *lmRun) writePaired(dir string) ([]render.Artefact, error) {
 		Source:         r.texSource(),
 		StackIntervals: true,
 		TeXColDecimals: map[int]int{6: 3},
+		// Short heads keep the table within one column; the notes say what
+		// each is.
+		SubColumns: []string{"Method", "Scenario", "ΔOP", "ΔBwT", "ΔSuccess", "W/L", "p", "Tasks"},
 	}
 	header := []string{"method", "kind", "baseline", "category", "metric", "value", "ci_low", "ci_high", "p_value", "won", "lost", "tasks", "unit"}
 	var rows [][]string
@@ -284,7 +287,7 @@ func (r *lmRun) writePaired(dir string) ([]render.Artefact, error) {
 		r.opts.fewTasksNote(),
 	}, notes...)
 	t.TeXNotes = append([]string{
-		"Differences to " + base.Spec.Name + " on the same test tasks; " + ci + ". p: exact McNemar test on final-stage task success. " + r.opts.fewTasksNote(),
+		"Differences to " + base.Spec.Name + " on the same test tasks (ΔSuccess: final-stage share of tasks at full score, in points; W/L: tasks only the method / only " + base.Spec.Name + " solved); " + ci + ". p: exact McNemar test on final-stage task success. " + r.opts.fewTasksNote(),
 	}, render.CondenseNotes(notes)...)
 	d := lmDoc{
 		base: "lifemem_paired", what: "LifeMem paired comparison with " + base.Spec.Name, tables: []render.Table{t},
