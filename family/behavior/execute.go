@@ -129,6 +129,7 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	}
 	prompts.stamp(&man, cfg, back.Tokenizer)
 	back.StampEmbedder(&man, retrievesByEmbedding(cfg.Methods), env.Err)
+	back.StampSeeds(&man, env.Err)
 
 	var failed atomic.Int64
 	var bar *progress.Reporter
