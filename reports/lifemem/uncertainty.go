@@ -308,7 +308,7 @@ func (pr lmPairedRow) mdRow(method string) []string {
 	wl, p := "–", "–"
 	if pr.mcnemar != nil {
 		wl = fmt.Sprintf("%d/%d", pr.mcnemar.B, pr.mcnemar.C)
-		p = strconv.FormatFloat(pr.mcnemar.PExact, 'f', 4, 64)
+		p = lmP(pr.mcnemar.PExact)
 	}
 	return []string{method, pr.category, lmInterval(pr.op.Point, pr.op.Lo, pr.op.Hi), lmInterval(pr.bwt.Point, pr.bwt.Lo, pr.bwt.Hi),
 		lmInterval(pr.succ.Point, pr.succ.Lo, pr.succ.Hi), wl, p, lmFewTasks(pr.tasks)}
@@ -342,4 +342,13 @@ func (r *lmRun) table2Intervals(g lmTaskGrid, categories []metrics.Category) ([]
 		out[k] = metrics.Interval{Lo: math.NaN(), Hi: math.NaN()}
 	}
 	return out, nil
+}
+
+// lmP formats a p-value with four decimals, or as "< 0.0001" below that
+// (four zeros would read as an impossible p of 0).
+func lmP(p float64) string {
+	if p < 0.0001 {
+		return "< 0.0001"
+	}
+	return strconv.FormatFloat(p, 'f', 4, 64)
 }

@@ -212,3 +212,11 @@ func TestPairedNeedsTheSameTasks(t *testing.T) {
 		t.Errorf("lifemem_paired.md does not say why there is no comparison (%v):\n%s", err, md)
 	}
 }
+
+func TestLMP(t *testing.T) {
+	for p, want := range map[float64]string{0.0625: "0.0625", 1: "1.0000", 3.0517578125e-05: "< 0.0001", 0.0001: "0.0001"} {
+		if got := lmP(p); got != want {
+			t.Errorf("lmP(%v) = %q, want %q", p, got, want)
+		}
+	}
+}
