@@ -230,6 +230,7 @@ func (r *lmRun) writeTable2(dir string) ([]render.Artefact, error) {
 		Source:         r.texSource(),
 		StackIntervals: true,
 	}
+	var ivNotes []string // what qualifies an interval (resamples dropped)
 	for _, m := range r.methods {
 		op := metrics.CategoryMeans(metrics.FinalScores(m.Matrix), categories)
 		bwt := metrics.CategoryMeans(metrics.RelativeChanges(m.Matrix), categories)
@@ -256,6 +257,16 @@ func (r *lmRun) writeTable2(dir string) ([]render.Artefact, error) {
 			if !math.IsNaN(op[k].Value) {
 				ci.Rows = append(ci.Rows, []string{lmMethodLabel(m), op[k].Name, lmInterval(op[k].Value, opIv.Lo, opIv.Hi),
 					lmInterval(bwt[k].Value, bwtIv.Lo, bwtIv.Hi), lmFewTasks(opTasks) + " / " + lmFewTasks(bwtTasks)})
+			}
+			for _, v := range []struct {
+				metric string
+				value  float64
+				iv     metrics.Interval
+			}{{"OP", op[k].Value, opIv}, {"BwT", bwt[k].Value, bwtIv}} {
+				// An undefined value has no interval to qualify.
+				if !math.IsNaN(v.value) && len(v.iv.Warnings) > 0 {
+					ivNotes = append(ivNotes, fmt.Sprintf("%s, %s %s: %v.", m.Spec.Name, op[k].Name, v.metric, v.iv.Warnings[0]))
+				}
 			}
 		}
 		for k, c := range categories {
@@ -302,6 +313,7 @@ func (r *lmRun) writeTable2(dir string) ([]render.Artefact, error) {
 		"Test tasks: how many test tasks the OP value and the BwT value rest on (BwT leaves out the stream's last environment).",
 		r.opts.fewTasksNote(),
 	}
+	ci.Notes = append(ci.Notes, ivNotes...)
 	ci.TeXNotes = []string{"Intervals: " + r.opts.ciWords() + ". " + r.opts.fewTasksNote()}
 	d := lmDoc{
 		base: "lifemem_table2", what: "LifeMem Table 2: OP and BwT by scenario", tables: []render.Table{t, ci},
