@@ -352,3 +352,67 @@ func lmP(p float64) string {
 	}
 	return strconv.FormatFloat(p, 'f', 4, 64)
 }
+
+// lmTable2Fig collects Table 2's values and intervals for its figure: one
+// panel for OP and one for BwT, a group per scenario (and Avg), a series
+// per method.
+type lmTable2Fig struct {
+	groups   []string
+	op, bwt  []render.BarSeries
+	anyCI    bool
+	haveCats bool
+}
+
+func (f *lmTable2Fig) add(method string, op, bwt []metrics.CategoryScore, ivs []metrics.Interval, withCI bool) {
+	if !f.haveCats {
+		for _, c := range op {
+			f.groups = append(f.groups, c.Name)
+		}
+		f.haveCats = true
+	}
+	so, sb := render.BarSeries{Name: method}, render.BarSeries{Name: method}
+	for k := range op {
+		so.Values, sb.Values = append(so.Values, op[k].Value), append(sb.Values, bwt[k].Value)
+		so.Lo, so.Hi = append(so.Lo, ivs[2*k].Lo), append(so.Hi, ivs[2*k].Hi)
+		sb.Lo, sb.Hi = append(sb.Lo, ivs[2*k+1].Lo), append(sb.Hi, ivs[2*k+1].Hi)
+	}
+	f.op, f.bwt = append(f.op, so), append(f.bwt, sb)
+	f.anyCI = f.anyCI || withCI
+}
+
+// draw keeps the scenarios some method has a value for.
+func (f *lmTable2Fig) draw(caption string, o Options) (render.FigFiles, error) {
+	var keep []int
+	for k := range f.groups {
+		for _, s := range f.op {
+			if !math.IsNaN(s.Values[k]) {
+				keep = append(keep, k)
+				break
+			}
+		}
+	}
+	pick := func(series []render.BarSeries) []render.BarSeries {
+		out := make([]render.BarSeries, len(series))
+		for i, s := range series {
+			out[i] = render.BarSeries{Name: s.Name}
+			for _, k := range keep {
+				out[i].Values = append(out[i].Values, s.Values[k])
+				out[i].Lo, out[i].Hi = append(out[i].Lo, s.Lo[k]), append(out[i].Hi, s.Hi[k])
+			}
+		}
+		return out
+	}
+	var groups []string
+	for _, k := range keep {
+		groups = append(groups, f.groups[k])
+	}
+	panels := []render.BarPanel{
+		{Title: "OP", YLabel: "OP (%)", Groups: groups, Series: pick(f.op), Dots: true},
+		{Title: "BwT", YLabel: "BwT (%)", Groups: groups, Series: pick(f.bwt), Dots: true},
+	}
+	spec := render.FigSpec{Title: "OP and BwT by scenario, with intervals", Width: render.TwoColumn,
+		Caption: "LifeMem Table 2 as points · " + caption,
+		Notes: []string{fmt.Sprintf("Error bars: %s %% bootstrap intervals over each environment's test tasks, %d resamples; a point without a bar has a zero-width interval or none (lifemem_table2.md says which). Every value rests on the few test tasks lifemem_table2.md counts.",
+			strconv.FormatFloat(100*o.Level, 'f', -1, 64), o.Iters)}}
+	return render.BarFigure(spec, panels, 1, false)
+}

@@ -186,6 +186,9 @@ func TestTable2IntervalsAndPaired(t *testing.T) {
 			t.Errorf("lifemem_paired.md lacks %q:\n%s", want, md)
 		}
 	}
+	if _, err := os.Stat(filepath.Join(arts.Dir, "lifemem_table2.png")); err != nil {
+		t.Errorf("no figure of Table 2 with intervals: %v", err)
+	}
 	t2md, _ := os.ReadFile(filepath.Join(arts.Dir, "lifemem_table2.md"))
 	if !strings.Contains(string(t2md), "| react | Avg | 25.00 [") || !strings.Contains(string(t2md), "2000 resamples") {
 		t.Errorf("lifemem_table2.md lacks the interval table:\n%s", t2md)

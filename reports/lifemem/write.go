@@ -231,6 +231,7 @@ func (r *lmRun) writeTable2(dir string) ([]render.Artefact, error) {
 		StackIntervals: true,
 	}
 	var ivNotes []string // what qualifies an interval (resamples dropped)
+	var fig lmTable2Fig
 	for _, m := range r.methods {
 		op := metrics.CategoryMeans(metrics.FinalScores(m.Matrix), categories)
 		bwt := metrics.CategoryMeans(metrics.RelativeChanges(m.Matrix), categories)
@@ -242,6 +243,7 @@ func (r *lmRun) writeTable2(dir string) ([]render.Artefact, error) {
 		if g.noCI != nil {
 			notes = append(notes, fmt.Sprintf("%s: no intervals: %v.", m.Spec.Name, g.noCI))
 		}
+		fig.add(lmMethodLabel(m), op, bwt, ivs, g.noCI == nil)
 		line := []string{lmMethodLabel(m)}
 		for k := range op {
 			line = append(line, lmF2(op[k].Value), lmF2(bwt[k].Value))
@@ -315,8 +317,16 @@ func (r *lmRun) writeTable2(dir string) ([]render.Artefact, error) {
 	}
 	ci.Notes = append(ci.Notes, ivNotes...)
 	ci.TeXNotes = []string{"Intervals: " + r.opts.ciWords() + ". " + r.opts.fewTasksNote()}
+	var pngs []lmPNG
+	if fig.anyCI {
+		f, err := fig.draw(r.caption(), r.opts)
+		if err != nil {
+			return nil, err
+		}
+		pngs = append(pngs, lmPNG{name: "lifemem_table2", desc: "Table 2's OP and BwT per scenario with their bootstrap intervals", fig: f})
+	}
 	d := lmDoc{
-		base: "lifemem_table2", what: "LifeMem Table 2: OP and BwT by scenario", tables: []render.Table{t, ci},
+		base: "lifemem_table2", what: "LifeMem Table 2: OP and BwT by scenario", tables: []render.Table{t, ci}, pngs: pngs,
 		header: []string{"method", "kind", "category", "metric", "value", "envs", "ci_low", "ci_high", "tasks", "unit"}, rows: rows,
 		csvDesc: "Table 2 in tidy long format (method, category, metric, value, envs, ci_low, ci_high over " + strconv.Itoa(r.opts.Iters) + " task resamples, tasks, unit)",
 	}
