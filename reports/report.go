@@ -76,7 +76,7 @@ func Write(runDir string, opts Options) (render.Artefacts, error) {
 		return render.Artefacts{}, fmt.Errorf("report: need iters >= 1 and 0 < level < 1, got %d and %v", so.Iters, so.Level)
 	}
 	if lifemem.HasResults(runDir) { // LifeMem's lifelong protocol keeps its own results (no samples.jsonl)
-		return lifemem.Write(runDir, opts.Envs, opts.PaperRows)
+		return lifemem.WriteWith(runDir, opts.Envs, opts.PaperRows, lifemem.Options{Iters: opts.Iters, Level: opts.Level, Seed: opts.Seed})
 	}
 	sc, err := scored.Load(runDir, so)
 	if err != nil {

@@ -125,6 +125,11 @@ type Manifest struct {
 	// set when a real backbone retrieved with the hash embedder.
 	Embedder        string `json:"embedder,omitempty"`
 	EmbedderWarning string `json:"embedder_warning,omitempty"`
+	// SeedNote says what is known of how the backbone's endpoints treat a
+	// request's seed when they are known not to sample reproducibly from it
+	// (llm.SeedNote); empty when nothing is known against them (the sim
+	// backbone is deterministic). Each call's seed is in its call record.
+	SeedNote string `json:"seed_note,omitempty"`
 	// Tokenizer counts the history windows' tokens: "approx" (the
 	// release's character estimate) or "tokenizer.json <sha256>".
 	Tokenizer string     `json:"tokenizer,omitempty"`

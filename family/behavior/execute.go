@@ -133,6 +133,7 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 		return res, err
 	}
 	back.StampEmbedder(&man, retrievesByEmbedding(cfg.Methods), env.Err)
+	back.StampSeeds(&man, env.Err)
 
 	var failed atomic.Int64
 	var bar *progress.Reporter

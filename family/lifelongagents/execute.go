@@ -120,6 +120,7 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 		e, err := env.Kinds.AgentKinds().Lookup(m.Kind)
 		return err != nil || !e.NoEmbedder
 	}), env.Err)
+	back.StampSeeds(&man, env.Err)
 	ran := lc
 	ran.Envs = streamEnvs
 	opts := lifelong.ExecuteOptions{

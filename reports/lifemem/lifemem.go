@@ -71,6 +71,8 @@ type lmRun struct {
 	// manifest is the bench manifest beside the lifelong results (zero when
 	// absent): harness version and data warnings.
 	manifest runrecord.Manifest
+	// opts are the intervals' settings.
+	opts Options
 }
 
 // loadLifeMem reads a run's lifelong results. Methods are listed in the

@@ -51,10 +51,11 @@ func (s *Summary) TeXSource() string {
 	return runinfo.TeXSource(m.Backbone, m.Model, m.PromptsLabel(), m.DataSource, warn)
 }
 
-// MdDoc and TeXDoc are a Markdown or LaTeX document of tables under the
-// run's title.
+// MdDoc is a Markdown report: the run's title (its provenance) as the
+// heading, once, and the tables under it with headings that leave it out.
+// TeXDoc is the LaTeX document of the tables under the run's title.
 func (s *Summary) MdDoc(parts ...string) string {
-	return "# " + render.MdCell(s.Title()) + "\n\n" + strings.Join(parts, "")
+	return "# " + render.MdCell(s.Title()) + "\n\n" + render.UnderProvenance(strings.Join(parts, ""), s.Title())
 }
 
 func (s *Summary) TeXDoc(parts ...string) string { return render.TeXFile(s.Title(), parts...) }
