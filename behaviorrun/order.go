@@ -23,7 +23,10 @@ import (
 // holds the shared prompt when they start. The others are also held back
 // until the first one is answered: after[i] is the question that question
 // i waits for (-1: none), so a follower never computes the shared prompt
-// alongside its leader, whatever the concurrency and the cache size.
+// alongside its leader, whatever the concurrency and the cache size. The
+// leaders themselves wait for the very first question: every prompt
+// starts with the same instructions, which one call then puts in the
+// cache for all (one call's time, once per run).
 func IssueOrder(users []string, records []int, methods []string, workers int, classes map[string]string) (order, after []int) {
 	cls := make([]string, len(methods))
 	for i, m := range methods {
@@ -44,7 +47,10 @@ func IssueOrder(users []string, records []int, methods []string, workers int, cl
 		g := group{users[i], cls[i], records[i]}
 		l, ok := leaders[g]
 		if !ok {
-			leaders[g], l = i, -1
+			leaders[g], l = i, order[0]
+			if i == order[0] {
+				l = -1
+			}
 		}
 		after[i] = l
 	}
