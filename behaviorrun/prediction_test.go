@@ -177,3 +177,31 @@ func TestMemoryEmpty(t *testing.T) {
 		}
 	}
 }
+
+func TestIssueOrderHoldsFollowersForTheirLeader(t *testing.T) {
+	// One user, two records; truncation and RAG share a prefix class, the
+	// long-context method is its own.
+	users := []string{"u", "u", "u", "u", "u", "u"}
+	records := []int{1, 2, 1, 2, 1, 2}
+	methods := []string{"truncation", "truncation", "rag", "rag", "long", "long"}
+	classes := map[string]string{"truncation": "history 8000", "rag": "history 8000", "long": "history 32000"}
+	order, after := behaviorrun.IssueOrder(users, records, methods, 1, classes)
+	if order[0] != 0 || after[0] != -1 {
+		t.Fatalf("first question %d waits for %d, want 0 waiting for none", order[0], after[0])
+	}
+	want := map[int]int{2: 0, 3: 1, 1: 0, 4: 0, 5: 0} // RAG after truncation of its record; leaders after the first
+	for i, w := range want {
+		if after[i] != w {
+			t.Errorf("question %d (%s, record %d) waits for %d, want %d", i, methods[i], records[i], after[i], w)
+		}
+	}
+	pos := make([]int, len(order))
+	for k, i := range order {
+		pos[i] = k
+	}
+	for i, l := range after {
+		if l >= 0 && pos[l] >= pos[i] {
+			t.Errorf("question %d is sent before %d, which it waits for", i, l)
+		}
+	}
+}
