@@ -58,6 +58,9 @@ func (r *Run) Predict(ctx context.Context, plan Plan, o PredictOptions) (Predict
 	// be saved.
 	runCtx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
+	// Every call is numbered in send order, after the calls of earlier
+	// processes, so the order can be replayed from the journal.
+	runCtx = llm.WithSendOrder(runCtx, llm.NewSendOrder(r.st.Usage()))
 	var stopOnce sync.Once
 	// endpointDown ends the run early: samples not yet attempted stay
 	// unattempted, so a re-run resumes them.
