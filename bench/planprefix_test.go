@@ -9,6 +9,7 @@ import (
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/family"
 	"github.com/memharness/memharness/internal/prefixcache"
+	"github.com/memharness/memharness/planner"
 )
 
 // TestPlanPrefixReusePaperConfigs plans each behaviour-prediction paper
@@ -25,8 +26,10 @@ func TestPlanPrefixReusePaperConfigs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// Every user's construction is played through (the small size has
+			// planSmallUsers), so every call's prompt is known.
 			p, err := planConfig(context.Background(), stdio, cfg, t.TempDir(), family.PlanOptions{
-				Block: prefixcache.DefaultBlock, Rehearse: family.DefaultRehearse,
+				Block: prefixcache.DefaultBlock, Rehearse: planSmallUsers,
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -36,11 +39,49 @@ func TestPlanPrefixReusePaperConfigs(t *testing.T) {
 				t.Fatalf("no reusable prefix modelled: %+v", pc)
 			}
 			share := float64(pc.HarnessOrder) / float64(pc.Ideal)
-			t.Logf("%s: %d of %d prompt tokens modelled, reuse: harness order %d = %.1f %% of ideal %d, file order %.1f %%",
-				name, pc.ModelledTokens, p.PromptTokens, pc.HarnessOrder, 100*share, pc.Ideal, 100*float64(pc.FileOrder)/float64(pc.Ideal))
+			t.Logf("%s: %d of %d prompt tokens modelled (%d-token cache, %d in flight; left out: %+v), reuse: harness order %d = %.1f %% of ideal %d, file order %.1f %%",
+				name, pc.ModelledTokens, p.PromptTokens, pc.CacheTokens, p.Concurrency, pc.Unmodelled, pc.HarnessOrder, 100*share, pc.Ideal, 100*float64(pc.FileOrder)/float64(pc.Ideal))
+			if len(pc.Unmodelled) > 0 {
+				t.Errorf("calls left out of the prefix-cache model: %+v", pc.Unmodelled)
+			}
+			if pc.CacheTokens != prefixcache.DefaultCapacity {
+				t.Errorf("modelled a %d-token cache, want the default %d", pc.CacheTokens, prefixcache.DefaultCapacity)
+			}
 			if share < 0.99 {
 				t.Errorf("harness order reuses %.1f %% of the ideal, want at least 99 %%", 100*share)
 			}
 		})
+	}
+}
+
+// TestPlanPrefixCacheSizeFromConfig: backbone.prefix_cache_tokens sizes the
+// modelled cache unless --cache-tokens is given, and a smaller cache reuses
+// no more.
+func TestPlanPrefixCacheSizeFromConfig(t *testing.T) {
+	stdio := IO{Out: io.Discard, Err: io.Discard, Getenv: func(string) string { return "" }}
+	path := filepath.Join("..", "configs", "paper", "movielens_confusion.yaml")
+	plan := func(cacheKey string, flag int) planner.PrefixCache {
+		sets := append(planSmall(t, path), "backbone.prefix_cache_tokens="+cacheKey)
+		cfg, err := config.Options{Getenv: stdio.Getenv}.Load(path, sets)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := planConfig(context.Background(), stdio, cfg, t.TempDir(), family.PlanOptions{
+			Block: prefixcache.DefaultBlock, Rehearse: family.DefaultRehearse, CacheTokens: flag,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.PrefixCache
+	}
+	small := plan("20000", 0)
+	if small.CacheTokens != 20000 {
+		t.Errorf("cache of %d tokens modelled, want the config's 20000", small.CacheTokens)
+	}
+	if flagged := plan("20000", 1<<21); flagged.CacheTokens != 1<<21 {
+		t.Errorf("cache of %d tokens modelled, want --cache-tokens' %d", flagged.CacheTokens, 1<<21)
+	}
+	if full := plan("0", 0); small.HarnessOrder > full.HarnessOrder {
+		t.Errorf("a 20000-token cache reuses %d tokens, more than the default cache's %d", small.HarnessOrder, full.HarnessOrder)
 	}
 }

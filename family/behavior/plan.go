@@ -1,6 +1,7 @@
 package behavior
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
@@ -87,7 +88,7 @@ func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, o
 	}
 	p := planner.Build(cfg.Name, calls, file, planner.Options{
 		Prices: backbone.PricesOf(cfg), Concurrency: max(1, cfg.Eval.Concurrency), Latency: pf.Latency,
-		Block: pf.Block, CacheTokens: pf.CacheTokens,
+		Block: pf.Block, CacheTokens: cmp.Or(pf.CacheTokens, cfg.Backbone.PrefixCacheTokens),
 	})
 	p.Estimates = append(append(p.Estimates, more...), notes...)
 	if pf.NoPrefix {
