@@ -2,7 +2,8 @@
 // and call purpose, the calls, prompt tokens, an upper bound of completion
 // tokens, the cost under the configured prices and the wall time at the
 // configured concurrency, plus the prompt tokens a server's prefix cache
-// could reuse in three request orders (package internal/prefixcache).
+// could reuse in three request orders (package internal/prefixcache), over
+// every call whose prompt the plan knows, memory construction included.
 //
 // A plan is built from Calls: the runner-specific code (Predict for
 // behaviour prediction) lists them without any endpoint being called. A
