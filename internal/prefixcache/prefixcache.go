@@ -226,3 +226,10 @@ func Ideal(prompts []Chain, block int) int {
 	}
 	return reused
 }
+
+// Has reports whether a block is in the cache now.
+func (m *Model) Has(h uint64) bool { return m.cache.has(h) }
+
+// Insert puts a finished request's blocks in the cache (a replay that
+// knows when each request was answered).
+func (m *Model) Insert(chain Chain) { m.insert(chain) }
