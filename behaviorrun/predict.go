@@ -43,8 +43,9 @@ type PredictResult struct {
 	Stopped error
 }
 
-// Predict computes the plan's jobs on a worker pool, building each user's
-// memory on its first sample, and stores every sample as it finishes. A
+// Predict computes the plan's jobs on a worker pool, building every memory
+// the jobs need before the first question goes out (under PlanOrder, each
+// at its first sample), and stores every sample as it finishes. A
 // cancelled ctx leaves the unfinished samples for the next run. The error
 // is a failed write: the store is closed for writing and no more calls are
 // paid for samples that cannot be saved (usage is then not accounted).
@@ -57,6 +58,9 @@ func (r *Run) Predict(ctx context.Context, plan Plan, o PredictOptions) (Predict
 	// be saved.
 	runCtx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
+	// Every call is numbered in send order, after the calls of earlier
+	// processes, so the order can be replayed from the journal.
+	runCtx = llm.WithSendOrder(runCtx, llm.NewSendOrder(r.st.Usage()))
 	var stopOnce sync.Once
 	// endpointDown ends the run early: samples not yet attempted stay
 	// unattempted, so a re-run resumes them.
@@ -83,35 +87,54 @@ func (r *Run) Predict(ctx context.Context, plan Plan, o PredictOptions) (Predict
 		go func() {
 			defer wg.Done()
 			for j := range jobsCh {
-				if r.st.Err() != nil || runCtx.Err() != nil {
+				if j.Inst == nil { // a memory to build before the questions
+					if r.st.Err() == nil && runCtx.Err() == nil {
+						if err := r.build(runCtx, j.u); errors.Is(err, llm.ErrStopRun) {
+							endpointDown(err)
+						}
+					}
 					continue
 				}
-				var log llm.CallLog
-				jctx := llm.WithRetryBudget(llm.WithCallLog(runCtx, &log), o.RetryBudget)
-				rec, ok, err := r.predictOne(jctx, j)
-				if errors.Is(err, llm.ErrStopRun) {
-					endpointDown(err)
-					continue
-				}
-				if !ok { // cancelled: leave the sample for the next run
-					continue
-				}
-				if err := r.st.AppendWith(rec, log.Take()); err != nil {
-					appendOnce.Do(func() {
-						appendErr = err
-						callsAtFailure = calls()
-						stop(err)
-					})
-				}
-				if o.OnSample != nil {
-					o.OnSample(rec)
-				}
+				func() {
+					if j.answered != nil {
+						defer close(j.answered)
+					}
+					if j.wait != nil {
+						select {
+						case <-j.wait:
+						case <-runCtx.Done():
+						}
+					}
+					if r.st.Err() != nil || runCtx.Err() != nil {
+						return
+					}
+					var log llm.CallLog
+					jctx := llm.WithRetryBudget(llm.WithCallLog(runCtx, &log), o.RetryBudget)
+					rec, ok, err := r.predictOne(jctx, j)
+					if errors.Is(err, llm.ErrStopRun) {
+						endpointDown(err)
+						return
+					}
+					if !ok { // cancelled: leave the sample for the next run
+						return
+					}
+					if err := r.st.AppendWith(rec, log.Take()); err != nil {
+						appendOnce.Do(func() {
+							appendErr = err
+							callsAtFailure = calls()
+							stop(err)
+						})
+					}
+					if o.OnSample != nil {
+						o.OnSample(rec)
+					}
+				}()
 			}
 		}()
 	}
 	jobs := plan.Jobs
 	if !o.PlanOrder {
-		jobs = issueOrder(jobs, max(1, o.Workers), o.PrefixClasses)
+		jobs = append(buildJobs(jobs), issueOrder(jobs, max(1, o.Workers), o.PrefixClasses)...)
 	}
 feed:
 	for _, j := range jobs {
@@ -131,6 +154,15 @@ feed:
 	return res, nil
 }
 
+// build builds u's memory once (a question waits for a build under way)
+// and returns the build's error.
+func (r *Run) build(ctx context.Context, u *unit) error {
+	u.once.Do(func() {
+		u.mem, u.err = BuildMemory(ctx, r.st, u.method, u.env, *u.user, u.retryBudget)
+	})
+	return u.err
+}
+
 // predictOne computes one sample. ok is false when the context was
 // cancelled before the sample finished, or when the endpoint is down (err
 // tells).
@@ -141,10 +173,7 @@ func (r *Run) predictOne(ctx context.Context, j Job) (runrecord.Sample, bool, er
 		ID: j.ID, Method: u.method.Name(), Dataset: inst.Dataset, User: inst.User, Index: inst.Index,
 		Scene: inst.Target.Scene, Field: inst.Question.Field, Kind: inst.Question.Kind, Label: inst.Question.Label,
 	}
-	u.once.Do(func() {
-		u.mem, u.err = BuildMemory(ctx, r.st, u.method, u.env, *u.user, u.retryBudget)
-	})
-	if u.err != nil {
+	if r.build(ctx, u) != nil {
 		if errors.Is(u.err, llm.ErrStopRun) {
 			return rec, false, u.err
 		}

@@ -177,3 +177,117 @@ func TestMemoryEmpty(t *testing.T) {
 		}
 	}
 }
+
+func TestIssueOrderHoldsFollowersForTheirLeader(t *testing.T) {
+	// One user, two records; truncation and RAG share a prefix class, the
+	// long-context method is its own.
+	users := []string{"u", "u", "u", "u", "u", "u"}
+	records := []int{1, 2, 1, 2, 1, 2}
+	methods := []string{"truncation", "truncation", "rag", "rag", "long", "long"}
+	classes := map[string]string{"truncation": "history 8000", "rag": "history 8000", "long": "history 32000"}
+	order, after := behaviorrun.IssueOrder(users, records, methods, 1, classes)
+	if order[0] != 0 || after[0] != -1 {
+		t.Fatalf("first question %d waits for %d, want 0 waiting for none", order[0], after[0])
+	}
+	want := map[int]int{2: 0, 3: 1, 1: 0, 4: 0, 5: 0} // RAG after truncation of its record; leaders after the first
+	for i, w := range want {
+		if after[i] != w {
+			t.Errorf("question %d (%s, record %d) waits for %d, want %d", i, methods[i], records[i], after[i], w)
+		}
+	}
+	pos := make([]int, len(order))
+	for k, i := range order {
+		pos[i] = k
+	}
+	for i, l := range after {
+		if l >= 0 && pos[l] >= pos[i] {
+			t.Errorf("question %d is sent before %d, which it waits for", i, l)
+		}
+	}
+}
+
+// callingMethod asks the env's model once to build a user's memory and
+// once per question.
+type callingMethod struct{ name string }
+
+func (m callingMethod) Name() string { return m.name }
+
+func (m callingMethod) PrepareUser(ctx context.Context, env predict.Env, u behavior.UserSet) (predict.Memory, error) {
+	if _, err := env.Model.Generate(ctx, llm.Request{Purpose: "build", Messages: []llm.Message{{Role: "user", Content: u.User}}}); err != nil {
+		return predict.Memory{}, err
+	}
+	return predict.Memory{Text: "memory of " + u.User, Calls: 1}, nil
+}
+
+func (m callingMethod) Predict(ctx context.Context, env predict.Env, _ predict.Memory, inst behavior.Instance) (predict.Outcome, error) {
+	if _, err := env.Model.Generate(ctx, llm.Request{Purpose: predict.PurposePredict, SampleID: m.name + "/" + inst.ID, Accept: func(llm.Response) bool { return true }}); err != nil {
+		return predict.Outcome{}, err
+	}
+	return predict.Outcome{Pred: "1", Valid: true, Attempts: 1, Calls: 1}, nil
+}
+
+// TestSendOrderMemoriesFirstAndNumbered runs two methods of one prefix
+// class and checks the journal: every call numbered once, every memory's
+// construction sent before the first question, each follower sent after
+// its leader's answer, and a resumed run numbering on after the first.
+func TestSendOrderMemoriesFirstAndNumbered(t *testing.T) {
+	dir := t.TempDir()
+	methods := []predict.Method{callingMethod{"truncation"}, callingMethod{"rag"}}
+	classes := map[string]string{"truncation": "history 8000", "rag": "history 8000"}
+	meter := llm.NewMeter(llm.ModelFunc(func(context.Context, llm.Request) (llm.Response, error) {
+		return llm.Response{Text: "1"}, nil
+	}))
+	run := func(us []behavior.UserSet) []llm.CallRecord {
+		st, err := runstore.Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		r := behaviorrun.New(st)
+		plan := r.Plan(methods, us, predict.Env{Model: meter}, 0)
+		if _, err := r.Predict(context.Background(), plan, behaviorrun.PredictOptions{Workers: 4, PrefixClasses: classes}); err != nil {
+			t.Fatal(err)
+		}
+		return st.Usage()
+	}
+	recs := run(users(3, 2))
+	if len(recs) != 6+12 {
+		t.Fatalf("%d calls journalled, want 18", len(recs))
+	}
+	seqs := map[int64]bool{}
+	var lastBuild int64
+	firstPredict := int64(1 << 62)
+	answered := map[string]int64{}
+	sent := map[string]int64{}
+	for _, c := range recs {
+		if c.SendSeq <= 0 || seqs[c.SendSeq] || c.AnsweredBeforeSend < c.SendSeq {
+			t.Errorf("call %+v: send number missing, repeated or answered before sent", c)
+		}
+		seqs[c.SendSeq] = true
+		if c.Purpose == "build" {
+			lastBuild = max(lastBuild, c.SendSeq)
+			continue
+		}
+		firstPredict = min(firstPredict, c.SendSeq)
+		answered[c.SampleID], sent[c.SampleID] = c.AnsweredBeforeSend, c.SendSeq
+	}
+	if lastBuild >= firstPredict {
+		t.Errorf("a memory was built (call %d) after the first question went out (call %d)", lastBuild, firstPredict)
+	}
+	for id, s := range sent {
+		if len(id) < 4 || id[:4] != "rag/" {
+			continue
+		}
+		leader := "truncation/" + id[4:]
+		if answered[leader] >= s {
+			t.Errorf("%s sent as call %d, before its leader %s was answered (after call %d)", id, s, leader, answered[leader])
+		}
+	}
+	// A resumed run with one more user numbers on after the first run.
+	more := run(users(4, 2))
+	for _, c := range more[len(recs):] {
+		if c.SendSeq <= int64(len(recs)) {
+			t.Errorf("resumed call numbered %d, want after %d", c.SendSeq, len(recs))
+		}
+	}
+}

@@ -44,6 +44,10 @@ type Job struct {
 	ID   string
 	Inst *behavior.Instance
 	u    *unit
+	// wait, when set, is closed once the question whose prompt this one's
+	// extends is answered (issueOrder); answered is this job's own, closed
+	// when it is done, however it ends.
+	wait, answered chan struct{}
 }
 
 // unit is one (method, user) pair: its samples share a memory, built once.

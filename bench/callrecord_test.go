@@ -11,7 +11,8 @@ import (
 )
 
 // callsByUnit reads a run's call record as unit → its calls, each as JSON
-// of everything but the wall-clock figures (which no two runs share).
+// of everything but the wall-clock figures and the send order's numbers
+// (which no two runs share).
 func callsByUnit(t *testing.T, dir string) map[string][]string {
 	t.Helper()
 	cr, err := runstore.OpenCalls(dir)
@@ -25,6 +26,7 @@ func callsByUnit(t *testing.T, dir string) map[string][]string {
 			t.Errorf("%s call %d has no request/reply recorded", c.Unit, c.Index)
 		}
 		c.LatencyNS, c.WallNS, c.Content = 0, 0, nil
+		c.SendSeq, c.AnsweredBeforeSend = 0, 0
 		b, err := json.Marshal(struct {
 			runstore.Call
 			Ex any `json:"ex"`

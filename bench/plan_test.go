@@ -82,7 +82,7 @@ func planSmall(t *testing.T, path string) []string {
 	if cfg.Task == "lifemem" {
 		return lifelongSmall(cfg)
 	}
-	sets := []string{"dataset.max_users=3", "dataset.test_per_user=3", "report.bootstrap=10"}
+	sets := []string{fmt.Sprintf("dataset.max_users=%d", planSmallUsers), "dataset.test_per_user=3", "report.bootstrap=10"}
 	const rounds = 4
 	for i, m := range cfg.Methods {
 		if m.Kind != "pramem" || m.PraMem == nil {
@@ -95,6 +95,9 @@ func planSmall(t *testing.T, path string) []string {
 	}
 	return sets
 }
+
+// planSmallUsers is the users of a small behaviour-prediction config.
+const planSmallUsers = 3
 
 // lifelongSmall shrinks a lifelong paper config: a few test tasks per
 // environment and at most four stream environments (OOD ones kept).

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -32,7 +33,7 @@ func cmdPlan(ctx context.Context, stdio IO, args []string) error {
 	var pf family.PlanOptions
 	fs.DurationVar(&pf.Latency, "latency", 2*time.Second, "assumed time of one model call, for the wall-time estimate")
 	fs.IntVar(&pf.Block, "block", prefixcache.DefaultBlock, "prefix-cache block size in tokens")
-	fs.IntVar(&pf.CacheTokens, "cache-tokens", prefixcache.DefaultCapacity, "prefix-cache size in tokens")
+	fs.IntVar(&pf.CacheTokens, "cache-tokens", 0, "prefix-cache size in tokens (0: the config's backbone.prefix_cache_tokens, else 1M)")
 	fs.IntVar(&pf.Rehearse, "rehearse", family.DefaultRehearse, "users per method whose memory construction is played through on the offline sim backbone")
 	fs.IntVar(&pf.RehearseTasks, "rehearse-tasks", family.DefaultRehearseTasks, "lifelong configs: test tasks per environment played through on the offline sim backbone")
 	if err := cf.parse(fs, stdio, "plan", args); err != nil {
@@ -100,6 +101,13 @@ func writePlanTable(w io.Writer, p planner.Plan) {
 	pc := p.PrefixCache
 	fmt.Fprintf(w, "prefix cache (%d-token blocks, %d-token cache) reusable prompt tokens of %d: ideal %d, file order %d (%s), harness order %d (%s)\n",
 		pc.Block, pc.CacheTokens, pc.ModelledTokens, pc.Ideal, pc.FileOrder, share(pc.FileOrder, pc.Ideal), pc.HarnessOrder, share(pc.HarnessOrder, pc.Ideal))
+	if len(pc.Unmodelled) > 0 {
+		left := make([]string, len(pc.Unmodelled))
+		for i, u := range pc.Unmodelled {
+			left[i] = fmt.Sprintf("%s %s (%d calls)", u.Method, u.Purpose, u.Calls)
+		}
+		fmt.Fprintf(w, "prefix cache: calls whose prompts the plan does not know, left out of the model: %s\n", strings.Join(left, ", "))
+	}
 	if p.CostWithCacheUSD != nil {
 		fmt.Fprintf(w, "cost with the harness order's prefix-cache reuse at the cached rate: %s\n", costText(p.CostWithCacheUSD))
 	}

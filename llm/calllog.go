@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -31,6 +32,16 @@ type CallRecord struct {
 	SampleID    string `json:"sample_id,omitempty"`
 	// UsageEstimated says why Usage is our own count (Response.UsageEstimated).
 	UsageEstimated string `json:"usage_estimated,omitempty"`
+	// SendSeq is the call's number in the run's send order (1, 2, ...,
+	// across every meter of the run and continued on resume), and
+	// AnsweredBeforeSend the number of calls sent when its answer came: a
+	// call j found call i's prompt in a server's cache only if
+	// i.AnsweredBeforeSend < j.SendSeq. With them the order can be replayed
+	// through a prefix-cache model from outside (leave out Cached calls,
+	// which no server saw). 0: not numbered (a run without a send order,
+	// or a record written before the field existed).
+	SendSeq            int64 `json:"send_seq,omitempty"`
+	AnsweredBeforeSend int64 `json:"answered_before_send,omitempty"`
 
 	// Exchange is what was asked and answered, as the Meter saw it. It is
 	// not journalled as is: the run store turns it into Content, whose
@@ -124,6 +135,35 @@ func newCallRecord(req Request, resp Response, err error, wall time.Duration) Ca
 		}
 	}
 	return rec
+}
+
+// SendOrder numbers a run's calls in the order they are sent (see
+// CallRecord.SendSeq). It is safe for concurrent use.
+type SendOrder struct{ sent atomic.Int64 }
+
+// NewSendOrder starts numbering after the calls numbered so far: those of
+// records (an earlier process's journal, on resume).
+func NewSendOrder(records []CallRecord) *SendOrder {
+	o := &SendOrder{}
+	var last int64
+	for _, r := range records {
+		last = max(last, r.SendSeq)
+	}
+	o.sent.Store(last)
+	return o
+}
+
+type sendOrderKey struct{}
+
+// WithSendOrder returns a context whose metered calls are numbered by o.
+func WithSendOrder(ctx context.Context, o *SendOrder) context.Context {
+	return context.WithValue(ctx, sendOrderKey{}, o)
+}
+
+// sendOrder is the context's SendOrder, or nil.
+func sendOrder(ctx context.Context) *SendOrder {
+	o, _ := ctx.Value(sendOrderKey{}).(*SendOrder)
+	return o
 }
 
 // CallLog collects the CallRecords of the calls made under one context, so

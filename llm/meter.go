@@ -179,11 +179,19 @@ func (m *Meter) Generate(ctx context.Context, req Request) (Response, error) {
 	m.mu.Lock()
 	m.inflight++
 	m.mu.Unlock()
+	order := sendOrder(ctx)
+	var seq int64
+	if order != nil {
+		seq = order.sent.Add(1)
+	}
 	start := time.Now()
 	resp, err := m.next.Generate(ctx, req)
 	wall := time.Since(start)
 
 	rec := newCallRecord(req, resp, err, wall)
+	if order != nil {
+		rec.SendSeq, rec.AnsweredBeforeSend = seq, order.sent.Load()
+	}
 	m.mu.Lock()
 	m.inflight--
 	m.book(rec)

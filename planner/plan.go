@@ -2,7 +2,8 @@
 // and call purpose, the calls, prompt tokens, an upper bound of completion
 // tokens, the cost under the configured prices and the wall time at the
 // configured concurrency, plus the prompt tokens a server's prefix cache
-// could reuse in three request orders (package internal/prefixcache).
+// could reuse in three request orders (package internal/prefixcache), over
+// every call whose prompt the plan knows, memory construction included.
 //
 // A plan is built from Calls: the runner-specific code (Predict for
 // behaviour prediction) lists them without any endpoint being called. A
@@ -38,6 +39,11 @@ type Call struct {
 	// Weight scales the call when it stands for several (a rehearsed
 	// user's construction calls standing for every user); 0 means 1.
 	Weight float64
+	// After is 1 + the index, in the harness's order, of the call this
+	// one is sent after, once that one is answered (the next step of a
+	// memory's construction, the next call of a sample, a question held
+	// back until the one whose prompt it extends is answered); 0: none.
+	After int
 }
 
 func (c Call) weight() float64 {
@@ -88,6 +94,18 @@ type PrefixCache struct {
 	ModelledTokens int `json:"modelled_prompt_tokens"`
 	Block          int `json:"block"`
 	CacheTokens    int `json:"cache_tokens"`
+	// Unmodelled names the calls whose prompts the plan does not know
+	// (method and purpose, with how many calls they stand for), which the
+	// model leaves out; redraws of invalid answers are not planned at all.
+	Unmodelled []UnmodelledCalls `json:"unmodelled,omitempty"`
+}
+
+// UnmodelledCalls is one method and purpose's calls left out of the
+// prefix-cache model.
+type UnmodelledCalls struct {
+	Method  string `json:"method"`
+	Purpose string `json:"purpose"`
+	Calls   int    `json:"calls"`
 }
 
 // Plan is what a run will spend.
@@ -205,7 +223,7 @@ func cacheSaving(o Options, pc PrefixCache) float64 {
 	return full - cached
 }
 
-func prefixReuse(calls []Call, file []int, o Options) PrefixCache {
+func prefixReuse(calls []Call, file []int, o Options) (pc PrefixCache) {
 	block := o.Block
 	if block <= 0 {
 		block = prefixcache.DefaultBlock
@@ -214,16 +232,39 @@ func prefixReuse(calls []Call, file []int, o Options) PrefixCache {
 	if capTokens <= 0 {
 		capTokens = prefixcache.DefaultCapacity
 	}
-	pc := PrefixCache{Block: block, CacheTokens: capTokens}
+	pc = PrefixCache{Block: block, CacheTokens: capTokens}
 	mo := prefixcache.Options{Block: block, Capacity: capTokens, Concurrency: max(1, o.Concurrency)}
 	harness := prefixcache.NewModel(mo)
 	var chains []prefixcache.Chain
-	for _, c := range calls {
+	added := make([]int, len(calls)) // a call's number in the model, -1: left out
+
+	left := map[[2]string]float64{}
+	var leftOrder [][2]string
+	defer func() {
+		if pc.ModelledTokens == 0 {
+			return // not modelled at all (a plan that only counts)
+		}
+		for _, k := range leftOrder {
+			pc.Unmodelled = append(pc.Unmodelled, UnmodelledCalls{Method: k[0], Purpose: k[1], Calls: int(math.Round(left[k]))})
+		}
+	}()
+	for i, c := range calls {
+		added[i] = -1
 		if c.Chain == nil {
+			k := [2]string{c.Method, c.Purpose}
+			if _, ok := left[k]; !ok {
+				leftOrder = append(leftOrder, k)
+			}
+			left[k] += c.weight()
 			continue
 		}
 		pc.ModelledTokens += c.PromptTokens
-		harness.Add(c.Chain)
+		after := -1
+		if c.After > 0 {
+			after = added[c.After-1]
+		}
+		harness.AddAfter(c.Chain, after)
+		added[i] = len(chains)
 		chains = append(chains, c.Chain)
 	}
 	pc.HarnessOrder = harness.Reused()

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -92,4 +93,38 @@ func eqPtr(a, b *float64) bool {
 	}
 	d := *a - *b
 	return d < 1e-9 && d > -1e-9
+}
+
+func TestInterleaveBuildsOneStepPerWorker(t *testing.T) {
+	builds := [][]Call{make([]Call, 3), make([]Call, 1), make([]Call, 2), nil}
+	tests := []struct {
+		name    string
+		order   []int
+		workers int
+		want    [][2]int
+	}{
+		{"one worker builds one memory after the other", []int{0, 1, 2, 3}, 1, [][2]int{{0, 0}, {0, 1}, {0, 2}, {1, 0}, {2, 0}, {2, 1}}},
+		{"two workers take turns, a free one takes the next memory", []int{0, 1, 2, 3}, 2, [][2]int{{0, 0}, {1, 0}, {0, 1}, {2, 0}, {0, 2}, {2, 1}}},
+		{"the given order", []int{2, 0, 1}, 3, [][2]int{{2, 0}, {0, 0}, {1, 0}, {2, 1}, {0, 1}, {0, 2}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := interleave(builds, tt.order, tt.workers); !slices.Equal(got, tt.want) {
+				t.Errorf("interleave = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestBuildNamesTheCallsItCannotModel(t *testing.T) {
+	calls := []Call{
+		{Method: "m", Purpose: "predict", PromptTokens: 64, Chain: prefixcache.ChainOf(make(prefixcache.Seq, 64), 16)},
+		{Method: "m", Purpose: "build", PromptTokens: 10, Weight: 0.5},
+		{Method: "m", Purpose: "build", PromptTokens: 10, Weight: 1.5},
+	}
+	pc := Build("x", calls, nil, Options{Block: 16}).PrefixCache
+	want := []UnmodelledCalls{{Method: "m", Purpose: "build", Calls: 2}}
+	if !slices.Equal(pc.Unmodelled, want) || pc.ModelledTokens != 64 {
+		t.Errorf("unmodelled %+v (modelled %d tokens), want %+v (64)", pc.Unmodelled, pc.ModelledTokens, want)
+	}
 }

@@ -58,8 +58,18 @@ type Predict struct {
 	NoPrefix bool
 	// Order, when set, is the harness's issue order of the samples given
 	// each sample's user, test record and method (indices into the file
-	// order: method, user, instance); nil keeps the file order.
-	Order func(users []string, records []int, methods []string) []int
+	// order: method, user, instance), and for each sample the one it is
+	// held back for until answered (-1: none); nil keeps the file order.
+	Order func(users []string, records []int, methods []string) (order, after []int)
+	// BuildOrder, when set, is the order the harness builds the (method,
+	// user) memories in, before any question goes out (indices into the
+	// file order: method, then user); nil builds each memory at its user's
+	// first sample, in the question order.
+	BuildOrder func(users, methods []string) []int
+	// Workers is how many builds run at once (eval.concurrency): each
+	// builds one memory call after call, so the plan interleaves the
+	// construction calls of that many memories.
+	Workers int
 }
 
 // Calls lists the plan's calls in the harness's order and the file order
@@ -80,8 +90,16 @@ func (p Predict) Calls(ctx context.Context) (calls []Call, file []int, notes []s
 		user, method string
 		record       int
 		calls        []Call
+		unit         int // index into units
 	}
 	var samples []sample
+	// units are the (method, user) memories in file order, with their
+	// construction calls.
+	type unit struct {
+		user, method string
+		build        []Call
+	}
+	var units []unit
 	rehearsed := false
 	picks := rehearsalPicks(p.Users, rehearse)
 	saved := memCheckpoints{}
@@ -102,6 +120,7 @@ func (p Predict) Calls(ctx context.Context) (calls []Call, file []int, notes []s
 			}
 		}
 		perUser := make([][]sample, len(p.Users))
+		userBuilds := make([][]Call, len(p.Users))
 		for _, ui := range users {
 			u := p.Users[ui]
 			// A probe with a model that refuses every call: a method that
@@ -129,7 +148,7 @@ func (p Predict) Calls(ctx context.Context) (calls []Call, file []int, notes []s
 				}
 				rehearsed = true
 				for _, r := range rec.calls {
-					userBuild = append(userBuild, p.call(m.Name(), p.BuildModel, r, count, true, false))
+					userBuild = append(userBuild, p.call(m.Name(), p.BuildModel, r, count, true, !p.NoPrefix))
 				}
 				mems[ui], build[ui] = mem, userBuild
 			default:
@@ -142,16 +161,17 @@ func (p Predict) Calls(ctx context.Context) (calls []Call, file []int, notes []s
 				for _, calls := range build {
 					for _, c := range calls {
 						c.Weight = c.weight() / float64(len(build))
+						// Its prompt is another user's: the prefix-cache
+						// model cannot place it.
+						c.Chain = nil
 						userBuild = append(userBuild, c)
 					}
 				}
 			}
+			userBuilds[ui] = userBuild
 			for ii := range u.Instances {
 				inst := u.Instances[ii]
 				s := sample{user: inst.User, record: inst.Index, method: m.Name()}
-				if ii == 0 {
-					s.calls = append(s.calls, userBuild...)
-				}
 				rec := &recorder{next: p.StandIn}
 				env := p.Env
 				env.Model, env.BuildModel, env.Checkpoints = &purposeGate{rec: rec, stop: predict.PurposePredict}, nil, nil
@@ -160,14 +180,17 @@ func (p Predict) Calls(ctx context.Context) (calls []Call, file []int, notes []s
 					return nil, nil, nil, fmt.Errorf("plan %s: %s: %w", m.Name(), inst.ID, err)
 				}
 				for _, r := range rec.calls {
-					isPredict := r.Purpose == predict.PurposePredict && !p.NoPrefix
-					s.calls = append(s.calls, p.call(m.Name(), p.EvalModel, r, count, !exact || r.Purpose != predict.PurposePredict, isPredict))
+					s.calls = append(s.calls, p.call(m.Name(), p.EvalModel, r, count, !exact || r.Purpose != predict.PurposePredict, !p.NoPrefix))
 				}
 				perUser[ui] = append(perUser[ui], s)
 			}
 		}
-		for _, ss := range perUser {
-			samples = append(samples, ss...)
+		for ui, ss := range perUser {
+			units = append(units, unit{user: p.Users[ui].User, method: m.Name(), build: userBuilds[ui]})
+			for _, smp := range ss {
+				smp.unit = len(units) - 1
+				samples = append(samples, smp)
+			}
 		}
 	}
 	users := make([]string, len(samples))
@@ -177,19 +200,69 @@ func (p Predict) Calls(ctx context.Context) (calls []Call, file []int, notes []s
 		users[i], records[i], methods[i] = s.user, s.record, s.method
 	}
 	order := make([]int, len(samples))
+	after := make([]int, len(samples))
 	for i := range order {
-		order[i] = i
+		order[i], after[i] = i, -1
 	}
 	if p.Order != nil {
-		order = p.Order(users, records, methods)
+		order, after = p.Order(users, records, methods)
 	}
-	// file[i] is the position in calls of the i-th call in file order.
+	// pos[u][k] is the position in calls of unit u's k-th construction
+	// call; start[si] that of sample si's first call.
+	pos := make([][]int, len(units))
 	start := make([]int, len(samples))
-	for _, si := range order {
-		start[si] = len(calls)
-		calls = append(calls, samples[si].calls...)
+	if p.BuildOrder != nil {
+		uu := make([]string, len(units))
+		um := make([]string, len(units))
+		for i, u := range units {
+			uu[i], um[i] = u.user, u.method
+		}
+		builds := make([][]Call, len(units))
+		for i, u := range units {
+			builds[i] = u.build
+		}
+		for _, at := range interleave(builds, p.BuildOrder(uu, um), max(1, p.Workers)) {
+			c := units[at[0]].build[at[1]]
+			if k := len(pos[at[0]]); k > 0 {
+				c.After = pos[at[0]][k-1] + 1 // the construction's previous step
+			}
+			pos[at[0]] = append(pos[at[0]], len(calls))
+			calls = append(calls, c)
+		}
+		for _, si := range order {
+			start[si] = len(calls)
+			for k, c := range samples[si].calls {
+				switch l := after[si]; {
+				case k > 0:
+					c.After = len(calls) // the sample's previous call
+				case l >= 0 && len(samples[l].calls) > 0:
+					c.After = start[l] + len(samples[l].calls) // the leader's last call
+				}
+				calls = append(calls, c)
+			}
+		}
+	} else {
+		built := make([]bool, len(units))
+		for _, si := range order {
+			if u := samples[si].unit; !built[u] {
+				built[u] = true
+				for _, c := range units[u].build {
+					pos[u] = append(pos[u], len(calls))
+					calls = append(calls, c)
+				}
+			}
+			start[si] = len(calls)
+			calls = append(calls, samples[si].calls...)
+		}
 	}
+	// file order: each memory's construction at its first sample, as in
+	// samples.jsonl.
+	filed := make([]bool, len(units))
 	for si, s := range samples {
+		if !filed[s.unit] {
+			filed[s.unit] = true
+			file = append(file, pos[s.unit]...)
+		}
 		for k := range s.calls {
 			file = append(file, start[si]+k)
 		}
@@ -302,4 +375,34 @@ func rehearsalPicks(users []behavior.UserSet, n int) picks {
 		p.standIn[ui] = best
 	}
 	return p
+}
+
+// interleave is the issue order of construction calls when workers
+// memories are built at once, each call after call: units are taken in
+// order, one per free worker, and the workers issue their next calls in
+// turn. Each element is (unit, call index).
+func interleave(builds [][]Call, order []int, workers int) [][2]int {
+	var out [][2]int
+	type slot struct{ unit, next int }
+	var slots []slot
+	i := 0
+	for {
+		for len(slots) < workers && i < len(order) {
+			if len(builds[order[i]]) > 0 {
+				slots = append(slots, slot{unit: order[i]})
+			}
+			i++
+		}
+		if len(slots) == 0 {
+			return out
+		}
+		kept := slots[:0]
+		for _, s := range slots {
+			out = append(out, [2]int{s.unit, s.next})
+			if s.next++; s.next < len(builds[s.unit]) {
+				kept = append(kept, s)
+			}
+		}
+		slots = kept
+	}
 }

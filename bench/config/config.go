@@ -124,6 +124,10 @@ type Backbone struct {
 	// construction) may wait in retry backoffs, 429 Retry-After included
 	// (default 10m).
 	RetryBudget Duration `yaml:"retry_budget,omitempty" json:"retry_budget,omitempty"`
+	// PrefixCacheTokens is the size in tokens of the servers' prefix cache
+	// that bench plan replays the send order through to say how many prompt
+	// tokens it could reuse (0: 1M tokens); it does not change the run.
+	PrefixCacheTokens int `yaml:"prefix_cache_tokens,omitempty" json:"prefix_cache_tokens,omitempty"`
 	// Cache is the response cache file: "" for the default location, "off"
 	// to disable caching.
 	Cache  string     `yaml:"cache" json:"cache"`

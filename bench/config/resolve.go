@@ -44,6 +44,7 @@ func (c *Config) Hash() (string, error) {
 	id.Backbone.Concurrency, id.Backbone.MaxConcurrency, id.Backbone.MaxRetries = 0, 0, 0
 	id.Backbone.Timeout = Duration{}
 	id.Backbone.MaxResponseBytes, id.Backbone.RetryBudget = 0, Duration{}
+	id.Backbone.PrefixCacheTokens = 0 // only bench plan's model reads it
 	id.Backbone.Cache = ""
 	id.Backbone.Sim.Latency = Duration{}
 	id.Eval.Concurrency = 0

@@ -23,6 +23,8 @@ const (
 	maxConcurrency = 4096
 	maxRetries     = 100
 	maxAttempts    = 100
+	// maxPrefixCacheTokens is 2^40 tokens, far beyond any server's cache.
+	maxPrefixCacheTokens = 1 << 40
 )
 
 // Tasks, dataset names and languages the harness knows.
@@ -298,6 +300,7 @@ func (b *Backbone) validate(v *validator) {
 	if b.MaxResponseBytes < 1024 {
 		v.add("backbone.max_response_bytes", "must be at least 1024, got %d", b.MaxResponseBytes)
 	}
+	v.between("backbone.prefix_cache_tokens", b.PrefixCacheTokens, 0, maxPrefixCacheTokens)
 	if b.RetryBudget.Duration <= 0 {
 		v.add("backbone.retry_budget", "must be positive, got %v", b.RetryBudget)
 	}

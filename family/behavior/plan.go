@@ -1,13 +1,14 @@
 package behavior
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
 	"github.com/memharness/memharness/backbone"
+	"github.com/memharness/memharness/behaviorrun"
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/family"
-	"github.com/memharness/memharness/internal/prefixcache"
 	"github.com/memharness/memharness/llm/embed"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/llm/tokens"
@@ -81,7 +82,8 @@ func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, o
 		EvalModel: eval, BuildModel: build,
 		StandIn: sim.New(sc, readers), Rehearse: pf.Rehearse,
 		Block: pf.Block, NoPrefix: pf.NoPrefix,
-		Order: harnessOrder(max(1, cfg.Eval.Concurrency), prefixClasses(cfg.Methods)),
+		Order:      harnessOrder(max(1, cfg.Eval.Concurrency), prefixClasses(cfg.Methods)),
+		BuildOrder: behaviorrun.BuildOrder, Workers: max(1, cfg.Eval.Concurrency),
 	}
 	calls, file, more, err := pr.Calls(ctx)
 	if err != nil {
@@ -89,7 +91,7 @@ func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, o
 	}
 	p := planner.Build(cfg.Name, calls, file, planner.Options{
 		Prices: backbone.PricesOf(cfg), Concurrency: max(1, cfg.Eval.Concurrency), Latency: pf.Latency,
-		Block: pf.Block, CacheTokens: pf.CacheTokens,
+		Block: pf.Block, CacheTokens: cmp.Or(pf.CacheTokens, cfg.Backbone.PrefixCacheTokens),
 	})
 	p.Estimates = append(append(p.Estimates, more...), notes...)
 	if pf.NoPrefix {
@@ -101,37 +103,24 @@ func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, o
 	return p, nil
 }
 
-// harnessOrder is the order the prediction runner issues its samples in
-// (prediction's issueOrder: by user, test record and prefix class, each
-// group's first question ahead of the others).
-func harnessOrder(workers int, classes map[string]string) func(users []string, records []int, methods []string) []int {
-	return func(users []string, records []int, methods []string) []int {
-		cls := make([]string, len(methods))
-		for i, m := range methods {
-			if c, ok := classes[m]; ok {
-				cls[i] = "class " + c
-			} else {
-				cls[i] = "method " + m
-			}
-		}
-		return prefixcache.GroupOrder(users, records, cls, workers)
+// harnessOrder is the order the prediction runner sends its questions in
+// (behaviorrun.IssueOrder), once every memory is built.
+func harnessOrder(workers int, classes map[string]string) func(users []string, records []int, methods []string) ([]int, []int) {
+	return func(users []string, records []int, methods []string) ([]int, []int) {
+		return behaviorrun.IssueOrder(users, records, methods, workers, classes)
 	}
 }
 
-// prefixClasses groups the methods whose prediction prompts start alike:
-// the question prompt over the same history budget (memory blocks come
-// after it). Methods that put retrieved records or a summary into the
-// history block are their own class.
+// prefixClasses groups the methods whose prediction prompts extend one
+// another: the question prompt over the same history budget. RAG and the
+// recursive summary send that prompt with their memory block appended
+// after the question, so they join the class of their history budget.
 func prefixClasses(specs []predict.Spec) map[string]string {
 	out := map[string]string{}
 	for _, s := range specs {
 		name := s.Name
 		if name == "" {
 			name = s.Kind
-		}
-		switch s.Kind {
-		case predict.KindRAG, predict.KindSummary:
-			continue
 		}
 		budget := s.HistoryTokens
 		switch {

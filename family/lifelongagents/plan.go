@@ -1,6 +1,7 @@
 package lifelongagents
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -138,7 +139,7 @@ func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, o
 	calls := planner.AgentCalls(recs, nil, pf.Block, !pf.NoPrefix)
 	p := planner.Build(cfg.Name, calls, nil, planner.Options{
 		Prices: backbone.PricesOf(cfg), Concurrency: max(1, cfg.Eval.Concurrency), Latency: pf.Latency,
-		Block: pf.Block, CacheTokens: pf.CacheTokens,
+		Block: pf.Block, CacheTokens: cmp.Or(pf.CacheTokens, cfg.Backbone.PrefixCacheTokens),
 	})
 	var sizes []string
 	for _, n := range slices.Sorted(maps.Keys(full)) {

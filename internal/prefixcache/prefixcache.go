@@ -139,8 +139,17 @@ type Model struct {
 	o       Options
 	block   int
 	cache   *lru
-	pending []Chain // requests still in flight, oldest first
+	pending []request // requests still in flight, oldest first
+	added   int       // requests added so far
 	reused  int
+}
+
+// request is one request in flight; done when a later one was sent after
+// it finished (AddAfter), which put its blocks in the cache then.
+type request struct {
+	n     int
+	chain Chain
+	done  bool
 }
 
 // NewModel starts an empty cache.
@@ -150,10 +159,24 @@ func NewModel(o Options) *Model {
 
 // Add issues one request (its chain, cut at the model's block size) and
 // returns the tokens of it the cache served.
-func (m *Model) Add(chain Chain) int {
+func (m *Model) Add(chain Chain) int { return m.AddAfter(chain, -1) }
+
+// AddAfter issues one request that is sent only once the request added
+// as number after (counted from 0 in Add order; < 0: none) has finished,
+// so that request's blocks are in the cache first (a sender that holds a
+// request back until the one it extends is answered).
+func (m *Model) AddAfter(chain Chain, after int) int {
 	lag := max(1, m.o.Concurrency) - 1
+	for i := range m.pending {
+		if r := &m.pending[i]; r.n == after && !r.done {
+			m.insert(r.chain)
+			r.done = true
+		}
+	}
 	for len(m.pending) > lag {
-		m.insert(m.pending[0])
+		if !m.pending[0].done {
+			m.insert(m.pending[0].chain)
+		}
 		m.pending = m.pending[1:]
 	}
 	hit := 0
@@ -168,7 +191,8 @@ func (m *Model) Add(chain Chain) int {
 	for _, h := range chain[:hit] {
 		m.cache.touch(h)
 	}
-	m.pending = append(m.pending, chain)
+	m.pending = append(m.pending, request{n: m.added, chain: chain})
+	m.added++
 	m.reused += hit * m.block
 	return hit * m.block
 }
@@ -202,3 +226,10 @@ func Ideal(prompts []Chain, block int) int {
 	}
 	return reused
 }
+
+// Has reports whether a block is in the cache now.
+func (m *Model) Has(h uint64) bool { return m.cache.has(h) }
+
+// Insert puts a finished request's blocks in the cache (a replay that
+// knows when each request was answered).
+func (m *Model) Insert(chain Chain) { m.insert(chain) }

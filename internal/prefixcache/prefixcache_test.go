@@ -149,3 +149,24 @@ func TestGroupOrderReachesTheIdeal(t *testing.T) {
 		t.Errorf("grouped order reuses %d, file order %d, ideal %d", got, file, ideal)
 	}
 }
+
+func TestAddAfterSeesTheAnsweredRequest(t *testing.T) {
+	a, b := ChainOf(seq(1, 64, 1), 16), ChainOf(seq(1, 64, 2), 16)
+	tests := []struct {
+		name  string
+		after int
+		want  int
+	}{
+		{"sent alongside", -1, 0},
+		{"sent once the first is answered", 0, 64},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := NewModel(Options{Block: 16, Concurrency: 8})
+			m.Add(a)
+			if got := m.AddAfter(b, tt.after); got != tt.want {
+				t.Errorf("reused %d, want %d", got, tt.want)
+			}
+		})
+	}
+}
