@@ -143,6 +143,21 @@ func (r *Registry) For(task string) (Family, error) {
 	return f, nil
 }
 
+// ordered is every registered family once, in the order of their first
+// task's name (nil on a nil registry).
+func (r *Registry) ordered() []Family {
+	if r == nil {
+		return nil
+	}
+	var out []Family
+	for _, task := range slices.Sorted(maps.Keys(r.byTask)) {
+		if f := r.byTask[task]; !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // Tasks are every registered task with its shape, for config validation.
 func (r *Registry) Tasks() map[string]config.TaskShape {
 	out := map[string]config.TaskShape{}
