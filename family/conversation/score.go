@@ -6,8 +6,8 @@ import (
 
 	"github.com/memharness/memharness/datasets/memqa"
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/releasepacks/memqarel"
 	scoring "github.com/memharness/memharness/metrics/memqa"
+	"github.com/memharness/memharness/releasepacks/memqarel"
 )
 
 // Score names in a sample's Scores.
