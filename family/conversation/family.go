@@ -39,7 +39,7 @@ func benchmarks() map[string]memqa.Benchmark {
 func (f *Family) Tasks() map[string]config.TaskShape {
 	out := map[string]config.TaskShape{}
 	for name := range benchmarks() {
-		out[name] = config.TaskShape{Datasets: []string{name}}
+		out[name] = config.TaskShape{}
 	}
 	return out
 }
