@@ -170,6 +170,9 @@ answer:
 	res.LiveCalls = int(back.Meter.Snapshot().Total.Live)
 	fmt.Fprintf(env.Out, "run %s: %d/%d questions answered, %d errored, %d live model calls, %s, %s\n",
 		cfg.Name, res.Done, res.Planned, res.Errored, res.LiveCalls, accounting.CostText(usage), time.Since(start).Round(time.Millisecond))
+	if pv := family.PlannedVsSpent(run.Dir, usage); pv != "" {
+		fmt.Fprintf(env.Out, "run %s: %s\n", cfg.Name, pv)
+	}
 	if run.Report {
 		fmt.Fprintf(env.Out, "report: %s\n", filepath.Join(run.Dir, "report", "index.md"))
 	}

@@ -54,7 +54,10 @@ func writeReport(runDir, name string, b memqa.Benchmark, methods []string, sampl
 		}
 	}
 	classes := classOrder(b)
-	header := []string{"method", "class", "name", "questions", "f1", "bleu1", "judge_accuracy", "evidence_recall", "prompt_tokens_per_question", "answer_words"}
+	// One metric a row, in the columns the other families' metrics.csv
+	// has, so the exporters read it alike (no interval yet: CIs clustered
+	// by conversation are a later step).
+	header := []string{"method", "field", "name", "metric", "value", "unit", "ci_low", "ci_high", "n"}
 	var rows [][]string
 	var md strings.Builder
 	title := fmt.Sprintf("# %s: %s", render.MdText(name), b)
@@ -127,7 +130,7 @@ func writeReport(runDir, name string, b memqa.Benchmark, methods []string, sampl
 				line = append(line, "–")
 				continue
 			}
-			rows = append(rows, csvRow(m, r))
+			rows = append(rows, csvRows(m, r, nil)...)
 			if b == memqa.LoCoMo {
 				line = append(line, fmt.Sprintf("%.3f (n=%d)", scoring.NumpyMean(r.f1), r.n))
 			} else {
@@ -140,13 +143,10 @@ func writeReport(runDir, name string, b memqa.Benchmark, methods []string, sampl
 				return nil, err
 			}
 			all.name = "overall (" + scoring.AdversarialLabel(includeAdversarial) + ")"
-			ov := csvRow(m, all)
-			ov[4] = render.Num(agg.Overall)
-			ov[3] = strconv.Itoa(agg.OverallCount)
-			rows = append(rows, ov)
+			rows = append(rows, csvRows(m, all, &agg)...)
 			line = append(line, fmt.Sprintf("%.3f (n=%d)", agg.Overall, agg.OverallCount), fmt.Sprintf("%.3f", scoring.NumpyMean(all.bleu)))
 		} else {
-			rows = append(rows, csvRow(m, all))
+			rows = append(rows, csvRows(m, all, nil)...)
 			line = append(line, fmt.Sprintf("%.3f (n=%d)", scoring.NumpyMean(all.judge), all.n))
 		}
 		line = append(line, recallCell(all.recall), fmt.Sprintf("%.0f", float64(all.tokens)/float64(max(1, all.n))))
@@ -164,15 +164,35 @@ func writeReport(runDir, name string, b memqa.Benchmark, methods []string, sampl
 	return []string{csvPath, mdPath}, nil
 }
 
-func csvRow(m string, r *row) []string {
-	opt := func(xs []float64) string {
-		if len(xs) == 0 {
-			return ""
+// csvRows are r's metric rows; agg, when set, gives the overall F1 as
+// LoCoMo's aggregation counts it (category 5 in or out).
+func csvRows(m string, r *row, agg *scoring.Aggregate) [][]string {
+	var out [][]string
+	add := func(metric, unit string, v float64, n int) {
+		if unit == "%" {
+			v *= 100 // the CSV's unit for shares; index.md prints the sources' 0–1 scale
 		}
-		return render.Num(scoring.NumpyMean(xs))
+		out = append(out, []string{m, r.class, r.name, metric, render.Num(v), unit, "", "", strconv.Itoa(n)})
 	}
-	return []string{m, r.class, r.name, strconv.Itoa(r.n), opt(r.f1), opt(r.bleu), opt(r.judge), opt(r.recall),
-		render.Num(float64(r.tokens) / float64(max(1, r.n))), render.Num(float64(r.answerWords) / float64(max(1, r.n)))}
+	switch {
+	case agg != nil:
+		add(ScoreF1, "%", agg.Overall, agg.OverallCount)
+	case len(r.f1) > 0:
+		add(ScoreF1, "%", scoring.NumpyMean(r.f1), len(r.f1))
+	}
+	if len(r.bleu) > 0 {
+		add(ScoreBLEU1, "%", scoring.NumpyMean(r.bleu), len(r.bleu))
+	}
+	if len(r.judge) > 0 {
+		add("judge_accuracy", "%", scoring.NumpyMean(r.judge), len(r.judge))
+	}
+	if len(r.recall) > 0 {
+		add(ScoreEvidenceRecall, "%", scoring.NumpyMean(r.recall), len(r.recall))
+	}
+	n := max(1, r.n)
+	add("prompt_tokens_per_question", "tokens", float64(r.tokens)/float64(n), r.n)
+	add("answer_words", "count", float64(r.answerWords)/float64(n), r.n)
+	return out
 }
 
 func recallCell(xs []float64) string {
