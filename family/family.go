@@ -50,6 +50,13 @@ type Family interface {
 	DataUnchanged(cfg *config.Config, sums map[string]string) bool
 }
 
+// Reporting is a family whose runs' reports are its own (its samples are
+// not the prediction report's): bench report and bench merge call
+// WriteReport in place of reports.Write. It returns the files written.
+type Reporting interface {
+	WriteReport(runDir string, cfg *config.Config) ([]string, error)
+}
+
 // Data is a loaded task.
 type Data interface {
 	// Source names where the data came from, for the manifest.

@@ -158,7 +158,7 @@ answer:
 	if run.Report {
 		ro := f.ReportOptions(cfg, env.Kinds)
 		closing.Report = func() error {
-			arts, err := writeReport(run.Dir, cfg.Name, d.ds.Benchmark, names, st.Samples(), convs)
+			arts, err := writeReport(run.Dir, cfg.Name, d.ds.Benchmark, names, st.Samples())
 			res.Artefacts = arts
 			return err
 		}

@@ -70,8 +70,9 @@ func meanScore(ss []runrecord.Sample, method, score string) float64 {
 
 // TestRunsOnEmbeddedDefault runs both tasks twice on the sim backbone
 // through the command line: every question is answered by every method
-// and scored, the report names its choices, and the second run's sample
-// log and CSVs are byte-identical to the first's.
+// and scored, the report names its choices, bench report rewrites it
+// unchanged, and the second run's sample log and CSVs are byte-identical
+// to the first's.
 func TestRunsOnEmbeddedDefault(t *testing.T) {
 	for _, tc := range []struct {
 		task, budget, score string
@@ -99,6 +100,16 @@ func TestRunsOnEmbeddedDefault(t *testing.T) {
 				}
 				if first == nil {
 					first = files
+					// bench report rewrites the same report from the log.
+					var so, se bytes.Buffer
+					if code := bench.Main(context.Background(), []string{"report", runDir}, bench.IO{Out: &so, Err: &se}); code != 0 {
+						t.Fatalf("bench report: exit %d:\n%s%s", code, so.String(), se.String())
+					}
+					for _, name := range []string{filepath.Join("report", conversation.MetricsFile), filepath.Join("report", conversation.IndexFile)} {
+						if b, err := os.ReadFile(filepath.Join(runDir, name)); err != nil || !bytes.Equal(b, files[name]) {
+							t.Errorf("bench report rewrote %s differently (err %v)", name, err)
+						}
+					}
 					ss := readSamples(t, runDir)
 					if len(ss) != 3*tc.questions {
 						t.Fatalf("%d samples, want %d", len(ss), 3*tc.questions)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/datasets/memqa"
 	scoring "github.com/memharness/memharness/metrics/memqa"
 	"github.com/memharness/memharness/reports/render"
@@ -28,6 +29,24 @@ const (
 	includeAdversarial = false
 )
 
+// WriteReport rewrites a finished run's report from its sample log (bench
+// report, bench merge).
+func (f *Family) WriteReport(runDir string, cfg *config.Config) ([]string, error) {
+	b, ok := benchmarks()[cfg.Task]
+	if !ok {
+		return nil, fmt.Errorf("task %q is not a conversational-memory task", cfg.Task)
+	}
+	samples, err := runrecord.ReadSamples(filepath.Join(runDir, runrecord.SamplesFile))
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(cfg.Methods))
+	for i, spec := range cfg.Methods {
+		names[i] = methodName(spec.Name, spec.Kind)
+	}
+	return writeReport(runDir, cfg.Name, b, names, samples)
+}
+
 // row is one method's tally over one class of questions.
 type row struct {
 	class, name        string
@@ -42,7 +61,7 @@ type row struct {
 // method, each LoCoMo category (F1, BLEU-1, evidence recall) and the
 // overall F1, or each LongMemEval question type (judge accuracy, evidence
 // recall) and the overall accuracy.
-func writeReport(runDir, name string, b memqa.Benchmark, methods []string, samples []runrecord.Sample, convs []*conv) ([]string, error) {
+func writeReport(runDir, name string, b memqa.Benchmark, methods []string, samples []runrecord.Sample) ([]string, error) {
 	dir := filepath.Join(runDir, "report")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
