@@ -9,12 +9,14 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/memharness/memharness/bench"
 	"github.com/memharness/memharness/family/conversation"
+	"github.com/memharness/memharness/internal/testfixture"
 	"github.com/memharness/memharness/runrecord"
 )
 
@@ -270,4 +272,36 @@ func stripTimes(t *testing.T, b []byte) []byte {
 		out = append(append(out, x...), '\n')
 	}
 	return out
+}
+
+// TestFetchedFile runs RAG over the sample of the real LoCoMo file: every
+// question is answered, the file's digest is recorded, and a second run
+// of the unchanged file is up to date.
+func TestFetchedFile(t *testing.T) {
+	fixture := filepath.Join(testfixture.Need(t, "memqa/locomo", "locomo10_first2.json"), "locomo10_first2.json")
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "real.yaml")
+	text := "name: real\ntask: locomo\nseed: 42\ndataset: {name: locomo, path: " + strconv.Quote(fixture) + "}\n" +
+		"backbone: {kind: sim, model: m}\nmethods:\n  - {name: rag_turns, kind: rag, retriever: bm25, top_k: 5}\nreport: {bootstrap: 10}\n"
+	if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	if code, log := runBench(t, context.Background(), cfg, out, nil); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, log)
+	}
+	runDir := filepath.Join(out, "real")
+	if n := len(readSamples(t, runDir)); n != 304 {
+		t.Fatalf("%d samples, want the sample's 304 questions", n)
+	}
+	man, err := runrecord.ReadManifest(filepath.Join(runDir, runrecord.ManifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if man.DatasetSHA256["locomo10_first2.json"] == "" {
+		t.Errorf("manifest records no digest of the data: %v", man.DatasetSHA256)
+	}
+	if code, log := runBench(t, context.Background(), cfg, out, nil); code != 0 || !strings.Contains(log, "up to date") {
+		t.Errorf("re-run of an unchanged file: exit %d, not up to date:\n%s", code, log)
+	}
 }
