@@ -414,6 +414,27 @@ func (b *Backbone) StampEmbedder(m *runrecord.Manifest, retrieves bool, w io.Wri
 	}
 }
 
+// StampSeeds records in m what is known of how the backbone's endpoints
+// treat a request's seed (llm.SeedNote) and warns on w when one is known to
+// drop it: repeated draws on it are independent, whatever seed they carry.
+func (b *Backbone) StampSeeds(m *runrecord.Manifest, w io.Writer) {
+	if b.Kind == "sim" {
+		return
+	}
+	var notes []string
+	for _, e := range b.Endpoints {
+		note, ignored := llm.SeedNote(e, b.ModelName)
+		if note == "" || slices.Contains(notes, note) {
+			continue
+		}
+		notes = append(notes, note)
+		if ignored {
+			fmt.Fprintln(w, "warning: "+note)
+		}
+	}
+	m.SeedNote = strings.Join(notes, "; ")
+}
+
 // OpenBudget is the run's spending guard (nil when the config sets no
 // ceiling), counting prompts with the run's token counter.
 func OpenBudget(cfg *config.Config, count tokens.Counter) (*llm.Budget, error) {

@@ -60,6 +60,10 @@ func runBench(t *testing.T, kinds *bench.Kinds, name, config string) (string, st
 type notes struct {
 	eval predict.Evaluator
 	keep int
+	// build are the request settings of its notes.build calls: the
+	// defaults its entry declares for the run's prompts setting, or the
+	// config's methods[].sampling.notes.build (never a value of its own).
+	build llm.Params
 }
 
 // NotesOptions are the settings of kind "notes", written beside name and
@@ -114,7 +118,7 @@ func newNotes(spec predict.Spec) (predict.Method, error) {
 	if err != nil {
 		return nil, fmt.Errorf("notes: %w", err)
 	}
-	return &notes{eval: ev, keep: o.Keep}, nil
+	return &notes{eval: ev, keep: o.Keep, build: spec.ParamsFor("notes.build")}, nil
 }
 
 func (m *notes) Name() string { return m.eval.Name() }
@@ -135,6 +139,7 @@ func (m *notes) PrepareUser(ctx context.Context, env predict.Env, u behavior.Use
 	resp, err := env.Builder().Generate(ctx, llm.Request{
 		Purpose:  "notes.build",
 		SampleID: m.Name() + "/" + u.User,
+		Params:   m.build,
 		Messages: []llm.Message{{Role: "user", Content: "Here are a user's latest records:\n" + records +
 			"\nWrite a few short lines on this user's habits and tastes."}},
 		Hint: NotesHint{Records: len(past)},
@@ -415,7 +420,10 @@ lifelong:
 // tip per environment, shown as a rule. Its tip request carries no hint:
 // the sim answers it from the prompt text like a method it has never seen.
 type tips struct {
-	keep  int
+	keep int
+	// write are the request settings of its tips.write calls, as the run
+	// resolved them from its entry and the config (never its own values).
+	write llm.Params
 	State tipsState
 }
 
@@ -434,7 +442,10 @@ type TipsOptions struct {
 // tipsEntry is kind "tips" as registered: one line in a program.
 func tipsEntry() agent.Entry {
 	return agent.Entry{Kind: "tips", New: newTips, Options: TipsOptions{},
-		About: "the latest solved tasks as exemplars, and one tip per environment written from them"}
+		About: "the latest solved tasks as exemplars, and one tip per environment written from them",
+		// Its own call, with request defaults of its own (zero: the
+		// server's); lifelong.methods[].sampling.tips.write replaces them.
+		Purposes: []llm.Purpose{{Name: "tips.write", ReleaseFrom: runrecord.FromOwn, Source: "our own method: server defaults"}}}
 }
 
 // newTips builds kind "tips" from its spec.
@@ -447,7 +458,7 @@ func newTips(spec agent.Spec) (agent.Method, error) {
 	if keep == 0 {
 		keep = 3
 	}
-	return &tips{keep: keep, State: tipsState{Exemplars: map[string][]agent.Trajectory{}, Tips: map[string]string{}, Pending: map[string]bool{}}}, nil
+	return &tips{keep: keep, write: spec.ParamsFor("tips.write"), State: tipsState{Exemplars: map[string][]agent.Trajectory{}, Tips: map[string]string{}, Pending: map[string]bool{}}}, nil
 }
 
 func (m *tips) Name() string { return "tips" }
@@ -479,7 +490,7 @@ func (m *tips) EndStage(ctx context.Context, env agent.Env) error {
 		b.WriteString("Write one short tip for solving tasks like these.")
 		resp, err := env.Builder().Generate(ctx, llm.Request{Purpose: "tips.write", SampleID: "tips/" + name,
 			Messages: []llm.Message{{Role: "user", Content: b.String()}},
-			Params:   env.Sampling.For(agent.SampleConstruction, name)})
+			Params:   m.write})
 		if err != nil {
 			return fmt.Errorf("tips: %s: %w", name, err)
 		}

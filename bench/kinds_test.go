@@ -24,8 +24,8 @@ import (
 func TestDefaultKindsValidateAsBuiltIns(t *testing.T) {
 	for _, k := range []*Kinds{nil, {}, DefaultKinds()} {
 		got := k.Known()
-		if !slices.Equal(got.Methods.Names(), config.MethodKinds()) {
-			t.Errorf("prediction kinds %v, want %v", got.Methods.Names(), config.MethodKinds())
+		if !slices.Equal(got.Methods.Names(), config.Known{}.MethodKinds()) {
+			t.Errorf("prediction kinds %v, want %v", got.Methods.Names(), config.Known{}.MethodKinds())
 		}
 		if want := []string{"react", "synapse", "expel", "autoskill", "lifemem"}; !slices.Equal(got.Lifelong.Methods.Ordered(), want) {
 			t.Errorf("agent kinds %v, want %v", got.Lifelong.Methods.Ordered(), want)

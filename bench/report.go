@@ -137,6 +137,7 @@ func reportRun(ctx context.Context, stdio IO, dir string, bootstrap optionalInt,
 		opts.Iters = bootstrap.n
 	}
 	opts.Envs = stdio.env().Kinds.EnvKinds().Entries()
+	opts.PaperRows = stdio.env().Kinds.PaperRows()
 	var arts render.Artefacts
 	if rp, ok := fam.(family.Reporting); ok {
 		paths, err := rp.WriteReport(dir, &cfg)

@@ -6,6 +6,7 @@ import (
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/envs/all"
+	"github.com/memharness/memharness/kinds"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/registry"
@@ -118,6 +119,24 @@ func (k *Kinds) AgentKinds() *lifelong.Methods {
 		return lifelong.DefaultMethods()
 	}
 	return k.Agents
+}
+
+// PaperRows are the registered method kinds' places in the papers' tables
+// (their entries' Paper, prediction and agent kinds alike), which the
+// reports read.
+func (k *Kinds) PaperRows() kinds.PaperRows {
+	rows := kinds.PaperRows{}
+	for _, e := range k.PredictKinds().Entries() {
+		if len(e.Paper) > 0 {
+			rows[e.Kind] = append(rows[e.Kind], e.Paper...)
+		}
+	}
+	for _, e := range k.AgentKinds().Entries() {
+		if len(e.Paper) > 0 {
+			rows[e.Kind] = append(rows[e.Kind], e.Paper...)
+		}
+	}
+	return rows
 }
 
 // EnvKinds is the environment registry (nil: the built-in environments).

@@ -29,7 +29,7 @@ import (
 // Fingerprint computes the fingerprint of a run directory as it is now.
 func Fingerprint(dir, configHash string, opts reports.Options) (string, error) {
 	h := sha256.New()
-	opts.Envs = nil // the build below names them
+	opts.Envs, opts.PaperRows = nil, nil // the build below names them
 	fmt.Fprintf(h, "config %s\nbuild %s\nreport %+v\n", configHash, buildIdentity(), opts)
 	var files []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {

@@ -45,14 +45,10 @@ const (
 	StreamBuffer     = "buffer"
 )
 
-// Method kinds the protocol knows (methods/agent implements them).
-const (
-	KindReAct     = "react"
-	KindSynapse   = "synapse"
-	KindExpeL     = "expel"
-	KindAutoSkill = "autoskill"
-	KindLifeMem   = "lifemem"
-)
+// KindLifeMem is LifeMem's method kind, whose release prompts a lifelong
+// run checks (the other agent kinds are known only by their entries, see
+// Methods).
+const KindLifeMem = "lifemem"
 
 // DefaultBatch is LifeMem's unit of ingestion: memory is initialised from,
 // and evolves by, batches of 5 trajectories; the buffer stream's per-env

@@ -38,6 +38,13 @@ type Params struct {
 	Extra map[string]any `json:"extra,omitempty" yaml:"extra,omitempty"`
 }
 
+// IsZero is true when p sets nothing: a request with it runs at the
+// server's defaults.
+func (p Params) IsZero() bool {
+	return p.Temperature == nil && p.TopP == nil && p.MaxTokens == 0 && p.Seed == nil && len(p.Stop) == 0 &&
+		p.ReasoningEffort == "" && len(p.Extra) == 0
+}
+
 // Request is one generation request.
 type Request struct {
 	// Purpose names the call site ("predict", "summary", "pramem.reflect", ...).

@@ -8,13 +8,14 @@ import (
 
 	"github.com/memharness/memharness/metrics"
 	"github.com/memharness/memharness/reports/render"
+	"github.com/memharness/memharness/reports/scored"
 )
 
 // confusionBase names a method's confusion files; the field is added only
 // when a run has several multi-class fields.
-func (s *summary) confusionBase(method string, f field) string {
+func (s *summary) confusionBase(method string, f scored.Field) string {
 	name := "confusion_" + fileSafe(method)
-	if len(s.multiClassFields()) > 1 {
+	if len(s.MultiClassFields()) > 1 {
 		name += "_" + fileSafe(f.Name)
 	}
 	return name
@@ -22,9 +23,9 @@ func (s *summary) confusionBase(method string, f field) string {
 
 func (s *summary) writeConfusion(dir string) ([]render.Artefact, error) {
 	var arts []render.Artefact
-	for _, f := range s.multiClassFields() {
-		for _, m := range s.run.methods {
-			c := s.cells[m][f.Name]
+	for _, f := range s.MultiClassFields() {
+		for _, m := range s.Run.Methods {
+			c := s.Cells[m][f.Name]
 			base := s.confusionBase(m, f)
 			header := append([]string{"true"}, c.Matrix.Columns()...)
 
@@ -63,7 +64,7 @@ func (s *summary) writeConfusion(dir string) ([]render.Artefact, error) {
 }
 
 func (s *summary) writeHeatMaps(dir string) ([]render.Artefact, error) {
-	fields := s.multiClassFields()
+	fields := s.MultiClassFields()
 	var arts []render.Artefact
 	for _, f := range fields {
 		name := "confusion"
@@ -73,10 +74,10 @@ func (s *summary) writeHeatMaps(dir string) ([]render.Artefact, error) {
 		xl, yl := fieldAxis(f)
 		var panels []render.Panel
 		var empty []string
-		for _, m := range s.run.methods {
-			c := s.cells[m][f.Name]
+		for _, m := range s.Run.Methods {
+			c := s.Cells[m][f.Name]
 			t := fmt.Sprintf("%s (n=%d)", m, len(c.Items))
-			if len(s.run.manifest.EmptyMemories[m]) > 0 {
+			if len(s.Run.Manifest.EmptyMemories[m]) > 0 {
 				t += " *"
 				empty = append(empty, m)
 			}
@@ -92,10 +93,10 @@ func (s *summary) writeHeatMaps(dir string) ([]render.Artefact, error) {
 		title := "Confusion matrices: " + f.Name
 		notes := []string{"Rows are normalised: each cell is the share of that row's true label answered with the column's label (rows sum to 100%); \"invalid\" counts answers that could not be parsed; hatched rows have no samples."}
 		if len(empty) > 0 {
-			title += " (* empty memories: " + nameList(empty, 3) + ")"
+			title += " (* empty memories: " + render.NameList(empty, 3) + ")"
 			notes = append(notes, "* marks methods with empty memories for some users: "+strings.Join(empty, ", ")+".")
 		}
-		spec := render.FigSpec{Title: title, Caption: s.figCaption(), Notes: notes, Width: render.TwoColumn}
+		spec := render.FigSpec{Title: title, Caption: s.FigCaption(), Notes: notes, Width: render.TwoColumn}
 		if len(panels) == 1 {
 			spec.Width = render.OneColumn
 		}
@@ -122,4 +123,14 @@ func fileSafe(s string) string {
 		}
 		return '_'
 	}, s)
+}
+
+// fieldAxis names heat-map axes after the field: "rating" for rating
+// fields, "class" otherwise.
+func fieldAxis(f scored.Field) (x, y string) {
+	noun := "class"
+	if strings.Contains(strings.ToLower(f.Name), "rating") {
+		noun = "rating"
+	}
+	return "predicted " + noun, "true " + noun
 }

@@ -8,9 +8,11 @@
 // the time).
 //
 // The package is the generic run report and the entry to the others: Write
-// writes a run's report and, by what the run holds, PraMem's studies
-// (Table 1, Tables 2–3, Figures 4–6) or LifeMem's (package reports/lifemem,
-// which has its own loader, as the lifelong protocol keeps no samples.jsonl).
+// scores a run's samples once (reports/scored), writes the generic report
+// from them and hands them to PraMem's study (reports/pramem: Table 1,
+// Tables 2–3, Figures 4–6, written by what the run holds), or hands a
+// lifelong run to LifeMem's (reports/lifemem, which has its own loader, as
+// the lifelong protocol keeps no samples.jsonl).
 // Every report is drawn with reports/render, the rendering toolkit (its doc
 // holds the figure rules), and says what run it comes from through
 // reports/runinfo.

@@ -39,7 +39,7 @@ func figureKinds(width vg.Length) []struct {
 	}
 	groups := []string{"Video", "Live", "Ads", "E-commerce", "Overall"}
 	spec := func(title string) render.FigSpec {
-		return render.FigSpec{Title: title, Width: width, Notes: []string{ciText(0.95, 1000)},
+		return render.FigSpec{Title: title, Width: width, Notes: []string{render.CIText(0.95, 1000)},
 			Caption: "Redraws Table 1 · OmniBehavior behaviour prediction · backbone: sim (embedded heuristic reader, not an LLM) · prompts: own wording · data: synthetic OmniBehavior (seed 11) · ⚠ empty memories: pramem"}
 	}
 	bars := render.BarPanel{Title: "F1", YLabel: "F1 (%)", Groups: groups, Series: eight}
@@ -312,11 +312,11 @@ func TestNotEvaluatedDiffersFromZero(t *testing.T) {
 
 func TestThousands(t *testing.T) {
 	for n, want := range map[int]string{7: "7", 1000: "1,000", 25000: "25,000", 1234567: "1,234,567"} {
-		if got := thousands(n); got != want {
-			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		if got := render.Thousands(n); got != want {
+			t.Errorf("render.Thousands(%d) = %q, want %q", n, got, want)
 		}
 	}
-	if got := ciText(0.95, 1000); !strings.Contains(got, "95 % cluster bootstrap CI") || !strings.Contains(got, "1,000 resamples") {
+	if got := render.CIText(0.95, 1000); !strings.Contains(got, "95 % cluster bootstrap CI") || !strings.Contains(got, "1,000 resamples") {
 		t.Errorf("ciText = %q", got)
 	}
 }

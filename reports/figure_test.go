@@ -5,10 +5,7 @@ import (
 	"image"
 	"image/png"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/memharness/memharness/reports/render"
@@ -17,35 +14,12 @@ import (
 
 var _ = vg.Inch
 
-// checkFigureRules checks the measurable figure rules on a rendered PNG:
-// one or two columns wide at FigureDPI, no taller than a page, and nothing
-// drawn into the outer margin (text or marks running off an edge would be
-// clipped there).
+// checkFigureRules fails the test when a figure breaks the figure rules
+// (render.CheckFigure).
 func checkFigureRules(t *testing.T, name string, img image.Image) {
 	t.Helper()
-	b := img.Bounds()
-	one, two := int(float64(render.OneColumn/vg.Inch)*render.FigureDPI), int(float64(render.TwoColumn/vg.Inch)*render.FigureDPI)
-	if b.Dx() != one && b.Dx() != two {
-		t.Errorf("%s: width %d px, want %d (one column) or %d (two columns)", name, b.Dx(), one, two)
-	}
-	if b.Dy() > 9*render.FigureDPI {
-		t.Errorf("%s: height %d px is taller than a page's text (9 in)", name, b.Dy())
-	}
-	if b.Dy() < render.FigureDPI {
-		t.Errorf("%s: height %d px is under an inch", name, b.Dy())
-	}
-	const edge = 3 // px that must stay background on every side
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			if x >= b.Min.X+edge && x < b.Max.X-edge && y >= b.Min.Y+edge && y < b.Max.Y-edge {
-				continue
-			}
-			r, g, bl, _ := img.At(x, y).RGBA()
-			if r < 0xf000 || g < 0xf000 || bl < 0xf000 {
-				t.Errorf("%s: pixel (%d,%d) in the %d px margin is not background: something is clipped at the edge", name, x, y, edge)
-				return
-			}
-		}
+	if err := render.CheckFigure(img); err != nil {
+		t.Errorf("%s: %v", name, err)
 	}
 }
 
@@ -94,42 +68,6 @@ func TestDataRange(t *testing.T) {
 		if math.Abs(lo-tt.lo) > 1e-9 || math.Abs(hi-tt.hi) > 1e-9 {
 			t.Errorf("%s: dataRange = [%g, %g], want [%g, %g]", tt.name, lo, hi, tt.lo, tt.hi)
 		}
-	}
-}
-
-// Table 1's figure lists methods in the config's order, not the report's
-// baseline-first order (the evolution run's baseline is pramem_r20).
-func TestFigureOrder(t *testing.T) {
-	ms := []*t1Method{{Method: "pramem_r20"}, {Method: "pramem_r5"}, {Method: "extra_r10"}, {Method: "pramem_r10"}, {Method: "extra_r9"}}
-	got := figureOrder(ms, []string{"pramem_r5", "pramem_r10", "pramem_r20"})
-	var names []string
-	for _, m := range got {
-		names = append(names, m.Method)
-	}
-	want := []string{"pramem_r5", "pramem_r10", "pramem_r20", "extra_r9", "extra_r10"}
-	if !slices.Equal(names, want) {
-		t.Errorf("figureOrder = %v, want %v", names, want)
-	}
-}
-
-// Every PNG of the PraMem study report follows the figure rules.
-func TestPraMemFiguresFollowRules(t *testing.T) {
-	dir := copyPMRun(t)
-	arts := writePM(t, dir)
-	n := 0
-	for _, a := range arts.Files {
-		if !strings.HasSuffix(a.Path, ".png") {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(arts.Dir, a.Path))
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkFigureRules(t, a.Path, decodePNG(t, b))
-		n++
-	}
-	if n < 4 {
-		t.Errorf("only %d figures checked", n)
 	}
 }
 

@@ -6,14 +6,15 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/memharness/memharness/reports/pramem"
 	"github.com/memharness/memharness/reports/render"
 	"github.com/memharness/memharness/reports/runinfo"
 )
 
 func (s *summary) writeIndex(dir string, arts []render.Artefact) (render.Artefact, error) {
-	m := s.run.manifest
+	m := s.Run.Manifest
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n\n", render.MdText(s.title()))
+	fmt.Fprintf(&b, "# %s\n\n", render.MdText(s.Title()))
 	fmt.Fprintf(&b, "- Run: %s\n", render.MdText(m.Name))
 	fmt.Fprintf(&b, "- Backbone: %s; model: %s\n", render.MdText(runinfo.BackboneText(m.Backbone, m.Model)), render.MdText(render.OrDefault(m.Model, "unknown")))
 	fmt.Fprintf(&b, "- Data: %s\n", render.MdText(render.OrDefault(m.DataSource, "unknown")))
@@ -32,26 +33,20 @@ func (s *summary) writeIndex(dir string, arts []render.Artefact) (render.Artefac
 	}
 	total, errored := 0, 0
 	var per []string
-	for _, meth := range s.run.methods {
-		u := s.usage[meth]
+	for _, meth := range s.Run.Methods {
+		u := s.Usage[meth]
 		total += u.Samples
 		errored += u.Errored
 		per = append(per, fmt.Sprintf("%s %d", render.MdText(meth), u.Samples))
 	}
 	fmt.Fprintf(&b, "- Samples: %d finished, %d errored, %d planned; per method: %s\n", total, errored, m.Samples, strings.Join(per, ", "))
-	if line := runinfo.PlannedLine(s.plan, s.runUsage); line != "" {
+	if line := runinfo.PlannedLine(s.Plan, s.RunUsage); line != "" {
 		fmt.Fprintf(&b, "- Planned vs spent (plan.json, stored at the run's start): %s\n", render.MdText(line))
 	}
-	fmt.Fprintf(&b, "- Baseline for paired tests: %s\n", render.MdText(s.run.methods[0]))
+	fmt.Fprintf(&b, "- Baseline for paired tests: %s\n", render.MdText(s.Run.Methods[0]))
 	b.WriteString("- How to regenerate: `bench report <rundir>` (the folder holding manifest.json and samples.jsonl)\n\n")
-	for _, a := range arts {
-		if a.Path == "table1_vs_paper.md" {
-			b.WriteString(s.table1IndexNote())
-			break
-		}
-	}
-	b.WriteString(s.pramemIndexNote(arts))
-	b.WriteString(runinfo.WarningsSection(m, s.runUsage))
+	b.WriteString(pramem.IndexNote(arts, m.Backbone))
+	b.WriteString(runinfo.WarningsSection(m, s.RunUsage))
 	b.WriteString("## Artefacts\n\n")
 	for _, a := range arts {
 		fmt.Fprintf(&b, "- [%s](%s) — %s\n", render.MdText(a.Path), a.Path, render.MdText(a.Desc))

@@ -16,6 +16,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/memharness/memharness/envs/all"
+	"github.com/memharness/memharness/kinds"
+	"github.com/memharness/memharness/methods/agent"
+	lifememkind "github.com/memharness/memharness/methods/agent/lifemem"
+	"github.com/memharness/memharness/methods/registry"
 	"github.com/memharness/memharness/reports/lifemem"
 	"github.com/memharness/memharness/reports/render"
 )
@@ -117,13 +121,20 @@ func TestLaTeXCompiles(t *testing.T) {
 	var dirs []string
 	dir, _ := writeReport(t)
 	dirs = append(dirs, filepath.Join(dir, render.ReportDir))
-	dir, _ = writeT1(t)
-	dirs = append(dirs, filepath.Join(dir, render.ReportDir))
-	dir = copyPMRun(t)
-	writePM(t, dir)
-	dirs = append(dirs, filepath.Join(dir, render.ReportDir))
+	// PraMem's study, on reports/pramem's fixtures (Table 1's run, then the
+	// studies' run).
+	for _, fx := range []struct {
+		dir  string
+		opts Options
+	}{{"table1", Options{Iters: 200, Seed: 11, PaperRows: builtinPaperRows()}}, {"pramem", Options{Iters: 20, Seed: 5, PaperRows: builtinPaperRows()}}} {
+		dir = copyTree(t, filepath.Join("pramem", "testdata", fx.dir))
+		if _, err := Write(dir, fx.opts); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, filepath.Join(dir, render.ReportDir))
+	}
 	dir = copyTree(t, filepath.Join("testdata", "lifemem", "run"))
-	if _, err := lifemem.Write(dir, all.Entries()); err != nil {
+	if _, err := lifemem.Write(dir, all.Entries(), builtinPaperRows()); err != nil {
 		t.Fatal(err)
 	}
 	dirs = append(dirs, filepath.Join(dir, render.ReportDir))
@@ -133,7 +144,7 @@ func TestLaTeXCompiles(t *testing.T) {
 		runs = append(runs, filepath.Join(sweep, st))
 	}
 	out := filepath.Join(t.TempDir(), "sweep")
-	if _, err := lifemem.WriteSweep(out, runs, all.Entries()); err != nil {
+	if _, err := lifemem.WriteSweep(out, runs, all.Entries(), builtinPaperRows()); err != nil {
 		t.Fatal(err)
 	}
 	dirs = append(dirs, out)
@@ -283,4 +294,19 @@ func TestWriteLaTeXReport(t *testing.T) {
 			t.Errorf("report.tex has %q:\n%s", bad, got)
 		}
 	}
+}
+
+// builtinPaperRows are the built-in method kinds' paper rows, as a run
+// hands them to the report (family.Kinds.PaperRows).
+func builtinPaperRows() kinds.PaperRows {
+	rows := kinds.PaperRows{}
+	for _, e := range registry.Default().Entries() {
+		if len(e.Paper) > 0 {
+			rows[e.Kind] = e.Paper
+		}
+	}
+	for _, e := range append(agent.Entries(), lifememkind.Entry()) {
+		rows[e.Kind] = append(rows[e.Kind], e.Paper...)
+	}
+	return rows
 }

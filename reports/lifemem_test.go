@@ -99,7 +99,7 @@ func artefactNames(arts []render.Artefact) []string {
 func TestLifeMemReportGolden(t *testing.T) {
 	dir := copyTree(t, filepath.Join("testdata", "lifemem", "run"))
 	// Write routes a run with lifelong results to the LifeMem report.
-	arts, err := Write(dir, Options{Envs: all.Entries()})
+	arts, err := Write(dir, Options{Envs: all.Entries(), PaperRows: builtinPaperRows()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestLifeMemReportGolden(t *testing.T) {
 
 	// Same input, same bytes — PNGs included.
 	again := copyTree(t, filepath.Join("testdata", "lifemem", "run"))
-	arts2, err := lifemem.Write(again, all.Entries())
+	arts2, err := lifemem.Write(again, all.Entries(), builtinPaperRows())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestLifeMemReportGolden(t *testing.T) {
 
 func TestLifeMemReportContent(t *testing.T) {
 	dir := copyTree(t, filepath.Join("testdata", "lifemem", "run"))
-	arts, err := lifemem.Write(dir, all.Entries())
+	arts, err := lifemem.Write(dir, all.Entries(), builtinPaperRows())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +176,7 @@ func TestLifeMemSweepGolden(t *testing.T) {
 	}
 	runs = append(runs, t.TempDir()) // not a lifelong run: skipped
 	out := filepath.Join(t.TempDir(), "sweep")
-	arts, err := lifemem.WriteSweep(out, runs, all.Entries())
+	arts, err := lifemem.WriteSweep(out, runs, all.Entries(), builtinPaperRows())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +191,7 @@ func TestLifeMemSweepGolden(t *testing.T) {
 			t.Errorf("streams table lacks %q:\n%s", want, b)
 		}
 	}
-	if _, err := lifemem.WriteSweep(out, []string{t.TempDir()}, all.Entries()); err == nil {
+	if _, err := lifemem.WriteSweep(out, []string{t.TempDir()}, all.Entries(), builtinPaperRows()); err == nil {
 		t.Error("a sweep without lifelong runs gave no error")
 	}
 }
@@ -221,7 +221,7 @@ func TestLifeMemLoadErrors(t *testing.T) {
 			if err := tc.edit(dir); err != nil {
 				t.Fatal(err)
 			}
-			_, err := lifemem.Write(dir, all.Entries())
+			_, err := lifemem.Write(dir, all.Entries(), builtinPaperRows())
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want %q", err, tc.want)
 			}
@@ -305,7 +305,7 @@ func TestLifeMemRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	arts, err := Write(dir, Options{Envs: all.Entries()})
+	arts, err := Write(dir, Options{Envs: all.Entries(), PaperRows: builtinPaperRows()})
 	if err != nil {
 		t.Fatal(err)
 	}

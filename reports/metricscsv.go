@@ -6,6 +6,7 @@ import (
 
 	"github.com/memharness/memharness/metrics"
 	"github.com/memharness/memharness/reports/render"
+	"github.com/memharness/memharness/reports/scored"
 )
 
 // metricsHeader is the tidy long format: one metric of one method and field
@@ -17,11 +18,11 @@ const usageField = "all"
 
 func (s *summary) writeMetricsCSV(dir string) ([]render.Artefact, error) {
 	var rows [][]string
-	for _, m := range s.run.methods {
-		for _, f := range s.run.fields {
-			rows = append(rows, cellRows(s.cells[m][f.Name])...)
+	for _, m := range s.Run.Methods {
+		for _, f := range s.Run.Fields {
+			rows = append(rows, cellRows(s.Cells[m][f.Name])...)
 		}
-		rows = append(rows, usageRows(m, s.usage[m], s.priced())...)
+		rows = append(rows, usageRows(m, s.Usage[m], s.Priced())...)
 	}
 	if err := render.WriteCSV(filepath.Join(dir, "metrics.csv"), metricsHeader, rows); err != nil {
 		return nil, err
@@ -29,7 +30,7 @@ func (s *summary) writeMetricsCSV(dir string) ([]render.Artefact, error) {
 	return []render.Artefact{{Path: "metrics.csv", Desc: "every metric per method and field in tidy long format (method, field, metric, value, CI, n)"}}, nil
 }
 
-func cellRows(c *cell) [][]string {
+func cellRows(c *scored.Cell) [][]string {
 	m, f, n := c.Method, c.Field.Name, len(c.Items)
 	rows := [][]string{
 		ciRow(m, f, "accuracy_valid", c.AccValid, c.Valid),
@@ -37,7 +38,7 @@ func cellRows(c *cell) [][]string {
 		plainRow(m, f, "invalid_rate", pctNum(c.InvalidRate), n, render.UnitPercent),
 		plainRow(m, f, "invalid", strconv.Itoa(c.Invalid), n, render.UnitCount),
 	}
-	if c.Field.Kind == kindBinary {
+	if c.Field.Kind == scored.KindBinary {
 		return append(rows,
 			ciRow(m, f, "f1", c.F1, c.Valid),
 			plainRow(m, f, "precision", pctNum(c.Precision), c.Valid, render.UnitPercent),
@@ -53,9 +54,9 @@ func cellRows(c *cell) [][]string {
 
 // usageRows are a method's counts; cost is empty (null) when the run has
 // no prices, since 0 would claim the calls were free.
-func usageRows(m string, u usage, priced bool) [][]string {
+func usageRows(m string, u scored.Usage, priced bool) [][]string {
 	all := u.Samples + u.Errored
-	mean := func(total int) string { return render.Num(nanDiv(total, u.Samples)) }
+	mean := func(total int) string { return render.Num(scored.Ratio(total, u.Samples)) }
 	return [][]string{
 		plainRow(m, usageField, "samples", strconv.Itoa(u.Samples), all, render.UnitCount),
 		plainRow(m, usageField, "errored", strconv.Itoa(u.Errored), all, render.UnitCount),

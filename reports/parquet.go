@@ -139,7 +139,7 @@ func sampleColumns(rows []SampleRow) []parquetw.Column {
 }
 
 func (s *summary) writeParquet(dir string) ([]render.Artefact, error) {
-	if err := WriteSamplesParquet(filepath.Join(dir, "samples.parquet"), s.run.samples, s.priced()); err != nil {
+	if err := WriteSamplesParquet(filepath.Join(dir, "samples.parquet"), s.Run.Samples, s.Priced()); err != nil {
 		return nil, err
 	}
 	return []render.Artefact{{Path: "samples.parquet", Desc: "every sample record (one row per sample, columns as in samples.jsonl) for pandas, polars or DuckDB"}}, nil

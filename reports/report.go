@@ -6,9 +6,12 @@ import (
 	"path/filepath"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/kinds"
 	"github.com/memharness/memharness/reports/lifemem"
+	"github.com/memharness/memharness/reports/pramem"
 	"github.com/memharness/memharness/reports/render"
 	"github.com/memharness/memharness/reports/runinfo"
+	"github.com/memharness/memharness/reports/scored"
 )
 
 // Options tune a report. The zero value gives the defaults.
@@ -36,22 +39,19 @@ type Options struct {
 	// the binary, so a run's fingerprint (which names the build) leaves
 	// them out.
 	Envs []envs.Entry
+	// PaperRows are the method kinds' places in the papers' tables, from
+	// their registry entries (predict.Entry.Paper): PraMem's study sets a
+	// run's methods beside the paper's rows, and finds the methods it
+	// compares, through them; LifeMem's report finds its baseline and the
+	// paper's methods the same way. Like Envs they come from the binary;
+	// without them a report sets no method beside the paper's rows.
+	PaperRows kinds.PaperRows
 }
 
-func (o Options) withDefaults() Options {
-	if o.Iters == 0 {
-		o.Iters = 1000
-	}
-	if o.Level == 0 {
-		o.Level = 0.95
-	}
-	if o.Seed == 0 {
-		o.Seed = 1
-	}
-	if o.Positive == "" {
-		o.Positive = "1"
-	}
-	return o
+// scoring is the part of the options that scores the samples.
+func (o Options) scoring() scored.Options {
+	return scored.Options{Iters: o.Iters, Level: o.Level, Seed: o.Seed, Classes: o.Classes,
+		Positive: o.Positive, Task: o.Task, Baseline: o.Baseline}.WithDefaults()
 }
 
 // ReportDir is the folder, inside a run directory, that Write fills.
@@ -59,8 +59,8 @@ const ReportDir = render.ReportDir
 
 // WriteLifeMemSweep compares the lifelong runs of a sweep (LifeMem's
 // Tables 5 and 8; see lifemem.WriteSweep).
-func WriteLifeMemSweep(outDir string, runDirs []string, kinds []envs.Entry) (render.Artefacts, error) {
-	return lifemem.WriteSweep(outDir, runDirs, kinds)
+func WriteLifeMemSweep(outDir string, runDirs []string, envEntries []envs.Entry, paperRows kinds.PaperRows) (render.Artefacts, error) {
+	return lifemem.WriteSweep(outDir, runDirs, envEntries, paperRows)
 }
 
 // Write reads <runDir>/manifest.json and <runDir>/samples.jsonl and writes
@@ -69,42 +69,35 @@ func WriteLifeMemSweep(outDir string, runDirs []string, kinds []envs.Entry) (ren
 // index.md; runs with OmniBehavior binary fields (video_, live_, ad_, shop_)
 // also get PraMem's Table 1 (table1.*, table1_fields.csv, table1_vs_paper.*).
 // Runs holding PraMem's ablations, snapshots or memory systems also get
-// its Table 2, Figures 4-6 and Table 3 (pramem_*; see pramem.go).
+// its Table 2, Figures 4-6 and Table 3 (pramem_*; see reports/pramem).
 func Write(runDir string, opts Options) (render.Artefacts, error) {
-	opts = opts.withDefaults()
-	if opts.Iters < 1 || !(opts.Level > 0 && opts.Level < 1) {
-		return render.Artefacts{}, fmt.Errorf("report: need iters >= 1 and 0 < level < 1, got %d and %v", opts.Iters, opts.Level)
+	so := opts.scoring()
+	if so.Iters < 1 || !(so.Level > 0 && so.Level < 1) {
+		return render.Artefacts{}, fmt.Errorf("report: need iters >= 1 and 0 < level < 1, got %d and %v", so.Iters, so.Level)
 	}
 	if lifemem.HasResults(runDir) { // LifeMem's lifelong protocol keeps its own results (no samples.jsonl)
-		return lifemem.Write(runDir, opts.Envs)
+		return lifemem.WriteWith(runDir, opts.Envs, opts.PaperRows, lifemem.Options{Iters: opts.Iters, Level: opts.Level, Seed: opts.Seed})
 	}
-	r, err := loadRun(runDir, opts)
+	sc, err := scored.Load(runDir, so)
 	if err != nil {
 		return render.Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)
 	}
-	s, err := summarise(r, opts)
-	if err != nil {
-		return render.Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)
-	}
+	s := &summary{sc}
 	out := render.Artefacts{Dir: filepath.Join(runDir, render.ReportDir)}
 	if err := os.MkdirAll(out.Dir, 0o755); err != nil {
 		return render.Artefacts{}, fmt.Errorf("report: %w", err)
 	}
 	// usage.json says whether the run was priced, which the CSVs and the
 	// Parquet file need before the index does.
-	s.plan = runinfo.ReadPlan(runDir)
-	if s.runUsage, err = runinfo.ReadUsage(runDir); err != nil {
+	s.Plan = runinfo.ReadPlan(runDir)
+	if s.RunUsage, err = runinfo.ReadUsage(runDir); err != nil {
 		return render.Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)
 	}
-	// PraMem's Table 1 is built once, for its own files and the studies'
-	// intervals.
-	t1 := &table1Once{s: s}
 	steps := []func(dir string) ([]render.Artefact, error){
 		s.writeMetricsCSV,
 		s.writeConfusion,
 		s.writeTables,
-		func(dir string) ([]render.Artefact, error) { return s.writeTable1(dir, t1) },
-		func(dir string) ([]render.Artefact, error) { return s.writePraMem(dir, t1) },
+		func(dir string) ([]render.Artefact, error) { return pramem.Write(dir, sc, opts.PaperRows) },
 		s.writeHeatMaps,
 		s.writeParquet,
 	}
@@ -115,7 +108,7 @@ func Write(runDir string, opts Options) (render.Artefacts, error) {
 		}
 		out.Files = append(out.Files, arts...)
 	}
-	if err := runinfo.StampCSVs(out.Dir, out.Files, runinfo.ProvenanceOf(r.manifest)); err != nil {
+	if err := runinfo.StampCSVs(out.Dir, out.Files, runinfo.ProvenanceOf(s.Run.Manifest)); err != nil {
 		return render.Artefacts{}, fmt.Errorf("report %s: %w", runDir, err)
 	}
 	idx, err := s.writeIndex(out.Dir, out.Files)
@@ -125,3 +118,6 @@ func Write(runDir string, opts Options) (render.Artefacts, error) {
 	out.Files = append(out.Files, idx)
 	return out, nil
 }
+
+// summary is the scored run the generic report's writers share.
+type summary struct{ *scored.Summary }

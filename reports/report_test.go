@@ -295,3 +295,18 @@ func BenchmarkWrite(b *testing.B) {
 		}
 	}
 }
+
+// TestNoPraMemStudyForMovieLens: the MovieLens run has a binary field
+// without an OmniBehavior prefix and no method of PraMem's studies, so it
+// gets neither Table 1 nor any pramem_ artefact.
+func TestNoPraMemStudyForMovieLens(t *testing.T) {
+	dir, arts := writeReport(t)
+	for _, a := range arts.Files {
+		if strings.HasPrefix(a.Path, "table1") || strings.HasPrefix(a.Path, "pramem_") {
+			t.Errorf("MovieLens run got %s", a.Path)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, render.ReportDir, "table1.md")); !os.IsNotExist(err) {
+		t.Errorf("table1.md written: %v", err)
+	}
+}

@@ -212,9 +212,9 @@ func WriteSweep(root string, variants []SweepVariant) (render.Artefacts, error) 
 			p, ok := metrics[i].at[m]
 			cell := "—"
 			if ok && !math.IsNaN(p.v) {
-				cell = f2(p.v)
+				cell = render.Fixed2(p.v)
 				if !math.IsNaN(p.lo) && !math.IsNaN(p.hi) {
-					cell += " [" + f2(p.lo) + ", " + f2(p.hi) + "]"
+					cell += " [" + render.Fixed2(p.lo) + ", " + render.Fixed2(p.hi) + "]"
 				}
 				// A run without planned samples (a LifeMem run counts
 				// episodes) leaves the count empty rather than 0.
@@ -381,7 +381,7 @@ func sweepCINote(vs []SweepVariant) string {
 		}
 		level, iters = l, n
 	}
-	return strings.TrimSuffix(ciText(level, iters), ".") + ", as each variant's report gives it" + none + "."
+	return strings.TrimSuffix(render.CIText(level, iters), ".") + ", as each variant's report gives it" + none + "."
 }
 
 // variantCI reads a variant's interval settings from its manifest.

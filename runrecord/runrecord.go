@@ -120,6 +120,9 @@ type Manifest struct {
 	// <stage>" for agents), where its prompt, request settings and answer
 	// parser came from.
 	Provenance map[string]Provenance `json:"provenance,omitempty"`
+	// External describes each method run outside the harness (kind
+	// external): what was run and the version it reported.
+	External []ExternalMethod `json:"external_methods,omitempty"`
 	// Profile is the config profile applied (e.g. "paper") and
 	// ProfileSet the settings it changed.
 	Profile    string            `json:"profile,omitempty"`
@@ -128,6 +131,11 @@ type Manifest struct {
 	// set when a real backbone retrieved with the hash embedder.
 	Embedder        string `json:"embedder,omitempty"`
 	EmbedderWarning string `json:"embedder_warning,omitempty"`
+	// SeedNote says what is known of how the backbone's endpoints treat a
+	// request's seed when they are known not to sample reproducibly from it
+	// (llm.SeedNote); empty when nothing is known against them (the sim
+	// backbone is deterministic). Each call's seed is in its call record.
+	SeedNote string `json:"seed_note,omitempty"`
 	// Tokenizer counts the history windows' tokens: "approx" (the
 	// release's character estimate) or "tokenizer.json <sha256>".
 	Tokenizer string     `json:"tokenizer,omitempty"`

@@ -58,13 +58,36 @@ func keysDoc(t *testing.T) string {
 	b.WriteString("## Every key\n\n| key | value | meaning |\n| :--- | :--- | :--- |\n")
 	d.walk(&b, reflect.TypeFor[Config](), "")
 
+	writeSweepDoc(&b)
+
 	b.WriteString("\n## Keys each prediction method kind reads\n\n")
 	b.WriteString("Read from each kind's entry (`predict.Entry`, beside its code). Every method takes `name`, `kind`,\n")
 	b.WriteString("`language`, `templates`, `params`, `sampling` and `parser`. Setting a knob that its kind does not read is a\n")
 	b.WriteString("validation error (not a silent no-op); a kind of one's own may take its own keys (`Entry.Options`).\n\n")
 	b.WriteString("| kind | keys | what it does |\n| :--- | :--- | :--- |\n")
 	for _, e := range registry.Default().Entries() {
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", e.Kind, "`"+strings.Join(e.Keys, "`, `")+"`", e.About)
+		keys := "`" + strings.Join(e.Keys, "`, `") + "`"
+		if len(e.Keys) == 0 {
+			keys = "—"
+		}
+		if own := ownKeys(e.Options); len(own) > 0 {
+			ownText := "its own: `" + strings.Join(own, "`, `") + "`"
+			if len(e.Keys) == 0 {
+				keys = ownText
+			} else {
+				keys += "; " + ownText
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", e.Kind, keys, e.About)
+	}
+	// The own keys of the kinds that take some, written in the method's
+	// block beside the common ones.
+	for _, e := range registry.Default().Entries() {
+		if e.Options == nil {
+			continue
+		}
+		fmt.Fprintf(&b, "\n### Own keys of kind %s\n\n| key | value | meaning |\n| :--- | :--- | :--- |\n", e.Kind)
+		d.walk(&b, reflect.TypeOf(e.Options), "methods[]")
 	}
 
 	writeSamplingDoc(&b)
@@ -81,6 +104,21 @@ func keysDoc(t *testing.T) string {
 	}
 	writeAgentSampling(&b)
 	return b.String()
+}
+
+// ownKeys are the yaml keys of a kind's own options struct (nil for none).
+func ownKeys(opts any) []string {
+	if opts == nil {
+		return nil
+	}
+	t := deref(reflect.TypeOf(opts))
+	var keys []string
+	for i := range t.NumField() {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); name != "" && name != "-" {
+			keys = append(keys, name)
+		}
+	}
+	return keys
 }
 
 type docWriter struct {
@@ -241,18 +279,37 @@ func fieldKey(f *ast.Field) string {
 	return k
 }
 
+// writeSweepDoc describes the sweep block, which is not part of Config:
+// it is read before the config is decoded and expands into configs.
+func writeSweepDoc(b *strings.Builder) {
+	b.WriteString("\n## Sweeps (`sweep:`, `bench sweep`)\n\n")
+	b.WriteString("A config may end with a `sweep` block that expands it into several runs, each in its own folder\n")
+	b.WriteString("`runs/<name>/<variant>/`. Its keys are written as for `--set` (`history_tokens`, `methods[1].top_k`,\n")
+	b.WriteString("`lifelong.split_size`), and may name a kind's own option (`Entry.Options`) inside a method's block:\n")
+	b.WriteString("`methods[1].keep`, `lifelong.methods[0].keep`. Such a key is checked against the options of the kind\n")
+	b.WriteString("that method has, as strictly as one written in the block (a misspelt one is reported at the sweep's line,\n")
+	b.WriteString("with the kind's keys as suggestions), and each value is checked once it is in place.\n\n")
+	b.WriteString("| key | value | meaning |\n| :--- | :--- | :--- |\n")
+	b.WriteString("| `sweep.grid` | a mapping of key to a list of values | every combination of the values is a variant, the last key varying fastest; a variant is named by its values, `key=value` joined by `__` (the key's shortest tail no other key shares: `keep=20`, `methods1.top_k=5`), and `sweep.csv` has the key and value in its `swept_key` and `swept_value` columns |\n")
+	b.WriteString("| `sweep.variants` | a list of mappings | named sets of keys (`{name: qwen, set: {backbone.model: ...}}`), each crossed with the grid; the name leads the variant's |\n")
+	b.WriteString("| `sweep.variants[].name` | a string | letters, digits, `.`, `_` and `-`, no `__` |\n")
+	b.WriteString("| `sweep.variants[].set` | a mapping of key to value | the keys this variant sets, before the grid's; none may overlap a grid key or a `--set` flag |\n")
+}
+
 // writeSamplingDoc renders the defaults of methods[].sampling (PraMem,
 // OmniBehavior and MovieLens prediction methods) from PurposeDefaults.
 func writeSamplingDoc(b *strings.Builder) {
 	b.WriteString("\n## Request settings per call purpose (`methods[].sampling`)\n\n")
 	b.WriteString("Each call a prediction method sends has a purpose; `methods[].sampling.<purpose>` sets its request\n")
 	b.WriteString("settings (the keys of `params`), over the method's `params`. Unset, a purpose gets the default of the\n")
-	b.WriteString("run's `prompts` setting: what the source sends under `release`, ours under `own`. `manifest.json`'s\n")
-	b.WriteString("`provenance` and the report titles say which ran. \"server defaults\" sends no setting at all.\n\n")
+	b.WriteString("run's `prompts` setting that the entry of the method's kind declares (`predict.Entry.Purposes`): what the\n")
+	b.WriteString("source sends under `release`, ours under `own`; a kind of one's own declares its own, and they apply\n")
+	b.WriteString("alike. `manifest.json`'s `provenance` and the report titles say which ran. \"server defaults\" sends no\n")
+	b.WriteString("setting at all. The built-in kinds':\n\n")
 	b.WriteString("| purpose | kinds | `prompts: release` | source | `prompts: own` |\n| :--- | :--- | :--- | :--- | :--- |\n")
-	for _, d := range PurposeDefaults() {
+	for _, d := range (Known{}).PurposeDefaults() {
 		kinds := strings.Join(d.Kinds, ", ")
-		if len(d.Kinds) == len(MethodKinds()) {
+		if len(d.Kinds) == len(Known{}.MethodKinds()) {
 			kinds = "every kind"
 		}
 		fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s |\n", d.Purpose, kinds, paramsText(d.Release), d.Source, paramsText(d.Own))

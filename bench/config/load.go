@@ -104,6 +104,11 @@ func (o Options) prepare(path string, sets []string) (*document, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
+	if doc.sweep != nil {
+		if err := doc.sweep.checkOptionKeys(src, root, o.Known); err != nil {
+			return nil, err
+		}
+	}
 	return doc, nil
 }
 

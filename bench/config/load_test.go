@@ -41,7 +41,7 @@ func TestLoadErrors(t *testing.T) {
 		{"invalid", nil, []string{
 			`testdata/invalid.yaml:2: dataset.language: unknown value "fr" (want en, zh)`,
 			`testdata/invalid.yaml:4: backbone.concurrency: must be between 1 and 4096, got 0`,
-			`testdata/invalid.yaml:6: methods[0].kind: unknown method kind "ragg" (want long_context, mem0, memos, pramem, proex, rag, summary, truncation)`,
+			`testdata/invalid.yaml:6: methods[0].kind: unknown method kind "ragg" (want external, long_context, mcp_memory, mem0, memos, pramem, proex, rag, summary, truncation)`,
 			`testdata/invalid.yaml:8: methods[1].history_tokens: must be -1 (no history), 0 (the kind's default) or positive, got -5`,
 			`testdata/invalid.yaml:9: methods[2].name: duplicate method name "truncation" (also methods[1]); give each a distinct name (defaulted from methods[2].kind)`,
 			`testdata/invalid.yaml:10: methods[2].top_k: is not used by kind "truncation"`,
@@ -83,7 +83,7 @@ func TestLoadErrors(t *testing.T) {
 			`--set backbone.concurrency=many: backbone.concurrency: cannot use "many" as an integer`,
 		}},
 		{"minimal", []string{"methods[0].kind=ragg"}, []string{
-			`--set methods[0].kind=ragg: methods[0].kind: unknown method kind "ragg" (want long_context, mem0, memos, pramem, proex, rag, summary, truncation)`,
+			`--set methods[0].kind=ragg: methods[0].kind: unknown method kind "ragg" (want external, long_context, mcp_memory, mem0, memos, pramem, proex, rag, summary, truncation)`,
 		}},
 		{"minimal", []string{"dataset.synthetic.users=-3"}, []string{
 			`--set dataset.synthetic.users=-3: dataset.synthetic.users: must be between 0 and 100000, got -3`,

@@ -6,7 +6,6 @@ import (
 
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/predict"
-	"github.com/memharness/memharness/methods/registry"
 	"github.com/memharness/memharness/runrecord"
 )
 
@@ -19,8 +18,9 @@ const (
 
 // PurposeDefault is the default request settings of one call purpose of
 // the prediction methods under each prompts setting, gathered from the
-// kinds' entries (predict.Entry.Purposes). Methods hold no sampling value
-// themselves: the bench fills methods[].sampling from here.
+// entries (predict.Entry.Purposes) of the kinds a run registered — the
+// built-in ones and any of a program's own. Methods hold no sampling value
+// themselves: the run fills methods[].sampling from here.
 type PurposeDefault struct {
 	Purpose string
 	// Kinds are the method kinds that send it, sorted.
@@ -34,14 +34,14 @@ type PurposeDefault struct {
 	ReleaseFrom string
 }
 
-// PurposeDefaults lists every purpose of the built-in kinds, in the order
-// the kinds register them, each call building fresh maps.
-func PurposeDefaults() []PurposeDefault { return purposeDefaults(registry.Default()) }
-
-func purposeDefaults(reg *registry.Registry) []PurposeDefault {
+// PurposeDefaults lists every purpose of k's prediction kinds, in the
+// order the kinds register them, each call building fresh maps. A purpose
+// name several kinds send is listed once, with the defaults of the first
+// kind that registers it; a run reads each kind's own (MethodSampling).
+func (k Known) PurposeDefaults() []PurposeDefault {
 	var out []PurposeDefault
 	at := map[string]int{}
-	for _, e := range reg.Entries() {
+	for _, e := range k.methods().Entries() {
 		for _, p := range e.Purposes {
 			i, ok := at[p.Name]
 			if !ok {
@@ -59,74 +59,69 @@ func purposeDefaults(reg *registry.Registry) []PurposeDefault {
 	return out
 }
 
-// purposeNames lists the purposes a kind sends.
-func purposeNames(e predict.Entry) []string {
-	out := make([]string, len(e.Purposes))
-	for i, p := range e.Purposes {
+// purposeNames lists the names of a kind's purposes.
+func purposeNames(ps []llm.Purpose) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
 		out[i] = p.Name
 	}
 	return out
 }
 
 // MethodSampling is a method's sampling map with every default of its
-// kind's purposes under prompts (PromptsRelease or PromptsOwn) filled in
-// where set has no entry; set is not changed. Defaults with no setting at
-// all are left out, so a method whose purposes all run at the server's
-// defaults keeps a nil map.
-func MethodSampling(prompts, kind string, set map[string]llm.Params) map[string]llm.Params {
+// kind's purposes, as k's entry of kind declares them, under prompts
+// (PromptsRelease or PromptsOwn) filled in where set has no entry; set is
+// not changed. Defaults with no setting at all are left out, so a method
+// whose purposes all run at the server's defaults keeps a nil map. Each
+// kind's own entry decides: two kinds may give one purpose name different
+// defaults.
+func (k Known) MethodSampling(prompts, kind string, set map[string]llm.Params) map[string]llm.Params {
 	var out map[string]llm.Params
 	if len(set) > 0 {
 		out = maps.Clone(set)
 	}
-	for _, d := range PurposeDefaults() {
-		if !contains(d.Kinds, kind) {
-			continue
-		}
-		if _, ok := set[d.Purpose]; ok {
+	for _, d := range k.purposes(kind) {
+		if _, ok := set[d.Name]; ok {
 			continue
 		}
 		p := d.Own
 		if prompts == PromptsRelease {
 			p = d.Release
 		}
-		if isZeroParams(p) {
+		if p.IsZero() {
 			continue
 		}
 		if out == nil {
 			out = map[string]llm.Params{}
 		}
-		out[d.Purpose] = p
+		out[d.Name] = p
 	}
 	return out
 }
 
 // SamplingFrom says where the request settings of purpose come from for a
-// method of kind with set as its methods[].sampling.
-func SamplingFrom(prompts, kind, purpose string, set map[string]llm.Params) string {
+// method of kind (one of k's) with set as its methods[].sampling.
+func (k Known) SamplingFrom(prompts, kind, purpose string, set map[string]llm.Params) string {
 	if _, ok := set[purpose]; ok {
 		return FromConfig
 	}
 	if prompts != PromptsRelease {
 		return FromOwn
 	}
-	for _, d := range PurposeDefaults() {
-		if d.Purpose == purpose && contains(d.Kinds, kind) {
+	for _, d := range k.purposes(kind) {
+		if d.Name == purpose {
 			return d.ReleaseFrom
 		}
 	}
 	return FromOwn
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
+// purposes are the call purposes k's entry of kind declares (none for a
+// kind k does not hold: validation has reported it).
+func (k Known) purposes(kind string) []predict.Purpose {
+	e, err := k.methods().Lookup(kind)
+	if err != nil {
+		return nil
 	}
-	return false
-}
-
-func isZeroParams(p llm.Params) bool {
-	return p.Temperature == nil && p.TopP == nil && p.MaxTokens == 0 && p.Seed == nil && len(p.Stop) == 0 &&
-		p.ReasoningEffort == "" && len(p.Extra) == 0
+	return e.Purposes
 }

@@ -30,7 +30,7 @@ func TestMethodSampling(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.prompts+"/"+tt.purpose, func(t *testing.T) {
-			m := MethodSampling(tt.prompts, tt.kind, tt.set)
+			m := Known{}.MethodSampling(tt.prompts, tt.kind, tt.set)
 			p, ok := m[tt.purpose]
 			got := ""
 			switch {
@@ -41,15 +41,15 @@ func TestMethodSampling(t *testing.T) {
 			case p.Temperature != nil:
 				got = "temperature=0.3"
 			}
-			if got != tt.want || (tt.want == "" && ok) || !isZeroParams(llm.Params{TopP: p.TopP, Seed: p.Seed, Stop: p.Stop}) {
+			if got != tt.want || (tt.want == "" && ok) || !(llm.Params{TopP: p.TopP, Seed: p.Seed, Stop: p.Stop}).IsZero() {
 				t.Errorf("settings %+v (present %v), want %s", p, ok, tt.want)
 			}
-			if from := SamplingFrom(tt.prompts, tt.kind, tt.purpose, tt.set); from != tt.from {
+			if from := (Known{}).SamplingFrom(tt.prompts, tt.kind, tt.purpose, tt.set); from != tt.from {
 				t.Errorf("from %s, want %s", from, tt.from)
 			}
 		})
 	}
-	if m := MethodSampling(PromptsRelease, predict.KindTruncation, nil); m != nil {
+	if m := (Known{}).MethodSampling(PromptsRelease, predict.KindTruncation, nil); m != nil {
 		t.Errorf("truncation sampling %v, want nil (server defaults)", m)
 	}
 	if set["pramem.trial"].MaxTokens != 0 || len(set) != 1 {

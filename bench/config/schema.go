@@ -67,6 +67,16 @@ func unknownField(t reflect.Type, key, parent string) string {
 	return msg
 }
 
+// anyOption is what checkPath's kindOptions answers while the kind of a
+// method is known only in the document (see deferOptions).
+var anyOption = reflect.TypeFor[any]()
+
+// deferOptions lets every key a method spec lacks through as a kind's own
+// option, for the checker to judge once the value is in the document and
+// the method's kind with it (a --set flag: --set methods[0].kind may come
+// after it).
+func deferOptions(keyPath, reflect.Type) reflect.Type { return anyOption }
+
 // closest returns the name within a small edit distance of key, if any
 // (the harness's one "did you mean", kinds.Closest).
 func closest(key string, names []string) string { return kinds.Closest(key, names) }
@@ -74,13 +84,15 @@ func closest(key string, names []string) string { return kinds.Closest(key, name
 // checkPath verifies that a --set or sweep key names something in the schema
 // rooted at t, and returns the type found there.
 //
-// With kindOptions, a key a method spec does not have is let through as a
-// kind's own option, for the checker to judge once the value is in the
-// document (a --set flag); a sweep key is checked here, before any variant
-// exists, so it names the spec's keys only.
-func checkPath(t reflect.Type, p keyPath, kindOptions bool) (reflect.Type, error) {
+// A key a method spec (predict.Spec, agent.Spec) does not have may be a
+// kind's own option: kindOptions, given the spec's path and type, names
+// the type of the options of the kind the method has (nil: none, so the
+// key is unknown), or anyOption when the kind is not known yet — the
+// checker then judges the key once the value is in the document. A nil
+// kindOptions knows the specs' own keys only.
+func checkPath(t reflect.Type, p keyPath, kindOptions func(spec keyPath, t reflect.Type) reflect.Type) (reflect.Type, error) {
 	parent := ""
-	for _, s := range p {
+	for i, s := range p {
 		t = deref(t)
 		if t.Kind() == reflect.Interface {
 			return t, nil // free-form (e.g. params.extra): anything goes below
@@ -94,11 +106,21 @@ func checkPath(t reflect.Type, p keyPath, kindOptions bool) (reflect.Type, error
 				return nil, fmt.Errorf("%s is a mapping, not a list", where(parent))
 			}
 			f, ok := field(t, s.key)
-			if !ok && kindOptions && (t == predictSpec || t == agentSpec) {
-				// Perhaps a kind's own option: which kind is known only in
-				// the document, where the checker looks it up once the
-				// value is in place.
-				return reflect.TypeFor[any](), nil
+			if !ok && kindOptions != nil && (t == predictSpec || t == agentSpec) {
+				// Perhaps a kind's own option.
+				ot := kindOptions(p[:i], t)
+				if ot == anyOption {
+					return ot, nil
+				}
+				if ot != nil {
+					of, ok := field(ot, s.key)
+					if !ok {
+						return nil, fmt.Errorf("%s", unknownOption(t, ot, s.key, parent))
+					}
+					t = of.Type
+					parent = childKey(parent, s.key)
+					continue
+				}
 			}
 			if !ok {
 				return nil, fmt.Errorf("%s", unknownField(t, s.key, parent))

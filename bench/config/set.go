@@ -30,7 +30,7 @@ func parseSet(src *source, flag string) (override, error) {
 	if err != nil {
 		return override{}, &Error{Pos: at, Msg: err.Error()}
 	}
-	if _, err := checkPath(reflect.TypeFor[Config](), p, true); err != nil {
+	if _, err := checkPath(reflect.TypeFor[Config](), p, deferOptions); err != nil {
 		return override{}, &Error{Pos: at, Msg: err.Error()}
 	}
 	n, err := parseValue(val)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -338,7 +339,11 @@ func sweepKey(src *source, k *yaml.Node) (keyPath, error) {
 	}
 	p, err := parsePath(k.Value)
 	if err == nil {
-		_, err = checkPath(reflect.TypeFor[Config](), p, false)
+		// A key a method spec lacks may be its kind's own option (keep:
+		// 20); which kind is known once the document is complete
+		// (checkOptionKeys), and each variant's value is checked against
+		// the kind's options when it is in place.
+		_, err = checkPath(reflect.TypeFor[Config](), p, deferOptions)
 	}
 	if err != nil {
 		return nil, src.errorf(k, "", "sweep key %q: %v", k.Value, err)
@@ -446,4 +451,73 @@ func (vs *variantSpec) parseSet(src *source, n *yaml.Node, path string) []error 
 		vs.keys = append(vs.keys, k)
 	}
 	return errs
+}
+
+// checkOptionKeys checks every sweep key that names a kind's own option
+// against the options of the kind its method has in root (the document
+// with the profile and --set flags applied): a misspelt option is reported
+// once, at the sweep's line, with the kind's keys as suggestions. A method
+// whose kind the sweep itself sets, or that the document does not hold
+// yet, is left to each variant's check.
+func (s *Sweep) checkOptionKeys(src *source, root *yaml.Node, known Known) error {
+	var keys []*yaml.Node
+	var paths []keyPath
+	for _, a := range s.grid {
+		keys, paths = append(keys, a.key), append(paths, a.path)
+	}
+	for _, v := range s.variants {
+		for i, ov := range v.sets {
+			keys, paths = append(keys, v.keys[i]), append(paths, ov.path)
+		}
+	}
+	c := newChecker(src, known)
+	options := func(spec keyPath, t reflect.Type) reflect.Type {
+		kind := append(slices.Clone(spec), seg{key: "kind"})
+		for _, p := range paths {
+			if overlaps(p, kind) {
+				return anyOption
+			}
+		}
+		n := nodeAt(root, spec)
+		if n == nil {
+			return anyOption
+		}
+		return c.kindOptions(n, t)
+	}
+	var errs []error
+	for i, p := range paths {
+		if _, err := checkPath(reflect.TypeFor[Config](), p, options); err != nil {
+			errs = append(errs, src.errorf(keys[i], "", "sweep key %q: %v", keys[i].Value, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// nodeAt is the mapping at p in the tree rooted at root, or nil.
+func nodeAt(root *yaml.Node, p keyPath) *yaml.Node {
+	n := root
+	for _, s := range p {
+		if n.Kind == yaml.AliasNode && n.Alias != nil {
+			n = n.Alias
+		}
+		switch {
+		case s.isIdx && n.Kind == yaml.SequenceNode && s.index < len(n.Content):
+			n = n.Content[s.index]
+		case !s.isIdx && n.Kind == yaml.MappingNode:
+			slot := findKey(n, s.key)
+			if slot == nil {
+				return nil
+			}
+			n = *slot
+		default:
+			return nil
+		}
+	}
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil
+	}
+	return n
 }

@@ -120,14 +120,14 @@ func TestExpandErrors(t *testing.T) {
 			`testdata/sweep.yaml:17: variant "qwen" key backbone.model is also set by --set backbone.model=x`,
 		}},
 		{"sweep", []string{"methods[1].kind=nope"}, []string{
-			`sweep variant "gpt-oss__history_tokens=4000__temperature=0": --set methods[1].kind=nope: methods[1].kind: unknown method kind "nope" (want long_context, mem0, memos, pramem, proex, rag, summary, truncation)`,
-			`sweep variant "gpt-oss__history_tokens=4000__temperature=0.7": --set methods[1].kind=nope: methods[1].kind: unknown method kind "nope" (want long_context, mem0, memos, pramem, proex, rag, summary, truncation)`,
-			`sweep variant "gpt-oss__history_tokens=16000__temperature=0": --set methods[1].kind=nope: methods[1].kind: unknown method kind "nope" (want long_context, mem0, memos, pramem, proex, rag, summary, truncation)`,
-			`sweep variant "gpt-oss__history_tokens=16000__temperature=0.7": --set methods[1].kind=nope: methods[1].kind: unknown method kind "nope" (want long_context, mem0, memos, pramem, proex, rag, summary, truncation)`,
-			`sweep variant "qwen__history_tokens=4000__temperature=0": --set methods[1].kind=nope: methods[1].kind: unknown method kind "nope" (want long_context, mem0, memos, pramem, proex, rag, summary, truncation)`,
-			`sweep variant "qwen__history_tokens=4000__temperature=0.7": --set methods[1].kind=nope: methods[1].kind: unknown method kind "nope" (want long_context, mem0, memos, pramem, proex, rag, summary, truncation)`,
-			`sweep variant "qwen__history_tokens=16000__temperature=0": --set methods[1].kind=nope: methods[1].kind: unknown method kind "nope" (want long_context, mem0, memos, pramem, proex, rag, summary, truncation)`,
-			`sweep variant "qwen__history_tokens=16000__temperature=0.7": --set methods[1].kind=nope: methods[1].kind: unknown method kind "nope" (want long_context, mem0, memos, pramem, proex, rag, summary, truncation)`,
+			`sweep variant "gpt-oss__history_tokens=4000__temperature=0": --set methods[1].kind=nope: methods[1].kind: unknown method kind "nope" (want external, long_context, mcp_memory, mem0, memos, pramem, proex, rag, summary, truncation)`,
+			`sweep variant "gpt-oss__history_tokens=4000__temperature=0.7": --set methods[1].kind=nope: methods[1].kind: unknown method kind "nope" (want external, long_context, mcp_memory, mem0, memos, pramem, proex, rag, summary, truncation)`,
+			`sweep variant "gpt-oss__history_tokens=16000__temperature=0": --set methods[1].kind=nope: methods[1].kind: unknown method kind "nope" (want external, long_context, mcp_memory, mem0, memos, pramem, proex, rag, summary, truncation)`,
+			`sweep variant "gpt-oss__history_tokens=16000__temperature=0.7": --set methods[1].kind=nope: methods[1].kind: unknown method kind "nope" (want external, long_context, mcp_memory, mem0, memos, pramem, proex, rag, summary, truncation)`,
+			`sweep variant "qwen__history_tokens=4000__temperature=0": --set methods[1].kind=nope: methods[1].kind: unknown method kind "nope" (want external, long_context, mcp_memory, mem0, memos, pramem, proex, rag, summary, truncation)`,
+			`sweep variant "qwen__history_tokens=4000__temperature=0.7": --set methods[1].kind=nope: methods[1].kind: unknown method kind "nope" (want external, long_context, mcp_memory, mem0, memos, pramem, proex, rag, summary, truncation)`,
+			`sweep variant "qwen__history_tokens=16000__temperature=0": --set methods[1].kind=nope: methods[1].kind: unknown method kind "nope" (want external, long_context, mcp_memory, mem0, memos, pramem, proex, rag, summary, truncation)`,
+			`sweep variant "qwen__history_tokens=16000__temperature=0.7": --set methods[1].kind=nope: methods[1].kind: unknown method kind "nope" (want external, long_context, mcp_memory, mem0, memos, pramem, proex, rag, summary, truncation)`,
 		}},
 	}
 	for _, tt := range tests {

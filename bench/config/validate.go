@@ -13,6 +13,7 @@ import (
 
 	"github.com/memharness/memharness/export"
 	"github.com/memharness/memharness/lifelong"
+	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/methods/registry"
 )
@@ -31,8 +32,8 @@ var (
 	languages = []string{"en", "zh"}
 )
 
-// MethodKinds returns the built-in method kinds, sorted.
-func MethodKinds() []string { return registry.Default().Names() }
+// MethodKinds returns k's prediction method kinds, sorted.
+func (k Known) MethodKinds() []string { return k.methods().Names() }
 
 // validator collects field errors in a fixed order.
 type validator struct{ errs []error }
@@ -158,11 +159,42 @@ func (k Known) task(name string) TaskShape {
 	return k.Tasks[name]
 }
 
+// methods is the prediction kinds' registry: k.Methods, or the built-in
+// kinds when none was given (a zero Known validates as the built-ins).
 func (k Known) methods() *registry.Registry {
 	if k.Methods == nil {
 		return registry.Default()
 	}
 	return k.Methods
+}
+
+// agentMethods is the agent kinds' registry: k.Lifelong.Methods, or the
+// built-in kinds when none was given.
+func (k Known) agentMethods() *lifelong.Methods {
+	if k.Lifelong.Methods == nil {
+		return lifelong.DefaultMethods()
+	}
+	return k.Lifelong.Methods
+}
+
+// validateAgentSampling checks lifelong.methods[].sampling: only the call
+// purposes of the kind's own (agent.Entry.Purposes) are set there.
+func validateAgentSampling(v *validator, methods []lifelong.MethodSpec, reg *lifelong.Methods) {
+	for i, m := range methods {
+		e, err := reg.Lookup(m.Kind)
+		if err != nil {
+			continue // the lifelong block's check names the kind
+		}
+		for _, purpose := range slices.Sorted(maps.Keys(m.Sampling)) {
+			if !slices.ContainsFunc(e.Purposes, func(p llm.Purpose) bool { return p.Name == purpose }) {
+				sends := "none of its own; the shared purposes are set in lifelong.sampling"
+				if len(e.Purposes) > 0 {
+					sends = strings.Join(purposeNames(e.Purposes), ", ")
+				}
+				v.add(fmt.Sprintf("lifelong.methods[%d].sampling.%s", i, purpose), "kind %q sends no %q calls of its own (it sends %s)", m.Kind, purpose, sends)
+			}
+		}
+	}
 }
 
 // Validate reports every problem it finds, each as an *Error naming the
@@ -201,8 +233,11 @@ func (c *Config) ValidateKnown(k Known) error {
 		// methods do not apply.
 		if c.Lifelong == nil {
 			v.add("lifelong", "task %s needs a lifelong block (stream, envs, methods)", c.Task)
-		} else if err := c.Lifelong.WithDefaults().ValidateKnown(k.Lifelong); err != nil {
-			v.add("lifelong", "%v", err)
+		} else {
+			if err := c.Lifelong.WithDefaults().ValidateKnown(k.Lifelong); err != nil {
+				v.add("lifelong", "%v", err)
+			}
+			validateAgentSampling(v, c.Lifelong.Methods, k.agentMethods())
 		}
 		if len(c.Methods) > 0 {
 			v.add("methods", "task %s takes its methods from lifelong.methods", c.Task)
@@ -371,6 +406,15 @@ func validateMethods(v *validator, ms []predict.Spec, reg *registry.Registry) {
 				v.add(at(k), "unknown field (kind %q takes no options of its own)", m.Kind)
 			}
 		}
+		if known && e.Check != nil {
+			for _, fe := range e.Check(m) {
+				path := fmt.Sprintf("methods[%d]", i)
+				if fe.Field != "" {
+					path = at(fe.Field)
+				}
+				v.add(path, "%s", fe.Msg)
+			}
+		}
 		if m.Name == "" {
 			v.add(at("name"), "a method needs a name or a kind")
 		} else if !safeName(m.Name) {
@@ -418,7 +462,7 @@ func validateMethods(v *validator, ms []predict.Spec, reg *registry.Registry) {
 		}
 		for _, purpose := range slices.Sorted(maps.Keys(m.Sampling)) {
 			if known && e.Purposes != nil && !slices.ContainsFunc(e.Purposes, func(p predict.Purpose) bool { return p.Name == purpose }) {
-				v.add(at("sampling."+purpose), "kind %q sends no %q calls (it sends %s)", m.Kind, purpose, strings.Join(purposeNames(e), ", "))
+				v.add(at("sampling."+purpose), "kind %q sends no %q calls (it sends %s)", m.Kind, purpose, strings.Join(purposeNames(e.Purposes), ", "))
 			}
 		}
 		if p := m.PraMem; p != nil {

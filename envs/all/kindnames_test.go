@@ -11,7 +11,6 @@ import (
 // name built-in environment kinds, each with why. The list only shrinks: a
 // file that no longer names a kind must leave it (the test says so).
 var knownNamers = map[string]string{
-	"reports/paper/lifemem.go":                    "the paper's published numbers, keyed by the environment they were measured on",
 	"releasepacks/lifememrel/sampling.go":         "the LifeMem release's per-environment sampling settings",
 	"releasepacks/lifememrel/expel.go":            "the release's ExpeL prompt files per environment",
 	"releasepacks/lifememrel/expel_parse.go":      "the release's ExpeL reply parsers per environment",

@@ -71,7 +71,7 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	var res family.Result
 	cfg := run.Config
 	start := time.Now()
-	cfg, prompts, err := preparePrompts(cfg, env.Getenv, run.Out, run.ReleasePins)
+	cfg, prompts, err := preparePrompts(cfg, env.Kinds.Known(), env.Getenv, run.Out, run.ReleasePins)
 	if err != nil {
 		return res, err
 	}
@@ -103,6 +103,7 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 		}
 		methods[i] = m
 	}
+	defer predict.CloseMethods(methods)
 	texts, err := predict.LoadNamedPrompts(cfg.Prompt.Language, cfg.Prompt.Templates)
 	if err != nil {
 		return res, err
@@ -128,7 +129,11 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 		man.Shard = run.Shard.String()
 	}
 	prompts.stamp(&man, cfg, back.Tokenizer)
+	if man.External, err = startExternal(ctx, methods, run.Dir, cfg); err != nil {
+		return res, err
+	}
 	back.StampEmbedder(&man, retrievesByEmbedding(cfg.Methods), env.Err)
+	back.StampSeeds(&man, env.Err)
 
 	var failed atomic.Int64
 	var bar *progress.Reporter
@@ -218,10 +223,12 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 }
 
 // ReportOptions are the report settings of a run of cfg, with the answer
-// labels of every known question field.
-func (f *Family) ReportOptions(cfg *config.Config, _ *family.Kinds) reports.Options {
+// labels of every known question field and the method kinds' paper rows
+// (k nil: the built-in kinds).
+func (f *Family) ReportOptions(cfg *config.Config, k *family.Kinds) reports.Options {
 	o := family.BaseReportOptions(cfg)
 	o.Classes = questionClasses()
+	o.PaperRows = k.PaperRows()
 	return o
 }
 

@@ -19,7 +19,7 @@ import (
 // Plan plans a resolved config (the resolution a run uses), playing
 // memory construction through on the sim for pf.Rehearse users per method.
 func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, out string, pf family.PlanOptions) (planner.Plan, error) {
-	cfg, prompts, err := preparePrompts(cfg, env.Getenv, out, nil)
+	cfg, prompts, err := preparePrompts(cfg, env.Kinds.Known(), env.Getenv, out, nil)
 	if err != nil {
 		return planner.Plan{}, err
 	}
@@ -36,6 +36,9 @@ func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, o
 		}
 		methods[i] = m
 	}
+	// The plan's methods are its own (the run builds others): a method
+	// that started processes to rehearse its memory stops them here.
+	defer predict.CloseMethods(methods)
 	texts, err := predict.LoadNamedPrompts(cfg.Prompt.Language, cfg.Prompt.Templates)
 	if err != nil {
 		return planner.Plan{}, err

@@ -25,6 +25,9 @@ import (
 // promptsSetup is what prompts: own|release decided for a run.
 type promptsSetup struct {
 	label string // config.PromptsOwn or config.PromptsRelease
+	// known are the run's kinds, whose entries give every purpose's
+	// request defaults.
+	known config.Known
 	// set are the methods[].sampling maps as configured, by method name,
 	// before the defaults were filled in (provenance tells them apart).
 	set      map[string]map[string]llm.Params
@@ -50,13 +53,14 @@ func releaseDir(cfg *config.Config, getenv func(string) string) string {
 // practice calls the release's request shape. With "own" on a real
 // endpoint it warns that numbers are not comparable with the paper's.
 //
-// pins are the release files' digests (nil: pramemrel.Files).
-func preparePrompts(cfg *config.Config, getenv func(string) string, out string, pins []pramemrel.File) (*config.Config, promptsSetup, error) {
-	ps := promptsSetup{label: cfg.PromptsLabel(), set: map[string]map[string]llm.Params{}}
+// known are the run's kinds (their entries' purposes give the request
+// defaults); pins are the release files' digests (nil: pramemrel.Files).
+func preparePrompts(cfg *config.Config, known config.Known, getenv func(string) string, out string, pins []pramemrel.File) (*config.Config, promptsSetup, error) {
+	ps := promptsSetup{label: cfg.PromptsLabel(), known: known, set: map[string]map[string]llm.Params{}}
 	for _, m := range cfg.Methods {
 		ps.set[m.Name] = m.Sampling
 	}
-	cfg = withRequestDefaults(cfg, ps.label)
+	cfg = withRequestDefaults(cfg, known, ps.label)
 	if ps.label != config.PromptsRelease {
 		if cfg.Backbone.Kind == "openai" {
 			ps.warnings = append(ps.warnings, "warning: prompts: own — the harness's own wording, not the authors'; these numbers are not comparable "+
@@ -109,7 +113,7 @@ func preparePrompts(cfg *config.Config, getenv func(string) string, out string, 
 	if pack.ShuffleSeed != 1024 {
 		ps.warnings = append(ps.warnings, fmt.Sprintf("warning: the release pack shuffles practice items with random.seed(%d); release_sampling uses 1024", pack.ShuffleSeed))
 	}
-	for _, d := range config.PurposeDefaults() {
+	for _, d := range known.PurposeDefaults() {
 		if n, ok := d.Release.Extra["max_completion_tokens"].(int); ok && slices.Contains(d.Kinds, predict.KindPraMem) && n != pack.PracticeMaxTokens {
 			// The default is the pinned release's; a pack that disagrees
 			// is not that release.
@@ -123,15 +127,15 @@ func preparePrompts(cfg *config.Config, getenv func(string) string, out string, 
 }
 
 // withRequestDefaults is cfg with every method's sampling map filled with
-// the defaults of the prompts setting (see config.PurposeDefaults) and,
-// under release, the source's answer parser where none is set; cfg is not
-// changed.
-func withRequestDefaults(cfg *config.Config, label string) *config.Config {
+// the defaults of the prompts setting that the entry of its kind among
+// known declares (see config.Known.PurposeDefaults) and, under release,
+// the source's answer parser where none is set; cfg is not changed.
+func withRequestDefaults(cfg *config.Config, known config.Known, label string) *config.Config {
 	c := *cfg
 	c.Methods = slices.Clone(cfg.Methods)
 	for i := range c.Methods {
 		m := &c.Methods[i]
-		m.Sampling = config.MethodSampling(label, m.Kind, m.Sampling)
+		m.Sampling = known.MethodSampling(label, m.Kind, m.Sampling)
 		if m.Parser == "" && label == config.PromptsRelease {
 			m.Parser = predict.ParserSource
 		}
@@ -196,7 +200,7 @@ func (ps promptsSetup) provenance(cfg *config.Config) map[string]runrecord.Prove
 	out := map[string]runrecord.Provenance{}
 	for _, m := range cfg.Methods {
 		set := ps.set[m.Name]
-		from := func(purpose string) string { return config.SamplingFrom(ps.label, m.Kind, purpose, set) }
+		from := func(purpose string) string { return ps.known.SamplingFrom(ps.label, m.Kind, purpose, set) }
 		// Ratings have no released parser; yes/no answers are read by the
 		// release's mapping when the method's parser is "source".
 		parser := runrecord.FromOwn
@@ -241,8 +245,11 @@ func (ps promptsSetup) provenance(cfg *config.Config) map[string]runrecord.Prove
 				draw.Note = "the release's draw made deterministic (seeds 42, 1024 as one process); the release's own draw, reseeded per forked worker, cannot be reproduced"
 			}
 			out[m.Name+"/practice_draw"] = draw
-		case predict.KindMem0, predict.KindMemOS, predict.KindProEx:
-			for _, d := range config.PurposeDefaults() {
+		default:
+			// Every other call purpose its entry declares (the memory-
+			// system baselines', a program's own kinds'): our prompt and
+			// parser, the sampling as resolved.
+			for _, d := range ps.known.PurposeDefaults() {
 				if slices.Contains(d.Kinds, m.Kind) && d.Purpose != predict.PurposePredict {
 					out[m.Name+"/"+strings.TrimPrefix(d.Purpose, m.Kind+".")] = runrecord.Provenance{Prompt: runrecord.FromOwn, Sampling: from(d.Purpose), Parser: runrecord.FromOwn}
 				}

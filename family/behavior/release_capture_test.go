@@ -65,7 +65,7 @@ func TestReleaseMovieLensCapture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, ps, err := preparePrompts(cfg, func(string) string { return "" }, out, nil)
+	cfg, ps, err := preparePrompts(cfg, config.Known{}, func(string) string { return "" }, out, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

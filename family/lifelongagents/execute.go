@@ -43,6 +43,8 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 		return family.Unchanged(env, run, man)
 	}
 	lc.Methods = family.Mine(lc.Methods, run.Shard)
+	configured := lc.Methods // methods[].sampling as written, for provenance
+	lc.Methods = withMethodSampling(lc.Methods, env.Kinds.AgentKinds(), cfg.PromptsLabel())
 	back, err := family.OpenBackbone(ctx, env, cfg, run)
 	if err != nil {
 		return res, err
@@ -113,10 +115,12 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	}
 	prompts.stamp(&man)
 	man.Provenance = agentProvenance(prompts, samplingFrom, suiteNames)
+	methodProvenance(configured, env.Kinds.AgentKinds(), cfg.PromptsLabel(), man.Provenance)
 	back.StampEmbedder(&man, slices.ContainsFunc(lc.Methods, func(m lifelong.MethodSpec) bool {
 		e, err := env.Kinds.AgentKinds().Lookup(m.Kind)
 		return err != nil || !e.NoEmbedder
 	}), env.Err)
+	back.StampSeeds(&man, env.Err)
 	ran := lc
 	ran.Envs = streamEnvs
 	opts := lifelong.ExecuteOptions{
@@ -229,13 +233,14 @@ func (f *Family) Load(ctx context.Context, env family.Env, cfg *config.Config, _
 func (f *Family) ReportOptions(cfg *config.Config, k *family.Kinds) reports.Options {
 	o := family.BaseReportOptions(cfg)
 	o.Envs = k.EnvKinds().Entries()
+	o.PaperRows = k.PaperRows()
 	return o
 }
 
 // SweepReport writes Table 5 (streams, recovery rate) and Table 8
 // (sensitivity), which compare a sweep's variant runs.
 func (f *Family) SweepReport(dir string, runDirs []string, k *family.Kinds) (string, error) {
-	if _, err := reports.WriteLifeMemSweep(dir, runDirs, k.EnvKinds().Entries()); err != nil {
+	if _, err := reports.WriteLifeMemSweep(dir, runDirs, k.EnvKinds().Entries(), k.PaperRows()); err != nil {
 		return "", err
 	}
 	return dir, nil

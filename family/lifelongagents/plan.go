@@ -35,6 +35,7 @@ func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, o
 	if lc.Seed == 0 {
 		lc.Seed = cfg.Seed
 	}
+	lc.Methods = withMethodSampling(lc.Methods, env.Kinds.AgentKinds(), cfg.PromptsLabel())
 	var notes []string
 	ls, err := openLifelongSuites(ctx, env, cfg, lc, env.Kinds.EnvKinds(), true, func(name string, err error) error {
 		// As the run does: an environment that cannot run here is left out.

@@ -8,6 +8,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/kinds"
+	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/sim"
 )
 
@@ -34,12 +36,23 @@ type Spec struct {
 	// cluster skills or the exemplar trajectories out of the prompt.
 	NoSkills       bool `yaml:"no_skills" json:"no_skills,omitempty"`
 	NoTrajectories bool `yaml:"no_trajectories" json:"no_trajectories,omitempty"`
+	// Sampling maps each call purpose of the kind's own (its
+	// Entry.Purposes) to its request settings: the run fills in the
+	// defaults the entry declares for the prompts setting, and a purpose
+	// set here wins. Purposes shared by every kind (act, construction, ...)
+	// are set in lifelong.sampling instead. The kind reads them with
+	// ParamsFor; it holds no sampling value of its own.
+	Sampling map[string]llm.Params `yaml:"sampling,omitempty" json:"sampling,omitempty"`
 	// Options are the settings of a kind's own (its Entry.Options keys),
 	// written beside the keys above; the kind reads them with OptionsOf.
 	// Empty for the built-in kinds, so their encoding (and the config
 	// hash) is as before.
 	Options map[string]any `yaml:",inline" json:"options,omitempty"`
 }
+
+// ParamsFor is the request settings of one of the kind's own call
+// purposes (Spec.Sampling's entry; zero: the server's defaults).
+func (s Spec) ParamsFor(purpose string) llm.Params { return CloneParams(s.Sampling[purpose]) }
 
 // Entry is everything the harness knows about one agent method kind,
 // declared beside the kind's code and registered with one line
@@ -59,6 +72,12 @@ type Entry struct {
 	// struct, whose yaml keys may be written in the method's block; the
 	// config checks them strictly and the kind reads them with OptionsOf.
 	Options any
+	// Purposes are the call purposes of the kind's own (beyond the shared
+	// ones of lifelong.sampling, which the protocol resolves), with their
+	// request defaults under prompts own and release; the run fills
+	// Spec.Sampling from them and lifelong.methods[].sampling replaces
+	// them.
+	Purposes []llm.Purpose
 	// Check, when set, reports problems of the kind's knobs beyond their
 	// being read ("tau: …"), each naming its key.
 	Check func(Spec) []string
@@ -72,6 +91,9 @@ type Entry struct {
 	// attaches to its requests, told what the environments of the run say
 	// of their action syntax (nil: the sim reads its prompts generically).
 	SimReaders func(acting ...envs.SimActing) ([]sim.Reader, error)
+	// Paper places the kind in the papers' tables (nil: the papers show no
+	// such method): the LifeMem report finds the paper's methods through it.
+	Paper []kinds.PaperRow
 }
 
 // Inspector reads an agent method's memory from its folder of a run
@@ -115,18 +137,23 @@ func OptionsOf[T any](s Spec) (T, error) {
 // and AutoSkill.
 func Entries() []Entry {
 	entries := []Entry{
-		{Kind: "react", New: newBaseline, About: "acts from the task alone: no memory", NoEmbedder: true},
-		{Kind: "synapse", New: newBaseline, Keys: []string{"top_k"},
+		{Kind: "react", Paper: lifeMemRow("ReAct"), New: newBaseline, About: "acts from the task alone: no memory", NoEmbedder: true},
+		{Kind: "synapse", Paper: lifeMemRow("Synapse"), New: newBaseline, Keys: []string{"top_k"},
 			About: "retrieves the most similar past trajectories as exemplars"},
-		{Kind: "expel", New: newBaseline, Keys: []string{"top_k"},
+		{Kind: "expel", Paper: lifeMemRow("ExpeL"), New: newBaseline, Keys: []string{"top_k"},
 			About: "exemplar trajectories plus insights an editor distils from successes and failures"},
-		{Kind: "autoskill", New: newBaseline, Keys: []string{"top_k"},
+		{Kind: "autoskill", Paper: lifeMemRow("AutoSkill"), New: newBaseline, Keys: []string{"top_k"},
 			About: "retrieves skills written from past trajectories"},
 	}
 	for i := range entries {
 		entries[i].SimReaders = SimReaders
 	}
 	return entries
+}
+
+// lifeMemRow places a kind in LifeMem's Table 2 under the paper's label.
+func lifeMemRow(label string) []kinds.PaperRow {
+	return []kinds.PaperRow{{Table: "LifeMem Table 2", Label: label}}
 }
 
 // newBaseline builds a baseline from its spec: top_k is its K.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/datasets/behavior"
+	"github.com/memharness/memharness/kinds"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/hint"
 	"github.com/memharness/memharness/llm/sim"
@@ -317,11 +318,11 @@ func Entries() []predict.Entry {
 		Detail: inspect,
 	}
 	return []predict.Entry{
-		{Kind: predict.KindMem0, New: New, SimReaders: simReaders, Keys: keys, Purposes: purposes("mem0.extract", "mem0.update"), Memory: units,
+		{Kind: predict.KindMem0, Paper: []kinds.PaperRow{{Table: "PraMem Table 1", Label: "Mem0"}, {Table: "PraMem Table 3", Label: "Mem0"}}, New: New, SimReaders: simReaders, Keys: keys, Purposes: purposes("mem0.extract", "mem0.update"), Memory: units,
 			About: "Mem0-style: facts extracted from the history, added or updated one by one, retrieved per question"},
-		{Kind: predict.KindMemOS, New: New, SimReaders: simReaders, Keys: keys, Purposes: purposes("memos.extract", "memos.consolidate"), Memory: units,
+		{Kind: predict.KindMemOS, Paper: []kinds.PaperRow{{Table: "PraMem Table 1", Label: "MemOS"}, {Table: "PraMem Table 3", Label: "MemOS"}}, New: New, SimReaders: simReaders, Keys: keys, Purposes: purposes("memos.extract", "memos.consolidate"), Memory: units,
 			About: "MemOS-style: typed memory units extracted and consolidated, retrieved per question"},
-		{Kind: predict.KindProEx, New: New, SimReaders: simReaders, Keys: keys, Purposes: purposes("proex.induce", "proex.validate"),
+		{Kind: predict.KindProEx, Paper: []kinds.PaperRow{{Table: "PraMem Table 1", Label: "ProEx"}, {Table: "PraMem Table 3", Label: "ProEx"}}, New: New, SimReaders: simReaders, Keys: keys, Purposes: purposes("proex.induce", "proex.validate"),
 			About: "ProEx-style: candidate profiles induced from perspectives of the history, the validated ones kept",
 			Memory: predict.Inspector{
 				Columns: []predict.Column{{Heading: "profiles chosen", Key: "chosen"}, {Heading: "validation questions", Key: "validation_questions"}},

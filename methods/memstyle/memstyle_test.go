@@ -17,7 +17,7 @@ import (
 	"github.com/memharness/memharness/methods/predict"
 )
 
-var kinds = []string{predict.KindMem0, predict.KindMemOS, predict.KindProEx}
+var styleKinds = []string{predict.KindMem0, predict.KindMemOS, predict.KindProEx}
 
 // construction lists the purposes each kind's construction must use.
 var construction = map[string][]string{
@@ -95,7 +95,7 @@ func TestEndToEnd(t *testing.T) {
 		predict.KindMemOS: "## 补充信息：该用户的结构化记忆",
 		predict.KindProEx: "## 补充信息：用户画像",
 	}
-	for _, kind := range kinds {
+	for _, kind := range styleKinds {
 		t.Run(kind, func(t *testing.T) {
 			model := newCounting(newSim(sim.Config{}))
 			env := simEnv()
@@ -149,7 +149,7 @@ func stable(m predict.Memory) predict.Memory {
 
 func TestDeterministic(t *testing.T) {
 	users := synthUsers(t, 2, 2, 5)
-	for _, kind := range kinds {
+	for _, kind := range styleKinds {
 		t.Run(kind, func(t *testing.T) {
 			a := evaluate(t, predict.Spec{Kind: kind}, simEnv(), users)
 			b := evaluate(t, predict.Spec{Kind: kind}, simEnv(), users)
@@ -171,7 +171,7 @@ func TestDeterministic(t *testing.T) {
 func TestResumeFromCheckpoints(t *testing.T) {
 	u := synthUsers(t, 1, 2, 9)[0]
 	ctx := context.Background()
-	for _, kind := range kinds {
+	for _, kind := range styleKinds {
 		t.Run(kind, func(t *testing.T) {
 			m, err := New(predict.Spec{Kind: kind})
 			if err != nil {
@@ -286,7 +286,7 @@ func TestCheckpointNames(t *testing.T) {
 func TestMemoryJSONRoundTrip(t *testing.T) {
 	u := synthUsers(t, 1, 2, 13)[0]
 	ctx := context.Background()
-	for _, kind := range kinds {
+	for _, kind := range styleKinds {
 		t.Run(kind, func(t *testing.T) {
 			m, _ := New(predict.Spec{Kind: kind})
 			env := simEnv()
@@ -323,7 +323,7 @@ func TestErrors(t *testing.T) {
 	ctx := context.Background()
 	boom := errors.New("503")
 	failing := llm.ModelFunc(func(context.Context, llm.Request) (llm.Response, error) { return llm.Response{}, boom })
-	for _, kind := range kinds {
+	for _, kind := range styleKinds {
 		t.Run(kind, func(t *testing.T) {
 			m, _ := New(predict.Spec{Kind: kind})
 			if _, err := m.PrepareUser(ctx, predict.Env{Model: failing, Embedder: embed.Hash{}}, u); !errors.Is(err, boom) {

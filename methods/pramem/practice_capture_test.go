@@ -176,7 +176,7 @@ func TestReleasePracticeCapture(t *testing.T) {
 		ReleaseNoopGrounding: true}
 	// The request settings a run under prompts: release gets.
 	s := predict.Spec{Kind: predict.KindPraMem, Language: "zh", Templates: []string{tmpl}, PraMem: &spec, Parser: predict.ParserSource,
-		Sampling: config.MethodSampling(config.PromptsRelease, predict.KindPraMem, nil)}
+		Sampling: config.Known{}.MethodSampling(config.PromptsRelease, predict.KindPraMem, nil)}
 	m, err := pramem.New(s)
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/memharness/memharness/datasets/behavior"
+	"github.com/memharness/memharness/kinds"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/predict"
@@ -425,6 +426,9 @@ func Entry() predict.Entry {
 			Source:  "z_5_practice_with_self_check.py --max_tokens default, sent by utils/use_my_api.py as max_completion_tokens"})
 	}
 	return predict.Entry{Kind: predict.KindPraMem, New: New,
+		// Table 2 is PraMem's ablation study: its variants are this kind's
+		// switches.
+		Paper:      []kinds.PaperRow{{Table: "PraMem Table 1", Label: "PraMem"}, {Table: "PraMem Table 2", Label: "PraMem"}, {Table: "PraMem Table 3", Label: "PraMem"}},
 		SimReaders: func() []sim.Reader { return append(SimReaders(), predict.SimReaders()...) }, Keys: []string{"history_tokens", "pramem"}, Purposes: purposes,
 		About: "practice rounds build an experience memory (patterns and bias alerts) shown after the truncated history",
 		Memory: predict.Inspector{

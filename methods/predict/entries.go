@@ -3,6 +3,7 @@ package predict
 import (
 	"fmt"
 
+	"github.com/memharness/memharness/kinds"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/runrecord"
 )
@@ -12,18 +13,18 @@ import (
 func Entries() []Entry {
 	summaryT := 0.3
 	entries := []Entry{
-		{Kind: KindLongContext, New: New, Keys: []string{"history_tokens"}, Purposes: []Purpose{PredictPurpose()},
+		{Kind: KindLongContext, Paper: []kinds.PaperRow{{Table: "PraMem Table 1", Label: "Long-context (32K)"}}, New: New, Keys: []string{"history_tokens"}, Purposes: []Purpose{PredictPurpose()},
 			About: "the most recent history that fits a long window (32000 tokens)"},
-		{Kind: KindTruncation, New: New, Keys: []string{"history_tokens"}, Purposes: []Purpose{PredictPurpose()},
+		{Kind: KindTruncation, Paper: []kinds.PaperRow{{Table: "PraMem Table 1", Label: "Truncation (8K)"}}, New: New, Keys: []string{"history_tokens"}, Purposes: []Purpose{PredictPurpose()},
 			About: "the most recent history that fits the 8K window"},
-		{Kind: KindRAG, New: New, Keys: []string{"history_tokens", "memory_tokens", "retriever", "doc_size", "top_k"},
+		{Kind: KindRAG, Paper: []kinds.PaperRow{{Table: "PraMem Table 1", Label: "RAG"}}, New: New, Keys: []string{"history_tokens", "memory_tokens", "retriever", "doc_size", "top_k"},
 			Purposes: []Purpose{PredictPurpose()},
 			About:    "the truncated history plus the top_k documents of doc_size records retrieved from the rest",
 			Memory: Inspector{NoText: true, Columns: []Column{{Heading: "documents", Key: "documents"}},
 				Summary: func(ms []Memory) string {
 					return fmt.Sprintf("mean %.1f indexed documents (no text memory)", MeanMeta(ms, "documents"))
 				}}},
-		{Kind: KindSummary, New: New, Keys: []string{"history_tokens", "chunk_tokens", "summary_tokens"},
+		{Kind: KindSummary, Paper: []kinds.PaperRow{{Table: "PraMem Table 1", Label: "Summary"}}, New: New, Keys: []string{"history_tokens", "chunk_tokens", "summary_tokens"},
 			Purposes: []Purpose{PredictPurpose(), {Name: PurposeSummary, ReleaseFrom: runrecord.FromSource,
 				Release: llm.Params{Temperature: &summaryT}, Own: llm.Params{Temperature: &summaryT},
 				Source: "config.py SUMMARY_CONFIG temperature (its summary_processor is not released)"}},

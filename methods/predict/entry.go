@@ -6,6 +6,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/memharness/memharness/kinds"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/runrecord"
@@ -45,22 +46,26 @@ type Entry struct {
 	// prompt reader reads its prompts). Kinds sharing a hint type list the
 	// same reader; the run registers each hint type once.
 	SimReaders func() []sim.Reader
+	// Paper places the kind in the papers' tables (nil: the papers show no
+	// such method): the reports set a run's method beside the paper's row
+	// through it.
+	Paper []kinds.PaperRow
+	// Check, when set, checks the kind's own options beyond their types
+	// (templates, paths, combinations) when the config loads; each problem
+	// names its field relative to the method's block, so the config
+	// places it at file:line.
+	Check func(Spec) []FieldError
 }
 
+// FieldError is one problem Entry.Check found: Field is a path in the
+// method's block ("write.arguments.name"; empty: the block itself).
+type FieldError struct{ Field, Msg string }
+
 // Purpose is one call purpose a kind sends and its default request
-// settings under each prompts setting. Methods hold no sampling value
-// themselves: the bench fills methods[].sampling from these.
-type Purpose struct {
-	Name string
-	// Release is what the source sends (prompts: release), Own ours
-	// (prompts: own).
-	Release, Own llm.Params
-	// Source says where in the source the release value is set.
-	Source string
-	// ReleaseFrom is runrecord.FromSource, or runrecord.FromOwn where the source
-	// has no such call.
-	ReleaseFrom string
-}
+// settings under each prompts setting (llm.Purpose, shared with the agent
+// kinds). Methods hold no sampling value themselves: the bench fills
+// methods[].sampling from these.
+type Purpose = llm.Purpose
 
 // PredictPurpose is the prediction call every built-in kind sends.
 func PredictPurpose() Purpose {

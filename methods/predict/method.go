@@ -3,6 +3,7 @@ package predict
 import (
 	"context"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/memharness/memharness/datasets/behavior"
@@ -128,6 +129,17 @@ type Method interface {
 	// Predict answers one instance. Invalid answers are redrawn; a transport
 	// error is returned so the runner can retry the sample later.
 	Predict(ctx context.Context, env Env, mem Memory, inst behavior.Instance) (Outcome, error)
+}
+
+// CloseMethods closes the methods that hold resources beyond a call (an
+// io.Closer, such as a memory server process per user); whoever builds
+// methods closes them when done with them, however the work ended.
+func CloseMethods(ms []Method) {
+	for _, m := range ms {
+		if c, ok := m.(io.Closer); ok {
+			_ = c.Close()
+		}
+	}
 }
 
 // Kinds of the foundation baselines.

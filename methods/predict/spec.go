@@ -7,7 +7,8 @@ type Spec struct {
 	// Name labels the method in logs and reports (defaults to Kind).
 	Name string `yaml:"name" json:"name"`
 	// Kind selects the implementation: a registered Entry's Kind; built in:
-	// long_context, truncation, rag, summary, pramem, mem0, memos, proex.
+	// long_context, truncation, rag, summary, pramem, mem0, memos, proex,
+	// external, mcp_memory.
 	Kind string `yaml:"kind" json:"kind"`
 	// HistoryTokens is the budget of the rendered history block (8000; 32000
 	// for long_context). 0 means the kind's default; -1 means no history.

@@ -6,6 +6,8 @@ package registry
 
 import (
 	"github.com/memharness/memharness/kinds"
+	"github.com/memharness/memharness/methods/external"
+	"github.com/memharness/memharness/methods/mcpmemory"
 	"github.com/memharness/memharness/methods/memstyle"
 	"github.com/memharness/memharness/methods/pramem"
 	"github.com/memharness/memharness/methods/predict"
@@ -25,7 +27,8 @@ func Empty() *Registry {
 }
 
 // Default is a registry of every built-in kind: the foundation baselines
-// of methods/predict, PraMem and the memory-system baselines.
+// of methods/predict, PraMem, the memory-system baselines and MCP memory
+// servers.
 func Default() *Registry {
 	r := Empty()
 	for _, e := range predict.Entries() {
@@ -35,6 +38,8 @@ func Default() *Registry {
 	for _, e := range memstyle.Entries() {
 		r.Register(e)
 	}
+	r.Register(external.Entry())
+	r.Register(mcpmemory.Entry())
 	return r
 }
 

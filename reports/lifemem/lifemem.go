@@ -4,14 +4,18 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/memharness/memharness/runrecord"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/memharness/memharness/kinds"
+	"github.com/memharness/memharness/reports/paper"
+	"github.com/memharness/memharness/runrecord"
 
 	"github.com/memharness/memharness/metrics"
 )
@@ -57,20 +61,25 @@ type lmMethod struct {
 }
 
 type lmRun struct {
-	dir     string
-	kinds   lmKinds
-	info    lmInfo
-	methods []*lmMethod
+	dir   string
+	kinds lmKinds
+	// paperRows are the method kinds' paper rows: which kinds are the
+	// paper's methods.
+	paperRows kinds.PaperRows
+	info      lmInfo
+	methods   []*lmMethod
 	// manifest is the bench manifest beside the lifelong results (zero when
 	// absent): harness version and data warnings.
 	manifest runrecord.Manifest
+	// opts are the intervals' settings.
+	opts Options
 }
 
 // loadLifeMem reads a run's lifelong results. Methods are listed in the
 // config's order, then any other method folder, sorted; a configured method
 // without results is left out.
-func loadLifeMem(runDir string) (*lmRun, error) {
-	r := &lmRun{dir: runDir}
+func loadLifeMem(runDir string, paperRows kinds.PaperRows) (*lmRun, error) {
+	r := &lmRun{dir: runDir, paperRows: paperRows}
 	if m, err := runrecord.ReadManifest(filepath.Join(runDir, runrecord.ManifestFile)); err == nil {
 		r.manifest = m
 	}
@@ -101,7 +110,7 @@ func loadLifeMem(runDir string) (*lmRun, error) {
 	for _, name := range append(names, extra...) {
 		spec, ok := specs[name]
 		if !ok {
-			spec = lmMethodSpec{Name: name, Kind: lmGuessKind(name)}
+			spec = lmMethodSpec{Name: name, Kind: r.guessKind(name)}
 		}
 		m, err := loadLMMethod(filepath.Join(runDir, lmDir, name), spec, r.info.Config.Envs)
 		if err != nil {
@@ -117,12 +126,13 @@ func loadLifeMem(runDir string) (*lmRun, error) {
 	return r, nil
 }
 
-// lmGuessKind names the kind of a method the config does not describe, from
-// the conventional names.
-func lmGuessKind(name string) string {
+// guessKind names the kind of a method the config does not describe, from
+// the conventional names: a name starting with a kind of the paper's
+// methods (LifeMem's Table 2) is that kind.
+func (r *lmRun) guessKind(name string) string {
 	n := strings.ToLower(name)
-	for _, k := range []string{"lifemem", "autoskill", "expel", "synapse", "react"} {
-		if strings.HasPrefix(n, k) {
+	for _, k := range slices.Sorted(maps.Keys(r.paperRows)) {
+		if _, ok := r.paperRows.Label(k, paper.LifeMemTableName); ok && strings.HasPrefix(n, k) {
 			return k
 		}
 	}

@@ -1,14 +1,17 @@
 package lifemem
 
 import (
+	"cmp"
 	"fmt"
-	"github.com/memharness/memharness/runrecord"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/memharness/memharness/kinds"
+	"github.com/memharness/memharness/runrecord"
 
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/metrics"
@@ -226,6 +229,33 @@ func (r *lmRun) byKind(kind string) *lmMethod {
 	return first
 }
 
+// paperKind is the kind whose entry names it as the paper's method name in
+// LifeMem's Table 2 ("" when no registered kind does).
+func (r *lmRun) paperKind(name string) string {
+	k, _ := r.paperRows.KindOf(paper.LifeMemTableName, name)
+	return k
+}
+
+// paperEnv is the registry name of the environment the paper calls name
+// (its entry's display name); "" stays "", and a name no entry carries is
+// kept, so it matches no environment of the run.
+func (r *lmRun) paperEnv(name string) string {
+	for _, e := range r.kinds {
+		if name != "" && e.DisplayName == name {
+			return e.Name
+		}
+	}
+	return name
+}
+
+// byPaperName is byKind of the kind the paper calls name.
+func (r *lmRun) byPaperName(name string) *lmMethod {
+	if k := r.paperKind(name); k != "" {
+		return r.byKind(k)
+	}
+	return nil
+}
+
 func lmAvgOP(m *lmMethod) float64 {
 	op := metrics.CategoryMeans(metrics.FinalScores(m.Matrix), nil) // only "Avg"
 	return op[len(op)-1].Value
@@ -234,11 +264,18 @@ func lmAvgOP(m *lmMethod) float64 {
 // ours computes an anchor's quantity from this run; NaN when the run lacks
 // what it needs. why says what was compared when it is not obvious.
 func (r *lmRun) ours(a paper.LifeMemAnchor) (v float64, why string) {
-	m := r.byKind(a.Method)
-	if m == nil && a.Method != "" {
-		return math.NaN(), "no " + a.Method + " method in this run"
+	var m *lmMethod
+	if a.Method != "" {
+		kind := r.paperKind(a.Method)
+		if kind != "" {
+			m = r.byKind(kind)
+		}
+		if m == nil {
+			return math.NaN(), "no " + cmp.Or(kind, a.Method) + " method in this run"
+		}
 	}
-	col := slices.Index(r.info.Config.Envs, a.Env)
+	env := r.paperEnv(a.Env)
+	col := slices.Index(r.info.Config.Envs, env)
 	switch a.Key {
 	case paper.AnchorAvgOP:
 		return lmAvgOP(m), ""
@@ -263,9 +300,9 @@ func (r *lmRun) ours(a paper.LifeMemAnchor) (v float64, why string) {
 		}
 		return metrics.RelativeChange(m.Matrix.Diag(col), m.Matrix.Final(col)), ""
 	case paper.AnchorSelfLearn:
-		return lmLookup(m.Self, a.Env), ""
+		return lmLookup(m.Self, env), ""
 	case paper.AnchorRelativeGain:
-		s := r.byKind("synapse")
+		s := r.byPaperName(paper.LifeMemExemplar)
 		if s == nil {
 			return math.NaN(), "no synapse method in this run"
 		}
@@ -275,7 +312,7 @@ func (r *lmRun) ours(a paper.LifeMemAnchor) (v float64, why string) {
 		}
 		return 100 * (lmAvgOP(m) - base) / base, "relative Avg OP gain"
 	case paper.AnchorPromptDelta:
-		s := r.byKind("synapse")
+		s := r.byPaperName(paper.LifeMemExemplar)
 		if s == nil || s.Costs == nil || m.Costs == nil {
 			return math.NaN(), "needs costs of lifemem and synapse"
 		}
@@ -289,7 +326,7 @@ func (r *lmRun) ours(a paper.LifeMemAnchor) (v float64, why string) {
 		if m.Stats == nil {
 			return math.NaN(), "no " + lmStatsFile
 		}
-		return lmLookup(m.Stats.MeanSizePerEnv, a.Env), ""
+		return lmLookup(m.Stats.MeanSizePerEnv, env), ""
 	}
 	return math.NaN(), "human judgement; not computed"
 }
@@ -315,7 +352,7 @@ func (r *lmRun) writeVsPaper(dir string) ([]render.Artefact, error) {
 			label += " (" + why + ")"
 		}
 		t.Rows = append(t.Rows, []string{label, render.OrDefault(a.Backbone, "–"), lmF2(a.Value) + " " + a.Unit, lmF2(v), same, a.Source})
-		rows = append(rows, []string{a.Key, a.Method, a.Env, a.Backbone, render.Num(a.Value), lmCSVNum(v), a.Unit, same, a.Source})
+		rows = append(rows, []string{a.Key, cmp.Or(r.paperKind(a.Method), a.Method), r.paperEnv(a.Env), a.Backbone, render.Num(a.Value), lmCSVNum(v), a.Unit, same, a.Source})
 	}
 	t.Notes = []string{
 		"The paper's Table 2 is an image and its per-environment numbers are not recoverable; these are the numbers its text states.",
@@ -389,18 +426,19 @@ func (r *lmRun) writeIndex(dir string, arts []render.Artefact) (render.Artefact,
 // outDir: Table 5 (OP per stream and the buffer stream's recovery rate) when
 // the runs cover more than one stream, and Table 8 (sensitivity) over every
 // LifeMem setting of every run. Runs without lifelong results are skipped.
-// kinds are the environments' registry entries, which name them.
-func WriteSweep(outDir string, runDirs []string, kinds []envs.Entry) (render.Artefacts, error) {
+// envEntries are the environments' registry entries, which name them;
+// paperRows are the method kinds' paper rows, as for Write.
+func WriteSweep(outDir string, runDirs []string, envEntries []envs.Entry, paperRows kinds.PaperRows) (render.Artefacts, error) {
 	var runs []*lmRun
 	for _, d := range runDirs {
 		if !HasResults(d) {
 			continue
 		}
-		r, err := loadLifeMem(d)
+		r, err := loadLifeMem(d, paperRows)
 		if err != nil {
 			return render.Artefacts{}, fmt.Errorf("lifemem sweep: %w", err)
 		}
-		r.kinds = kinds
+		r.kinds = envEntries
 		runs = append(runs, r)
 	}
 	if len(runs) == 0 {

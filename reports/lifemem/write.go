@@ -11,7 +11,9 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/kinds"
 	"github.com/memharness/memharness/metrics"
+	"github.com/memharness/memharness/reports/paper"
 	"github.com/memharness/memharness/reports/render"
 	"github.com/memharness/memharness/reports/runinfo"
 )
@@ -22,20 +24,34 @@ import (
 // categories), Table 4 (zero-shot OOD) when OOD cells exist, Table 10
 // (costs) when costs were recorded, the cluster statistics a method wrote,
 // Table 8 (sensitivity) when the run holds several LifeMem settings, the
-// paper's surviving numbers beside ours, and index.md. kinds are the
-// environments' registry entries, which name and group them.
-func Write(runDir string, kinds []envs.Entry) (render.Artefacts, error) {
-	r, err := loadLifeMem(runDir)
+// paper's surviving numbers beside ours, and index.md. envEntries are the
+// environments' registry entries, which name and group them; paperRows
+// are the method kinds' paper rows (their entries' Paper), which say which
+// methods are the paper's. Intervals use the default Options.
+func Write(runDir string, envEntries []envs.Entry, paperRows kinds.PaperRows) (render.Artefacts, error) {
+	return WriteWith(runDir, envEntries, paperRows, Options{})
+}
+
+// WriteWith is Write with the intervals' resamples, level and seed given.
+// Table 2 carries bootstrap intervals over the test tasks, and every method
+// is compared with ReAct on the same tasks (lifemem_paired.*).
+func WriteWith(runDir string, envEntries []envs.Entry, paperRows kinds.PaperRows, opts Options) (render.Artefacts, error) {
+	opts = opts.withDefaults()
+	if opts.Iters < 1 || !(opts.Level > 0 && opts.Level < 1) {
+		return render.Artefacts{}, fmt.Errorf("lifemem report: need iters >= 1 and 0 < level < 1, got %d and %v", opts.Iters, opts.Level)
+	}
+	r, err := loadLifeMem(runDir, paperRows)
 	if err != nil {
 		return render.Artefacts{}, fmt.Errorf("lifemem report %s: %w", runDir, err)
 	}
-	r.kinds = kinds
+	r.kinds = envEntries
+	r.opts = opts
 	out := render.Artefacts{Dir: filepath.Join(runDir, render.ReportDir)}
 	if err := os.MkdirAll(out.Dir, 0o755); err != nil {
 		return render.Artefacts{}, fmt.Errorf("lifemem report: %w", err)
 	}
 	for _, step := range []func(string) ([]render.Artefact, error){
-		r.writeTable2, r.writeMatrices, r.writeTransfer, r.writeOOD, r.writeCosts,
+		r.writeTable2, r.writePaired, r.writeMatrices, r.writeTransfer, r.writeOOD, r.writeCosts,
 		r.writeClusters, r.writeSensitivity, r.writeVsPaper,
 	} {
 		arts, err := step(out.Dir)
@@ -219,17 +235,52 @@ func (r *lmRun) writeTable2(dir string) ([]render.Artefact, error) {
 	var rows [][]string
 	var notes []string
 	partial := map[string]bool{}
+	ci := render.Table{
+		Title:          "Table 2 with intervals — " + r.title(),
+		Columns:        []string{"Method", "Scenario", "OP [CI]", "BwT [CI]", "test tasks (OP/BwT)"},
+		Caption:        "LifeMem Table 2 with bootstrap intervals over the test tasks.",
+		Source:         r.texSource(),
+		StackIntervals: true,
+	}
+	var ivNotes []string // what qualifies an interval (resamples dropped)
+	var fig lmTable2Fig
 	for _, m := range r.methods {
 		op := metrics.CategoryMeans(metrics.FinalScores(m.Matrix), categories)
 		bwt := metrics.CategoryMeans(metrics.RelativeChanges(m.Matrix), categories)
+		g := r.taskGrid(m)
+		ivs, err := r.table2Intervals(g, categories)
+		if err != nil {
+			return nil, fmt.Errorf("table 2 intervals of %s: %w", m.Spec.Name, err)
+		}
+		if g.noCI != nil {
+			notes = append(notes, fmt.Sprintf("%s: no intervals: %v.", m.Spec.Name, g.noCI))
+		}
+		fig.add(lmMethodLabel(m), op, bwt, ivs, g.noCI == nil)
 		line := []string{lmMethodLabel(m)}
 		for k := range op {
 			line = append(line, lmF2(op[k].Value), lmF2(bwt[k].Value))
+			envs := lmCategoryEnvs(categories, k)
+			opTasks, bwtTasks := lmTasksBehind(g.ts, envs, false), lmTasksBehind(g.ts, envs, true)
+			opIv, bwtIv := ivs[2*k], ivs[2*k+1]
 			for _, row := range [][]string{
-				{m.Spec.Name, m.Spec.Kind, op[k].Name, "op", lmCSVNum(op[k].Value), strconv.Itoa(op[k].Envs), render.UnitPercent},
-				{m.Spec.Name, m.Spec.Kind, bwt[k].Name, "bwt_percent", lmCSVNum(bwt[k].Value), strconv.Itoa(bwt[k].Envs), render.UnitPercent},
+				{m.Spec.Name, m.Spec.Kind, op[k].Name, "op", lmCSVNum(op[k].Value), strconv.Itoa(op[k].Envs), lmCSVNum(opIv.Lo), lmCSVNum(opIv.Hi), strconv.Itoa(opTasks), render.UnitPercent},
+				{m.Spec.Name, m.Spec.Kind, bwt[k].Name, "bwt_percent", lmCSVNum(bwt[k].Value), strconv.Itoa(bwt[k].Envs), lmCSVNum(bwtIv.Lo), lmCSVNum(bwtIv.Hi), strconv.Itoa(bwtTasks), render.UnitPercent},
 			} {
 				rows = append(rows, row)
+			}
+			if !math.IsNaN(op[k].Value) {
+				ci.Rows = append(ci.Rows, []string{lmMethodLabel(m), op[k].Name, lmInterval(op[k].Value, opIv.Lo, opIv.Hi),
+					lmInterval(bwt[k].Value, bwtIv.Lo, bwtIv.Hi), lmFewTasks(opTasks) + " / " + lmFewTasks(bwtTasks)})
+			}
+			for _, v := range []struct {
+				metric string
+				value  float64
+				iv     metrics.Interval
+			}{{"OP", op[k].Value, opIv}, {"BwT", bwt[k].Value, bwtIv}} {
+				// An undefined value has no interval to qualify.
+				if !math.IsNaN(v.value) && len(v.iv.Warnings) > 0 {
+					ivNotes = append(ivNotes, fmt.Sprintf("%s, %s %s: %v.", m.Spec.Name, op[k].Name, v.metric, v.iv.Warnings[0]))
+				}
 			}
 		}
 		for k, c := range categories {
@@ -271,9 +322,25 @@ func (r *lmRun) writeTable2(dir string) ([]render.Artefact, error) {
 	if len(partials) > 0 {
 		t.TeXNotes = append(t.TeXNotes, "Averaged over the environments this run has: "+strings.Join(partials, ", ")+".")
 	}
+	ci.Notes = []string{
+		"Intervals: " + r.opts.ciWords() + "; no interval where a method's cells do not allow one (see the notes above).",
+		"Test tasks: how many test tasks the OP value and the BwT value rest on (BwT leaves out the stream's last environment).",
+		r.opts.fewTasksNote(),
+	}
+	ci.Notes = append(ci.Notes, ivNotes...)
+	ci.TeXNotes = []string{"Intervals: " + r.opts.ciWords() + ". " + r.opts.fewTasksNote()}
+	var pngs []lmPNG
+	if fig.anyCI {
+		f, err := fig.draw(r.caption(), r.opts)
+		if err != nil {
+			return nil, err
+		}
+		pngs = append(pngs, lmPNG{name: "lifemem_table2", desc: "Table 2's OP and BwT per scenario with their bootstrap intervals", fig: f})
+	}
 	d := lmDoc{
-		base: "lifemem_table2", prov: r.title(), what: "LifeMem Table 2: OP and BwT by scenario", tables: []render.Table{t},
-		header: []string{"method", "kind", "category", "metric", "value", "envs", "unit"}, rows: rows,
+		base: "lifemem_table2", prov: r.title(), what: "LifeMem Table 2: OP and BwT by scenario", tables: []render.Table{t, ci}, pngs: pngs,
+		header: []string{"method", "kind", "category", "metric", "value", "envs", "ci_low", "ci_high", "tasks", "unit"}, rows: rows,
+		csvDesc: "Table 2 in tidy long format (method, category, metric, value, envs, ci_low, ci_high over " + strconv.Itoa(r.opts.Iters) + " task resamples, tasks, unit)",
 	}
 	return d.write(dir)
 }
@@ -436,10 +503,12 @@ type MethodCounts struct {
 	N    metrics.TransferCounts
 }
 
-// baseline is the first ReAct method, the floor the paper compares with.
+// baseline is the first method of the paper's no-memory baseline (ReAct),
+// the floor the paper compares with.
 func (r *lmRun) baseline() *lmMethod {
+	kind := r.paperKind(paper.LifeMemBaseline)
 	for _, m := range r.methods {
-		if m.Spec.Kind == "react" {
+		if kind != "" && m.Spec.Kind == kind {
 			return m
 		}
 	}

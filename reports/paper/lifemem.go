@@ -10,9 +10,12 @@ import "github.com/memharness/memharness/reports/unit"
 type LifeMemAnchor struct {
 	// Key says what to compute from a run to compare (see the constants).
 	Key string
-	// Method is the harness method kind it concerns ("" for the whole run).
+	// Method is the method it concerns as the paper names it ("" for the
+	// whole run); a kind's entry names its row by it (kinds.PaperRow, table
+	// LifeMemTableName).
 	Method string
-	// Env is the environment it concerns, when one.
+	// Env is the environment it concerns, when one, as the paper names it:
+	// an environment's entry carries the name (envs.Entry.DisplayName).
 	Env string
 	// Backbone is the acting model of the paper's number ("" when the paper
 	// does not tie it to one); Model is the ID a run's model name contains
@@ -25,6 +28,18 @@ type LifeMemAnchor struct {
 	// Label says what the number is, Source where it is printed.
 	Label, Source string
 }
+
+// LifeMemTableName is LifeMem's Table 2 (every method the paper compares)
+// as a kind's entry names it in its paper rows.
+const LifeMemTableName = "LifeMem Table 2"
+
+// The methods the report's comparisons are built on, as the paper names
+// them: the no-memory baseline and the exemplar-retrieval method that
+// LifeMem's gains are stated over.
+const (
+	LifeMemBaseline = "ReAct"
+	LifeMemExemplar = "Synapse"
+)
 
 // Anchor keys.
 const (
@@ -46,21 +61,21 @@ const (
 func LifeMemAnchors() []LifeMemAnchor {
 	const mini, ds = "GPT-4o-mini", "DeepSeek-v3.2-exp"
 	return []LifeMemAnchor{
-		{Key: AnchorAvgOP, Method: "react", Backbone: mini, Model: "gpt-4o-mini", Value: 28.84, Unit: unit.Percent, Label: "Avg OP, ReAct", Source: "§5.5"},
-		{Key: AnchorAvgOP, Method: "lifemem", Backbone: mini, Model: "gpt-4o-mini", Value: 44.13, Unit: unit.Percent, Label: "Avg OP, LifeMem", Source: "§5.5"},
-		{Key: AnchorAvgOP, Method: "react", Backbone: ds, Model: "deepseek-v3.2", Value: 41.14, Unit: unit.Percent, Label: "Avg OP, ReAct", Source: "§5.5"},
-		{Key: AnchorAvgOP, Method: "lifemem", Backbone: ds, Model: "deepseek-v3.2", Value: 48.02, Unit: unit.Percent, Label: "Avg OP, LifeMem", Source: "§5.5"},
-		{Key: AnchorCell, Method: "synapse", Env: "alfworld", Backbone: mini, Model: "gpt-4o-mini", Value: 50.75, Unit: unit.Percent, Label: "Synapse, ALFWorld after ALFWorld→ScienceWorld", Source: "App. C, Table 6"},
-		{Key: AnchorDiag, Method: "synapse", Env: "scienceworld", Backbone: mini, Model: "gpt-4o-mini", Value: 35.25, Unit: unit.Percent, Label: "Synapse, ScienceWorld right after learning it", Source: "App. C, Table 6"},
-		{Key: AnchorSelfLearn, Method: "synapse", Env: "scienceworld", Backbone: mini, Model: "gpt-4o-mini", Value: 35.97, Unit: unit.Percent, Label: "Synapse, ScienceWorld self-learn", Source: "App. C, Table 6"},
-		{Key: AnchorDiag, Method: "synapse", Env: "miniwob", Backbone: mini, Model: "gpt-4o-mini", Value: 77.08, Unit: unit.Percent, Label: "Synapse, MiniWoB++ right after learning it", Source: "App. C"},
-		{Key: AnchorFinal, Method: "synapse", Env: "miniwob", Backbone: mini, Model: "gpt-4o-mini", Value: 75.00, Unit: unit.Percent, Label: "Synapse, MiniWoB++ after the full stream", Source: "App. C"},
-		{Key: AnchorBwTEnv, Method: "synapse", Env: "miniwob", Backbone: mini, Model: "gpt-4o-mini", Value: -2.70, Unit: unit.Percent, Label: "Synapse, MiniWoB++ relative change", Source: "App. C"},
-		{Key: AnchorRelativeGain, Method: "lifemem", Backbone: mini, Model: "gpt-4o-mini", Value: 12.63, Unit: unit.Percent, Label: "LifeMem over Synapse, relative performance", Source: "App. G"},
-		{Key: AnchorPromptDelta, Method: "lifemem", Backbone: mini, Model: "gpt-4o-mini", Value: 300, Unit: unit.Tokens, Label: "LifeMem prompt minus Synapse prompt (≈)", Source: "App. G"},
-		{Key: AnchorBuildPer1k, Method: "lifemem", Value: 1, Unit: unit.USD, Label: "memory construction per 1k trajectories (≈)", Source: "App. G"},
-		{Key: AnchorMeanCluster, Method: "lifemem", Env: "webshop", Value: 29, Unit: unit.Count, Label: "mean cluster size, WebShop", Source: "App. I"},
-		{Key: AnchorMeanCluster, Method: "lifemem", Env: "taubench-retail", Value: 12, Unit: unit.Count, Label: "mean cluster size, τ-bench retail", Source: "App. I"},
-		{Key: AnchorClusterPure, Method: "lifemem", Value: 91, Unit: unit.Percent, Label: "cluster purity (human judgement)", Source: "App. I"},
+		{Key: AnchorAvgOP, Method: LifeMemBaseline, Backbone: mini, Model: "gpt-4o-mini", Value: 28.84, Unit: unit.Percent, Label: "Avg OP, ReAct", Source: "§5.5"},
+		{Key: AnchorAvgOP, Method: "LifeMem", Backbone: mini, Model: "gpt-4o-mini", Value: 44.13, Unit: unit.Percent, Label: "Avg OP, LifeMem", Source: "§5.5"},
+		{Key: AnchorAvgOP, Method: LifeMemBaseline, Backbone: ds, Model: "deepseek-v3.2", Value: 41.14, Unit: unit.Percent, Label: "Avg OP, ReAct", Source: "§5.5"},
+		{Key: AnchorAvgOP, Method: "LifeMem", Backbone: ds, Model: "deepseek-v3.2", Value: 48.02, Unit: unit.Percent, Label: "Avg OP, LifeMem", Source: "§5.5"},
+		{Key: AnchorCell, Method: LifeMemExemplar, Env: "ALFWorld", Backbone: mini, Model: "gpt-4o-mini", Value: 50.75, Unit: unit.Percent, Label: "Synapse, ALFWorld after ALFWorld→ScienceWorld", Source: "App. C, Table 6"},
+		{Key: AnchorDiag, Method: LifeMemExemplar, Env: "ScienceWorld", Backbone: mini, Model: "gpt-4o-mini", Value: 35.25, Unit: unit.Percent, Label: "Synapse, ScienceWorld right after learning it", Source: "App. C, Table 6"},
+		{Key: AnchorSelfLearn, Method: LifeMemExemplar, Env: "ScienceWorld", Backbone: mini, Model: "gpt-4o-mini", Value: 35.97, Unit: unit.Percent, Label: "Synapse, ScienceWorld self-learn", Source: "App. C, Table 6"},
+		{Key: AnchorDiag, Method: LifeMemExemplar, Env: "MiniWoB++", Backbone: mini, Model: "gpt-4o-mini", Value: 77.08, Unit: unit.Percent, Label: "Synapse, MiniWoB++ right after learning it", Source: "App. C"},
+		{Key: AnchorFinal, Method: LifeMemExemplar, Env: "MiniWoB++", Backbone: mini, Model: "gpt-4o-mini", Value: 75.00, Unit: unit.Percent, Label: "Synapse, MiniWoB++ after the full stream", Source: "App. C"},
+		{Key: AnchorBwTEnv, Method: LifeMemExemplar, Env: "MiniWoB++", Backbone: mini, Model: "gpt-4o-mini", Value: -2.70, Unit: unit.Percent, Label: "Synapse, MiniWoB++ relative change", Source: "App. C"},
+		{Key: AnchorRelativeGain, Method: "LifeMem", Backbone: mini, Model: "gpt-4o-mini", Value: 12.63, Unit: unit.Percent, Label: "LifeMem over Synapse, relative performance", Source: "App. G"},
+		{Key: AnchorPromptDelta, Method: "LifeMem", Backbone: mini, Model: "gpt-4o-mini", Value: 300, Unit: unit.Tokens, Label: "LifeMem prompt minus Synapse prompt (≈)", Source: "App. G"},
+		{Key: AnchorBuildPer1k, Method: "LifeMem", Value: 1, Unit: unit.USD, Label: "memory construction per 1k trajectories (≈)", Source: "App. G"},
+		{Key: AnchorMeanCluster, Method: "LifeMem", Env: "WebShop", Value: 29, Unit: unit.Count, Label: "mean cluster size, WebShop", Source: "App. I"},
+		{Key: AnchorMeanCluster, Method: "LifeMem", Env: "τ-bench retail", Value: 12, Unit: unit.Count, Label: "mean cluster size, τ-bench retail", Source: "App. I"},
+		{Key: AnchorClusterPure, Method: "LifeMem", Value: 91, Unit: unit.Percent, Label: "cluster purity (human judgement)", Source: "App. I"},
 	}
 }

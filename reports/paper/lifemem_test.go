@@ -24,13 +24,13 @@ func TestLifeMemAnchors(t *testing.T) {
 		byLabel[a.Key+"/"+a.Method+"/"+a.Env+"/"+a.Backbone] = a
 	}
 	// App. C's example must be self-consistent: (75.00 − 77.08)/77.08 = −2.70 %.
-	d := byLabel[AnchorDiag+"/synapse/miniwob/GPT-4o-mini"].Value
-	f := byLabel[AnchorFinal+"/synapse/miniwob/GPT-4o-mini"].Value
-	b := byLabel[AnchorBwTEnv+"/synapse/miniwob/GPT-4o-mini"].Value
+	d := byLabel[AnchorDiag+"/Synapse/MiniWoB++/GPT-4o-mini"].Value
+	f := byLabel[AnchorFinal+"/Synapse/MiniWoB++/GPT-4o-mini"].Value
+	b := byLabel[AnchorBwTEnv+"/Synapse/MiniWoB++/GPT-4o-mini"].Value
 	if got := 100 * (f - d) / d; math.Abs(got-b) > 0.005 {
 		t.Errorf("MiniWoB example: %.4f from the scores, %.2f printed", got, b)
 	}
-	for _, k := range []string{"react/GPT-4o-mini", "lifemem/GPT-4o-mini", "react/DeepSeek-v3.2-exp", "lifemem/DeepSeek-v3.2-exp"} {
+	for _, k := range []string{"ReAct/GPT-4o-mini", "LifeMem/GPT-4o-mini", "ReAct/DeepSeek-v3.2-exp", "LifeMem/DeepSeek-v3.2-exp"} {
 		found := false
 		for _, a := range LifeMemAnchors() {
 			if a.Key == AnchorAvgOP && a.Method+"/"+a.Backbone == k {

@@ -29,20 +29,20 @@ func TestTable1Overall(t *testing.T) {
 
 func TestFind(t *testing.T) {
 	b := Table1[0]
-	for _, name := range []string{"long_context", "Long-Context", "LONGCONTEXT", "PraMem", "mem_0", "MemOS"} {
+	for _, name := range []string{"Long-context (32K)", "Truncation (8K)", "RAG", "Summary", "PraMem", "Mem0", "MemOS", "ProEx"} {
 		if _, ok := b.Find(name); !ok {
 			t.Errorf("Find(%q) found nothing", name)
 		}
 	}
-	for _, name := range []string{"pramem_no_reflect", "echo", ""} {
+	for _, name := range []string{"pramem", "long_context", "echo", ""} {
 		if r, ok := b.Find(name); ok {
 			t.Errorf("Find(%q) = %s", name, r.Label)
 		}
 	}
-	if r, _ := b.Find("pramem"); r.Overall != (ACCF1{84.7, 31.6}) || r.Scene[2] != (ACCF1{82.3, 43.7}) {
+	if r, _ := b.Find("PraMem"); r.Overall != (ACCF1{84.7, 31.6}) || r.Scene[2] != (ACCF1{82.3, 43.7}) {
 		t.Errorf("GPT-OSS PraMem = %+v", r)
 	}
-	if r, _ := Table1[1].Find("truncation"); r.Overall != (ACCF1{63.8, 20.9}) {
+	if r, _ := Table1[1].Find("Truncation (8K)"); r.Overall != (ACCF1{63.8, 20.9}) {
 		t.Errorf("Qwen3.5 truncation = %+v", r)
 	}
 }

@@ -58,8 +58,8 @@ func Evolution() []EvolutionPoint {
 // Efficiency is one row of Table 3: mean memory-construction time per user
 // and Overall F1 (%).
 type Efficiency struct {
-	// Key is the harness method kind the row matches (see Normalize).
-	Key       string
+	// Label is the method as the paper prints it; a method kind's entry
+	// names its row by it (kinds.PaperRow, table Table3Name).
 	Label     string
 	Minutes   float64
 	OverallF1 float64
@@ -71,9 +71,9 @@ type Efficiency struct {
 // Table3 is PraMem's efficiency table (GPT-OSS-120B).
 func Table3() []Efficiency {
 	return []Efficiency{
-		{Key: "mem0", Label: "Mem0", Minutes: 34.1, OverallF1: 26.4},
-		{Key: "memos", Label: "MemOS", Minutes: 30.6, OverallF1: 26.2},
-		{Key: "proex", Label: "ProEx", Minutes: 24.7, OverallF1: 26.9},
-		{Key: "pramem", Label: "PraMem", Minutes: 55.8, OverallF1: 31.6, Calls: 500},
+		{Label: "Mem0", Minutes: 34.1, OverallF1: 26.4},
+		{Label: "MemOS", Minutes: 30.6, OverallF1: 26.2},
+		{Label: "ProEx", Minutes: 24.7, OverallF1: 26.9},
+		{Label: "PraMem", Minutes: 55.8, OverallF1: 31.6, Calls: 500},
 	}
 }

@@ -17,7 +17,7 @@ func TestStudiesAgreeWithTable1(t *testing.T) {
 	if gpt.Name != StudiesBackbone {
 		t.Fatalf("Table1[0] is %s, want %s", gpt.Name, StudiesBackbone)
 	}
-	pm, ok := gpt.Find("pramem")
+	pm, ok := gpt.Find("PraMem")
 	if !ok {
 		t.Fatal("no PraMem row in Table 1")
 	}
@@ -43,7 +43,7 @@ func TestStudiesAgreeWithTable1(t *testing.T) {
 		t.Errorf("evolution after %d rounds = %+v, Table 1 PraMem Overall %+v", last.Round, last.Overall, pm.Overall)
 	}
 	for _, e := range Table3() {
-		r, ok := gpt.Find(e.Key)
+		r, ok := gpt.Find(e.Label)
 		if !ok {
 			t.Errorf("Table 3 %s has no Table 1 row", e.Label)
 			continue

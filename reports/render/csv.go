@@ -124,3 +124,11 @@ func Pct(v float64) string {
 	}
 	return strconv.FormatFloat(100*v+0, 'f', 2, 64)
 }
+
+// Fixed2 formats a percentage with two decimals; undefined values are "—".
+func Fixed2(v float64) string {
+	if math.IsNaN(v) {
+		return "—"
+	}
+	return strconv.FormatFloat(v+0, 'f', 2, 64)
+}

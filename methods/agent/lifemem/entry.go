@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/kinds"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/agent"
 	"github.com/memharness/memharness/runrecord"
@@ -23,6 +24,7 @@ func Entry() agent.Entry {
 		Keys:   []string{"top_k", "split_size", "tau", "no_skills", "no_trajectories"},
 		New:    fromSpec,
 		Memory: agent.Inspector{Summary: summary, Describe: describe},
+		Paper:  []kinds.PaperRow{{Table: "LifeMem Table 2", Label: "LifeMem"}},
 		// LifeMem acts through the shared agent and adds its own steps.
 		SimReaders: func(acting ...envs.SimActing) ([]sim.Reader, error) {
 			rs, err := agent.SimReaders(acting...)

@@ -1,0 +1,190 @@
+"""A client for memharness's method protocol (docs/PROTOCOL.md), with no
+dependency beyond Python's standard library.
+
+Write a subclass of Method, override what your method does, and end your
+script with serve(YourMethod()). The harness starts the script as a child
+process and speaks JSON-RPC 2.0 with it, one JSON object per line on stdin
+and stdout. Print your own logs to stderr (sys.stderr, or the logging
+module): stdout carries the protocol only, and anything else written there
+stops the run. serve_http(YourMethod(), port) serves the same method over
+HTTP for a config's `url:` instead.
+
+A Method keeps each user's records by default (self.users[user]["records"],
+oldest first, each with its rendered "text", its token cost "tokens" and
+its raw fields) and saves and loads them as its state; override save/load
+to keep less or more.
+"""
+
+import io
+import json
+import sys
+
+PROTOCOL_VERSION = "1.0"
+
+
+def window(history_from, memory=""):
+    """A predict reply: the harness asks the run's model with its own
+    answer prompt, showing the records from index history_from on (the
+    history length shows none) and memory appended after the question."""
+    return {"history_from": history_from, "memory": memory}
+
+
+def prompt(text):
+    """A predict reply: the harness sends text as the one user message."""
+    return {"prompt": text}
+
+
+def answer(text):
+    """A predict reply: the method's own answer (it asked a model itself,
+    through the run's gateway). An answer that cannot be read is asked
+    again with params["attempt"] one higher."""
+    return {"answer": text}
+
+
+class MethodError(Exception):
+    """Raised by a method to answer a request with an error: the sample
+    records it and a re-run retries it; the session goes on."""
+
+    def __init__(self, message, code=-32000):
+        super().__init__(message)
+        self.code = code
+
+
+class Method:
+    """The protocol's requests as methods; the defaults keep each user's
+    records and answer nothing."""
+
+    name = "method"
+    version = "0"
+
+    def __init__(self):
+        self.options = {}
+        self.run = {}
+        self.users = {}
+
+    # Session.
+    def init(self, params):
+        """params: protocol_version, method, family, run, options."""
+        self.options = params.get("options") or {}
+        self.run = params.get("run") or {}
+
+    def shutdown(self):
+        pass
+
+    # Behaviour prediction.
+    def history(self, params):
+        """One chunk of a user's past: user, profile, total, records, last."""
+        u = self.users.setdefault(params["user"], {"profile": params.get("profile", ""), "records": []})
+        u["records"].extend(params["records"])
+
+    def prepare(self, user):
+        """Build the user's memory once its whole past has arrived; return
+        {"memory": text shown by `bench memory`, "meta": {counter: number}}."""
+        return {"memory": ""}
+
+    def predict(self, params):
+        """Answer one test instance: return window(...), prompt(...) or
+        answer(...). params: user, instance, history_length, prepared,
+        recent (the records between the past and the target), scene,
+        target, question {field, kind, text, allowed}, attempt."""
+        raise MethodError("predict is not implemented")
+
+    def save(self, user):
+        """The user's state as any JSON value; the harness keeps it in the
+        run directory and hands it to load in a resumed run."""
+        return self.users.get(user)
+
+    def load(self, user, state):
+        self.users[user] = state
+
+
+def _call(method, name, params):
+    if name == "init":
+        method.init(params)
+        return {"protocol_version": PROTOCOL_VERSION, "name": method.name, "version": str(method.version)}
+    if name == "history":
+        method.history(params)
+        return {}
+    if name == "prepare":
+        return method.prepare(params["user"]) or {"memory": ""}
+    if name == "predict":
+        return method.predict(params)
+    if name == "save":
+        return {"state": method.save(params["user"])}
+    if name == "load":
+        method.load(params["user"], params["state"])
+        return {}
+    if name == "shutdown":
+        method.shutdown()
+        return {}
+    raise MethodError("unknown method %r" % name, code=-32601)
+
+
+def handle(method, line):
+    """One request line to one response object (None for a notification)."""
+    return _handle(method, line)[0]
+
+
+def _handle(method, line):
+    try:
+        req = json.loads(line)
+    except ValueError as e:
+        return {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "parse error: %s" % e}}, None
+    name = req.get("method")
+    return _answer(method, req), name
+
+
+def _answer(method, req):
+    rid = req.get("id")
+    try:
+        result = _call(method, req.get("method"), req.get("params") or {})
+    except MethodError as e:
+        return {"jsonrpc": "2.0", "id": rid, "error": {"code": e.code, "message": str(e)}}
+    except Exception as e:  # the method's own failure: reported, the session goes on
+        import traceback
+        traceback.print_exc(file=sys.stderr)
+        return {"jsonrpc": "2.0", "id": rid, "error": {"code": -32000, "message": "%s: %s" % (type(e).__name__, e)}}
+    if rid is None:
+        return None
+    return {"jsonrpc": "2.0", "id": rid, "result": result}
+
+
+def serve(method, stdin=None, stdout=None):
+    """Answer requests from stdin on stdout until shutdown or end of input."""
+    # The protocol is UTF-8 whatever the locale says.
+    stdin = stdin or io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8")
+    stdout = stdout or sys.stdout
+    for line in stdin:
+        if not line.strip():
+            continue
+        resp, name = _handle(method, line)
+        if resp is not None:
+            stdout.write(json.dumps(resp) + "\n")  # ASCII: safe under any locale
+            stdout.flush()
+        if name == "shutdown":
+            return
+
+
+def serve_http(method, port, host="127.0.0.1"):
+    """Answer requests POSTed to http://host:port/ (a config's url:)."""
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+    import threading
+
+    lock = threading.Lock()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            with lock:
+                resp = handle(method, body.decode("utf-8"))
+            data = json.dumps(resp or {}, ensure_ascii=False).encode("utf-8")
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, fmt, *args):
+            sys.stderr.write(fmt % args + "\n")
+
+    HTTPServer((host, port), Handler).serve_forever()

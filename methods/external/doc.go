@@ -1,0 +1,15 @@
+// Package external runs a memory method written in any language: a child
+// process speaking JSON-RPC 2.0 over its stdin and stdout (one JSON object
+// per line), or a service reached over HTTP, as the kind `external`. The
+// messages are documented in docs/PROTOCOL.md with a JSON Schema each in
+// docs/protocol/; examples/ holds a Python client with no dependencies.
+//
+// The harness keeps what makes a number trustworthy: the method returns the
+// memory and the history window (or a prompt, or an answer) and the
+// harness asks the run's model through the same answering path as the
+// built-in kinds (redraws, invalid answers, the cache, the call record). A
+// child that crashes, hangs, writes something that is not JSON or answers
+// another id stops the run loudly, naming the method, the last request and
+// the child's last stderr lines; the samples not attempted stay
+// unattempted and a re-run resumes.
+package external

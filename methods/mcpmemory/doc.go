@@ -1,0 +1,14 @@
+// Package mcpmemory is the mcp_memory method kind: a Model Context Protocol
+// memory server, run as it is (a stdio command started per user, or a
+// streamable-HTTP URL), used as the memory of a behaviour-prediction
+// method through the official Go SDK's client. A mapping in the config
+// names the tool that writes a record and the tool that searches, with
+// argument templates checked when the config loads; the history is
+// written record by record, and each question is answered with the
+// retrieved memories in the RAG memory block of the shared answer prompt.
+//
+// Child servers get an environment built from an allowlist (never the
+// user's keys; the run's model gateway adds its variables through
+// GatewayEnv), a per-call timeout, their stderr tail in errors and in the
+// user's checkpoints, and are killed with the run.
+package mcpmemory

@@ -1,0 +1,108 @@
+package mcpmemory
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// fakeModeVar selects, in a re-run of this test binary, the MCP server the
+// fault tests start as a child process: a go-sdk server over stdio whose
+// tools misbehave as the mode says.
+const fakeModeVar = "MEMHARNESS_MCP_FAKE_MODE"
+
+func TestMain(m *testing.M) {
+	if mode, ok := os.LookupEnv(fakeModeVar); ok {
+		os.Exit(runFakeServer(mode))
+	}
+	os.Exit(m.Run())
+}
+
+type rememberArgs struct {
+	User string `json:"user"`
+	Text string `json:"text"`
+}
+
+type recallArgs struct {
+	User  string `json:"user"`
+	Query string `json:"query"`
+	K     int    `json:"k"`
+}
+
+type recallOut struct {
+	Memories []string `json:"memories"`
+}
+
+// runFakeServer serves "remember" and "recall" over stdin/stdout. Modes:
+// ok (substring recall), crash (exits on the third write, after a line on
+// stderr), hang (recall never answers), toolerror (recall reports a tool
+// error), malformed (recall answers text that is not JSON), env (recall
+// answers the process's environment).
+func runFakeServer(mode string) int {
+	fmt.Fprintf(os.Stderr, "fake server starting in mode %s\n", mode)
+	if err := newFakeServer(mode, false).Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		fmt.Fprintln(os.Stderr, "fake server:", err)
+		return 1
+	}
+	return 0
+}
+
+// newFakeServer builds the fake server. byUser makes recall see only the
+// records written with the same user (a server shared by every user keeps
+// them apart by the user its arguments carry); a per-user server recalls
+// whatever it holds.
+func newFakeServer(mode string, byUser bool) *mcp.Server {
+	var mu sync.Mutex
+	var stored []rememberArgs
+	s := mcp.NewServer(&mcp.Implementation{Name: "fake-memory", Version: "0.1"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "remember", Description: "store one record"},
+		func(_ context.Context, _ *mcp.CallToolRequest, in rememberArgs) (*mcp.CallToolResult, any, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			stored = append(stored, in)
+			if mode == "crash" && len(stored) == 3 {
+				fmt.Fprintln(os.Stderr, "fake server: out of memory at record 3")
+				os.Exit(3)
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, nil
+		})
+	if mode == "malformed" {
+		// A raw handler: no structured content, a text that is not JSON.
+		s.AddTool(&mcp.Tool{Name: "recall", InputSchema: map[string]any{"type": "object"}},
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "<html>not json</html>"}}}, nil
+			})
+		return s
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "recall", Description: "search the records"},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in recallArgs) (*mcp.CallToolResult, recallOut, error) {
+			switch mode {
+			case "hang":
+				<-ctx.Done()
+				time.Sleep(time.Hour)
+			case "toolerror":
+				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "index unavailable"}}}, recallOut{}, nil
+			case "env":
+				return nil, recallOut{Memories: os.Environ()}, nil
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			var out recallOut
+			for _, r := range stored {
+				if (!byUser || r.User == in.User) && strings.Contains(r.Text, in.Query) {
+					out.Memories = append(out.Memories, r.Text)
+				}
+			}
+			if out.Memories == nil {
+				out.Memories = []string{}
+			}
+			return nil, out, nil
+		})
+	return s
+}

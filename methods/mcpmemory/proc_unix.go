@@ -1,0 +1,20 @@
+//go:build unix
+
+package mcpmemory
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// ownGroup starts the child in a process group of its own, so that a
+// server started through a launcher (npx, a shell script) is killed with
+// everything it started.
+func ownGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+}
+
+// killGroup kills the child's process group.
+func killGroup(cmd *exec.Cmd) {
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+}

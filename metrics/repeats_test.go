@@ -1,0 +1,64 @@
+package metrics
+
+import (
+	"math"
+	"testing"
+)
+
+// Values worked by hand: C(3,2)/C(5,2) = 3/10, C(8,3)/C(10,3) = 56/120.
+func TestPassAtK(t *testing.T) {
+	tests := []struct {
+		n, c, k int
+		want    float64
+	}{
+		{5, 2, 1, 0.4},           // c/n
+		{5, 2, 2, 0.7},           // 1 − 3/10
+		{10, 2, 3, 1 - 56.0/120}, // 1 − C(8,3)/C(10,3) = 8/15
+		{5, 0, 3, 0},             // nothing correct
+		{5, 4, 2, 1},             // C(1,2) = 0: every pair holds a correct draw
+		{5, 5, 5, 1},
+		{1, 1, 1, 1},
+	}
+	for _, tc := range tests {
+		got, err := PassAtK(tc.n, tc.c, tc.k)
+		if err != nil || math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("PassAtK(%d, %d, %d) = %v, %v; want %v", tc.n, tc.c, tc.k, got, err, tc.want)
+		}
+	}
+	for _, bad := range [][3]int{{0, 0, 1}, {5, 6, 1}, {5, 1, 0}, {5, 1, 6}, {5, -1, 1}} {
+		if _, err := PassAtK(bad[0], bad[1], bad[2]); err == nil {
+			t.Errorf("PassAtK%v: no error", bad)
+		}
+	}
+}
+
+func TestMajority(t *testing.T) {
+	tests := []struct {
+		answers []string
+		want    string
+		ok      bool
+	}{
+		{[]string{"Yes", "No", "Yes"}, "Yes", true},
+		{[]string{"No", "Yes", "Yes", "No"}, "No", true}, // tie: drawn first
+		{[]string{"3"}, "3", true},
+		{nil, "", false},
+	}
+	for _, tc := range tests {
+		got, ok := Majority(tc.answers)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("Majority(%v) = %q, %v; want %q, %v", tc.answers, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// {1, 0, 1, 1}: mean 0.75; squares of deviations 3 × 0.0625 + 0.5625 =
+// 0.75, over n − 1 = 3 gives 0.25, SD 0.5.
+func TestMeanAndSpread(t *testing.T) {
+	s := []float64{1, 0, 1, 1}
+	if m, sd := MeanScore(s), SpreadSD(s); math.Abs(m-0.75) > 1e-12 || math.Abs(sd-0.5) > 1e-12 {
+		t.Errorf("mean %v sd %v, want 0.75 and 0.5", m, sd)
+	}
+	if !math.IsNaN(MeanScore(nil)) || !math.IsNaN(SpreadSD([]float64{1})) {
+		t.Error("mean of nothing or SD of one draw is not NaN")
+	}
+}
