@@ -15,7 +15,9 @@ import (
 
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/bench/view"
+	"github.com/memharness/memharness/family"
 	"github.com/memharness/memharness/reports"
+	"github.com/memharness/memharness/reports/render"
 	"github.com/memharness/memharness/runrecord"
 )
 
@@ -125,9 +127,10 @@ func reportRun(ctx context.Context, stdio IO, dir string, bootstrap optionalInt,
 	}
 	opts := reports.Options{Iters: 1000, Level: 0.95, Seed: uint64(man.Seed)}
 	var cfg config.Config
+	var fam family.Family
 	if b, err := json.Marshal(man.Config); err == nil && json.Unmarshal(b, &cfg) == nil {
 		if f, err := stdio.env().Kinds.Family(&cfg); err == nil {
-			opts = f.ReportOptions(&cfg, stdio.env().Kinds)
+			opts, fam = f.ReportOptions(&cfg, stdio.env().Kinds), f
 		}
 	}
 	if bootstrap.set {
@@ -135,8 +138,21 @@ func reportRun(ctx context.Context, stdio IO, dir string, bootstrap optionalInt,
 	}
 	opts.Envs = stdio.env().Kinds.EnvKinds().Entries()
 	opts.PaperRows = stdio.env().Kinds.PaperRows()
-	arts, err := reports.Write(dir, opts)
-	if err != nil {
+	var arts render.Artefacts
+	if rp, ok := fam.(family.Reporting); ok {
+		paths, err := rp.WriteReport(dir, &cfg)
+		if err != nil {
+			return err
+		}
+		arts.Dir = filepath.Join(dir, "report")
+		for _, p := range paths {
+			rel, err := filepath.Rel(arts.Dir, p)
+			if err != nil {
+				rel = p
+			}
+			arts.Files = append(arts.Files, render.Artefact{Path: rel})
+		}
+	} else if arts, err = reports.Write(dir, opts); err != nil {
 		return err
 	}
 	if variant != "" {

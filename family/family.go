@@ -50,6 +50,13 @@ type Family interface {
 	DataUnchanged(cfg *config.Config, sums map[string]string) bool
 }
 
+// Reporting is a family whose runs' reports are its own (its samples are
+// not the prediction report's): bench report and bench merge call
+// WriteReport in place of reports.Write. It returns the files written.
+type Reporting interface {
+	WriteReport(runDir string, cfg *config.Config) ([]string, error)
+}
+
 // Data is a loaded task.
 type Data interface {
 	// Source names where the data came from, for the manifest.
@@ -141,6 +148,21 @@ func (r *Registry) For(task string) (Family, error) {
 		return nil, fmt.Errorf("task %q: no family runs it (known: %v)", task, slices.Sorted(maps.Keys(r.byTask)))
 	}
 	return f, nil
+}
+
+// ordered is every registered family once, in the order of their first
+// task's name (nil on a nil registry).
+func (r *Registry) ordered() []Family {
+	if r == nil {
+		return nil
+	}
+	var out []Family
+	for _, task := range slices.Sorted(maps.Keys(r.byTask)) {
+		if f := r.byTask[task]; !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // Tasks are every registered task with its shape, for config validation.

@@ -65,6 +65,13 @@ func (k *Kinds) entryReaders(moreActing ...envs.SimActing) ([]sim.Reader, error)
 			rs = append(rs, e.SimReaders()...)
 		}
 	}
+	if k != nil {
+		for _, f := range k.Families.ordered() {
+			if sr, ok := f.(SimReading); ok {
+				rs = append(rs, sr.SimReaders()...)
+			}
+		}
+	}
 	for _, e := range k.AgentKinds().Entries() {
 		if e.SimReaders == nil {
 			continue
@@ -76,6 +83,13 @@ func (k *Kinds) entryReaders(moreActing ...envs.SimActing) ([]sim.Reader, error)
 		rs = append(rs, more...)
 	}
 	return onceEachHint(rs), nil
+}
+
+// SimReading is a family that brings readers of its own requests for the
+// embedded sim backbone (the conversational family's answering and judge
+// requests), as the method and environment kinds' entries do.
+type SimReading interface {
+	SimReaders() []sim.Reader
 }
 
 // onceEachHint keeps the first reader of each hint type.

@@ -208,7 +208,11 @@ func Merge(ctx context.Context, env Env, runDir string, report bool) error {
 		return nil
 	}
 	opts := f.ReportOptions(&cfg, env.Kinds)
-	if _, err := reports.Write(runDir, opts); err != nil {
+	if rp, ok := f.(Reporting); ok {
+		if _, err := rp.WriteReport(runDir, &cfg); err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
+	} else if _, err := reports.Write(runDir, opts); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	fmt.Fprintf(env.Err, "report: %s\n", filepath.Join(runDir, "report", "index.md"))

@@ -51,6 +51,12 @@ type Sample struct {
 	HistoryRecords int `json:"history_records"`
 	HistoryTokens  int `json:"history_tokens"`
 	MemoryTokens   int `json:"memory_tokens"`
+
+	// Scores are a conversational-memory answer's scores by metric name
+	// ("f1", "bleu1", "judge", "evidence_recall"); Judge is the judge's
+	// label. Other families leave both empty.
+	Scores map[string]float64 `json:"scores,omitempty"`
+	Judge  string             `json:"judge,omitempty"`
 }
 
 // Manifest describes a run; it is written at start and updated at the end.

@@ -12,7 +12,8 @@ type Config struct {
 	Name string `yaml:"name" json:"name"`
 	// Description is shown in reports.
 	Description string `yaml:"description" json:"description"`
-	// Task selects the pipeline: "movielens" (later omnibehavior, pramem, lifemem).
+	// Task selects the pipeline: "movielens", "omnibehavior", "lifemem",
+	// "locomo" or "longmemeval" (a registered family's own tasks too).
 	Task string `yaml:"task" json:"task"`
 	// Seed drives every random choice of the run (default 42).
 	Seed     int64    `yaml:"seed" json:"seed"`
@@ -44,11 +45,13 @@ type Config struct {
 
 // Dataset says where the samples come from.
 type Dataset struct {
-	// Name is the dataset: "movielens" or "omnibehavior" (default: the task).
+	// Name is the dataset: "movielens", "omnibehavior", "locomo" or
+	// "longmemeval" (default: the task).
 	Name string `yaml:"name" json:"name"`
 	// Path is the local copy in the official format; "" uses the embedded
 	// synthetic generator. Relative paths are relative to the working
-	// directory, like the dataset cache.
+	// directory, like the dataset cache. For locomo and longmemeval it is
+	// the data file or the folder `bench data fetch` leaves.
 	Path string `yaml:"path" json:"path"`
 	// Language of the data and, by default, of the prompts: "zh" or "en".
 	Language string `yaml:"language" json:"language"`

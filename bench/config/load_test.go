@@ -189,7 +189,7 @@ func TestValidationRanges(t *testing.T) {
 		{"report: {bootstrap: 2000000000}", `CFG:1: report.bootstrap: must be between 0 and 1000000, got 2000000000`},
 		{"backbone: {params: {top_p: 0}}", `CFG:1: backbone.params.top_p: must be in (0, 1], got 0`},
 		{"backbone: {sim: {persistent_invalid_rate: 2}}", `CFG:1: backbone.sim.persistent_invalid_rate: must be between 0 and 1, got 2`},
-		{"task: nosuchtask", `CFG:1: task: unknown value "nosuchtask" (want movielens, omnibehavior, lifemem)`},
+		{"task: nosuchtask", `CFG:1: task: unknown value "nosuchtask" (want movielens, omnibehavior, lifemem, locomo, longmemeval)`},
 		{"name: my run", `CFG:1: name: "my run" is not a safe file name (use letters, digits, '.', '_' and '-')`},
 		{"prompt: {templates: {predict: missing.txt}}", `CFG:1: prompt.templates.predict: template file: stat CFGDIR/missing.txt: no such file or directory`},
 		{"methods: [{kind: truncation, name: A}, {kind: rag, name: a}]", `CFG:1: methods[1].name: duplicate method name "a" (also methods[0] as "A"; names that differ only in case share a folder on macOS); give each a distinct name`},

@@ -29,8 +29,8 @@ const (
 
 // Tasks, dataset names and languages the harness knows.
 var (
-	tasks     = []string{"movielens", "omnibehavior", "lifemem"}
-	datasets  = []string{"movielens", "omnibehavior", "lifemem"} // lifemem: the agent environments (dataset.path = their data root)
+	tasks     = []string{"movielens", "omnibehavior", "lifemem", "locomo", "longmemeval"}
+	datasets  = []string{"movielens", "omnibehavior", "lifemem", "locomo", "longmemeval"} // lifemem: the agent environments (dataset.path = their data root)
 	languages = []string{"en", "zh"}
 )
 
@@ -131,7 +131,7 @@ type TaskShape struct {
 // BuiltinTasks are the tasks of the built-in families (the order of
 // their names in messages is tasks').
 func BuiltinTasks() map[string]TaskShape {
-	return map[string]TaskShape{"movielens": {}, "omnibehavior": {}, "lifemem": {Lifelong: true}}
+	return map[string]TaskShape{"movielens": {}, "omnibehavior": {}, "lifemem": {Lifelong: true}, "locomo": {}, "longmemeval": {}}
 }
 
 // taskNames are the tasks validation accepts, the built-in ones in their

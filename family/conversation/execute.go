@@ -1,0 +1,206 @@
+package conversation
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/memharness/memharness/accounting"
+	"github.com/memharness/memharness/backbone"
+	"github.com/memharness/memharness/datasets/memqa"
+	"github.com/memharness/memharness/family"
+	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/releasepacks/memqarel"
+	"github.com/memharness/memharness/runrecord"
+	"github.com/memharness/memharness/runstore"
+)
+
+// Execute runs (or resumes) a conversational-memory run: every method
+// answers every question, each answer is scored (and, on LongMemEval,
+// judged) and appended to the run's sample log with its calls, so a killed
+// run resumes at the first unanswered question; then the report is
+// written.
+func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (family.Result, error) {
+	var res family.Result
+	cfg := run.Config
+	start := time.Now()
+	if man, ok := family.UpToDate(f, run, cfg); ok {
+		return family.Unchanged(env, run, man)
+	}
+	d, err := load(cfg)
+	if err != nil {
+		return res, err
+	}
+	d.ds.Conversations = family.Mine(d.ds.Conversations, run.Shard)
+	back, err := family.OpenBackbone(ctx, env, cfg, run)
+	if err != nil {
+		return res, err
+	}
+	defer back.Close()
+	methods := make([]method, len(cfg.Methods))
+	names := make([]string, len(cfg.Methods))
+	for i, spec := range cfg.Methods {
+		m, err := newMethod(spec, back.Tokens)
+		if err != nil {
+			return res, fmt.Errorf("methods[%d]: %w", i, err)
+		}
+		methods[i], names[i] = m, methodName(spec.Name, spec.Kind)
+	}
+	judges := memqarel.Own()
+	scorer, err := newScorer(d.ds.Benchmark, judges, back.Model)
+	if err != nil {
+		return res, err
+	}
+
+	hash, err := cfg.Hash()
+	if err != nil {
+		return res, err
+	}
+	resolved, err := cfg.ResolvedYAML()
+	if err != nil {
+		return res, err
+	}
+	man := runrecord.Manifest{
+		Name: cfg.Name, Config: cfg, ConfigPath: run.ConfigPath, Variant: run.Variant,
+		HarnessVersion: family.HarnessVersion, GitCommit: backbone.GitCommit(), Backbone: back.Kind, Model: back.ModelName,
+		Endpoints: back.Endpoints, DataSource: d.source, DatasetSHA256: d.sums, Seed: cfg.Seed, Started: start.UTC(),
+	}
+	if run.Shard != nil {
+		man.Shard = run.Shard.String()
+	}
+	open := runstore.Opening{
+		ConfigHash: hash, Manifest: man, Methods: names, ResolvedConfig: resolved,
+		Refuse:   func(prev runrecord.Manifest) error { return family.DifferentConfig(run.Dir, prev, cfg) },
+		Repaired: func(r string) { fmt.Fprintf(env.Err, "run %s: repaired: %s\n", cfg.Name, r) },
+	}
+	open.Plan, open.PlanFailed = family.StoredPlan(ctx, env, f, cfg, run)
+	st, man, err := runstore.Begin(run.Dir, open)
+	if err != nil {
+		return res, err
+	}
+	defer st.Close()
+
+	convs := make([]*conv, len(d.ds.Conversations))
+	for i, c := range d.ds.Conversations {
+		convs[i] = newConv(c)
+	}
+	order := planOrder(cfg, memqa.Dataset{Conversations: d.ds.Conversations})
+	res.Planned = len(order)
+	already, _ := st.Counts()
+	fmt.Fprintf(env.Err, "run %s: %d questions × %d methods on %s, data: %s; %d already answered\n",
+		cfg.Name, len(order)/max(1, len(methods)), len(methods), back.Describe(), d.source, already)
+	var stopped error
+answer:
+	for mi, m := range methods {
+		for _, c := range convs {
+			for qi, q := range c.Questions {
+				id := sampleID(names[mi], q)
+				if st.Done(id) {
+					continue
+				}
+				if err := ctx.Err(); err != nil {
+					stopped = err
+					break answer
+				}
+				var log llm.CallLog
+				qctx := llm.WithRetryBudget(llm.WithCallLog(ctx, &log), cfg.Backbone.RetryBudget.Duration)
+				rec, err := answerOne(qctx, back.Model, scorer, c, qi, m, names[mi], cfg.Methods[mi].Params, string(d.ds.Benchmark))
+				if errors.Is(err, llm.ErrStopRun) || ctx.Err() != nil {
+					stopped = err
+					break answer
+				}
+				if err != nil {
+					rec.Error = err.Error()
+				}
+				calls := log.Take()
+				for _, c := range calls {
+					rec.Calls++
+					if c.Cached {
+						rec.CachedCalls++
+					}
+					rec.PromptTokens += c.Usage.PromptTokens
+					rec.CompletionTokens += c.Usage.CompletionTokens
+					rec.Cost += c.Usage.Cost
+					rec.LatencyMS += float64(c.LatencyNS) / 1e6
+				}
+				if err := st.AppendWith(rec, calls); err != nil {
+					return res, fmt.Errorf("stopped: %w; re-run the same command to resume", err)
+				}
+			}
+		}
+	}
+	done, errored := st.Counts()
+	res.Done, res.Errored = done-errored, errored
+	if stopped != nil {
+		if err := family.StoppedAtCeiling(back.Budget, res.Done, res.Planned, "questions", ""); err != nil {
+			return res, err
+		}
+		if errors.Is(stopped, context.Canceled) {
+			return res, &family.Interrupted{Done: res.Done, Planned: res.Planned, Unit: "questions"}
+		}
+		return res, fmt.Errorf("stopped after %d of %d questions: %w; re-run the same command to resume", res.Done, res.Planned, stopped)
+	}
+	if err := st.Compact(order); err != nil {
+		return res, err
+	}
+	usage, err := accounting.WriteUsage(st, cfg.Backbone.Prices != nil)
+	if err != nil {
+		return res, err
+	}
+	fin := time.Now().UTC()
+	man.Samples, man.Finished = len(order), &fin
+	closing := runstore.Closing{Errored: errored}
+	if run.Shard != nil {
+		closing.Seal = func(man *runrecord.Manifest) error { return family.SealShard(run, man) }
+	}
+	if run.Report {
+		ro := f.ReportOptions(cfg, env.Kinds)
+		closing.Report = func() error {
+			arts, err := writeReport(run.Dir, cfg.Name, d.ds.Benchmark, names, st.Samples())
+			res.Artefacts = arts
+			return err
+		}
+		closing.Fingerprint = func() (string, error) { return family.Fingerprint(run.Dir, hash, ro) }
+	}
+	if err := st.Finish(&man, runrecord.Warnings{}, closing); err != nil {
+		return res, err
+	}
+	res.LiveCalls = int(back.Meter.Snapshot().Total.Live)
+	fmt.Fprintf(env.Out, "run %s: %d/%d questions answered, %d errored, %d live model calls, %s, %s\n",
+		cfg.Name, res.Done, res.Planned, res.Errored, res.LiveCalls, accounting.CostText(usage), time.Since(start).Round(time.Millisecond))
+	if pv := family.PlannedVsSpent(run.Dir, usage); pv != "" {
+		fmt.Fprintf(env.Out, "run %s: %s\n", cfg.Name, pv)
+	}
+	if run.Report {
+		fmt.Fprintf(env.Out, "report: %s\n", filepath.Join(run.Dir, "report", "index.md"))
+	}
+	if res.Errored > 0 {
+		return res, fmt.Errorf("%d questions failed (see the error field in %s); re-run the same command to retry them",
+			res.Errored, filepath.Join(run.Dir, runrecord.SamplesFile))
+	}
+	return res, nil
+}
+
+// answerOne asks method m's context for question qi of c, scores the
+// answer and returns its sample record.
+func answerOne(ctx context.Context, model llm.Model, sc *scorer, c *conv, qi int, m method, name string, params llm.Params, dataset string) (runrecord.Sample, error) {
+	q := c.Questions[qi]
+	rec := runrecord.Sample{ID: sampleID(name, q), Method: name, Dataset: dataset, User: c.SampleID, Index: qi,
+		Field: questionClass(q), Kind: "memqa", Label: gold(q)}
+	shown, rc := m.Context(c, q)
+	req := answerRequest(c, q, shown, params)
+	req.SampleID, req.Unit, req.Affinity = q.ID, rec.ID, c.SampleID
+	rec.HistoryRecords = len(shown)
+	resp, err := model.Generate(ctx, req)
+	rec.Attempts = 1
+	if err != nil {
+		return rec, err
+	}
+	rec.Raw = resp.Reply()
+	rec.Pred, rec.Valid = cleanAnswer(rec.Raw), true
+	scores, verdict, err := sc.score(ctx, q, rec.ID, rec.Pred, rc)
+	rec.Scores, rec.Judge = scores, verdict
+	return rec, err
+}

@@ -1,0 +1,166 @@
+package conversation
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/memharness/memharness/datasets/memqa"
+	"github.com/memharness/memharness/internal/bm25"
+	"github.com/memharness/memharness/llm/tokens"
+	"github.com/memharness/memharness/methods/predict"
+)
+
+// Defaults of the methods' budgets on this family (the prediction kinds'
+// defaults are sized for rating histories, not dialogues).
+const (
+	DefaultTruncationTokens = 1000
+	DefaultTopK             = 5
+)
+
+// shownTurn is one turn as a method shows it to the answering model.
+type shownTurn struct {
+	Date    string
+	Speaker string
+	DiaID   string
+	Text    string
+	// Index is the turn's place in the conversation (all sessions' turns
+	// in order), so retrieved turns are shown in conversation order.
+	Index     int
+	HasAnswer bool
+}
+
+// recall is what a method that retrieves turns reports of them: the
+// dia_ids it retrieved (LoCoMo's evidence recall), and how many of the
+// turns marked has_answer it found (LongMemEval).
+type recall struct {
+	Retrieved []string
+	Answers   int
+	Found     int
+}
+
+// method picks the turns of a conversation that the answering model sees
+// for a question. It is this family's own, small interface: the
+// prediction methods (methods/predict) build memories over a user's rated
+// records and answer through the behaviour prompts, which a dialogue
+// question has neither of; the config still names methods by their
+// prediction kinds and options (long_context, truncation, rag with
+// history_tokens and top_k), so one methods list reads alike in every
+// family.
+type method interface {
+	// Context is the turns shown for q, and what was retrieved (nil when
+	// the method does not retrieve).
+	Context(c *conv, q memqa.Question) ([]shownTurn, *recall)
+}
+
+// conv is a conversation flattened for the methods, with its BM25 index
+// built once.
+type conv struct {
+	memqa.Conversation
+	turns []shownTurn
+	index *bm25.Index
+}
+
+func newConv(c memqa.Conversation) *conv {
+	out := &conv{Conversation: c}
+	var docs [][]string
+	for _, s := range c.Sessions {
+		for _, t := range s.Turns {
+			text := t.Text
+			if t.Image != nil && t.Image.Caption != "" {
+				text += " [shares a photo: " + t.Image.Caption + "]"
+			}
+			out.turns = append(out.turns, shownTurn{Date: s.DateTime, Speaker: t.Speaker, DiaID: t.DiaID, Text: text,
+				Index: len(out.turns), HasAnswer: t.HasAnswer})
+			docs = append(docs, bm25.Tokenize(t.Speaker+" "+text))
+		}
+	}
+	out.index = bm25.New(docs, bm25.Okapi())
+	return out
+}
+
+// newMethod builds the method a config spec names.
+func newMethod(spec predict.Spec, count tokens.Counter) (method, error) {
+	switch spec.Kind {
+	case predict.KindLongContext:
+		if spec.HistoryTokens != 0 {
+			return truncation{budget: spec.HistoryTokens, count: count}, nil
+		}
+		return fullContext{}, nil
+	case predict.KindTruncation:
+		b := spec.HistoryTokens
+		if b == 0 {
+			b = DefaultTruncationTokens
+		}
+		if b < 0 {
+			return nil, fmt.Errorf("truncation: history_tokens %d: want a positive budget", b)
+		}
+		return truncation{budget: b, count: count}, nil
+	case predict.KindRAG:
+		if spec.Retriever != "" && spec.Retriever != "bm25" {
+			return nil, fmt.Errorf("rag: retriever %q: conversational memory retrieves turns by bm25 only so far", spec.Retriever)
+		}
+		k := spec.TopK
+		if k == 0 {
+			k = DefaultTopK
+		}
+		if k < 0 {
+			return nil, fmt.Errorf("rag: top_k %d: want at least 1", k)
+		}
+		return rag{k: k}, nil
+	}
+	return nil, fmt.Errorf("kind %q does not run on conversational memory yet (long_context, truncation and rag do)", spec.Kind)
+}
+
+// fullContext shows every turn.
+type fullContext struct{}
+
+func (fullContext) Context(c *conv, _ memqa.Question) ([]shownTurn, *recall) { return c.turns, nil }
+
+// truncation shows the latest turns that fit the token budget: the last
+// N tokens of the conversation, cut at a turn's start.
+type truncation struct {
+	budget int
+	count  tokens.Counter
+}
+
+func (m truncation) Context(c *conv, _ memqa.Question) ([]shownTurn, *recall) {
+	used := 0
+	i := len(c.turns)
+	for i > 0 {
+		n := m.count.Count(renderTurn(c.turns[i-1]))
+		if used+n > m.budget {
+			break
+		}
+		used += n
+		i--
+	}
+	return c.turns[i:], nil
+}
+
+// rag shows the top-k turns by BM25 against the question, in conversation
+// order, and reports which it retrieved.
+type rag struct{ k int }
+
+func (m rag) Context(c *conv, q memqa.Question) ([]shownTurn, *recall) {
+	top := c.index.Top(bm25.Tokenize(q.Question), m.k)
+	if len(top) == 0 && len(c.turns) > 0 {
+		top = []int{len(c.turns) - 1} // nothing matched: the latest turn, so a context is always recorded
+	}
+	slices.Sort(top)
+	r := &recall{}
+	var out []shownTurn
+	for _, i := range top {
+		t := c.turns[i]
+		out = append(out, t)
+		r.Retrieved = append(r.Retrieved, t.DiaID)
+		if t.HasAnswer {
+			r.Found++
+		}
+	}
+	for _, t := range c.turns {
+		if t.HasAnswer {
+			r.Answers++
+		}
+	}
+	return out, r
+}

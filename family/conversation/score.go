@@ -1,0 +1,97 @@
+package conversation
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/memharness/memharness/datasets/memqa"
+	"github.com/memharness/memharness/llm"
+	scoring "github.com/memharness/memharness/metrics/memqa"
+	"github.com/memharness/memharness/releasepacks/memqarel"
+)
+
+// Score names in a sample's Scores.
+const (
+	ScoreF1             = "f1"
+	ScoreBLEU1          = "bleu1"
+	ScoreJudge          = "judge"
+	ScoreEvidenceRecall = "evidence_recall"
+)
+
+// scorer scores one answer as its benchmark's sources do.
+type scorer struct {
+	bench  memqa.Benchmark
+	judges *memqarel.Judges
+	model  llm.Model
+	tok    *scoring.NLTKTokenizer
+}
+
+func newScorer(b memqa.Benchmark, j *memqarel.Judges, model llm.Model) (*scorer, error) {
+	if b != memqa.LoCoMo && b != memqa.LongMemEval {
+		return nil, fmt.Errorf("no scorer for benchmark %q", b)
+	}
+	// BLEU-1 tokenizes with an untrained Punkt model: it splits sentences
+	// where nltk's English model would keep an abbreviation together,
+	// which a one-phrase answer rarely has (see metrics/memqa.BLEU1).
+	return &scorer{bench: b, judges: j, model: model, tok: scoring.NewNLTKTokenizer(scoring.PunktParams{})}, nil
+}
+
+// gold is the reference answer the scoring compares against.
+func gold(q memqa.Question) string { return q.Answer.Text }
+
+// questionClass is what a question is tallied by: LoCoMo's category
+// number, LongMemEval's question type.
+func questionClass(q memqa.Question) string {
+	if q.Abstention() {
+		return memqa.Abstention
+	}
+	if q.Type != "" {
+		return q.Type
+	}
+	return fmt.Sprint(q.Category)
+}
+
+// score is the answer's scores by name and the judge's label ("" where no
+// judge was asked). LoCoMo: the official per-category F1 (rounded to three
+// places as evaluation.py stores it), mem0's BLEU-1, and evidence recall
+// over the retrieved dia_ids when the method retrieved. LongMemEval: the
+// judge's yes/no through its own request and reply reading, under the
+// judge's purpose, and the share of has_answer turns retrieved.
+func (s *scorer) score(ctx context.Context, q memqa.Question, unit, pred string, rc *recall) (map[string]float64, string, error) {
+	out := map[string]float64{}
+	if s.bench == memqa.LoCoMo {
+		f1, err := scoring.Score(q.Category, pred, gold(q))
+		if err != nil {
+			return nil, "", fmt.Errorf("question %s: %w", q.ID, err)
+		}
+		out[ScoreF1] = scoring.Round3(f1)
+		out[ScoreBLEU1] = scoring.BLEU1(s.tok, pred, gold(q))
+		if rc != nil {
+			r, err := scoring.EvidenceRecall(q.Evidence, rc.Retrieved, true)
+			if err != nil {
+				return nil, "", fmt.Errorf("question %s: %w", q.ID, err)
+			}
+			out[ScoreEvidenceRecall] = r
+		}
+		return out, "", nil
+	}
+	if rc != nil && rc.Answers > 0 {
+		out[ScoreEvidenceRecall] = float64(rc.Found) / float64(rc.Answers)
+	}
+	req, err := s.judges.LongMemEvalRequest(q.Type, q.ID, q.Question, gold(q), pred)
+	if err != nil {
+		return nil, "", fmt.Errorf("question %s: %w", q.ID, err)
+	}
+	req.SampleID, req.Unit = q.ID, unit
+	resp, err := s.model.Generate(ctx, req)
+	if err != nil {
+		return nil, "", fmt.Errorf("question %s: judge: %w", q.ID, err)
+	}
+	label := "wrong"
+	out[ScoreJudge] = 0
+	if memqarel.ReadLongMemEvalVerdict(resp.Reply()) {
+		label = "correct"
+		out[ScoreJudge] = 1
+	}
+	return out, label, nil
+}
