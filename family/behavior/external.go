@@ -2,8 +2,10 @@ package behavior
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/memharness/memharness/bench/config"
+	"github.com/memharness/memharness/llm/gateway"
 	"github.com/memharness/memharness/methods/external"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/runrecord"
@@ -11,14 +13,22 @@ import (
 
 // startExternal starts the run's external methods before the first sample
 // (a child that cannot start fails the run before anything is paid for)
-// and returns what the manifest records of them.
-func startExternal(ctx context.Context, methods []predict.Method, dir string, cfg *config.Config) ([]runrecord.ExternalMethod, error) {
+// and returns what the manifest records of them. Each is served a model
+// gateway of its own on loopback, over the run's model stack, so that the
+// child's model calls are metered, cached, budgeted and recorded as the
+// harness's own; the method closes it when it closes.
+func startExternal(ctx context.Context, methods []predict.Method, dir string, cfg *config.Config, env predict.Env, modelName string) ([]runrecord.ExternalMethod, error) {
 	var out []runrecord.ExternalMethod
 	for _, m := range methods {
 		x, ok := m.(*external.Method)
 		if !ok {
 			continue
 		}
+		gw, err := gateway.Start(ctx, gateway.Options{Model: env.Model, Embedder: env.Embedder, Method: x.GatewayName(), ModelName: modelName})
+		if err != nil {
+			return nil, fmt.Errorf("method %s: %w", x.Name(), err)
+		}
+		x.ServeGateway(gw)
 		d, err := x.Start(ctx, external.Launch{Dir: dir, Family: "behavior",
 			Run: external.RunInfo{Name: cfg.Name, Task: cfg.Task, Seed: cfg.Seed, Language: cfg.Prompt.Language}})
 		if err != nil {
