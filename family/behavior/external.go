@@ -18,17 +18,15 @@ import (
 // child's model calls are metered, cached, budgeted and recorded as the
 // harness's own; the method closes it when it closes.
 func startExternal(ctx context.Context, methods []predict.Method, dir string, cfg *config.Config, env predict.Env, modelName string) ([]runrecord.ExternalMethod, error) {
+	if err := serveGateways(ctx, methods, env, modelName); err != nil {
+		return nil, err
+	}
 	var out []runrecord.ExternalMethod
 	for _, m := range methods {
 		x, ok := m.(*external.Method)
 		if !ok {
 			continue
 		}
-		gw, err := gateway.Start(ctx, gateway.Options{Model: env.Model, Embedder: env.Embedder, Method: x.GatewayName(), ModelName: modelName})
-		if err != nil {
-			return nil, fmt.Errorf("method %s: %w", x.Name(), err)
-		}
-		x.ServeGateway(gw)
 		d, err := x.Start(ctx, external.Launch{Dir: dir, Family: "behavior",
 			Run: external.RunInfo{Name: cfg.Name, Task: cfg.Task, Seed: cfg.Seed, Language: cfg.Prompt.Language}})
 		if err != nil {
@@ -37,4 +35,23 @@ func startExternal(ctx context.Context, methods []predict.Method, dir string, cf
 		out = append(out, d)
 	}
 	return out, nil
+}
+
+// serveGateways serves each external method a model gateway of its own on
+// loopback over env's model stack (each request the method sends binds the
+// model it was lent, so the planner's recording model sees its child's
+// calls too); the method closes it when it closes.
+func serveGateways(ctx context.Context, methods []predict.Method, env predict.Env, modelName string) error {
+	for _, m := range methods {
+		x, ok := m.(*external.Method)
+		if !ok {
+			continue
+		}
+		gw, err := gateway.Start(ctx, gateway.Options{Model: env.Model, Embedder: env.Embedder, Method: x.GatewayName(), ModelName: modelName})
+		if err != nil {
+			return fmt.Errorf("method %s: %w", x.Name(), err)
+		}
+		x.ServeGateway(gw)
+	}
+	return nil
 }
