@@ -7,6 +7,7 @@ import (
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/llm/gateway"
 	"github.com/memharness/memharness/methods/external"
+	"github.com/memharness/memharness/methods/mcpmemory"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/runrecord"
 )
@@ -37,12 +38,18 @@ func startExternal(ctx context.Context, methods []predict.Method, dir string, cf
 	return out, nil
 }
 
-// serveGateways serves each external method a model gateway of its own on
-// loopback over env's model stack (each request the method sends binds the
+// serveGateways serves each external method, and each MCP server an
+// mcp_memory method starts, a model gateway of its own on loopback over
+// env's model stack (each request the method sends binds the
 // model it was lent, so the planner's recording model sees its child's
 // calls too); the method closes it when it closes.
 func serveGateways(ctx context.Context, methods []predict.Method, env predict.Env, modelName string) error {
 	for _, m := range methods {
+		if x, ok := m.(*mcpmemory.Method); ok {
+			// A server started as a child gets a gateway of its own.
+			x.ServeGateway(gateway.Options{Model: env.Model, Embedder: env.Embedder, ModelName: modelName})
+			continue
+		}
 		x, ok := m.(*external.Method)
 		if !ok {
 			continue
