@@ -79,4 +79,3 @@ func (m *Method) closeGateway() error {
 	}
 	return nil
 }
-
