@@ -13,11 +13,20 @@ A Method keeps each user's records by default (self.users[user]["records"],
 oldest first, each with its rendered "text", its token cost "tokens" and
 its raw fields) and saves and loads them as its state; override save/load
 to keep less or more.
+
+While the harness waits on a request, the method may ask the run's model
+through the harness's model gateway: self.chat(messages, purpose="...")
+returns the reply's text. The call is metered, cached, budgeted and recorded
+like the harness's own, attributed to the method, the user and the purpose
+named ("<method>.<purpose>" in usage.json and `bench calls`).
 """
 
 import io
 import json
+import os
 import sys
+import urllib.error
+import urllib.request
 
 PROTOCOL_VERSION = "1.0"
 
@@ -61,6 +70,43 @@ class Method:
         self.options = {}
         self.run = {}
         self.users = {}
+        # The gateway scope of the request being answered (its
+        # gateway_scope param), sent with every model call made meanwhile.
+        self.gateway_scope = None
+
+    # The model, through the run's gateway.
+    def chat(self, messages, purpose=None, **params):
+        """Ask the run's model: messages are OpenAI chat messages
+        ([{"role": "user", "content": "..."}]), params other request fields
+        (temperature, max_tokens, ...). purpose names the call in the
+        harness's reports (letters, digits, ".", "_", "-"). Returns the
+        reply's text; raises MethodError when the gateway refuses or fails
+        (a spending ceiling reached, the endpoint down)."""
+        base = os.environ.get("OPENAI_BASE_URL")
+        token = os.environ.get("OPENAI_API_KEY")
+        if not base or not token:
+            raise MethodError("no model gateway: the harness serves one to methods it starts (OPENAI_BASE_URL is not set)")
+        body = dict(params)
+        body["model"] = os.environ.get("MEMHARNESS_MODEL", "memharness-backbone")
+        body["messages"] = messages
+        req = urllib.request.Request(base.rstrip("/") + "/chat/completions", data=json.dumps(body).encode("utf-8"), method="POST")
+        req.add_header("Content-Type", "application/json")
+        req.add_header("Authorization", "Bearer " + token)
+        if purpose:
+            req.add_header("X-Memharness-Purpose", purpose)
+        if self.gateway_scope:
+            req.add_header("X-Memharness-Scope", self.gateway_scope)
+        try:
+            with urllib.request.urlopen(req, timeout=900) as resp:
+                reply = json.load(resp)
+        except urllib.error.HTTPError as e:
+            detail = e.read().decode("utf-8", "replace")
+            try:
+                detail = json.loads(detail)["error"]["message"]
+            except (ValueError, KeyError, TypeError):
+                pass
+            raise MethodError("model gateway: HTTP %d: %s" % (e.code, detail))
+        return reply["choices"][0]["message"]["content"] or ""
 
     # Session.
     def init(self, params):
@@ -99,6 +145,7 @@ class Method:
 
 
 def _call(method, name, params):
+    method.gateway_scope = params.get("gateway_scope")
     if name == "init":
         method.init(params)
         return {"protocol_version": PROTOCOL_VERSION, "name": method.name, "version": str(method.version)}

@@ -129,7 +129,7 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 		man.Shard = run.Shard.String()
 	}
 	prompts.stamp(&man, cfg, back.Tokenizer)
-	if man.External, err = startExternal(ctx, methods, run.Dir, cfg); err != nil {
+	if man.External, err = startExternal(ctx, methods, run.Dir, cfg, penv, back.ModelName); err != nil {
 		return res, err
 	}
 	back.StampEmbedder(&man, retrievesByEmbedding(cfg.Methods), env.Err)

@@ -76,11 +76,17 @@ func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, o
 	if cfg.Backbone.BuildModel != "" && cfg.Backbone.Kind != "sim" {
 		build = cfg.Backbone.BuildModel
 	}
+	standIn := sim.New(sc, readers)
+	// An external method's child calls the model through a gateway; the
+	// rehearsal binds each request to the planner's recording model.
+	if err := serveGateways(ctx, methods, predict.Env{Model: standIn, Embedder: embedder}, eval); err != nil {
+		return planner.Plan{}, err
+	}
 	pr := planner.Predict{
 		Methods: methods, Users: data.Users,
 		Env:       predict.Env{Embedder: embedder, Tokens: budget, Prompts: texts, MaxAttempts: cfg.Eval.MaxAttempts},
 		EvalModel: eval, BuildModel: build,
-		StandIn: sim.New(sc, readers), Rehearse: pf.Rehearse,
+		StandIn: standIn, Rehearse: pf.Rehearse,
 		Block: pf.Block, NoPrefix: pf.NoPrefix,
 		Order:      harnessOrder(max(1, cfg.Eval.Concurrency), prefixClasses(cfg.Methods)),
 		BuildOrder: behaviorrun.BuildOrder, Workers: max(1, cfg.Eval.Concurrency),

@@ -12,4 +12,10 @@
 // another id stops the run loudly, naming the method, the last request and
 // the child's last stderr lines; the samples not attempted stay
 // unattempted and a re-run resumes.
+//
+// A method that calls the model itself does so through the run's model
+// gateway (llm/gateway, handed over with ServeGateway): every request the
+// harness sends binds a gateway scope, whose ID the request carries as
+// gateway_scope, so the child's calls are metered and recorded as the
+// harness's own, attributed to the method, the user and the sample.
 package external

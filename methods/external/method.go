@@ -18,6 +18,7 @@ import (
 
 	"github.com/memharness/memharness/datasets/behavior"
 	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/llm/gateway"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/runrecord"
 )
@@ -85,6 +86,7 @@ type Method struct {
 	mu      sync.Mutex
 	launch  Launch
 	gateway GatewayEnv
+	gw      *gateway.Gateway // the run's model gateway (ServeGateway), nil when none
 	version string
 	slots   []*slot
 	tails   []*tailWriter
@@ -229,7 +231,7 @@ func (m *Method) Describe() runrecord.ExternalMethod {
 }
 
 // Close ends every child (shutdown, then their process groups are
-// killed).
+// killed), then the model gateway the method was served.
 func (m *Method) Close() error {
 	for _, s := range m.slots {
 		s.mu.Lock()
@@ -239,12 +241,14 @@ func (m *Method) Close() error {
 		s.mu.Unlock()
 	}
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	var errs []error
 	for _, t := range m.tails {
 		errs = append(errs, t.Close())
 	}
 	m.tails = nil
+	m.mu.Unlock()
+	// The gateway outlives the children: a child's last calls are answered.
+	errs = append(errs, m.closeGateway())
 	return errors.Join(errs...)
 }
 
@@ -394,7 +398,8 @@ func (m *Method) PrepareUser(ctx context.Context, env predict.Env, u behavior.Us
 	for start := 0; start < len(recs) || start == 0; start += m.opts.ChunkRecords {
 		end := min(len(recs), start+m.opts.ChunkRecords)
 		p := HistoryParams{User: u.User, Profile: u.Profile, Total: len(recs), Records: recs[start:end], Last: end == len(recs)}
-		if err := s.conn.call(ctx, MethodHistory, p, nil); err != nil {
+		sc := m.buildScope(env.Builder(), u.User, fmt.Sprintf("history/%d", start))
+		if err := m.scopedCall(ctx, s, sc, MethodHistory, &p, func(id string) { p.GatewayScope = id }, nil); err != nil {
 			return predict.Memory{}, err
 		}
 		if end == len(recs) {
@@ -402,11 +407,15 @@ func (m *Method) PrepareUser(ctx context.Context, env predict.Env, u behavior.Us
 		}
 	}
 	var res PrepareResult
-	if err := s.conn.call(ctx, MethodPrepare, UserParams{User: u.User}, &res); err != nil {
+	pp := UserParams{User: u.User}
+	if err := m.scopedCall(ctx, s, m.buildScope(env.Builder(), u.User, MethodPrepare), MethodPrepare, &pp,
+		func(id string) { pp.GatewayScope = id }, &res); err != nil {
 		return predict.Memory{}, err
 	}
 	var saved SaveResult
-	if err := s.conn.call(ctx, MethodSave, UserParams{User: u.User}, &saved); err != nil {
+	sp := UserParams{User: u.User}
+	if err := m.scopedCall(ctx, s, m.buildScope(env.Builder(), u.User, MethodSave), MethodSave, &sp,
+		func(id string) { sp.GatewayScope = id }, &saved); err != nil {
 		return predict.Memory{}, err
 	}
 	if len(saved.State) == 0 {
@@ -447,7 +456,9 @@ func (m *Method) restore(ctx context.Context, env predict.Env, s *slot, user str
 		return fmt.Errorf("method %s: user %s has a stored memory but no saved state (checkpoint %s); "+
 			"delete the user's memory file in the run directory to rebuild it", m.name, user, m.stateName())
 	}
-	if err := s.conn.call(ctx, MethodLoad, LoadParams{User: user, State: state}, nil); err != nil {
+	lp := LoadParams{User: user, State: state}
+	if err := m.scopedCall(ctx, s, m.buildScope(env.Builder(), user, MethodLoad), MethodLoad, &lp,
+		func(id string) { lp.GatewayScope = id }, nil); err != nil {
 		return err
 	}
 	s.loaded[user] = true
@@ -510,7 +521,16 @@ func (m *Method) ask(ctx context.Context, env predict.Env, params PredictParams)
 	if err := m.restore(ctx, env, s, params.User); err != nil {
 		return res, err
 	}
-	if err := s.conn.call(ctx, MethodPredict, params, &res); err != nil {
+	// Each attempt is its own draw: the attempt joins the sample ID after
+	// the first, so a re-asked child gets a fresh answer, the same one on
+	// a re-run.
+	sample := params.Instance
+	if params.Attempt > 0 {
+		sample = fmt.Sprintf("%s#%d", params.Instance, params.Attempt)
+	}
+	sc := gateway.Scope{Model: env.Model, Purpose: predict.PurposePredict, SampleID: sample,
+		Unit: m.name + "/" + params.Instance, Affinity: params.User}
+	if err := m.scopedCall(ctx, s, sc, MethodPredict, &params, func(id string) { params.GatewayScope = id }, &res); err != nil {
 		return res, err
 	}
 	if res.HistoryFrom != nil && (*res.HistoryFrom < 0 || *res.HistoryFrom > params.HistoryLength) {

@@ -106,11 +106,19 @@ type HistoryParams struct {
 	Records []Record `json:"records"`
 	// Last is true on the user's last chunk.
 	Last bool `json:"last"`
+	// GatewayScope is the model gateway's scope of this request (sent
+	// when the run serves one): a child that calls the model while
+	// answering sends it in the X-Memharness-Scope header.
+	GatewayScope string `json:"gateway_scope,omitempty"`
 }
 
 // UserParams name a user (prepare, save).
 type UserParams struct {
 	User string `json:"user"`
+	// GatewayScope is the model gateway's scope of this request (sent
+	// when the run serves one): a child that calls the model while
+	// answering sends it in the X-Memharness-Scope header.
+	GatewayScope string `json:"gateway_scope,omitempty"`
 }
 
 // PrepareResult is the user's memory as the method describes it.
@@ -147,6 +155,10 @@ type PredictParams struct {
 	// Attempt counts the method's own answers to this instance (0 first;
 	// more when an answer it gave could not be read).
 	Attempt int `json:"attempt"`
+	// GatewayScope is the model gateway's scope of this request (sent
+	// when the run serves one): a child that calls the model while
+	// answering sends it in the X-Memharness-Scope header.
+	GatewayScope string `json:"gateway_scope,omitempty"`
 }
 
 // PredictResult is one of three forms: the window and memory for the
@@ -168,4 +180,8 @@ type SaveResult struct {
 type LoadParams struct {
 	User  string          `json:"user"`
 	State json.RawMessage `json:"state"`
+	// GatewayScope is the model gateway's scope of this request (sent
+	// when the run serves one): a child that calls the model while
+	// answering sends it in the X-Memharness-Scope header.
+	GatewayScope string `json:"gateway_scope,omitempty"`
 }

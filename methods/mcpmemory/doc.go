@@ -8,7 +8,8 @@
 // retrieved memories in the RAG memory block of the shared answer prompt.
 //
 // Child servers get an environment built from an allowlist (never the
-// user's keys; the run's model gateway adds its variables through
-// GatewayEnv), a per-call timeout, their stderr tail in errors and in the
+// user's keys; the run's model gateway adds its variables: a gateway of
+// the server's own when the method is served one (ServeGateway), bound to
+// each tool call, or the variables of GatewayEnv), a per-call timeout, their stderr tail in errors and in the
 // user's checkpoints, and are killed with the run.
 package mcpmemory

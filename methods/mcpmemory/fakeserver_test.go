@@ -1,8 +1,12 @@
 package mcpmemory
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"strings"
 	"sync"
@@ -65,6 +69,15 @@ func newFakeServer(mode string, byUser bool) *mcp.Server {
 		func(_ context.Context, _ *mcp.CallToolRequest, in rememberArgs) (*mcp.CallToolResult, any, error) {
 			mu.Lock()
 			defer mu.Unlock()
+			if mode == "model" {
+				// A server that extracts each record with a model, as
+				// mem0's does, through the gateway its environment names.
+				fact, err := fakeExtract(in.Text)
+				if err != nil {
+					return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil, nil
+				}
+				in.Text += "\nfact: " + fact
+			}
 			stored = append(stored, in)
 			if mode == "crash" && len(stored) == 3 {
 				fmt.Fprintln(os.Stderr, "fake server: out of memory at record 3")
@@ -105,4 +118,38 @@ func newFakeServer(mode string, byUser bool) *mcp.Server {
 			return nil, out, nil
 		})
 	return s
+}
+
+// fakeExtract asks the model at OPENAI_BASE_URL, with the key in
+// OPENAI_API_KEY, for a fact of text, naming the purpose "extract".
+func fakeExtract(text string) (string, error) {
+	body, _ := json.Marshal(map[string]any{"model": os.Getenv("OPENAI_MODEL"),
+		"messages": []map[string]string{{"role": "user", "content": "Extract one fact from: " + text}}})
+	req, err := http.NewRequest(http.MethodPost, os.Getenv("OPENAI_BASE_URL")+"/chat/completions", bytes.NewReader(body))
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("Authorization", "Bearer "+os.Getenv("OPENAI_API_KEY"))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Memharness-Purpose", "extract")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("model: HTTP %d: %s", resp.StatusCode, b)
+	}
+	var out struct {
+		Choices []struct {
+			Message struct {
+				Content string `json:"content"`
+			} `json:"message"`
+		} `json:"choices"`
+	}
+	if err := json.Unmarshal(b, &out); err != nil || len(out.Choices) == 0 {
+		return "", fmt.Errorf("model: unreadable reply %s", b)
+	}
+	return out.Choices[0].Message.Content, nil
 }

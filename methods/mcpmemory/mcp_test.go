@@ -17,6 +17,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/memharness/memharness/datasets/behavior"
+	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/llm/gateway"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/predict"
 )
@@ -342,4 +344,70 @@ func TestMCPServerOfAnEndedContextIsReplaced(t *testing.T) {
 	if !strings.Contains(out.Prompt, "video item 2 of lou") {
 		t.Errorf("the replacement server was not rebuilt from the history")
 	}
+}
+
+// requestLog is a model that answers with next and keeps every request.
+type requestLog struct {
+	next llm.Model
+	mu   sync.Mutex
+	reqs []llm.Request
+}
+
+func (r *requestLog) Generate(ctx context.Context, req llm.Request) (llm.Response, error) {
+	r.mu.Lock()
+	r.reqs = append(r.reqs, req)
+	r.mu.Unlock()
+	return r.next.Generate(ctx, req)
+}
+
+// A server that calls a model (as mem0's does on every write) reaches the
+// run's model through a gateway of its own: each call is made under the
+// build model while the history is written, attributed to the user, under
+// the purpose the server named; the user's key never reaches it; a
+// ceiling the gateway meets fails the write, findable as llm.ErrStopRun.
+func TestMCPGatewayServesTheServersModelCalls(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-users-real-key")
+	m := newMethod(t, fakeSpec(t, "model", "history_tokens: -1"))
+	env, _ := testEnv(t)
+	eval, build := &requestLog{next: env.Model}, &requestLog{next: env.Model}
+	env.Model, env.BuildModel = eval, build
+	m.ServeGateway(gateway.Options{Model: env.Model, ModelName: "sim"})
+	us := userSet("ada", 3)
+	if _, err := m.PrepareUser(context.Background(), env, us); err != nil {
+		t.Fatal(err)
+	}
+	if len(build.reqs) != 3 || len(eval.reqs) != 0 {
+		t.Fatalf("%d build and %d evaluation calls while writing 3 records, want 3 and 0", len(build.reqs), len(eval.reqs))
+	}
+	for i, r := range build.reqs {
+		if r.Purpose != "mcp.extract" || r.Affinity != "ada" || r.SampleID != fmt.Sprintf("mcp/ada/write/%d", i+1) {
+			t.Errorf("call %d: purpose %q affinity %q sample %q, want mcp.extract, ada, mcp/ada/write/%d", i, r.Purpose, r.Affinity, r.SampleID, i+1)
+		}
+		if strings.Contains(fmt.Sprint(r.Messages), "sk-users-real-key") {
+			t.Errorf("call %d carries the user's key", i)
+		}
+	}
+	// The search asked no model; the answer did, under the evaluation model.
+	out, err := m.Predict(context.Background(), env, predict.Memory{}, us.Instances[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.Prompt, "fact: ") {
+		t.Errorf("the prompt holds no extracted fact:\n%s", out.Prompt)
+	}
+
+	// A ceiling met through the gateway stops the write and is findable.
+	m2 := newMethod(t, fakeSpec(t, "model", "history_tokens: -1"))
+	env.BuildModel = stopModel{}
+	m2.ServeGateway(gateway.Options{Model: env.Model})
+	_, err = m2.PrepareUser(context.Background(), env, userSet("bo", 2))
+	if !errors.Is(err, llm.ErrStopRun) {
+		t.Errorf("a ceiling met through the gateway: %v, want llm.ErrStopRun", err)
+	}
+}
+
+type stopModel struct{}
+
+func (stopModel) Generate(context.Context, llm.Request) (llm.Response, error) {
+	return llm.Response{}, fmt.Errorf("spending ceiling reached: %w", llm.ErrStopRun)
 }

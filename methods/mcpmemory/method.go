@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/memharness/memharness/datasets/behavior"
+	"github.com/memharness/memharness/llm/gateway"
 	"github.com/memharness/memharness/methods/predict"
 )
 
@@ -40,6 +41,7 @@ type Method struct {
 	memTokens int
 
 	mu   sync.Mutex
+	gw   *gateway.Options // see ServeGateway; nil: no gateway
 	live map[string]*liveServer
 	tick int
 }
@@ -119,7 +121,8 @@ func (m *Method) Predict(ctx context.Context, env predict.Env, _ predict.Memory,
 	}
 	args := m.c.search.fill(map[string]any{"user": inst.User, "query": scene + "\n" + inst.Target.Context,
 		"scene": scene, "k": m.topK})
-	res, err := srv.call(ctx, m.c.Search.Tool, args)
+	sc := gateway.Scope{Model: env.Model, SampleID: inst.ID + "/search", Unit: m.name + "/" + inst.ID, Affinity: inst.User}
+	res, err := srv.scopedCall(ctx, sc, m.c.Search.Tool, args)
 	if err != nil {
 		m.keepStderr(env, inst.User, srv)
 		return predict.Outcome{}, err
@@ -259,7 +262,10 @@ func (m *Method) letGo() {
 // build starts a server for user and writes the practice records to it,
 // one write call per record, oldest first.
 func (m *Method) build(ctx context.Context, env predict.Env, user string, practice []behavior.Event) (*server, int, error) {
-	srv, err := startServer(ctx, m.c, m.name, user)
+	m.mu.Lock()
+	gwo := m.gw
+	m.mu.Unlock()
+	srv, err := startServer(ctx, m.c, m.name, user, gwo)
 	if err != nil {
 		m.keepStderrOf(env, user, err)
 		return nil, 0, err
@@ -278,7 +284,10 @@ func (m *Method) build(ctx context.Context, env predict.Env, user string, practi
 			scene = e.Scene
 		}
 		args := m.c.write.fill(map[string]any{"user": user, "text": text, "index": i + 1, "scene": scene, "time": e.Time})
-		if _, err := srv.call(ctx, m.c.Write.Tool, args); err != nil {
+		// A write is construction: the build model, one sample per record.
+		sc := gateway.Scope{Model: env.Builder(), SampleID: fmt.Sprintf("%s/%s/write/%d", m.name, user, i+1),
+			Unit: fmt.Sprintf("%s/%s/write/%d", m.name, user, i+1), Affinity: user}
+		if _, err := srv.scopedCall(ctx, sc, m.c.Write.Tool, args); err != nil {
 			m.keepStderr(env, user, srv)
 			srv.close()
 			return nil, 0, fmt.Errorf("%w\n  (record %d of %d)", err, i+1, len(practice))

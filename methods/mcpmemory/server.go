@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/memharness/memharness/llm/gateway"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -54,7 +55,8 @@ type server struct {
 	stderr       *tail
 	stateDir     string // removed on close; "" for a url
 	callTimeout  time.Duration
-	info         string // the server's name and version from its handshake
+	info         string           // the server's name and version from its handshake
+	gw           *gateway.Gateway // the server's model gateway; nil when none
 
 	mu      sync.Mutex // one call at a time: a server's store sees writes in order
 	lastReq string
@@ -68,7 +70,9 @@ type server struct {
 // startServer starts (or connects to) the server c describes for one user.
 // The child is killed when ctx is cancelled (the run's end or Ctrl-C) or
 // when close is called.
-func startServer(ctx context.Context, c compiled, method, user string) (*server, error) {
+//
+// gwo, when set, serves a command child a model gateway of its own.
+func startServer(ctx context.Context, c compiled, method, user string, gwo *gateway.Options) (*server, error) {
 	s := &server{method: method, user: user, stderr: newTail(40, 8192), callTimeout: c.callTimeout}
 	var transport mcp.Transport
 	if c.Server.URL != "" {
@@ -99,7 +103,19 @@ func startServer(ctx context.Context, c compiled, method, user string) (*server,
 		for _, k := range sortedKeys(c.Server.Env) {
 			env = append(env, k+"="+fillString(c.env[k], vars))
 		}
-		cmd.Env = append(env, gatewayEnv(ctx, method, user)...)
+		env = append(env, gatewayEnv(ctx, method, user)...)
+		if gwo != nil {
+			gw, err := gateway.Start(ctx, *gwo)
+			if err != nil {
+				_ = os.RemoveAll(dir)
+				return nil, fmt.Errorf("method %s: user %s: %w", method, user, err)
+			}
+			s.gw = gw
+			// Last: exec keeps the last of a repeated name, so a passed
+			// OPENAI_API_KEY never overrides the gateway's token.
+			env = append(env, gw.ChildEnv()...)
+		}
+		cmd.Env = env
 		cmd.Stderr = s.stderr
 		ownGroup(cmd)
 		s.cmd = cmd
@@ -205,6 +221,9 @@ func (s *server) close() {
 			if s.session == nil {
 				_ = s.cmd.Wait()
 			}
+		}
+		if s.gw != nil {
+			_ = s.gw.Close()
 		}
 		if s.stateDir != "" {
 			_ = os.RemoveAll(filepath.Clean(s.stateDir))
