@@ -114,7 +114,7 @@ func preparePrompts(cfg *config.Config, known config.Known, getenv func(string) 
 		ps.warnings = append(ps.warnings, fmt.Sprintf("warning: the release pack shuffles practice items with random.seed(%d); release_sampling uses 1024", pack.ShuffleSeed))
 	}
 	for _, d := range known.PurposeDefaults() {
-		if n, ok := d.Release.Extra["max_completion_tokens"].(int); ok && slices.Contains(d.Kinds, predict.KindPraMem) && n != pack.PracticeMaxTokens {
+		if n, ok := d.Release.Extra["max_completion_tokens"].(int); ok && slices.Contains(d.Kinds, pramem.Kind) && n != pack.PracticeMaxTokens {
 			// The default is the pinned release's; a pack that disagrees
 			// is not that release.
 			ps.warnings = append(ps.warnings, fmt.Sprintf("warning: the release pack caps practice calls at %d tokens; %s sends %d (methods[].sampling.%s)",
@@ -212,7 +212,7 @@ func (ps promptsSetup) provenance(cfg *config.Config) map[string]runrecord.Prove
 		case predict.KindSummary:
 			// The release's summariser is not released: its prompt is ours.
 			out[m.Name+"/summary"] = runrecord.Provenance{Prompt: runrecord.FromOwn, Sampling: from(predict.PurposeSummary), Parser: runrecord.FromNone}
-		case predict.KindPraMem:
+		case pramem.Kind:
 			for _, st := range pramem.Stages() {
 				// The practice replies are read as the release reads them
 				// under parser "source", else by our own parsers (more

@@ -152,13 +152,16 @@ type method struct {
 	cfg       config
 }
 
+// Kind is the name a config's methods[].kind gives PraMem.
+const Kind = "pramem"
+
 // New builds PraMem from a spec of kind "pramem" (knobs in spec.PraMem; nil
 // means the paper's defaults as the released code sets them).
 func New(s predict.Spec) (predict.Method, error) {
 	if s.Kind == "" {
-		s.Kind = predict.KindPraMem
+		s.Kind = Kind
 	}
-	if s.Kind != predict.KindPraMem {
+	if s.Kind != Kind {
 		return nil, fmt.Errorf("pramem: spec of kind %q", s.Kind)
 	}
 	ev, err := predict.NewEvaluator(s)
@@ -425,7 +428,7 @@ func Entry() predict.Entry {
 			Own:     llm.Params{MaxTokens: 16000},
 			Source:  "z_5_practice_with_self_check.py --max_tokens default, sent by utils/use_my_api.py as max_completion_tokens"})
 	}
-	return predict.Entry{Kind: predict.KindPraMem, New: New,
+	return predict.Entry{Kind: Kind, New: New,
 		// Table 2 is PraMem's ablation study: its variants are this kind's
 		// switches.
 		Paper:      []kinds.PaperRow{{Table: "PraMem Table 1", Label: "PraMem"}, {Table: "PraMem Table 2", Label: "PraMem"}, {Table: "PraMem Table 3", Label: "PraMem"}},

@@ -17,7 +17,7 @@ func Entries() []Entry {
 			About: "the most recent history that fits a long window (32000 tokens)"},
 		{Kind: KindTruncation, Paper: []kinds.PaperRow{{Table: "PraMem Table 1", Label: "Truncation (8K)"}}, New: New, Keys: []string{"history_tokens"}, Purposes: []Purpose{PredictPurpose()},
 			About: "the most recent history that fits the 8K window"},
-		{Kind: KindRAG, Paper: []kinds.PaperRow{{Table: "PraMem Table 1", Label: "RAG"}}, New: New, Keys: []string{"history_tokens", "memory_tokens", "retriever", "doc_size", "top_k"},
+		{Kind: KindRAG, RanksByEmbedding: true, Paper: []kinds.PaperRow{{Table: "PraMem Table 1", Label: "RAG"}}, New: New, Keys: []string{"history_tokens", "memory_tokens", "retriever", "doc_size", "top_k"},
 			Purposes: []Purpose{PredictPurpose()},
 			About:    "the truncated history plus the top_k documents of doc_size records retrieved from the rest",
 			Memory: Inspector{NoText: true, Columns: []Column{{Heading: "documents", Key: "documents"}},

@@ -50,6 +50,11 @@ type Entry struct {
 	// such method): the reports set a run's method beside the paper's row
 	// through it.
 	Paper []kinds.PaperRow
+	// RanksByEmbedding is true for a kind that retrieves by the embedder's
+	// vectors (config embedder): a run stamps the embedder it used, and a
+	// plan, which calls no endpoint, says it ranked with the local hash
+	// embedder instead.
+	RanksByEmbedding bool
 	// Check, when set, checks the kind's own options beyond their types
 	// (templates, paths, combinations) when the config loads; each problem
 	// names its field relative to the method's block, so the config
