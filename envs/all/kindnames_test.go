@@ -18,7 +18,6 @@ var knownNamers = map[string]string{
 	"releasepacks/lifememrel/prompters.go":        "the release's prompt builder per environment",
 	"releasepacks/lifememrel/synapse_abstract.go": "the release's Synapse state abstraction, MiniWoB++ only",
 	"datasets/trajectories/load.go":               "the LifeMem release's file-name tags of environments",
-	"family/lifelongagents/prompts.go":            "the LifeMem release's training-file names of environments",
 	"methods/agent/abstract.go":                   "our own state abstraction, MiniWoB++ only",
 }
 

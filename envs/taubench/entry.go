@@ -12,6 +12,7 @@ func EntryRetail() envs.Entry {
 		SimActing:  func() []envs.SimActing { return simActingOf(NameRetail) },
 		SimReaders: SimReaders,
 		Name:       NameRetail, DisplayName: "τ-bench retail", ShortName: "tau-R", Category: "Tool use",
+		TrainFiles:    []string{"train_taubench.jsonl"},
 		PaperTestSize: envs.TestSetSize{Size: 115, Note: "assumed: the 115 upstream retail test tasks"},
 		DataSubdir:    "taubench/retail",
 		Open:          func(d string) (envs.Suite, error) { return OpenRetail(d) },

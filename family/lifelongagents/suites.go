@@ -89,7 +89,7 @@ func openLifelongSuites(ctx context.Context, env family.Env, cfg *config.Config,
 				ls.tests[name] = s.Tasks()
 			}
 			if slices.Contains(lc.Envs, name) {
-				path, err := TrainFile(lc.TrainDir, name)
+				path, err := TrainFile(lc.TrainDir, e)
 				if err != nil {
 					return fail(err)
 				}
