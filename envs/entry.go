@@ -48,6 +48,10 @@ type Entry struct {
 	// training-trajectory file where they differ from ours
 	// (train_<Name>.jsonl, which wins when both are in the directory).
 	TrainFiles []string
+	// FileTags are the other tags LifeMem's release files use for the
+	// environment (train_<tag>.jsonl, a training line's env field),
+	// lower case.
+	FileTags []string
 	// Open loads the official data from a directory.
 	Open func(dir string) (Suite, error)
 	// Embedded returns the suite written by us and compiled into the binary.

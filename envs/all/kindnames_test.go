@@ -13,7 +13,6 @@ import (
 var knownNamers = map[string]string{
 	"releasepacks/lifememrel/expel.go":       "ExpeL's own benchmark names (utils.ENV_NAMES), which its prompt modules and few-shots are keyed by, equal to ours",
 	"releasepacks/lifememrel/expel_parse.go": "ExpeL's llm_parser switches on its own benchmark names, equal to ours",
-	"datasets/trajectories/load.go":          "the LifeMem release's file-name tags of environments",
 }
 
 // TestNoKindNamesOutsideTheirPackages is the rule that an environment

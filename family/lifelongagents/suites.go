@@ -93,7 +93,7 @@ func openLifelongSuites(ctx context.Context, env family.Env, cfg *config.Config,
 				if err != nil {
 					return fail(err)
 				}
-				tr, err := trajectories.Load(path, name)
+				tr, err := trajectories.Load(path, name, reg.FileTags())
 				if err != nil {
 					return fail(fmt.Errorf("%s: training trajectories: %w", name, err))
 				}
