@@ -24,7 +24,7 @@ func Entries() []Entry {
 				Summary: func(ms []Memory) string {
 					return fmt.Sprintf("mean %.1f indexed documents (no text memory)", MeanMeta(ms, "documents"))
 				}}},
-		{Kind: KindSummary, Paper: []kinds.PaperRow{{Table: "PraMem Table 1", Label: "Summary"}}, New: New, Keys: []string{"history_tokens", "chunk_tokens", "summary_tokens"},
+		{Kind: KindSummary, Provenance: summaryProvenance, Paper: []kinds.PaperRow{{Table: "PraMem Table 1", Label: "Summary"}}, New: New, Keys: []string{"history_tokens", "chunk_tokens", "summary_tokens"},
 			Purposes: []Purpose{PredictPurpose(), {Name: PurposeSummary, ReleaseFrom: runrecord.FromSource,
 				Release: llm.Params{Temperature: &summaryT}, Own: llm.Params{Temperature: &summaryT},
 				Source: "config.py SUMMARY_CONFIG temperature (its summary_processor is not released)"}},
@@ -48,4 +48,12 @@ func MeanMeta(ms []Memory, key string) float64 {
 		sum += MetaInt(m.Meta, key)
 	}
 	return float64(sum) / float64(len(ms))
+}
+
+// summaryProvenance is the summary baseline's stage beyond the prediction:
+// the release's summariser is not released, so its prompt is ours.
+func summaryProvenance(_ Spec, _ bool, sampling func(string) string) map[string]runrecord.Provenance {
+	return map[string]runrecord.Provenance{
+		"summary": {Prompt: runrecord.FromOwn, Sampling: sampling(PurposeSummary), Parser: runrecord.FromNone},
+	}
 }
