@@ -15,6 +15,8 @@ import (
 
 	"github.com/memharness/memharness/backbone"
 	"github.com/memharness/memharness/bench/config"
+	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/family/lifelongagents"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/llm"
@@ -104,6 +106,13 @@ func TestStepModels(t *testing.T) {
 }
 
 func TestTrainFileReleaseNames(t *testing.T) {
+	entry := func(name string) envs.Entry {
+		e, err := all.Default().Find(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
 	dir := t.TempDir()
 	for _, n := range []string{"train_lifelong.jsonl", "train_taubench.jsonl", "train_toolqa.jsonl", "train_dbbench.jsonl"} {
 		if n == "train_dbbench.jsonl" {
@@ -114,19 +123,19 @@ func TestTrainFileReleaseNames(t *testing.T) {
 		}
 	}
 	for env, want := range map[string]string{"dbbench": "train_lifelong.jsonl", "taubench-retail": "train_taubench.jsonl", "toolqa": "train_toolqa.jsonl"} {
-		got, err := lifelongagents.TrainFile(dir, env)
+		got, err := lifelongagents.TrainFile(dir, entry(env))
 		if err != nil || filepath.Base(got) != want {
 			t.Errorf("%s: %s, %v; want %s", env, got, err, want)
 		}
 	}
-	if _, err := lifelongagents.TrainFile(dir, "hotpotqa"); err == nil || !strings.Contains(err.Error(), "train_hotpotqa.jsonl") {
+	if _, err := lifelongagents.TrainFile(dir, envs.Entry{Name: "hotpotqa"}); err == nil || !strings.Contains(err.Error(), "train_hotpotqa.jsonl") {
 		t.Errorf("missing file: %v", err)
 	}
 	// The harness's own name wins when both exist.
 	if err := os.WriteFile(filepath.Join(dir, "train_dbbench.jsonl"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := lifelongagents.TrainFile(dir, "dbbench"); filepath.Base(got) != "train_dbbench.jsonl" {
+	if got, _ := lifelongagents.TrainFile(dir, entry("dbbench")); filepath.Base(got) != "train_dbbench.jsonl" {
 		t.Errorf("dbbench: %s", got)
 	}
 }

@@ -49,12 +49,7 @@ func TestNoBuiltInMethodKindNamedOutsideItsPackage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	notMovedYet := map[string]string{
-		// The prediction kinds' name constants, declared in the method API
-		// package that PraMem and the memory baselines import; the
-		// behaviour family's prompt check still switches on them.
-		"methods/predict/spec_memory.go": "kind constants of pramem, mem0, memos, proex",
-	}
+	notMovedYet := map[string]string{}
 	// coincidences are strings equal to a kind's name that mean something
 	// else where they are written.
 	coincidences := map[string][]string{

@@ -44,6 +44,14 @@ type Entry struct {
 	// holds one folder per environment (e.g. "taubench/retail"); `bench data
 	// fetch` fills a data root in this layout.
 	DataSubdir string
+	// TrainFiles are the names LifeMem's release gives the environment's
+	// training-trajectory file where they differ from ours
+	// (train_<Name>.jsonl, which wins when both are in the directory).
+	TrainFiles []string
+	// FileTags are the other tags LifeMem's release files use for the
+	// environment (train_<tag>.jsonl, a training line's env field),
+	// lower case.
+	FileTags []string
 	// Open loads the official data from a directory.
 	Open func(dir string) (Suite, error)
 	// Embedded returns the suite written by us and compiled into the binary.

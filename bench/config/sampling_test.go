@@ -21,12 +21,12 @@ func TestMethodSampling(t *testing.T) {
 		want                   string // body keys, sorted
 		from                   string
 	}{
-		{PromptsRelease, predict.KindPraMem, "pramem.trial", nil, "max_completion_tokens=16000", FromSource},
-		{PromptsOwn, predict.KindPraMem, "pramem.trial", nil, "max_tokens=16000", FromOwn},
-		{PromptsRelease, predict.KindPraMem, "pramem.review", set, "max_tokens=5", FromConfig},
+		{PromptsRelease, "pramem", "pramem.trial", nil, "max_completion_tokens=16000", FromSource},
+		{PromptsOwn, "pramem", "pramem.trial", nil, "max_tokens=16000", FromOwn},
+		{PromptsRelease, "pramem", "pramem.review", set, "max_tokens=5", FromConfig},
 		{PromptsRelease, predict.KindSummary, "summary", nil, "temperature=0.3", FromSource},
 		{PromptsRelease, predict.KindTruncation, "predict", nil, "", FromSource},
-		{PromptsRelease, predict.KindMem0, "mem0.extract", nil, "", FromOwn},
+		{PromptsRelease, "mem0", "mem0.extract", nil, "", FromOwn},
 	}
 	for _, tt := range tests {
 		t.Run(tt.prompts+"/"+tt.purpose, func(t *testing.T) {

@@ -161,6 +161,13 @@ func (k Known) task(name string) TaskShape {
 	return k.Tasks[name]
 }
 
+// MethodEntry is the entry of the prediction kind called kind (false: no
+// such kind is known).
+func (k Known) MethodEntry(kind string) (predict.Entry, bool) {
+	e, err := k.methods().Lookup(kind)
+	return e, err == nil
+}
+
 // methods is the prediction kinds' registry: k.Methods, or the built-in
 // kinds when none was given (a zero Known validates as the built-ins).
 func (k Known) methods() *registry.Registry {

@@ -19,7 +19,7 @@ func TestLoadRefusesNonRegularFiles(t *testing.T) {
 	os.Symlink("/dev/zero", zero)
 	for path, want := range map[string]string{fifo: "a FIFO", zero: "a character device"} {
 		done := make(chan error, 1)
-		go func() { _, err := Load(path, ""); done <- err }()
+		go func() { _, err := Load(path, "", nil); done <- err }()
 		select {
 		case err := <-done:
 			if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), filepath.Base(path)) {

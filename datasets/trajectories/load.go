@@ -17,26 +17,24 @@ import (
 	"github.com/memharness/memharness/llm"
 )
 
-// aliases maps the environment tags of LifeMem's file names to registry
-// names where they differ.
-func aliases(tag string) string {
-	switch tag {
-	case "lifelong", "lifelongagentbench", "lab", "db":
-		return "dbbench"
-	case "taubench", "tau", "tau-retail", "retail":
-		return "taubench-retail"
-	case "airline", "tau-airline":
-		return "taubench-airline"
-	case "sciworld", "science":
-		return "scienceworld"
+// Tags maps the environment tags of LifeMem's file names and env fields
+// (lower case) to registry names where they differ. The environments'
+// entries declare them (envs.Entry.FileTags; envs/all's Registry.FileTags
+// collects them); a tag not in it is taken as the registry name.
+type Tags map[string]string
+
+func (t Tags) env(tag string) string {
+	if name, ok := t[tag]; ok {
+		return name
 	}
 	return tag
 }
 
 // EnvFromFile infers the environment from a LifeMem file name
 // ("train_<env>.jsonl", optionally followed by a note as in the shared
-// fixture's source_file field); "" when the name does not follow it.
-func EnvFromFile(name string) string {
+// fixture's source_file field), through tags; "" when the name does not
+// follow it.
+func EnvFromFile(name string, tags Tags) string {
 	base := filepath.Base(strings.TrimSpace(name))
 	if i := strings.IndexAny(base, " \t("); i >= 0 {
 		base = base[:i]
@@ -48,7 +46,7 @@ func EnvFromFile(name string) string {
 	if tag == "" {
 		return ""
 	}
-	return aliases(strings.ToLower(tag))
+	return tags.env(strings.ToLower(tag))
 }
 
 // record is one line of a training file. Only task and messages are in
@@ -65,23 +63,23 @@ type record struct {
 
 // Load reads a training file. env names the environment of every line; when
 // empty it is inferred from the file name, then from each line's own env or
-// source_file field.
-func Load(path, env string) ([]Trajectory, error) {
+// source_file field, whose environment tags are read through tags.
+func Load(path, env string, tags Tags) ([]Trajectory, error) {
 	f, err := safefile.Open(path, 0)
 	if err != nil {
 		return nil, fmt.Errorf("trajectories: %w", err)
 	}
 	defer f.Close()
 	if env == "" {
-		env = EnvFromFile(path)
+		env = EnvFromFile(path, tags)
 	}
-	return Read(f, path, env)
+	return Read(f, path, env, tags)
 }
 
 // Read parses training lines from r; name labels errors ("name:line: ...").
 // IDs missing from the data are generated as "<env>_<line index>" (0-based,
 // counting every physical line) as LifeMem's memory builder expects.
-func Read(r io.Reader, name, env string) ([]Trajectory, error) {
+func Read(r io.Reader, name, env string, tags Tags) ([]Trajectory, error) {
 	sc := bufio.NewScanner(r)
 	// ScienceWorld trajectories run to hundreds of kilobytes a line.
 	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
@@ -91,7 +89,7 @@ func Read(r io.Reader, name, env string) ([]Trajectory, error) {
 		if len(raw) == 0 {
 			continue
 		}
-		tr, err := parseLine(raw, env, line)
+		tr, err := parseLine(raw, env, line, tags)
 		if err != nil {
 			return nil, fmt.Errorf("trajectories: %s:%d: %w", name, line+1, err)
 		}
@@ -103,16 +101,16 @@ func Read(r io.Reader, name, env string) ([]Trajectory, error) {
 	return out, nil
 }
 
-func parseLine(raw []byte, env string, line int) (Trajectory, error) {
+func parseLine(raw []byte, env string, line int, tags Tags) (Trajectory, error) {
 	var rec record
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		return Trajectory{}, fmt.Errorf("not a trajectory object: %w", err)
 	}
 	if env == "" {
-		env = aliases(strings.ToLower(strings.TrimSpace(rec.Env)))
+		env = tags.env(strings.ToLower(strings.TrimSpace(rec.Env)))
 	}
 	if env == "" {
-		env = EnvFromFile(rec.SourceFile)
+		env = EnvFromFile(rec.SourceFile, tags)
 	}
 	if env == "" {
 		return Trajectory{}, fmt.Errorf("no environment: pass one, name the file train_<env>.jsonl, or set an env field")

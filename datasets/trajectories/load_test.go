@@ -14,6 +14,15 @@ import (
 	"github.com/memharness/memharness/llm"
 )
 
+// lifememTags are the release's file tags the environments' entries
+// declare (envs/all's TestFileTags checks the same table).
+var lifememTags = trajectories.Tags{
+	"lifelong": "dbbench", "lifelongagentbench": "dbbench", "lab": "dbbench", "db": "dbbench",
+	"taubench": "taubench-retail", "tau": "taubench-retail", "tau-retail": "taubench-retail", "retail": "taubench-retail",
+	"airline": "taubench-airline", "tau-airline": "taubench-airline",
+	"sciworld": "scienceworld", "science": "scienceworld",
+}
+
 func TestEnvFromFile(t *testing.T) {
 	for _, c := range []struct{ name, want string }{
 		{"train_toolqa.jsonl", "toolqa"},
@@ -25,7 +34,7 @@ func TestEnvFromFile(t *testing.T) {
 		{"train_.jsonl", ""},
 		{"train_x.json", ""},
 	} {
-		if got := trajectories.EnvFromFile(c.name); got != c.want {
+		if got := trajectories.EnvFromFile(c.name, lifememTags); got != c.want {
 			t.Errorf("EnvFromFile(%q) = %q, want %q", c.name, got, c.want)
 		}
 	}
@@ -54,7 +63,7 @@ func TestRead(t *testing.T) {
 		{name: "no messages", env: "toolqa", in: `{"task":"t","messages":[]}`, err: "f.jsonl:1: field messages: empty"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := trajectories.Read(strings.NewReader(c.in), "f.jsonl", c.env)
+			got, err := trajectories.Read(strings.NewReader(c.in), "f.jsonl", c.env, lifememTags)
 			if c.err != "" {
 				if err == nil || !strings.Contains(err.Error(), c.err) {
 					t.Fatalf("err = %v, want %q", err, c.err)
@@ -78,7 +87,7 @@ func TestWriteReadRoundTrip(t *testing.T) {
 	if err := trajectories.Write(&buf, in); err != nil {
 		t.Fatal(err)
 	}
-	out, err := trajectories.Read(&buf, "mem", "")
+	out, err := trajectories.Read(&buf, "mem", "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,14 +101,14 @@ func TestLoadFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte(`{"task":"q","messages":[{"role":"user","content":"q"}]}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got, err := trajectories.Load(path, "")
+	got, err := trajectories.Load(path, "", lifememTags)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 1 || got[0].Env != "hotpotqa" || got[0].ID != "hotpotqa_000000" {
 		t.Errorf("got %+v", got)
 	}
-	if _, err := trajectories.Load(filepath.Join(t.TempDir(), "missing.jsonl"), "x"); err == nil {
+	if _, err := trajectories.Load(filepath.Join(t.TempDir(), "missing.jsonl"), "x", nil); err == nil {
 		t.Error("missing file: no error")
 	}
 }
@@ -108,7 +117,7 @@ func TestLoadFile(t *testing.T) {
 // shared fixtures (each names its source file, hence its environment).
 func TestSharedSamples(t *testing.T) {
 	path := filepath.Join(testfixture.Need(t, "envs/lifemem_trainset_samples", "samples.jsonl"), "samples.jsonl")
-	trs, err := trajectories.Load(path, "")
+	trs, err := trajectories.Load(path, "", lifememTags)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,6 +42,19 @@ func Default() *Registry {
 // Find is Lookup: the entry called name, or an error naming the known ones.
 func (r *Registry) Find(name string) (Entry, error) { return r.Lookup(name) }
 
+// FileTags maps every tag the registered environments' entries declare
+// for LifeMem's release files (Entry.FileTags) to the environment's name,
+// for datasets/trajectories.
+func (r *Registry) FileTags() map[string]string {
+	out := map[string]string{}
+	for _, e := range r.Entries() {
+		for _, t := range e.FileTags {
+			out[t] = e.Name
+		}
+	}
+	return out
+}
+
 // Entries returns the built-in environments in the LifeMem stream order
 // (then OOD).
 func Entries() []Entry { return entries() }

@@ -11,15 +11,8 @@ import (
 // name built-in environment kinds, each with why. The list only shrinks: a
 // file that no longer names a kind must leave it (the test says so).
 var knownNamers = map[string]string{
-	"releasepacks/lifememrel/sampling.go":         "the LifeMem release's per-environment sampling settings",
-	"releasepacks/lifememrel/expel.go":            "the release's ExpeL prompt files per environment",
-	"releasepacks/lifememrel/expel_parse.go":      "the release's ExpeL reply parsers per environment",
-	"releasepacks/lifememrel/provenance.go":       "where each environment's release reply parser comes from",
-	"releasepacks/lifememrel/prompters.go":        "the release's prompt builder per environment",
-	"releasepacks/lifememrel/synapse_abstract.go": "the release's Synapse state abstraction, MiniWoB++ only",
-	"datasets/trajectories/load.go":               "the LifeMem release's file-name tags of environments",
-	"family/lifelongagents/prompts.go":            "the LifeMem release's training-file names of environments",
-	"methods/agent/abstract.go":                   "our own state abstraction, MiniWoB++ only",
+	"releasepacks/lifememrel/expel.go":       "ExpeL's own benchmark names (utils.ENV_NAMES), which its prompt modules and few-shots are keyed by, equal to ours",
+	"releasepacks/lifememrel/expel_parse.go": "ExpeL's llm_parser switches on its own benchmark names, equal to ours",
 }
 
 // TestNoKindNamesOutsideTheirPackages is the rule that an environment

@@ -12,6 +12,8 @@ func EnvEntry() envs.Entry {
 		SimActing: func() []envs.SimActing { return []envs.SimActing{SimActing()} },
 		Name:      Name, DisplayName: "LifelongAgentBench (DB)", ShortName: "DB", Category: "Data analysis",
 		DataSubdir: "lifelongagentbench",
+		TrainFiles: []string{"train_lifelong.jsonl"},
+		FileTags:   []string{"lifelong", "lifelongagentbench", "lab", "db"},
 		Open:       func(d string) (envs.Suite, error) { return Open(d) },
 		Embedded:   func() (envs.Suite, error) { return Embedded() },
 		Configure: func(s envs.Suite, o envs.OpenOptions) (envs.Suite, error) {

@@ -10,6 +10,7 @@ func Entry() envs.Entry {
 		SimActing: func() []envs.SimActing { return []envs.SimActing{SimActing()} },
 		Name:      Name, DisplayName: "ScienceWorld", ShortName: "SciW", Category: "Embodied",
 		DataSubdir: "scienceworld",
+		FileTags:   []string{"sciworld", "science"},
 		Open:       func(d string) (envs.Suite, error) { return Open(d) },
 		Embedded:   func() (envs.Suite, error) { return Embedded() },
 		Fetch:      FetchSpec,

@@ -23,6 +23,7 @@ import (
 	"github.com/memharness/memharness/datasets/omnibehavior"
 	"github.com/memharness/memharness/family"
 	"github.com/memharness/memharness/methods/predict"
+	"github.com/memharness/memharness/methods/registry"
 	"github.com/memharness/memharness/reports"
 	"github.com/memharness/memharness/runrecord"
 )
@@ -132,7 +133,7 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	if man.External, err = startExternal(ctx, methods, run.Dir, cfg, penv, back.ModelName); err != nil {
 		return res, err
 	}
-	back.StampEmbedder(&man, retrievesByEmbedding(cfg.Methods), env.Err)
+	back.StampEmbedder(&man, retrievesByEmbedding(cfg.Methods, env.Kinds.PredictKinds()), env.Err)
 	back.StampSeeds(&man, env.Err)
 
 	var failed atomic.Int64
@@ -242,14 +243,12 @@ func questionClasses() map[string][]string {
 	return classes
 }
 
-// retrievesByEmbedding reports whether any method ranks by embeddings
-// (RAG, Mem0, MemOS), for the hash-embedder warning.
-func retrievesByEmbedding(methods []predict.Spec) bool {
+// retrievesByEmbedding reports whether any method's kind ranks by
+// embeddings (its entry's RanksByEmbedding), for the embedder stamp and
+// the hash-embedder warning; a kind kinds does not know ranks by none.
+func retrievesByEmbedding(methods []predict.Spec, kinds *registry.Registry) bool {
 	return slices.ContainsFunc(methods, func(m predict.Spec) bool {
-		switch m.Kind {
-		case predict.KindRAG, predict.KindMem0, predict.KindMemOS:
-			return true
-		}
-		return false
+		e, err := kinds.Lookup(m.Kind)
+		return err == nil && e.RanksByEmbedding
 	})
 }

@@ -56,7 +56,7 @@ func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, o
 	// Retrieval by an endpoint's embeddings would call it: the plan
 	// retrieves with the local hash embedder instead.
 	embedder := embed.Memo(embed.Hash{Dim: cfg.Embedder.Dim})
-	if cfg.Embedder.Kind == "openai" && retrievesByEmbedding(cfg.Methods) {
+	if cfg.Embedder.Kind == "openai" && retrievesByEmbedding(cfg.Methods, env.Kinds.PredictKinds()) {
 		notes = append(notes, "RAG retrieval: planned with the local hash embedder (the endpoint's embeddings are not called); "+
 			"retrieved documents, so prompt tokens, are estimates")
 	}

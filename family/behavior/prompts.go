@@ -114,7 +114,7 @@ func preparePrompts(cfg *config.Config, known config.Known, getenv func(string) 
 		ps.warnings = append(ps.warnings, fmt.Sprintf("warning: the release pack shuffles practice items with random.seed(%d); release_sampling uses 1024", pack.ShuffleSeed))
 	}
 	for _, d := range known.PurposeDefaults() {
-		if n, ok := d.Release.Extra["max_completion_tokens"].(int); ok && slices.Contains(d.Kinds, predict.KindPraMem) && n != pack.PracticeMaxTokens {
+		if n, ok := d.Release.Extra["max_completion_tokens"].(int); ok && slices.Contains(d.Kinds, pramem.Kind) && n != pack.PracticeMaxTokens {
 			// The default is the pinned release's; a pack that disagrees
 			// is not that release.
 			ps.warnings = append(ps.warnings, fmt.Sprintf("warning: the release pack caps practice calls at %d tokens; %s sends %d (methods[].sampling.%s)",
@@ -208,51 +208,18 @@ func (ps promptsSetup) provenance(cfg *config.Config) map[string]runrecord.Prove
 			parser = runrecord.FromSource
 		}
 		out[m.Name+"/predict"] = runrecord.Provenance{Prompt: prompt, Sampling: from(predict.PurposePredict), Parser: parser}
-		switch m.Kind {
-		case predict.KindSummary:
-			// The release's summariser is not released: its prompt is ours.
-			out[m.Name+"/summary"] = runrecord.Provenance{Prompt: runrecord.FromOwn, Sampling: from(predict.PurposeSummary), Parser: runrecord.FromNone}
-		case predict.KindPraMem:
-			for _, st := range pramem.Stages() {
-				// The practice replies are read as the release reads them
-				// under parser "source", else by our own parsers (more
-				// lenient with JSON); the trial reply is not parsed.
-				p := runrecord.FromOwn
-				if m.Parser == predict.ParserSource {
-					p = runrecord.FromSource
-				}
-				if st == "trial" {
-					p = runrecord.FromNone
-				}
-				pv := runrecord.Provenance{Prompt: prompt, Sampling: from(pramem.Purpose(st)), Parser: p}
-				if st == "scenes" {
-					pv.Note = "not sent when the practice input shows no current scene (a text-question target), as the release"
-				}
-				out[m.Name+"/"+st] = pv
+		if e, ok := ps.known.MethodEntry(m.Kind); ok && e.Provenance != nil {
+			for stage, pv := range e.Provenance(m, release, from) {
+				out[m.Name+"/"+stage] = pv
 			}
-			// The practice input (the trial's and the reflection's task):
-			// the release's z_2 shape, with its text-question prompt for a
-			// search or customer-service target, or ours.
-			input := runrecord.Provenance{Prompt: prompt, Sampling: runrecord.FromNone, Parser: runrecord.FromNone,
-				Note: "text-question targets (search keyword, next customer-service message) as the release: its text-question prompt, no scene"}
-			if !release {
-				input.Note = "a text-question target, drawn only by the release's draw, shows the yes/no prompt's history and its scene without a question line"
-			}
-			out[m.Name+"/practice_input"] = input
-			draw := runrecord.Provenance{Prompt: runrecord.FromNone, Sampling: runrecord.FromOwn, Parser: runrecord.FromNone}
-			if m.PraMem != nil && m.PraMem.ReleaseSampling {
-				draw.Sampling = runrecord.FromSource
-				draw.Note = "the release's draw made deterministic (seeds 42, 1024 as one process); the release's own draw, reseeded per forked worker, cannot be reproduced"
-			}
-			out[m.Name+"/practice_draw"] = draw
-		default:
-			// Every other call purpose its entry declares (the memory-
-			// system baselines', a program's own kinds'): our prompt and
-			// parser, the sampling as resolved.
-			for _, d := range ps.known.PurposeDefaults() {
-				if slices.Contains(d.Kinds, m.Kind) && d.Purpose != predict.PurposePredict {
-					out[m.Name+"/"+strings.TrimPrefix(d.Purpose, m.Kind+".")] = runrecord.Provenance{Prompt: runrecord.FromOwn, Sampling: from(d.Purpose), Parser: runrecord.FromOwn}
-				}
+			continue
+		}
+		// Every other call purpose its entry declares (the memory-system
+		// baselines', a program's own kinds'): our prompt and parser, the
+		// sampling as resolved.
+		for _, d := range ps.known.PurposeDefaults() {
+			if slices.Contains(d.Kinds, m.Kind) && d.Purpose != predict.PurposePredict {
+				out[m.Name+"/"+strings.TrimPrefix(d.Purpose, m.Kind+".")] = runrecord.Provenance{Prompt: runrecord.FromOwn, Sampling: from(d.Purpose), Parser: runrecord.FromOwn}
 			}
 		}
 	}

@@ -174,17 +174,12 @@ func (ps agentPromptsSetup) stamp(m *runrecord.Manifest) {
 	}
 }
 
-// releaseTrainNames are the names LifeMem's release gives the training
-// files of environments the harness names otherwise.
-var releaseTrainNames = map[string][]string{
-	"dbbench":         {"train_lifelong.jsonl"},
-	"taubench-retail": {"train_taubench.jsonl"},
-}
-
-// TrainFile is env's training file in dir: train_<env>.jsonl, else the
-// release's name for it; the error lists every name tried.
-func TrainFile(dir, env string) (string, error) {
-	names := append([]string{"train_" + env + ".jsonl"}, releaseTrainNames[env]...)
+// TrainFile is the environment's training file in dir: train_<name>.jsonl,
+// else a name the release gives it (the entry's TrainFiles); the error
+// lists every name tried.
+func TrainFile(dir string, e envs.Entry) (string, error) {
+	env := e.Name
+	names := append([]string{"train_" + env + ".jsonl"}, e.TrainFiles...)
 	for _, n := range names {
 		p := filepath.Join(dir, n)
 		if _, err := os.Stat(p); err == nil {

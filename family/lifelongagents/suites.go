@@ -89,11 +89,11 @@ func openLifelongSuites(ctx context.Context, env family.Env, cfg *config.Config,
 				ls.tests[name] = s.Tasks()
 			}
 			if slices.Contains(lc.Envs, name) {
-				path, err := TrainFile(lc.TrainDir, name)
+				path, err := TrainFile(lc.TrainDir, e)
 				if err != nil {
 					return fail(err)
 				}
-				tr, err := trajectories.Load(path, name)
+				tr, err := trajectories.Load(path, name, reg.FileTags())
 				if err != nil {
 					return fail(fmt.Errorf("%s: training trajectories: %w", name, err))
 				}

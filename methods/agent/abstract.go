@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/envs/miniwob"
 	"github.com/memharness/memharness/llm"
 )
 
@@ -54,7 +55,7 @@ func MiniwobFamily(t envs.Task) string {
 // abstracts. Only MiniWoB++ has one; Mind2Web's abstraction is the
 // candidate pruning its environment already does.
 func OwnAbstractor(env string) StateAbstractor {
-	if env == "miniwob" {
+	if env == miniwob.Name {
 		return ownAbstractor{}
 	}
 	return nil

@@ -19,7 +19,7 @@ func TestCompareWithTruncation(t *testing.T) {
 	}
 	users := synthUsers(t, 20, 20, 7)
 	var truncF1 float64
-	for _, kind := range []string{predict.KindTruncation, predict.KindMem0, predict.KindMemOS, predict.KindProEx} {
+	for _, kind := range []string{predict.KindTruncation, KindMem0, KindMemOS, KindProEx} {
 		start := time.Now()
 		r := evaluate(t, predict.Spec{Kind: kind}, simEnv(), users)
 		acc, f1 := r.table1()

@@ -16,6 +16,14 @@ import (
 	"github.com/memharness/memharness/runrecord"
 )
 
+// The kinds this package implements, as a config's methods[].kind names
+// them.
+const (
+	KindMem0  = "mem0"
+	KindMemOS = "memos"
+	KindProEx = "proex"
+)
+
 // Defaults of the knobs (predict.MemorySpec; zero fields and a nil spec
 // take these).
 const (
@@ -65,15 +73,15 @@ func resolve(kind string, ms *predict.MemorySpec) knobs {
 	}
 	def(&k.Chunk, DefaultChunk)
 	switch kind {
-	case predict.KindMem0:
+	case KindMem0:
 		def(&k.TopK, DefaultMem0TopK)
 		k.MaxMemory = max(k.MaxMemory, 0) // 0: unbounded, as Mem0
 		k.Profiles, k.Holdout = 0, 0
-	case predict.KindMemOS:
+	case KindMemOS:
 		def(&k.TopK, DefaultMemOSTopK)
 		def(&k.MaxMemory, DefaultMemOSMax)
 		k.Profiles, k.Holdout = 0, 0
-	case predict.KindProEx:
+	case KindProEx:
 		def(&k.Profiles, DefaultProfiles)
 		if k.Holdout == 0 {
 			k.Holdout = DefaultHoldout
@@ -93,14 +101,14 @@ func New(spec predict.Spec) (predict.Method, error) {
 		return nil, err
 	}
 	switch spec.Kind {
-	case predict.KindMem0:
+	case KindMem0:
 		return &mem0{common: c}, nil
-	case predict.KindMemOS:
+	case KindMemOS:
 		return &memos{common: c}, nil
-	case predict.KindProEx:
+	case KindProEx:
 		return &proex{common: c}, nil
 	}
-	return nil, fmt.Errorf("memstyle: unknown method kind %q (want %s, %s or %s)", spec.Kind, predict.KindMem0, predict.KindMemOS, predict.KindProEx)
+	return nil, fmt.Errorf("memstyle: unknown method kind %q (want %s, %s or %s)", spec.Kind, KindMem0, KindMemOS, KindProEx)
 }
 
 // common is what the three methods share: prompts, budgets and the
@@ -120,9 +128,9 @@ type common struct {
 
 func newCommon(s predict.Spec) (common, error) {
 	switch s.Kind {
-	case predict.KindMem0, predict.KindMemOS, predict.KindProEx:
+	case KindMem0, KindMemOS, KindProEx:
 	default:
-		return common{}, fmt.Errorf("memstyle: unknown method kind %q (want %s, %s or %s)", s.Kind, predict.KindMem0, predict.KindMemOS, predict.KindProEx)
+		return common{}, fmt.Errorf("memstyle: unknown method kind %q (want %s, %s or %s)", s.Kind, KindMem0, KindMemOS, KindProEx)
 	}
 	c := common{name: s.Name, k: resolve(s.Kind, s.Memory), spec: s, texts: map[string]*texts{}}
 	if c.name == "" {
@@ -318,11 +326,11 @@ func Entries() []predict.Entry {
 		Detail: inspect,
 	}
 	return []predict.Entry{
-		{Kind: predict.KindMem0, Paper: []kinds.PaperRow{{Table: "PraMem Table 1", Label: "Mem0"}, {Table: "PraMem Table 3", Label: "Mem0"}}, New: New, SimReaders: simReaders, Keys: keys, Purposes: purposes("mem0.extract", "mem0.update"), Memory: units,
+		{Kind: KindMem0, RanksByEmbedding: true, Paper: []kinds.PaperRow{{Table: "PraMem Table 1", Label: "Mem0"}, {Table: "PraMem Table 3", Label: "Mem0"}}, New: New, SimReaders: simReaders, Keys: keys, Purposes: purposes("mem0.extract", "mem0.update"), Memory: units,
 			About: "Mem0-style: facts extracted from the history, added or updated one by one, retrieved per question"},
-		{Kind: predict.KindMemOS, Paper: []kinds.PaperRow{{Table: "PraMem Table 1", Label: "MemOS"}, {Table: "PraMem Table 3", Label: "MemOS"}}, New: New, SimReaders: simReaders, Keys: keys, Purposes: purposes("memos.extract", "memos.consolidate"), Memory: units,
+		{Kind: KindMemOS, RanksByEmbedding: true, Paper: []kinds.PaperRow{{Table: "PraMem Table 1", Label: "MemOS"}, {Table: "PraMem Table 3", Label: "MemOS"}}, New: New, SimReaders: simReaders, Keys: keys, Purposes: purposes("memos.extract", "memos.consolidate"), Memory: units,
 			About: "MemOS-style: typed memory units extracted and consolidated, retrieved per question"},
-		{Kind: predict.KindProEx, Paper: []kinds.PaperRow{{Table: "PraMem Table 1", Label: "ProEx"}, {Table: "PraMem Table 3", Label: "ProEx"}}, New: New, SimReaders: simReaders, Keys: keys, Purposes: purposes("proex.induce", "proex.validate"),
+		{Kind: KindProEx, Paper: []kinds.PaperRow{{Table: "PraMem Table 1", Label: "ProEx"}, {Table: "PraMem Table 3", Label: "ProEx"}}, New: New, SimReaders: simReaders, Keys: keys, Purposes: purposes("proex.induce", "proex.validate"),
 			About: "ProEx-style: candidate profiles induced from perspectives of the history, the validated ones kept",
 			Memory: predict.Inspector{
 				Columns: []predict.Column{{Heading: "profiles chosen", Key: "chosen"}, {Heading: "validation questions", Key: "validation_questions"}},

@@ -17,13 +17,13 @@ import (
 	"github.com/memharness/memharness/methods/predict"
 )
 
-var styleKinds = []string{predict.KindMem0, predict.KindMemOS, predict.KindProEx}
+var styleKinds = []string{KindMem0, KindMemOS, KindProEx}
 
 // construction lists the purposes each kind's construction must use.
 var construction = map[string][]string{
-	predict.KindMem0:  {"mem0.extract", "mem0.update"},
-	predict.KindMemOS: {"memos.extract", "memos.consolidate"},
-	predict.KindProEx: {"proex.induce", "proex.validate"},
+	KindMem0:  {"mem0.extract", "mem0.update"},
+	KindMemOS: {"memos.extract", "memos.consolidate"},
+	KindProEx: {"proex.induce", "proex.validate"},
 }
 
 func TestNew(t *testing.T) {
@@ -91,9 +91,9 @@ func TestEndToEnd(t *testing.T) {
 	users := synthUsers(t, 3, 3, 11)
 	plain := truncationPrompts(t, users)
 	headers := map[string]string{
-		predict.KindMem0:  "## 补充信息：关于该用户的记忆",
-		predict.KindMemOS: "## 补充信息：该用户的结构化记忆",
-		predict.KindProEx: "## 补充信息：用户画像",
+		KindMem0:  "## 补充信息：关于该用户的记忆",
+		KindMemOS: "## 补充信息：该用户的结构化记忆",
+		KindProEx: "## 补充信息：用户画像",
 	}
 	for _, kind := range styleKinds {
 		t.Run(kind, func(t *testing.T) {
@@ -335,7 +335,7 @@ func TestErrors(t *testing.T) {
 			if mem, err := m.PrepareUser(ctx, simEnv(), behavior.UserSet{User: "none"}); err != nil || mem.Text != "" || mem.Calls != 0 {
 				t.Errorf("no instances: %+v %v", mem, err)
 			}
-			if kind != predict.KindProEx {
+			if kind != KindProEx {
 				if _, err := m.PrepareUser(ctx, predict.Env{Model: newSim(sim.Config{})}, u); err == nil || !strings.Contains(err.Error(), "embedder") {
 					t.Errorf("no embedder: %v", err)
 				}

@@ -74,7 +74,7 @@ func TestMem0AppliesDecisions(t *testing.T) {
 			"NONE",
 		},
 	})
-	m, err := New(predict.Spec{Kind: predict.KindMem0, Memory: &predict.MemorySpec{Chunk: 2}, Language: "en"})
+	m, err := New(predict.Spec{Kind: KindMem0, Memory: &predict.MemorySpec{Chunk: 2}, Language: "en"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestMem0AppliesDecisions(t *testing.T) {
 
 func TestMem0RetrievesTopK(t *testing.T) {
 	u := tinyUser(2)
-	m, _ := New(predict.Spec{Kind: predict.KindMem0, Memory: &predict.MemorySpec{TopK: 2}, Language: "en"})
+	m, _ := New(predict.Spec{Kind: KindMem0, Memory: &predict.MemorySpec{TopK: 2}, Language: "en"})
 	mem := predict.Memory{Text: "x", Meta: map[string]any{"units": []unit{
 		{ID: "m1", Text: "enjoys cooking shows"}, {ID: "m2", Text: "video_liked 会点赞吗 often"},
 		{ID: "m3", Text: "travels by train"}, {ID: "m4", Text: "video_liked 目标视频"},
@@ -147,7 +147,7 @@ func TestMemOSConsolidates(t *testing.T) {
 		"memos.consolidate": {"- merged 1\n- merged 2\n- merged 3", "no list here"},
 	})
 	// MaxMemory 8: a cap of 2 units per type; consolidation keeps 1.
-	m, _ := New(predict.Spec{Kind: predict.KindMemOS, Memory: &predict.MemorySpec{Chunk: 3, MaxMemory: 8}, Language: "en"})
+	m, _ := New(predict.Spec{Kind: KindMemOS, Memory: &predict.MemorySpec{Chunk: 3, MaxMemory: 8}, Language: "en"})
 	mem, err := m.PrepareUser(context.Background(), predict.Env{Model: model, Embedder: embed.Hash{}, MaxAttempts: 1}, tinyUser(3))
 	if err != nil {
 		t.Fatal(err)
@@ -202,7 +202,7 @@ func TestProExChoosesBestProfile(t *testing.T) {
 		}
 		return llm.Response{}, fmt.Errorf("unexpected %s", req.Purpose)
 	})
-	m, _ := New(predict.Spec{Kind: predict.KindProEx, Memory: &predict.MemorySpec{Holdout: 4}})
+	m, _ := New(predict.Spec{Kind: KindProEx, Memory: &predict.MemorySpec{Holdout: 4}})
 	mem, err := m.PrepareUser(context.Background(), predict.Env{Model: model}, tinyUser(40))
 	if err != nil {
 		t.Fatal(err)

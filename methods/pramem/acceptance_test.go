@@ -28,7 +28,7 @@ func TestAcceptanceSynthOmniBehavior(t *testing.T) {
 	f1 := map[int]float64{}
 	var final []predict.Memory
 	for _, r := range []int{80, 10, 40} { // the full build first: the others reuse its snapshots
-		m, err := New(predict.Spec{Kind: predict.KindPraMem, PraMem: &predict.PraMemSpec{EvalRound: r}})
+		m, err := New(predict.Spec{Kind: Kind, PraMem: &predict.PraMemSpec{EvalRound: r}})
 		if err != nil {
 			t.Fatal(err)
 		}

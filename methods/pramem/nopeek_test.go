@@ -34,7 +34,7 @@ func (b blindfold) Generate(ctx context.Context, req llm.Request) (llm.Response,
 func TestNoPeekPraMem(t *testing.T) {
 	sets, _ := omniUsers(t, 3, 15, 9)
 	run := func(wrap bool) []scored {
-		m, err := New(predict.Spec{Kind: predict.KindPraMem, PraMem: &predict.PraMemSpec{Rounds: 10}})
+		m, err := New(predict.Spec{Kind: Kind, PraMem: &predict.PraMemSpec{Rounds: 10}})
 		if err != nil {
 			t.Fatal(err)
 		}

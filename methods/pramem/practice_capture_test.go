@@ -175,8 +175,8 @@ func TestReleasePracticeCapture(t *testing.T) {
 	spec := predict.PraMemSpec{Rounds: len(cap.Targets), ReleaseSampling: true, ReproduceReleaseLeak: true,
 		ReleaseNoopGrounding: true}
 	// The request settings a run under prompts: release gets.
-	s := predict.Spec{Kind: predict.KindPraMem, Language: "zh", Templates: []string{tmpl}, PraMem: &spec, Parser: predict.ParserSource,
-		Sampling: config.Known{}.MethodSampling(config.PromptsRelease, predict.KindPraMem, nil)}
+	s := predict.Spec{Kind: pramem.Kind, Language: "zh", Templates: []string{tmpl}, PraMem: &spec, Parser: predict.ParserSource,
+		Sampling: config.Known{}.MethodSampling(config.PromptsRelease, pramem.Kind, nil)}
 	m, err := pramem.New(s)
 	if err != nil {
 		t.Fatal(err)

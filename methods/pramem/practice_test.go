@@ -76,7 +76,7 @@ func TestPracticeHistory(t *testing.T) {
 	p, _ := predict.LoadPrompts("zh")
 	for _, leak := range []bool{false, true} {
 		t.Run(fmt.Sprint("leak=", leak), func(t *testing.T) {
-			m, err := New(predict.Spec{Kind: predict.KindPraMem, PraMem: &predict.PraMemSpec{ReproduceReleaseLeak: leak}})
+			m, err := New(predict.Spec{Kind: Kind, PraMem: &predict.PraMemSpec{ReproduceReleaseLeak: leak}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -152,7 +152,7 @@ func TestMovieLensPractice(t *testing.T) {
 		}
 		return resp, err
 	})
-	m, err := New(predict.Spec{Kind: predict.KindPraMem, PraMem: &predict.PraMemSpec{Rounds: 10}})
+	m, err := New(predict.Spec{Kind: Kind, PraMem: &predict.PraMemSpec{Rounds: 10}})
 	if err != nil {
 		t.Fatal(err)
 	}

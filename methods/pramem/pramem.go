@@ -152,13 +152,16 @@ type method struct {
 	cfg       config
 }
 
+// Kind is the name a config's methods[].kind gives PraMem.
+const Kind = "pramem"
+
 // New builds PraMem from a spec of kind "pramem" (knobs in spec.PraMem; nil
 // means the paper's defaults as the released code sets them).
 func New(s predict.Spec) (predict.Method, error) {
 	if s.Kind == "" {
-		s.Kind = predict.KindPraMem
+		s.Kind = Kind
 	}
-	if s.Kind != predict.KindPraMem {
+	if s.Kind != Kind {
 		return nil, fmt.Errorf("pramem: spec of kind %q", s.Kind)
 	}
 	ev, err := predict.NewEvaluator(s)
@@ -425,7 +428,7 @@ func Entry() predict.Entry {
 			Own:     llm.Params{MaxTokens: 16000},
 			Source:  "z_5_practice_with_self_check.py --max_tokens default, sent by utils/use_my_api.py as max_completion_tokens"})
 	}
-	return predict.Entry{Kind: predict.KindPraMem, New: New,
+	return predict.Entry{Kind: Kind, New: New, Provenance: provenance,
 		// Table 2 is PraMem's ablation study: its variants are this kind's
 		// switches.
 		Paper:      []kinds.PaperRow{{Table: "PraMem Table 1", Label: "PraMem"}, {Table: "PraMem Table 2", Label: "PraMem"}, {Table: "PraMem Table 3", Label: "PraMem"}},
@@ -443,4 +446,47 @@ func Entry() predict.Entry {
 			Detail:   inspect,
 			Snapshot: snapshot,
 		}}
+}
+
+// provenance says where each practice stage's prompt, request settings
+// and reply parser come from, and the practice input and draw.
+func provenance(s predict.Spec, release bool, sampling func(string) string) map[string]runrecord.Provenance {
+	prompt := runrecord.FromOwn
+	if release {
+		prompt = runrecord.FromSource
+	}
+	out := map[string]runrecord.Provenance{}
+	for _, st := range Stages() {
+		// The practice replies are read as the release reads them
+		// under parser "source", else by our own parsers (more
+		// lenient with JSON); the trial reply is not parsed.
+		p := runrecord.FromOwn
+		if s.Parser == predict.ParserSource {
+			p = runrecord.FromSource
+		}
+		if st == "trial" {
+			p = runrecord.FromNone
+		}
+		pv := runrecord.Provenance{Prompt: prompt, Sampling: sampling(Purpose(st)), Parser: p}
+		if st == "scenes" {
+			pv.Note = "not sent when the practice input shows no current scene (a text-question target), as the release"
+		}
+		out[st] = pv
+	}
+	// The practice input (the trial's and the reflection's task):
+	// the release's z_2 shape, with its text-question prompt for a
+	// search or customer-service target, or ours.
+	input := runrecord.Provenance{Prompt: prompt, Sampling: runrecord.FromNone, Parser: runrecord.FromNone,
+		Note: "text-question targets (search keyword, next customer-service message) as the release: its text-question prompt, no scene"}
+	if !release {
+		input.Note = "a text-question target, drawn only by the release's draw, shows the yes/no prompt's history and its scene without a question line"
+	}
+	out["practice_input"] = input
+	draw := runrecord.Provenance{Prompt: runrecord.FromNone, Sampling: runrecord.FromOwn, Parser: runrecord.FromNone}
+	if s.PraMem != nil && s.PraMem.ReleaseSampling {
+		draw.Sampling = runrecord.FromSource
+		draw.Note = "the release's draw made deterministic (seeds 42, 1024 as one process); the release's own draw, reseeded per forked worker, cannot be reproduced"
+	}
+	out["practice_draw"] = draw
+	return out
 }

@@ -20,7 +20,7 @@ import (
 // checkpoints and compares the final memory with an uninterrupted build.
 func TestResumeAfterCrash(t *testing.T) {
 	sets, _ := omniUsers(t, 2, 10, 5)
-	spec := predict.Spec{Kind: predict.KindPraMem, PraMem: &predict.PraMemSpec{Rounds: 14}}
+	spec := predict.Spec{Kind: Kind, PraMem: &predict.PraMemSpec{Rounds: 14}}
 	build := func(st *memStore, cm *countingModel, ctx context.Context) ([]predict.Memory, error) {
 		m, err := New(spec)
 		if err != nil {
@@ -175,7 +175,7 @@ func TestMalformedOutputBehaviour(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			spec := tt.spec
 			spec.Rounds = 5
-			m, err := New(predict.Spec{Kind: predict.KindPraMem, PraMem: &spec})
+			m, err := New(predict.Spec{Kind: Kind, PraMem: &spec})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -241,7 +241,7 @@ func (f failing) Generate(ctx context.Context, req llm.Request) (llm.Response, e
 func TestFailedCallSkipsRound(t *testing.T) {
 	model := failing{scripted: scripted{"trial": "x", "reflect": twoProposals, "scenes": sevenScenes, "generalize": genSplit,
 		"perturb": onePlan, "perturb_judge": allSensitive}, stage: "review"}
-	m, err := New(predict.Spec{Kind: predict.KindPraMem, PraMem: &predict.PraMemSpec{Rounds: 5}})
+	m, err := New(predict.Spec{Kind: Kind, PraMem: &predict.PraMemSpec{Rounds: 5}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,7 +281,7 @@ func TestAblationPrompts(t *testing.T) {
 				return scripted{"trial": "x", "reflect": "none", "review": reviewAdopt}.Generate(ctx, req)
 			})
 			// A purpose's settings reach that stage's requests only.
-			m, err := New(predict.Spec{Kind: predict.KindPraMem, Language: tt.lang, PraMem: &spec,
+			m, err := New(predict.Spec{Kind: Kind, Language: tt.lang, PraMem: &spec,
 				Sampling: map[string]llm.Params{Purpose("trial"): {MaxTokens: 123}}})
 			if err != nil {
 				t.Fatal(err)
@@ -328,7 +328,7 @@ func TestMemoryDirAndFallback(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			spec := tt.spec
-			m, err := New(predict.Spec{Kind: predict.KindPraMem, PraMem: &spec})
+			m, err := New(predict.Spec{Kind: Kind, PraMem: &spec})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -370,7 +370,7 @@ func TestMemoryDirAndFallback(t *testing.T) {
 			}
 		})
 	}
-	m, _ := New(predict.Spec{Kind: predict.KindPraMem})
+	m, _ := New(predict.Spec{Kind: Kind})
 	if _, err := m.Predict(context.Background(), predict.Env{Model: scripted{}}, predict.Memory{}, u.Instances[0]); err == nil {
 		t.Error("Predict without memory succeeded; want an error unless fallback_truncation")
 	}
@@ -378,7 +378,7 @@ func TestMemoryDirAndFallback(t *testing.T) {
 
 func TestNewRejectsBadKnobs(t *testing.T) {
 	for _, ps := range []predict.PraMemSpec{{Init: "full"}, {Sections: "all"}, {Q: 2}, {EvalRound: -1}} {
-		if _, err := New(predict.Spec{Kind: predict.KindPraMem, PraMem: &ps}); err == nil {
+		if _, err := New(predict.Spec{Kind: Kind, PraMem: &ps}); err == nil {
 			t.Errorf("%+v accepted", ps)
 		}
 	}
@@ -391,7 +391,7 @@ func TestNewRejectsBadKnobs(t *testing.T) {
 // construction; knobs that change it do not.
 func TestCheckpointNamespace(t *testing.T) {
 	ns := func(ps predict.PraMemSpec) string {
-		m, err := New(predict.Spec{Kind: predict.KindPraMem, PraMem: &ps})
+		m, err := New(predict.Spec{Kind: Kind, PraMem: &ps})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -45,7 +45,7 @@ func TestAblationWiring(t *testing.T) {
 	for _, v := range variants {
 		spec := v.spec
 		spec.Rounds = 20
-		m, err := New(predict.Spec{Kind: predict.KindPraMem, PraMem: &spec})
+		m, err := New(predict.Spec{Kind: Kind, PraMem: &spec})
 		if err != nil {
 			t.Fatal(err)
 		}

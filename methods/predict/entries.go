@@ -17,14 +17,14 @@ func Entries() []Entry {
 			About: "the most recent history that fits a long window (32000 tokens)"},
 		{Kind: KindTruncation, Paper: []kinds.PaperRow{{Table: "PraMem Table 1", Label: "Truncation (8K)"}}, New: New, Keys: []string{"history_tokens"}, Purposes: []Purpose{PredictPurpose()},
 			About: "the most recent history that fits the 8K window"},
-		{Kind: KindRAG, Paper: []kinds.PaperRow{{Table: "PraMem Table 1", Label: "RAG"}}, New: New, Keys: []string{"history_tokens", "memory_tokens", "retriever", "doc_size", "top_k"},
+		{Kind: KindRAG, RanksByEmbedding: true, Paper: []kinds.PaperRow{{Table: "PraMem Table 1", Label: "RAG"}}, New: New, Keys: []string{"history_tokens", "memory_tokens", "retriever", "doc_size", "top_k"},
 			Purposes: []Purpose{PredictPurpose()},
 			About:    "the truncated history plus the top_k documents of doc_size records retrieved from the rest",
 			Memory: Inspector{NoText: true, Columns: []Column{{Heading: "documents", Key: "documents"}},
 				Summary: func(ms []Memory) string {
 					return fmt.Sprintf("mean %.1f indexed documents (no text memory)", MeanMeta(ms, "documents"))
 				}}},
-		{Kind: KindSummary, Paper: []kinds.PaperRow{{Table: "PraMem Table 1", Label: "Summary"}}, New: New, Keys: []string{"history_tokens", "chunk_tokens", "summary_tokens"},
+		{Kind: KindSummary, Provenance: summaryProvenance, Paper: []kinds.PaperRow{{Table: "PraMem Table 1", Label: "Summary"}}, New: New, Keys: []string{"history_tokens", "chunk_tokens", "summary_tokens"},
 			Purposes: []Purpose{PredictPurpose(), {Name: PurposeSummary, ReleaseFrom: runrecord.FromSource,
 				Release: llm.Params{Temperature: &summaryT}, Own: llm.Params{Temperature: &summaryT},
 				Source: "config.py SUMMARY_CONFIG temperature (its summary_processor is not released)"}},
@@ -48,4 +48,12 @@ func MeanMeta(ms []Memory, key string) float64 {
 		sum += MetaInt(m.Meta, key)
 	}
 	return float64(sum) / float64(len(ms))
+}
+
+// summaryProvenance is the summary baseline's stage beyond the prediction:
+// the release's summariser is not released, so its prompt is ours.
+func summaryProvenance(_ Spec, _ bool, sampling func(string) string) map[string]runrecord.Provenance {
+	return map[string]runrecord.Provenance{
+		"summary": {Prompt: runrecord.FromOwn, Sampling: sampling(PurposeSummary), Parser: runrecord.FromNone},
+	}
 }

@@ -50,6 +50,18 @@ type Entry struct {
 	// such method): the reports set a run's method beside the paper's row
 	// through it.
 	Paper []kinds.PaperRow
+	// Provenance, when set, says where the prompt, the request settings
+	// and the answer parser of each of the kind's stages beyond the
+	// prediction come from, by stage (the manifest's "<method>/<stage>"):
+	// release is true under prompts: release, and sampling gives a call
+	// purpose's sampling origin as resolved. Nil: each purpose the entry
+	// declares besides the prediction is a stage of our prompt and parser.
+	Provenance func(s Spec, release bool, sampling func(purpose string) string) map[string]runrecord.Provenance
+	// RanksByEmbedding is true for a kind that retrieves by the embedder's
+	// vectors (config embedder): a run stamps the embedder it used, and a
+	// plan, which calls no endpoint, says it ranked with the local hash
+	// embedder instead.
+	RanksByEmbedding bool
 	// Check, when set, checks the kind's own options beyond their types
 	// (templates, paths, combinations) when the config loads; each problem
 	// names its field relative to the method's block, so the config

@@ -1,14 +1,5 @@
 package predict
 
-// Kinds implemented outside this package (methods/pramem and
-// methods/memstyle); methods/registry maps every kind to its constructor.
-const (
-	KindPraMem = "pramem"
-	KindMem0   = "mem0"
-	KindMemOS  = "memos"
-	KindProEx  = "proex"
-)
-
 // PraMemSpec configures PraMem. The zero value means the paper's defaults;
 // the fields are documented where they are used (methods/pramem).
 type PraMemSpec struct {

@@ -4,12 +4,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memharness/memharness/methods/memstyle"
+	"github.com/memharness/memharness/methods/pramem"
 	"github.com/memharness/memharness/methods/predict"
 )
 
 func TestNewEveryKind(t *testing.T) {
 	for _, kind := range []string{predict.KindLongContext, predict.KindTruncation, predict.KindRAG, predict.KindSummary,
-		predict.KindPraMem, predict.KindMem0, predict.KindMemOS, predict.KindProEx} {
+		pramem.Kind, memstyle.KindMem0, memstyle.KindMemOS, memstyle.KindProEx} {
 		m, err := New(predict.Spec{Name: kind, Kind: kind})
 		if err != nil {
 			t.Errorf("%s: %v", kind, err)

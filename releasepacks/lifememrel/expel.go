@@ -7,6 +7,9 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/envs/alfworld"
+	"github.com/memharness/memharness/envs/webshop"
+	"github.com/memharness/memharness/envs/wikienv"
 	"github.com/memharness/memharness/internal/pysrc"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
@@ -15,10 +18,10 @@ import (
 // expelBenchmarks maps a stream environment to ExpeL's benchmark name and
 // prompt module.
 var expelBenchmarks = map[string]struct{ name, module string }{
-	"hotpotqa": {"hotpotqa", "prompts/hotpotQA.py"},
-	"fever":    {"fever", "prompts/fever.py"},
-	"alfworld": {"alfworld", "prompts/alfworld.py"},
-	"webshop":  {"webshop", "prompts/webshop.py"},
+	wikienv.NameHotpotQA: {"hotpotqa", "prompts/hotpotQA.py"},
+	wikienv.NameFEVER:    {"fever", "prompts/fever.py"},
+	alfworld.Name:        {"alfworld", "prompts/alfworld.py"},
+	webshop.Name:         {"webshop", "prompts/webshop.py"},
 }
 
 // expelPrompter is ExpeL's ReactAgent (agent/react.py): every message of

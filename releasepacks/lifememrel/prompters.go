@@ -8,7 +8,16 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/envs/alfworld"
+	"github.com/memharness/memharness/envs/apibank"
+	"github.com/memharness/memharness/envs/dbbench"
+	"github.com/memharness/memharness/envs/mind2web"
+	"github.com/memharness/memharness/envs/miniwob"
+	"github.com/memharness/memharness/envs/scienceworld"
 	"github.com/memharness/memharness/envs/taubench"
+	"github.com/memharness/memharness/envs/toolqa"
+	"github.com/memharness/memharness/envs/webshop"
+	"github.com/memharness/memharness/envs/wikienv"
 	"github.com/memharness/memharness/internal/pysrc"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
@@ -34,18 +43,18 @@ type builder struct {
 // Environments not listed here keep the harness's own prompt under
 // prompts: release, and say so (Prompters returns them).
 var builders = map[string]builder{
-	"taubench-retail":  {[]string{NameTauBench}, tauPrompter("retail")},
-	"taubench-airline": {[]string{NameTauBench}, tauPrompter("airline")},
-	"dbbench":          {[]string{NameLifelongAgentBench}, dbPrompter},
-	"hotpotqa":         {[]string{NameExpeL}, expelPrompter("hotpotqa")},
-	"fever":            {[]string{NameExpeL}, expelPrompter("fever")},
-	"alfworld":         {[]string{NameExpeL}, expelPrompter("alfworld")},
-	"webshop":          {[]string{NameExpeL}, expelPrompter("webshop")},
-	"miniwob":          {[]string{NameSynapse}, synapseMiniwobBuilder},
-	"mind2web":         {[]string{NameSynapse}, synapseMind2webBuilder},
-	"toolqa":           {[]string{NameLifeMem}, toolqaBuilder},
-	"scienceworld":     {[]string{NameLifeMem}, scienceworldBuilder},
-	"apibank":          {[]string{NameLifeMem}, apibankBuilder},
+	taubench.NameRetail:  {[]string{NameTauBench}, tauPrompter("retail")},
+	taubench.NameAirline: {[]string{NameTauBench}, tauPrompter("airline")},
+	dbbench.Name:         {[]string{NameLifelongAgentBench}, dbPrompter},
+	wikienv.NameHotpotQA: {[]string{NameExpeL}, expelPrompter(wikienv.NameHotpotQA)},
+	wikienv.NameFEVER:    {[]string{NameExpeL}, expelPrompter(wikienv.NameFEVER)},
+	alfworld.Name:        {[]string{NameExpeL}, expelPrompter(alfworld.Name)},
+	webshop.Name:         {[]string{NameExpeL}, expelPrompter(webshop.Name)},
+	miniwob.Name:         {[]string{NameSynapse}, synapseMiniwobBuilder},
+	mind2web.EnvName:     {[]string{NameSynapse}, synapseMind2webBuilder},
+	toolqa.Name:          {[]string{NameLifeMem}, toolqaBuilder},
+	scienceworld.Name:    {[]string{NameLifeMem}, scienceworldBuilder},
+	apibank.Name:         {[]string{NameLifeMem}, apibankBuilder},
 }
 
 // Needs lists the sources the named environments read, sorted; sources

@@ -1,21 +1,31 @@
 package lifememrel
 
-import "github.com/memharness/memharness/methods/agent"
+import (
+	"github.com/memharness/memharness/envs/alfworld"
+	"github.com/memharness/memharness/envs/apibank"
+	"github.com/memharness/memharness/envs/mind2web"
+	"github.com/memharness/memharness/envs/miniwob"
+	"github.com/memharness/memharness/envs/scienceworld"
+	"github.com/memharness/memharness/envs/taubench"
+	"github.com/memharness/memharness/envs/webshop"
+	"github.com/memharness/memharness/envs/wikienv"
+	"github.com/memharness/memharness/methods/agent"
+)
 
 // parserOrigins says which source parser each environment's acting
 // replies go through under prompts: release (the parity tests under
 // testdata/parity compare them with the sources' on a committed corpus).
 var parserOrigins = map[string]string{
-	"taubench-retail":  "source: tau-bench chat_react_agent.py generate_next_step (envs/taubench.ParseAction)",
-	"taubench-airline": "source: tau-bench chat_react_agent.py generate_next_step (envs/taubench.ParseAction)",
-	"hotpotqa":         "source: ExpeL prompts/hotpotQA.py LLM_PARSER",
-	"fever":            "source: ExpeL prompts/hotpotQA.py LLM_PARSER",
-	"alfworld":         "source: ExpeL prompts/alfworld.py LLM_PARSER",
-	"webshop":          "source: ExpeL prompts/webshop.py LLM_PARSER",
-	"miniwob":          "source: Synapse utils/llm.py extract_from_response",
-	"mind2web":         "source: Synapse utils/llm.py extract_from_response",
-	"scienceworld":     "source: LifeMem ScienceWorld/examples/llm.py process",
-	"apibank":          "source: LifeMem api-bank/utils.py process",
+	taubench.NameRetail:  "source: tau-bench chat_react_agent.py generate_next_step (envs/taubench.ParseAction)",
+	taubench.NameAirline: "source: tau-bench chat_react_agent.py generate_next_step (envs/taubench.ParseAction)",
+	wikienv.NameHotpotQA: "source: ExpeL prompts/hotpotQA.py LLM_PARSER",
+	wikienv.NameFEVER:    "source: ExpeL prompts/hotpotQA.py LLM_PARSER",
+	alfworld.Name:        "source: ExpeL prompts/alfworld.py LLM_PARSER",
+	webshop.Name:         "source: ExpeL prompts/webshop.py LLM_PARSER",
+	miniwob.Name:         "source: Synapse utils/llm.py extract_from_response",
+	mind2web.EnvName:     "source: Synapse utils/llm.py extract_from_response",
+	scienceworld.Name:    "source: LifeMem ScienceWorld/examples/llm.py process",
+	apibank.Name:         "source: LifeMem api-bank/utils.py process",
 }
 
 // ParserOrigin is where env's replies of purpose are parsed: acting
@@ -42,7 +52,7 @@ func PromptOrigin(p *agent.Prompts, env, purpose string, release bool) string {
 			return "source: " + pr.Label()
 		}
 	case agent.SampleCustomer:
-		if env == "taubench-retail" || env == "taubench-airline" {
+		if env == taubench.NameRetail || env == taubench.NameAirline {
 			return "source: tau-bench envs/user.py LLMUserSimulationEnv.build_system_prompt"
 		}
 	case agent.SampleAbstract:

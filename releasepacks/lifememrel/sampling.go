@@ -1,6 +1,16 @@
 package lifememrel
 
 import (
+	"github.com/memharness/memharness/envs/alfworld"
+	"github.com/memharness/memharness/envs/apibank"
+	"github.com/memharness/memharness/envs/dbbench"
+	"github.com/memharness/memharness/envs/mind2web"
+	"github.com/memharness/memharness/envs/miniwob"
+	"github.com/memharness/memharness/envs/scienceworld"
+	"github.com/memharness/memharness/envs/taubench"
+	"github.com/memharness/memharness/envs/toolqa"
+	"github.com/memharness/memharness/envs/webshop"
+	"github.com/memharness/memharness/envs/wikienv"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
 )
@@ -46,11 +56,11 @@ var (
 
 // actSettings are the acting settings per environment.
 var actSettings = map[string]setting{
-	"taubench-retail": tauAct, "taubench-airline": tauAct,
-	"hotpotqa": expelAct, "fever": expelAct, "alfworld": expelAct, "webshop": expelAct,
-	"dbbench": dbAct,
-	"miniwob": synapseAct, "mind2web": synapseAct,
-	"toolqa": toolqaAct, "scienceworld": sciAct, "apibank": apiAct,
+	taubench.NameRetail: tauAct, taubench.NameAirline: tauAct,
+	wikienv.NameHotpotQA: expelAct, wikienv.NameFEVER: expelAct, alfworld.Name: expelAct, webshop.Name: expelAct,
+	dbbench.Name: dbAct,
+	miniwob.Name: synapseAct, mind2web.EnvName: synapseAct,
+	toolqa.Name: toolqaAct, scienceworld.Name: sciAct, apibank.Name: apiAct,
 }
 
 // paperActTemperature is the acting temperature the LifeMem paper states
@@ -104,7 +114,7 @@ func Sampling(envNames []string, paper bool, own map[string]llm.Params) (*agent.
 			act.from = paperActFrom + "; rest " + act.from
 		}
 		set(env, agent.SampleAct, act)
-		if env == "taubench-retail" || env == "taubench-airline" {
+		if env == taubench.NameRetail || env == taubench.NameAirline {
 			set(env, agent.SampleCustomer, tauCustomer)
 		}
 	}

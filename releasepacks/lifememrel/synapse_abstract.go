@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/envs"
+	"github.com/memharness/memharness/envs/miniwob"
 	"github.com/memharness/memharness/internal/pysrc"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/agent"
@@ -18,7 +19,7 @@ import (
 func Abstractors(tr Trees, suites []envs.Suite) (map[string]agent.StateAbstractor, error) {
 	out := map[string]agent.StateAbstractor{}
 	for _, s := range suites {
-		if s.Name() != "miniwob" || tr[NameSynapse] == nil {
+		if s.Name() != miniwob.Name || tr[NameSynapse] == nil {
 			continue
 		}
 		a, err := newSynapseAbstractor(tr[NameSynapse])
