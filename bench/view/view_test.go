@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"syscall"
@@ -390,7 +391,7 @@ func TestReadSamples(t *testing.T) {
 			t.Fatalf("%s: %d samples (runrecord %d), want %d", tt.name, len(got), len(want), len(tt.ids))
 		}
 		for i := range got {
-			if got[i].ID != tt.ids[i] || got[i].Pred != tt.preds[i] || got[i] != want[i] {
+			if got[i].ID != tt.ids[i] || got[i].Pred != tt.preds[i] || !reflect.DeepEqual(got[i], want[i]) {
 				t.Errorf("%s: sample %d = %s/%s, want %s/%s", tt.name, i, got[i].ID, got[i].Pred, tt.ids[i], tt.preds[i])
 			}
 		}
