@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/memharness/memharness/bench/completion"
+	"github.com/memharness/memharness/datasets/memqa"
 	"github.com/memharness/memharness/envs/all"
 	"github.com/memharness/memharness/releasepacks/lifememrel"
 	"github.com/memharness/memharness/releasepacks/pramemrel"
@@ -74,7 +75,7 @@ func positional(verb string, pos []string) []string {
 	case len(pos) == 0:
 		return actions[verb]
 	case verb == "data" && len(pos) == 1:
-		names := append([]string{"movielens", "omnibehavior"}, memqaNames()...)
+		names := append([]string{"movielens", "omnibehavior"}, memqa.Names()...)
 		names = append(names, pramemrel.FetchName)
 		names = append(names, lifememrel.Names()...)
 		return append(names, envDataNames()...)

@@ -44,7 +44,7 @@ func cmdData(ctx context.Context, stdio IO, args []string) error {
 		"  locomo, longmemeval: conversational-memory QA (LoCoMo's locomo10.json; LongMemEval's _s, _oracle\n" +
 		"          and _m files, 3 GB in all); stats reads CACHE/<name> or --path (LongMemEval: the _s file\n" +
 		"          of a folder, or the file named).\n" +
-		"Names: movielens, omnibehavior, " + strings.Join(memqaNames(), ", ") + ", pramem-release, " + strings.Join(releasePackNames(), ", ") + "; environments (fetch, verify): " + strings.Join(envDataNames(), ", ") + ".\n" +
+		"Names: movielens, omnibehavior, " + strings.Join(memqa.Names(), ", ") + ", pramem-release, " + strings.Join(releasePackNames(), ", ") + "; environments (fetch, verify): " + strings.Join(envDataNames(), ", ") + ".\n" +
 		"The cache is $MEMHARNESS_DATA or the user cache directory."
 	fs := newFlags(stdio.Err, "data", synopsis, about)
 	path := fs.String("path", "", "dataset directory or archive (stats; default: the fetched copy)")
@@ -83,7 +83,7 @@ func cmdData(ctx context.Context, stdio IO, args []string) error {
 		if e, ok := envDataEntry(name); ok {
 			return dataEnv(ctx, stdio, action, e, cache)
 		}
-		return fmt.Errorf("unknown dataset %q (known: movielens, omnibehavior, %s, pramem-release, %s)", name, strings.Join(memqaNames(), ", "), strings.Join(envDataNames(), ", "))
+		return fmt.Errorf("unknown dataset %q (known: movielens, omnibehavior, %s, pramem-release, %s)", name, strings.Join(memqa.Names(), ", "), strings.Join(envDataNames(), ", "))
 	}
 	switch action {
 	case "fetch":
@@ -366,7 +366,7 @@ func releasePackNames() []string {
 
 // isFetchTarget reports whether fetching name downloads something.
 func isFetchTarget(name string) bool {
-	if name == "movielens" || slices.Contains(releaseFetchNames(), name) || slices.Contains(memqaNames(), name) {
+	if name == "movielens" || slices.Contains(releaseFetchNames(), name) || slices.Contains(memqa.Names(), name) {
 		return true
 	}
 	_, ok := envDataEntry(name)

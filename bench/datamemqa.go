@@ -2,22 +2,12 @@ package bench
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
 	"github.com/memharness/memharness/datasets/fetch"
 	"github.com/memharness/memharness/datasets/memqa"
 )
-
-// memqaNames are the conversational-memory benchmarks `bench data` serves.
-func memqaNames() []string {
-	var names []string
-	for _, b := range memqa.Benchmarks() {
-		names = append(names, string(b))
-	}
-	return names
-}
 
 // dataMemQA serves fetch, verify and stats of LoCoMo and LongMemEval: the
 // pinned files go to CACHE/<name>, which stats reads unless --path names
@@ -50,13 +40,7 @@ func dataMemQA(ctx context.Context, stdio IO, action string, b memqa.Benchmark, 
 			}
 			return err
 		}
-		st := memqa.ComputeStats(ds)
-		if asJSON {
-			enc := json.NewEncoder(stdio.Out)
-			enc.SetEscapeHTML(false)
-			return enc.Encode(st)
-		}
-		return st.WriteText(stdio.Out)
+		return memqa.ComputeStats(ds).Write(stdio.Out, asJSON)
 	}
 	return fmt.Errorf("%s: action %q is not available (fetch, verify or stats)", b, action)
 }

@@ -58,6 +58,15 @@ func FetchHint(b Benchmark) string {
 // names them.
 func Benchmarks() []Benchmark { return []Benchmark{LoCoMo, LongMemEval} }
 
+// Names are the benchmarks' names as commands take them.
+func Names() []string {
+	var names []string
+	for _, b := range Benchmarks() {
+		names = append(names, string(b))
+	}
+	return names
+}
+
 // Find looks a benchmark up by its name.
 func Find(name string) (Benchmark, bool) {
 	for _, b := range Benchmarks() {

@@ -1,6 +1,7 @@
 package memqa
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -108,6 +109,17 @@ func (c Conversation) sessionKey(b Benchmark, s Session) string {
 		return c.SampleID + "/" + s.ID
 	}
 	return s.ID
+}
+
+// Write prints st as `bench data stats` does: the table, or one JSON
+// object.
+func (st Stats) Write(w io.Writer, asJSON bool) error {
+	if !asJSON {
+		return st.WriteText(w)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(st)
 }
 
 // WriteText prints st as the `bench data stats` table.
