@@ -52,7 +52,7 @@ type PredictResult struct {
 func (r *Run) Predict(ctx context.Context, plan Plan, o PredictOptions) (PredictResult, error) {
 	var res PredictResult
 	jobsCh := make(chan Job)
-	var wg sync.WaitGroup
+	var wg, builds sync.WaitGroup
 	// A failed write stops the run: the store is closed for writing, and
 	// work is cancelled so no more calls are paid for samples that cannot
 	// be saved.
@@ -93,6 +93,7 @@ func (r *Run) Predict(ctx context.Context, plan Plan, o PredictOptions) (Predict
 							endpointDown(err)
 						}
 					}
+					builds.Done()
 					continue
 				}
 				func() {
@@ -132,17 +133,28 @@ func (r *Run) Predict(ctx context.Context, plan Plan, o PredictOptions) (Predict
 			}
 		}()
 	}
-	jobs := plan.Jobs
+	// Outside plan order every memory is built before the first question
+	// goes out (a construction sent between questions would push their
+	// shared history out of the server's cache): the builds are fed first
+	// and the questions wait until the last build has finished.
+	first, jobs := []Job(nil), plan.Jobs
 	if !o.PlanOrder {
-		jobs = append(buildJobs(jobs), issueOrder(jobs, max(1, o.Workers), o.PrefixClasses)...)
+		first, jobs = buildJobs(jobs), issueOrder(jobs, max(1, o.Workers), o.PrefixClasses)
 	}
-feed:
-	for _, j := range jobs {
-		select {
-		case jobsCh <- j:
-		case <-runCtx.Done():
-			break feed
+	builds.Add(len(first))
+	feed := func(js []Job) bool {
+		for _, j := range js {
+			select {
+			case jobsCh <- j:
+			case <-runCtx.Done():
+				return false
+			}
 		}
+		return true
+	}
+	if feed(first) {
+		builds.Wait()
+		feed(jobs)
 	}
 	close(jobsCh)
 	wg.Wait()
