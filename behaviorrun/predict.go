@@ -92,6 +92,15 @@ func (r *Run) Predict(ctx context.Context, plan Plan, o PredictOptions) (Predict
 						if err := r.build(runCtx, j.u); errors.Is(err, llm.ErrStopRun) {
 							endpointDown(err)
 						}
+						// A build whose records could not be written (a full
+						// disk) stops the run as a failed sample write does.
+						if err := r.st.Err(); err != nil {
+							appendOnce.Do(func() {
+								appendErr = err
+								callsAtFailure = calls()
+								stop(err)
+							})
+						}
 					}
 					builds.Done()
 					continue
