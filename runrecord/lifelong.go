@@ -1,5 +1,7 @@
 package runrecord
 
+import "github.com/memharness/memharness/llm"
+
 // The records of the lifelong protocol (LifeMem's task family) under
 // <run>/lifelong/: package lifelong writes them (its types are aliases of
 // these) and the reports read them, so writer and reader share one schema.
@@ -70,6 +72,9 @@ type LifelongMethodRecord struct {
 	Tau            float64 `json:"tau,omitempty"`
 	NoSkills       bool    `json:"no_skills,omitempty"`
 	NoTrajectories bool    `json:"no_trajectories,omitempty"`
+	// Sampling are the request settings of the kind's own call purposes,
+	// as the run sent them.
+	Sampling map[string]llm.Params `json:"sampling,omitempty"`
 	// Options are a kind's own settings, as the config gave them.
 	Options map[string]any `json:"options,omitempty"`
 }

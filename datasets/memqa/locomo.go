@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strconv"
+
+	"github.com/memharness/memharness/internal/lazyre"
 )
 
 // LoCoMoFile is the file name of the LoCoMo release.
@@ -16,7 +17,7 @@ const LoCoMoFile = "locomo10.json"
 // locomoAnnotations are the per-conversation fields kept verbatim.
 var locomoAnnotations = []string{"event_summary", "observation", "session_summary"}
 
-var sessionKey = regexp.MustCompile(`^session_([1-9][0-9]*)(_date_time)?$`)
+var sessionKey = lazyre.New(`^session_([1-9][0-9]*)(_date_time)?$`)
 
 // DecodeLoCoMo reads a LoCoMo file (the layout of locomo10.json); name is
 // used in errors.

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/memharness/memharness/datasets/behavior"
+	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/gateway"
 	"github.com/memharness/memharness/methods/predict"
@@ -328,7 +329,7 @@ func checkVersion(v string) error {
 	return nil
 }
 
-var unprintable = regexp.MustCompile(`[^\p{L}\p{N}\p{P}\p{S} ]`)
+var unprintable = lazyre.New(`[^\p{L}\p{N}\p{P}\p{S} ]`)
 
 // cleanVersion keeps a reported version readable in titles: one line,
 // printable characters, at most 80 of them.

@@ -3,8 +3,8 @@ package mcpmemory
 import (
 	"context"
 	"fmt"
-	"regexp"
 
+	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/llm/gateway"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -25,7 +25,7 @@ func (m *Method) ServeGateway(o gateway.Options) {
 	m.mu.Unlock()
 }
 
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]`)
+var unsafeName = lazyre.New(`[^A-Za-z0-9._-]`)
 
 // gatewayName is name in the gateway's charset.
 func gatewayName(name string) string {

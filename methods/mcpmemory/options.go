@@ -3,11 +3,11 @@ package mcpmemory
 import (
 	"fmt"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/memharness/memharness/internal/lazyre"
 	"github.com/memharness/memharness/methods/predict"
 )
 
@@ -100,10 +100,10 @@ type compiled struct {
 }
 
 // credentialName matches variable names a child must not be handed.
-var credentialName = regexp.MustCompile(`(?i)(_KEY|_TOKEN|_SECRET|PASSWORD|CREDENTIAL)`)
+var credentialName = lazyre.New(`(?i)(_KEY|_TOKEN|_SECRET|PASSWORD|CREDENTIAL)`)
 
 // envName is a portable environment variable name.
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envName = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // compile checks o and parses its templates. Every problem is returned,
 // each at its field, so the config names them all at file:line.
