@@ -2,6 +2,7 @@ package reports
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -38,6 +39,10 @@ type SampleRow struct {
 	HistoryRecords   int64    `parquet:"history_records"`
 	HistoryTokens    int64    `parquet:"history_tokens"`
 	MemoryTokens     int64    `parquet:"memory_tokens"`
+	// Scores are a conversational-memory answer's scores as a JSON object
+	// ("" when the sample has none); Judge is the judge's label.
+	Scores string `parquet:"scores"`
+	Judge  string `parquet:"judge"`
 }
 
 func sampleRow(s runrecord.Sample, priced bool) SampleRow {
@@ -53,7 +58,21 @@ func sampleRow(s runrecord.Sample, priced bool) SampleRow {
 		PromptTokens: int64(s.PromptTokens), CompletionTokens: int64(s.CompletionTokens),
 		Cost: cost, LatencyMS: s.LatencyMS,
 		HistoryRecords: int64(s.HistoryRecords), HistoryTokens: int64(s.HistoryTokens), MemoryTokens: int64(s.MemoryTokens),
+		Scores: scoresJSON(s.Scores), Judge: s.Judge,
 	}
+}
+
+// scoresJSON is a sample's scores as a JSON object, keys sorted; "" when
+// it has none.
+func scoresJSON(scores map[string]float64) string {
+	if len(scores) == 0 {
+		return ""
+	}
+	b, err := json.Marshal(scores)
+	if err != nil {
+		return fmt.Sprint(scores) // NaN or ±Inf: Go's map form, sorted, rather than nothing
+	}
+	return string(b)
 }
 
 // WriteSamplesParquet writes samples in log order to a Snappy-compressed
@@ -135,6 +154,8 @@ func sampleColumns(rows []SampleRow) []parquetw.Column {
 		i64("history_records", func(r *SampleRow) int64 { return r.HistoryRecords }),
 		i64("history_tokens", func(r *SampleRow) int64 { return r.HistoryTokens }),
 		i64("memory_tokens", func(r *SampleRow) int64 { return r.MemoryTokens }),
+		str("scores", func(r *SampleRow) string { return r.Scores }),
+		str("judge", func(r *SampleRow) string { return r.Judge }),
 	}
 }
 
