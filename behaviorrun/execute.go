@@ -124,9 +124,6 @@ func Execute(ctx context.Context, o Options) (Result, error) {
 	for i, m := range o.Methods {
 		names[i] = m.Name()
 	}
-	// Methods that hold processes (an MCP server per user) stop them when
-	// the run ends, however it ends.
-	defer predict.CloseMethods(o.Methods)
 	var run *Run
 	var plan Plan
 	st, man, err := runstore.Begin(o.Dir, runstore.Opening{
