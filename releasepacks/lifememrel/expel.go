@@ -15,13 +15,24 @@ import (
 	"github.com/memharness/memharness/methods/agent"
 )
 
+// ExpeL's own benchmark names (utils.ENV_NAMES in its code): its configs,
+// prompt modules, few-shot files and llm_parser are keyed by them. They are
+// ExpeL's identifiers, which happen to be spelled as our environment kinds
+// are; our side of the map below goes through the environments' constants.
+const (
+	expelHotpotQA = "hotpotqa"
+	expelFEVER    = "fever"
+	expelALFWorld = "alfworld"
+	expelWebShop  = "webshop"
+)
+
 // expelBenchmarks maps a stream environment to ExpeL's benchmark name and
 // prompt module.
 var expelBenchmarks = map[string]struct{ name, module string }{
-	wikienv.NameHotpotQA: {"hotpotqa", "prompts/hotpotQA.py"},
-	wikienv.NameFEVER:    {"fever", "prompts/fever.py"},
-	alfworld.Name:        {"alfworld", "prompts/alfworld.py"},
-	webshop.Name:         {"webshop", "prompts/webshop.py"},
+	wikienv.NameHotpotQA: {expelHotpotQA, "prompts/hotpotQA.py"},
+	wikienv.NameFEVER:    {expelFEVER, "prompts/fever.py"},
+	alfworld.Name:        {expelALFWorld, "prompts/alfworld.py"},
+	webshop.Name:         {expelWebShop, "prompts/webshop.py"},
 }
 
 // expelPrompter is ExpeL's ReactAgent (agent/react.py): every message of
@@ -79,7 +90,7 @@ func expelPrompter(env string) func(Trees, envs.Suite, Options) (agent.Prompter,
 			return nil, err
 		}
 		webshopTask := func(goal string) string { return goal }
-		if b.name == "webshop" {
+		if b.name == expelWebShop {
 			if webshopTask, err = expelWebshopTasks(t); err != nil {
 				return nil, err
 			}
@@ -137,11 +148,11 @@ func expelPrompter(env string) func(Trees, envs.Suite, Options) (agent.Prompter,
 				}
 				taskText := prefix + in.Task.Instruction
 				switch b.name {
-				case "alfworld":
+				case expelALFWorld:
 					// ExpeL's ALFWorld task is the game's opening text
 					// (goal before its "___" suffix): the first observation.
 					taskText = prefix + in.Turns[0].Text
-				case "webshop":
+				case expelWebShop:
 					taskText = prefix + webshopTask(in.Task.Instruction)
 				}
 				task, err := format(taskTmpl, map[string]string{"task": taskText})
@@ -160,10 +171,10 @@ func expelPrompter(env string) func(Trees, envs.Suite, Options) (agent.Prompter,
 						turn.Text = giveUp
 					}
 					switch b.name {
-					case "alfworld":
+					case expelALFWorld:
 						parts = append(parts, turn.Text) // OBSERVATION_FORMATTER: as is
 						continue
-					case "webshop":
+					case expelWebShop:
 						parts = append(parts, "Observation: "+turn.Text+"\n")
 						continue
 					}
@@ -192,7 +203,7 @@ func expelFewshots(t *Tree, bench, module string) (func(envs.Task) []string, err
 	if !ok {
 		return nil, fmt.Errorf("%s: no FEWSHOTS", module)
 	}
-	if bench != "alfworld" {
+	if bench != expelALFWorld {
 		if fv.Kind != pysrc.List {
 			return nil, fmt.Errorf("%s:%d: FEWSHOTS is a %s, want a list", module, fv.Line, fv.Kind)
 		}

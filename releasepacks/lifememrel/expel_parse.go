@@ -46,7 +46,7 @@ func expelClean(reply string) string {
 func ExpeLParse(bench, out string, step int) (content string, isAction bool, action string) {
 	k := strconv.Itoa(step)
 	switch bench {
-	case "alfworld":
+	case expelALFWorld:
 		if alfThinkAt.MatchString(out) {
 			return "> think: " + alfThinkAll.ReplaceAllString(out, ""), false, ""
 		}
@@ -55,7 +55,7 @@ func ExpeLParse(bench, out string, step int) (content string, isAction bool, act
 			return "> " + a, true, a
 		}
 		return "> think: " + out, false, ""
-	case "webshop":
+	case expelWebShop:
 		f := shopLabelAll.ReplaceAllString(out, "")
 		switch {
 		case !strings.Contains(f, "["):
