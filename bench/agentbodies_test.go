@@ -88,7 +88,7 @@ func TestAgentRequestBodiesMatchSources(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sampling, _ := lifelongagents.Sampling(cfg, lifelong.Config{Seed: 42}.WithDefaults(), []string{s.Name()})
+		sampling, _ := lifelongagents.Sampling(cfg, lifelong.Config{Seed: 42}.WithDefaults(), lifelong.DefaultMethods(), []string{s.Name()})
 		a := agent.NewAgent(agent.AgentConfig{Model: model, Suite: s, Prompter: ps[s.Name()],
 			Sampling: sampling.For(agent.SampleAct, s.Name()), Method: "react"})
 		cust := sampling.For(agent.SampleCustomer, s.Name())
@@ -191,7 +191,7 @@ func TestExpeLStepBodies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sampling, _ := lifelongagents.Sampling(&config.Config{Prompts: config.PromptsRelease}, lifelong.Config{Seed: 42}.WithDefaults(), []string{s.Name()})
+	sampling, _ := lifelongagents.Sampling(&config.Config{Prompts: config.PromptsRelease}, lifelong.Config{Seed: 42}.WithDefaults(), lifelong.DefaultMethods(), []string{s.Name()})
 	a := agent.NewAgent(agent.AgentConfig{Model: model, Suite: s, Prompter: ps[s.Name()], Sampling: sampling.For(agent.SampleAct, s.Name()), Method: "react"})
 	transcript, err := envs.Run(context.Background(), s, s.Tasks()[0], a, envs.Options{Seed: 1}, 1)
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/memharness/memharness/bench"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/methods/agent"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/methods/registry"
 	"github.com/memharness/memharness/runrecord"
@@ -231,4 +232,58 @@ lifelong:
 			t.Errorf("exit %d:\n%s\nwant an error containing %s", code, out.String(), want)
 		}
 	})
+}
+
+// TestSharedPurposeDefaultsFromTheKindsEntry: the defaults of a shared
+// purpose (lifelong.sampling's reflect, ExpeL's insight extraction) come
+// from the entry of the kind that makes it: a registry whose expel entry
+// declares other defaults sends those, seeded with the run seed, and the
+// call record shows them on ExpeL's rule calls (expel.rules).
+func TestSharedPurposeDefaultsFromTheKindsEntry(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	methods := lifelong.EmptyMethods()
+	for _, e := range agent.Entries() {
+		if e.Kind == "expel" {
+			e.Shared = []llm.Purpose{{Name: agent.SampleReflect, Own: llm.Params{Temperature: f(0.7), MaxTokens: 99}}}
+		}
+		methods.Register(e)
+	}
+	kinds := &bench.Kinds{Agents: methods}
+	const config = `name: sharedsampling
+task: lifemem
+seed: 42
+backbone: {kind: sim}
+lifelong:
+  envs: [toolqa]
+  methods:
+    - {name: expel, kind: expel}
+`
+	dir, _ := runBench(t, kinds, "sharedsampling", config)
+	var out bytes.Buffer
+	if code := bench.Main(context.Background(), []string{"calls", dir, "--json", "--purpose", "expel.rules"},
+		bench.IO{Out: &out, Err: &out, Kinds: kinds}); code != 0 {
+		t.Fatalf("bench calls exit %d:\n%s", code, out.String())
+	}
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var c struct {
+			Purpose string `json:"purpose"`
+			Request *struct {
+				Params json.RawMessage `json:"params"`
+			} `json:"request"`
+		}
+		if err := json.Unmarshal([]byte(line), &c); err != nil {
+			t.Fatalf("bench calls --json: %v: %s", err, line)
+		}
+		if c.Purpose != "expel.rules" || c.Request == nil {
+			continue
+		}
+		n++
+		if got, want := string(c.Request.Params), `{"temperature":0.7,"max_tokens":99,"seed":42}`; got != want {
+			t.Errorf("expel.rules (reflect) request params %s, want %s", got, want)
+		}
+	}
+	if n == 0 {
+		t.Fatalf("no expel.rules call recorded:\n%.2000s", out.String())
+	}
 }

@@ -16,24 +16,14 @@ const (
 	SamplingPaper = "paper"
 )
 
-// OwnSampling is the harness's own sampling per purpose (prompts: own):
-// acting at 0.3 (the LifeMem paper's temperature for every backbone) with
-// a 512-token reply that stops before a made-up next user turn, the
-// customer and the extraction calls greedy, every call seeded with the
-// run seed. LifeMem's construction sends nothing (its release sets no
-// sampling on those calls).
-func OwnSampling(seed int64) map[string]llm.Params {
-	s := int(seed)
-	f := func(v float64) *float64 { return &v }
-	i := func() *int { v := s; return &v }
-	return map[string]llm.Params{
-		agent.SampleAct:          {Temperature: f(0.3), MaxTokens: 512, Seed: i(), Stop: []string{"\nUser:"}},
-		agent.SampleCustomer:     {Temperature: f(0), Seed: i()},
-		agent.SampleReflect:      {Temperature: f(0), MaxTokens: 1024, Seed: i()},
-		agent.SampleAbstract:     {Temperature: f(0.3), MaxTokens: 2048, Seed: i()},
-		agent.SampleConstruction: {},
-		agent.SampleSkills:       {Temperature: f(0), MaxTokens: 1024, Seed: i()},
+// SharedPurposes are the shared purposes the registered kinds declare
+// (agent.Entry.Shared), in registration order.
+func (r *Methods) SharedPurposes() []llm.Purpose {
+	var out []llm.Purpose
+	for _, e := range r.Entries() {
+		out = append(out, e.Shared...)
 	}
+	return out
 }
 
 // Overlay returns base with every key over sets replaced (a nil Stop

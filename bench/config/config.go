@@ -230,7 +230,8 @@ type Eval struct {
 
 // Report controls the statistics of the reports.
 type Report struct {
-	// Bootstrap resamples for confidence intervals (default 1000; 0 = none).
+	// Bootstrap resamples for confidence intervals (default 1000; 0 takes
+	// the default).
 	Bootstrap int `yaml:"bootstrap" json:"bootstrap"`
 	// Level of the confidence intervals (default 0.95).
 	Level float64 `yaml:"level" json:"level"`

@@ -65,7 +65,10 @@ func writeAgentSampling(b *strings.Builder) {
 	b.WriteString("defaults below (`stop: []` sends no stop list). Under `prompts: release` a Prompter's own stop list is\n")
 	b.WriteString("sent unless the settings name one. `lifelong.sampling_source: paper` (set by `--profile paper`) sends the\n")
 	b.WriteString("LifeMem paper's acting temperature, 0.3, in place of each source's code default. The manifest's\n")
-	b.WriteString("`provenance` names, per environment and stage, the origin of the prompt, the sampling and the parser.\n\n")
+	b.WriteString("`provenance` names, per environment and stage, the origin of the prompt, the sampling and the parser.\n")
+	b.WriteString("The defaults of acting and the customer are the protocol's (`agent.ProtocolPurposes`); those of the other\n")
+	b.WriteString("purposes are declared by the kind that makes them (`agent.Entry.Shared`), own and release alike, and the\n")
+	b.WriteString("per-environment acting settings of each source are the LifeMem release pack's.\n\n")
 	b.WriteString("| purpose | what | `prompts: own` |\n| :--- | :--- | :--- |\n")
 	what := map[string]string{
 		agent.SampleAct:          "every acting step",
@@ -75,7 +78,8 @@ func writeAgentSampling(b *strings.Builder) {
 		agent.SampleConstruction: "LifeMem's memory construction",
 		agent.SampleSkills:       "AutoSkill's skill extraction",
 	}
-	own := lifelong.OwnSampling(seed)
+	shared := lifelong.DefaultMethods().SharedPurposes()
+	own := agent.OwnSampling(seed, shared)
 	for _, p := range agent.SamplePurposes() {
 		fmt.Fprintf(b, "| `%s` | %s | %s |\n", p, what[p], agentParamsText(own[p], seed))
 	}
@@ -83,7 +87,7 @@ func writeAgentSampling(b *strings.Builder) {
 	b.WriteString("the `prompts: own` settings:\n\n| environment | purpose | settings | from |\n| :--- | :--- | :--- | :--- |\n")
 	envNames := append(lifelong.PaperOrder(), lifelong.PaperOOD()...)
 	sort.Strings(envNames)
-	s, origin := lifememrel.Sampling(envNames, false, own)
+	s, origin := lifememrel.Sampling(envNames, false, own, shared)
 	for _, p := range agent.SamplePurposes() {
 		// Purposes one source makes in every environment.
 		if _, perEnv := s.ByEnv[envNames[0]][p]; perEnv || strings.HasPrefix(origin[envNames[0]][p], "own") {

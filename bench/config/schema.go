@@ -174,6 +174,8 @@ func want(t reflect.Type) string {
 		return "a list"
 	case reflect.Struct, reflect.Map:
 		return "a mapping"
+	case reflect.Interface:
+		return "any value"
 	}
 	return t.String()
 }

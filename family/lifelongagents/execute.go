@@ -90,7 +90,7 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 		fmt.Fprintln(env.Err, "warning: "+w)
 	}
 	suiteNames := slices.Sorted(maps.Keys(suites))
-	sampling, samplingFrom := Sampling(cfg, lc, suiteNames)
+	sampling, samplingFrom := Sampling(cfg, lc, env.Kinds.AgentKinds(), suiteNames)
 	ood := slices.DeleteFunc(slices.Clone(lc.OOD), func(x string) bool { return suites[x] == nil })
 	stream, err := lifelong.NewStream(lc.Stream, train, streamEnvs, lc.Batch, lc.Seed)
 	if err != nil {

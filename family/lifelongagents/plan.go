@@ -60,7 +60,7 @@ func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, o
 	if err != nil {
 		return planner.Plan{}, err
 	}
-	sampling, _ := Sampling(cfg, lc, slices.Sorted(maps.Keys(suites)))
+	sampling, _ := Sampling(cfg, lc, env.Kinds.AgentKinds(), slices.Sorted(maps.Keys(suites)))
 	ood := slices.DeleteFunc(slices.Clone(lc.OOD), func(x string) bool { return suites[x] == nil })
 	stream, err := lifelong.NewStream(lc.Stream, train, streamEnvs, lc.Batch, lc.Seed)
 	if err != nil {

@@ -16,15 +16,17 @@ import (
 // Sampling resolves the sampling of every agent request: the
 // sources' code defaults under prompts: release (the LifeMem paper's
 // acting temperature with lifelong.sampling_source: paper), the
-// harness's own under prompts: own, then lifelong.sampling and
+// harness's own under prompts: own (the protocol's and the kinds' of reg,
+// as their entries declare them), then lifelong.sampling and
 // sampling_env over them. It returns the origin of each (environment,
 // purpose) too.
-func Sampling(cfg *config.Config, lc lifelong.Config, envNames []string) (*agent.Sampling, map[string]map[string]string) {
-	own := lifelong.OwnSampling(lc.Seed)
+func Sampling(cfg *config.Config, lc lifelong.Config, reg *lifelong.Methods, envNames []string) (*agent.Sampling, map[string]map[string]string) {
+	shared := reg.SharedPurposes()
+	own := agent.OwnSampling(lc.Seed, shared)
 	var s *agent.Sampling
 	var origin map[string]map[string]string
 	if cfg.PromptsLabel() == config.PromptsRelease {
-		s, origin = lifememrel.Sampling(envNames, lc.SamplingSource == lifelong.SamplingPaper, own)
+		s, origin = lifememrel.Sampling(envNames, lc.SamplingSource == lifelong.SamplingPaper, own, shared)
 	} else {
 		s = &agent.Sampling{ByPurpose: own}
 		origin = map[string]map[string]string{}

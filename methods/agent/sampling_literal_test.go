@@ -229,7 +229,7 @@ func isPurposeType(e ast.Expr) bool {
 		return t.Name == "Purpose"
 	case *ast.SelectorExpr:
 		x, ok := t.X.(*ast.Ident)
-		return ok && x.Name == "predict" && t.Sel.Name == "Purpose"
+		return ok && (x.Name == "predict" || x.Name == "llm") && t.Sel.Name == "Purpose"
 	}
 	return false
 }

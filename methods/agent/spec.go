@@ -78,6 +78,14 @@ type Entry struct {
 	// Spec.Sampling from them and lifelong.methods[].sampling replaces
 	// them.
 	Purposes []llm.Purpose
+	// Shared declares the defaults of the shared purposes (the keys of
+	// lifelong.sampling beyond acting and the customer: reflect, abstract,
+	// construction, skills) that the kind's own requests make: Own under
+	// prompts own, Release with the Source it is read from under prompts
+	// release (no Source: the source makes no such call, and own's
+	// settings are sent). The first kind registered that declares a
+	// purpose gives its defaults; lifelong.sampling replaces them.
+	Shared []llm.Purpose
 	// Check, when set, reports problems of the kind's knobs beyond their
 	// being read ("tau: …"), each naming its key.
 	Check func(Spec) []string
@@ -139,11 +147,14 @@ func Entries() []Entry {
 	entries := []Entry{
 		{Kind: "react", Paper: lifeMemRow("ReAct"), New: newBaseline, About: "acts from the task alone: no memory", NoEmbedder: true},
 		{Kind: "synapse", Paper: lifeMemRow("Synapse"), New: newBaseline, Keys: []string{"top_k"},
-			About: "retrieves the most similar past trajectories as exemplars"},
+			About:  "retrieves the most similar past trajectories as exemplars",
+			Shared: []llm.Purpose{abstractPurpose()}},
 		{Kind: "expel", Paper: lifeMemRow("ExpeL"), New: newBaseline, Keys: []string{"top_k"},
-			About: "exemplar trajectories plus insights an editor distils from successes and failures"},
+			About:  "exemplar trajectories plus insights an editor distils from successes and failures",
+			Shared: []llm.Purpose{reflectPurpose()}},
 		{Kind: "autoskill", Paper: lifeMemRow("AutoSkill"), New: newBaseline, Keys: []string{"top_k"},
-			About: "retrieves skills written from past trajectories"},
+			About:  "retrieves skills written from past trajectories",
+			Shared: []llm.Purpose{skillsPurpose()}},
 	}
 	for i := range entries {
 		entries[i].SimReaders = SimReaders

@@ -100,7 +100,7 @@ func TestActBodiesGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sampling, _ := Sampling([]string{env}, false, nil)
+			sampling, _ := Sampling([]string{env}, false, nil, nil)
 			a := agent.NewAgent(agent.AgentConfig{Model: model, Suite: s, Prompter: ps[env], Sampling: sampling.For(agent.SampleAct, env), Method: "react"})
 			ra, ok := a.(envs.ReplyAgent)
 			if !ok {
@@ -168,7 +168,7 @@ func TestAbstractBodiesGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sampling, _ := Sampling([]string{"miniwob"}, false, nil)
+	sampling, _ := Sampling([]string{"miniwob"}, false, nil, baselinesShared())
 	seen := map[string]map[string]any{}
 	for _, c := range []struct {
 		id   string
@@ -205,4 +205,14 @@ func TestAbstractBodiesGolden(t *testing.T) {
 	for k := range seen {
 		t.Errorf("an abstraction request sent %s, which no Agent.filter call does", k)
 	}
+}
+
+// baselinesShared are the shared purposes the baselines' entries declare
+// (Synapse's abstraction among them), as a run's registry gives them.
+func baselinesShared() []llm.Purpose {
+	var out []llm.Purpose
+	for _, e := range agent.Entries() {
+		out = append(out, e.Shared...)
+	}
+	return out
 }

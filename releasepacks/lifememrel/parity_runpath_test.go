@@ -63,7 +63,7 @@ func releaseAgent(t *testing.T, trees Trees, s envs.Suite, model llm.Model) envs
 		t.Fatal(err)
 	}
 	env := s.Name()
-	sampling, _ := Sampling([]string{env}, false, nil)
+	sampling, _ := Sampling([]string{env}, false, nil, nil)
 	a := agent.NewAgent(agent.AgentConfig{Model: model, Suite: s, Prompter: ps[env], Sampling: sampling.For(agent.SampleAct, env), Method: "react"})
 	ra, ok := a.(envs.ReplyAgent)
 	if !ok {

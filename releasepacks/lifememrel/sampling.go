@@ -37,21 +37,16 @@ var (
 	// whose body also carries its n=1 default; stream false and
 	// max_tokens null are the server's defaults); the stop list is the
 	// Prompter's (agent/react.py prompt_agent).
-	expelAct     = setting{llm.Params{Temperature: temp(0), Extra: map[string]any{"n": 1}}, "source: ExpeL models/llm.py ChatOpenAI(temperature=0.0), agent/react.py stop"}
-	expelReflect = setting{llm.Params{Temperature: temp(0), Extra: map[string]any{"n": 1}}, "source: ExpeL models/llm.py ChatOpenAI(temperature=0.0)"}
+	expelAct = setting{llm.Params{Temperature: temp(0), Extra: map[string]any{"n": 1}}, "source: ExpeL models/llm.py ChatOpenAI(temperature=0.0), agent/react.py stop"}
 	// LifelongAgentBench language_model_agent.yaml: inference_config_dict {}.
 	dbAct = setting{llm.Params{}, "source: LifelongAgentBench configs/components/agents/language_model_agent.yaml inference_config_dict {}"}
 	// Synapse run_miniwob.py / run_mind2web.py: --temperature 0.0; the
 	// stop lists are the Prompters' and abstractor's.
-	synapseAct      = setting{llm.Params{Temperature: temp(0)}, "source: Synapse run_miniwob.py/run_mind2web.py --temperature default, utils/llm.py generate_response"}
-	synapseAbstract = setting{llm.Params{Temperature: temp(0)}, "source: Synapse run_miniwob.py --temperature default, agents/miniwob.py filter stop lists"}
+	synapseAct = setting{llm.Params{Temperature: temp(0)}, "source: Synapse run_miniwob.py/run_mind2web.py --temperature default, utils/llm.py generate_response"}
 	// The LifeMem release's own clients (get_response in each folder).
 	toolqaAct = setting{llm.Params{Temperature: temp(0.3), MaxTokens: 512, Stop: []string{"Observation"}}, "source: LifeMem ToolQA/benchmark/ReAct/code/utils.py openai_chat"}
 	sciAct    = setting{llm.Params{Temperature: temp(0.3)}, "source: LifeMem ScienceWorld/examples/llm.py openai_chat"}
 	apiAct    = setting{llm.Params{Temperature: temp(0)}, "source: LifeMem api-bank/utils.py openai_chat"}
-	// LifeMem memory/utils.py sends no sampling (reasoning_effort low for
-	// gpt-5 models comes from backbone.assign_reasoning_effort).
-	lifememBuild = setting{llm.Params{}, "source: LifeMem memory/utils.py openai_chat"}
 )
 
 // actSettings are the acting settings per environment.
@@ -72,17 +67,26 @@ var paperActTemperature = 0.3
 
 // Sampling is the sources' sampling for the named environments (prompts:
 // release), the paper's acting temperature where paper is set, with the
-// origin of every (environment, purpose) for the manifest. An environment
-// without a source keeps own's settings (and origin "own").
-func Sampling(envNames []string, paper bool, own map[string]llm.Params) (*agent.Sampling, map[string]map[string]string) {
+// origin of every (environment, purpose) for the manifest. The acting
+// and customer settings are the environments' sources', read here; the
+// other shared purposes' are the kinds' declarations (shared: the
+// registered kinds' agent.Entry.Shared, the first of each purpose). An
+// environment or purpose without a source keeps own's settings (and
+// origin "own").
+func Sampling(envNames []string, paper bool, own map[string]llm.Params, shared []llm.Purpose) (*agent.Sampling, map[string]map[string]string) {
 	s := &agent.Sampling{ByPurpose: map[string]llm.Params{}, ByEnv: map[string]map[string]llm.Params{}}
 	for k, v := range own {
 		s.ByPurpose[k] = agent.CloneParams(v)
 	}
-	// Purposes that one source's code makes in every environment: ExpeL's
-	// insight extraction, Synapse's abstraction, LifeMem's construction.
-	global := map[string]setting{
-		agent.SampleReflect: expelReflect, agent.SampleAbstract: synapseAbstract, agent.SampleConstruction: lifememBuild,
+	// Purposes that one source's code makes in every environment (ExpeL's
+	// insight extraction, Synapse's abstraction, LifeMem's construction),
+	// as their kinds declare them.
+	global := map[string]setting{}
+	for _, p := range shared {
+		if _, seen := global[p.Name]; seen || p.Source == "" {
+			continue
+		}
+		global[p.Name] = setting{p.Release, p.Source}
 	}
 	for p, st := range global {
 		s.ByPurpose[p] = agent.CloneParams(st.params)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/kinds"
+	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/methods/agent"
 	"github.com/memharness/memharness/runrecord"
@@ -25,6 +26,10 @@ func Entry() agent.Entry {
 		New:    fromSpec,
 		Memory: agent.Inspector{Summary: summary, Describe: describe},
 		Paper:  []kinds.PaperRow{{Table: "LifeMem Table 2", Label: "LifeMem"}},
+		// LifeMem's construction (assignment, summaries, splits, skills)
+		// sends no sampling, in its release as in ours (reasoning_effort
+		// low for gpt-5 models comes from backbone.assign_reasoning_effort).
+		Shared: []llm.Purpose{{Name: agent.SampleConstruction, Source: "source: LifeMem memory/utils.py openai_chat"}},
 		// LifeMem acts through the shared agent and adds its own steps.
 		SimReaders: func(acting ...envs.SimActing) ([]sim.Reader, error) {
 			rs, err := agent.SimReaders(acting...)
