@@ -39,7 +39,7 @@ func benchmarks() map[string]memqa.Benchmark {
 func (f *Family) Tasks() map[string]config.TaskShape {
 	out := map[string]config.TaskShape{}
 	for name := range benchmarks() {
-		out[name] = config.TaskShape{}
+		out[name] = config.TaskShape{Judged: true}
 	}
 	return out
 }
