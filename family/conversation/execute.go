@@ -47,7 +47,7 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 		}
 		methods[i], names[i] = m, methodName(spec.Name, spec.Kind)
 	}
-	judges, err := openJudges(ctx, env, cfg, back, run.CacheRoot())
+	judges, err := openJudges(ctx, env, cfg, back, run.CacheRoot(), f.packs)
 	if err != nil {
 		return res, err
 	}

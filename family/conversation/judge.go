@@ -93,7 +93,7 @@ func releaseDir(cfg *config.Config, getenv func(string) string, n string) string
 
 // openJudges opens the run's judge and the compared ones (config.Judges),
 // each wording read once, each model beside back's stack.
-func openJudges(ctx context.Context, env family.Env, cfg *config.Config, back *backbone.Backbone, cacheRoot string) ([]judge, error) {
+func openJudges(ctx context.Context, env family.Env, cfg *config.Config, back *backbone.Backbone, cacheRoot string, packs memqarel.Packs) ([]judge, error) {
 	if !judging(cfg) {
 		return nil, nil
 	}
@@ -106,7 +106,9 @@ func openJudges(ctx context.Context, env family.Env, cfg *config.Config, back *b
 	for _, spec := range cfg.Judges() {
 		t := texts[spec.Prompt]
 		if t == nil {
-			t, err = memqarel.Wording(spec.Prompt, releaseDir(cfg, env.Getenv, memqarel.NameMem0Eval), releaseDir(cfg, env.Getenv, memqarel.NameLongMemEvalEval))
+			packs.Mem0Dir = releaseDir(cfg, env.Getenv, memqarel.NameMem0Eval)
+			packs.LongMemEvalDir = releaseDir(cfg, env.Getenv, memqarel.NameLongMemEvalEval)
+			t, err = memqarel.Wording(spec.Prompt, packs)
 			if err != nil {
 				return nil, err
 			}

@@ -119,11 +119,31 @@ func Own() *Judges {
 // Open reads the judges' texts from fetched copies (or checkouts) of the
 // two sources, every file checked against its pin.
 func Open(mem0Dir, longMemEvalDir string) (*Judges, error) {
-	m, err := lifememrel.Open(mem0Dir, Mem0Source())
+	return OpenPacks(Packs{Mem0Dir: mem0Dir, LongMemEvalDir: longMemEvalDir})
+}
+
+// Packs locates the judges' two sources: the folders they were fetched
+// into (or checkouts) and the pins their files are checked against.
+type Packs struct {
+	Mem0Dir, LongMemEvalDir string
+	// Mem0 and LongMemEval are the sources' pins (zero: Mem0Source() and
+	// LongMemEvalSource()); tests put stand-in packs' pins here.
+	Mem0, LongMemEval lifememrel.Source
+}
+
+// OpenPacks is Open with the packs' own pins.
+func OpenPacks(p Packs) (*Judges, error) {
+	if p.Mem0.Name == "" {
+		p.Mem0 = Mem0Source()
+	}
+	if p.LongMemEval.Name == "" {
+		p.LongMemEval = LongMemEvalSource()
+	}
+	m, err := lifememrel.Open(p.Mem0Dir, p.Mem0)
 	if err != nil {
 		return nil, err
 	}
-	l, err := lifememrel.Open(longMemEvalDir, LongMemEvalSource())
+	l, err := lifememrel.Open(p.LongMemEvalDir, p.LongMemEval)
 	if err != nil {
 		return nil, err
 	}

@@ -55,9 +55,8 @@ const (
 )
 
 // Wording returns the judges of one wording. Release reads the sources'
-// texts from the two fetched packs (mem0Dir: mem0-eval, lmeDir:
-// longmemeval-eval), every file checked against its pin.
-func Wording(name, mem0Dir, lmeDir string) (*Judges, error) {
+// texts from the two fetched packs, every file checked against its pin.
+func Wording(name string, packs Packs) (*Judges, error) {
 	switch name {
 	case WordingOwn, "":
 		return Own(), nil
@@ -66,7 +65,7 @@ func Wording(name, mem0Dir, lmeDir string) (*Judges, error) {
 	case WordingLenient:
 		return Lenient(), nil
 	case WordingRelease:
-		j, err := Open(mem0Dir, lmeDir)
+		j, err := OpenPacks(packs)
 		if err != nil {
 			return nil, fmt.Errorf("judge prompt release: %w (fetch them with `bench data fetch %s` and `bench data fetch %s`, or name checkouts in prompt.release_dirs)",
 				err, NameMem0Eval, NameLongMemEvalEval)
