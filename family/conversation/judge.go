@@ -24,6 +24,8 @@ type judge struct {
 	label string
 	texts *memqarel.Judges
 	model llm.Model
+	// modelName is the model the judge calls (the plan's).
+	modelName string
 }
 
 // scoreKey is the judge's key in a sample's scores.
@@ -118,7 +120,7 @@ func openJudges(ctx context.Context, env family.Env, cfg *config.Config, back *b
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, judge{name: spec.Name, label: spec.Label(), texts: t, model: m.Model})
+		out = append(out, judge{name: spec.Name, label: spec.Label(), texts: t, model: m.Model, modelName: m.Name})
 	}
 	return out, nil
 }
@@ -130,10 +132,8 @@ func judged(b memqa.Benchmark, q memqa.Question) bool {
 	return b != memqa.LoCoMo || q.Category != 5
 }
 
-// grade asks judge j about answer pred to q and reads its verdict as the
-// judge's source reads it. A LoCoMo reply the source could not read is an
-// error (mem0's script stops there).
-func (j judge) grade(ctx context.Context, b memqa.Benchmark, q memqa.Question, unit, pred string) (bool, error) {
+// request is judge j's request about answer pred to q, under j's purpose.
+func (j judge) request(b memqa.Benchmark, q memqa.Question, pred string) (llm.Request, error) {
 	var req llm.Request
 	var err error
 	if b == memqa.LoCoMo {
@@ -142,9 +142,51 @@ func (j judge) grade(ctx context.Context, b memqa.Benchmark, q memqa.Question, u
 		req, err = j.texts.LongMemEvalRequest(q.Type, q.ID, q.Question, gold(q), pred)
 	}
 	if err != nil {
-		return false, fmt.Errorf("question %s: %w", q.ID, err)
+		return req, fmt.Errorf("question %s: %w", q.ID, err)
 	}
 	req.Purpose = j.purpose(req.Purpose)
+	return req, nil
+}
+
+// planJudges are cfg's judges as the plan counts them (no model opened):
+// their wordings, and the model each calls. A release wording whose packs
+// are not fetched is planned with our own (the run itself stops there),
+// which the notes say.
+func (f *Family) planJudges(cfg *config.Config, getenv func(string) string, backboneModel string) ([]judge, []string) {
+	if !judging(cfg) {
+		return nil, nil
+	}
+	var out []judge
+	var notes []string
+	packs := f.packs
+	packs.Mem0Dir = releaseDir(cfg, getenv, memqarel.NameMem0Eval)
+	packs.LongMemEvalDir = releaseDir(cfg, getenv, memqarel.NameLongMemEvalEval)
+	for _, spec := range cfg.Judges() {
+		t, err := memqarel.Wording(spec.Prompt, packs)
+		if err != nil {
+			t = memqarel.Own()
+			notes = append(notes, "judge "+spec.Label()+": planned with the own wording ("+err.Error()+")")
+		}
+		name := backboneModel
+		switch spec.Kind {
+		case "sim":
+			name = "sim"
+		case "openai":
+			name = spec.Model
+		}
+		out = append(out, judge{name: spec.Name, label: spec.Label(), texts: t, modelName: name})
+	}
+	return out, notes
+}
+
+// grade asks judge j about answer pred to q and reads its verdict as the
+// judge's source reads it. A LoCoMo reply the source could not read is an
+// error (mem0's script stops there).
+func (j judge) grade(ctx context.Context, b memqa.Benchmark, q memqa.Question, unit, pred string) (bool, error) {
+	req, err := j.request(b, q, pred)
+	if err != nil {
+		return false, err
+	}
 	req.SampleID, req.Unit = q.ID, unit
 	resp, err := j.model.Generate(ctx, req)
 	if err != nil {

@@ -176,6 +176,11 @@ func writeReport(runDir string, cfg *config.Config, b memqa.Benchmark, methods [
 		md.WriteString("| " + strings.Join(line, " | ") + " |\n")
 	}
 	md.WriteString("\nEvidence recall is reported for methods that retrieve turns (RAG: recall@k of the evidence dia_ids on LoCoMo, of the has_answer turns on LongMemEval); – where a method retrieves nothing.\n")
+	sens, sensArts, err := writeSensitivity(dir, cfg, b, methods, samples)
+	if err != nil {
+		return nil, err
+	}
+	md.WriteString(sens)
 	csvPath := filepath.Join(dir, MetricsFile)
 	if err := render.WriteCSV(csvPath, header, rows); err != nil {
 		return nil, err
@@ -184,7 +189,7 @@ func writeReport(runDir string, cfg *config.Config, b memqa.Benchmark, methods [
 	if err := os.WriteFile(mdPath, []byte(md.String()), 0o644); err != nil {
 		return nil, err
 	}
-	return []string{csvPath, mdPath}, nil
+	return append([]string{csvPath, mdPath}, sensArts...), nil
 }
 
 // csvRows are r's metric rows; agg, when set, gives the overall F1 as
