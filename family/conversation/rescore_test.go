@@ -138,7 +138,7 @@ func TestRescoreGradesStoredAnswers(t *testing.T) {
 		t.Errorf("rescore manifest: %v judges %v", err, man.Judges)
 	}
 	sens, err := os.ReadFile(filepath.Join(newDir, "report", "judge_sensitivity.csv"))
-	if err != nil || !strings.Contains(string(sens), "judge original") {
+	if err != nil || !strings.Contains(string(sens), "the run's own judge (before the rescore)") {
 		t.Errorf("the rescore's sensitivity table does not set the run's judge against the new one: %v\n%s", err, sens)
 	}
 	// Removed and run again: every verdict comes from the judge's cache.

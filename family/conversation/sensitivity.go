@@ -62,8 +62,12 @@ func raters(b memqa.Benchmark, samples []runrecord.Sample) []rater {
 		}
 	}) {
 		key := k
+		name := "judge " + strings.TrimPrefix(key, ScoreJudgePrefix)
+		if key == ScoreOriginalJudge {
+			name = "the run's own judge (before the rescore)"
+		}
 		out = append(out, rater{
-			name:  "judge " + strings.TrimPrefix(key, ScoreJudgePrefix),
+			name:  name,
 			label: func(s runrecord.Sample) (bool, bool) { v, ok := s.Scores[key]; return v == 1, ok },
 		})
 	}
