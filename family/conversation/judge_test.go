@@ -298,3 +298,53 @@ func TestReleaseJudgesThroughTheRunPath(t *testing.T) {
 		t.Errorf("manifest judges %v", man.Judges)
 	}
 }
+
+// TestUnreadableJudgeReplyIsAnError: a mem0 judge reply its code cannot
+// read (no JSON) fails the answer's sample, as the source's script stops
+// there, and the run says so; nothing is counted as wrong.
+func TestUnreadableJudgeReplyIsAnError(t *testing.T) {
+	dataDir := t.TempDir()
+	mem0, lme := standinPacks(t, dataDir)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		reply := "the blue notebook"
+		if strings.Contains(string(b), "STANDIN-MEM0") {
+			reply = "CORRECT"
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"x","object":"chat.completion","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"`+reply+`"}}],"usage":{"prompt_tokens":3,"completion_tokens":5,"total_tokens":8}}`)
+	}))
+	t.Cleanup(srv.Close)
+	getenv := func(k string) string {
+		switch k {
+		case "OPENAI_BASE_URL":
+			return srv.URL
+		case "MEMHARNESS_DATA":
+			return dataDir
+		}
+		return ""
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "loc.yaml")
+	text := "name: loc\ntask: locomo\nprompts: release\nbackbone: {kind: openai, model: m, max_retries: 0}\nmethods: [{name: full, kind: long_context}]\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := bench.Main(context.Background(), []string{"run", "-c", path, "--out", filepath.Join(dir, "out")},
+		bench.IO{Out: &stdout, Err: &stderr, Getenv: getenv, Kinds: kindsWith(t, mem0, lme)})
+	if code == 0 || !strings.Contains(stderr.String(), "questions failed") {
+		t.Fatalf("exit %d; want a failed run naming the failed questions:\n%s", code, stderr.String())
+	}
+	for _, s := range readSamples(t, filepath.Join(dir, "out", "loc")) {
+		if s.Field == "5" {
+			if s.Error != "" {
+				t.Errorf("%s: category 5 (not judged) failed: %s", s.ID, s.Error)
+			}
+			continue
+		}
+		if !strings.Contains(s.Error, "judge reply unreadable") {
+			t.Errorf("%s: error %q, want the unreadable judge reply", s.ID, s.Error)
+		}
+	}
+}
