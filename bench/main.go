@@ -30,6 +30,7 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/bench/completion"
+	"github.com/memharness/memharness/bench/rescore"
 )
 
 // Version is the harness version recorded in every manifest.
@@ -62,6 +63,9 @@ func verbs() []verb {
 		{"merge", "combine the shards of a sharded run (bench run --shard I/N) and write its reports", cmdMerge},
 		{"suite", "run several configs, continue past failures, summarise what failed or was left out", cmdSuite},
 		{"report", "(re)write the reports of a run, or of every run of a sweep, from its logs", cmdReport},
+		{"rescore", "grade a finished conversational run's answers again under another judge, into a report beside it (judge calls only)", func(ctx context.Context, s IO, a []string) error {
+			return rescore.Command(ctx, rescore.CLI{Env: s.env(), Out: s.Out, Flags: newFlags(s.Err, "rescore", rescore.Synopsis, rescore.About), Parse: parse, Usage: errUsage}, a)
+		}},
 		{"export", "write a finished run as Inspect logs, Every Eval Ever records or lm-eval results (no model calls)", cmdExport},
 		{"data", "fetch, verify or describe a dataset", cmdData},
 		{"cache", "inspect or prune the LLM response cache", cmdCache},

@@ -73,7 +73,11 @@ type Manifest struct {
 	Backbone       string `json:"backbone"` // "sim" or "openai"
 	Model          string `json:"model"`
 	// BuildModel is the memory-construction model when it differs.
-	BuildModel    string            `json:"build_model,omitempty"`
+	BuildModel string `json:"build_model,omitempty"`
+	// Judges name the models that graded the answers (conversational
+	// memory): the run's judge first, then any compared judges, each with
+	// its model and wording.
+	Judges        []string          `json:"judges,omitempty"`
 	Endpoints     []string          `json:"endpoints,omitempty"` // base URLs, never keys
 	DataSource    string            `json:"data_source"`         // e.g. "synthetic MovieLens-1M (seed 7)"
 	DatasetSHA256 map[string]string `json:"dataset_sha256,omitempty"`

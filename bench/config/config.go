@@ -27,6 +27,9 @@ type Config struct {
 	// prompt.release_dir and 'bench data fetch pramem-release').
 	Prompts string `yaml:"prompts,omitempty" json:"prompts,omitempty"`
 	Eval    Eval   `yaml:"eval" json:"eval"`
+	// Judge is the model that grades a conversational-memory run's answers
+	// (nil: the backbone's, in the prompts setting's wording).
+	Judge *Judge `yaml:"judge,omitempty" json:"judge,omitempty"`
 	// Methods are the prediction methods compared in the run.
 	Methods []predict.Spec `yaml:"methods" json:"methods"`
 	Report  Report         `yaml:"report" json:"report"`

@@ -53,6 +53,7 @@ func (c *Config) Hash() (string, error) {
 	// invalid-rate threshold judges a run and does not shape it.
 	id.Backbone.BaseURLs, id.Backbone.BuildBaseURLs = nil, nil
 	id.Embedder.BaseURL = ""
+	id.Judge = judgeForHash(c.Judge)
 	id.Eval.MaxInvalidRate = 0
 	// The spending ceilings stop a run and do not shape it: a run stopped
 	// at one resumes with a higher one.

@@ -126,12 +126,15 @@ type TaskShape struct {
 	// Datasets are the dataset names the task reads beside the built-in
 	// ones (a registered family's own data).
 	Datasets []string
+	// Judged: the task grades its answers with a judge model, which the
+	// judge section configures.
+	Judged bool
 }
 
 // BuiltinTasks are the tasks of the built-in families (the order of
 // their names in messages is tasks').
 func BuiltinTasks() map[string]TaskShape {
-	return map[string]TaskShape{"movielens": {}, "omnibehavior": {}, "lifemem": {Lifelong: true}, "locomo": {}, "longmemeval": {}}
+	return map[string]TaskShape{"movielens": {}, "omnibehavior": {}, "lifemem": {Lifelong: true}, "locomo": {Judged: true}, "longmemeval": {Judged: true}}
 }
 
 // taskNames are the tasks validation accepts, the built-in ones in their
@@ -257,6 +260,7 @@ func (c *Config) ValidateKnown(k Known) error {
 			v.add("lifelong", "only task lifemem reads a lifelong block")
 		}
 	}
+	c.Judge.validate(v, c.Task, k.task(c.Task).Judged, c.Backbone.Kind)
 	c.Report.validate(v, c.Methods)
 	return errors.Join(v.errs...)
 }

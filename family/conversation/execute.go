@@ -12,7 +12,6 @@ import (
 	"github.com/memharness/memharness/datasets/memqa"
 	"github.com/memharness/memharness/family"
 	"github.com/memharness/memharness/llm"
-	"github.com/memharness/memharness/releasepacks/memqarel"
 	"github.com/memharness/memharness/runrecord"
 	"github.com/memharness/memharness/runstore"
 )
@@ -48,8 +47,11 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 		}
 		methods[i], names[i] = m, methodName(spec.Name, spec.Kind)
 	}
-	judges := memqarel.Own()
-	scorer, err := newScorer(d.ds.Benchmark, judges, back.Model)
+	judges, err := openJudges(ctx, env, cfg, back, run.CacheRoot(), f.packs)
+	if err != nil {
+		return res, err
+	}
+	scorer, err := newScorer(d.ds.Benchmark, judges)
 	if err != nil {
 		return res, err
 	}
@@ -66,6 +68,7 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 		Name: cfg.Name, Config: cfg, ConfigPath: run.ConfigPath, Variant: run.Variant,
 		HarnessVersion: family.HarnessVersion, GitCommit: backbone.GitCommit(), Backbone: back.Kind, Model: back.ModelName,
 		Endpoints: back.Endpoints, DataSource: d.source, DatasetSHA256: d.sums, Seed: cfg.Seed, Started: start.UTC(),
+		Judges: JudgeLabels(cfg),
 	}
 	if run.Shard != nil {
 		man.Shard = run.Shard.String()
@@ -158,7 +161,7 @@ answer:
 	if run.Report {
 		ro := f.ReportOptions(cfg, env.Kinds)
 		closing.Report = func() error {
-			arts, err := writeReport(run.Dir, cfg.Name, d.ds.Benchmark, names, st.Samples())
+			arts, err := writeReport(run.Dir, cfg, d.ds.Benchmark, names, st.Samples())
 			res.Artefacts = arts
 			return err
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/memharness/memharness/datasets/synth"
 	"github.com/memharness/memharness/family"
 	"github.com/memharness/memharness/llm/sim"
+	"github.com/memharness/memharness/releasepacks/lifememrel"
 	"github.com/memharness/memharness/releasepacks/memqarel"
 	"github.com/memharness/memharness/reports"
 	"github.com/memharness/memharness/runrecord"
@@ -25,10 +26,20 @@ import (
 )
 
 // Family is the conversational-memory family.
-type Family struct{}
+type Family struct {
+	// packs carries the judges' release pins (zero: the pinned sources).
+	packs memqarel.Packs
+}
 
 // New is the conversational-memory family.
 func New() *Family { return &Family{} }
+
+// WithJudgeSources is the family reading the judges' release texts under
+// stand-in pins (tests of the whole run path with a pack of their own);
+// the folders are still prompt.release_dirs or the data cache.
+func WithJudgeSources(mem0, longMemEval lifememrel.Source) *Family {
+	return &Family{packs: memqarel.Packs{Mem0: mem0, LongMemEval: longMemEval}}
+}
 
 // benchmarks maps the family's config tasks to their benchmarks.
 func benchmarks() map[string]memqa.Benchmark {
@@ -39,7 +50,7 @@ func benchmarks() map[string]memqa.Benchmark {
 func (f *Family) Tasks() map[string]config.TaskShape {
 	out := map[string]config.TaskShape{}
 	for name := range benchmarks() {
-		out[name] = config.TaskShape{}
+		out[name] = config.TaskShape{Judged: true}
 	}
 	return out
 }

@@ -44,7 +44,7 @@ func (f *Family) WriteReport(runDir string, cfg *config.Config) ([]string, error
 	for i, spec := range cfg.Methods {
 		names[i] = methodName(spec.Name, spec.Kind)
 	}
-	return writeReport(runDir, cfg.Name, b, names, samples)
+	return writeReport(runDir, cfg, b, names, samples)
 }
 
 // row is one method's tally over one class of questions.
@@ -61,7 +61,8 @@ type row struct {
 // method, each LoCoMo category (F1, BLEU-1, evidence recall) and the
 // overall F1, or each LongMemEval question type (judge accuracy, evidence
 // recall) and the overall accuracy.
-func writeReport(runDir, name string, b memqa.Benchmark, methods []string, samples []runrecord.Sample) ([]string, error) {
+func writeReport(runDir string, cfg *config.Config, b memqa.Benchmark, methods []string, samples []runrecord.Sample) ([]string, error) {
+	name := cfg.Name
 	dir := filepath.Join(runDir, "report")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -83,7 +84,10 @@ func writeReport(runDir, name string, b memqa.Benchmark, methods []string, sampl
 	if b == memqa.LoCoMo {
 		title += fmt.Sprintf(" — LoCoMo F1 per category (names: %s table), %s", nameTable, scoring.AdversarialLabel(includeAdversarial))
 	} else {
-		title += " — judge accuracy per question type (LongMemEval's judge, own wording)"
+		title += " — judge accuracy per question type"
+	}
+	if judging(cfg) {
+		title += "; graded by " + render.MdText(judgeTitle(cfg))
 	}
 	md.WriteString(title + "\n\n")
 	if b == memqa.LoCoMo {
@@ -172,6 +176,11 @@ func writeReport(runDir, name string, b memqa.Benchmark, methods []string, sampl
 		md.WriteString("| " + strings.Join(line, " | ") + " |\n")
 	}
 	md.WriteString("\nEvidence recall is reported for methods that retrieve turns (RAG: recall@k of the evidence dia_ids on LoCoMo, of the has_answer turns on LongMemEval); – where a method retrieves nothing.\n")
+	sens, sensArts, err := writeSensitivity(dir, cfg, b, methods, samples)
+	if err != nil {
+		return nil, err
+	}
+	md.WriteString(sens)
 	csvPath := filepath.Join(dir, MetricsFile)
 	if err := render.WriteCSV(csvPath, header, rows); err != nil {
 		return nil, err
@@ -180,7 +189,7 @@ func writeReport(runDir, name string, b memqa.Benchmark, methods []string, sampl
 	if err := os.WriteFile(mdPath, []byte(md.String()), 0o644); err != nil {
 		return nil, err
 	}
-	return []string{csvPath, mdPath}, nil
+	return append([]string{csvPath, mdPath}, sensArts...), nil
 }
 
 // csvRows are r's metric rows; agg, when set, gives the overall F1 as

@@ -5,9 +5,7 @@ import (
 	"fmt"
 
 	"github.com/memharness/memharness/datasets/memqa"
-	"github.com/memharness/memharness/llm"
 	scoring "github.com/memharness/memharness/metrics/memqa"
-	"github.com/memharness/memharness/releasepacks/memqarel"
 )
 
 // Score names in a sample's Scores.
@@ -20,20 +18,20 @@ const (
 
 // scorer scores one answer as its benchmark's sources do.
 type scorer struct {
-	bench  memqa.Benchmark
-	judges *memqarel.Judges
-	model  llm.Model
+	bench memqa.Benchmark
+	// judges are the run's judge, then the compared ones.
+	judges []judge
 	tok    *scoring.NLTKTokenizer
 }
 
-func newScorer(b memqa.Benchmark, j *memqarel.Judges, model llm.Model) (*scorer, error) {
+func newScorer(b memqa.Benchmark, judges []judge) (*scorer, error) {
 	if b != memqa.LoCoMo && b != memqa.LongMemEval {
 		return nil, fmt.Errorf("no scorer for benchmark %q", b)
 	}
 	// BLEU-1 tokenizes with an untrained Punkt model: it splits sentences
 	// where nltk's English model would keep an abbreviation together,
 	// which a one-phrase answer rarely has (see metrics/memqa.BLEU1).
-	return &scorer{bench: b, judges: j, model: model, tok: scoring.NewNLTKTokenizer(scoring.PunktParams{})}, nil
+	return &scorer{bench: b, judges: judges, tok: scoring.NewNLTKTokenizer(scoring.PunktParams{})}, nil
 }
 
 // gold is the reference answer the scoring compares against.
@@ -51,12 +49,14 @@ func questionClass(q memqa.Question) string {
 	return fmt.Sprint(q.Category)
 }
 
-// score is the answer's scores by name and the judge's label ("" where no
-// judge was asked). LoCoMo: the official per-category F1 (rounded to three
-// places as evaluation.py stores it), mem0's BLEU-1, and evidence recall
-// over the retrieved dia_ids when the method retrieved. LongMemEval: the
-// judge's yes/no through its own request and reply reading, under the
-// judge's purpose, and the share of has_answer turns retrieved.
+// score is the answer's scores by name and the run's judge's label (""
+// where no judge grades the question). LoCoMo: the official per-category
+// F1 (rounded to three places as evaluation.py stores it), mem0's BLEU-1,
+// evidence recall over the retrieved dia_ids when the method retrieved,
+// and mem0's judge (J) outside category 5. LongMemEval: the judge's yes/no
+// and the share of has_answer turns retrieved. Each judge is asked through
+// its source's request and its reply read as the source reads it, under
+// the judge's purpose; compared judges score under "judge@NAME".
 func (s *scorer) score(ctx context.Context, q memqa.Question, unit, pred string, rc *recall) (map[string]float64, string, error) {
 	out := map[string]float64{}
 	if s.bench == memqa.LoCoMo {
@@ -73,25 +73,12 @@ func (s *scorer) score(ctx context.Context, q memqa.Question, unit, pred string,
 			}
 			out[ScoreEvidenceRecall] = r
 		}
-		return out, "", nil
-	}
-	if rc != nil && rc.Answers > 0 {
+	} else if rc != nil && rc.Answers > 0 {
 		out[ScoreEvidenceRecall] = float64(rc.Found) / float64(rc.Answers)
 	}
-	req, err := s.judges.LongMemEvalRequest(q.Type, q.ID, q.Question, gold(q), pred)
+	label, err := s.judgeAll(ctx, q, unit, pred, out)
 	if err != nil {
-		return nil, "", fmt.Errorf("question %s: %w", q.ID, err)
-	}
-	req.SampleID, req.Unit = q.ID, unit
-	resp, err := s.model.Generate(ctx, req)
-	if err != nil {
-		return nil, "", fmt.Errorf("question %s: judge: %w", q.ID, err)
-	}
-	label := "wrong"
-	out[ScoreJudge] = 0
-	if memqarel.ReadLongMemEvalVerdict(resp.Reply()) {
-		label = "correct"
-		out[ScoreJudge] = 1
+		return nil, "", err
 	}
 	return out, label, nil
 }

@@ -50,6 +50,9 @@ type Judges struct {
 	// with three positional {} fields: question, answer (or rubric, or
 	// explanation), response.
 	lme [5]string
+	// strictness tells the sim's judge how strict the wording is (1
+	// strict, -1 lenient), as a model would read it from the text.
+	strictness int
 }
 
 // LongMemEval's templates, in the order get_anscheck_prompt assigns them.
@@ -82,6 +85,12 @@ func lmeSlot(questionType string, abstention bool) (int, error) {
 	return 0, fmt.Errorf("LongMemEval judge: question type %q has no prompt (known: %s)", questionType, strings.Join(QuestionTypes(), ", "))
 }
 
+// ownLoCoMoRule is the grading rule of our LoCoMo wording, which Strict
+// and Lenient replace.
+const ownLoCoMoRule = "Count it as CORRECT when it names the same thing, person, place or time, " +
+	"even if it is longer or worded differently (\"7 May\" and \"May 7th\" are the same date; a relative time is fine if it points to the same period); " +
+	"otherwise count it as WRONG."
+
 // Own is our wording: the same fields and the same reply protocol as the
 // sources (a JSON "label" of CORRECT or WRONG for LoCoMo; yes or no for
 // LongMemEval), in our own sentences.
@@ -92,9 +101,7 @@ func Own() *Judges {
 	return &Judges{
 		Source: "own",
 		mem0: "You grade an answer about two people's past conversations.\n" +
-			"Compare the generated answer with the gold answer. Count it as CORRECT when it names the same thing, person, place or time, " +
-			"even if it is longer or worded differently (\"7 May\" and \"May 7th\" are the same date; a relative time is fine if it points to the same period); " +
-			"otherwise count it as WRONG.\n\n" +
+			"Compare the generated answer with the gold answer. " + ownLoCoMoRule + "\n\n" +
 			"Question: {question}\nGold answer: {gold_answer}\nGenerated answer: {generated_answer}\n\n" +
 			"Give one sentence of reasoning, then the verdict. Reply with JSON only, in the form {{\"label\": \"CORRECT\"}} or {{\"label\": \"WRONG\"}}.\n",
 		lme: [5]string{
@@ -112,11 +119,31 @@ func Own() *Judges {
 // Open reads the judges' texts from fetched copies (or checkouts) of the
 // two sources, every file checked against its pin.
 func Open(mem0Dir, longMemEvalDir string) (*Judges, error) {
-	m, err := lifememrel.Open(mem0Dir, Mem0Source())
+	return OpenPacks(Packs{Mem0Dir: mem0Dir, LongMemEvalDir: longMemEvalDir})
+}
+
+// Packs locates the judges' two sources: the folders they were fetched
+// into (or checkouts) and the pins their files are checked against.
+type Packs struct {
+	Mem0Dir, LongMemEvalDir string
+	// Mem0 and LongMemEval are the sources' pins (zero: Mem0Source() and
+	// LongMemEvalSource()); tests put stand-in packs' pins here.
+	Mem0, LongMemEval lifememrel.Source
+}
+
+// OpenPacks is Open with the packs' own pins.
+func OpenPacks(p Packs) (*Judges, error) {
+	if p.Mem0.Name == "" {
+		p.Mem0 = Mem0Source()
+	}
+	if p.LongMemEval.Name == "" {
+		p.LongMemEval = LongMemEvalSource()
+	}
+	m, err := lifememrel.Open(p.Mem0Dir, p.Mem0)
 	if err != nil {
 		return nil, err
 	}
-	l, err := lifememrel.Open(longMemEvalDir, LongMemEvalSource())
+	l, err := lifememrel.Open(p.LongMemEvalDir, p.LongMemEval)
 	if err != nil {
 		return nil, err
 	}
@@ -234,7 +261,7 @@ func (j *Judges) LoCoMoRequest(question, goldAnswer, generatedAnswer string) (ll
 	return llm.Request{
 		Purpose:  PurposeLoCoMoJudge,
 		Messages: []llm.Message{{Role: "user", Content: prompt}},
-		Hint:     JudgeHint{Question: question, Gold: goldAnswer, Generated: generatedAnswer},
+		Hint:     JudgeHint{Question: question, Gold: goldAnswer, Generated: generatedAnswer, Strictness: j.strictness},
 		Params: llm.Params{
 			Temperature: temperature(0),
 			Extra:       map[string]any{"response_format": map[string]any{"type": "json_object"}},
@@ -259,7 +286,7 @@ func (j *Judges) LongMemEvalRequest(questionType, questionID, question, answer, 
 		Purpose:  PurposeLongMemEvalJudge,
 		Messages: []llm.Message{{Role: "user", Content: prompt}},
 		Hint: JudgeHint{LongMemEval: true, Abstention: slot == slotAbstention,
-			Question: question, Gold: answer, Generated: response},
+			Question: question, Gold: answer, Generated: response, Strictness: j.strictness},
 		Params: llm.Params{Temperature: temperature(0), MaxTokens: 10, Extra: map[string]any{"n": 1}},
 	}, nil
 }

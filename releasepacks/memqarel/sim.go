@@ -18,6 +18,8 @@ type JudgeHint struct {
 	// Abstention: the question cannot be answered (LongMemEval "_abs").
 	Abstention                bool
 	Question, Gold, Generated string
+	// Strictness is the wording's: 1 strict, -1 lenient, 0 neither.
+	Strictness int
 }
 
 // SimReaders teach the sim backbone to answer judge requests in the
@@ -25,7 +27,8 @@ type JudgeHint struct {
 // offline. The sim's verdict is a heuristic, not a model: an abstention
 // is recognised by LoCoMo's adversarial phrases or a few refusals; any
 // other answer is correct when it holds at least half of the gold
-// answer's stemmed LoCoMo tokens.
+// answer's stemmed LoCoMo tokens (all of them under the strict wording,
+// any of them under the lenient one).
 func SimReaders() []sim.Reader {
 	return []sim.Reader{sim.ReaderFor(func(_ *sim.Sim, _ llm.Request, h JudgeHint) (string, error) {
 		ok := simVerdict(h)
@@ -55,7 +58,14 @@ func simVerdict(h JudgeHint) bool {
 		}
 		return false
 	}
-	return goldRecall(h.Generated, h.Gold) >= 0.5
+	r := goldRecall(h.Generated, h.Gold)
+	switch {
+	case h.Strictness > 0:
+		return r == 1
+	case h.Strictness < 0:
+		return r > 0
+	}
+	return r >= 0.5
 }
 
 // goldRecall is the share of the gold answer's stemmed LoCoMo tokens that

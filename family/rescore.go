@@ -1,0 +1,28 @@
+package family
+
+import (
+	"context"
+
+	"github.com/memharness/memharness/bench/config"
+)
+
+// Rescorer is a family whose finished runs can be graded again (`bench
+// rescore`): the stored answers under another judge, without asking the
+// methods again.
+type Rescorer interface {
+	Rescore(ctx context.Context, env Env, r Rescoring) (Result, error)
+}
+
+// Rescoring is one re-grading of a finished run.
+type Rescoring struct {
+	// RunDir is the finished run; nothing in it but the rescore/ folder
+	// is written.
+	RunDir string
+	// Config is the run's resolved config with the new judge settings.
+	Config *config.Config
+	// Dir is where the re-graded run goes (RunDir/rescore/NAME): a run
+	// directory of its own, resumable, with its own report.
+	Dir string
+	// Out is the root whose .cache holds the judges' response caches.
+	Out string
+}
