@@ -13,6 +13,7 @@ import (
 	"github.com/memharness/memharness/family"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/releasepacks/memqarel"
+	"github.com/memharness/memharness/reports/runinfo"
 	"github.com/memharness/memharness/runrecord"
 	"github.com/memharness/memharness/runstore"
 )
@@ -158,7 +159,7 @@ answer:
 	if run.Report {
 		ro := f.ReportOptions(cfg, env.Kinds)
 		closing.Report = func() error {
-			arts, err := writeReport(run.Dir, cfg.Name, d.ds.Benchmark, names, st.Samples())
+			arts, err := writeReport(run.Dir, cfg, d.ds.Benchmark, names, st.Samples(), runinfo.BackboneText(back.Kind, back.ModelName))
 			res.Artefacts = arts
 			return err
 		}
