@@ -173,6 +173,9 @@ func (st *Study) mainTable() render.Table {
 		}
 		t.Rows = append(t.Rows, row)
 	}
+	if w := st.clusterWarning(); w != "" {
+		t.Notes = append(t.Notes, w)
+	}
 	t.Notes = append(t.Notes, st.namesNote(),
 		"Evidence recall is reported for methods that retrieve turns (RAG: recall@k of the evidence dia_ids on LoCoMo, of the has_answer turns on LongMemEval); — where a method retrieves nothing.")
 	return t
@@ -478,4 +481,23 @@ func (st *Study) perTypeTable() (render.Table, []string, [][]string) {
 		"No published per-type numbers are set beside these: none is held with the table and paper it was read from.")
 	t.Caption = "LongMemEval accuracy per question type (" + st.Choices() + ")"
 	return t, header, rows
+}
+
+// clusterWarning is the caveat of intervals drawn from too few clusters
+// (the fewest any overall cell had), empty when none is too few.
+func (st *Study) clusterWarning() string {
+	fewest := 0
+	for _, m := range st.Opts.Methods {
+		if c := st.Cells[m][OverallClass]; c != nil {
+			for _, iv := range []Metric{c.F1, c.Judge} {
+				if iv.Items > 0 && (fewest == 0 || iv.Clusters < fewest) {
+					fewest = iv.Clusters
+				}
+			}
+		}
+	}
+	if st.Opts.Iters < 1 || fewest == 0 || fewest >= metrics.MinClusters {
+		return ""
+	}
+	return fmt.Sprintf("Only %d clusters: an interval resampled from fewer than %d is coarse and not to be trusted (LoCoMo itself has ten conversations).", fewest, metrics.MinClusters)
 }
