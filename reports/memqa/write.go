@@ -155,7 +155,11 @@ func (st *Study) mainTable() render.Table {
 	for _, c := range st.Classes {
 		t.Columns = append(t.Columns, st.ClassLabel(c))
 	}
-	t.Columns = append(t.Columns, "BLEU-1 (overall)", "evidence recall", "prompt tokens / q")
+	bleu := st.hasScore(func(c *Cell) Metric { return c.BLEU1 })
+	if bleu {
+		t.Columns = append(t.Columns, "BLEU-1 (overall)")
+	}
+	t.Columns = append(t.Columns, "evidence recall", "prompt tokens / q")
 	for _, m := range st.Opts.Methods {
 		row := []string{m}
 		for _, c := range st.Classes {
@@ -166,11 +170,14 @@ func (st *Study) mainTable() render.Table {
 			}
 			row = append(row, fmt.Sprintf("%s (n=%d)", ciCell(st.headline(cell), 1, 3), cell.N))
 		}
-		if all := st.Cells[m][OverallClass]; all != nil {
-			row = append(row, ciCell(all.BLEU1, 1, 3), ciCell(all.Recall, 1, 3), strconv.FormatFloat(all.Tokens, 'f', 0, 64))
-		} else {
-			row = append(row, "—", "—", "—")
+		all := st.Cells[m][OverallClass]
+		if all == nil {
+			all = &Cell{BLEU1: Metric{}, Recall: Metric{}, Tokens: math.NaN()}
 		}
+		if bleu {
+			row = append(row, ciCell(all.BLEU1, 1, 3))
+		}
+		row = append(row, ciCell(all.Recall, 1, 3), f1d0(all.Tokens))
 		t.Rows = append(t.Rows, row)
 	}
 	if w := st.clusterWarning(); w != "" {
@@ -436,7 +443,7 @@ func (st *Study) mem0Table() (render.Table, []string, [][]string) {
 	}
 	t.Notes = append(t.Notes,
 		"Scores in percent, as the Mem0 paper prints them (F1: LoCoMo's own per-category F1; B1: BLEU-1 as mem0's evaluation computes it). The paper's columns are names; the category number under each is what the "+string(st.Opts.Names)+" table gives that name (report.category_names), so the published numbers beside ours sit under the same name, not necessarily the same number.",
-		judge, st.namesNote())
+		judge, "The paper prints points only; every cell's interval ("+st.Clustering()+") is in metrics.csv and the first table.", st.namesNote())
 	t.Caption = "LoCoMo in the layout of the Mem0 paper's table (F1, BLEU-1, J per category; " + st.Choices() + ")"
 	return t, header, rows
 }
@@ -500,4 +507,13 @@ func (st *Study) clusterWarning() string {
 		return ""
 	}
 	return fmt.Sprintf("Only %d clusters: an interval resampled from fewer than %d is coarse and not to be trusted (LoCoMo itself has ten conversations).", fewest, metrics.MinClusters)
+}
+
+// f1d0 is a count per question rounded to a whole number, "—" when
+// undefined.
+func f1d0(v float64) string {
+	if math.IsNaN(v) {
+		return "—"
+	}
+	return strconv.FormatFloat(v, 'f', 0, 64)
 }
