@@ -227,10 +227,6 @@ func (st *Study) writeMetrics(path string) error {
 				field = "all"
 			}
 			name := st.ClassLabel(c)
-			if st.Opts.Benchmark == dmemqa.LoCoMo && c != OverallClass {
-				n, _ := strconv.Atoi(c)
-				name, _ = scoring.CategoryName(st.Opts.Names, n)
-			}
 			share := func(metric string, iv Metric) {
 				if iv.Items == 0 {
 					return
