@@ -64,7 +64,7 @@ func studyOptions(cfg *config.Config, b memqa.Benchmark, methods []string, backb
 		o.Names = t
 	}
 	if b == memqa.LongMemEval {
-		o.Judge = "LongMemEval's judge (own wording)"
+		o.Judge = "LongMemEval's judge in our own wording"
 	}
 	return o, nil
 }
