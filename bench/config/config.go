@@ -242,4 +242,8 @@ type Report struct {
 	Baseline string `yaml:"baseline" json:"baseline"`
 	// Export lists the formats written into the run's export/ folder at the end of every run, as 'bench export' writes them: inspect (Inspect logs), eee (Every Eval Ever records), lmeval (lm-evaluation-harness results and samples). Default: none.
 	Export []string `yaml:"export,omitempty" json:"export,omitempty"`
+	// CategoryNames is the table of names a LoCoMo report prints for the data's numeric question categories, a choice the field disputes: locomo-code (the default; the official code's rules: 1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial) or mem0 (the names the Mem0 paper's columns carry: 1 single-hop, 2 temporal, 3 multi-hop, 4 open-domain, 5 adversarial). Scoring follows the official code's per-number rules either way, and every LoCoMo table names the table it prints. Read by task locomo only.
+	CategoryNames string `yaml:"category_names,omitempty" json:"category_names,omitempty"`
+	// CountAdversarial puts LoCoMo's adversarial category (5) into the overall scores (default false: left out of them, as mem0's evaluation does; its own row is printed either way). Every LoCoMo table's title says which. Read by task locomo only.
+	CountAdversarial bool `yaml:"count_adversarial,omitempty" json:"count_adversarial,omitempty"`
 }

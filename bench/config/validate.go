@@ -16,6 +16,7 @@ import (
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/methods/registry"
+	scoring "github.com/memharness/memharness/metrics/memqa"
 )
 
 // Limits on knobs whose extreme values are always mistakes.
@@ -129,12 +130,16 @@ type TaskShape struct {
 	// Judged: the task grades its answers with a judge model, which the
 	// judge section configures.
 	Judged bool
+	// LoCoMoCategories: the task's questions carry LoCoMo's numeric
+	// categories, so report.category_names and report.count_adversarial
+	// apply to it (an error on any other task).
+	LoCoMoCategories bool
 }
 
 // BuiltinTasks are the tasks of the built-in families (the order of
 // their names in messages is tasks').
 func BuiltinTasks() map[string]TaskShape {
-	return map[string]TaskShape{"movielens": {}, "omnibehavior": {}, "lifemem": {Lifelong: true}, "locomo": {Judged: true}, "longmemeval": {Judged: true}}
+	return map[string]TaskShape{"movielens": {}, "omnibehavior": {}, "lifemem": {Lifelong: true}, "locomo": {Judged: true, LoCoMoCategories: true}, "longmemeval": {Judged: true}}
 }
 
 // taskNames are the tasks validation accepts, the built-in ones in their
@@ -261,7 +266,7 @@ func (c *Config) ValidateKnown(k Known) error {
 		}
 	}
 	c.Judge.validate(v, c.Task, k.task(c.Task).Judged, c.Backbone.Kind)
-	c.Report.validate(v, c.Methods)
+	c.Report.validate(v, c.Methods, k.task(c.Task))
 	return errors.Join(v.errs...)
 }
 
@@ -522,7 +527,17 @@ func validateMethods(v *validator, ms []predict.Spec, reg *registry.Registry) {
 	}
 }
 
-func (r *Report) validate(v *validator, ms []predict.Spec) {
+func (r *Report) validate(v *validator, ms []predict.Spec, task TaskShape) {
+	if r.CategoryNames != "" {
+		if !task.LoCoMoCategories {
+			v.add("report.category_names", "is read by LoCoMo's task only (this task's questions carry no LoCoMo categories)")
+		} else if _, err := scoring.ParseNameTable(r.CategoryNames); err != nil {
+			v.oneOf("report.category_names", r.CategoryNames, nameTables())
+		}
+	}
+	if r.CountAdversarial && !task.LoCoMoCategories {
+		v.add("report.count_adversarial", "is read by LoCoMo's task only (this task has no adversarial category)")
+	}
 	v.between("report.bootstrap", r.Bootstrap, 0, MaxBootstrap)
 	if math.IsNaN(r.Level) || r.Level <= 0 || r.Level >= 1 {
 		v.add("report.level", "must be strictly between 0 and 1, got %v", r.Level)
@@ -548,4 +563,14 @@ func safeName(s string) bool {
 		}
 	}
 	return true
+}
+
+// nameTables are the LoCoMo category-name tables report.category_names
+// accepts.
+func nameTables() []string {
+	var out []string
+	for _, t := range scoring.NameTables() {
+		out = append(out, string(t))
+	}
+	return out
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/memharness/memharness/datasets/memqa"
 	"github.com/memharness/memharness/family"
 	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/reports/runinfo"
 	"github.com/memharness/memharness/runrecord"
 	"github.com/memharness/memharness/runstore"
 )
@@ -161,7 +162,7 @@ answer:
 	if run.Report {
 		ro := f.ReportOptions(cfg, env.Kinds)
 		closing.Report = func() error {
-			arts, err := writeReport(run.Dir, cfg, d.ds.Benchmark, names, st.Samples())
+			arts, err := writeReport(run.Dir, cfg, d.ds.Benchmark, names, st.Samples(), runinfo.BackboneText(back.Kind, back.ModelName))
 			res.Artefacts = arts
 			return err
 		}

@@ -46,11 +46,12 @@ func benchmarks() map[string]memqa.Benchmark {
 	return map[string]memqa.Benchmark{"locomo": memqa.LoCoMo, "longmemeval": memqa.LongMemEval}
 }
 
-// Tasks are locomo and longmemeval, whose methods are the methods list.
+// Tasks are locomo and longmemeval, whose methods are the methods list;
+// LoCoMo's questions carry its numeric categories (report.category_names).
 func (f *Family) Tasks() map[string]config.TaskShape {
 	out := map[string]config.TaskShape{}
-	for name := range benchmarks() {
-		out[name] = config.TaskShape{Judged: true}
+	for name, b := range benchmarks() {
+		out[name] = config.TaskShape{Judged: true, LoCoMoCategories: b == memqa.LoCoMo}
 	}
 	return out
 }

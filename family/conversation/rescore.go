@@ -14,6 +14,7 @@ import (
 	"github.com/memharness/memharness/datasets/memqa"
 	"github.com/memharness/memharness/family"
 	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/reports/runinfo"
 	"github.com/memharness/memharness/runrecord"
 	"github.com/memharness/memharness/runstore"
 )
@@ -172,7 +173,7 @@ func (f *Family) Rescore(ctx context.Context, env family.Env, r family.Rescoring
 	man.Samples, man.Finished = len(order), &fin
 	ro := f.ReportOptions(cfg, env.Kinds)
 	closing := runstore.Closing{Errored: errored, Report: func() error {
-		arts, err := writeReport(r.Dir, cfg, d.ds.Benchmark, names, st.Samples())
+		arts, err := writeReport(r.Dir, cfg, d.ds.Benchmark, names, st.Samples(), runinfo.BackboneText(prev.Backbone, prev.Model))
 		res.Artefacts = arts
 		return err
 	}, Fingerprint: func() (string, error) { return family.Fingerprint(r.Dir, hash, ro) }}
