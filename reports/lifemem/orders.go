@@ -235,9 +235,9 @@ func lmWriteOrders(dir string, runs []*lmRun) ([]render.Artefact, error) {
 	per.Source = t.Source
 	d := lmDoc{
 		base: "lifemem_orders", prov: "backbone: " + backbones, what: fmt.Sprintf("stream-order sensitivity over %s", plural(k, "order")),
-		tables: []render.Table{t, per},
-		header: []string{"method", "run_model", "metric", "statistic", "order", "run", "value", "unit", "orders", "orders_defined", "same_ranking", "kendall_w"},
-		rows:   rows,
+		tables:  []render.Table{t, per},
+		header:  []string{"method", "run_model", "metric", "statistic", "order", "run", "value", "unit", "orders", "orders_defined", "same_ranking", "kendall_w"},
+		rows:    rows,
 		csvDesc: fmt.Sprintf("OP and BwT per method in each of the %s and their mean, SD, min and max, with whether every order ranks the methods alike and Kendall's W", plural(k, "order")),
 	}
 	fig, err := o.figure(backbones)
