@@ -19,6 +19,8 @@ type lmOrderKey struct{ method, model string }
 type lmOrders struct {
 	labels []string // order labels ("similarity", "random #2")
 	runs   map[string]string
+	// streams are the orders' stream kinds, by label.
+	streams map[string]string
 	keys   []lmOrderKey
 	op     map[lmOrderKey]map[string]float64
 	bwt    map[lmOrderKey]map[string]float64
@@ -28,7 +30,7 @@ type lmOrders struct {
 // gatherOrders collects the runs that are orders of one config
 // (lifelong.orders above 1 or lifelong.named_orders); nil without any.
 func gatherOrders(runs []*lmRun) (*lmOrders, error) {
-	o := &lmOrders{runs: map[string]string{}, op: map[lmOrderKey]map[string]float64{}, bwt: map[lmOrderKey]map[string]float64{}}
+	o := &lmOrders{runs: map[string]string{}, streams: map[string]string{}, op: map[lmOrderKey]map[string]float64{}, bwt: map[lmOrderKey]map[string]float64{}}
 	for _, r := range runs {
 		if !r.info.Config.InOrderStudy() {
 			continue
@@ -52,6 +54,7 @@ func gatherOrders(runs []*lmRun) (*lmOrders, error) {
 			o.op[k][lab], o.bwt[k][lab] = lmAvgOP(m), metrics.BwT(m.Matrix).Value
 		}
 		o.runs[lab] = lmRunLabel(r)
+		o.streams[lab] = render.OrDefault(r.info.Config.Stream, "similarity")
 	}
 	if len(o.labels) == 0 {
 		return nil, nil
@@ -70,16 +73,19 @@ func (o *lmOrders) values(vals map[string]float64) []float64 {
 // lmRanking is whether the orders rank one model's methods alike.
 type lmRanking struct {
 	methods []string
-	same    bool
-	w       float64
-	// why is set when no ranking is defined (a method lacks a value in
-	// some order), and says why.
+	// orders are the orders ranked: those where every method has a value
+	// (BwT has none in a random or buffer order).
+	orders []string
+	same   bool
+	w      float64
+	// why is set when no ranking is defined, and says why.
 	why string
 }
 
-// ranking ranks model's methods by metric (o.op or o.bwt) in every order.
+// ranking ranks model's methods by metric (o.op or o.bwt) in every order
+// that gives each of them a value.
 func (o *lmOrders) ranking(model string, metric map[lmOrderKey]map[string]float64) lmRanking {
-	var rk lmRanking
+	rk := lmRanking{w: math.NaN()}
 	var keys []lmOrderKey
 	for _, k := range o.keys {
 		if k.model == model {
@@ -87,17 +93,20 @@ func (o *lmOrders) ranking(model string, metric map[lmOrderKey]map[string]float6
 			rk.methods = append(rk.methods, k.method)
 		}
 	}
-	scores := make([][]float64, len(o.labels))
-	for oi, l := range o.labels {
+	var scores [][]float64
+	for _, l := range o.labels {
+		var row []float64
 		for _, k := range keys {
-			v := lmLookup(metric[k], l)
-			if math.IsNaN(v) {
-				rk.why = fmt.Sprintf("%s has no value in order %s", k.method, l)
-				rk.w = math.NaN()
-				return rk
-			}
-			scores[oi] = append(scores[oi], v)
+			row = append(row, lmLookup(metric[k], l))
 		}
+		if !slices.ContainsFunc(row, math.IsNaN) {
+			scores = append(scores, row)
+			rk.orders = append(rk.orders, l)
+		}
+	}
+	if len(scores) == 0 {
+		rk.why = "no order gives every method a value"
+		return rk
 	}
 	var err error
 	if rk.same, err = metrics.SameRanking(scores); err == nil {
@@ -109,17 +118,23 @@ func (o *lmOrders) ranking(model string, metric map[lmOrderKey]map[string]float6
 	return rk
 }
 
-// text says a ranking in a table note.
-func (rk lmRanking) text(metric string, orders int) string {
+// text says a ranking in a table note; all is the number of orders.
+func (rk lmRanking) text(metric string, all int) string {
+	over := fmt.Sprintf("the %d orders", len(rk.orders))
+	if len(rk.orders) < all {
+		over = fmt.Sprintf("the %d of %d orders that give every method a value (%s)", len(rk.orders), all, strings.Join(rk.orders, ", "))
+	}
 	switch {
 	case rk.why != "":
 		return fmt.Sprintf("Ranking by %s: undefined (%s).", metric, rk.why)
 	case len(rk.methods) < 2:
 		return fmt.Sprintf("Ranking by %s: one method, nothing to rank.", metric)
+	case len(rk.orders) == 1:
+		return fmt.Sprintf("Ranking by %s: only %s, nothing to compare.", metric, over)
 	case rk.same:
-		return fmt.Sprintf("Ranking by %s: the same in all %d orders (Kendall's W %s over %d methods).", metric, orders, lmW(rk.w), len(rk.methods))
+		return fmt.Sprintf("Ranking by %s: the same in all of %s (Kendall's W %s over %d methods).", metric, over, lmW(rk.w), len(rk.methods))
 	}
-	return fmt.Sprintf("Ranking by %s: differs between the %d orders; Kendall's W %s over %d methods (1 = every order ranks them alike, 0 = no agreement).", metric, orders, lmW(rk.w), len(rk.methods))
+	return fmt.Sprintf("Ranking by %s: differs between %s; Kendall's W %s over %d methods (1 = every order ranks them alike, 0 = no agreement).", metric, over, lmW(rk.w), len(rk.methods))
 }
 
 func lmW(w float64) string {
@@ -219,9 +234,7 @@ func lmWriteOrders(dir string, runs []*lmRun) ([]render.Artefact, error) {
 		fmt.Sprintf("%s of the stream, each its own run: %s. Order 1 of a stream is the stream as configured; order k ≥ 2 draws its own seed (a random or buffer stream another global shuffle, a similarity stream another order of the environments); episodes keep the run's seed in every order.", plural(k, "order"), strings.Join(runsText, "; ")),
 		"OP: mean final score over every environment. BwT: mean relative change of each earlier environment's final score against its score right after it was learned. SD: sample standard deviation across the orders (n − 1); Orders: how many orders define OP.",
 	}
-	if slices.ContainsFunc(o.keys, func(key lmOrderKey) bool { return slices.ContainsFunc(o.values(o.bwt[key]), math.IsNaN) }) {
-		t.Notes = append(t.Notes, "BwT is undefined in a random or buffer order (its environment boundaries vanish and every test set is evaluated once, after the full stream; the paper reports OP only there): BwT's spread is over the orders that define it.")
-	}
+	t.Notes = append(t.Notes, o.undefinedBwT()...)
 	for _, m := range o.models {
 		prefix := ""
 		if len(o.models) > 1 {
@@ -295,4 +308,30 @@ func (o *lmOrders) figure(backbones string) (render.FigFiles, error) {
 		spec.Width = render.OneColumn
 	}
 	return render.BarFigure(spec, panels, 1, false)
+}
+
+// undefinedBwT says why BwT has no value where it has none: a random or
+// buffer order has no environment boundaries, and in a similarity order
+// every earlier environment scored 0 right after it was learned.
+func (o *lmOrders) undefinedBwT() []string {
+	var mixed, zero []string
+	for _, l := range o.labels {
+		if o.streams[l] != "similarity" {
+			mixed = append(mixed, l)
+			continue
+		}
+		for _, key := range o.keys {
+			if math.IsNaN(lmLookup(o.bwt[key], l)) {
+				zero = append(zero, key.method+" in "+l)
+			}
+		}
+	}
+	var out []string
+	if len(mixed) > 0 {
+		out = append(out, fmt.Sprintf("BwT is undefined in %s: a random or buffer stream has no environment boundaries and evaluates every test set once, after the full stream (the paper reports OP only there); BwT's spread is over the orders that define it.", strings.Join(mixed, ", ")))
+	}
+	if len(zero) > 0 {
+		out = append(out, fmt.Sprintf("BwT is undefined for %s: every earlier environment scored 0 right after it was learned, and BwT's relative change divides by that score.", strings.Join(zero, "; ")))
+	}
+	return out
 }

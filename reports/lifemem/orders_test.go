@@ -117,7 +117,7 @@ func TestWriteOrders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"across 3 orders", "Ranking by OP: the same in all 3 orders", "Ranking by BwT: differs between the 3 orders; Kendall's W 0.111",
+	for _, want := range []string{"across 3 orders", "Ranking by OP: the same in all of the 3 orders", "Ranking by BwT: differs between the 3 orders; Kendall's W 0.111",
 		"similarity #2 (run order=2)", "| lifemem | sim | 3 | 55.00 | 8.66 | 50.00–65.00 |"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("lifemem_orders.md lacks %q:\n%s", want, md)
@@ -167,8 +167,8 @@ func TestWriteOrdersRandomStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"across 2 orders", "random #1", "random #2", "BwT is undefined in a random or buffer order",
-		"Ranking by OP: differs between the 2 orders; Kendall's W 0.000", "Ranking by BwT: undefined (react has no value in order random #1)"} {
+	for _, want := range []string{"across 2 orders", "random #1", "random #2", "BwT is undefined in random #1, random #2: a random or buffer stream has no environment boundaries",
+		"Ranking by OP: differs between the 2 orders; Kendall's W 0.000", "Ranking by BwT: undefined (no order gives every method a value)"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("lifemem_orders.md lacks %q:\n%s", want, md)
 		}
@@ -180,5 +180,49 @@ func TestWriteOrdersRandomStream(t *testing.T) {
 	arts, err := lmWriteOrders(other, runs[:1])
 	if err != nil || len(arts) != 0 {
 		t.Errorf("a sweep without orders: %v, %v", arts, err)
+	}
+}
+
+// TestWriteOrdersMixed: named orders (similarity and random, two seeded
+// orders each) rank BwT over the orders that define it for every method,
+// and a BwT left undefined by zero diagonals is said to be so.
+func TestWriteOrdersMixed(t *testing.T) {
+	envs := []string{"alfworld", "webshop"}
+	var runs []*lmRun
+	for _, c := range []struct {
+		stream string
+		order  int
+		mats   map[string][3]float64
+	}{
+		// BwT: react (40−40)/40 = 0 % and (30−20)/20 = 50 %, lifemem
+		// (60−50)/50 = 20 % and 0 %: lifemem ahead, then react ahead.
+		{"similarity", 1, map[string][3]float64{"react": {40, 40, 20}, "lifemem": {50, 60, 40}}},
+		{"similarity", 2, map[string][3]float64{"react": {20, 30, 40}, "lifemem": {40, 40, 60}}},
+		// react's diagonal S11 is 0: its BwT is undefined here.
+		{"similarity", 3, map[string][3]float64{"react": {0, 10, 30}, "lifemem": {40, 40, 60}}},
+		{"random", 1, map[string][3]float64{"react": {0, 20, 20}, "lifemem": {0, 50, 50}}},
+	} {
+		r := orderRun(c.order, envs, c.mats)
+		r.info.Config.Stream, r.info.Config.NamedOrders = c.stream, []string{"similarity", "random"}
+		r.info.Variant = c.stream + "-" + string(rune('0'+c.order))
+		runs = append(runs, r)
+	}
+	dir := t.TempDir()
+	if _, err := lmWriteOrders(dir, runs); err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "lifemem_orders.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"across 4 orders",
+		"BwT is undefined in random #1: a random or buffer stream",
+		"BwT is undefined for react in similarity #3: every earlier environment scored 0 right after it was learned",
+		// Ranks (react, lifemem): (2, 1) and (1, 2): R = (3, 3), S = 0, W = 0.
+		"Ranking by BwT: differs between the 2 of 4 orders that give every method a value (similarity #1, similarity #2); Kendall's W 0.000",
+		"Ranking by OP: the same in all of the 4 orders"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("lifemem_orders.md lacks %q:\n%s", want, md)
+		}
 	}
 }
