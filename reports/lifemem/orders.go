@@ -21,10 +21,10 @@ type lmOrders struct {
 	runs   map[string]string
 	// streams are the orders' stream kinds, by label.
 	streams map[string]string
-	keys   []lmOrderKey
-	op     map[lmOrderKey]map[string]float64
-	bwt    map[lmOrderKey]map[string]float64
-	models []string
+	keys    []lmOrderKey
+	op      map[lmOrderKey]map[string]float64
+	bwt     map[lmOrderKey]map[string]float64
+	models  []string
 }
 
 // gatherOrders collects the runs that are orders of one config
