@@ -67,6 +67,8 @@ const DefaultBatch = 5
 //	  batch: 5                    # trajectories per Learn call / buffer cache size
 //	  tasks_per_env: 0            # first N test tasks per environment (0: all)
 //	  max_steps: {alfworld: 20}   # per-environment step limit (default: the suite's)
+//	  orders: 3                   # run the stream under 3 seeded orders (a sweep variant each)
+//	  named_orders: [similarity, random, buffer]   # the paper's streams as orders
 //	  methods:
 //	    - {name: react, kind: react}
 //	    - {name: lifemem, kind: lifemem, top_k: 2, split_size: 50, tau: 0.95}

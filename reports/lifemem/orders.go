@@ -303,6 +303,9 @@ func (o *lmOrders) figure(backbones string) (render.FigFiles, error) {
 	panels := []render.BarPanel{op}
 	if anyBwT {
 		panels = append(panels, bwt)
+		if undef := o.undefinedBwT(); len(undef) > 0 {
+			spec.Notes = append(spec.Notes, "BwT has no dot where it is undefined: "+strings.Join(undef, " "))
+		}
 	} else {
 		spec.Notes = append(spec.Notes, "BwT is undefined in every order (random and buffer streams evaluate once, after the full stream), so only OP is drawn.")
 		spec.Width = render.OneColumn
