@@ -67,6 +67,8 @@ const DefaultBatch = 5
 //	  batch: 5                    # trajectories per Learn call / buffer cache size
 //	  tasks_per_env: 0            # first N test tasks per environment (0: all)
 //	  max_steps: {alfworld: 20}   # per-environment step limit (default: the suite's)
+//	  orders: 3                   # run the stream under 3 seeded orders (a sweep variant each)
+//	  named_orders: [similarity, random, buffer]   # the paper's streams as orders
 //	  methods:
 //	    - {name: react, kind: react}
 //	    - {name: lifemem, kind: lifemem, top_k: 2, split_size: 50, tau: 0.95}
@@ -130,6 +132,23 @@ type Config struct {
 	// cuts it, as Python's random.Random(seed).shuffle(list(range(size)))
 	// does (ReAct's and ExpeL's FEVER selection: size 7405, seed 233).
 	TestShuffle map[string]PyShuffle `yaml:"test_shuffle" json:"test_shuffle,omitempty"`
+	// Orders runs the stream under this many seeded orders, each its own
+	// run (a sweep variant setting order 1..K; see Order), so the report
+	// can say how far the order moves OP and BwT. 0 or 1: one order.
+	Orders int `yaml:"orders,omitempty" json:"orders,omitempty"`
+	// NamedOrders runs the stream as each of these streams (similarity,
+	// random, buffer: the paper's Table 5 streams), each its own run (a
+	// sweep variant setting stream), and reports them as orders; with
+	// Orders, every named stream runs under that many seeded orders.
+	NamedOrders []string `yaml:"named_orders,omitempty" json:"named_orders,omitempty"`
+	// Order is which seeded order of the stream this run learns (set by
+	// the expansion of orders; 0 or 1: the stream as configured). Order
+	// k >= 2 draws its own seed from seed and k: a random or buffer stream
+	// another global shuffle, a similarity stream another order of the
+	// environments (one stage each, easy→hard within, so BwT stays
+	// defined). Episodes keep the run's seed, so a task is played with the
+	// same randomness in every order.
+	Order int `yaml:"order,omitempty" json:"order,omitempty"`
 }
 
 // MethodSpec is one method of a lifelong run with its knobs (agent.Spec:
@@ -258,6 +277,9 @@ func (c Config) ValidateKnown(k Known) error {
 	}
 	if c.Batch < 1 {
 		bad("batch: %d, want >= 1", c.Batch)
+	}
+	for _, e := range validateOrders(c) {
+		bad("%s", e)
 	}
 	if c.TasksPerEnv < 0 {
 		bad("tasks_per_env: %d, want >= 0", c.TasksPerEnv)

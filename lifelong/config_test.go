@@ -74,8 +74,8 @@ func TestPaperConfigs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(paths) != 4 {
-		t.Fatalf("found %d lifemem configs, want 4", len(paths))
+	if len(paths) != 5 {
+		t.Fatalf("found %d lifemem configs, want 5", len(paths))
 	}
 	for _, p := range paths {
 		t.Run(filepath.Base(p), func(t *testing.T) {

@@ -18,6 +18,7 @@ func TestInfoRecordSchema(t *testing.T) {
 	dir := t.TempDir()
 	cfg := Config{
 		Stream: "random", Envs: []string{"alfworld", "webshop"}, OOD: []string{"fever"}, SelfLearn: true, Batch: 5,
+		Orders: 3, NamedOrders: []string{"random", "buffer"}, Order: 2,
 		Methods: []MethodSpec{
 			{Name: "react", Kind: "react"},
 			{Name: "lm", Kind: "lifemem", TopK: 3, SplitSize: 40, Tau: 0.9, NoSkills: true, NoTrajectories: true},
@@ -37,7 +38,8 @@ func TestInfoRecordSchema(t *testing.T) {
 	if err := json.Unmarshal(b, &got); err != nil {
 		t.Fatal(err)
 	}
-	want := runrecord.LifelongRunConfig{Stream: cfg.Stream, Envs: cfg.Envs, OOD: cfg.OOD, SelfLearn: true}
+	want := runrecord.LifelongRunConfig{Stream: cfg.Stream, Envs: cfg.Envs, OOD: cfg.OOD, SelfLearn: true,
+		Orders: cfg.Orders, NamedOrders: cfg.NamedOrders, Order: cfg.Order}
 	for _, m := range cfg.Methods {
 		want.Methods = append(want.Methods, runrecord.LifelongMethodRecord{Name: m.Name, Kind: m.Kind, TopK: m.TopK,
 			SplitSize: m.SplitSize, Tau: m.Tau, NoSkills: m.NoSkills, NoTrajectories: m.NoTrajectories})

@@ -1,6 +1,10 @@
 package runrecord
 
-import "github.com/memharness/memharness/llm"
+import (
+	"fmt"
+
+	"github.com/memharness/memharness/llm"
+)
 
 // The records of the lifelong protocol (LifeMem's task family) under
 // <run>/lifelong/: package lifelong writes them (its types are aliases of
@@ -61,6 +65,29 @@ type LifelongRunConfig struct {
 	OOD       []string               `json:"ood,omitempty"`
 	SelfLearn bool                   `json:"self_learn,omitempty"`
 	Methods   []LifelongMethodRecord `json:"methods"`
+	// Orders, NamedOrders and Order place the run among the stream orders
+	// of its config (lifelong.orders, lifelong.named_orders,
+	// lifelong.order); all zero for a run of one order.
+	Orders      int      `json:"orders,omitempty"`
+	NamedOrders []string `json:"named_orders,omitempty"`
+	Order       int      `json:"order,omitempty"`
+}
+
+// InOrderStudy reports whether the run is one order of several
+// (lifelong.orders above 1 or lifelong.named_orders set).
+func (c LifelongRunConfig) InOrderStudy() bool { return c.Orders > 1 || len(c.NamedOrders) > 0 }
+
+// OrderLabel names the run's order in a report: the stream, with its
+// seeded order's number when the config asks for several ("random #2").
+func (c LifelongRunConfig) OrderLabel() string {
+	s := c.Stream
+	if s == "" {
+		s = "similarity"
+	}
+	if c.Orders > 1 {
+		return fmt.Sprintf("%s #%d", s, max(c.Order, 1))
+	}
+	return s
 }
 
 // LifelongMethodRecord is one method of run.json's config.

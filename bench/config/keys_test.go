@@ -294,6 +294,10 @@ func writeSweepDoc(b *strings.Builder) {
 	b.WriteString("| `sweep.variants` | a list of mappings | named sets of keys (`{name: qwen, set: {backbone.model: ...}}`), each crossed with the grid; the name leads the variant's |\n")
 	b.WriteString("| `sweep.variants[].name` | a string | letters, digits, `.`, `_` and `-`, no `__` |\n")
 	b.WriteString("| `sweep.variants[].set` | a mapping of key to value | the keys this variant sets, before the grid's; none may overlap a grid key or a `--set` flag |\n")
+	b.WriteString("\nStream orders are sweeps too: `lifelong.orders: K` (above 1) adds a grid axis `lifelong.order: [1, ..., K]` and\n")
+	b.WriteString("`lifelong.named_orders: [similarity, random, buffer]` one over `lifelong.stream`, after the block's own axes\n")
+	b.WriteString("(variants `order=2`, `stream=random__order=2`), so each order is its own run; neither may overlap a key the\n")
+	b.WriteString("sweep block sets. The sweep's report compares the orders (`lifemem_orders.*`).\n")
 }
 
 // writeSamplingDoc renders the defaults of methods[].sampling (PraMem,

@@ -104,6 +104,9 @@ func (o Options) prepare(path string, sets []string) (*document, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
+	if err := doc.expandOrders(); err != nil {
+		return nil, err
+	}
 	if doc.sweep != nil {
 		if err := doc.sweep.checkOptionKeys(src, root, o.Known); err != nil {
 			return nil, err

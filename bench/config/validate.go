@@ -252,7 +252,15 @@ func (c *Config) ValidateKnown(k Known) error {
 			v.add("lifelong", "task %s needs a lifelong block (stream, envs, methods)", c.Task)
 		} else {
 			if err := c.Lifelong.WithDefaults().ValidateKnown(k.Lifelong); err != nil {
-				v.add("lifelong", "%v", err)
+				// Each problem at its own key's line: the block's errors
+				// start with the field they name ("lifelong.batch: ...").
+				for _, e := range unjoin(err) {
+					path, msg, ok := strings.Cut(e.Error(), ": ")
+					if !ok || !strings.HasPrefix(path, "lifelong.") || strings.ContainsAny(path, " \n") {
+						path, msg = "lifelong", e.Error()
+					}
+					v.add(path, "%s", msg)
+				}
 			}
 			validateAgentSampling(v, c.Lifelong.Methods, k.agentMethods())
 		}

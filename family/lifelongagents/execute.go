@@ -92,7 +92,7 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	suiteNames := slices.Sorted(maps.Keys(suites))
 	sampling, samplingFrom := Sampling(cfg, lc, env.Kinds.AgentKinds(), suiteNames)
 	ood := slices.DeleteFunc(slices.Clone(lc.OOD), func(x string) bool { return suites[x] == nil })
-	stream, err := lifelong.NewStream(lc.Stream, train, streamEnvs, lc.Batch, lc.Seed)
+	stream, err := lifelong.OrderStream(lc, train, streamEnvs)
 	if err != nil {
 		return res, err
 	}
@@ -122,7 +122,9 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	}), env.Err)
 	back.StampSeeds(&man, env.Err)
 	ran := lc
-	ran.Envs = streamEnvs
+	// The stream's stage order: the environments that run, in the order
+	// of the run's stream order (lifelong.order).
+	ran.Envs = stream.Envs
 	opts := lifelong.ExecuteOptions{
 		Dir: run.Dir, ConfigHash: hash, Config: ran, NewMethod: env.Kinds.AgentKinds().New,
 		Refuse: func(prev runrecord.Manifest) error { return family.DifferentConfig(run.Dir, prev, cfg) }, // names the keys that changed
@@ -141,6 +143,13 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 			Started: func() {
 				fmt.Fprintf(env.Err, "run %s: lifelong %s stream over %d environments (%d training trajectories), %d methods on %s\n",
 					cfg.Name, lc.Stream, len(streamEnvs), len(train), len(lc.Methods), back.Describe())
+				if lc.Orders > 1 {
+					what := "its own seeded shuffle"
+					if lc.Stream == lifelong.StreamSimilarity {
+						what = strings.Join(stream.Envs, " → ")
+					}
+					fmt.Fprintf(env.Err, "run %s: stream order %d of %d: %s\n", cfg.Name, max(lc.Order, 1), lc.Orders, what)
+				}
 			},
 			MethodDone: func(spec lifelong.MethodSpec, r lifelong.Result) {
 				fmt.Fprintf(env.Err, "run %s: %s done (final row %v)\n", cfg.Name, spec.Name, finalRow(r))

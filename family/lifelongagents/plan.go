@@ -62,7 +62,7 @@ func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, o
 	}
 	sampling, _ := Sampling(cfg, lc, env.Kinds.AgentKinds(), slices.Sorted(maps.Keys(suites)))
 	ood := slices.DeleteFunc(slices.Clone(lc.OOD), func(x string) bool { return suites[x] == nil })
-	stream, err := lifelong.NewStream(lc.Stream, train, streamEnvs, lc.Batch, lc.Seed)
+	stream, err := lifelong.OrderStream(lc, train, streamEnvs)
 	if err != nil {
 		return planner.Plan{}, err
 	}

@@ -448,7 +448,7 @@ func WriteSweep(outDir string, runDirs []string, envEntries []envs.Entry, paperR
 		return render.Artefacts{}, fmt.Errorf("lifemem sweep: %w", err)
 	}
 	out := render.Artefacts{Dir: outDir}
-	for _, step := range []func(string, []*lmRun) ([]render.Artefact, error){lmWriteStreams, lmWriteSweepSensitivity} {
+	for _, step := range []func(string, []*lmRun) ([]render.Artefact, error){lmWriteStreams, lmWriteSweepSensitivity, lmWriteOrders} {
 		arts, err := step(outDir, runs)
 		if err != nil {
 			return render.Artefacts{}, fmt.Errorf("lifemem sweep: %w", err)
@@ -462,7 +462,11 @@ func WriteSweep(outDir string, runDirs []string, envEntries []envs.Entry, paperR
 		for _, m := range r.methods {
 			names = append(names, m.Spec.Name)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", render.MdCell(lmRunLabel(r)), render.MdCell(r.info.Config.Stream),
+		stream := r.info.Config.Stream
+		if r.info.Config.InOrderStudy() {
+			stream = r.info.Config.OrderLabel()
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", render.MdCell(lmRunLabel(r)), render.MdCell(stream),
 			render.MdCell(runinfo.BackboneText(r.info.Backbone, r.info.Model)), render.MdCell(strings.Join(names, ", ")))
 	}
 	b.WriteString("\n## Artefacts\n\n")
@@ -500,6 +504,9 @@ func lmWriteStreams(dir string, runs []*lmRun) ([]render.Artefact, error) {
 	simStats := map[key]map[string]*lmStats{}
 	kinds := map[string]bool{}
 	for _, r := range runs {
+		if r.info.Config.Order > 1 {
+			continue // Table 5 sets one run per stream beside another: each stream's first order
+		}
 		kinds[render.OrDefault(r.info.Config.Stream, "similarity")] = true
 		for _, m := range r.methods {
 			k := key{m.Spec.Name, r.info.Model}
