@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -232,15 +233,18 @@ func (l *Layer) Generate(ctx context.Context, req llm.Request) (llm.Response, er
 		return l.decode(req, r, start)
 	}
 	p := l.waiting[id]
-	if p == nil {
+	fresh := p == nil
+	if fresh {
 		p = &pending{id: id, purpose: req.Purpose, done: make(chan struct{})}
 		l.waiting[id] = p
 		l.parked = append(l.parked, p)
-		l.armLocked()
 	}
 	if p.req == nil {
 		r := req
 		p.req, p.body = &r, body
+	}
+	if fresh {
+		l.armLocked()
 	}
 	l.mu.Unlock()
 	select {
@@ -297,6 +301,8 @@ func (l *Layer) flushLocked() {
 	}
 	w := l.parked
 	l.parked = nil
+	// In custom id order: the same requests make the same file.
+	slices.SortFunc(w, func(a, b *pending) int { return strings.Compare(a.id, b.id) })
 	l.wave++
 	l.stats.Waves++
 	l.stats.Requests += len(w)
