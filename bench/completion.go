@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/memharness/memharness/bench/batchcmd"
 	"io"
 
 	"github.com/memharness/memharness/bench/completion"
@@ -67,6 +68,7 @@ func positional(verb string, pos []string) []string {
 	actions := map[string][]string{
 		"data":       {"fetch", "verify", "stats", "inspect"},
 		"cache":      {"stats", "prune"},
+		"batch":      batchcmd.Actions,
 		"envs":       {"list", "check", "replay"},
 		"memory":     {"show"},
 		"completion": {"bash", "zsh", "fish"},
