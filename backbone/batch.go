@@ -46,6 +46,15 @@ func BatchPricesOf(cfg *config.Config) *llm.Prices {
 	return out
 }
 
+// BatchPurposesOf are the purposes the config sends through provider
+// batches (none without backbone.batch).
+func BatchPurposesOf(cfg *config.Config) []string {
+	if cfg.Backbone.Batch == nil {
+		return nil
+	}
+	return cfg.Backbone.Batch.Purposes
+}
+
 // batchLayer puts live behind a batch layer when the config batches some
 // purposes (live itself otherwise). A model's waves and journal live in
 // their own folder of the run's batch directory: one batch holds one model.
