@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/memharness/memharness/bench/batchcmd"
 	"io"
 
 	"github.com/memharness/memharness/bench/completion"
@@ -68,7 +67,6 @@ func positional(verb string, pos []string) []string {
 	actions := map[string][]string{
 		"data":       {"fetch", "verify", "stats", "inspect"},
 		"cache":      {"stats", "prune"},
-		"batch":      batchcmd.Actions,
 		"envs":       {"list", "check", "replay"},
 		"memory":     {"show"},
 		"completion": {"bash", "zsh", "fish"},

@@ -18,50 +18,55 @@ import (
 	"github.com/memharness/memharness/llm/batch"
 )
 
-// Usage is the verb's synopsis.
-const Usage = `bench batch status RUN | cancel RUN | export RUN [--purpose P[,P...]] [-o FILE] | import RUN RESULTS.jsonl
-
-  status   the waves of the run's provider batches: where each stands, its batch and file ids, what came back
+// Synopsis and About are the verb's usage text.
+const (
+	Synopsis = "batch status RUN | cancel RUN | export RUN [--purpose P[,P...]] [-o FILE] | import RUN RESULTS.jsonl"
+	About    = `Shows and handles a run's provider batches (backbone.batch):
+  status   the waves of the run's batches: where each stands, its batch and file ids, what came back
   cancel   ask the provider to stop the run's batches still running (key from OPENAI_API_KEY)
   export   write the requests waiting offline (backbone.batch.provider: offline) as a vllm run-batch input file
   import   read a run-batch output file back; the next run takes its answers. A reply that matches no
            waiting request is refused, naming it`
+)
 
-// Actions are the verb's actions, for shell completion.
-var Actions = []string{"status", "cancel", "export", "import"}
+// FlagSet makes the verb's flag set (the CLI's, which prints its usage).
+type FlagSet func(w io.Writer, name, synopsis, about string) *flag.FlagSet
 
-// ErrUsage is a call that the usage text answers.
-var ErrUsage = errors.New("usage")
-
-// Run runs `bench batch ARGS`.
-func Run(ctx context.Context, out, errw io.Writer, getenv func(string) string, args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprintln(errw, "usage: "+Usage)
-		return ErrUsage
-	}
-	action, rest := args[0], args[1:]
-	fs := flag.NewFlagSet("batch "+action, flag.ContinueOnError)
-	fs.SetOutput(errw)
+// Run runs `bench batch ARGS`; a call the usage text answers returns
+// errUsage (the CLI's, for its exit code), asked-for help flag.ErrHelp.
+func Run(ctx context.Context, out, errw io.Writer, getenv func(string) string, args []string, errUsage error, newFlags FlagSet) error {
+	fs := newFlags(errw, "batch", Synopsis, About)
 	purposes := fs.String("purpose", "", "export: only requests of these call purposes (comma-separated)")
 	outFile := fs.String("o", "", "export: write to this file instead of stdout")
-	// Flags may come after the run directory.
+	// Flags may come before, between or after the positional arguments.
 	var pos []string
-	for len(rest) > 0 {
+	rest := args
+	for {
 		if err := fs.Parse(rest); err != nil {
-			return ErrUsage
+			if errors.Is(err, flag.ErrHelp) {
+				return err
+			}
+			return errUsage
 		}
 		rest = fs.Args()
-		if len(rest) > 0 {
-			pos, rest = append(pos, rest[0]), rest[1:]
+		if len(rest) == 0 {
+			break
 		}
+		pos, rest = append(pos, rest[0]), rest[1:]
 	}
+	if len(pos) == 0 {
+		fs.Usage()
+		return errUsage
+	}
+	action := pos[0]
+	pos = pos[1:]
 	want := 1
 	if action == "import" {
 		want = 2
 	}
 	if len(pos) != want {
-		fmt.Fprintln(errw, "usage: "+Usage)
-		return ErrUsage
+		fs.Usage()
+		return errUsage
 	}
 	root := filepath.Join(pos[0], "batches")
 	dirs, err := batch.Dirs(root)
@@ -117,8 +122,8 @@ func Run(ctx context.Context, out, errw io.Writer, getenv func(string) string, a
 		fmt.Fprintf(out, ". Run the config again to take them.\n")
 		return nil
 	}
-	fmt.Fprintln(errw, "usage: "+Usage)
-	return ErrUsage
+	fs.Usage()
+	return errUsage
 }
 
 func forPurposes(ps []string) string {
