@@ -5,8 +5,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -185,5 +188,56 @@ func TestBatchOfflineRoundTripThroughTheCLI(t *testing.T) {
 	states, _ := batch.ReadJournal(waves[0])
 	if len(states) < 2 || states[0].Step != batch.StepImported || states[0].OK != n {
 		t.Errorf("after the import the re-run did not go on to a later wave: %+v\n%s", states, log)
+	}
+}
+
+// TestBatchCeiling: the spending ceiling holds for batched calls (each
+// reserves its bound before it joins a wave, so no wave can pass it), the
+// batch price is what is spent, and a resumed run ends with the
+// uninterrupted live run's samples.
+func TestBatchCeiling(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "ceil.yaml")
+	os.WriteFile(cfg, []byte(strings.Replace(ceilingConfig, "KIND", "sim", 1)), 0o644)
+	live, batched := filepath.Join(dir, "live"), filepath.Join(dir, "batched")
+	if log, code := runCLI(t, "run", "-c", cfg, "--out", live); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, log)
+	}
+	_, cost := totals(t, filepath.Join(live, "ceil"))
+	batch := []string{"--set", "backbone.batch.purposes=[predict]", "--set", "backbone.prices.batch_discount=0.5", "--set", "backbone.batch.sim_delay=1ms"}
+	args := append([]string{"run", "-c", cfg, "--out", batched, "--set", fmt.Sprintf("eval.max_cost=%.6f", cost/2)}, batch...)
+	log, code := runCLI(t, args...)
+	if code != exitCeiling || !strings.Contains(log, "stopped at ceiling: eval.max_cost $") {
+		t.Fatalf("exit %d, want %d:\n%s", code, exitCeiling, log)
+	}
+	if _, spent := totals(t, filepath.Join(batched, "ceil")); spent > cost/2 {
+		t.Errorf("the stopped run spent $%v, past the ceiling $%v", spent, cost/2)
+	}
+	args = append([]string{"run", "-c", cfg, "--out", batched, "--set", "eval.max_cost=0"}, batch...)
+	if log, code := runCLI(t, args...); code != 0 {
+		t.Fatalf("resume exit %d:\n%s", code, log)
+	}
+	// The same answers (costs differ: the batch price).
+	a, _ := os.ReadFile(filepath.Join(live, "ceil", "samples.jsonl"))
+	b, _ := os.ReadFile(filepath.Join(batched, "ceil", "samples.jsonl"))
+	sorted := func(s string) string {
+		lines := strings.Split(s, "\n")
+		slices.Sort(lines)
+		return strings.Join(lines, "\n")
+	}
+	if len(a) == 0 || sorted(withoutKeys(t, a, "latency_ms", "cost")) != sorted(withoutKeys(t, b, "latency_ms", "cost")) {
+		x, y := sorted(withoutKeys(t, a, "latency_ms", "cost")), sorted(withoutKeys(t, b, "latency_ms", "cost"))
+		for i, l := range strings.Split(x, "\n") {
+			if m := strings.Split(y, "\n"); i < len(m) && m[i] != l {
+				t.Errorf("the resumed batch run's samples differ from the live run's:\n%s\n%s", l, m[i])
+				break
+			}
+		}
+	}
+	usage := readUsage(t, filepath.Join(batched, "ceil"))
+	liveUsage := readUsage(t, filepath.Join(live, "ceil"))
+	u, l := usage["predict"], liveUsage["predict"]
+	if u.Cost == nil || l.Cost == nil || math.Abs(*u.Cost-*l.Cost/2) > 1e-6 || u.BatchedCalls == 0 || u.BatchedCalls != u.LiveCalls {
+		t.Errorf("predict: %d of %d live calls batched, $%v, want half the live run's $%v", u.BatchedCalls, u.LiveCalls, u.Cost, l.Cost)
 	}
 }
