@@ -406,3 +406,23 @@ func TestBatchJournalToleratesATornLastLine(t *testing.T) {
 		t.Fatalf("%+v %v", waves, err)
 	}
 }
+
+// TestBatchProviderRefusalStopsTheRun: a provider that refuses a wave for
+// good (a bad key) stops the run, as a live endpoint that is down does.
+func TestBatchProviderRefusalStopsTheRun(t *testing.T) {
+	f := newFakeProvider(t)
+	p := f.provider()
+	p.Key = "sk-wrong"
+	var live atomic.Int64
+	l, err := Open(context.Background(), testConfig(t.TempDir()), p, liveAnswers(&live))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	_, errs := askAll(l, 3)
+	for _, err := range errs {
+		if !errors.Is(err, llm.ErrStopRun) || !strings.Contains(err.Error(), "HTTP 401") {
+			t.Errorf("a refused upload: %v", err)
+		}
+	}
+}

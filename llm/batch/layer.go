@@ -535,6 +535,12 @@ func (l *Layer) finish(w []*pending, answers map[string]result, err error) {
 	if l.ctx.Err() != nil {
 		return // closed: callers have gone
 	}
+	if err != nil && !errors.Is(err, llm.ErrStopRun) {
+		// A wave that cannot be sent, or whose answers cannot be fetched,
+		// stops the run as an endpoint that is down does: the work left
+		// resumes on the next run, which re-attaches to what was paid.
+		err = fmt.Errorf("%w: %w", llm.ErrStopRun, err)
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	requeued := false
