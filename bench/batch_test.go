@@ -241,3 +241,44 @@ func TestBatchCeiling(t *testing.T) {
 		t.Errorf("predict: %d of %d live calls batched, $%v, want half the live run's $%v", u.BatchedCalls, u.LiveCalls, u.Cost, l.Cost)
 	}
 }
+
+// TestBatchLifelongRunEqualsLiveRun: on the lifelong path, LifeMem's
+// construction steps sent through batches leave every CSV as the live run
+// writes it.
+func TestBatchLifelongRunEqualsLiveRun(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "ll.yaml")
+	os.WriteFile(cfg, []byte(`name: ll
+task: lifemem
+backbone: {kind: sim}
+lifelong:
+  stream: similarity
+  envs: [scienceworld, webshop]
+  tasks_per_env: 2
+  methods:
+    - {name: lifemem, kind: lifemem, top_k: 2}
+`), 0o644)
+	live, batched := filepath.Join(dir, "live"), filepath.Join(dir, "batched")
+	if log, code := runCLI(t, "run", "-c", cfg, "--out", live); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, log)
+	}
+	if log, code := runCLI(t, "run", "-c", cfg, "--out", batched, "--set", "backbone.batch.purposes=[lifemem.summary,lifemem.assign]",
+		"--set", "backbone.batch.linger=5ms"); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, log)
+	}
+	csvs, _ := filepath.Glob(filepath.Join(live, "ll", "report", "*.csv"))
+	if len(csvs) == 0 {
+		t.Fatal("no CSV")
+	}
+	for _, f := range csvs {
+		a, _ := os.ReadFile(f)
+		b, _ := os.ReadFile(filepath.Join(batched, "ll", "report", filepath.Base(f)))
+		if !bytes.Equal(a, b) {
+			t.Errorf("report/%s differs", filepath.Base(f))
+		}
+	}
+	usage := readUsage(t, filepath.Join(batched, "ll"))
+	if u := usage["lifemem.summary"]; u.BatchedCalls == 0 || u.BatchedCalls != u.LiveCalls || usage["agent.act"].BatchedCalls != 0 {
+		t.Errorf("batched calls: summary %d of %d, act %d", u.BatchedCalls, u.LiveCalls, usage["agent.act"].BatchedCalls)
+	}
+}
