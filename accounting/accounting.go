@@ -65,6 +65,7 @@ func Add(total map[string]runrecord.MethodUsage, meter *llm.Meter, priced bool) 
 		if t.UsageEstimatedWhy == "" {
 			t.UsageEstimatedWhy = u.UsageEstimatedWhy
 		}
+		t.BatchedCalls += u.Batched
 		if t.Units > 0 {
 			t.InvalidRate = float64(t.InvalidFinal) / float64(t.Units)
 		}

@@ -22,6 +22,7 @@ import (
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/llm/batch"
 	"github.com/memharness/memharness/llm/cache"
 	"github.com/memharness/memharness/llm/embed"
 	"github.com/memharness/memharness/llm/sim"
@@ -67,6 +68,10 @@ type Backbone struct {
 	// budget guards eval.max_cost and eval.max_tokens below every response
 	// cache, for every model of the run (nil: no ceiling).
 	Budget *llm.Budget
+	// Batches are the provider-batch layers of the run's models
+	// (backbone.batch; none when every call is live).
+	Batches []*batch.Layer
+	runDir  string
 }
 
 func (b *Backbone) Describe() string {
@@ -77,6 +82,9 @@ func (b *Backbone) Describe() string {
 }
 
 func (b *Backbone) Close() {
+	for _, l := range b.Batches {
+		l.Close()
+	}
 	if b.Cache != nil {
 		b.Cache.Close()
 	}
@@ -91,8 +99,14 @@ const ApproxTokenizer = "approx: int(1.5*CJK + 1.3*other/5), the release's fallb
 // Open builds the run's model stack for cfg; readers teach the embedded
 // backbone the kinds' own requests (unused on an endpoint).
 func Open(ctx context.Context, cfg *config.Config, getenv func(string) string, out string, warn io.Writer, readers sim.Readers) (*Backbone, error) {
+	return OpenIn(ctx, cfg, getenv, out, out, warn, readers)
+}
+
+// OpenIn is Open for the run directory runDir, which keeps the journals
+// of the run's provider batches (backbone.batch) in runDir/batches.
+func OpenIn(ctx context.Context, cfg *config.Config, getenv func(string) string, out, runDir string, warn io.Writer, readers sim.Readers) (*Backbone, error) {
 	// config.Load has already resolved "auto", the endpoints and the model.
-	b := &Backbone{Kind: cfg.Backbone.Kind, Tokens: tokens.Approx{}, Tokenizer: ApproxTokenizer}
+	b := &Backbone{Kind: cfg.Backbone.Kind, Tokens: tokens.Approx{}, Tokenizer: ApproxTokenizer, runDir: runDir}
 	if p := cfg.Prompt.Tokenizer; p != "" {
 		c, err := hftok.Load(p)
 		if err != nil {
@@ -118,6 +132,9 @@ func Open(ctx context.Context, cfg *config.Config, getenv func(string) string, o
 		if p := PricesOf(cfg); p != nil {
 			model = llm.WithPrices(model, llm.PriceTable{sim.Name: *p}, sim.Name)
 		}
+		if model, err = b.batchLayer(ctx, cfg, model, sim.Name, sim.Name, "", nil, "", runDir, warn); err != nil {
+			return nil, err
+		}
 		b.Meter = llm.NewMeter(b.Budget.Wrap(model))
 	case "openai":
 		urls := cfg.Backbone.BaseURLs
@@ -136,7 +153,7 @@ func Open(ctx context.Context, cfg *config.Config, getenv func(string) string, o
 			return nil, err
 		}
 		b.Retries = NewRetryWatch()
-		model, c, err := openaiStack(cfg, urls, b.ModelName, getenv, out, b.Retries.Observe, b.Budget)
+		model, c, err := openaiStack(cfg, urls, b.ModelName, getenv, out, b.Retries.Observe, b.Budget, b.batchWrapper(ctx, cfg, getenv, runDir, warn, ""))
 		if err != nil {
 			return nil, err
 		}
@@ -155,7 +172,7 @@ func Open(ctx context.Context, cfg *config.Config, getenv func(string) string, o
 					return nil, fmt.Errorf("construction backbone: %w", err)
 				}
 			}
-			built, bc, err := openaiStack(cfg, burls, bmodel, getenv, out, b.Retries.Observe, b.Budget)
+			built, bc, err := openaiStack(cfg, burls, bmodel, getenv, out, b.Retries.Observe, b.Budget, b.batchWrapper(ctx, cfg, getenv, runDir, warn, ""))
 			if err != nil {
 				return nil, fmt.Errorf("construction backbone: %w", err)
 			}
@@ -176,7 +193,7 @@ func Open(ctx context.Context, cfg *config.Config, getenv func(string) string, o
 			{&b.Skill, "skill", cfg.Backbone.SkillModel, cfg.Backbone.SkillReasoningEffort},
 			{&b.User, "user", cfg.Backbone.UserModel, ""},
 		} {
-			sm, err := openStepModel(cfg, b, urls, st.step, st.model, st.effort, getenv, out)
+			sm, err := openStepModel(ctx, cfg, b, urls, st.step, st.model, st.effort, getenv, out, warn)
 			if err != nil {
 				return nil, err
 			}
@@ -282,8 +299,8 @@ func (b *Backbone) LifelongMeters() []lifelong.Snapshotter {
 // the step's model (default: the construction model, then the acting
 // model) at the construction endpoints, with the effort as its only
 // default parameter and its own cache file.
-func openStepModel(cfg *config.Config, b *Backbone, urls []string, step, name, effort string,
-	getenv func(string) string, out string) (StepModel, error) {
+func openStepModel(ctx context.Context, cfg *config.Config, b *Backbone, urls []string, step, name, effort string,
+	getenv func(string) string, out string, warn io.Writer) (StepModel, error) {
 	if name == "" && effort == "" {
 		return StepModel{}, nil
 	}
@@ -313,7 +330,7 @@ func openStepModel(cfg *config.Config, b *Backbone, urls []string, step, name, e
 	// A distinct default-parameter set shares no cache entries anyway, but
 	// a model equal to the acting one would share its cache file.
 	c.Backbone.Model = ""
-	m, cc, err := openaiStack(&c, burls, name, getenv, out, b.Retries.Observe, b.Budget)
+	m, cc, err := openaiStack(&c, burls, name, getenv, out, b.Retries.Observe, b.Budget, b.batchWrapper(ctx, cfg, getenv, b.runDir, warn, step))
 	if err != nil {
 		return StepModel{}, fmt.Errorf("%s model: %w", step, err)
 	}
@@ -328,7 +345,7 @@ func openStepModel(cfg *config.Config, b *Backbone, urls []string, step, name, e
 // endpoints: the budget sits below the cache, so cached answers never meet
 // a ceiling.
 func openaiStack(cfg *config.Config, urls []string, modelName string, getenv func(string) string, out string, onRetry func(llm.RetryEvent),
-	budget *llm.Budget) (llm.Model, *cache.Cache, error) {
+	budget *llm.Budget, batched batchWrap) (llm.Model, *cache.Cache, error) {
 	var cc *cache.Cache
 	stack, err := llm.Open(llm.StackConfig{
 		BaseURLs: urls, Model: modelName, APIKey: getenv(EnvAPIKey),
@@ -341,13 +358,20 @@ func openaiStack(cfg *config.Config, urls []string, modelName string, getenv fun
 	if err != nil {
 		return nil, nil, err
 	}
-	model := budget.Wrap(stack)
+	ids := make([]string, len(urls))
+	for i, u := range urls {
+		ids[i] = llm.Identity(u, modelName)
+	}
+	identity := strings.Join(ids, ",")
+	// The batch layer sits where the live client is: below the budget, so
+	// a parked call holds its reservation, and below the cache, which
+	// keeps its answers as it keeps live ones.
+	below, err := batched(stack, modelName, identity, urls)
+	if err != nil {
+		return nil, nil, err
+	}
+	model := budget.Wrap(below)
 	if cfg.Backbone.Cache != "off" {
-		ids := make([]string, len(urls))
-		for i, u := range urls {
-			ids[i] = llm.Identity(u, modelName)
-		}
-		identity := strings.Join(ids, ",")
 		path := cfg.Backbone.Cache
 		if path != "" && modelName != cfg.Backbone.Model {
 			// One cache file holds one model: the construction model
@@ -370,6 +394,18 @@ func openaiStack(cfg *config.Config, urls []string, modelName string, getenv fun
 	// Default parameters are merged above the cache so that they are part
 	// of every cache key.
 	return llm.WithDefaults(model, cfg.Backbone.Params), cc, nil
+}
+
+// batchWrap puts a model's live stack behind its batch layer.
+type batchWrap func(live llm.Model, modelName, identity string, urls []string) (llm.Model, error)
+
+// batchWrapper is b.batchLayer for openaiStack.
+// step names a construction step's own stack ("" for the others), whose
+// batches are journaled apart even when its model is the acting one.
+func (b *Backbone) batchWrapper(ctx context.Context, cfg *config.Config, getenv func(string) string, out string, warn io.Writer, step string) batchWrap {
+	return func(live llm.Model, modelName, identity string, urls []string) (llm.Model, error) {
+		return b.batchLayer(ctx, cfg, live, modelName, identity, step, urls, getenv(EnvAPIKey), out, warn)
+	}
 }
 
 // PricesOf is the config's prices as the model layer takes them (nil: not

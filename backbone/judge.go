@@ -83,7 +83,9 @@ func (b *Backbone) OpenJudge(ctx context.Context, cfg *config.Config, spec confi
 	if b.Retries != nil {
 		onRetry = b.Retries.Observe
 	}
-	m, cc, err := openaiStack(&c, spec.BaseURLs, spec.Model, getenv, out, onRetry, b.Budget)
+	// Its batches, where backbone.batch names its purposes, are journaled
+	// apart from the answering model's (the role names them).
+	m, cc, err := openaiStack(&c, spec.BaseURLs, spec.Model, getenv, out, onRetry, b.Budget, b.batchWrapper(ctx, cfg, getenv, b.runDir, warn, role))
 	if err != nil {
 		return Judge{}, fmt.Errorf("judge: %w", err)
 	}

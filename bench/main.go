@@ -26,6 +26,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/memharness/memharness/bench/batchcmd"
 	"io"
 	"strings"
 
@@ -70,6 +71,9 @@ func verbs() []verb {
 		{"data", "fetch, verify or describe a dataset", cmdData},
 		{"cache", "inspect or prune the LLM response cache", cmdCache},
 		{"envs", "list agent environments, check their gold oracles, replay a task", cmdEnvs},
+		{"batch", "provider batches of a run: status, cancel, export and import of vllm run-batch files", func(ctx context.Context, s IO, a []string) error {
+			return batchcmd.Run(ctx, s.Out, s.Err, s.Getenv, a, errUsage, newFlags)
+		}},
 		{"calls", "print the model calls a run recorded (requests as sent and replies; --json to replay them)", cmdCalls},
 		{"memory", "show the memory a run's methods built (PraMem, Mem0, MemOS, ProEx, summary, LifeMem, ...)", cmdMemory},
 		{"view", "browse runs, samples, transcripts and memories in a local web page", cmdView},

@@ -108,8 +108,8 @@ func writePlanTable(w io.Writer, p planner.Plan) {
 		}
 		fmt.Fprintf(w, "prefix cache: calls whose prompts the plan does not know, left out of the model: %s\n", strings.Join(left, ", "))
 	}
-	if p.CostWithCacheUSD != nil {
-		fmt.Fprintf(w, "cost with the harness order's prefix-cache reuse at the cached rate: %s\n", costText(p.CostWithCacheUSD))
+	for _, line := range p.CostLines() {
+		fmt.Fprintln(w, line)
 	}
 	for _, e := range p.Estimates {
 		fmt.Fprintf(w, "~ estimate: %s\n", e)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -97,5 +98,53 @@ func replaySendOrder(t *testing.T, name string) {
 	t.Logf("%d calls replayed: reuse %d of ideal %d bytes (%.1f %%)", len(calls), reused, ideal, 100*float64(reused)/float64(ideal))
 	if ideal == 0 || float64(reused) < 0.99*float64(ideal) {
 		t.Errorf("the real send order reuses %d of the ideal %d bytes, want at least 99 %%", reused, ideal)
+	}
+}
+
+// TestLifelongSendNumbers: a lifelong run numbers its calls in send order
+// too, continuing the numbers of the process before it on resume, so its
+// order can be replayed from the call record.
+func TestLifelongSendNumbers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a config twice")
+	}
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "ll.yaml")
+	os.WriteFile(cfg, []byte(`name: ll
+task: lifemem
+backbone: {kind: sim}
+lifelong:
+  stream: similarity
+  envs: [scienceworld, webshop]
+  tasks_per_env: 2
+  methods:
+    - {name: react, kind: react}
+    - {name: lifemem, kind: lifemem, top_k: 2}
+`), 0o644)
+	out := filepath.Join(dir, "out")
+	// A first part stopped at a token ceiling, then the rest.
+	if log, code := runCLI(t, "run", "-c", cfg, "--out", out, "--set", "eval.max_tokens=20000"); code != exitCeiling {
+		t.Fatalf("first part: exit %d, want %d:\n%s", code, exitCeiling, log)
+	}
+	if log, code := runCLI(t, "run", "-c", cfg, "--out", out); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, log)
+	}
+	cr, err := runstore.OpenCalls(filepath.Join(out, "ll"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cr.Close()
+	seen := map[int64]bool{}
+	n := 0
+	err = cr.Each(nil, func(c runstore.Call) error {
+		n++
+		if c.SendSeq == 0 || seen[c.SendSeq] {
+			t.Errorf("call %d of %s: send number %d (missing or repeated)", c.Index, c.Unit, c.SendSeq)
+		}
+		seen[c.SendSeq] = true
+		return nil
+	})
+	if err != nil || n == 0 {
+		t.Fatalf("%d calls, %v", n, err)
 	}
 }

@@ -193,5 +193,5 @@ func OpenBackbone(ctx context.Context, env Env, cfg *config.Config, run Run) (*b
 	if err != nil {
 		return nil, err
 	}
-	return backbone.Open(ctx, cfg, env.Getenv, run.CacheRoot(), env.Err, readers)
+	return backbone.OpenIn(ctx, cfg, env.Getenv, run.CacheRoot(), run.Dir, env.Err, readers)
 }

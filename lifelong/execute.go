@@ -151,7 +151,10 @@ func Execute(ctx context.Context, o ExecuteOptions) (ExecuteResult, error) {
 		}
 		return resp, err
 	})
-	ctx = runCtx
+	// Every call is numbered in send order, after the calls of earlier
+	// processes, so the order can be replayed from the journal (as on the
+	// behaviour-prediction path).
+	ctx = llm.WithSendOrder(runCtx, llm.NewSendOrder(st.Usage()))
 	lc := o.Config
 	for mi, spec := range lc.Methods {
 		newMethod := func() (agent.Method, error) { return o.NewMethod(spec) }

@@ -42,6 +42,8 @@ type CallRecord struct {
 	// or a record written before the field existed).
 	SendSeq            int64 `json:"send_seq,omitempty"`
 	AnsweredBeforeSend int64 `json:"answered_before_send,omitempty"`
+	// Batch names the provider batch that answered the call ("": live).
+	Batch string `json:"batch,omitempty"`
 
 	// Exchange is what was asked and answered, as the Meter saw it. It is
 	// not journalled as is: the run store turns it into Content, whose
@@ -122,6 +124,7 @@ func newCallRecord(req Request, resp Response, err error, wall time.Duration) Ca
 		rec.Retries = resp.Retries
 		rec.Usage = resp.Usage
 		rec.UsageEstimated = resp.UsageEstimated
+		rec.Batch = resp.Batch
 		rec.LatencyNS = int64(resp.Latency)
 		rec.WallNS = int64(wall)
 	}

@@ -116,6 +116,9 @@ type Response struct {
 	Endpoint string
 	// Retries is how many transport-level retries this call needed.
 	Retries int
+	// Batch names the provider batch that answered the call ("" for a live
+	// or cached call; see package llm/batch).
+	Batch string
 	// UsageEstimated says why Usage is the harness's own count rather than
 	// the endpoint's (negative or absurd counts); "" for the endpoint's.
 	UsageEstimated string

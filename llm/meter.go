@@ -33,12 +33,15 @@ type PurposeStats struct {
 	// UsageEstimated counts live calls whose token counts from the endpoint
 	// were not believed and were replaced by our own; UsageEstimatedWhy is
 	// one example.
-	UsageEstimated    int     `json:"usage_estimated,omitempty"`
-	UsageEstimatedWhy string  `json:"usage_estimated_why,omitempty"`
-	Usage             Usage   `json:"usage"`
-	LatencySec        float64 `json:"latency_total_s"`
-	MeanSec           float64 `json:"latency_mean_s"`
-	WallSec           float64 `json:"wall_total_s"`
+	UsageEstimated    int    `json:"usage_estimated,omitempty"`
+	UsageEstimatedWhy string `json:"usage_estimated_why,omitempty"`
+	// Batched counts the live calls a provider batch answered (see
+	// backbone.batch); they are also in Live.
+	Batched    int     `json:"batched,omitempty"`
+	Usage      Usage   `json:"usage"`
+	LatencySec float64 `json:"latency_total_s"`
+	MeanSec    float64 `json:"latency_mean_s"`
+	WallSec    float64 `json:"wall_total_s"`
 }
 
 // InvalidRate is the share of units whose final answer was invalid (0 when
@@ -241,6 +244,9 @@ func (m *Meter) book(rec CallRecord) {
 				c.UsageEstimatedWhy = rec.UsageEstimated
 			}
 		}
+		if rec.Batch != "" {
+			c.Batched++
+		}
 		c.latency += time.Duration(rec.LatencyNS)
 		c.wall += time.Duration(rec.WallNS)
 	}
@@ -291,6 +297,7 @@ func (m *Meter) Snapshot() MeterSnapshot {
 		if total.UsageEstimatedWhy == "" {
 			total.UsageEstimatedWhy = c.UsageEstimatedWhy
 		}
+		total.Batched += c.Batched
 		total.Usage = total.Usage.Add(c.Usage)
 		total.cost += c.cost
 		total.latency += c.latency

@@ -84,6 +84,29 @@ func (d captureDoer) Do(r *http.Request) (*http.Response, error) {
 // all, as the papers' Python clients send none.
 var streamOff = []byte(`,"stream":false`)
 
+// spliceBody drops the stream field from a JSON object body and inserts
+// patch before its closing brace: the bytes an endpoint receives.
+func spliceBody(body, patch []byte) ([]byte, error) {
+	if i := bytes.Index(body, streamOff); i >= 0 {
+		body = append(body[:i:i], body[i+len(streamOff):]...)
+	}
+	if len(patch) == 0 {
+		return body, nil
+	}
+	end := bytes.LastIndexByte(body, '}')
+	if end < 1 {
+		return nil, fmt.Errorf("request body is not a JSON object")
+	}
+	out := make([]byte, 0, len(body)+len(patch)+1)
+	out = append(out, body[:end]...)
+	if head := bytes.TrimSpace(body[:end]); head[len(head)-1] != '{' {
+		out = append(out, ',')
+	}
+	out = append(out, patch...)
+	out = append(out, body[end:]...)
+	return out, nil
+}
+
 // splice drops the stream field and inserts patch before the closing brace
 // of the JSON object body. Inside JSON strings a quote is escaped, so the
 // unescaped streamOff can only be the top-level field.
@@ -93,26 +116,10 @@ func splice(r *http.Request, patch []byte) error {
 	if err != nil {
 		return fmt.Errorf("reading request body: %w", err)
 	}
-	if i := bytes.Index(body, streamOff); i >= 0 {
-		body = append(body[:i:i], body[i+len(streamOff):]...)
+	out, err := spliceBody(body, patch)
+	if err != nil {
+		return err
 	}
-	if len(patch) == 0 {
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		r.ContentLength = int64(len(body))
-		r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
-		return nil
-	}
-	end := bytes.LastIndexByte(body, '}')
-	if end < 1 {
-		return fmt.Errorf("request body is not a JSON object")
-	}
-	out := make([]byte, 0, len(body)+len(patch)+1)
-	out = append(out, body[:end]...)
-	if head := bytes.TrimSpace(body[:end]); head[len(head)-1] != '{' {
-		out = append(out, ',')
-	}
-	out = append(out, patch...)
-	out = append(out, body[end:]...)
 	r.Body = io.NopCloser(bytes.NewReader(out))
 	r.ContentLength = int64(len(out))
 	r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(out)), nil }

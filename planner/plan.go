@@ -13,8 +13,10 @@
 package planner
 
 import (
+	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/memharness/memharness/internal/prefixcache"
@@ -66,6 +68,10 @@ type Options struct {
 	// DefaultMaxCompletion bounds calls whose purpose sets no max tokens
 	// (0: such calls make the completion bound unknown).
 	DefaultMaxCompletion int
+	// BatchPurposes are the purposes backbone.batch sends through provider
+	// batches, priced at BatchPrices (nil: the plan has no batch column).
+	BatchPurposes []string
+	BatchPrices   *llm.Prices
 }
 
 // Purpose is the plan of one call purpose of one method.
@@ -121,6 +127,11 @@ type Plan struct {
 	Methods          map[string]Method `json:"methods"`
 	MethodOrder      []string          `json:"method_order"`
 	PrefixCache      PrefixCache       `json:"prefix_cache"`
+	// CostWithBatchesUSD is the cost with the calls of BatchPurposes priced
+	// at the batch price, beside CostUSD (all live); nil without
+	// backbone.batch or prices.
+	CostWithBatchesUSD *float64 `json:"cost_with_batches_usd,omitempty"`
+	BatchPurposes      []string `json:"batch_purposes,omitempty"`
 	// Estimates says, one line each, which parts are estimates and how.
 	Estimates []string `json:"estimates"`
 }
@@ -131,6 +142,7 @@ func Build(name string, calls []Call, file []int, o Options) Plan {
 	p := Plan{Config: name, Methods: map[string]Method{}, Concurrency: max(1, o.Concurrency), LatencySec: o.Latency.Seconds()}
 	type acc struct {
 		calls, prompt, completion, cost float64
+		batchCost                       float64
 		unbounded, estimated, priced    bool
 	}
 	per := map[[2]string]*acc{}
@@ -159,7 +171,13 @@ func Build(name string, calls []Call, file []int, o Options) Plan {
 		a.completion += w * float64(mc)
 		a.estimated = a.estimated || c.Estimated
 		if a.priced {
-			a.cost += w * o.Prices.Cost(llm.Usage{PromptTokens: c.PromptTokens, CompletionTokens: mc})
+			u := llm.Usage{PromptTokens: c.PromptTokens, CompletionTokens: mc}
+			a.cost += w * o.Prices.Cost(u)
+			if o.BatchPrices != nil && slices.Contains(o.BatchPurposes, c.Purpose) {
+				a.batchCost += w * o.BatchPrices.Cost(u)
+			} else {
+				a.batchCost += w * o.Prices.Cost(u)
+			}
 		}
 	}
 	round := func(x float64) int { return int(math.Round(x)) }
@@ -181,6 +199,13 @@ func Build(name string, calls []Call, file []int, o Options) Plan {
 		m.Purpose = add(m.Purpose, pp)
 		p.Methods[k[0]] = m
 		p.Purpose = add(p.Purpose, pp)
+	}
+	if o.Prices != nil && o.BatchPrices != nil && len(o.BatchPurposes) > 0 {
+		var c float64
+		for _, k := range order {
+			c += per[k].batchCost
+		}
+		p.CostWithBatchesUSD, p.BatchPurposes = &c, o.BatchPurposes
 	}
 	p.WallSec = math.Ceil(float64(p.Calls)/float64(p.Concurrency)) * o.Latency.Seconds()
 	p.PrefixCache = prefixReuse(calls, file, o)
@@ -281,4 +306,19 @@ func prefixReuse(calls []Call, file []int, o Options) (pc PrefixCache) {
 	}
 	pc.FileOrder = fm.Reused()
 	return pc
+}
+
+// CostLines are the plan's cost sentences beyond the table: the cost with
+// the harness order's prefix-cache reuse, and live beside batch cost when
+// the run sends some purposes through provider batches.
+func (p Plan) CostLines() []string {
+	var out []string
+	if p.CostWithCacheUSD != nil {
+		out = append(out, fmt.Sprintf("cost with the harness order's prefix-cache reuse at the cached rate: %.2f", *p.CostWithCacheUSD))
+	}
+	if p.CostWithBatchesUSD != nil && p.CostUSD != nil {
+		out = append(out, fmt.Sprintf("cost side by side: every call live %.2f, with %s in provider batches (backbone.batch) %.2f",
+			*p.CostUSD, strings.Join(p.BatchPurposes, ", "), *p.CostWithBatchesUSD))
+	}
+	return out
 }

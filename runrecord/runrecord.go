@@ -305,13 +305,16 @@ type MethodUsage struct {
 	// UsageEstimated counts calls whose token counts from the endpoint were
 	// negative or absurd and were replaced by the harness's own count
 	// (UsageEstimatedWhy quotes one).
-	UsageEstimated    int      `json:"usage_estimated,omitempty"`
-	UsageEstimatedWhy string   `json:"usage_estimated_why,omitempty"`
-	PromptTokens      int      `json:"prompt_tokens"`
-	CompletionTokens  int      `json:"completion_tokens"`
-	Cost              *float64 `json:"cost"`
-	LatencyMS         float64  `json:"latency_total_ms"`
-	LatencyMeanMS     float64  `json:"latency_mean_ms"`
+	UsageEstimated    int    `json:"usage_estimated,omitempty"`
+	UsageEstimatedWhy string `json:"usage_estimated_why,omitempty"`
+	// BatchedCalls counts the live calls a provider batch answered
+	// (backbone.batch), at the batch price.
+	BatchedCalls     int      `json:"batched_calls,omitempty"`
+	PromptTokens     int      `json:"prompt_tokens"`
+	CompletionTokens int      `json:"completion_tokens"`
+	Cost             *float64 `json:"cost"`
+	LatencyMS        float64  `json:"latency_total_ms"`
+	LatencyMeanMS    float64  `json:"latency_mean_ms"`
 }
 
 // EstimatedText is the report's sentence on token counts the harness had

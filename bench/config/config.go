@@ -141,6 +141,41 @@ type Backbone struct {
 	// Prices turn token counts into cost; nil means cost is not reported.
 	Prices *Prices `yaml:"prices" json:"prices,omitempty"`
 	Sim    Sim     `yaml:"sim" json:"sim"`
+	// Batch sends the calls of the purposes it names through the
+	// provider's batch API (OpenAI's Files and Batches, Together's; an
+	// in-process stand-in on sim; files for vLLM's run-batch with provider
+	// offline) at the batch price, instead of live; the rest stay live
+	// (nil: every call is live). Answers equal a live run's.
+	Batch *Batch `yaml:"batch,omitempty" json:"batch,omitempty"`
+}
+
+// Batch configures provider batches.
+type Batch struct {
+	// Purposes are the call purposes sent in batches (e.g. predict,
+	// judge): calls that are independent of one another's answers.
+	Purposes []string `yaml:"purposes" json:"purposes"`
+	// Provider is "" (the backbone's: the first base URL's Batch API, the
+	// stand-in on sim) or "offline" (waves are written for bench batch
+	// export, and the run stops until bench batch import read the answers).
+	Provider string `yaml:"provider,omitempty" json:"provider,omitempty"`
+	// WaveSize is the most requests in one batch (default 50000). A wave
+	// goes out when it is full or when no call has waited for Linger; it
+	// gathers at most as many calls as the run has workers in flight
+	// (eval.concurrency).
+	WaveSize int      `yaml:"wave_size,omitempty" json:"wave_size,omitempty"`
+	Linger   Duration `yaml:"linger,omitempty" json:"linger,omitempty"`
+	// Poll is the time between two looks at a running batch (default 30s;
+	// on sim 10ms).
+	Poll Duration `yaml:"poll,omitempty" json:"poll,omitempty"`
+	// Window is the completion window asked for (default 24h).
+	Window string `yaml:"window,omitempty" json:"window,omitempty"`
+	// Retry is where a request that came back without an answer (failed,
+	// expired, missing) goes: "wave" (the next wave, up to Resubmits times,
+	// then live; default) or "live".
+	Retry     string `yaml:"retry,omitempty" json:"retry,omitempty"`
+	Resubmits int    `yaml:"resubmits,omitempty" json:"resubmits,omitempty"`
+	// SimDelay is how long the stand-in's batches take on sim (default 10ms).
+	SimDelay Duration `yaml:"sim_delay,omitempty" json:"sim_delay,omitempty"`
 }
 
 // Prices are in currency units per million tokens.
@@ -150,6 +185,13 @@ type Prices struct {
 	PromptPer1M       float64 `yaml:"prompt_per_1m" json:"prompt_per_1m"`
 	CompletionPer1M   float64 `yaml:"completion_per_1m" json:"completion_per_1m"`
 	CachedPromptPer1M float64 `yaml:"cached_prompt_per_1m" json:"cached_prompt_per_1m"`
+	// BatchPromptPer1M and BatchCompletionPer1M price the calls answered
+	// by a provider batch (backbone.batch); unset, BatchDiscount takes that
+	// share off the live prices (0.5: half price); neither: batches are
+	// priced as live calls.
+	BatchPromptPer1M     float64 `yaml:"batch_prompt_per_1m,omitempty" json:"batch_prompt_per_1m,omitempty"`
+	BatchCompletionPer1M float64 `yaml:"batch_completion_per_1m,omitempty" json:"batch_completion_per_1m,omitempty"`
+	BatchDiscount        float64 `yaml:"batch_discount,omitempty" json:"batch_discount,omitempty"`
 }
 
 // Sim tunes the deterministic heuristic reader.

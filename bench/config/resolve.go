@@ -47,6 +47,8 @@ func (c *Config) Hash() (string, error) {
 	id.Backbone.PrefixCacheTokens = 0 // only bench plan's model reads it
 	id.Backbone.Cache = ""
 	id.Backbone.Sim.Latency = Duration{}
+	// Batches change the price and the wait, never an answer.
+	id.Backbone.Batch = nil
 	id.Eval.Concurrency = 0
 	// Where the model is served does not change its answers (the model name
 	// does), so a run resumes, and shards merge, across endpoint moves; the

@@ -341,6 +341,41 @@ func (b *Backbone) validate(v *validator) {
 		v.price("backbone.prices.completion_per_1m", pr.CompletionPer1M)
 		v.price("backbone.prices.cached_prompt_per_1m", pr.CachedPromptPer1M)
 	}
+	if pr := b.Prices; pr != nil {
+		v.price("backbone.prices.batch_prompt_per_1m", pr.BatchPromptPer1M)
+		v.price("backbone.prices.batch_completion_per_1m", pr.BatchCompletionPer1M)
+		v.unit("backbone.prices.batch_discount", pr.BatchDiscount)
+	}
+	if bt := b.Batch; bt != nil {
+		if len(bt.Purposes) == 0 {
+			v.add("backbone.batch.purposes", "name at least one call purpose to send in batches (e.g. predict)")
+		}
+		for i, p := range bt.Purposes {
+			if strings.TrimSpace(p) == "" {
+				v.add(fmt.Sprintf("backbone.batch.purposes[%d]", i), "is empty")
+			}
+		}
+		switch bt.Provider {
+		case "", "offline":
+		default:
+			v.add("backbone.batch.provider", "want \"\" (the backbone's) or offline, got %q", bt.Provider)
+		}
+		switch bt.Retry {
+		case "", "wave", "live":
+		default:
+			v.add("backbone.batch.retry", "want wave or live, got %q", bt.Retry)
+		}
+		v.between("backbone.batch.wave_size", bt.WaveSize, 0, 50000)
+		v.between("backbone.batch.resubmits", bt.Resubmits, 0, 100)
+		for _, d := range []struct {
+			key string
+			d   Duration
+		}{{"backbone.batch.linger", bt.Linger}, {"backbone.batch.poll", bt.Poll}, {"backbone.batch.sim_delay", bt.SimDelay}} {
+			if d.d.Duration < 0 {
+				v.add(d.key, "must not be negative, got %v", d.d)
+			}
+		}
+	}
 	v.unit("backbone.sim.threshold", b.Sim.Threshold)
 	if b.Sim.Latency.Duration < 0 {
 		v.add("backbone.sim.latency", "must not be negative, got %v", b.Sim.Latency)

@@ -97,6 +97,7 @@ func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, o
 	}
 	p := planner.Build(cfg.Name, calls, file, planner.Options{
 		Prices: backbone.PricesOf(cfg), Concurrency: max(1, cfg.Eval.Concurrency), Latency: pf.Latency,
+		BatchPrices: backbone.BatchPricesOf(cfg), BatchPurposes: backbone.BatchPurposesOf(cfg),
 		Block: pf.Block, CacheTokens: cmp.Or(pf.CacheTokens, cfg.Backbone.PrefixCacheTokens),
 	})
 	p.Estimates = append(append(p.Estimates, more...), notes...)

@@ -67,6 +67,7 @@ func (f *Family) Plan(_ context.Context, env family.Env, cfg *config.Config, _ s
 	notes = append(notes, "prompt tokens counted with the approximate counter")
 	p := planner.Build(cfg.Name, calls, nil, planner.Options{
 		Prices: backbone.PricesOf(cfg), Concurrency: max(1, cfg.Eval.Concurrency), Latency: pf.Latency,
+		BatchPrices: backbone.BatchPricesOf(cfg), BatchPurposes: backbone.BatchPurposesOf(cfg),
 		Block: pf.Block, CacheTokens: pf.CacheTokens,
 	})
 	p.Estimates = append(p.Estimates, notes...)

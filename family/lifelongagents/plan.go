@@ -139,6 +139,7 @@ func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, o
 	calls := planner.AgentCalls(recs, nil, pf.Block, !pf.NoPrefix)
 	p := planner.Build(cfg.Name, calls, nil, planner.Options{
 		Prices: backbone.PricesOf(cfg), Concurrency: max(1, cfg.Eval.Concurrency), Latency: pf.Latency,
+		BatchPrices: backbone.BatchPricesOf(cfg), BatchPurposes: backbone.BatchPurposesOf(cfg),
 		Block: pf.Block, CacheTokens: cmp.Or(pf.CacheTokens, cfg.Backbone.PrefixCacheTokens),
 	})
 	var sizes []string

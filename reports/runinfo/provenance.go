@@ -224,6 +224,15 @@ func WarningsSection(m runrecord.Manifest, usage map[string]runrecord.MethodUsag
 			fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %s | %.1f | %s |\n",
 				render.MdText(p), u.Calls, u.LiveCalls, u.CachedCalls, u.Errors, u.Invalid, inv, u.LatencyMeanMS, cost)
 		}
+		var batched []string
+		for _, p := range slices.Sorted(maps.Keys(usage)) {
+			if u := usage[p]; u.BatchedCalls > 0 {
+				batched = append(batched, fmt.Sprintf("%s %d of %d live", render.MdText(p), u.BatchedCalls, u.LiveCalls))
+			}
+		}
+		if len(batched) > 0 {
+			fmt.Fprintf(&b, "\nCalls answered by provider batches (backbone.batch), at the batch price: %s.\n", strings.Join(batched, ", "))
+		}
 		if priced {
 			fmt.Fprintf(&b, "\nTotal cost: $%.4f.\n", total)
 		} else {
