@@ -26,10 +26,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/memharness/memharness/bench/batchcmd"
 	"io"
 	"strings"
 
+	"github.com/memharness/memharness/backbone"
+	"github.com/memharness/memharness/bench/batchcmd"
 	"github.com/memharness/memharness/bench/completion"
 	"github.com/memharness/memharness/bench/rescore"
 )
@@ -87,7 +88,7 @@ func Main(ctx context.Context, args []string, stdio IO) int {
 	if stdio.Getenv == nil {
 		stdio.Getenv = func(string) string { return "" }
 	}
-	getenv, err := withEndpointsFile(stdio.Getenv)
+	getenv, err := backbone.WithEndpointsFile(stdio.Getenv)
 	if err != nil {
 		fmt.Fprintf(stdio.Err, "bench: %v\n", err)
 		return 1

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memharness/memharness/backbone"
 	"github.com/memharness/memharness/family"
 	"github.com/memharness/memharness/runrecord"
 )
@@ -305,7 +306,7 @@ func TestEndpointsFile(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			env := map[string]string{"OPENAI_BASE_URLS_FILE": tt.file, "OPENAI_BASE_URL": tt.direct}
-			getenv, err := withEndpointsFile(func(k string) string { return env[k] })
+			getenv, err := backbone.WithEndpointsFile(func(k string) string { return env[k] })
 			if tt.errHas != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.errHas) {
 					t.Fatalf("err = %v, want %q", err, tt.errHas)

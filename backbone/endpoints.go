@@ -1,4 +1,4 @@
-package bench
+package backbone
 
 import (
 	"bufio"
@@ -7,19 +7,17 @@ import (
 	"net/url"
 	"os"
 	"strings"
-
-	"github.com/memharness/memharness/backbone"
 )
 
-// envBaseURLsFile names a file listing endpoints, one base URL per line
+// EnvBaseURLsFile names a file listing endpoints, one base URL per line
 // (blank lines and '#' comments ignored): a cluster job writes it, e.g. one
 // vLLM server per node of the job, and every shard reads it.
-const envBaseURLsFile = "OPENAI_BASE_URLS_FILE"
+const EnvBaseURLsFile = "OPENAI_BASE_URLS_FILE"
 
-// withEndpointsFile returns a getenv whose OPENAI_BASE_URL also lists the
+// WithEndpointsFile returns a getenv whose OPENAI_BASE_URL also lists the
 // endpoints of $OPENAI_BASE_URLS_FILE (after any set directly).
-func withEndpointsFile(getenv func(string) string) (func(string) string, error) {
-	path := strings.TrimSpace(getenv(envBaseURLsFile))
+func WithEndpointsFile(getenv func(string) string) (func(string) string, error) {
+	path := strings.TrimSpace(getenv(EnvBaseURLsFile))
 	if path == "" {
 		return getenv, nil
 	}
@@ -28,11 +26,11 @@ func withEndpointsFile(getenv func(string) string) (func(string) string, error) 
 		return nil, err
 	}
 	joined := strings.Join(urls, ",")
-	if direct := strings.TrimSpace(getenv(backbone.EnvBaseURL)); direct != "" {
+	if direct := strings.TrimSpace(getenv(EnvBaseURL)); direct != "" {
 		joined = direct + "," + joined
 	}
 	return func(k string) string {
-		if k == backbone.EnvBaseURL {
+		if k == EnvBaseURL {
 			return joined
 		}
 		return getenv(k)
@@ -42,7 +40,7 @@ func withEndpointsFile(getenv func(string) string) (func(string) string, error) 
 func readEndpointsFile(path string) ([]string, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", envBaseURLsFile, err)
+		return nil, fmt.Errorf("%s: %w", EnvBaseURLsFile, err)
 	}
 	var urls []string
 	sc := bufio.NewScanner(bytes.NewReader(b))
@@ -60,7 +58,7 @@ func readEndpointsFile(path string) ([]string, error) {
 		urls = append(urls, s)
 	}
 	if len(urls) == 0 {
-		return nil, fmt.Errorf("%s (%s) lists no endpoint", path, envBaseURLsFile)
+		return nil, fmt.Errorf("%s (%s) lists no endpoint", path, EnvBaseURLsFile)
 	}
 	return urls, nil
 }
