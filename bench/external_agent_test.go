@@ -95,7 +95,7 @@ func TestExternalPythonReActParity(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out")
-	benchMain(t, "run", "-c", cfg, "--out", out, "--no-report")
+	benchMain(t, "run", "-c", cfg, "--out", out)
 	run := filepath.Join(out, "ll")
 
 	want, got := matrixOf(t, run, "react"), matrixOf(t, run, "react_py")
@@ -138,6 +138,40 @@ func TestExternalPythonReActParity(t *testing.T) {
 	}
 	if usage["agent.act"].Calls != bc+pc {
 		t.Errorf("usage.json: %d agent.act calls, want %d + %d", usage["agent.act"].Calls, bc, pc)
+	}
+	externalNamed(t, run, "react_py", "1.0", script)
+}
+
+// externalNamed checks that the manifest records the external method
+// with its version and script, and the report's title names it.
+func externalNamed(t *testing.T, run, name, version, script string) {
+	t.Helper()
+	var man struct {
+		External []struct {
+			Name         string `json:"name"`
+			Version      string `json:"version"`
+			Script       string `json:"script"`
+			ScriptSHA256 string `json:"script_sha256"`
+		} `json:"external_methods"`
+	}
+	mb, err := os.ReadFile(filepath.Join(run, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(mb, &man); err != nil {
+		t.Fatal(err)
+	}
+	if len(man.External) != 1 || man.External[0].Name != name || man.External[0].Version != version ||
+		man.External[0].Script != script || len(man.External[0].ScriptSHA256) != 64 {
+		t.Errorf("manifest external_methods: %+v", man.External)
+	}
+	index, err := os.ReadFile(filepath.Join(run, "report", "index.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The title is Markdown: the name's underscores are escaped.
+	if !strings.Contains(string(index), "external: "+strings.ReplaceAll(name, "_", `\_`)+" "+version+" ("+script+" sha256 ") {
+		t.Errorf("the report's title does not name the external method:\n%s", firstLines(string(index), 5))
 	}
 }
 
