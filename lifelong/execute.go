@@ -182,7 +182,9 @@ func Execute(ctx context.Context, o ExecuteOptions) (ExecuteResult, error) {
 		}
 		// A method run as a child (kind external) is named in the
 		// manifest with the version it reported and its script's SHA-256.
-		if d, ok := m.(interface{ Describe() runrecord.ExternalMethod }); ok {
+		if d, ok := m.(interface {
+			Describe() runrecord.ExternalMethod
+		}); ok {
 			man.External = withExternal(man.External, d.Describe())
 		}
 		if cause := context.Cause(runCtx); errors.Is(cause, llm.ErrStopRun) {
