@@ -140,6 +140,25 @@ func TestExternalPythonReActParity(t *testing.T) {
 		t.Errorf("usage.json: %d agent.act calls, want %d + %d", usage["agent.act"].Calls, bc, pc)
 	}
 	externalNamed(t, run, "react_py", "1.0", script)
+
+	// Sharded by method, the external method's folder (its cells and kept
+	// state) merges as a built-in kind's: the merged run's matrices are
+	// the unsharded run's.
+	sharded := filepath.Join(dir, "sharded")
+	for _, sh := range []string{"0/2", "1/2"} {
+		benchMain(t, "run", "-c", cfg, "--out", sharded, "--no-report", "--shard", sh)
+	}
+	merged := filepath.Join(sharded, "ll")
+	benchMain(t, "merge", merged)
+	for _, m := range []string{"react", "react_py"} {
+		mb, _ := json.Marshal(matrixOf(t, merged, m))
+		if ub, _ := json.Marshal(matrixOf(t, run, m)); !bytes.Equal(mb, ub) {
+			t.Errorf("%s: the merged shards' matrix differs:\n merged %s\n one    %s", m, mb, ub)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(merged, "lifelong", "react_py", "state", "external.react_py.state.json")); err != nil {
+		t.Errorf("the merged run lacks the external method's kept state: %v", err)
+	}
 }
 
 // externalNamed checks that the manifest records the external method
