@@ -123,7 +123,12 @@ class Method:
 
     # Behaviour prediction.
     def history(self, params):
-        """One chunk of a user's past: user, profile, total, records, last."""
+        """One chunk of a user's past: user, profile, total, records, last.
+        A chunk starting at record 0 starts the user over: a past may be
+        sent again (a planner's probe stopped by a refused model call, then
+        its rehearsal)."""
+        if first_chunk(params):
+            self.users[params["user"]] = {"profile": params.get("profile", ""), "records": []}
         u = self.users.setdefault(params["user"], {"profile": params.get("profile", ""), "records": []})
         u["records"].extend(params["records"])
 
@@ -182,6 +187,13 @@ class Method:
 
     def load_state(self, state):
         pass
+
+
+def first_chunk(params):
+    """Whether a history chunk is the first of a user's past (records from
+    index 0, or the one empty chunk of a user with no past)."""
+    records = params["records"]
+    return not records or records[0]["index"] == 0
 
 
 def action(text, shown=None):

@@ -560,3 +560,9 @@ func allowed(q behavior.Question) []string {
 	}
 	return []string{"1", "0"}
 }
+
+// MemoryInOwnProcess says the method's memory lives in its child (built
+// from the requests the harness sent it), so a planner never lends one
+// user's rehearsed memory to another user of it: the child would hold no
+// state for that user.
+func (m *Method) MemoryInOwnProcess() bool { return true }
