@@ -214,3 +214,66 @@ func TestExternalPythonAgentTrafficMatchesSchemas(t *testing.T) {
 	}
 	checkSeen(t, seen, agentMessages)
 }
+
+// answers acts by its option: an error reply, a stop, or a reply with
+// neither action nor stop.
+const answers = `
+import sys
+sys.path.insert(0, %q)
+from memharness_method import Method, MethodError, serve, stop
+
+class Answers(Method):
+    name = "answers"
+    def act(self, params):
+        mode = self.options["mode"]
+        if mode == "error":
+            raise MethodError("cannot act on " + params["task"])
+        if mode == "stop":
+            return stop()
+        return {}
+
+serve(Answers())
+`
+
+// A method's error reply to act, and a reply without an action, end that
+// episode as an error of the agent (the session goes on and stops no
+// run); stop ends it as the agent's stop.
+func TestExternalAgentActReplies(t *testing.T) {
+	python(t)
+	examples, err := filepath.Abs("../../examples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(t.TempDir(), "answers.py")
+	if err := os.WriteFile(script, []byte(fmt.Sprintf(answers, examples)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ mode, end string }{
+		{"error", "error: agent: external method answers: the method answered error -32000: cannot act on c1"},
+		{"stop", "agent_stop"},
+		{"empty", "error: agent: external method answers: the act reply for counter/c1 step 0 has neither action nor stop"},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			m, err := NewAgent(agent.Spec{Name: "answers", Kind: Kind, Options: map[string]any{
+				"command": []any{"python3", script}, "options": map[string]any{"mode": tc.mode}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer m.(*AgentMethod).Close()
+			env := agent.Env{Model: &actModel{}, Dir: filepath.Join(t.TempDir(), "state")}
+			for range 2 { // the session goes on after the first episode
+				ag, err := m.Agent(context.Background(), env, counter{}, counter{}.Tasks()[0])
+				if err != nil {
+					t.Fatal(err)
+				}
+				tr, err := envs.Run(context.Background(), counter{}, counter{}.Tasks()[0], ag, envs.Options{}, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !strings.HasPrefix(tr.End, tc.end) || tr.Steps != 0 {
+					t.Errorf("episode end %q after %d steps, want %q", tr.End, tr.Steps, tc.end)
+				}
+			}
+		})
+	}
+}
