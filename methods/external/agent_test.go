@@ -2,7 +2,11 @@ package external
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -273,6 +277,80 @@ func TestExternalAgentActReplies(t *testing.T) {
 				if !strings.HasPrefix(tr.End, tc.end) || tr.Steps != 0 {
 					t.Errorf("episode end %q after %d steps, want %q", tr.End, tr.Steps, tc.end)
 				}
+			}
+		})
+	}
+}
+
+// An agent method served over HTTP (url:) plays its episodes as a child
+// does; a status other than 200 to act stops the run, naming the URL.
+func TestExternalAgentOverHTTP(t *testing.T) {
+	for _, fault := range []string{"", "status"} {
+		t.Run("fault="+fault, func(t *testing.T) {
+			var mu sync.Mutex
+			var methods []string
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				var req struct {
+					ID     int64  `json:"id"`
+					Method string `json:"method"`
+				}
+				if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+					http.Error(w, "bad request", http.StatusBadRequest)
+					return
+				}
+				mu.Lock()
+				methods = append(methods, req.Method)
+				mu.Unlock()
+				result := map[string]any{}
+				switch req.Method {
+				case MethodInit:
+					result = map[string]any{"protocol_version": "1.1", "name": "svc", "version": "2"}
+				case MethodAct:
+					if fault == "status" {
+						http.Error(w, "overloaded", http.StatusServiceUnavailable)
+						return
+					}
+					result = map[string]any{"action": "add"}
+				}
+				json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": result})
+			}))
+			defer srv.Close()
+			m, err := NewAgent(agent.Spec{Name: "svc", Kind: Kind, Options: map[string]any{"url": srv.URL, "timeout": "5s"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer m.(*AgentMethod).Close()
+			env := agent.Env{Model: &actModel{}, Dir: filepath.Join(t.TempDir(), "state")}
+			ag, err := m.Agent(context.Background(), env, counter{}, counter{}.Tasks()[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr, err := envs.Run(context.Background(), counter{}, counter{}.Tasks()[0], ag, envs.Options{}, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fault == "" {
+				if tr.Score != 1 || tr.End != "done" {
+					t.Errorf("episode: %+v", tr)
+				}
+				if err := ag.(agent.EpisodeEnder).EndEpisode(context.Background(), tr); err != nil {
+					t.Fatal(err)
+				}
+				mu.Lock()
+				got := strings.Join(methods, " ")
+				mu.Unlock()
+				if got != "init begin_task act act end_task" {
+					t.Errorf("requests: %s", got)
+				}
+				return
+			}
+			if !strings.Contains(tr.End, "external method svc ("+srv.URL+"): HTTP 503") {
+				t.Errorf("episode end: %q", tr.End)
+			}
+			// The error stops the run (the runner keeps it, see lifelong).
+			_, err = ag.(envs.ReplyAgent).Reply(context.Background(), counter{}.Tasks()[0], tr.Turns)
+			if !errors.Is(err, llm.ErrStopRun) {
+				t.Errorf("a 503 does not stop the run: %v", err)
 			}
 		})
 	}
