@@ -9,6 +9,10 @@ module): stdout carries the protocol only, and anything else written there
 stops the run. serve_http(YourMethod(), port) serves the same method over
 HTTP for a config's `url:` instead.
 
+A lifelong agent method (family "lifelong") overrides begin_task, act and,
+when it learns, learn, end_task and save/load of its whole state; see
+examples/react.py.
+
 A Method keeps each user's records by default (self.users[user]["records"],
 oldest first, each with its rendered "text", its token cost "tokens" and
 its raw fields) and saves and loads them as its state; override save/load
@@ -28,7 +32,7 @@ import sys
 import urllib.error
 import urllib.request
 
-PROTOCOL_VERSION = "1.0"
+PROTOCOL_VERSION = "1.1"
 
 
 def window(history_from, memory=""):
@@ -119,7 +123,12 @@ class Method:
 
     # Behaviour prediction.
     def history(self, params):
-        """One chunk of a user's past: user, profile, total, records, last."""
+        """One chunk of a user's past: user, profile, total, records, last.
+        A chunk starting at record 0 starts the user over: a past may be
+        sent again (a planner's probe stopped by a refused model call, then
+        its rehearsal)."""
+        if first_chunk(params):
+            self.users[params["user"]] = {"profile": params.get("profile", ""), "records": []}
         u = self.users.setdefault(params["user"], {"profile": params.get("profile", ""), "records": []})
         u["records"].extend(params["records"])
 
@@ -143,6 +152,71 @@ class Method:
     def load(self, user, state):
         self.users[user] = state
 
+    # Lifelong agents.
+    def begin_task(self, params):
+        """A test episode starts: task {env, id, instruction}, instructions
+        (the environment's, as the harness's own prompt opens), observation
+        (the first one), max_steps, few_shots (solved examples you may
+        show), sampling (the run's settings for acting calls: pass them to
+        chat), hides_instruction. May return an experience(...) to declare
+        the exemplars and rules your prompt shows."""
+        return None
+
+    def act(self, params):
+        """The next action: env, task, step, observation, turns (the
+        episode so far, each {role: "env" | "agent", text}). Return
+        action(...) or stop()."""
+        raise MethodError("act is not implemented")
+
+    def end_task(self, params):
+        """The episode ended: env, task, outcome {score, steps,
+        invalid_actions, end}, trajectory (its turns)."""
+
+    def learn(self, params):
+        """One batch of a stage's training trajectories: batch,
+        trajectories (each {id, env, task, messages, success})."""
+
+    def end_stage(self, params):
+        """A training stage is complete; its test episodes follow."""
+
+    def save_state(self):
+        """A lifelong method's whole state as any JSON value; the harness
+        keeps it in the run directory and hands it to load_state in a
+        resumed run."""
+        return None
+
+    def load_state(self, state):
+        pass
+
+
+def first_chunk(params):
+    """Whether a history chunk is the first of a user's past (records from
+    index 0, or the one empty chunk of a user with no past)."""
+    records = params["records"]
+    return not records or records[0]["index"] == 0
+
+
+def action(text, shown=None):
+    """An act reply: text is handed to the environment; shown (optional)
+    is what the episode's transcript keeps of the turn instead (thoughts
+    with the action)."""
+    reply = {"action": text}
+    if shown is not None:
+        reply["text"] = shown
+    return reply
+
+
+def stop():
+    """An act reply that ends the episode without an action."""
+    return {"stop": True}
+
+
+def experience(exemplars=(), rules=()):
+    """A begin_task reply declaring what the method shows its model for the
+    task: exemplar trajectories and rule lines. On the embedded sim
+    backbone the method's acting calls are read with them."""
+    return {"experience": {"exemplars": list(exemplars), "rules": list(rules)}}
+
 
 def _call(method, name, params):
     method.gateway_scope = params.get("gateway_scope")
@@ -157,9 +231,21 @@ def _call(method, name, params):
     if name == "predict":
         return method.predict(params)
     if name == "save":
+        if "user" not in params:  # a lifelong method: its whole state
+            return {"state": method.save_state()}
         return {"state": method.save(params["user"])}
     if name == "load":
-        method.load(params["user"], params["state"])
+        if "user" not in params:
+            method.load_state(params["state"])
+        else:
+            method.load(params["user"], params["state"])
+        return {}
+    if name == "begin_task":
+        return method.begin_task(params) or {}
+    if name == "act":
+        return method.act(params)
+    if name in ("end_task", "learn", "end_stage"):
+        getattr(method, name)(params)
         return {}
     if name == "shutdown":
         method.shutdown()

@@ -14,7 +14,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from memharness_method import Method, serve, window  # noqa: E402
+from memharness_method import Method, first_chunk, serve, window  # noqa: E402
 
 
 class Truncation(Method):
@@ -23,8 +23,9 @@ class Truncation(Method):
 
     def history(self, params):
         # Only the records' token costs are needed to choose a window.
-        u = self.users.setdefault(params["user"], [])
-        u.extend(r["tokens"] for r in params["records"])
+        if first_chunk(params):  # the user's past starts (again)
+            self.users[params["user"]] = []
+        self.users[params["user"]].extend(r["tokens"] for r in params["records"])
 
     def predict(self, params):
         costs = self.users.get(params["user"], [])[: params["prepared"]]

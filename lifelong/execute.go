@@ -183,6 +183,13 @@ func Execute(ctx context.Context, o ExecuteOptions) (ExecuteResult, error) {
 		if c, ok := m.(interface{ Close() error }); ok {
 			c.Close()
 		}
+		// A method run as a child (kind external) is named in the
+		// manifest with the version it reported and its script's SHA-256.
+		if d, ok := m.(interface {
+			Describe() runrecord.ExternalMethod
+		}); ok {
+			man.External = withExternal(man.External, d.Describe())
+		}
 		if cause := context.Cause(runCtx); errors.Is(cause, llm.ErrStopRun) {
 			accounting.WriteUsage(st, o.Priced)
 			return res, &Stopped{Cause: cause, Done: mi, Planned: len(lc.Methods), InProgress: spec.Name}
@@ -216,4 +223,16 @@ func Execute(ctx context.Context, o ExecuteOptions) (ExecuteResult, error) {
 		return res, err
 	}
 	return res, nil
+}
+
+// withExternal is list with e in place of the entry of its name (a resumed
+// run's), or appended.
+func withExternal(list []runrecord.ExternalMethod, e runrecord.ExternalMethod) []runrecord.ExternalMethod {
+	for i := range list {
+		if list[i].Name == e.Name {
+			list[i] = e
+			return list
+		}
+	}
+	return append(list, e)
 }

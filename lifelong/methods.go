@@ -4,6 +4,7 @@ import (
 	"github.com/memharness/memharness/kinds"
 	"github.com/memharness/memharness/methods/agent"
 	"github.com/memharness/memharness/methods/agent/lifemem"
+	"github.com/memharness/memharness/methods/external"
 )
 
 // Methods maps agent method kinds to their entries (kinds.Registry:
@@ -21,13 +22,15 @@ func EmptyMethods() *Methods {
 }
 
 // DefaultMethods is a registry of the built-in kinds: the baselines of
-// methods/agent and LifeMem.
+// methods/agent, LifeMem, and a method of one's own run as a child process
+// (methods/external).
 func DefaultMethods() *Methods {
 	r := EmptyMethods()
 	for _, e := range agent.Entries() {
 		r.Register(e)
 	}
 	r.Register(lifemem.Entry())
+	r.Register(external.AgentEntry())
 	return r
 }
 

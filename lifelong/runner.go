@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -404,9 +405,16 @@ func (r *runner) episode(ctx context.Context, m agent.Method, env agent.Env, s e
 	// caller's ctx still decides whether a failure is a cancellation.
 	ectx := r.opts.budgeted(ctx)
 	ag, err := m.Agent(ectx, env, s, t)
+	if errors.Is(err, llm.ErrStopRun) {
+		return envs.Transcript{}, TaskResult{}, err
+	}
 	if err != nil {
 		return fail("agent", err)
 	}
+	// An agent error that ends the whole run (a broken external method, an
+	// endpoint down) stops the cell instead of scoring the task as failed,
+	// so a re-run plays it again.
+	stop := &stopAgent{Agent: ag}
 	var opts envs.Options
 	if r.opts.EpisodeOptions != nil {
 		opts = r.opts.EpisodeOptions(s.Name(), t)
@@ -417,12 +425,20 @@ func (r *runner) episode(ctx context.Context, m agent.Method, env agent.Env, s e
 			opts.UserParams = &up
 		}
 	}
-	tr, err := envs.Run(ectx, s, t, ag, opts, r.opts.MaxSteps[s.Name()])
+	tr, err := envs.Run(ectx, s, t, stop, opts, r.opts.MaxSteps[s.Name()])
 	if err != nil {
 		if ctx.Err() != nil {
 			return envs.Transcript{}, TaskResult{}, err
 		}
 		return fail("start", err)
+	}
+	if stop.err != nil {
+		return envs.Transcript{}, TaskResult{}, stop.err
+	}
+	if e, ok := ag.(agent.EpisodeEnder); ok {
+		if err := e.EndEpisode(ectx, tr); err != nil {
+			return envs.Transcript{}, TaskResult{}, fmt.Errorf("%s/%s: end of episode: %w", s.Name(), t.ID, err)
+		}
 	}
 	if r.opts.Untimed {
 		tr.Duration = 0
@@ -441,6 +457,35 @@ func EpisodeSeed(seed int64, env, task string) int64 {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%d\x00%s\x00%s", seed, env, task)
 	return int64(h.Sum64() >> 1)
+}
+
+// stopAgent keeps the first error of its agent that ends the run
+// (llm.ErrStopRun), which envs.Run would record as the task's end.
+type stopAgent struct {
+	envs.Agent
+	err error
+}
+
+func (a *stopAgent) Act(ctx context.Context, t envs.Task, turns []envs.Turn) (string, error) {
+	r, err := a.Reply(ctx, t, turns)
+	return r.Text, err
+}
+
+// Reply hands on the agent's reply (its Act's text as both text and action
+// when it has no Reply of its own).
+func (a *stopAgent) Reply(ctx context.Context, t envs.Task, turns []envs.Turn) (envs.Reply, error) {
+	var r envs.Reply
+	var err error
+	if ra, ok := a.Agent.(envs.ReplyAgent); ok {
+		r, err = ra.Reply(ctx, t, turns)
+	} else {
+		r.Text, err = a.Agent.Act(ctx, t, turns)
+		r.Action = r.Text
+	}
+	if errors.Is(err, llm.ErrStopRun) && a.err == nil {
+		a.err = err
+	}
+	return r, err
 }
 
 // ood evaluates the OOD environments with the state after the full stream.
@@ -506,6 +551,9 @@ func (r *runner) selfCell(ctx context.Context, e string) (CellResult, error) {
 	m, err := r.opts.NewMethod()
 	if err != nil {
 		return CellResult{}, fmt.Errorf("self-learn %s: new method: %w", e, err)
+	}
+	if c, ok := m.(interface{ Close() error }); ok {
+		defer c.Close() // a method running a child ends it with the cell
 	}
 	batches := envBatches(r.opts.Stream, e)
 	before := byPurpose(r.opts.Meters)

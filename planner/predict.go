@@ -32,6 +32,13 @@ func (r *recorder) Generate(ctx context.Context, req llm.Request) (llm.Response,
 	return r.next.Generate(ctx, req)
 }
 
+// processMemory is a method whose memory lives in a process of its own
+// (an external method's child), built from the requests the harness sent
+// it: a rehearsed user's memory cannot stand in for another user's there
+// (the process holds nothing for that user), so every user of it whose
+// construction asks the model is rehearsed.
+type processMemory interface{ MemoryInOwnProcess() bool }
+
 // Predict is what a behaviour-prediction plan is built from: the run's
 // methods, users (a shard's or all) and env, as the runner would use them.
 type Predict struct {
@@ -103,7 +110,13 @@ func (p Predict) Calls(ctx context.Context) (calls []Call, file []int, notes []s
 	rehearsed := false
 	picks := rehearsalPicks(p.Users, rehearse)
 	saved := memCheckpoints{}
+	var wholeNotes []string
 	for _, m := range p.Methods {
+		pm, ok := m.(processMemory)
+		whole := ok && pm.MemoryInOwnProcess()
+		// played counts the users rehearsed; lent, those of them rehearsed
+		// only because the method's memory cannot be lent.
+		played, lent, unplanned := 0, 0, 0
 		// Construction calls and memory of the rehearsed users, by index.
 		mems := map[int]predict.Memory{}
 		build := map[int][]Call{}
@@ -137,9 +150,19 @@ func (p Predict) Calls(ctx context.Context) (calls []Call, file []int, notes []s
 			var userBuild []Call
 			switch {
 			case exact:
+			case p.StandIn == nil && whole:
+				// Without a stand-in the process never builds the user's
+				// memory, so its predictions cannot be asked either.
+				unplanned++
+				userBuilds[ui] = nil
+				continue
 			case p.StandIn == nil:
 				mem = predict.Memory{}
-			case picks.isRehearsed(ui):
+			case picks.isRehearsed(ui) || whole:
+				played++
+				if !picks.isRehearsed(ui) {
+					lent++
+				}
 				rec := &recorder{next: p.StandIn}
 				env.Model, env.Checkpoints = rec, saved
 				mem, err = m.PrepareUser(ctx, env, u)
@@ -184,6 +207,14 @@ func (p Predict) Calls(ctx context.Context) (calls []Call, file []int, notes []s
 				}
 				perUser[ui] = append(perUser[ui], s)
 			}
+		}
+		if lent > 0 {
+			wholeNotes = append(wholeNotes, fmt.Sprintf("%s keeps its memory in its own process, where one user's memory cannot stand in for another's: "+
+				"all %d of its users whose construction asks the model were played through on the sim", m.Name(), played))
+		}
+		if unplanned > 0 {
+			wholeNotes = append(wholeNotes, fmt.Sprintf("%s keeps its memory in its own process and no stand-in backbone played its construction: "+
+				"the calls of %d of its users (construction and predictions) are not in this plan", m.Name(), unplanned))
 		}
 		for ui, ss := range perUser {
 			units = append(units, unit{user: p.Users[ui].User, method: m.Name(), build: userBuilds[ui]})
@@ -272,6 +303,7 @@ func (p Predict) Calls(ctx context.Context) (calls []Call, file []int, notes []s
 		notes = append(notes, fmt.Sprintf("memory construction (and the memory block it puts into prompts) depends on model answers: "+
 			"played through for up to %d user(s) per method on the offline sim backbone (no endpoint called) and scaled to every user", rehearse))
 	}
+	notes = append(notes, wholeNotes...)
 	return calls, file, notes, nil
 }
 

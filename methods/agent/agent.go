@@ -94,3 +94,11 @@ type Method interface {
 	Save(ctx context.Context, env Env) error
 	Restore(ctx context.Context, env Env) (bool, error)
 }
+
+// EpisodeEnder is an envs.Agent told how its episode ended (the score,
+// the steps, the transcript), once the episode is over: a method whose
+// agent runs elsewhere (an external method's child) learns the outcome of
+// its own task. The runner calls it after every episode the agent played.
+type EpisodeEnder interface {
+	EndEpisode(ctx context.Context, tr envs.Transcript) error
+}

@@ -127,29 +127,14 @@ func (a *llmAgent) Act(ctx context.Context, t envs.Task, turns []envs.Turn) (str
 // every other agent's text is its action.
 func (a *llmAgent) Reply(ctx context.Context, t envs.Task, turns []envs.Turn) (envs.Reply, error) {
 	msgs := []llm.Message{{Role: "system", Content: a.system}}
-	hturns := make([]hint.SimTurn, 0, len(turns))
-	step := 0
-	// A simulated user's goal is private (τ-bench): the agent, and so the
-	// sim's view of the task, has only what the user has said.
+	view, step := a.simView(t, turns)
+	// The task is shown in the first message unless the user keeps it
+	// (τ-bench) or the first observation is where it exists (MiniWoB++).
 	hidden := envs.HidesInstruction(a.cfg.Suite)
-	task := t.Instruction
-	if hidden {
-		task = ""
-		if len(turns) > 0 && turns[0].Role != "agent" {
-			task = turns[0].Text
-		}
-	}
-	// Where the task text exists only in the first observation (MiniWoB++'s
-	// utterance), that is the task; the instruction only names the page.
 	_, observed := a.cfg.Suite.(envs.ObservedTask)
-	if observed && len(turns) > 0 && turns[0].Role != "agent" {
-		task = envs.RetrievalKey(a.cfg.Suite, t, turns[0].Text)
-	}
 	for i, turn := range turns {
-		hturns = append(hturns, hint.SimTurn{Role: turn.Role, Text: turn.Text})
 		if turn.Role == "agent" {
 			msgs = append(msgs, llm.Message{Role: "assistant", Content: turn.Text})
-			step++
 			continue
 		}
 		text := turn.Text
@@ -179,19 +164,7 @@ func (a *llmAgent) Reply(ctx context.Context, t envs.Task, turns []envs.Turn) (e
 		Params:   params,
 		SampleID: fmt.Sprintf("%s/%s/%s/%d", a.cfg.Method, env, t.ID, step),
 		Affinity: env + "/" + t.ID,
-		Hint: Act{
-			Env:           env,
-			Task:          task,
-			Turns:         hturns,
-			Exemplars:     a.ex,
-			ExemplarTasks: a.exTasks,
-			Rules:         a.rules,
-		},
-	}
-	if f, ok := a.cfg.Prompter.(Fencer); ok {
-		h := req.Hint.(Act)
-		h.Fence = f.Fence()
-		req.Hint = h
+		Hint:     view,
 	}
 	in := PromptInput{Task: t, Turns: turns, Exemplars: a.cfg.Exemplars, Rules: a.rules, Abstracted: a.cfg.Abstracted}
 	if ls, ok := a.cfg.Prompter.(LineStepper); ok {
@@ -212,6 +185,48 @@ func (a *llmAgent) Reply(ctx context.Context, t envs.Task, turns []envs.Turn) (e
 		text = rp.ParseReply(resp.Reply())
 	}
 	return envs.Reply{Text: text, Action: text}, nil
+}
+
+// simView is the structured view of a step's request that the sim reads
+// (the prompt's task, the episode so far, the experience shown), and the
+// step's number (the agent turns so far).
+func (a *llmAgent) simView(t envs.Task, turns []envs.Turn) (Act, int) {
+	// A simulated user's goal is private (τ-bench): the agent, and so the
+	// sim's view of the task, has only what the user has said.
+	task := t.Instruction
+	if envs.HidesInstruction(a.cfg.Suite) {
+		task = ""
+		if len(turns) > 0 && turns[0].Role != "agent" {
+			task = turns[0].Text
+		}
+	}
+	// Where the task text exists only in the first observation (MiniWoB++'s
+	// utterance), that is the task; the instruction only names the page.
+	if _, observed := a.cfg.Suite.(envs.ObservedTask); observed && len(turns) > 0 && turns[0].Role != "agent" {
+		task = envs.RetrievalKey(a.cfg.Suite, t, turns[0].Text)
+	}
+	hturns := make([]hint.SimTurn, 0, len(turns))
+	step := 0
+	for _, turn := range turns {
+		hturns = append(hturns, hint.SimTurn{Role: turn.Role, Text: turn.Text})
+		if turn.Role == "agent" {
+			step++
+		}
+	}
+	view := Act{Env: a.cfg.Suite.Name(), Task: task, Turns: hturns, Exemplars: a.ex, ExemplarTasks: a.exTasks, Rules: a.rules}
+	if f, ok := a.cfg.Prompter.(Fencer); ok {
+		view.Fence = f.Fence()
+	}
+	return view, step
+}
+
+// SimView is the structured view the sim reads of an acting request of the
+// shared agent built from cfg, at the episode's turns so far, and the
+// step's number. A method whose child asks the model itself (an external
+// method's act) attaches it to those calls, so the sim reads them as it
+// reads the shared agent's, with the experience the method declared.
+func SimView(cfg AgentConfig, t envs.Task, turns []envs.Turn) (Act, int) {
+	return NewAgent(cfg).(*llmAgent).simView(t, turns)
 }
 
 // lineStep makes one step of a LineStepper: a call per line, the reply

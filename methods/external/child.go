@@ -68,7 +68,7 @@ func startChild(method string, argv []string, dir string, env []string, timeout,
 	cmd.Dir = dir
 	cmd.Env = env
 	cmd.Stderr = tail
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = childAttr()
 	// A grandchild holding stderr open must not keep Wait from returning.
 	cmd.WaitDelay = gracePeriod
 	stdin, err := cmd.StdinPipe()

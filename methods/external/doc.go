@@ -18,4 +18,13 @@
 // harness sends binds a gateway scope, whose ID the request carries as
 // gateway_scope, so the child's calls are metered and recorded as the
 // harness's own, attributed to the method, the user and the sample.
+//
+// The same kind is a lifelong agent method (AgentEntry, AgentMethod): the
+// harness plays the episodes and asks the child for each action (act),
+// opens and closes each task (begin_task, end_task), hands it the stream's
+// training batches (learn, end_stage) and keeps its state between stages
+// (save, load). The child's acting calls are bound to the step, with the
+// shared agent's structured view for the sim (agent.SimView), so an agent
+// of one's own is comparable with the built-in ones on the embedded
+// backbone.
 package external

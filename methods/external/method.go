@@ -112,6 +112,23 @@ func New(s predict.Spec) (predict.Method, error) {
 	if name == "" {
 		name = s.Kind
 	}
+	m, err := newCore(name, o)
+	if err != nil {
+		return nil, err
+	}
+	ev, err := predict.NewEvaluator(s)
+	if err != nil {
+		return nil, err
+	}
+	m.parser, m.eval = s.Parser, ev.WithPredictHint()
+	return m, nil
+}
+
+// newCore checks a method block's keys and builds the session machinery
+// both families share (children, gateway, version); the behaviour side
+// adds its answer path.
+func newCore(name string, o Options) (*Method, error) {
+	var err error
 	switch {
 	case len(o.Command) == 0 && o.URL == "":
 		return nil, fmt.Errorf("method %s: kind external needs command: [program, args...] or url:", name)
@@ -142,11 +159,7 @@ func New(s predict.Spec) (predict.Method, error) {
 	if o.Options == nil {
 		o.Options = map[string]any{}
 	}
-	ev, err := predict.NewEvaluator(s)
-	if err != nil {
-		return nil, err
-	}
-	m := &Method{name: name, opts: o, parser: s.Parser, eval: ev.WithPredictHint(), timeout: timeout, start: start}
+	m := &Method{name: name, opts: o, timeout: timeout, start: start}
 	if m.script, m.sum, err = scriptOf(o.Command, o.Dir); err != nil {
 		return nil, fmt.Errorf("method %s: %w", name, err)
 	}
@@ -547,3 +560,9 @@ func allowed(q behavior.Question) []string {
 	}
 	return []string{"1", "0"}
 }
+
+// MemoryInOwnProcess says the method's memory lives in its child (built
+// from the requests the harness sent it), so a planner never lends one
+// user's rehearsed memory to another user of it: the child would hold no
+// state for that user.
+func (m *Method) MemoryInOwnProcess() bool { return true }

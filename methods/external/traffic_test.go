@@ -177,9 +177,38 @@ func TestExternalPythonTrafficMatchesSchemas(t *testing.T) {
 			seen[name] = true
 		}
 	}
-	for name := range sch {
-		if !seen[name] {
-			t.Errorf("no traffic checked against %s", name)
+	checkSeen(t, seen, behaviorMessages)
+}
+
+// The messages each family's traffic test checks; every schema in
+// docs/protocol belongs to one of them.
+var (
+	behaviorMessages = []string{"init", "history", "prepare", "save", "load", "predict", "shutdown"}
+	agentMessages    = []string{"init", "learn", "end_stage", "save", "load", "begin_task", "act", "end_task", "shutdown"}
+)
+
+// checkSeen fails for each request and response of names no traffic was
+// checked against.
+func checkSeen(t *testing.T, seen map[string]bool, names []string) {
+	t.Helper()
+	for _, name := range names {
+		for _, dir := range []string{".request", ".response"} {
+			if !seen[name+dir] {
+				t.Errorf("no traffic checked against %s%s", name, dir)
+			}
+		}
+	}
+}
+
+// Every schema of docs/protocol is one a traffic test checks.
+func TestExternalEverySchemaIsChecked(t *testing.T) {
+	known := map[string]bool{}
+	for _, n := range append(append([]string{}, behaviorMessages...), agentMessages...) {
+		known[n+".request"], known[n+".response"] = true, true
+	}
+	for name := range schemas(t) {
+		if !known[name] {
+			t.Errorf("docs/protocol/%s.json is checked by no traffic test", name)
 		}
 	}
 }

@@ -86,6 +86,9 @@ func (r *lmRun) title() string {
 	if i.DataSource != "" {
 		parts = append(parts, "data: "+i.DataSource)
 	}
+	if e := r.manifest.ExternalLabel(); e != "" {
+		parts = append(parts, "external: "+e)
+	}
 	if len(i.LeftOut) > 0 {
 		var envs []string
 		for _, lo := range i.LeftOut {
