@@ -25,6 +25,9 @@ func TestMain(m *testing.M) {
 	if mode, ok := os.LookupEnv(fakeModeVar); ok {
 		os.Exit(runFakeServer(mode))
 	}
+	if harness, ok := harnessMain(); ok {
+		os.Exit(harness())
+	}
 	os.Exit(m.Run())
 }
 
@@ -47,10 +50,15 @@ type recallOut struct {
 // ok (substring recall), crash (exits on the third write, after a line on
 // stderr), hang (recall never answers), toolerror (recall reports a tool
 // error), malformed (recall answers text that is not JSON), env (recall
-// answers the process's environment).
+// answers the process's environment), linger (as ok, but lives on after
+// its stdin closes, as a careless server would).
 func runFakeServer(mode string) int {
 	fmt.Fprintf(os.Stderr, "fake server starting in mode %s\n", mode)
-	if err := newFakeServer(mode, false).Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+	err := newFakeServer(mode, false).Run(context.Background(), &mcp.StdioTransport{})
+	if mode == "linger" {
+		time.Sleep(time.Hour)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "fake server:", err)
 		return 1
 	}
