@@ -4,6 +4,7 @@ import (
 	"github.com/memharness/memharness/kinds"
 	"github.com/memharness/memharness/methods/agent"
 	"github.com/memharness/memharness/methods/agent/lifemem"
+	"github.com/memharness/memharness/methods/mcpmemory"
 )
 
 // Methods maps agent method kinds to their entries (kinds.Registry:
@@ -21,13 +22,14 @@ func EmptyMethods() *Methods {
 }
 
 // DefaultMethods is a registry of the built-in kinds: the baselines of
-// methods/agent and LifeMem.
+// methods/agent, LifeMem and an MCP memory server as the experience store.
 func DefaultMethods() *Methods {
 	r := EmptyMethods()
 	for _, e := range agent.Entries() {
 		r.Register(e)
 	}
 	r.Register(lifemem.Entry())
+	r.Register(mcpmemory.AgentEntry())
 	return r
 }
 

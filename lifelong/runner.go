@@ -507,6 +507,9 @@ func (r *runner) selfCell(ctx context.Context, e string) (CellResult, error) {
 	if err != nil {
 		return CellResult{}, fmt.Errorf("self-learn %s: new method: %w", e, err)
 	}
+	if c, ok := m.(interface{ Close() error }); ok {
+		defer c.Close() // a method holding a process lets it go with its cell
+	}
 	batches := envBatches(r.opts.Stream, e)
 	before := byPurpose(r.opts.Meters)
 	n := 0
