@@ -21,6 +21,10 @@ import (
 // tools misbehave as the mode says.
 const fakeModeVar = "MEMHARNESS_MCP_FAKE_MODE"
 
+// fakeStartsVar, when set in a fake server's environment, names a file the
+// server adds a line to as it starts.
+const fakeStartsVar = "MEMHARNESS_MCP_FAKE_STARTS"
+
 func TestMain(m *testing.M) {
 	if mode, ok := os.LookupEnv(fakeModeVar); ok {
 		os.Exit(runFakeServer(mode))
@@ -54,6 +58,14 @@ type recallOut struct {
 // its stdin closes, as a careless server would).
 func runFakeServer(mode string) int {
 	fmt.Fprintf(os.Stderr, "fake server starting in mode %s\n", mode)
+	if path := os.Getenv(fakeStartsVar); path != "" {
+		// One line per start, for the tests that count servers.
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err == nil {
+			fmt.Fprintln(f, os.Getpid())
+			f.Close()
+		}
+	}
 	err := newFakeServer(mode, false).Run(context.Background(), &mcp.StdioTransport{})
 	if mode == "linger" {
 		time.Sleep(time.Hour)
