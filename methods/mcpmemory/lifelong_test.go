@@ -165,3 +165,36 @@ func TestMCPServerMemoryFromNPMAsExperienceStore(t *testing.T) {
 			len(st.Records), mcp.PromptTokensPerCall, react.PromptTokensPerCall)
 	}
 }
+
+// Shards of a lifelong run with an mcp_memory method merge into what one
+// process writes: the method's matrix, cells and saved state.
+func TestMCPLifelongShardsMerge(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "ll.yaml")
+	if err := os.WriteFile(cfg, []byte(lifelongConfig(fakeLifelongServer(), "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	one, sharded := filepath.Join(dir, "one"), filepath.Join(dir, "sharded")
+	if log, code := runBench(t, "run", "-c", cfg, "--out", one); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, log)
+	}
+	for i := range 2 {
+		if log, code := runBench(t, "run", "-c", cfg, "--out", sharded, "--shard", fmt.Sprintf("%d/2", i)); code != 0 {
+			t.Fatalf("shard %d exit %d:\n%s", i, code, log)
+		}
+	}
+	if log, code := runBench(t, "merge", filepath.Join(sharded, "ll")); code != 0 {
+		t.Fatalf("merge exit %d:\n%s", code, log)
+	}
+	checkLifelongMCP(t, filepath.Join(sharded, "ll"))
+	for _, f := range []string{"lifelong/mcp/matrix.json", "lifelong/mcp/state/mcp_memory.json", "lifelong/mcp/cells/02/webshop.json", "report/lifemem_matrix.csv"} {
+		a, err1 := os.ReadFile(filepath.Join(one, "ll", f))
+		b, err2 := os.ReadFile(filepath.Join(sharded, "ll", f))
+		if err1 != nil || err2 != nil {
+			t.Fatalf("%s: %v %v", f, err1, err2)
+		}
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s differs between one process and the merged shards", f)
+		}
+	}
+}
