@@ -270,6 +270,9 @@ func predictionItem(s runrecord.Sample, cl []runstore.Call) item {
 	// the run store's SamplePrompt picks it.
 	pick := -1
 	for i, c := range cl {
+		if c.Tool != nil {
+			continue // a memory server's tool call, not a model call
+		}
 		it.Calls = append(it.Calls, usageOf(c))
 		if c.Invalid && c.InvalidText != "" {
 			it.InvalidDraws = append(it.InvalidDraws, c.InvalidText)

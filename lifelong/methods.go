@@ -5,6 +5,7 @@ import (
 	"github.com/memharness/memharness/methods/agent"
 	"github.com/memharness/memharness/methods/agent/lifemem"
 	"github.com/memharness/memharness/methods/external"
+	"github.com/memharness/memharness/methods/mcpmemory"
 )
 
 // Methods maps agent method kinds to their entries (kinds.Registry:
@@ -22,8 +23,8 @@ func EmptyMethods() *Methods {
 }
 
 // DefaultMethods is a registry of the built-in kinds: the baselines of
-// methods/agent, LifeMem, and a method of one's own run as a child process
-// (methods/external).
+// methods/agent, LifeMem, a method of one's own run as a child process
+// (methods/external) and an MCP memory server as the experience store.
 func DefaultMethods() *Methods {
 	r := EmptyMethods()
 	for _, e := range agent.Entries() {
@@ -31,6 +32,7 @@ func DefaultMethods() *Methods {
 	}
 	r.Register(lifemem.Entry())
 	r.Register(external.AgentEntry())
+	r.Register(mcpmemory.AgentEntry())
 	return r
 }
 

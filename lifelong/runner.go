@@ -553,7 +553,7 @@ func (r *runner) selfCell(ctx context.Context, e string) (CellResult, error) {
 		return CellResult{}, fmt.Errorf("self-learn %s: new method: %w", e, err)
 	}
 	if c, ok := m.(interface{ Close() error }); ok {
-		defer c.Close() // a method running a child ends it with the cell
+		defer c.Close() // a method holding a process (a child, a server) lets it go with its cell
 	}
 	batches := envBatches(r.opts.Stream, e)
 	before := byPurpose(r.opts.Meters)

@@ -56,6 +56,11 @@ type CallRecord struct {
 	// ContentRef, instead of Content, names a chunk holding Content's JSON
 	// (a long transcript's many messages cost one reference).
 	ContentRef string `json:"content_ref,omitempty"`
+
+	// Tool, when set, makes the record a tool call of a method's memory
+	// process or service (see ToolCall), not a model call: every other
+	// field is empty and a Meter books nothing of it.
+	Tool *ToolCall `json:"tool,omitempty"`
 }
 
 // Exchange is one call's request as sent and the reply's text. It never

@@ -214,8 +214,12 @@ func (m *Meter) Restore(rec CallRecord) {
 	m.mu.Unlock()
 }
 
-// book adds one call to its purpose's counters; m.mu is held.
+// book adds one call to its purpose's counters; m.mu is held. A tool
+// call (rec.Tool) is no model call and counts nowhere.
 func (m *Meter) book(rec CallRecord) {
+	if rec.Tool != nil {
+		return
+	}
 	key := rec.Purpose
 	if key == "" {
 		key = NoPurpose

@@ -39,6 +39,20 @@ func (r *recorder) Generate(ctx context.Context, req llm.Request) (llm.Response,
 // construction asks the model is rehearsed.
 type processMemory interface{ MemoryInOwnProcess() bool }
 
+// Unbuilt is a method whose memory a plan must not build: building it
+// starts processes or writes to a service (an MCP memory server per user).
+// The plan starts nothing for it: the memory is the one PlanMemory says,
+// with no construction calls, and each question's requests come from
+// PlanPredict, which stands in for what the method would retrieve.
+type Unbuilt interface {
+	// PlanMemory is u's memory as the plan sees it, and a note on what the
+	// plan leaves out of the method's costs ("" for none).
+	PlanMemory(u behavior.UserSet) (mem predict.Memory, note string)
+	// PlanPredict sends inst's requests as Predict would, from mem,
+	// without reaching the method's processes or services.
+	PlanPredict(ctx context.Context, env predict.Env, mem predict.Memory, inst behavior.Instance) (predict.Outcome, error)
+}
+
 // Predict is what a behaviour-prediction plan is built from: the run's
 // methods, users (a shard's or all) and env, as the runner would use them.
 type Predict struct {
@@ -134,19 +148,34 @@ func (p Predict) Calls(ctx context.Context) (calls []Call, file []int, notes []s
 		}
 		perUser := make([][]sample, len(p.Users))
 		userBuilds := make([][]Call, len(p.Users))
+		unbuilt, _ := m.(Unbuilt)
 		for _, ui := range users {
 			u := p.Users[ui]
-			// A probe with a model that refuses every call: a method that
-			// asks none builds its memory exactly here (memory-less methods,
-			// BM25 retrieval).
-			rec := &recorder{}
-			env := p.Env
-			env.Model, env.BuildModel, env.Checkpoints = rec, nil, nil
-			mem, err := m.PrepareUser(ctx, env, u)
-			exact := err == nil && len(rec.calls) == 0
-			if err != nil && !errors.Is(err, errPlanned) {
-				return nil, nil, nil, fmt.Errorf("plan %s: user %s: %w", m.Name(), u.User, err)
+			var mem predict.Memory
+			var err error
+			exact := false
+			if unbuilt != nil {
+				var note string
+				mem, note = unbuilt.PlanMemory(u)
+				exact = true
+				if note != "" && !slices.Contains(notes, note) {
+					notes = append(notes, note)
+				}
+			} else {
+				// A probe with a model that refuses every call: a method that
+				// asks none builds its memory exactly here (memory-less
+				// methods, BM25 retrieval).
+				rec := &recorder{}
+				env := p.Env
+				env.Model, env.BuildModel, env.Checkpoints = rec, nil, nil
+				mem, err = m.PrepareUser(ctx, env, u)
+				exact = err == nil && len(rec.calls) == 0
+				if err != nil && !errors.Is(err, errPlanned) {
+					return nil, nil, nil, fmt.Errorf("plan %s: user %s: %w", m.Name(), u.User, err)
+				}
 			}
+			env := p.Env
+			env.BuildModel, env.Checkpoints = nil, nil
 			var userBuild []Call
 			switch {
 			case exact:
@@ -198,7 +227,12 @@ func (p Predict) Calls(ctx context.Context) (calls []Call, file []int, notes []s
 				rec := &recorder{next: p.StandIn}
 				env := p.Env
 				env.Model, env.BuildModel, env.Checkpoints = &purposeGate{rec: rec, stop: predict.PurposePredict}, nil, nil
-				_, err := m.Predict(ctx, env, mem, inst)
+				var err error
+				if unbuilt != nil {
+					_, err = unbuilt.PlanPredict(ctx, env, mem, inst)
+				} else {
+					_, err = m.Predict(ctx, env, mem, inst)
+				}
 				if err != nil && !errors.Is(err, errPlanned) {
 					return nil, nil, nil, fmt.Errorf("plan %s: %s: %w", m.Name(), inst.ID, err)
 				}

@@ -45,6 +45,9 @@ type Line struct {
 	Lost      string    `json:"lost,omitempty"`
 	Request   *request  `json:"request,omitempty"`
 	Response  *answer   `json:"response,omitempty"`
+	// Tool is set for a tool call of a method's memory server (no model
+	// call: no request, response or usage).
+	Tool *llm.ToolCall `json:"tool,omitempty"`
 }
 
 type request struct {
@@ -70,6 +73,7 @@ func NewLine(c runstore.Call) Line {
 		Unit: c.Unit, Index: c.Index, Purpose: c.Purpose, Cached: c.Cached, Failed: c.Failed, Invalid: c.Invalid,
 		Retries: c.Retries, Usage: c.Usage, LatencyNS: c.LatencyNS, Lost: c.Lost,
 	}
+	l.Tool = c.Tool
 	if ex := c.Exchange; ex != nil {
 		l.Request = &request{Messages: ex.Messages, Params: ex.Params, SampleID: ex.SampleID, Attempt: ex.Attempt, Affinity: ex.Affinity}
 		l.Response = &answer{Text: ex.Text, Reasoning: ex.Reasoning, Model: ex.Model, Endpoint: ex.Endpoint, Error: ex.Error}
@@ -88,6 +92,15 @@ func WriteRow(w io.Writer, c runstore.Call) error {
 		if f.on {
 			flags = append(flags, f.name)
 		}
+	}
+	if t := c.Tool; t != nil {
+		got := fmt.Sprintf("%d bytes sha256 %.12s", t.ResultBytes, t.ResultSHA256)
+		if t.Error != "" {
+			got = "error: " + t.Error
+		}
+		_, err := fmt.Fprintf(w, "%s #%d\ttool %s\t%s\t%s\targuments %d bytes sha256 %.12s\tgot %q\n", c.Unit, c.Index, t.Name,
+			t.Method+"/"+t.User, time.Duration(t.LatencyNS).Round(time.Millisecond), t.ArgumentsBytes, t.ArgumentsSHA256, llm.Shorten(got, 60))
+		return err
 	}
 	asked, answered := "", ""
 	if ex := c.Exchange; ex != nil {

@@ -73,7 +73,7 @@ lifelong:
 		{"agent built-ins only", strings.NewReplacer("KIND", "tips", "ENV", "lamps").Replace(lifememCfg), Known{},
 			`lifelong.envs[1]: unknown environment "lamps"`},
 		{"agent kind typo", strings.NewReplacer("KIND", "tipz", "ENV", "lamps").Replace(lifememCfg), withTips,
-			`lifelong.methods[0].kind: "tipz" is not one of react, synapse, expel, autoskill, lifemem, external, tips`},
+			`lifelong.methods[0].kind: "tipz" is not one of react, synapse, expel, autoskill, lifemem, external, mcp_memory, tips`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -87,6 +87,13 @@ func callView(n int, c runstore.Call) CallView {
 		}
 	}
 	v.Flags = strings.Join(flags, ", ")
+	if t := c.Tool; t != nil {
+		// A tool call of the method's memory server: no prompt, no reply.
+		v.Purpose = "tool " + t.Name
+		v.Latency = time.Duration(t.LatencyNS).Round(time.Millisecond).String()
+		v.Text = fmt.Sprintf("arguments %d bytes (sha256 %s), result %d bytes (sha256 %s)", t.ArgumentsBytes, t.ArgumentsSHA256, t.ResultBytes, t.ResultSHA256)
+		v.Error = t.Error
+	}
 	if ex := c.Exchange; ex != nil {
 		b, _ := json.Marshal(ex.Params) // plain struct: cannot fail
 		v.Params = fmt.Sprintf("%s attempt %d", b, ex.Attempt)

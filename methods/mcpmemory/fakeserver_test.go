@@ -21,9 +21,16 @@ import (
 // tools misbehave as the mode says.
 const fakeModeVar = "MEMHARNESS_MCP_FAKE_MODE"
 
+// fakeStartsVar, when set in a fake server's environment, names a file the
+// server adds a line to as it starts.
+const fakeStartsVar = "MEMHARNESS_MCP_FAKE_STARTS"
+
 func TestMain(m *testing.M) {
 	if mode, ok := os.LookupEnv(fakeModeVar); ok {
 		os.Exit(runFakeServer(mode))
+	}
+	if harness, ok := harnessMain(); ok {
+		os.Exit(harness())
 	}
 	os.Exit(m.Run())
 }
@@ -47,10 +54,23 @@ type recallOut struct {
 // ok (substring recall), crash (exits on the third write, after a line on
 // stderr), hang (recall never answers), toolerror (recall reports a tool
 // error), malformed (recall answers text that is not JSON), env (recall
-// answers the process's environment).
+// answers the process's environment), linger (as ok, but lives on after
+// its stdin closes, as a careless server would).
 func runFakeServer(mode string) int {
 	fmt.Fprintf(os.Stderr, "fake server starting in mode %s\n", mode)
-	if err := newFakeServer(mode, false).Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+	if path := os.Getenv(fakeStartsVar); path != "" {
+		// One line per start, for the tests that count servers.
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err == nil {
+			fmt.Fprintln(f, os.Getpid())
+			f.Close()
+		}
+	}
+	err := newFakeServer(mode, false).Run(context.Background(), &mcp.StdioTransport{})
+	if mode == "linger" {
+		time.Sleep(time.Hour)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "fake server:", err)
 		return 1
 	}

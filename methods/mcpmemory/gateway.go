@@ -2,9 +2,16 @@ package mcpmemory
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
+	"time"
 
 	"github.com/memharness/memharness/internal/lazyre"
+	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/gateway"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -40,13 +47,20 @@ func gatewayName(name string) string {
 // model error the gateway met fails the call even when the tool answered,
 // wrapped so that a spending ceiling (llm.ErrStopRun) or a planner's stop
 // reaches the runner.
+//
+// Each call goes into the call record (llm.LogTool), attributed to the
+// method, the user and sc's unit.
 func (s *server) scopedCall(ctx context.Context, sc gateway.Scope, tool string, args any) (*mcp.CallToolResult, error) {
+	start := time.Now()
 	if s.gw == nil {
-		return s.call(ctx, tool, args)
+		res, err := s.call(ctx, tool, args)
+		s.record(ctx, sc, tool, args, res, err, time.Since(start))
+		return res, err
 	}
 	b := s.gw.Bind(ctx, sc)
 	res, err := s.call(ctx, tool, args)
 	b.Release()
+	s.record(ctx, sc, tool, args, res, err, time.Since(start))
 	merr := b.Err()
 	switch {
 	case merr == nil:
@@ -57,4 +71,37 @@ func (s *server) scopedCall(ctx context.Context, sc gateway.Scope, tool string, 
 		return nil, fmt.Errorf("method %s: user %s: mcp server: call %s: a model call the server made through the gateway failed: %w",
 			s.method, s.user, tool, merr)
 	}
+}
+
+// record adds one tool call to the call record of ctx: sizes and SHA-256
+// sums of the arguments and the result (the arguments carry a user's
+// history, already in the record as the prompts' texts), the latency and,
+// for a failed call, its cause shortened: never the server's stderr or the
+// last request that a ServerError's message adds.
+func (s *server) record(ctx context.Context, sc gateway.Scope, tool string, args any, res *mcp.CallToolResult, err error, took time.Duration) {
+	tc := llm.ToolCall{Method: s.method, User: s.user, Unit: sc.Unit, Server: s.info, Name: tool, LatencyNS: int64(took)}
+	tc.ArgumentsBytes, tc.ArgumentsSHA256 = digest(args)
+	if res != nil {
+		tc.ResultBytes, tc.ResultSHA256 = digest(res)
+	}
+	if err != nil {
+		cause := err
+		var se *ServerError
+		if errors.As(err, &se) && se.err != nil {
+			cause = se.err
+		}
+		msg, _, _ := strings.Cut(cause.Error(), "\n")
+		tc.Error = llm.Shorten(msg, 300)
+	}
+	llm.LogTool(ctx, tc)
+}
+
+// digest is the size and SHA-256 of v's JSON.
+func digest(v any) (int, string) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return 0, ""
+	}
+	sum := sha256.Sum256(b)
+	return len(b), hex.EncodeToString(sum[:])
 }

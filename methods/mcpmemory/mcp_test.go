@@ -411,3 +411,31 @@ type stopModel struct{}
 func (stopModel) Generate(context.Context, llm.Request) (llm.Response, error) {
 	return llm.Response{}, fmt.Errorf("spending ceiling reached: %w", llm.ErrStopRun)
 }
+
+// A failed tool call is in the call record with its cause, shortened, and
+// never the server's stderr or the last request the error message adds.
+func TestMCPFailedToolCallIsRecorded(t *testing.T) {
+	m := newMethod(t, fakeSpec(t, "toolerror", ""))
+	env, _ := testEnv(t)
+	log := &llm.CallLog{}
+	ctx := llm.WithCallLog(context.Background(), log)
+	us := userSet("gus", 2)
+	if _, err := m.Predict(ctx, env, predict.Memory{}, us.Instances[0]); err == nil {
+		t.Fatal("want the tool's error")
+	}
+	var tools []llm.ToolCall
+	for _, rec := range log.Take() {
+		if rec.Tool != nil {
+			tools = append(tools, *rec.Tool)
+		}
+	}
+	if len(tools) != 3 {
+		t.Fatalf("%d tool calls recorded, want 2 writes and the search", len(tools))
+	}
+	last := tools[2]
+	if last.Name != "recall" || last.User != "gus" || last.Unit != "mcp/"+us.Instances[0].ID ||
+		!strings.Contains(last.Error, "index unavailable") || strings.Contains(last.Error, "fake server starting") ||
+		strings.Contains(last.Error, "last request") || last.ResultBytes != 0 {
+		t.Fatalf("failed search recorded as %+v", last)
+	}
+}

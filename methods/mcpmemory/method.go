@@ -127,7 +127,7 @@ func (m *Method) Predict(ctx context.Context, env predict.Env, _ predict.Memory,
 		m.keepStderr(env, inst.User, srv)
 		return predict.Outcome{}, err
 	}
-	texts, err := m.read(res)
+	texts, err := readResult(m.c, res)
 	if err != nil {
 		return predict.Outcome{}, srv.fail("read the result of "+m.c.Search.Tool, err)
 	}
@@ -138,9 +138,10 @@ func (m *Method) Predict(ctx context.Context, env predict.Env, _ predict.Memory,
 	return m.ev.Predict(ctx, env, inst, block, "")
 }
 
-// read turns a search result into memory texts.
-func (m *Method) read(res *mcp.CallToolResult) ([]string, error) {
-	if m.c.results == nil {
+// readResult turns a search result into memory texts, as c's
+// search.results says.
+func readResult(c compiled, res *mcp.CallToolResult) ([]string, error) {
+	if c.results == nil {
 		var out []string
 		for _, c := range res.Content {
 			if t, ok := c.(*mcp.TextContent); ok && strings.TrimSpace(t.Text) != "" {
@@ -168,12 +169,12 @@ func (m *Method) read(res *mcp.CallToolResult) ([]string, error) {
 		text := strings.Join(parts, "")
 		if err := json.Unmarshal([]byte(text), &doc); err != nil {
 			return nil, fmt.Errorf("no structured content, and the text content is not JSON (search.results %q needs JSON): %v; text: %s",
-				m.c.Search.Results, err, clip(text, 200))
+				c.Search.Results, err, clip(text, 200))
 		}
 	}
-	texts, err := selectTexts(doc, m.c.results)
+	texts, err := selectTexts(doc, c.results)
 	if err != nil {
-		return nil, fmt.Errorf("search.results %q: %w", m.c.Search.Results, err)
+		return nil, fmt.Errorf("search.results %q: %w", c.Search.Results, err)
 	}
 	return texts, nil
 }

@@ -9,9 +9,12 @@ import (
 
 // ownGroup starts the child in a process group of its own, so that a
 // server started through a launcher (npx, a shell script) is killed with
-// everything it started.
+// everything it started; where the system offers it (Linux), the child is
+// also told to die with the harness (see dieWithParent).
 func ownGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	attr := &syscall.SysProcAttr{Setpgid: true}
+	dieWithParent(attr)
+	cmd.SysProcAttr = attr
 }
 
 // killGroup kills the child's process group.
