@@ -189,10 +189,13 @@ func answerOne(ctx context.Context, model llm.Model, sc *scorer, c *conv, qi int
 	q := c.Questions[qi]
 	rec := runrecord.Sample{ID: sampleID(name, q), Method: name, Dataset: dataset, User: c.SampleID, Index: qi,
 		Field: questionClass(q), Kind: "memqa", Label: gold(q)}
-	shown, rc := m.Context(c, q)
-	req := answerRequest(c, q, shown, params)
+	v, err := m.Context(ctx, c, q)
+	if err != nil {
+		return rec, fmt.Errorf("method %s: %s: %w", name, q.ID, err)
+	}
+	req := answerRequest(c, q, v, params)
 	req.SampleID, req.Unit, req.Affinity = q.ID, rec.ID, c.SampleID
-	rec.HistoryRecords = len(shown)
+	rec.HistoryRecords = len(v.Turns)
 	resp, err := model.Generate(ctx, req)
 	rec.Attempts = 1
 	if err != nil {
@@ -200,7 +203,7 @@ func answerOne(ctx context.Context, model llm.Model, sc *scorer, c *conv, qi int
 	}
 	rec.Raw = resp.Reply()
 	rec.Pred, rec.Valid = cleanAnswer(rec.Raw), true
-	scores, verdict, err := sc.score(ctx, q, rec.ID, rec.Pred, rc)
+	scores, verdict, err := sc.score(ctx, q, rec.ID, rec.Pred, v.Recall)
 	rec.Scores, rec.Judge = scores, verdict
 	return rec, err
 }

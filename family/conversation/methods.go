@@ -1,6 +1,7 @@
 package conversation
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -47,9 +48,19 @@ type recall struct {
 // history_tokens and top_k), so one methods list reads alike in every
 // family.
 type method interface {
-	// Context is the turns shown for q, and what was retrieved (nil when
-	// the method does not retrieve).
-	Context(c *conv, q memqa.Question) ([]shownTurn, *recall)
+	// Context is what the answer prompt shows for q. A method that keeps
+	// a memory builds it on the conversation's first question (through
+	// ctx's model stack, so the calls are recorded with that question).
+	Context(ctx context.Context, c *conv, q memqa.Question) (view, error)
+}
+
+// view is what a method shows the answering model for one question: the
+// memory entries it recalls, then the turns, and what it retrieved (nil
+// when it does not retrieve).
+type view struct {
+	Memory []string
+	Turns  []shownTurn
+	Recall *recall
 }
 
 // conv is a conversation flattened for the methods, with its BM25 index
@@ -114,7 +125,9 @@ func newMethod(spec predict.Spec, count tokens.Counter) (method, error) {
 // fullContext shows every turn.
 type fullContext struct{}
 
-func (fullContext) Context(c *conv, _ memqa.Question) ([]shownTurn, *recall) { return c.turns, nil }
+func (fullContext) Context(_ context.Context, c *conv, _ memqa.Question) (view, error) {
+	return view{Turns: c.turns}, nil
+}
 
 // truncation shows the latest turns that fit the token budget: the last
 // N tokens of the conversation, cut at a turn's start.
@@ -123,25 +136,30 @@ type truncation struct {
 	count  tokens.Counter
 }
 
-func (m truncation) Context(c *conv, _ memqa.Question) ([]shownTurn, *recall) {
+func (m truncation) Context(_ context.Context, c *conv, _ memqa.Question) (view, error) {
+	return view{Turns: m.window(c.turns)}, nil
+}
+
+// window is the latest turns that fit the budget.
+func (m truncation) window(turns []shownTurn) []shownTurn {
 	used := 0
-	i := len(c.turns)
+	i := len(turns)
 	for i > 0 {
-		n := m.count.Count(renderTurn(c.turns[i-1]))
+		n := m.count.Count(renderTurn(turns[i-1]))
 		if used+n > m.budget {
 			break
 		}
 		used += n
 		i--
 	}
-	return c.turns[i:], nil
+	return turns[i:]
 }
 
 // rag shows the top-k turns by BM25 against the question, in conversation
 // order, and reports which it retrieved.
 type rag struct{ k int }
 
-func (m rag) Context(c *conv, q memqa.Question) ([]shownTurn, *recall) {
+func (m rag) Context(_ context.Context, c *conv, q memqa.Question) (view, error) {
 	top := c.index.Top(bm25.Tokenize(q.Question), m.k)
 	if len(top) == 0 && len(c.turns) > 0 {
 		top = []int{len(c.turns) - 1} // nothing matched: the latest turn, so a context is always recorded
@@ -162,5 +180,5 @@ func (m rag) Context(c *conv, q memqa.Question) ([]shownTurn, *recall) {
 			r.Answers++
 		}
 	}
-	return out, r
+	return view{Turns: out, Recall: r}, nil
 }

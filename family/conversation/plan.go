@@ -20,7 +20,7 @@ const judgePlanNote = "LongMemEval judge calls: prompts planned with the gold an
 
 // Plan counts every answering call exactly (a method's context needs no
 // model) and, on LongMemEval, one judge call per answer.
-func (f *Family) Plan(_ context.Context, _ family.Env, cfg *config.Config, _ string, pf family.PlanOptions) (planner.Plan, error) {
+func (f *Family) Plan(ctx context.Context, _ family.Env, cfg *config.Config, _ string, pf family.PlanOptions) (planner.Plan, error) {
 	d, err := load(cfg)
 	if err != nil {
 		return planner.Plan{}, err
@@ -42,8 +42,11 @@ func (f *Family) Plan(_ context.Context, _ family.Env, cfg *config.Config, _ str
 		for _, c := range d.ds.Conversations {
 			cv := newConv(c)
 			for _, q := range c.Questions {
-				shown, _ := m.Context(cv, q)
-				req := answerRequest(cv, q, shown, spec.Params)
+				v, err := m.Context(ctx, cv, q)
+				if err != nil {
+					return planner.Plan{}, fmt.Errorf("methods[%d]: %s: %w", i, q.ID, err)
+				}
+				req := answerRequest(cv, q, v, spec.Params)
 				calls = append(calls, planner.Call{Method: name, Purpose: PurposeAnswer, Model: model,
 					PromptTokens: count.Count(req.Messages[0].Content), MaxCompletion: req.Params.MaxTokens})
 				if d.ds.Benchmark == "longmemeval" {
