@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/datasets/memqa"
-		"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/sim"
 )
 
