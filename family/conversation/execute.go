@@ -12,6 +12,7 @@ import (
 	"github.com/memharness/memharness/datasets/memqa"
 	"github.com/memharness/memharness/family"
 	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/releasepacks/memqarel"
 	"github.com/memharness/memharness/runrecord"
 	"github.com/memharness/memharness/runstore"
@@ -41,12 +42,19 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	defer back.Close()
 	methods := make([]method, len(cfg.Methods))
 	names := make([]string, len(cfg.Methods))
+	dp := deps{count: back.Tokens, env: predict.Env{Model: back.Model, BuildModel: back.BuildModel, Embedder: back.Embedder,
+		Tokens: back.Tokens, MaxAttempts: cfg.Eval.MaxAttempts}}
+	defer closeMethods(methods)
 	for i, spec := range cfg.Methods {
-		m, err := newMethod(spec, back.Tokens)
+		m, err := newMethod(spec, dp)
 		if err != nil {
 			return res, fmt.Errorf("methods[%d]: %w", i, err)
 		}
 		methods[i], names[i] = m, methodName(spec.Name, spec.Kind)
+	}
+	externals, err := startExternal(ctx, methods, run.Dir, cfg, back)
+	if err != nil {
+		return res, err
 	}
 	judges := memqarel.Own()
 	scorer, err := newScorer(d.ds.Benchmark, judges, back.Model)
@@ -66,6 +74,7 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 		Name: cfg.Name, Config: cfg, ConfigPath: run.ConfigPath, Variant: run.Variant,
 		HarnessVersion: family.HarnessVersion, GitCommit: backbone.GitCommit(), Backbone: back.Kind, Model: back.ModelName,
 		Endpoints: back.Endpoints, DataSource: d.source, DatasetSHA256: d.sums, Seed: cfg.Seed, Started: start.UTC(),
+		External: externals,
 	}
 	if run.Shard != nil {
 		man.Shard = run.Shard.String()
@@ -193,15 +202,24 @@ func answerOne(ctx context.Context, model llm.Model, sc *scorer, c *conv, qi int
 	if err != nil {
 		return rec, fmt.Errorf("method %s: %s: %w", name, q.ID, err)
 	}
-	req := answerRequest(c, q, v, params)
-	req.SampleID, req.Unit, req.Affinity = q.ID, rec.ID, c.SampleID
 	rec.HistoryRecords = len(v.Turns)
-	resp, err := model.Generate(ctx, req)
 	rec.Attempts = 1
-	if err != nil {
-		return rec, err
+	if v.Answer != nil {
+		rec.Raw = *v.Answer
+	} else {
+		req := answerRequest(c, q, v, params)
+		if v.Prompt != nil {
+			// The method's own prompt, as it wrote it: no hint, so the
+			// sim reads it with its generic prompt reader.
+			req.Messages, req.Hint = []llm.Message{{Role: "user", Content: *v.Prompt}}, nil
+		}
+		req.SampleID, req.Unit, req.Affinity = q.ID, rec.ID, c.SampleID
+		resp, err := model.Generate(ctx, req)
+		if err != nil {
+			return rec, err
+		}
+		rec.Raw = resp.Reply()
 	}
-	rec.Raw = resp.Reply()
 	rec.Pred, rec.Valid = cleanAnswer(rec.Raw), true
 	scores, verdict, err := sc.score(ctx, q, rec.ID, rec.Pred, v.Recall)
 	rec.Scores, rec.Judge = scores, verdict

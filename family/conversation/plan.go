@@ -9,6 +9,7 @@ import (
 	"github.com/memharness/memharness/family"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/llm/tokens"
+	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/planner"
 	"github.com/memharness/memharness/releasepacks/memqarel"
 )
@@ -34,7 +35,7 @@ func (f *Family) Plan(ctx context.Context, _ family.Env, cfg *config.Config, _ s
 	var calls []planner.Call
 	var notes []string
 	for i, spec := range cfg.Methods {
-		m, err := newMethod(spec, count)
+		m, err := newMethod(spec, deps{count: count, env: predict.Env{Tokens: count}})
 		if err != nil {
 			return planner.Plan{}, fmt.Errorf("methods[%d]: %w", i, err)
 		}
@@ -42,13 +43,16 @@ func (f *Family) Plan(ctx context.Context, _ family.Env, cfg *config.Config, _ s
 		for _, c := range d.ds.Conversations {
 			cv := newConv(c)
 			for _, q := range c.Questions {
-				v, err := m.Context(ctx, cv, q)
-				if err != nil {
+				var v view
+				est, estimated := m.(estimator)
+				if estimated {
+					v = est.Estimate(cv, q)
+				} else if v, err = m.Context(ctx, cv, q); err != nil {
 					return planner.Plan{}, fmt.Errorf("methods[%d]: %s: %w", i, q.ID, err)
 				}
 				req := answerRequest(cv, q, v, spec.Params)
 				calls = append(calls, planner.Call{Method: name, Purpose: PurposeAnswer, Model: model,
-					PromptTokens: count.Count(req.Messages[0].Content), MaxCompletion: req.Params.MaxTokens})
+					PromptTokens: count.Count(req.Messages[0].Content), MaxCompletion: req.Params.MaxTokens, Estimated: estimated})
 				if d.ds.Benchmark == "longmemeval" {
 					jr, err := judges.LongMemEvalRequest(q.Type, q.ID, q.Question, gold(q), gold(q))
 					if err != nil {

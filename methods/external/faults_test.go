@@ -278,7 +278,7 @@ for line in sys.stdin:
 		t.Fatal(err)
 	}
 	_, err = m.(*Method).Start(context.Background(), Launch{})
-	if err == nil || !errors.Is(err, llm.ErrStopRun) || !strings.Contains(err.Error(), `speaks protocol version "2.0"; this harness speaks 1.0`) {
+	if err == nil || !errors.Is(err, llm.ErrStopRun) || !strings.Contains(err.Error(), `speaks protocol version "2.0"; this harness speaks 1.1`) {
 		t.Errorf("another major version: %v", err)
 	}
 	m.(*Method).Close()

@@ -7,7 +7,7 @@ import (
 
 // ProtocolVersion is the protocol version the harness speaks; a method
 // reporting another major version at init is refused.
-const ProtocolVersion = "1.0"
+const ProtocolVersion = "1.1"
 
 // The protocol's methods (the "method" member of a request).
 const (
