@@ -9,6 +9,7 @@ import (
 	"github.com/memharness/memharness/internal/bm25"
 	"github.com/memharness/memharness/llm/tokens"
 	"github.com/memharness/memharness/methods/external"
+	"github.com/memharness/memharness/methods/memstyle"
 	"github.com/memharness/memharness/methods/predict"
 )
 
@@ -181,6 +182,8 @@ func newMethod(spec predict.Spec, d deps) (method, error) {
 			return nil, fmt.Errorf("rag: doc_size %d: want 0 or 1 (turns) or more (documents of that many turns of one session)", spec.DocSize)
 		}
 		return rag{k: k, docSize: max(1, spec.DocSize)}, nil
+	case memstyle.KindMem0, memstyle.KindMemOS:
+		return newMemoryMethod(spec, d)
 	case external.Kind:
 		x, err := external.New(spec)
 		if err != nil {
@@ -188,7 +191,7 @@ func newMethod(spec predict.Spec, d deps) (method, error) {
 		}
 		return &externalMethod{x: x.(*external.Method), env: d.env, prepared: map[string]bool{}}, nil
 	}
-	return nil, fmt.Errorf("kind %q does not run on conversational memory yet (long_context, truncation, rag and external do)", spec.Kind)
+	return nil, fmt.Errorf("kind %q does not run on conversational memory yet (long_context, truncation, rag, mem0, memos and external do)", spec.Kind)
 }
 
 // fullContext shows every turn.

@@ -168,3 +168,33 @@ func functionWord(w string) bool {
 	}
 	return false
 }
+
+// SameFact reports whether two statements state the same fact, one
+// restating or changing the other, as a careful reader would take them:
+// they share at least two content words (light suffixes folded) and at
+// least half of the shorter one's, or at least three. "My team at work
+// has 6 people" and "my team is 9 people now" are one fact; "I rent a flat
+// on Elm Street" and "our new place is on Harbour Road" are, to a reader
+// with no world knowledge, two.
+func SameFact(a, b string) bool {
+	wa, wb := ContentWords(a), ContentWords(b)
+	shared := 0
+	for w := range wa {
+		if wb[w] {
+			shared++
+		}
+	}
+	return shared >= 3 || shared >= 2 && 2*shared >= min(len(wa), len(wb))
+}
+
+// ContentWords is a text's content words (function words dropped,
+// light suffixes folded), the words the careful reader matches on.
+func ContentWords(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range bm25.Tokenize(s) {
+		if !functionWord(w) {
+			out[fold(w)] = true
+		}
+	}
+	return out
+}
