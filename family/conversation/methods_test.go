@@ -27,6 +27,8 @@ methods:
     command: [python3, SCRIPT]
     options: {history_tokens: BUDGET}
   - {name: rag_sessions, kind: rag, retriever: bm25, top_k: 2, doc_size: 64}
+  - {name: mem0, kind: mem0}
+  - {name: memos, kind: memos}
 report: {bootstrap: 50}
 `
 
@@ -35,7 +37,9 @@ report: {bootstrap: 50}
 // (examples/truncation.py, the built-in truncation re-implemented over
 // the protocol) gives the built-in truncation's answers question by
 // question, and the manifest records it; RAG over sessions retrieves
-// whole sessions and reports evidence recall.
+// whole sessions and reports evidence recall; the Mem0- and MemOS-style
+// memories build each conversation's memory once, on its first question
+// (whose record carries the construction calls), and show memories only.
 func TestMethodsOnEmbeddedDefault(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("python3 is not installed: the external method is a Python script")
@@ -92,6 +96,25 @@ func TestMethodsOnEmbeddedDefault(t *testing.T) {
 			if len(man.External) != 1 || man.External[0].Name != "truncation_py" || man.External[0].ScriptSHA256 == "" {
 				t.Errorf("manifest records external methods %+v", man.External)
 			}
+			for _, m := range []string{"mem0", "memos"} {
+				first := map[string]bool{}
+				for _, s := range ss {
+					if s.Method != m {
+						continue
+					}
+					if !first[s.User] {
+						first[s.User] = true
+						if s.Calls < 3 {
+							t.Errorf("%s: the first question of %s made %d calls: no memory was built with it", m, s.User, s.Calls)
+						}
+					} else if s.Calls != 1+judgeCalls(tc.task) {
+						t.Errorf("%s: %s made %d calls: the memory was built again", m, s.ID, s.Calls)
+					}
+					if s.HistoryRecords != 0 {
+						t.Errorf("%s: %s showed %d turns, want memories only", m, s.ID, s.HistoryRecords)
+					}
+				}
+			}
 			// Sessions are wider than turns: RAG over two sessions shows
 			// more turns per question than one turn each would.
 			shown := map[string]int{}
@@ -103,4 +126,12 @@ func TestMethodsOnEmbeddedDefault(t *testing.T) {
 			}
 		})
 	}
+}
+
+// judgeCalls is the judge calls a question makes besides its answer.
+func judgeCalls(task string) int {
+	if task == "longmemeval" {
+		return 1
+	}
+	return 0
 }
