@@ -61,7 +61,3 @@ func (m *memoryMethod) Context(ctx context.Context, c *conv, q memqa.Question) (
 	}
 	return view{Memory: lines, Turns: m.turns(c)}, nil
 }
-
-// Estimate is what a plan counts: the history window alone (the memories
-// are not known before they are built).
-func (m *memoryMethod) Estimate(c *conv, _ memqa.Question) view { return view{Turns: m.turns(c)} }
