@@ -182,6 +182,8 @@ func newMethod(spec predict.Spec, d deps) (method, error) {
 			return nil, fmt.Errorf("rag: doc_size %d: want 0 or 1 (turns) or more (documents of that many turns of one session)", spec.DocSize)
 		}
 		return rag{k: k, docSize: max(1, spec.DocSize)}, nil
+	case predict.KindSummary:
+		return newSummaryMethod(spec, d)
 	case memstyle.KindMem0, memstyle.KindMemOS:
 		return newMemoryMethod(spec, d)
 	case external.Kind:
@@ -191,7 +193,7 @@ func newMethod(spec predict.Spec, d deps) (method, error) {
 		}
 		return &externalMethod{x: x.(*external.Method), env: d.env, prepared: map[string]bool{}}, nil
 	}
-	return nil, fmt.Errorf("kind %q does not run on conversational memory yet (long_context, truncation, rag, mem0, memos and external do)", spec.Kind)
+	return nil, fmt.Errorf("kind %q does not run on conversational memory yet (long_context, truncation, rag, summary, mem0, memos and external do)", spec.Kind)
 }
 
 // fullContext shows every turn.

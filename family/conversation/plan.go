@@ -57,6 +57,9 @@ func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, _
 		name := methodName(spec.Name, spec.Kind)
 		rec.method = name
 		_, rehearsed := m.(*memoryMethod)
+		if _, ok := m.(*summaryMethod); ok {
+			rehearsed = true
+		}
 		for _, c := range d.ds.Conversations {
 			cv := newConv(c)
 			for _, q := range c.Questions {

@@ -198,3 +198,24 @@ func ContentWords(s string) map[string]bool {
 	}
 	return out
 }
+
+// Note writes a statement as a note kept of it ("speaker (date): text"),
+// the form the sim's memory and summary readers write dialogue facts in;
+// ParseNote reads one back.
+func Note(s Statement, date string) string {
+	if date == "" {
+		date = "undated"
+	}
+	return s.Speaker + " (" + date + "): " + strings.TrimSpace(s.Text)
+}
+
+// ParseNote splits a note written by Note into its statement (speaker and
+// text); ok is false for text of another form.
+func ParseNote(note string) (Statement, bool) {
+	head, body, found := strings.Cut(note, "): ")
+	if !found {
+		return Statement{}, false
+	}
+	speaker, _, found := strings.Cut(head, " (")
+	return Statement{Speaker: speaker, Text: body}, found && speaker != ""
+}

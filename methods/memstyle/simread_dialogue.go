@@ -27,24 +27,9 @@ import (
 //     (later facts supersede earlier ones), any further such fact deleted;
 //     else the fact is added.
 
-// dialogueFact writes one turn as a stored fact.
+// dialogueFact writes one turn as a stored fact (sim.Note).
 func dialogueFact(t Turn) string {
-	date := t.Date
-	if date == "" {
-		date = "undated"
-	}
-	return fmt.Sprintf("%s (%s): %s", t.Speaker, date, strings.TrimSpace(t.Text))
-}
-
-// parseDialogueFact splits a stored dialogue fact into its speaker and
-// body; ok is false for text of another form.
-func parseDialogueFact(s string) (speaker, body string, ok bool) {
-	head, body, found := strings.Cut(s, "): ")
-	if !found {
-		return "", "", false
-	}
-	speaker, _, found = strings.Cut(head, " (")
-	return speaker, body, found && speaker != ""
+	return sim.Note(sim.Statement{Speaker: t.Speaker, Text: t.Text}, t.Date)
 }
 
 // dialogueTypeWords mark a fact's MemOS type, checked in this order.
@@ -106,15 +91,15 @@ func dialogueExtract(h DialogueExtract) string {
 // dialogueUpdate decides a Mem0 update of a dialogue fact; ok is false for
 // a candidate of another form.
 func dialogueUpdate(h MemUpdate) (string, bool) {
-	speaker, body, ok := parseDialogueFact(strings.TrimSpace(h.Fact))
+	cand, ok := sim.ParseNote(strings.TrimSpace(h.Fact))
 	if !ok {
 		return "", false
 	}
 	var b strings.Builder
 	first := ""
 	for _, m := range h.Existing {
-		sp, old, ok := parseDialogueFact(m.Text)
-		if !ok || sp != speaker || !sim.SameFact(old, body) {
+		old, ok := sim.ParseNote(m.Text)
+		if !ok || old.Speaker != cand.Speaker || !sim.SameFact(old.Text, cand.Text) {
 			continue
 		}
 		if first == "" {
