@@ -1,6 +1,7 @@
 package memqa
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,6 +22,7 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		DecodeLoCoMo("f", data)
 		DecodeLongMemEval("f", data)
+		ReadLongMemEval("f", bytes.NewReader(data))
 	})
 }
 

@@ -32,18 +32,27 @@ func DecodeLongMemEval(name string, data []byte) (Dataset, error) {
 	ds := Dataset{Benchmark: LongMemEval}
 	seen := map[string]string{}
 	err = root.array(func(_ int, n node) error {
-		c, err := decodeLongMemEvalQuestion(n)
-		if err != nil {
-			return err
+		c, err := decodeLongMemEvalElement(n, seen)
+		if err == nil {
+			ds.Conversations = append(ds.Conversations, c)
 		}
-		if prev, dup := seen[c.SampleID]; dup {
-			return n.errf("question_id %q already used at %s", c.SampleID, prev)
-		}
-		seen[c.SampleID] = n.path
-		ds.Conversations = append(ds.Conversations, c)
-		return nil
+		return err
 	})
 	return ds, err
+}
+
+// decodeLongMemEvalElement decodes one question of the top-level array;
+// seen maps the question ids met so far to their paths.
+func decodeLongMemEvalElement(n node, seen map[string]string) (Conversation, error) {
+	c, err := decodeLongMemEvalQuestion(n)
+	if err != nil {
+		return c, err
+	}
+	if prev, dup := seen[c.SampleID]; dup {
+		return c, n.errf("question_id %q already used at %s", c.SampleID, prev)
+	}
+	seen[c.SampleID] = n.path
+	return c, nil
 }
 
 var longMemEvalFields = []string{"question_id", "question_type", "question", "answer", "question_date",

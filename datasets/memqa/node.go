@@ -28,6 +28,9 @@ func (e *DecodeError) Error() string {
 type doc struct {
 	name string
 	data []byte
+	// lineBase is the lines before data's first byte in the file (a
+	// streamed file's element is a doc of its own).
+	lineBase int
 }
 
 // lineAt is the 1-based line of byte offset off.
@@ -35,7 +38,7 @@ func (d *doc) lineAt(off int64) int {
 	if off > int64(len(d.data)) {
 		off = int64(len(d.data))
 	}
-	return bytes.Count(d.data[:off], []byte{'\n'}) + 1
+	return d.lineBase + bytes.Count(d.data[:off], []byte{'\n'}) + 1
 }
 
 // node is one JSON value of a doc: its bytes, where they start and its path.

@@ -36,17 +36,29 @@ func Load(b Benchmark, path string) (Dataset, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() || err != nil && filepath.Ext(path) != ".json" {
 		path = filepath.Join(path, DefaultFile(b))
 	}
+	if b == LongMemEval {
+		// Streamed: longmemeval_m is 2.7 GB.
+		f, err := safefile.Open(path, 0)
+		if err != nil {
+			return Dataset{}, openError(b, err)
+		}
+		defer f.Close()
+		return ReadLongMemEval(path, f)
+	}
 	data, err := safefile.ReadFile(path, 0)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return Dataset{}, fmt.Errorf("%s: %w: %w; %s", b, ErrNotFound, err, FetchHint(b))
-		}
-		return Dataset{}, fmt.Errorf("%s: %w", b, err)
-	}
-	if b == LongMemEval {
-		return DecodeLongMemEval(path, data)
+		return Dataset{}, openError(b, err)
 	}
 	return DecodeLoCoMo(path, data)
+}
+
+// openError is a data file that could not be read, naming the fetch
+// command when it is missing.
+func openError(b Benchmark, err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s: %w: %w; %s", b, ErrNotFound, err, FetchHint(b))
+	}
+	return fmt.Errorf("%s: %w", b, err)
 }
 
 // FetchHint says how to obtain benchmark b's official files.

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/memharness/memharness/datasets/memqa"
-	"github.com/memharness/memharness/internal/bm25"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/sim"
 )
@@ -20,9 +19,11 @@ const PurposeAnswer = "memqa.answer"
 const NotMentioned = "Not mentioned in the conversation"
 
 // AnswerHint is the structured view of an answering request that the sim
-// backbone reads: the question and exactly the turns the prompt shows.
+// backbone reads: the question, the memory entries the prompt shows (in
+// the order shown) and exactly the turns it shows.
 type AnswerHint struct {
 	Question string
+	Memory   []string
 	Turns    []HintTurn
 }
 
@@ -41,7 +42,8 @@ func renderTurn(t shownTurn) string {
 // our own words (mem0's answer prompts under prompts: release are left to
 // a later step). Sessions are headed by their dates so temporal questions
 // can be answered.
-func answerRequest(c *conv, q memqa.Question, shown []shownTurn, params llm.Params) llm.Request {
+func answerRequest(c *conv, q memqa.Question, v view, params llm.Params) llm.Request {
+	shown := v.Turns
 	var b strings.Builder
 	b.WriteString("Below are parts of a long conversation")
 	if c.SpeakerA != "" && c.SpeakerB != "" {
@@ -50,6 +52,16 @@ func answerRequest(c *conv, q memqa.Question, shown []shownTurn, params llm.Para
 	b.WriteString(", with the date of each session. Answer the question from the conversation alone, in a short phrase. ")
 	fmt.Fprintf(&b, "If the conversation does not say, answer \"%s\".\n\n", NotMentioned)
 	h := AnswerHint{Question: q.Question}
+	if len(v.Memory) > 0 {
+		b.WriteString("Memories kept of the conversation:\n")
+		for _, m := range v.Memory {
+			b.WriteString("- " + m + "\n")
+			h.Memory = append(h.Memory, m)
+		}
+		if len(shown) > 0 {
+			b.WriteString("\nThe latest turns:\n")
+		}
+	}
 	date := "\x00"
 	for _, t := range shown {
 		if t.Date != date {
@@ -83,12 +95,13 @@ func cleanAnswer(reply string) string {
 }
 
 // SimReaders teach the sim backbone to answer a conversational-memory
-// question from the turns its prompt shows, as a reader with no world
-// knowledge would: the turn sharing the most (rarest) words with the
-// question, the latest on ties (an update supersedes what it corrects),
-// answered with its words that the question does not hold; no shared word
-// gives NotMentioned. A fact the prompt does not show cannot be answered,
-// so full context beats a truncation that cut it.
+// question from what its prompt shows, as a careful reader with no world
+// knowledge would (sim.ReadStatements): the memory entries, then the
+// turns, in the order shown; the statement sharing the most (rarest) words
+// with the question, a later statement of the same fact superseding it,
+// answered with its words the question does not hold; nothing that
+// answers gives NotMentioned. A fact the prompt does not show cannot be
+// answered, so full context beats a truncation that cut it.
 func SimReaders() []sim.Reader {
 	return []sim.Reader{sim.ReaderFor(func(_ *sim.Sim, _ llm.Request, h AnswerHint) (string, error) {
 		return simAnswer(h), nil
@@ -96,63 +109,15 @@ func SimReaders() []sim.Reader {
 }
 
 func simAnswer(h AnswerHint) string {
-	q := map[string]bool{}
-	for _, w := range bm25.Tokenize(h.Question) {
-		if !stopWord(w) {
-			q[w] = true
-		}
+	st := make([]sim.Statement, 0, len(h.Memory)+len(h.Turns))
+	for _, m := range h.Memory {
+		st = append(st, sim.Statement{Text: m})
 	}
-	df := map[string]int{}
-	toks := make([][]string, len(h.Turns))
-	for i, t := range h.Turns {
-		toks[i] = bm25.Tokenize(t.Text)
-		seen := map[string]bool{}
-		for _, w := range toks[i] {
-			if q[w] && !seen[w] {
-				seen[w] = true
-				df[w]++
-			}
-		}
+	for _, t := range h.Turns {
+		st = append(st, sim.Statement{Speaker: t.Speaker, Text: t.Text})
 	}
-	best, bestScore := -1, 0.0
-	for i := range h.Turns {
-		seen := map[string]bool{}
-		s := 0.0
-		for _, w := range toks[i] {
-			if q[w] && !seen[w] {
-				seen[w] = true
-				s += 1 / float64(df[w])
-			}
-		}
-		if s > 0 && s >= bestScore {
-			best, bestScore = i, s
-		}
+	if r := sim.ReadStatements(h.Question, st); r.Answer != "" {
+		return r.Answer
 	}
-	if best < 0 {
-		return NotMentioned
-	}
-	var words []string
-	for _, w := range strings.Fields(h.Turns[best].Text) {
-		bare := bm25.Tokenize(w)
-		if len(bare) == 1 && (q[bare[0]] || stopWord(bare[0])) {
-			continue
-		}
-		words = append(words, strings.Trim(w, ".,!?;:\"'()"))
-	}
-	if len(words) == 0 {
-		return NotMentioned
-	}
-	return strings.Join(words, " ")
-}
-
-// stopWord: function words that say nothing of which turn answers.
-func stopWord(w string) bool {
-	switch w {
-	case "a", "an", "the", "is", "are", "was", "were", "be", "been", "do", "does", "did", "what", "when", "where",
-		"who", "whom", "which", "why", "how", "of", "in", "on", "at", "to", "for", "with", "and", "or", "i", "you",
-		"he", "she", "it", "we", "they", "my", "your", "his", "her", "their", "our", "me", "him", "them", "that",
-		"this", "these", "those", "has", "have", "had", "s", "so", "just", "about", "from", "by", "as", "many", "much":
-		return true
-	}
-	return false
+	return NotMentioned
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/memharness/memharness/datasets/memqa"
 	"github.com/memharness/memharness/family"
 	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/reports/runinfo"
 	"github.com/memharness/memharness/runrecord"
 	"github.com/memharness/memharness/runstore"
@@ -41,12 +42,19 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	defer back.Close()
 	methods := make([]method, len(cfg.Methods))
 	names := make([]string, len(cfg.Methods))
+	dp := deps{count: back.Tokens, env: predict.Env{Model: back.Model, BuildModel: back.BuildModel, Embedder: back.Embedder,
+		Tokens: back.Tokens, MaxAttempts: cfg.Eval.MaxAttempts}}
+	defer closeMethods(methods)
 	for i, spec := range cfg.Methods {
-		m, err := newMethod(spec, back.Tokens)
+		m, err := newMethod(spec, dp)
 		if err != nil {
 			return res, fmt.Errorf("methods[%d]: %w", i, err)
 		}
 		methods[i], names[i] = m, methodName(spec.Name, spec.Kind)
+	}
+	externals, err := startExternal(ctx, methods, run.Dir, cfg, back)
+	if err != nil {
+		return res, err
 	}
 	judges, err := openJudges(ctx, env, cfg, back, run.CacheRoot(), f.packs)
 	if err != nil {
@@ -70,6 +78,7 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 		HarnessVersion: family.HarnessVersion, GitCommit: backbone.GitCommit(), Backbone: back.Kind, Model: back.ModelName,
 		Endpoints: back.Endpoints, DataSource: d.source, DatasetSHA256: d.sums, Seed: cfg.Seed, Started: start.UTC(),
 		Judges: JudgeLabels(cfg),
+		External: externals,
 	}
 	if run.Shard != nil {
 		man.Shard = run.Shard.String()
@@ -193,18 +202,30 @@ func answerOne(ctx context.Context, model llm.Model, sc *scorer, c *conv, qi int
 	q := c.Questions[qi]
 	rec := runrecord.Sample{ID: sampleID(name, q), Method: name, Dataset: dataset, User: c.SampleID, Index: qi,
 		Field: questionClass(q), Kind: "memqa", Label: gold(q)}
-	shown, rc := m.Context(c, q)
-	req := answerRequest(c, q, shown, params)
-	req.SampleID, req.Unit, req.Affinity = q.ID, rec.ID, c.SampleID
-	rec.HistoryRecords = len(shown)
-	resp, err := model.Generate(ctx, req)
-	rec.Attempts = 1
+	v, err := m.Context(ctx, c, q)
 	if err != nil {
-		return rec, err
+		return rec, fmt.Errorf("method %s: %s: %w", name, q.ID, err)
 	}
-	rec.Raw = resp.Reply()
+	rec.HistoryRecords = len(v.Turns)
+	rec.Attempts = 1
+	if v.Answer != nil {
+		rec.Raw = *v.Answer
+	} else {
+		req := answerRequest(c, q, v, params)
+		if v.Prompt != nil {
+			// The method's own prompt, as it wrote it: no hint, so the
+			// sim reads it with its generic prompt reader.
+			req.Messages, req.Hint = []llm.Message{{Role: "user", Content: *v.Prompt}}, nil
+		}
+		req.SampleID, req.Unit, req.Affinity = q.ID, rec.ID, c.SampleID
+		resp, err := model.Generate(ctx, req)
+		if err != nil {
+			return rec, err
+		}
+		rec.Raw = resp.Reply()
+	}
 	rec.Pred, rec.Valid = cleanAnswer(rec.Raw), true
-	scores, verdict, err := sc.score(ctx, q, rec.ID, rec.Pred, rc)
+	scores, verdict, err := sc.score(ctx, q, rec.ID, rec.Pred, v.Recall)
 	rec.Scores, rec.Judge = scores, verdict
 	return rec, err
 }

@@ -1,12 +1,15 @@
 package conversation
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
 	"github.com/memharness/memharness/datasets/memqa"
 	"github.com/memharness/memharness/internal/bm25"
 	"github.com/memharness/memharness/llm/tokens"
+	"github.com/memharness/memharness/methods/external"
+	"github.com/memharness/memharness/methods/memstyle"
 	"github.com/memharness/memharness/methods/predict"
 )
 
@@ -47,9 +50,38 @@ type recall struct {
 // history_tokens and top_k), so one methods list reads alike in every
 // family.
 type method interface {
-	// Context is the turns shown for q, and what was retrieved (nil when
-	// the method does not retrieve).
-	Context(c *conv, q memqa.Question) ([]shownTurn, *recall)
+	// Context is what the answer prompt shows for q. A method that keeps
+	// a memory builds it on the conversation's first question (through
+	// ctx's model stack, so the calls are recorded with that question).
+	Context(ctx context.Context, c *conv, q memqa.Question) (view, error)
+}
+
+// view is what a method shows the answering model for one question: the
+// memory entries it recalls, then the turns, and what it retrieved (nil
+// when it does not retrieve).
+type view struct {
+	Memory []string
+	Turns  []shownTurn
+	Recall *recall
+	// Prompt is a prompt of the method's own, sent as the answer request's
+	// one message (an external method's second form); Answer is the
+	// method's own answer, taken without a call (its third form).
+	Prompt, Answer *string
+}
+
+// estimator is a method whose view needs the model or a child process
+// (a memory to build, an external method to ask): a plan, which calls
+// neither, counts the view it estimates instead.
+type estimator interface {
+	Estimate(c *conv, q memqa.Question) view
+}
+
+// deps are what a run lends the methods: the token counter for budgets
+// and, for the methods that build a memory or ask a child, the model
+// stack (absent in a plan).
+type deps struct {
+	count tokens.Counter
+	env   predict.Env
 }
 
 // conv is a conversation flattened for the methods, with its BM25 index
@@ -58,13 +90,52 @@ type conv struct {
 	memqa.Conversation
 	turns []shownTurn
 	index *bm25.Index
+	// session[i] is turn i's session (its place in Sessions).
+	session []int
+	// docs holds the document indexes of RAG with doc_size > 1, by size.
+	docs map[int]*docIndex
+}
+
+// docIndex is a conversation cut into documents of up to size consecutive
+// turns of one session, and their BM25 index.
+type docIndex struct {
+	spans [][2]int // each document's turns, [from, to)
+	index *bm25.Index
+}
+
+// docsOf is c's documents of up to size turns, built once per size.
+func (c *conv) docsOf(size int) *docIndex {
+	if d, ok := c.docs[size]; ok {
+		return d
+	}
+	d := &docIndex{}
+	var toks [][]string
+	for from := 0; from < len(c.turns); {
+		to := from + 1
+		for to < len(c.turns) && to-from < size && c.session[to] == c.session[from] {
+			to++
+		}
+		var words []string
+		for _, t := range c.turns[from:to] {
+			words = append(words, bm25.Tokenize(t.Speaker+" "+t.Text)...)
+		}
+		d.spans, toks = append(d.spans, [2]int{from, to}), append(toks, words)
+		from = to
+	}
+	d.index = bm25.New(toks, bm25.Okapi())
+	if c.docs == nil {
+		c.docs = map[int]*docIndex{}
+	}
+	c.docs[size] = d
+	return d
 }
 
 func newConv(c memqa.Conversation) *conv {
 	out := &conv{Conversation: c}
 	var docs [][]string
-	for _, s := range c.Sessions {
+	for si, s := range c.Sessions {
 		for _, t := range s.Turns {
+			out.session = append(out.session, si)
 			text := t.Text
 			if t.Image != nil && t.Image.Caption != "" {
 				text += " [shares a photo: " + t.Image.Caption + "]"
@@ -79,7 +150,8 @@ func newConv(c memqa.Conversation) *conv {
 }
 
 // newMethod builds the method a config spec names.
-func newMethod(spec predict.Spec, count tokens.Counter) (method, error) {
+func newMethod(spec predict.Spec, d deps) (method, error) {
+	count := d.count
 	switch spec.Kind {
 	case predict.KindLongContext:
 		if spec.HistoryTokens != 0 {
@@ -106,15 +178,30 @@ func newMethod(spec predict.Spec, count tokens.Counter) (method, error) {
 		if k < 0 {
 			return nil, fmt.Errorf("rag: top_k %d: want at least 1", k)
 		}
-		return rag{k: k}, nil
+		if spec.DocSize < 0 {
+			return nil, fmt.Errorf("rag: doc_size %d: want 0 or 1 (turns) or more (documents of that many turns of one session)", spec.DocSize)
+		}
+		return rag{k: k, docSize: max(1, spec.DocSize)}, nil
+	case predict.KindSummary:
+		return newSummaryMethod(spec, d)
+	case memstyle.KindMem0, memstyle.KindMemOS:
+		return newMemoryMethod(spec, d)
+	case external.Kind:
+		x, err := external.New(spec)
+		if err != nil {
+			return nil, err
+		}
+		return &externalMethod{x: x.(*external.Method), env: d.env, prepared: map[string]bool{}}, nil
 	}
-	return nil, fmt.Errorf("kind %q does not run on conversational memory yet (long_context, truncation and rag do)", spec.Kind)
+	return nil, fmt.Errorf("kind %q does not run on conversational memory yet (long_context, truncation, rag, summary, mem0, memos and external do)", spec.Kind)
 }
 
 // fullContext shows every turn.
 type fullContext struct{}
 
-func (fullContext) Context(c *conv, _ memqa.Question) ([]shownTurn, *recall) { return c.turns, nil }
+func (fullContext) Context(_ context.Context, c *conv, _ memqa.Question) (view, error) {
+	return view{Turns: c.turns}, nil
+}
 
 // truncation shows the latest turns that fit the token budget: the last
 // N tokens of the conversation, cut at a turn's start.
@@ -123,26 +210,45 @@ type truncation struct {
 	count  tokens.Counter
 }
 
-func (m truncation) Context(c *conv, _ memqa.Question) ([]shownTurn, *recall) {
+func (m truncation) Context(_ context.Context, c *conv, _ memqa.Question) (view, error) {
+	return view{Turns: m.window(c.turns)}, nil
+}
+
+// window is the latest turns that fit the budget.
+func (m truncation) window(turns []shownTurn) []shownTurn {
 	used := 0
-	i := len(c.turns)
+	i := len(turns)
 	for i > 0 {
-		n := m.count.Count(renderTurn(c.turns[i-1]))
+		n := m.count.Count(renderTurn(turns[i-1]))
 		if used+n > m.budget {
 			break
 		}
 		used += n
 		i--
 	}
-	return c.turns[i:], nil
+	return turns[i:]
 }
 
-// rag shows the top-k turns by BM25 against the question, in conversation
-// order, and reports which it retrieved.
-type rag struct{ k int }
+// rag shows the top-k documents by BM25 against the question, their turns
+// in conversation order, and reports which turns it retrieved. A document
+// is one turn (doc_size 0 or 1) or up to doc_size consecutive turns of one
+// session, never crossing a session's end: a doc_size at least the
+// longest session's length retrieves whole sessions (session-level RAG,
+// as LongMemEval's retrieval experiments index them).
+type rag struct{ k, docSize int }
 
-func (m rag) Context(c *conv, q memqa.Question) ([]shownTurn, *recall) {
-	top := c.index.Top(bm25.Tokenize(q.Question), m.k)
+func (m rag) Context(_ context.Context, c *conv, q memqa.Question) (view, error) {
+	var top []int
+	if m.docSize <= 1 {
+		top = c.index.Top(bm25.Tokenize(q.Question), m.k)
+	} else {
+		d := c.docsOf(m.docSize)
+		for _, i := range d.index.Top(bm25.Tokenize(q.Question), m.k) {
+			for t := d.spans[i][0]; t < d.spans[i][1]; t++ {
+				top = append(top, t)
+			}
+		}
+	}
 	if len(top) == 0 && len(c.turns) > 0 {
 		top = []int{len(c.turns) - 1} // nothing matched: the latest turn, so a context is always recorded
 	}
@@ -162,5 +268,5 @@ func (m rag) Context(c *conv, q memqa.Question) ([]shownTurn, *recall) {
 			r.Answers++
 		}
 	}
-	return out, r
+	return view{Turns: out, Recall: r}, nil
 }

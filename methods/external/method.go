@@ -403,53 +403,7 @@ func (m *Method) PrepareUser(ctx context.Context, env predict.Env, u behavior.Us
 	if err != nil {
 		return predict.Memory{}, err
 	}
-	s := m.slotFor(u.User)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := m.ensure(ctx, s); err != nil {
-		return predict.Memory{}, err
-	}
-	for start := 0; start < len(recs) || start == 0; start += m.opts.ChunkRecords {
-		end := min(len(recs), start+m.opts.ChunkRecords)
-		p := HistoryParams{User: u.User, Profile: u.Profile, Total: len(recs), Records: recs[start:end], Last: end == len(recs)}
-		sc := m.buildScope(env.Builder(), u.User, fmt.Sprintf("history/%d", start))
-		if err := m.scopedCall(ctx, s, sc, MethodHistory, &p, func(id string) { p.GatewayScope = id }, nil); err != nil {
-			return predict.Memory{}, err
-		}
-		if end == len(recs) {
-			break
-		}
-	}
-	var res PrepareResult
-	pp := UserParams{User: u.User}
-	if err := m.scopedCall(ctx, s, m.buildScope(env.Builder(), u.User, MethodPrepare), MethodPrepare, &pp,
-		func(id string) { pp.GatewayScope = id }, &res); err != nil {
-		return predict.Memory{}, err
-	}
-	var saved SaveResult
-	sp := UserParams{User: u.User}
-	if err := m.scopedCall(ctx, s, m.buildScope(env.Builder(), u.User, MethodSave), MethodSave, &sp,
-		func(id string) { sp.GatewayScope = id }, &saved); err != nil {
-		return predict.Memory{}, err
-	}
-	if len(saved.State) == 0 {
-		saved.State = json.RawMessage("null")
-	}
-	if env.Checkpoints != nil {
-		if err := env.Checkpoints.Save(u.User, m.stateName(), saved.State); err != nil {
-			return predict.Memory{}, fmt.Errorf("method %s: keeping the state of user %s: %w", m.name, u.User, err)
-		}
-	}
-	s.loaded[u.User] = true
-	meta := map[string]any{"records": len(recs)}
-	for k, v := range res.Meta {
-		meta[k] = v
-	}
-	mem := predict.Memory{Text: res.Memory, Meta: meta}
-	if res.Memory != "" {
-		mem.Tokens = env.TokenCounter().Count(res.Memory)
-	}
-	return mem, nil
+	return m.PrepareRecords(ctx, env, u.User, u.Profile, recs)
 }
 
 // restore hands a user's saved state to a child that does not hold it (a

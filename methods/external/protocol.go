@@ -8,7 +8,8 @@ import (
 // ProtocolVersion is the protocol version the harness speaks; a method
 // reporting another major version at init is refused. 1.1 added the
 // lifelong agents' messages (begin_task, act, end_task, learn, end_stage,
-// and save/load of the whole method).
+// and save/load of the whole method) and the conversational family
+// (family "conversation", free-text questions).
 const ProtocolVersion = "1.1"
 
 // The protocol's methods (the "method" member of a request).

@@ -48,12 +48,20 @@ func (m *mem0) PrepareUser(ctx context.Context, env predict.Env, u behavior.User
 	if err != nil {
 		return predict.Memory{}, err
 	}
-	chunks := chunkRecords(practice(u), m.k.Chunk)
-	fields := userFields(u)
+	chunks, err := m.recordChunks(b.env, practice(u), userFields(u))
+	if err != nil {
+		return predict.Memory{}, err
+	}
+	return m.construct(ctx, b, chunks)
+}
+
+// construct runs the Mem0-style construction over the chunks (behaviour
+// records or dialogue turns alike) from the checkpointed step on.
+func (m *mem0) construct(ctx context.Context, b *build, chunks []chunk) (predict.Memory, error) {
 	vc := vecCache{}
 	for !b.st.Done && b.st.Step < len(chunks) {
 		k := b.st.Step
-		facts, err := m.extract(ctx, b, fields, chunks[k], k)
+		facts, err := m.extract(ctx, b, chunks[k], k)
 		if err != nil {
 			return predict.Memory{}, err
 		}
@@ -76,21 +84,31 @@ func (m *mem0) PrepareUser(ctx context.Context, env predict.Env, u behavior.User
 	return b.memory(storeText(b.st.Units), map[string]any{"units": b.st.Units, "chunks": len(chunks), "stored": len(b.st.Units)}), nil
 }
 
-// extract asks for the salient facts of chunk k.
-func (m *mem0) extract(ctx context.Context, b *build, fields []string, chunk []behavior.Event, k int) ([]string, error) {
-	recs, err := m.prompts(b.env).Records(chunk)
-	if err != nil {
-		return nil, fmt.Errorf("method %s: %w", m.name, err)
+// recordChunks are a user's practice records in chunks of the configured
+// size, as the extraction prompt shows them and the sim reads them.
+func (m *mem0) recordChunks(env predict.Env, events []behavior.Event, fields []string) ([]chunk, error) {
+	var out []chunk
+	for _, c := range chunkRecords(events, m.k.Chunk) {
+		recs, err := m.prompts(env).Records(c)
+		if err != nil {
+			return nil, fmt.Errorf("method %s: %w", m.name, err)
+		}
+		out = append(out, chunk{records: recs, template: "mem0_extract",
+			hint: MemExtract{Fields: fields, Chunk: hintEvents(c), MaxFacts: m.k.MaxFacts}})
 	}
-	prompt, err := m.text(b.env).exec("mem0_extract", struct {
+	return out, nil
+}
+
+// extract asks for the salient facts of chunk k.
+func (m *mem0) extract(ctx context.Context, b *build, ch chunk, k int) ([]string, error) {
+	prompt, err := m.text(b.env).exec(ch.template, struct {
 		Records  string
 		MaxFacts int
-	}{recs, m.k.MaxFacts})
+	}{ch.records, m.k.MaxFacts})
 	if err != nil {
 		return nil, err
 	}
-	h := MemExtract{Fields: fields, Chunk: hintEvents(chunk), MaxFacts: m.k.MaxFacts}
-	text, ok, err := b.call(ctx, "mem0.extract", fmt.Sprintf("mem0/%s/extract/%d", b.user, k), prompt, h,
+	text, ok, err := b.call(ctx, "mem0.extract", fmt.Sprintf("mem0/%s/extract/%d", b.user, k), prompt, ch.hint,
 		func(s string) bool { return parseList(s).valid() })
 	if err != nil || !ok {
 		return nil, err
@@ -208,24 +226,35 @@ func (m *mem0) Predict(ctx context.Context, env predict.Env, mem predict.Memory,
 		return predict.Outcome{}, fmt.Errorf("method %s: %s: %w", m.name, inst.ID, err)
 	}
 	block := ""
-	if len(units) > 0 {
-		texts := make([]string, len(units))
-		for i, u := range units {
-			texts[i] = u.Text
-		}
-		top, err := topSimilar(ctx, env.Embedder, queryText(inst), texts, m.k.TopK)
-		if err != nil {
-			return predict.Outcome{}, fmt.Errorf("method %s: %s: %w", m.name, inst.ID, err)
-		}
-		lines := make([]string, len(top))
-		for i, p := range top {
-			lines[i] = "- " + texts[p]
-		}
-		if lines = fitLines(counter(env), lines, m.memTokens); len(lines) > 0 {
-			if block, err = m.text(env).exec("memory_mem0", struct{ Items string }{strings.Join(lines, "\n")}); err != nil {
-				return predict.Outcome{}, err
-			}
+	lines, err := m.recall(ctx, env, units, queryText(inst))
+	if err != nil {
+		return predict.Outcome{}, fmt.Errorf("method %s: %s: %w", m.name, inst.ID, err)
+	}
+	if len(lines) > 0 {
+		if block, err = m.text(env).exec("memory_mem0", struct{ Items string }{strings.Join(lines, "\n")}); err != nil {
+			return predict.Outcome{}, err
 		}
 	}
 	return m.predictWith(ctx, env, env.Model, "predict", inst, block)
+}
+
+// recall is the top_k stored memories most similar to query, as "- "
+// lines, kept while they fit the memory block's budget.
+func (m *mem0) recall(ctx context.Context, env predict.Env, units []unit, query string) ([]string, error) {
+	if len(units) == 0 {
+		return nil, nil
+	}
+	texts := make([]string, len(units))
+	for i, u := range units {
+		texts[i] = u.Text
+	}
+	top, err := topSimilar(ctx, env.Embedder, query, texts, m.k.TopK)
+	if err != nil {
+		return nil, err
+	}
+	lines := make([]string, len(top))
+	for i, p := range top {
+		lines[i] = "- " + texts[p]
+	}
+	return fitLines(counter(env), lines, m.memTokens), nil
 }

@@ -37,16 +37,35 @@ func (m *memos) PrepareUser(ctx context.Context, env predict.Env, u behavior.Use
 	if err != nil {
 		return predict.Memory{}, err
 	}
-	chunks := chunkRecords(practice(u), m.k.Chunk)
 	fields := userFields(u)
+	var chunks []chunk
+	for k, c := range chunkRecords(practice(u), m.k.Chunk) {
+		recs, err := m.prompts(b.env).Records(c)
+		if err != nil {
+			return predict.Memory{}, fmt.Errorf("method %s: %w", m.name, err)
+		}
+		sp, events := span(c, k, m.k.Chunk), hintEvents(c)
+		chunks = append(chunks, chunk{records: recs, span: sp, typedTemplate: "memos_extract",
+			typed: func(typ string, existing []string) any {
+				return MemTyped{Type: typ, Fields: fields, Span: sp, Existing: existing, Chunk: events, MaxUnits: m.k.MaxFacts}
+			}})
+	}
+	return m.construct(ctx, b, chunks, "memos_consolidate")
+}
+
+// construct runs the MemOS-style construction over the chunks (behaviour
+// records or dialogue turns alike) from the checkpointed step on;
+// consolidation renders its prompt with the consolidate template.
+func (m *memos) construct(ctx context.Context, b *build, chunks []chunk, consolidate string) (predict.Memory, error) {
+	env := b.env
 	for !b.st.Done && b.st.Step < len(chunks) {
 		k := b.st.Step
 		for _, typ := range memosTypes {
-			if err := m.extract(ctx, b, fields, typ, chunks[k], k); err != nil {
+			if err := m.extract(ctx, b, typ, chunks[k], k); err != nil {
 				return predict.Memory{}, err
 			}
 			if len(ofType(b.st.Units, typ)) > m.perType() {
-				if err := m.consolidate(ctx, b, typ); err != nil {
+				if err := m.consolidate(ctx, b, typ, consolidate); err != nil {
 					return predict.Memory{}, err
 				}
 			}
@@ -88,22 +107,17 @@ func span(chunk []behavior.Event, k, size int) string {
 	return s
 }
 
-func (m *memos) extract(ctx context.Context, b *build, fields []string, typ string, chunk []behavior.Event, k int) error {
-	recs, err := m.prompts(b.env).Records(chunk)
-	if err != nil {
-		return fmt.Errorf("method %s: %w", m.name, err)
-	}
+func (m *memos) extract(ctx context.Context, b *build, typ string, ch chunk, k int) error {
 	existing := ofType(b.st.Units, typ)
-	sp := span(chunk, k, m.k.Chunk)
-	prompt, err := m.text(b.env).exec("memos_extract", struct {
+	prompt, err := m.text(b.env).exec(ch.typedTemplate, struct {
 		Type, Span, Records string
 		Existing            []string
 		MaxUnits            int
-	}{typ, sp, recs, existing, m.k.MaxFacts})
+	}{typ, ch.span, ch.records, existing, m.k.MaxFacts})
 	if err != nil {
 		return err
 	}
-	h := MemTyped{Type: typ, Fields: fields, Span: sp, Existing: existing, Chunk: hintEvents(chunk), MaxUnits: m.k.MaxFacts}
+	h := ch.typed(typ, existing)
 	text, ok, err := b.call(ctx, "memos.extract", fmt.Sprintf("memos/%s/%s/%d", b.user, typ, k), prompt, h,
 		func(s string) bool { return parseList(s).valid() })
 	if err != nil || !ok {
@@ -126,11 +140,11 @@ func (m *memos) extract(ctx context.Context, b *build, fields []string, typ stri
 // consolidate rewrites the units of typ into at most half the per-type cap.
 // When no draw is usable the newest units are kept (counted in
 // consolidate_fallbacks), so the cap holds either way.
-func (m *memos) consolidate(ctx context.Context, b *build, typ string) error {
+func (m *memos) consolidate(ctx context.Context, b *build, typ, template string) error {
 	target := max(1, m.perType()/2)
 	units := ofType(b.st.Units, typ)
 	n := b.st.Counters["consolidations"]
-	prompt, err := m.text(b.env).exec("memos_consolidate", struct {
+	prompt, err := m.text(b.env).exec(template, struct {
 		Type  string
 		Units []string
 		Max   int
@@ -225,39 +239,47 @@ func (m *memos) Predict(ctx context.Context, env predict.Env, mem predict.Memory
 		return predict.Outcome{}, fmt.Errorf("method %s: %s: %w", m.name, inst.ID, err)
 	}
 	block := ""
-	if len(units) > 0 {
-		texts := make([]string, len(units))
-		for i, u := range units {
-			texts[i] = u.Text
-		}
-		vs, err := embedAll(ctx, env.Embedder, append([]string{queryText(inst)}, texts...))
-		if err != nil {
-			return predict.Outcome{}, fmt.Errorf("method %s: %s: %w", m.name, inst.ID, err)
-		}
-		quota := (m.k.TopK + len(memosTypes) - 1) / len(memosTypes)
-		byType := map[string][]string{}
-		for _, typ := range memosTypes {
-			var pos []int
-			var docs [][]float32
-			for i, u := range units {
-				if u.Type == typ {
-					pos = append(pos, i)
-					docs = append(docs, vs[i+1])
-				}
-			}
-			for _, j := range retrieval.TopK(vs[0], docs, quota) {
-				byType[typ] = append(byType[typ], texts[pos[j]])
-			}
-		}
-		secs, err := m.sections(env, counter(env), byType, m.memTokens)
-		if err != nil {
+	secs, err := m.recall(ctx, env, units, queryText(inst))
+	if err != nil {
+		return predict.Outcome{}, fmt.Errorf("method %s: %s: %w", m.name, inst.ID, err)
+	}
+	if len(secs) > 0 {
+		if block, err = m.text(env).exec("memory_memos", struct{ Sections []section }{secs}); err != nil {
 			return predict.Outcome{}, err
-		}
-		if len(secs) > 0 {
-			if block, err = m.text(env).exec("memory_memos", struct{ Sections []section }{secs}); err != nil {
-				return predict.Outcome{}, err
-			}
 		}
 	}
 	return m.predictWith(ctx, env, env.Model, "predict", inst, block)
+}
+
+// recall is each type's units most similar to query (top_k shared
+// equally by the types), by type, kept while they fit the memory block's
+// budget.
+func (m *memos) recall(ctx context.Context, env predict.Env, units []unit, query string) ([]section, error) {
+	if len(units) == 0 {
+		return nil, nil
+	}
+	texts := make([]string, len(units))
+	for i, u := range units {
+		texts[i] = u.Text
+	}
+	vs, err := embedAll(ctx, env.Embedder, append([]string{query}, texts...))
+	if err != nil {
+		return nil, err
+	}
+	quota := (m.k.TopK + len(memosTypes) - 1) / len(memosTypes)
+	byType := map[string][]string{}
+	for _, typ := range memosTypes {
+		var pos []int
+		var docs [][]float32
+		for i, u := range units {
+			if u.Type == typ {
+				pos = append(pos, i)
+				docs = append(docs, vs[i+1])
+			}
+		}
+		for _, j := range retrieval.TopK(vs[0], docs, quota) {
+			byType[typ] = append(byType[typ], texts[pos[j]])
+		}
+	}
+	return m.sections(env, counter(env), byType, m.memTokens)
 }

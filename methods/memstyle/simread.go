@@ -69,7 +69,17 @@ const (
 func SimReaders() []sim.Reader {
 	return []sim.Reader{
 		sim.ReaderFor(func(_ *sim.Sim, _ llm.Request, h MemExtract) (string, error) { return memExtract(h), nil }),
-		sim.ReaderFor(func(_ *sim.Sim, _ llm.Request, h MemUpdate) (string, error) { return memUpdate(h), nil }),
+		sim.ReaderFor(func(_ *sim.Sim, _ llm.Request, h MemUpdate) (string, error) {
+			// A fact of the grammar is a behaviour fact; other text may be
+			// a dialogue fact.
+			if _, fact := sim.ParseFact(strings.TrimSpace(h.Fact)); !fact {
+				if s, ok := dialogueUpdate(h); ok {
+					return s, nil
+				}
+			}
+			return memUpdate(h), nil
+		}),
+		sim.ReaderFor(func(_ *sim.Sim, _ llm.Request, h DialogueExtract) (string, error) { return dialogueExtract(h), nil }),
 		sim.ReaderFor(func(_ *sim.Sim, req llm.Request, h MemTyped) (string, error) { return memTyped(req.Purpose, h) }),
 		sim.ReaderFor(func(_ *sim.Sim, _ llm.Request, h MemConsolidate) (string, error) { return memConsolidate(h), nil }),
 		sim.ReaderFor(func(_ *sim.Sim, _ llm.Request, h ProfileInduce) (string, error) { return profileInduce(h), nil }),

@@ -20,5 +20,6 @@ func SimReaders() []sim.Reader {
 			return s.Surface(req, a), nil
 		}),
 		sim.ReaderFor(func(_ *sim.Sim, req llm.Request, h Summarize) (string, error) { return summarize(req.Purpose, h) }),
+		sim.ReaderFor(func(_ *sim.Sim, _ llm.Request, h SummarizeDialogue) (string, error) { return dialogueSummary(h), nil }),
 	}
 }

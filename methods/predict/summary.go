@@ -90,19 +90,27 @@ func (m *summary) fold(ctx context.Context, env Env, p *Prompts, u behavior.User
 	for _, e := range chunk {
 		h.Chunk = append(h.Chunk, hintEvent(e, true))
 	}
+	return m.foldPrompt(ctx, env, u.User, k, prev, prompt, h, mem)
+}
+
+// foldPrompt sends one folding step's prompt (and the sim's hint of it)
+// for the k-th chunk of user's material (behaviour records or dialogue
+// turns), redrawing empty answers; when every draw is empty the previous
+// summary is kept.
+func (m *summary) foldPrompt(ctx context.Context, env Env, user string, k int, prev, prompt string, h any, mem *Memory) (string, error) {
 	req := llm.Request{
 		Purpose:  PurposeSummary,
 		Messages: []llm.Message{{Role: "user", Content: prompt}},
 		Params:   m.summaryParams,
-		SampleID: fmt.Sprintf("summary/%s/%d", u.User, k),
-		Unit:     fmt.Sprintf("%s/%s/%d", m.name, u.User, k), // the method's own step
-		Affinity: u.User,
+		SampleID: fmt.Sprintf("summary/%s/%d", user, k),
+		Unit:     fmt.Sprintf("%s/%s/%d", m.name, user, k), // the method's own step
+		Affinity: user,
 		Hint:     h,
 		Accept:   func(r llm.Response) bool { return cleanSummary(r.Text) != "" },
 	}
 	for a := 0; a < env.maxAttempts(); a++ {
 		if err := ctx.Err(); err != nil {
-			return "", fmt.Errorf("method %s: user %s: %w", m.name, u.User, err)
+			return "", fmt.Errorf("method %s: user %s: %w", m.name, user, err)
 		}
 		req.Attempt = a
 		resp, err := env.Builder().Generate(ctx, req)
