@@ -235,6 +235,16 @@ type Eval struct {
 // Draws is how many times each sample is asked: eval.repeats, at least 1.
 func (e Eval) Draws() int { return max(1, e.Repeats) }
 
+// RepeatSeed is the seed a later draw derives its own from when its
+// request sets none (llm.WithRepeat): the backbone's default seed, else the
+// run seed.
+func (c *Config) RepeatSeed() int64 {
+	if s := c.Backbone.Params.Seed; s != nil {
+		return int64(*s)
+	}
+	return c.Seed
+}
+
 // Report controls the statistics of the reports.
 type Report struct {
 	// Bootstrap resamples for confidence intervals (default 1000; 0 = none).
