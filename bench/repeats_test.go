@@ -2,7 +2,9 @@ package bench
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -173,5 +175,141 @@ func checkDraws(t *testing.T, dir string, n, draws int) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "report", "repeats.csv")); err != nil {
 		t.Errorf("no repeats.csv: %v", err)
+	}
+}
+
+const lifelongRepeatsConfig = `name: llr
+task: lifemem
+backbone: {kind: sim, sim: {latency: LATENCY}}
+eval: {repeats: 2, reducer: mean}
+lifelong:
+  stream: similarity
+  envs: [scienceworld, webshop]
+  ood: [fever]
+  methods:
+    - {name: react, kind: react}
+    - {name: lifemem, kind: lifemem, top_k: 2}
+`
+
+// TestLifelongRepeatsResumeAndMerge: a lifelong run that plays every test
+// task twice, killed part-way (SIGKILL) and resumed, and run as two shards
+// and merged, writes what one uninterrupted process writes: the cells with
+// every draw, Table 2, the repeats table, the call record and usage.
+func TestLifelongRepeatsResumeAndMerge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "llr.yaml")
+	os.WriteFile(cfg, []byte(strings.Replace(lifelongRepeatsConfig, "LATENCY", "5ms", 1)), 0o644)
+	one, killed, sharded := filepath.Join(dir, "one"), filepath.Join(dir, "killed"), filepath.Join(dir, "sharded")
+	if log, code := runCLI(t, "run", "-c", cfg, "--out", one); code != 0 {
+		t.Fatalf("single run exit %d:\n%s", code, log)
+	}
+	checkLifelongDraws(t, filepath.Join(one, "llr"))
+
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childEnv+"="+strings.Join([]string{"run", "-c", cfg, "--out", killed}, "\x1f"))
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	journal := filepath.Join(killed, "llr", runstore.UsageJournal)
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		b, _ := os.ReadFile(journal)
+		if bytes.Count(b, []byte("\n")) >= 4 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("child made no progress")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	if log, code := runCLI(t, "run", "-c", cfg, "--out", killed); code != 0 {
+		t.Fatalf("resumed run exit %d:\n%s", code, log)
+	}
+	for i := range 2 {
+		if log, code := runCLI(t, "run", "-c", cfg, "--out", sharded, "--shard", fmt.Sprintf("%d/2", i)); code != 0 {
+			t.Fatalf("shard %d exit %d:\n%s", i, code, log)
+		}
+	}
+	if log, code := runCLI(t, "merge", filepath.Join(sharded, "llr")); code != 0 {
+		t.Fatalf("merge exit %d:\n%s", code, log)
+	}
+	for _, other := range []string{killed, sharded} {
+		compareRuns(t, filepath.Join(one, "llr"), filepath.Join(other, "llr"),
+			"lifelong/lifemem/cells/02/webshop.json", "lifelong/react/cells/01/scienceworld.json", "lifelong/lifemem/cells/ood/fever.json",
+			"report/lifemem_table2.csv", "report/lifemem_repeats.csv", "report/lifemem_matrix.csv")
+		compareUsage(t, other, filepath.Join(one, "llr"), filepath.Join(other, "llr"))
+		compareCallRecords(t, filepath.Join(one, "llr"), filepath.Join(other, "llr"), "")
+	}
+}
+
+// checkLifelongDraws checks a lifelong run of two draws: every cell holds
+// each test task twice, in draw order, its score the mean over tasks of
+// the mean of their draws; the second draw's calls are recorded as draw 1
+// with seeds the first draw's do not send; the report has the repeats table.
+func checkLifelongDraws(t *testing.T, dir string) {
+	t.Helper()
+	cells, _ := filepath.Glob(filepath.Join(dir, "lifelong", "*", "cells", "*", "*.json"))
+	if len(cells) == 0 {
+		t.Fatal("no cells written")
+	}
+	for _, p := range cells {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c runrecord.LifelongCell[json.RawMessage]
+		if err := json.Unmarshal(b, &c); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if c.Draws != 2 || c.Reducer != "mean" || len(c.Tasks)%2 != 0 || len(c.Tasks) == 0 {
+			t.Errorf("%s: draws %d, reducer %q, %d episodes; want 2, mean, two per task", p, c.Draws, c.Reducer, len(c.Tasks))
+			continue
+		}
+		sum := 0.0
+		for i := 0; i < len(c.Tasks); i += 2 {
+			a, b := c.Tasks[i], c.Tasks[i+1]
+			if a.Task != b.Task || a.Repeat != 0 || b.Repeat != 1 {
+				t.Errorf("%s: episodes %d, %d are %s#%d and %s#%d; want one task's draws 0 and 1", p, i, i+1, a.Task, a.Repeat, b.Task, b.Repeat)
+			}
+			sum += (a.Score + b.Score) / 2
+		}
+		if want := 100 * sum / float64(len(c.Tasks)/2); math.Abs(c.Score-want) > 1e-9 {
+			t.Errorf("%s: score %v, want %v (the mean over tasks of their draws' mean)", p, c.Score, want)
+		}
+	}
+	cr, err := runstore.OpenCalls(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cr.Close()
+	seeds := map[int]map[string]bool{} // draw → seeds sent
+	err = cr.Each(nil, func(c runstore.Call) error {
+		if ex := c.Exchange; ex != nil && ex.Params.Seed != nil {
+			if seeds[ex.Repeat] == nil {
+				seeds[ex.Repeat] = map[string]bool{}
+			}
+			seeds[ex.Repeat][fmt.Sprint(*ex.Params.Seed)] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seeds[1]) == 0 {
+		t.Fatalf("no call recorded as draw 1 with a seed (draws seen: %d)", len(seeds))
+	}
+	for s := range seeds[1] {
+		if seeds[0][s] {
+			t.Errorf("draw 1 sent seed %s, which draw 0 sends too", s)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "report", "lifemem_repeats.csv")); err != nil {
+		t.Errorf("no lifemem_repeats.csv: %v", err)
 	}
 }

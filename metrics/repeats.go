@@ -150,3 +150,18 @@ func (r Reducer) Score(answers []string, correct []bool) float64 {
 		return float64(c) / float64(n)
 	}
 }
+
+// Graded reduces the draws of a task scored in [0, 1] (an agent episode's
+// reward): mean averages the scores; majority and pass@k read a draw as
+// right when it scores 1 (full success), as Score does. NaN without draws.
+func (r Reducer) Graded(scores []float64) float64 {
+	if r.Name == ReduceMajority || r.K > 0 {
+		answers, correct := make([]string, len(scores)), make([]bool, len(scores))
+		for i, s := range scores {
+			correct[i] = s >= 1
+			answers[i] = strconv.FormatBool(correct[i])
+		}
+		return r.Score(answers, correct)
+	}
+	return MeanScore(scores)
+}

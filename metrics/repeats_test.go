@@ -103,3 +103,26 @@ func TestReducerScore(t *testing.T) {
 		}
 	}
 }
+
+// Episode scores worked by hand: 1, 0.5, 0, 1. Mean 2.5/4; two of four
+// are full successes, so majority (success drawn first among the tied
+// outcomes) gives 1 and pass@2 1 − C(2,2)/C(4,2) = 5/6.
+func TestReducerGraded(t *testing.T) {
+	scores := []float64{1, 0.5, 0, 1}
+	for _, tc := range []struct {
+		reducer string
+		want    float64
+	}{{"mean", 0.625}, {"majority", 1}, {"pass@2", 5.0 / 6}, {"pass@1", 0.5}} {
+		r, err := ParseReducer(tc.reducer, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Graded(scores); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("%s: Graded = %v, want %v", tc.reducer, got, tc.want)
+		}
+	}
+	var zero Reducer // the zero value is mean
+	if got := zero.Graded([]float64{0.2, 0.4}); math.Abs(got-0.3) > 1e-12 {
+		t.Errorf("zero reducer: %v, want the mean 0.3", got)
+	}
+}
