@@ -71,6 +71,14 @@ func spread(xs []float64) (sd, lo, hi float64) {
 	return metrics.SpreadSD(xs), slices.Min(xs), slices.Max(xs)
 }
 
+// spreadText is "SD (min–max)", or "–" where no draw has the value.
+func spreadText(sd, lo, hi float64) string {
+	if math.IsNaN(lo) || math.IsNaN(hi) {
+		return "–"
+	}
+	return fmt.Sprintf("%s (%s–%s)", lmF2(sd), lmF2(lo), lmF2(hi))
+}
+
 // writeRepeats writes lifemem_repeats.{md,tex,csv} for a run of repeated
 // draws; nothing for a run of one draw.
 func (r *lmRun) writeRepeats(dir string) ([]render.Artefact, error) {
@@ -99,8 +107,8 @@ func (r *lmRun) writeRepeats(dir string) ([]render.Artefact, error) {
 		opSD, opLo, opHi := spread(ops)
 		bSD, bLo, bHi := spread(bwts)
 		t.Rows = append(t.Rows, []string{m.Spec.Name, strconv.Itoa(n), red,
-			lmInterval(op.Point, op.Lo, op.Hi), fmt.Sprintf("%s (%s–%s)", lmF2(opSD), lmF2(opLo), lmF2(opHi)),
-			lmInterval(bwt.Point, bwt.Lo, bwt.Hi), fmt.Sprintf("%s (%s–%s)", lmF2(bSD), lmF2(bLo), lmF2(bHi))})
+			lmInterval(op.Point, op.Lo, op.Hi), spreadText(opSD, opLo, opHi),
+			lmInterval(bwt.Point, bwt.Lo, bwt.Hi), spreadText(bSD, bLo, bHi)})
 		row := func(metric string, v float64, iv []string) []string {
 			return append(append([]string{m.Spec.Name, m.Spec.Kind, red, strconv.Itoa(n), metric, lmCSVNum(v)}, iv...), render.UnitPercent)
 		}
