@@ -41,7 +41,9 @@ func (f *Family) Plan(_ context.Context, _ family.Env, cfg *config.Config, _ str
 		name := methodName(spec.Name, spec.Kind)
 		for _, c := range d.ds.Conversations {
 			cv := newConv(c)
-			for _, q := range c.Questions {
+			// Each question is asked (and judged) once per draw.
+			for i := range len(c.Questions) * cfg.Eval.Draws() {
+				q := c.Questions[i/cfg.Eval.Draws()]
 				shown, _ := m.Context(cv, q)
 				req := answerRequest(cv, q, shown, spec.Params)
 				calls = append(calls, planner.Call{Method: name, Purpose: PurposeAnswer, Model: model,
