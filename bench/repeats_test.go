@@ -313,3 +313,47 @@ func checkLifelongDraws(t *testing.T, dir string) {
 		t.Errorf("no lifemem_repeats.csv: %v", err)
 	}
 }
+
+// TestPlanMultipliesByRepeats: bench plan counts every answering call once
+// per draw and memory construction once.
+func TestPlanMultipliesByRepeats(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "rp.yaml")
+	os.WriteFile(cfg, []byte(strings.Replace(repeatsConfig, "LATENCY", "0s", 1)), 0o644)
+	type purpose struct {
+		Calls int `json:"calls"`
+	}
+	plan := func(repeats string) map[string]map[string]purpose {
+		log, code := runCLI(t, "plan", "-c", cfg, "--out", t.TempDir(), "--json", "--set", "eval.repeats="+repeats)
+		if code != 0 {
+			t.Fatalf("plan exit %d:\n%s", code, log)
+		}
+		var p struct {
+			Methods map[string]struct {
+				ByPurpose map[string]purpose `json:"by_purpose"`
+			} `json:"methods"`
+		}
+		if err := json.Unmarshal([]byte(log[strings.Index(log, "{"):]), &p); err != nil {
+			t.Fatalf("%v:\n%s", err, log)
+		}
+		out := map[string]map[string]purpose{}
+		for m, v := range p.Methods {
+			out[m] = v.ByPurpose
+		}
+		return out
+	}
+	one, three := plan("1"), plan("3")
+	for m, purposes := range one {
+		for name, p := range purposes {
+			want := p.Calls
+			if name == "predict" {
+				want *= 3
+			}
+			if got := three[m][name].Calls; got != want {
+				t.Errorf("%s %s: %d calls planned with 3 draws, want %d (%d with one)", m, name, got, want, p.Calls)
+			}
+		}
+	}
+	if one["truncation"]["predict"].Calls == 0 {
+		t.Fatalf("no predict calls planned: %v", one)
+	}
+}
