@@ -407,12 +407,6 @@ func variantCI(v SweepVariant) (level float64, iters int, ok bool) {
 	if err != nil {
 		return 0, 0, false
 	}
-	cfg, _ := m.Config.(map[string]any)
-	rep, _ := cfg["report"].(map[string]any)
-	l, ok1 := rep["level"].(float64)
-	n, ok2 := rep["bootstrap"].(float64)
-	if !ok1 || !ok2 || l <= 0 || n <= 0 {
-		return 0, 0, false
-	}
-	return l, int(n), true
+	level, iters, _, ok = runinfo.IntervalSettings(m)
+	return level, iters, ok
 }

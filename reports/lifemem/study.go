@@ -513,7 +513,7 @@ func lmWriteStreams(dir string, runs []*lmRun) ([]render.Artefact, error) {
 				return nil, fmt.Errorf("method %s (model %s) has two %s runs: %s and %s", k.method, k.model, st, prev, lmRunLabel(r))
 			}
 			op[k][st], from[k][st] = lmAvgOP(m), lmRunLabel(r)
-			ci[k][st], _ = r.avgIntervals(m, sweepCI())
+			ci[k][st], _ = r.avgIntervals(m, r.ciOptions())
 			if m.Spec.Kind == "lifemem" && r.info.Backbone == "sim" && m.Stats != nil {
 				if simStats[k] == nil {
 					simStats[k] = map[string]*lmStats{}
@@ -556,7 +556,7 @@ func lmWriteStreams(dir string, runs []*lmRun) ([]render.Artefact, error) {
 	t.Notes = []string{
 		"OP after the full stream (mean final score over every environment). Random: one seeded global shuffle; buffer: the shuffle through a per-environment cache of 5 committed as one batch.",
 		"Recovery rate = (buffer − random) / (similarity − random): the share of the random stream's loss the buffer wins back; undefined when the random stream lost nothing.",
-		"OP [interval]: " + sweepCI().ciWords() + "; no interval where a method's cells do not allow one.",
+		"OP [interval]: " + sweepCIWords(runs) + "; no interval where a method's cells do not allow one.",
 	}
 	for _, k := range keys {
 		if n := lmStreamTieNote(k.method, simStats[k]["random"], simStats[k]["buffer"], lmLookup(op[k], "random"), lmLookup(op[k], "buffer")); n != "" {
@@ -646,7 +646,7 @@ func lmWriteSweepSensitivity(dir string, runs []*lmRun) ([]render.Artefact, erro
 		for _, m := range r.methods {
 			if m.Spec.Kind == "lifemem" {
 				settings = append(settings, lmSetting{run: lmRunLabel(r), m: m, sim: r.info.Backbone == "sim"})
-				op, bwt := r.avgIntervals(m, sweepCI())
+				op, bwt := r.avgIntervals(m, r.ciOptions())
 				ops, bwts = append(ops, op), append(bwts, bwt)
 			}
 		}
@@ -667,7 +667,7 @@ func lmWriteSweepSensitivity(dir string, runs []*lmRun) ([]render.Artefact, erro
 		t.Rows[i][5] = lmInterval(bwts[i].Point, bwts[i].Lo, bwts[i].Hi)
 		rows[i] = append(append(rows[i], ciCells(ops[i])...), ciCells(bwts[i])...)
 	}
-	ciNote := "OP and BwT [interval]: " + sweepCI().ciWords() + "; no interval where a setting's cells do not allow one."
+	ciNote := "OP and BwT [interval]: " + sweepCIWords(runs) + "; no interval where a setting's cells do not allow one."
 	t.Notes, t.TeXNotes = append(t.Notes, ciNote), append(t.TeXNotes, ciNote)
 	header := append(slices.Clone(lmSensitivityHeader), "op_ci_low", "op_ci_high", "bwt_ci_low", "bwt_ci_high")
 	d := lmDoc{base: "lifemem_sensitivity", what: "LifeMem Table 8: sensitivity across the sweep", prov: "backbone: " + lmBackbones(runs), tables: []render.Table{t}, header: header, rows: rows}

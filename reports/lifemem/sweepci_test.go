@@ -30,8 +30,9 @@ func editInfo(t *testing.T, dir string, edit func(*lmInfo)) {
 
 // TestSweepTablesCarryIntervals: across a sweep, Table 5's OP per stream
 // and Table 8's OP and BwT per setting carry the task bootstrap's
-// intervals (the report's defaults: 1000 resamples, 95 %, seed 1), as
-// Table 2 of each run does. The cells are TestTable2IntervalsAndPaired's:
+// intervals at the settings of each run's own report (from its manifest:
+// 400 resamples, 90 %, seed 7), so they are the intervals each run's Table
+// 2 prints. The cells are TestTable2IntervalsAndPaired's:
 // lifemem's OP 87.5 and BwT 50 rest on 8 and 4 tasks.
 func TestSweepTablesCarryIntervals(t *testing.T) {
 	entries := []envs.Entry{{Name: "A", Category: "Both"}, {Name: "B", Category: "Both"}}
@@ -46,6 +47,10 @@ func TestSweepTablesCarryIntervals(t *testing.T) {
 		i.Config.Methods[1].TopK = 7 // a second LifeMem setting, for Table 8
 	})
 	editInfo(t, sim, func(i *lmInfo) { i.Variant = "stream=similarity" })
+	for _, d := range []string{sim, random} {
+		writeJSON(t, filepath.Join(d, runrecord.ManifestFile), runrecord.Manifest{Name: "ci", Seed: 7,
+			Config: map[string]any{"report": map[string]any{"level": 0.9, "bootstrap": 400}}})
+	}
 	out := t.TempDir()
 	if _, err := WriteSweep(out, []string{sim, random}, entries, reactRow()); err != nil {
 		t.Fatal(err)
@@ -54,7 +59,7 @@ func TestSweepTablesCarryIntervals(t *testing.T) {
 	ts := metrics.NewTaskScores([]string{"A", "B"})
 	ts.Cells[0][0] = []float64{1, 1, 0, 0}
 	ts.Cells[1][0], ts.Cells[1][1] = []float64{1, 1, 1, 0}, []float64{1, 1, 1, 1}
-	want, err := metrics.TaskBootstrapCI(ts, []metrics.MatrixStat{metrics.OPStat, metrics.BwTStat}, 1000, 0.95, 1)
+	want, err := metrics.TaskBootstrapCI(ts, []metrics.MatrixStat{metrics.OPStat, metrics.BwTStat}, 400, 0.9, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +91,7 @@ func TestSweepTablesCarryIntervals(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(string(md), "87.50 [") || !strings.Contains(string(md), "1000 resamples, seed 1") {
+		if !strings.Contains(string(md), "87.50 [") || !strings.Contains(string(md), "90 % percentile") || !strings.Contains(string(md), "400 resamples, seed 7") {
 			t.Errorf("%s shows no intervals or does not say how many resamples:\n%s", f, md)
 		}
 	}
