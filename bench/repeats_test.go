@@ -51,6 +51,7 @@ func TestRepeatsResumeAndMerge(t *testing.T) {
 		t.Fatalf("single run exit %d:\n%s", code, log)
 	}
 	checkDraws(t, filepath.Join(one, "rp"), 72, 3)
+	checkCSVContract(t, filepath.Join(one, "rp"))
 
 	// Killed part-way, then resumed.
 	args := strings.Join([]string{"run", "-c", cfg, "--out", killed}, "\x1f")
@@ -207,6 +208,7 @@ func TestLifelongRepeatsResumeAndMerge(t *testing.T) {
 		t.Fatalf("single run exit %d:\n%s", code, log)
 	}
 	checkLifelongDraws(t, filepath.Join(one, "llr"))
+	checkCSVContract(t, filepath.Join(one, "llr"))
 
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childEnv+"="+strings.Join([]string{"run", "-c", cfg, "--out", killed}, "\x1f"))

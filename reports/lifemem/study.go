@@ -669,7 +669,7 @@ func lmWriteSweepSensitivity(dir string, runs []*lmRun) ([]render.Artefact, erro
 	}
 	ciNote := "OP and BwT [interval]: " + sweepCIWords(runs) + "; no interval where a setting's cells do not allow one."
 	t.Notes, t.TeXNotes = append(t.Notes, ciNote), append(t.TeXNotes, ciNote)
-	header := append(slices.Clone(lmSensitivityHeader), "op_ci_low", "op_ci_high", "bwt_ci_low", "bwt_ci_high")
+	header := append(slices.Clone(lmSensitivityHeader), "op_ci_low_percent", "op_ci_high_percent", "bwt_ci_low_percent", "bwt_ci_high_percent")
 	d := lmDoc{base: "lifemem_sensitivity", what: "LifeMem Table 8: sensitivity across the sweep", prov: "backbone: " + lmBackbones(runs), tables: []render.Table{t}, header: header, rows: rows}
 	fig, err := lmSensitivityPlot("LifeMem lifelong protocol · backbone: "+lmBackbones(runs), settings)
 	if err != nil {

@@ -82,7 +82,7 @@ func TestSweepTablesCarryIntervals(t *testing.T) {
 		t.Fatalf("Table 8 has %d rows, want 2 settings", len(sens))
 	}
 	for _, r := range sens {
-		if num(t, r["op_ci_low"]) != op.Lo || num(t, r["op_ci_high"]) != op.Hi || num(t, r["bwt_ci_low"]) != bwt.Lo || num(t, r["bwt_ci_high"]) != bwt.Hi {
+		if num(t, r["op_ci_low_percent"]) != op.Lo || num(t, r["op_ci_high_percent"]) != op.Hi || num(t, r["bwt_ci_low_percent"]) != bwt.Lo || num(t, r["bwt_ci_high_percent"]) != bwt.Hi {
 			t.Errorf("Table 8 row %v: want OP [%v, %v], BwT [%v, %v]", r, op.Lo, op.Hi, bwt.Lo, bwt.Hi)
 		}
 	}
