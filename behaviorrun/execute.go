@@ -38,6 +38,8 @@ type Options struct {
 	// Budget, when set, is the run's spending ceiling: held to what the
 	// run's journal says was spent, and its stop ends the run (Unfinished).
 	Budget *llm.Budget
+	// Draws is how many times each question is asked (eval.repeats).
+	Draws Draws
 	// Priced makes the usage totals carry costs.
 	Priced bool
 	// Manifest is the run's provenance as the caller knows it (config,
@@ -129,7 +131,7 @@ func Execute(ctx context.Context, o Options) (Result, error) {
 	st, man, err := runstore.Begin(o.Dir, runstore.Opening{
 		ConfigHash: o.ConfigHash, Refuse: o.Refuse, Repaired: ev.Repaired,
 		Prepare: func(st *runstore.Store, man *runrecord.Manifest) error {
-			run = New(st)
+			run = New(st).WithDraws(o.Draws)
 			plan = run.Plan(o.Methods, o.Users, o.Env, o.RetryBudget)
 			man.Samples = len(plan.Order)
 			return nil

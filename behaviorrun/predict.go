@@ -191,7 +191,7 @@ func (r *Run) predictOne(ctx context.Context, j Job) (runrecord.Sample, bool, er
 	inst := j.Inst
 	u := j.u
 	rec := runrecord.Sample{
-		ID: j.ID, Method: u.method.Name(), Dataset: inst.Dataset, User: inst.User, Index: inst.Index,
+		ID: j.ID, Repeat: j.Repeat, Method: u.method.Name(), Dataset: inst.Dataset, User: inst.User, Index: inst.Index,
 		Scene: inst.Target.Scene, Field: inst.Question.Field, Kind: inst.Question.Kind, Label: inst.Question.Label,
 	}
 	if r.build(ctx, u) != nil {
@@ -204,7 +204,9 @@ func (r *Run) predictOne(ctx context.Context, j Job) (runrecord.Sample, bool, er
 		rec.Error = "memory: " + u.err.Error()
 		return rec, true, nil
 	}
-	out, err := u.method.Predict(ctx, u.env, u.mem, *inst)
+	env := u.env
+	env.Model = llm.WithRepeat(env.Model, j.Repeat, r.draws.Seed)
+	out, err := u.method.Predict(ctx, env, u.mem, *inst)
 	if err != nil {
 		if errors.Is(err, llm.ErrStopRun) {
 			return rec, false, err

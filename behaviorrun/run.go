@@ -8,6 +8,7 @@ import (
 
 	"github.com/memharness/memharness/accounting"
 	"github.com/memharness/memharness/datasets/behavior"
+	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/reports"
 	"github.com/memharness/memharness/runrecord"
@@ -22,6 +23,25 @@ type Run struct {
 	units []*unit
 	// locks serialise the methods that share a user's construction.
 	locks *keyedLocks
+	draws Draws
+}
+
+// Draws says how many times each question is asked (eval.repeats) and the
+// seed later draws derive theirs from (see llm.WithRepeat).
+type Draws struct {
+	// N is the draws per question; 0 and 1 both mean one.
+	N int
+	// Seed is the base of the later draws' seeds: the configured default
+	// seed, else the run seed.
+	Seed int64
+}
+
+func (d Draws) n() int { return max(1, d.N) }
+
+// WithDraws makes r ask each question d.N times; it returns r.
+func (r *Run) WithDraws(d Draws) *Run {
+	r.draws = d
+	return r
 }
 
 // New starts a run on st. The caller has opened the store and checked that
@@ -43,7 +63,9 @@ func (p Plan) Already() int { return len(p.Order) - len(p.Jobs) }
 type Job struct {
 	ID   string
 	Inst *behavior.Instance
-	u    *unit
+	// Repeat is which draw of the question this is (0: the first).
+	Repeat int
+	u      *unit
 	// wait, when set, is closed once the question whose prompt this one's
 	// extends is answered (issueOrder); answered is this job's own, closed
 	// when it is done, however it ends.
@@ -63,7 +85,9 @@ type unit struct {
 }
 
 // SampleID is a sample's stable ID, "<method>/<instance ID>": the plan's
-// order key, shared by the run and by bench merge.
+// order key, shared by the run and by bench merge. A later draw of the same
+// question (eval.repeats) is stored as "<method>/<instance ID>#r<draw>"
+// (llm.RepeatName).
 func SampleID(m predict.Method, inst *behavior.Instance) string { return m.Name() + "/" + inst.ID }
 
 // Plan lists every (method, instance), ordered by method then user so that
@@ -80,10 +104,12 @@ func (r *Run) Plan(methods []predict.Method, users []behavior.UserSet, env predi
 			r.units = append(r.units, u)
 			for ii := range u.user.Instances {
 				inst := &u.user.Instances[ii]
-				id := SampleID(m, inst)
-				p.Order = append(p.Order, id)
-				if !r.st.Done(id) {
-					p.Jobs = append(p.Jobs, Job{u: u, Inst: inst, ID: id})
+				for rep := range r.draws.n() {
+					id := llm.RepeatName(SampleID(m, inst), rep)
+					p.Order = append(p.Order, id)
+					if !r.st.Done(id) {
+						p.Jobs = append(p.Jobs, Job{u: u, Inst: inst, ID: id, Repeat: rep})
+					}
 				}
 			}
 		}
@@ -149,14 +175,16 @@ func Report(dir string, opts reports.Options) ([]string, error) {
 }
 
 // PlanOrder is every sample ID of methods over users in plan order (the
-// order of samples.jsonl), as Plan lays it out; a shard merge rebuilds it
-// without a model.
-func PlanOrder(methods []predict.Method, users []behavior.UserSet) []string {
+// order of samples.jsonl), as Plan lays it out for draws draws per
+// question; a shard merge rebuilds it without a model.
+func PlanOrder(methods []predict.Method, users []behavior.UserSet, draws int) []string {
 	var order []string
 	for _, m := range methods {
 		for _, u := range users {
 			for i := range u.Instances {
-				order = append(order, SampleID(m, &u.Instances[i]))
+				for rep := range max(1, draws) {
+					order = append(order, llm.RepeatName(SampleID(m, &u.Instances[i]), rep))
+				}
 			}
 		}
 	}

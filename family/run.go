@@ -181,9 +181,10 @@ func FirstN(xs []string, n int) []string {
 }
 
 // BaseReportOptions are the report settings every family reads from the
-// config: bootstrap iterations, confidence level, baseline and seed.
+// config: bootstrap iterations, confidence level, baseline, seed and the
+// reducer of repeated draws.
 func BaseReportOptions(cfg *config.Config) reports.Options {
-	return reports.Options{Iters: cfg.Report.Bootstrap, Level: cfg.Report.Level, Baseline: cfg.Report.Baseline, Seed: uint64(cfg.Seed)}
+	return reports.Options{Iters: cfg.Report.Bootstrap, Level: cfg.Report.Level, Baseline: cfg.Report.Baseline, Seed: uint64(cfg.Seed), Reducer: cfg.Eval.Reducer}
 }
 
 // OpenBackbone opens the model stack of a run of cfg, its sim taught by the

@@ -41,7 +41,9 @@ type ExecuteOptions struct {
 	Tests     map[string][]envs.Task
 	// Env is the methods' environment; Execute wraps Env.Model so an
 	// endpoint that goes down ends the run at once.
-	Env         agent.Env
+	Env agent.Env
+	// Draws is how many times each test task is played (eval.repeats).
+	Draws       Draws
 	Meters      []Snapshotter
 	Log         io.Writer
 	RetryBudget time.Duration
@@ -178,7 +180,7 @@ func Execute(ctx context.Context, o ExecuteOptions) (ExecuteResult, error) {
 			NewMethod: newMethod, Env: env, MaxSteps: lc.MaxSteps, TasksPerEnv: lc.TasksPerEnv,
 			TestTasks: func(s envs.Suite) []envs.Task { return o.Tests[s.Name()] },
 			Meters:    o.Meters, Workers: 1, Log: o.Log, RetryBudget: o.RetryBudget,
-			Untimed: o.Untimed,
+			Untimed: o.Untimed, Draws: o.Draws,
 		})
 		if c, ok := m.(interface{ Close() error }); ok {
 			c.Close()

@@ -75,7 +75,29 @@ type Options struct {
 	// Untimed leaves the wall-clock duration out of transcripts, so a
 	// deterministic backbone (sim) writes the same files on every run.
 	Untimed bool
+	// Draws is how many times each test task of a cell is played
+	// (eval.repeats; 0 and 1 mean once) and how a task's draws make its
+	// score.
+	Draws Draws
 }
+
+// Draws are the repeated draws of every test task (eval.repeats): a cell
+// holds N episodes per task, task after task; a later draw acts and plays
+// the simulated user on models that key and seed it apart
+// (llm.WithRepeat) and gets its own episode seed (RepeatEpisodeSeed). A
+// task's score is Reducer.Graded of its draws' scores, the cell's score
+// the mean over tasks. Learning is not repeated.
+type Draws struct {
+	// N is the draws per task; 0 and 1 both mean one.
+	N int
+	// Seed is the base of the later draws' request seeds: the configured
+	// default seed, else the run seed.
+	Seed int64
+	// Reducer makes a task's score from its draws (the zero value: mean).
+	Reducer metrics.Reducer
+}
+
+func (d Draws) n() int { return max(1, d.N) }
 
 // budgeted gives ctx the run's retry budget, fresh for one episode or one
 // Learn call.
@@ -343,23 +365,28 @@ func (r *runner) evaluate(ctx context.Context, m agent.Method, env agent.Env, ke
 		tasks = tasks[:r.opts.TasksPerEnv]
 	}
 	c := CellResult{Method: r.res.Method, Stage: key.Stage, Row: row, Env: key.Env}
-	c.Tasks = make([]TaskResult, len(tasks))
-	c.Transcripts = make([]envs.Transcript, len(tasks))
+	draws := r.opts.Draws.n()
+	if draws > 1 {
+		c.Draws, c.Reducer = draws, cmp.Or(r.opts.Draws.Reducer.String(), metrics.ReduceMean)
+	}
+	c.Tasks = make([]TaskResult, len(tasks)*draws)
+	c.Transcripts = make([]envs.Transcript, len(tasks)*draws)
 	before := byPurpose(r.opts.Meters)
 
 	sem := make(chan struct{}, r.opts.Workers)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var firstErr error
-	for i, t := range tasks {
+	for i := range len(tasks) * draws {
 		if ctx.Err() != nil {
 			break // the error is reported below, once the started episodes end
 		}
+		t, rep := tasks[i/draws], i%draws
 		sem <- struct{}{}
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			tr, res, err := r.episode(ctx, m, env, suite, t)
+			tr, res, err := r.episode(ctx, m, r.opts.Draws.env(env, rep), suite, t, rep)
 			if err != nil {
 				mu.Lock()
 				firstErr = cmp.Or(firstErr, err)
@@ -378,28 +405,48 @@ func (r *runner) evaluate(ctx context.Context, m agent.Method, env agent.Env, ke
 	}
 	c.Acting, c.Environment = split(byPurpose(r.opts.Meters), before, r.opts.EnvPurposes)
 	sum := 0.0
-	for _, t := range c.Tasks {
-		sum += t.Score
+	for i, t := range c.Tasks {
+		if draws > 1 && i%draws == 0 {
+			scores := make([]float64, draws)
+			for k := range draws {
+				scores[k] = c.Tasks[i+k].Score
+			}
+			sum += r.opts.Draws.Reducer.Graded(scores)
+		} else if draws == 1 {
+			sum += t.Score
+		}
 		if t.Error {
 			c.Errors++
 		}
 	}
-	if len(c.Tasks) > 0 {
-		c.Score = 100 * sum / float64(len(c.Tasks))
+	if len(tasks) > 0 {
+		c.Score = 100 * sum / float64(len(tasks))
 	}
 	return c, nil
+}
+
+// env is the agent environment of draw rep: the acting and the simulated
+// user's models draw it (llm.WithRepeat); draw 0 is env itself.
+func (d Draws) env(env agent.Env, rep int) agent.Env {
+	if rep == 0 {
+		return env
+	}
+	user := env.User()
+	env.Model = llm.WithRepeat(env.Model, rep, d.Seed)
+	env.UserModel = llm.WithRepeat(user, rep, d.Seed)
+	return env
 }
 
 // episode plays one task. Only a cancelled context is an error: a failure
 // to build the agent or start the episode is recorded as a failed task so
 // one broken task does not stop a long run.
-func (r *runner) episode(ctx context.Context, m agent.Method, env agent.Env, s envs.Suite, t envs.Task) (envs.Transcript, TaskResult, error) {
+func (r *runner) episode(ctx context.Context, m agent.Method, env agent.Env, s envs.Suite, t envs.Task, rep int) (envs.Transcript, TaskResult, error) {
 	fail := func(stage string, err error) (envs.Transcript, TaskResult, error) {
 		if ctx.Err() != nil {
 			return envs.Transcript{}, TaskResult{}, ctx.Err()
 		}
 		end := "error: " + stage + ": " + err.Error()
-		return envs.Transcript{Env: s.Name(), Task: t.ID, End: end}, TaskResult{Task: t.ID, End: end, Error: true}, nil
+		return envs.Transcript{Env: s.Name(), Task: t.ID, End: end}, TaskResult{Task: t.ID, Repeat: rep, End: end, Error: true}, nil
 	}
 	// One retry budget covers the whole episode, retrieval included; the
 	// caller's ctx still decides whether a failure is a cancellation.
@@ -419,7 +466,7 @@ func (r *runner) episode(ctx context.Context, m agent.Method, env agent.Env, s e
 	if r.opts.EpisodeOptions != nil {
 		opts = r.opts.EpisodeOptions(s.Name(), t)
 	} else {
-		opts = envs.Options{Model: env.User(), Embedder: env.Embedder, Seed: EpisodeSeed(env.Seed, s.Name(), t.ID)}
+		opts = envs.Options{Model: env.User(), Embedder: env.Embedder, Seed: RepeatEpisodeSeed(EpisodeSeed(env.Seed, s.Name(), t.ID), rep)}
 		if env.Sampling != nil {
 			up := env.Sampling.For(agent.SampleCustomer, s.Name())
 			opts.UserParams = &up
@@ -444,7 +491,7 @@ func (r *runner) episode(ctx context.Context, m agent.Method, env agent.Env, s e
 		tr.Duration = 0
 	}
 	res := TaskResult{
-		Task: t.ID, Score: tr.Score, Steps: tr.Steps, Invalid: tr.Invalid, End: tr.End,
+		Task: t.ID, Repeat: rep, Score: tr.Score, Steps: tr.Steps, Invalid: tr.Invalid, End: tr.End,
 		Error: strings.HasPrefix(tr.End, "error:"),
 	}
 	return tr, res, nil
@@ -486,6 +533,17 @@ func (a *stopAgent) Reply(ctx context.Context, t envs.Task, turns []envs.Turn) (
 		a.err = err
 	}
 	return r, err
+}
+
+// RepeatEpisodeSeed is the episode seed of draw rep of a task whose first
+// draw has seed: the same seed for draw 0, another for each later draw.
+func RepeatEpisodeSeed(seed int64, rep int) int64 {
+	if rep <= 0 {
+		return seed
+	}
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d\x00r%d", seed, rep)
+	return int64(h.Sum64() >> 1)
 }
 
 // ood evaluates the OOD environments with the state after the full stream.

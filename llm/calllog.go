@@ -70,6 +70,7 @@ type Exchange struct {
 	Params   Params
 	SampleID string
 	Attempt  int
+	Repeat   int
 	Affinity string
 	Text     string
 	// Reasoning is the stripped <think> content or reasoning channel.
@@ -87,6 +88,7 @@ type CallContent struct {
 	Params    Params           `json:"params"`
 	SampleID  string           `json:"sample_id,omitempty"`
 	Attempt   int              `json:"attempt,omitempty"`
+	Repeat    int              `json:"repeat,omitempty"`
 	Affinity  string           `json:"affinity,omitempty"`
 	Text      []string         `json:"text,omitempty"`
 	Reasoning []string         `json:"reasoning,omitempty"`
@@ -109,7 +111,7 @@ func newCallRecord(req Request, resp Response, err error, wall time.Duration) Ca
 		params = *resp.Params
 	}
 	rec.Exchange = &Exchange{
-		Messages: req.Messages, Params: params, SampleID: req.SampleID, Attempt: req.Attempt, Affinity: req.Affinity,
+		Messages: req.Messages, Params: params, SampleID: req.SampleID, Attempt: req.Attempt, Repeat: req.Repeat, Affinity: req.Affinity,
 		Text: resp.Text, Reasoning: resp.Reasoning, Model: resp.Model, Endpoint: resp.Endpoint,
 	}
 	if err != nil {

@@ -64,6 +64,11 @@ type Request struct {
 	Unit string
 	// Attempt counts retries of invalid outputs (0 for the first draw).
 	Attempt int
+	// Repeat is which of a sample's repeated draws (eval.repeats) this call
+	// serves, 0 for the first: with SampleID and Attempt it keys the cache
+	// and the sim's draws, and it is in the call record. Repeat 0 keys as
+	// before repeats existed. See WithRepeat.
+	Repeat int
 	// Affinity routes the request to one endpoint (usually the user ID) so a
 	// server's prefix cache is reused across that user's calls.
 	Affinity string

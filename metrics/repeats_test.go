@@ -62,3 +62,67 @@ func TestMeanAndSpread(t *testing.T) {
 		t.Error("mean of nothing or SD of one draw is not NaN")
 	}
 }
+
+// Draws worked by hand: answers Yes, No, Yes, "" (invalid) against the
+// label Yes are right, wrong, right, wrong: mean 2/4; the majority answer
+// Yes (two of four) is right; pass@2 is 1 − C(2,2)/C(4,2) = 1 − 1/6.
+func TestReducerScore(t *testing.T) {
+	answers := []string{"Yes", "No", "Yes", ""}
+	correct := []bool{true, false, true, false}
+	tests := []struct {
+		reducer string
+		want    float64
+	}{
+		{"mean", 0.5},
+		{"", 0.5},
+		{"majority", 1},
+		{"pass@1", 0.5},
+		{"pass@2", 1 - 1.0/6},
+		{"pass@4", 1},
+	}
+	for _, tc := range tests {
+		r, err := ParseReducer(tc.reducer, len(answers))
+		if err != nil {
+			t.Fatalf("ParseReducer(%q): %v", tc.reducer, err)
+		}
+		if got := r.Score(answers, correct); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("%s: Score = %v, want %v", tc.reducer, got, tc.want)
+		}
+	}
+	// A tie goes to the answer drawn first: No (wrong) before Yes.
+	r, _ := ParseReducer("majority", 2)
+	if got := r.Score([]string{"No", "Yes"}, []bool{false, true}); got != 0 {
+		t.Errorf("majority tie: %v, want 0 (the first drawn answer, No, is wrong)", got)
+	}
+	if got := r.Score(nil, nil); !math.IsNaN(got) {
+		t.Errorf("no draws: %v, want NaN", got)
+	}
+	for _, bad := range []string{"median", "pass@0", "pass@5", "pass@x", "pass@"} {
+		if _, err := ParseReducer(bad, 4); err == nil {
+			t.Errorf("ParseReducer(%q, 4): no error", bad)
+		}
+	}
+}
+
+// Episode scores worked by hand: 1, 0.5, 0, 1. Mean 2.5/4; two of four
+// are full successes, so majority (success drawn first among the tied
+// outcomes) gives 1 and pass@2 1 − C(2,2)/C(4,2) = 5/6.
+func TestReducerGraded(t *testing.T) {
+	scores := []float64{1, 0.5, 0, 1}
+	for _, tc := range []struct {
+		reducer string
+		want    float64
+	}{{"mean", 0.625}, {"majority", 1}, {"pass@2", 5.0 / 6}, {"pass@1", 0.5}} {
+		r, err := ParseReducer(tc.reducer, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Graded(scores); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("%s: Graded = %v, want %v", tc.reducer, got, tc.want)
+		}
+	}
+	var zero Reducer // the zero value is mean
+	if got := zero.Graded([]float64{0.2, 0.4}); math.Abs(got-0.3) > 1e-12 {
+		t.Errorf("zero reducer: %v, want the mean 0.3", got)
+	}
+}

@@ -91,6 +91,9 @@ type Predict struct {
 	// builds one memory call after call, so the plan interleaves the
 	// construction calls of that many memories.
 	Workers int
+	// Draws is how many times each question is asked (eval.repeats; 0 and
+	// 1 mean once): the answering calls are multiplied, construction not.
+	Draws int
 }
 
 // Calls lists the plan's calls in the harness's order and the file order
@@ -239,7 +242,9 @@ func (p Predict) Calls(ctx context.Context) (calls []Call, file []int, notes []s
 				for _, r := range rec.calls {
 					s.calls = append(s.calls, p.call(m.Name(), p.EvalModel, r, count, !exact || r.Purpose != predict.PurposePredict, !p.NoPrefix))
 				}
-				perUser[ui] = append(perUser[ui], s)
+				for range max(1, p.Draws) {
+					perUser[ui] = append(perUser[ui], s)
+				}
 			}
 		}
 		if lent > 0 {

@@ -43,6 +43,10 @@ type SampleRow struct {
 	// ("" when the sample has none); Judge is the judge's label.
 	Scores string `parquet:"scores"`
 	Judge  string `parquet:"judge"`
+	// Repeat is the draw of a sample asked eval.repeats times; the column
+	// is written only by runs with more than one draw, so a run of one draw
+	// keeps the file it had before repeats existed.
+	Repeat int64 `parquet:"repeat"`
 }
 
 func sampleRow(s runrecord.Sample, priced bool) SampleRow {
@@ -51,7 +55,7 @@ func sampleRow(s runrecord.Sample, priced bool) SampleRow {
 		cost = &s.Cost
 	}
 	return SampleRow{
-		ID: s.ID, Method: s.Method, Dataset: s.Dataset, User: s.User, Index: int64(s.Index),
+		ID: s.ID, Repeat: int64(s.Repeat), Method: s.Method, Dataset: s.Dataset, User: s.User, Index: int64(s.Index),
 		Scene: s.Scene, Field: s.Field, Kind: s.Kind, Label: s.Label, Pred: s.Pred, Valid: s.Valid,
 		Attempts: int64(s.Attempts), Raw: s.Raw, Error: s.Error,
 		Calls: int64(s.Calls), CachedCalls: int64(s.CachedCalls),
@@ -130,7 +134,7 @@ func sampleColumns(rows []SampleRow) []parquetw.Column {
 	for i := range rows {
 		valid[i] = rows[i].Valid
 	}
-	return []parquetw.Column{
+	cols := []parquetw.Column{
 		str("id", func(r *SampleRow) string { return r.ID }),
 		str("method", func(r *SampleRow) string { return r.Method }),
 		str("dataset", func(r *SampleRow) string { return r.Dataset }),
@@ -157,6 +161,12 @@ func sampleColumns(rows []SampleRow) []parquetw.Column {
 		str("scores", func(r *SampleRow) string { return r.Scores }),
 		str("judge", func(r *SampleRow) string { return r.Judge }),
 	}
+	for _, r := range rows {
+		if r.Repeat > 0 {
+			return append(cols, i64("repeat", func(r *SampleRow) int64 { return r.Repeat }))
+		}
+	}
+	return cols
 }
 
 func (s *summary) writeParquet(dir string) ([]render.Artefact, error) {

@@ -46,12 +46,15 @@ type Options struct {
 	// paper's methods the same way. Like Envs they come from the binary;
 	// without them a report sets no method beside the paper's rows.
 	PaperRows kinds.PaperRows
+	// Reducer makes a sample's score from its repeated draws
+	// (eval.reducer; "" is mean); runs of one draw do not read it.
+	Reducer string
 }
 
 // scoring is the part of the options that scores the samples.
 func (o Options) scoring() scored.Options {
 	return scored.Options{Iters: o.Iters, Level: o.Level, Seed: o.Seed, Classes: o.Classes,
-		Positive: o.Positive, Task: o.Task, Baseline: o.Baseline}.WithDefaults()
+		Positive: o.Positive, Task: o.Task, Baseline: o.Baseline, Reducer: o.Reducer}.WithDefaults()
 }
 
 // ReportDir is the folder, inside a run directory, that Write fills.
@@ -95,6 +98,7 @@ func Write(runDir string, opts Options) (render.Artefacts, error) {
 	}
 	steps := []func(dir string) ([]render.Artefact, error){
 		s.writeMetricsCSV,
+		s.writeRepeatsCSV,
 		s.writeConfusion,
 		s.writeTables,
 		func(dir string) ([]render.Artefact, error) { return pramem.Write(dir, sc, opts.PaperRows) },

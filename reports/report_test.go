@@ -211,6 +211,7 @@ func TestSamplesParquet(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "priced.parquet")
 	priced := slices.Clone(want)
 	priced[0].Cost = 0.25
+	priced[1].Repeat = 2 // a run of repeated draws writes the repeat column
 	if err := WriteSamplesParquet(path, priced, true); err != nil {
 		t.Fatal(err)
 	}
@@ -220,6 +221,9 @@ func TestSamplesParquet(t *testing.T) {
 	}
 	if back[0].Cost == nil || *back[0].Cost != 0.25 || back[1].Cost == nil || *back[1].Cost != priced[1].Cost {
 		t.Errorf("priced costs read back as %v, %v", back[0].Cost, back[1].Cost)
+	}
+	if back[0].Repeat != 0 || back[1].Repeat != 2 {
+		t.Errorf("repeats read back as %d, %d; want 0, 2", back[0].Repeat, back[1].Repeat)
 	}
 }
 

@@ -40,6 +40,9 @@ type sweepMetric struct {
 	unit    string // the unit column of sweep.csv, as in the variant's CSV
 	methods []string
 	at      map[string]sweepPoint // method → value
+	// resampled is what the intervals resample ("" for users, the
+	// behaviour-prediction reports'; LifeMem's resample test tasks).
+	resampled string
 }
 
 // readSweepMetric reads the headline metric of one variant's report.
@@ -56,10 +59,10 @@ func readSweepMetric(reportDir string) (sweepMetric, error) {
 		return sweepMetric{}, err
 	}
 	if rows, err := readCSVRows(filepath.Join(reportDir, "lifemem_table2.csv")); err == nil {
-		m := sweepMetric{name: "average OP (%)", unit: render.UnitPercent, at: map[string]sweepPoint{}}
+		m := sweepMetric{name: "average OP (%)", unit: render.UnitPercent, at: map[string]sweepPoint{}, resampled: "each environment's test tasks"}
 		for _, r := range rows {
 			if r["category"] == "Avg" && r["metric"] == "op" {
-				m.add(r["method"], r["value"], "", "")
+				m.add(r["method"], r["value"], r["ci_low"], r["ci_high"])
 			}
 		}
 		return m, nil
@@ -301,7 +304,7 @@ func sweepPlot(name, metric string, vs []SweepVariant, ms []sweepMetric, methods
 	}
 	spec := render.FigSpec{Title: "Sweep " + name, Width: render.OneColumn,
 		Caption: fmt.Sprintf("%d variants of %s; each variant's own report holds its provenance", len(vs), name),
-		Notes:   []string{sweepCINote(vs)}}
+		Notes:   []string{sweepCINote(vs, metricResampled(ms))}}
 	for _, v := range vs {
 		if v.SameAs != "" {
 			// Identical points are the same run, not a finding.
@@ -370,7 +373,7 @@ func variantProvenance(v SweepVariant) runinfo.Provenance {
 // sweepCINote says what the sweep figure's error bars are: the variants'
 // own intervals, whose level and resample count come from each variant's
 // resolved config (report.level, report.bootstrap).
-func sweepCINote(vs []SweepVariant) string {
+func sweepCINote(vs []SweepVariant, resampled string) string {
 	const none = " (none where the metric has no interval)"
 	var level float64
 	var iters int
@@ -381,7 +384,21 @@ func sweepCINote(vs []SweepVariant) string {
 		}
 		level, iters = l, n
 	}
-	return strings.TrimSuffix(render.CIText(level, iters), ".") + ", as each variant's report gives it" + none + "."
+	text := strings.TrimSuffix(render.CIText(level, iters), ".")
+	if resampled != "" {
+		text = strings.Replace(text, "cluster bootstrap CI (users resampled)", "bootstrap CI ("+resampled+" resampled)", 1)
+	}
+	return text + ", as each variant's report gives it" + none + "."
+}
+
+// metricResampled is what the variants' intervals resample ("" for users).
+func metricResampled(ms []sweepMetric) string {
+	for _, m := range ms {
+		if m.name != "" {
+			return m.resampled
+		}
+	}
+	return ""
 }
 
 // variantCI reads a variant's interval settings from its manifest.
@@ -390,12 +407,6 @@ func variantCI(v SweepVariant) (level float64, iters int, ok bool) {
 	if err != nil {
 		return 0, 0, false
 	}
-	cfg, _ := m.Config.(map[string]any)
-	rep, _ := cfg["report"].(map[string]any)
-	l, ok1 := rep["level"].(float64)
-	n, ok2 := rep["bootstrap"].(float64)
-	if !ok1 || !ok2 || l <= 0 || n <= 0 {
-		return 0, 0, false
-	}
-	return l, int(n), true
+	level, iters, _, ok = runinfo.IntervalSettings(m)
+	return level, iters, ok
 }

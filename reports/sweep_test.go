@@ -105,9 +105,36 @@ func TestSweepCINote(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := sweepCINote(tt.vs); !strings.Contains(got, tt.want) {
+			if got := sweepCINote(tt.vs, ""); !strings.Contains(got, tt.want) {
 				t.Errorf("note %q lacks %q", got, tt.want)
 			}
 		})
+	}
+	// LifeMem's intervals resample test tasks, not users.
+	got := sweepCINote([]SweepVariant{variant(t, 0.95, 1000)}, "each environment's test tasks")
+	if !strings.Contains(got, "95 % bootstrap CI (each environment's test tasks resampled), 1,000 resamples") {
+		t.Errorf("LifeMem note %q", got)
+	}
+}
+
+// A LifeMem sweep's headline is average OP with the interval its Table 2
+// gives.
+func TestSweepReadsLifeMemIntervals(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), render.ReportDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	csv := "method,kind,category,metric,value,envs,ci_low,ci_high,tasks,unit\n" +
+		"lifemem,lifemem,Avg,op,87.500000,2,62.500000,100.000000,8,%\n" +
+		"lifemem,lifemem,Avg,bwt_percent,50.000000,2,0.000000,100.000000,4,%\n"
+	if err := os.WriteFile(filepath.Join(dir, "lifemem_table2.csv"), []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := readSweepMetric(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := m.at["lifemem"]; p.v != 87.5 || p.lo != 62.5 || p.hi != 100 || m.resampled == "" {
+		t.Errorf("lifemem's average OP %+v (resampled %q), want 87.5 [62.5, 100] over tasks", p, m.resampled)
 	}
 }

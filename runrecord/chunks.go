@@ -547,7 +547,7 @@ func ChunkExchange(ex *llm.Exchange, chunks map[string]string, order *[]string) 
 	}
 	c := &llm.CallContent{
 		Messages: make([]llm.ChunkedMessage, len(ex.Messages)),
-		Params:   ex.Params, SampleID: ex.SampleID, Attempt: ex.Attempt, Affinity: ex.Affinity,
+		Params:   ex.Params, SampleID: ex.SampleID, Attempt: ex.Attempt, Repeat: ex.Repeat, Affinity: ex.Affinity,
 		Model: ex.Model, Endpoint: ex.Endpoint, Error: ex.Error,
 	}
 	for i, m := range ex.Messages {
@@ -561,7 +561,7 @@ func ChunkExchange(ex *llm.Exchange, chunks map[string]string, order *[]string) 
 func (r *ChunkReader) Exchange(c *llm.CallContent) (llm.Exchange, error) {
 	ex := llm.Exchange{
 		Messages: make([]llm.Message, len(c.Messages)),
-		Params:   c.Params, SampleID: c.SampleID, Attempt: c.Attempt, Affinity: c.Affinity,
+		Params:   c.Params, SampleID: c.SampleID, Attempt: c.Attempt, Repeat: c.Repeat, Affinity: c.Affinity,
 		Model: c.Model, Endpoint: c.Endpoint, Error: c.Error,
 	}
 	var err error

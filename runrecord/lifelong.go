@@ -174,7 +174,10 @@ func (k LifelongCellKey) String() string { return k.Stage + "/" + k.Env }
 
 // LifelongTask is one episode of a cell.
 type LifelongTask struct {
-	Task    string  `json:"task"`
+	Task string `json:"task"`
+	// Repeat is which draw of the task this episode is (eval.repeats; 0,
+	// the first, is left out).
+	Repeat  int     `json:"repeat,omitempty"`
 	Score   float64 `json:"score"` // the environment's native metric, in [0, 1]
 	Steps   int     `json:"steps"`
 	Invalid int     `json:"invalid_actions,omitempty"`
@@ -194,10 +197,16 @@ type LifelongCell[T any] struct {
 	// Row is the 1-based matrix row for stream cells, 0 for self and OOD.
 	Row int    `json:"row,omitempty"`
 	Env string `json:"env"`
-	// Score is the mean task score × 100 (0 for an empty test set).
-	Score  float64        `json:"score"`
-	Tasks  []LifelongTask `json:"tasks"`
-	Errors int            `json:"errors"`
+	// Score is the mean task score × 100 (0 for an empty test set); with
+	// repeated draws a task's score is Reducer's of its draws.
+	Score float64 `json:"score"`
+	// Draws is how many times each task was played when more than once
+	// (Tasks then holds each task's draws one after another) and Reducer
+	// the eval.reducer that made a task's score of them.
+	Draws   int            `json:"draws,omitempty"`
+	Reducer string         `json:"reducer,omitempty"`
+	Tasks   []LifelongTask `json:"tasks"`
+	Errors  int            `json:"errors"`
 	// Acting is the usage of the method's calls while playing the cell;
 	// Environment the usage of simulated parties (τ-bench's customer).
 	Acting      LifelongUsage `json:"acting"`

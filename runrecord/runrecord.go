@@ -15,8 +15,12 @@ import (
 
 // Sample is one finished (or errored) prediction, one JSON line in samples.jsonl.
 type Sample struct {
-	// ID is "<method>/<instance ID>", stable across runs.
-	ID      string `json:"id"`
+	// ID is "<method>/<instance ID>", stable across runs; a later draw of
+	// the same question (eval.repeats) adds "#r<draw>".
+	ID string `json:"id"`
+	// Repeat is which draw of the question this is (0, the first, is left
+	// out of the line).
+	Repeat  int    `json:"repeat,omitempty"`
 	Method  string `json:"method"`
 	Dataset string `json:"dataset"`
 	User    string `json:"user"`

@@ -55,6 +55,7 @@ type request struct {
 	Params   llm.Params    `json:"params"`
 	SampleID string        `json:"sample_id,omitempty"`
 	Attempt  int           `json:"attempt,omitempty"`
+	Repeat   int           `json:"repeat,omitempty"`
 	Affinity string        `json:"affinity,omitempty"`
 }
 
@@ -75,7 +76,7 @@ func NewLine(c runstore.Call) Line {
 	}
 	l.Tool = c.Tool
 	if ex := c.Exchange; ex != nil {
-		l.Request = &request{Messages: ex.Messages, Params: ex.Params, SampleID: ex.SampleID, Attempt: ex.Attempt, Affinity: ex.Affinity}
+		l.Request = &request{Messages: ex.Messages, Params: ex.Params, SampleID: ex.SampleID, Attempt: ex.Attempt, Repeat: ex.Repeat, Affinity: ex.Affinity}
 		l.Response = &answer{Text: ex.Text, Reasoning: ex.Reasoning, Model: ex.Model, Endpoint: ex.Endpoint, Error: ex.Error}
 	}
 	return l

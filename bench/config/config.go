@@ -271,6 +271,23 @@ type Eval struct {
 	MaxCost float64 `yaml:"max_cost,omitempty" json:"max_cost,omitempty"`
 	// MaxTokens stops the run likewise at this many tokens of live calls: prompt tokens (cached prompt tokens included) plus completion tokens (reasoning included), as the endpoint reports them; answers from the response cache count nothing (default 0: no ceiling).
 	MaxTokens int `yaml:"max_tokens,omitempty" json:"max_tokens,omitempty"`
+	// Repeats asks every sample (a prediction question, an agent task, a judge call) this many times, each draw with its own recorded seed derived from the sample's ID, the seed and the draw's index; memories are built once. The report gives the reduced score, the spread across draws and intervals that include it; bench plan multiplies the answering calls (default 1: one draw, as before).
+	Repeats int `yaml:"repeats,omitempty" json:"repeats,omitempty"`
+	// Reducer makes a sample's score from its draws: mean (the share of right draws), majority (the most frequent answer; a tie goes to the one drawn first) or pass@k (the unbiased chance that one of k draws is right, k from 1 to repeats). Default mean.
+	Reducer string `yaml:"reducer,omitempty" json:"reducer,omitempty"`
+}
+
+// Draws is how many times each sample is asked: eval.repeats, at least 1.
+func (e Eval) Draws() int { return max(1, e.Repeats) }
+
+// RepeatSeed is the seed a later draw derives its own from when its
+// request sets none (llm.WithRepeat): the backbone's default seed, else the
+// run seed.
+func (c *Config) RepeatSeed() int64 {
+	if s := c.Backbone.Params.Seed; s != nil {
+		return int64(*s)
+	}
+	return c.Seed
 }
 
 // Report controls the statistics of the reports.

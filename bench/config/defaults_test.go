@@ -77,12 +77,14 @@ func TestValidateProgrammatic(t *testing.T) {
 	cfg.Report.Baseline = "zz"
 	cfg.Report.Export = []string{"inspect", "helm"}
 	cfg.Eval.MaxAttempts = 0
+	cfg.Eval.Repeats, cfg.Eval.Reducer = 3, "pass@4"
 	cfg.Backbone.MaxConcurrency = 8
 	cfg.Embedder.Dim = -1
 	wantErr(t, cfg.Validate(),
 		"backbone.max_concurrency: must be between concurrency (16) and 4096, got 8",
 		"embedder.dim: must be at least 1, got -1",
 		"eval.max_attempts: must be between 1 and 100, got 0",
+		`eval.reducer: reducer "pass@4": k must be a whole number from 1 to the 3 repeats`,
 		`methods[0].retriever: unknown value "tfidf" (want bm25, embedding)`,
 		`methods[1].name: "a/b" is not a safe file name (use letters, digits, '.', '_' and '-')`,
 		`report.baseline: no method is named "zz"`,

@@ -60,6 +60,10 @@ func (c *Config) Hash() (string, error) {
 	// The spending ceilings stop a run and do not shape it: a run stopped
 	// at one resumes with a higher one.
 	id.Eval.MaxCost, id.Eval.MaxTokens = 0, 0
+	// One draw is the run before repeats existed, however it is spelled.
+	if c.Eval.Draws() == 1 {
+		id.Eval.Repeats, id.Eval.Reducer = 0, ""
+	}
 	id.Dataset.MaxRecordMB = 0
 	// Which formats a finished run is also written in does not change it.
 	id.Report.Export = nil

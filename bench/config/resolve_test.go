@@ -110,6 +110,10 @@ func TestHash(t *testing.T) {
 		{"seed=8", false},
 		{"methods[0].history_tokens=4000", false},
 		{"eval.max_attempts=2", false},
+		// One draw is the run before repeats existed; its reducer is moot.
+		{"eval.repeats=1", true},
+		{"eval.reducer=majority", true},
+		{"eval.repeats=3", false},
 	}
 	for _, tt := range tests {
 		if got := hash(tt.set) == base; got != tt.same {

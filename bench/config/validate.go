@@ -16,6 +16,7 @@ import (
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/methods/registry"
+	"github.com/memharness/memharness/metrics"
 	scoring "github.com/memharness/memharness/metrics/memqa"
 )
 
@@ -24,6 +25,7 @@ const (
 	maxConcurrency = 4096
 	maxRetries     = 100
 	maxAttempts    = 100
+	maxRepeats     = 1000
 	// maxPrefixCacheTokens is 2^40 tokens, far beyond any server's cache.
 	maxPrefixCacheTokens = 1 << 40
 )
@@ -242,6 +244,12 @@ func (c *Config) ValidateKnown(k Known) error {
 	v.unit("eval.max_invalid_rate", c.Eval.MaxInvalidRate)
 	v.nonNegative("eval.max_cost", c.Eval.MaxCost)
 	v.atLeast("eval.max_tokens", c.Eval.MaxTokens, 0)
+	if c.Eval.Repeats != 0 {
+		v.between("eval.repeats", c.Eval.Repeats, 1, maxRepeats)
+	}
+	if _, err := metrics.ParseReducer(c.Eval.Reducer, c.Eval.Draws()); err != nil {
+		v.add("eval.reducer", "%v", err)
+	}
 	if c.Eval.MaxCost > 0 && c.Backbone.Prices == nil {
 		v.add("eval.max_cost", "needs backbone.prices to price the calls")
 	}

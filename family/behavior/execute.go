@@ -142,13 +142,18 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 		Dir: run.Dir, ConfigHash: hash, Methods: methods, Users: data.Users, Env: penv,
 		Workers: cfg.Eval.Concurrency, RetryBudget: cfg.Backbone.RetryBudget.Duration, Meter: back.Meter, Budget: back.Budget,
 		PrefixClasses: prefixClasses(cfg.Methods), PlanOrder: run.PlanOrder,
+		Draws:  behaviorrun.Draws{N: cfg.Eval.Draws(), Seed: cfg.RepeatSeed()},
 		Priced: cfg.Backbone.Prices != nil, Manifest: man, ResolvedConfig: resolved,
 		Refuse: func(prev runrecord.Manifest) error { return family.DifferentConfig(run.Dir, prev, cfg) }, // names the keys that changed
 		Events: behaviorrun.Events{
 			Repaired: func(r string) { fmt.Fprintf(env.Err, "run %s: repaired: %s\n", cfg.Name, r) },
 			Planned: func(plan behaviorrun.Plan, tally *accounting.Tally) {
-				fmt.Fprintf(env.Err, "run %s: %d samples (%d methods × %d instances) on %s, data: %s; %d already done\n",
-					cfg.Name, len(plan.Order), len(methods), len(plan.Order)/max(1, len(methods)), back.Describe(), data.Source, plan.Already())
+				draws := ""
+				if n := cfg.Eval.Draws(); n > 1 {
+					draws = fmt.Sprintf(" × %d draws", n)
+				}
+				fmt.Fprintf(env.Err, "run %s: %d samples (%d methods × %d instances%s) on %s, data: %s; %d already done\n",
+					cfg.Name, len(plan.Order), len(methods), len(plan.Order)/max(1, len(methods)*cfg.Eval.Draws()), draws, back.Describe(), data.Source, plan.Already())
 				bar = progress.New(env.Err, "run "+cfg.Name, len(plan.Jobs), progress.Options{Stats: func() string {
 					s := back.Meter.Snapshot().Total
 					line := fmt.Sprintf("calls=%d cached=%d retries=%d errors=%d invalid: %s", s.Calls, s.Cached, s.Retries, failed.Load(), accounting.InvalidSummary(tally.Usage()))

@@ -31,7 +31,7 @@ func (f *Family) MergeShards(_ context.Context, env family.Env, m family.Merging
 		}
 		methods[i] = m
 	}
-	order := behaviorrun.PlanOrder(methods, data.Users)
+	order := behaviorrun.PlanOrder(methods, data.Users, cfg.Eval.Draws())
 	n, err := runstore.MergeSamples(family.ShardsOf(m.Shards), order, runDir)
 	if err != nil {
 		return err

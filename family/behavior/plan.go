@@ -90,6 +90,7 @@ func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, o
 		Block: pf.Block, NoPrefix: pf.NoPrefix,
 		Order:      harnessOrder(max(1, cfg.Eval.Concurrency), prefixClasses(cfg.Methods)),
 		BuildOrder: behaviorrun.BuildOrder, Workers: max(1, cfg.Eval.Concurrency),
+		Draws: cfg.Eval.Draws(),
 	}
 	calls, file, more, err := pr.Calls(ctx)
 	if err != nil {

@@ -77,7 +77,7 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 		Name: cfg.Name, Config: cfg, ConfigPath: run.ConfigPath, Variant: run.Variant,
 		HarnessVersion: family.HarnessVersion, GitCommit: backbone.GitCommit(), Backbone: back.Kind, Model: back.ModelName,
 		Endpoints: back.Endpoints, DataSource: d.source, DatasetSHA256: d.sums, Seed: cfg.Seed, Started: start.UTC(),
-		Judges: JudgeLabels(cfg),
+		Judges:   JudgeLabels(cfg),
 		External: externals,
 	}
 	if run.Shard != nil {
@@ -102,14 +102,20 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	order := planOrder(cfg, memqa.Dataset{Conversations: d.ds.Conversations})
 	res.Planned = len(order)
 	already, _ := st.Counts()
-	fmt.Fprintf(env.Err, "run %s: %d questions × %d methods on %s, data: %s; %d already answered\n",
-		cfg.Name, len(order)/max(1, len(methods)), len(methods), back.Describe(), d.source, already)
+	draws := cfg.Eval.Draws()
+	drawsText := ""
+	if draws > 1 {
+		drawsText = fmt.Sprintf(" × %d draws", draws)
+	}
+	fmt.Fprintf(env.Err, "run %s: %d questions × %d methods%s on %s, data: %s; %d already answered\n",
+		cfg.Name, len(order)/max(1, len(methods)*draws), len(methods), drawsText, back.Describe(), d.source, already)
 	var stopped error
 answer:
 	for mi, m := range methods {
 		for _, c := range convs {
-			for qi, q := range c.Questions {
-				id := sampleID(names[mi], q)
+			for i := range len(c.Questions) * draws {
+				qi, rep := i/draws, i%draws
+				id := llm.RepeatName(sampleID(names[mi], c.Questions[qi]), rep)
 				if st.Done(id) {
 					continue
 				}
@@ -119,7 +125,11 @@ answer:
 				}
 				var log llm.CallLog
 				qctx := llm.WithRetryBudget(llm.WithCallLog(ctx, &log), cfg.Backbone.RetryBudget.Duration)
-				rec, err := answerOne(qctx, back.Model, scorer, c, qi, m, names[mi], cfg.Methods[mi].Params, string(d.ds.Benchmark))
+				// A later draw asks the answer and its judge again, keyed and
+				// seeded apart (llm.WithRepeat).
+				sc := scorer.withRepeat(rep, cfg.RepeatSeed())
+				rec, err := answerOne(qctx, llm.WithRepeat(back.Model, rep, cfg.RepeatSeed()), sc, c, qi, m, names[mi], cfg.Methods[mi].Params, string(d.ds.Benchmark))
+				rec.ID, rec.Repeat = id, rep
 				if errors.Is(err, llm.ErrStopRun) || ctx.Err() != nil {
 					stopped = err
 					break answer

@@ -17,6 +17,7 @@ import (
 	"github.com/memharness/memharness/datasets/memqa"
 	"github.com/memharness/memharness/datasets/synth"
 	"github.com/memharness/memharness/family"
+	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/releasepacks/lifememrel"
 	"github.com/memharness/memharness/releasepacks/memqarel"
@@ -175,14 +176,17 @@ func methodName(name, kind string) string {
 }
 
 // planOrder is every sample ID in the order a run answers them: by
-// method, then questions in file order.
+// method, then questions in file order, each question's draws
+// (eval.repeats) together.
 func planOrder(cfg *config.Config, ds memqa.Dataset) []string {
 	var out []string
 	for _, spec := range cfg.Methods {
 		m := methodName(spec.Name, spec.Kind)
 		for _, c := range ds.Conversations {
 			for _, q := range c.Questions {
-				out = append(out, sampleID(m, q))
+				for rep := range cfg.Eval.Draws() {
+					out = append(out, llm.RepeatName(sampleID(m, q), rep))
+				}
 			}
 		}
 	}

@@ -62,7 +62,9 @@ func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, _
 		}
 		for _, c := range d.ds.Conversations {
 			cv := newConv(c)
-			for _, q := range c.Questions {
+			// Each question is asked (and judged) once per draw.
+			for k := range len(c.Questions) * cfg.Eval.Draws() {
+				q := c.Questions[k/cfg.Eval.Draws()]
 				var v view
 				est, estimated := m.(estimator)
 				if estimated {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/memharness/memharness/datasets/memqa"
+	"github.com/memharness/memharness/llm"
 	scoring "github.com/memharness/memharness/metrics/memqa"
 )
 
@@ -22,6 +23,21 @@ type scorer struct {
 	// judges are the run's judge, then the compared ones.
 	judges []judge
 	tok    *scoring.NLTKTokenizer
+}
+
+// withRepeat is the scorer of draw rep: every judge's model keyed and
+// seeded apart for it (llm.WithRepeat), the same scorer for draw 0.
+func (s *scorer) withRepeat(rep int, seed int64) *scorer {
+	if rep == 0 {
+		return s
+	}
+	out := *s
+	out.judges = make([]judge, len(s.judges))
+	for i, j := range s.judges {
+		j.model = llm.WithRepeat(j.model, rep, seed)
+		out.judges[i] = j
+	}
+	return &out
 }
 
 func newScorer(b memqa.Benchmark, judges []judge) (*scorer, error) {

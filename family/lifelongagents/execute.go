@@ -23,6 +23,7 @@ import (
 	"github.com/memharness/memharness/envs"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/methods/agent"
+	"github.com/memharness/memharness/metrics"
 	"github.com/memharness/memharness/reports"
 	"github.com/memharness/memharness/runrecord"
 )
@@ -125,8 +126,13 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	// The stream's stage order: the environments that run, in the order
 	// of the run's stream order (lifelong.order).
 	ran.Envs = stream.Envs
+	reducer, err := metrics.ParseReducer(cfg.Eval.Reducer, cfg.Eval.Draws())
+	if err != nil {
+		return res, fmt.Errorf("eval.reducer: %w", err)
+	}
 	opts := lifelong.ExecuteOptions{
-		Dir: run.Dir, ConfigHash: hash, Config: ran, NewMethod: env.Kinds.AgentKinds().New,
+		Draws: lifelong.Draws{N: cfg.Eval.Draws(), Seed: cfg.RepeatSeed(), Reducer: reducer},
+		Dir:   run.Dir, ConfigHash: hash, Config: ran, NewMethod: env.Kinds.AgentKinds().New,
 		Refuse: func(prev runrecord.Manifest) error { return family.DifferentConfig(run.Dir, prev, cfg) }, // names the keys that changed
 		Stream: stream, Suites: suites, OOD: ood, Tests: tests,
 		Env: agent.Env{Model: back.Model, BuildModel: back.BuildModel, AssignModel: back.Assign.Model,

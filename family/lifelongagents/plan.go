@@ -126,6 +126,8 @@ func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, o
 			NewMethod: newMethod, Env: env, MaxSteps: lc.MaxSteps,
 			TestTasks: func(s envs.Suite) []envs.Task { rec.enter(s.Name()); return subset[s.Name()] },
 			Meters:    []lifelong.Snapshotter{rec}, Workers: 1, Log: io.Discard, Untimed: true,
+			// Each test task is played as often as the run plays it.
+			Draws: lifelong.Draws{N: cfg.Eval.Draws(), Seed: cfg.RepeatSeed()},
 		})
 		if c, ok := m.(interface{ Close() error }); ok {
 			c.Close()

@@ -133,6 +133,7 @@ func TestKeySensitivity(t *testing.T) {
 		{"extra removed", func(r *llm.Request) { r.Params.Extra = nil }, true},
 		{"sample id", func(r *llm.Request) { r.SampleID = "ml/1/1/movie_rating" }, true},
 		{"attempt", func(r *llm.Request) { r.Attempt = 1 }, true},
+		{"repeat", func(r *llm.Request) { r.Repeat = 1 }, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			k0, err := cache.Key(ident, base())
@@ -465,5 +466,32 @@ func TestRelativePath(t *testing.T) {
 	s, err := cache.Inspect("rel #1.db")
 	if err != nil || s.Identity != ident {
 		t.Errorf("Inspect(relative) = %+v, %v", s, err)
+	}
+}
+
+// TestKeyFirstRepeatUnchanged: the first draw of a sample (Repeat 0) is
+// encoded exactly as keys were before repeated draws existed (the encoding
+// written out here by hand), so existing caches keep answering it; a later
+// draw adds the repeat.
+func TestKeyFirstRepeatUnchanged(t *testing.T) {
+	r := llm.Request{Messages: []llm.Message{{Role: "user", Content: "q"}}, SampleID: "s1", Attempt: 2}
+	kp, err := cache.Parts("id", r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := kp.Canonical()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"v":1,"identity":"id","messages":[{"role":"user","content":"q"}],"temperature":null,"top_p":null,` +
+		`"max_tokens":0,"seed":null,"stop":null,"reasoning_effort":"","extra":null,"sample_id":"s1","attempt":2}`
+	if string(got) != want {
+		t.Errorf("repeat 0 encodes as\n%s\nwant (the encoding before repeats)\n%s", got, want)
+	}
+	r.Repeat = 3
+	kp, _ = cache.Parts("id", r)
+	got, _ = kp.Canonical()
+	if string(got) != want[:len(want)-1]+`,"repeat":3}` {
+		t.Errorf("repeat 3 encodes as %s", got)
 	}
 }

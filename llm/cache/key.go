@@ -32,6 +32,9 @@ type KeyParts struct {
 	Extra           json.RawMessage `json:"extra"`
 	SampleID        string          `json:"sample_id"`
 	Attempt         int             `json:"attempt"`
+	// Repeat is left out of the encoding at 0, so the first draw of a
+	// sample keys as it did before repeated draws existed.
+	Repeat int `json:"repeat,omitempty"`
 }
 
 // Parts returns the key components of req under identity.
@@ -49,6 +52,7 @@ func Parts(identity string, req llm.Request) (KeyParts, error) {
 		ReasoningEffort: p.ReasoningEffort,
 		SampleID:        req.SampleID,
 		Attempt:         req.Attempt,
+		Repeat:          req.Repeat,
 	}
 	// Normalise "absent" so that nil and empty encode alike.
 	if len(kp.Messages) == 0 {

@@ -142,7 +142,7 @@
 // # Surface forms
 //
 // Predict answers vary their surface deterministically with a hash of (Seed,
-// SampleID, Attempt) so that parsers and the retry path are exercised: on the
+// SampleID, Attempt and, for a repeated draw, Repeat) so that parsers and the retry path are exercised: on the
 // first attempt about 3 % are garbage with no valid answer (no digit, no
 // yes/no or number word in any case), about 10 % start with a short
 // <think>…</think> block, about 5 % carry a prefix such as "Rating: " or

@@ -58,12 +58,16 @@ func draw(seed uint64, parts ...string) (float64, uint64) {
 	return float64(v>>11) / (1 << 53), v
 }
 
-func (s *Sim) form(sampleID string, attempt int) (form, uint64) {
+// form draws the surface of one answer. A sample that is persistently
+// invalid stays so in every repeated draw (the model cannot answer it);
+// the other draws of a repeat are drawn apart from the first's.
+func (s *Sim) form(sampleID string, attempt, repeat int) (form, uint64) {
+	drawn := llm.RepeatName(sampleID, repeat)
 	if u, _ := draw(s.cfg.Seed, "persistent", sampleID); u < s.persistRate() {
-		_, v := draw(s.cfg.Seed, "form", sampleID, itoa(attempt))
+		_, v := draw(s.cfg.Seed, "form", drawn, itoa(attempt))
 		return garbage, v
 	}
-	u, v := draw(s.cfg.Seed, "form", sampleID, itoa(attempt))
+	u, v := draw(s.cfg.Seed, "form", drawn, itoa(attempt))
 	if attempt == 0 {
 		if u < garbageRate {
 			return garbage, v
@@ -84,7 +88,7 @@ func (s *Sim) form(sampleID string, attempt int) (form, uint64) {
 // sample and attempt (see Surface forms in the package comment), so every
 // reader of a question exercises the parsers and the retry path alike.
 func (s *Sim) Surface(req llm.Request, a Answer) string {
-	f, v := s.form(req.SampleID, req.Attempt)
+	f, v := s.form(req.SampleID, req.Attempt, req.Repeat)
 	return render(a, f, v)
 }
 

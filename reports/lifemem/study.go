@@ -499,6 +499,7 @@ func lmWriteStreams(dir string, runs []*lmRun) ([]render.Artefact, error) {
 	var keys []key
 	op := map[key]map[string]float64{}
 	from := map[key]map[string]string{}
+	ci := map[key]map[string]metrics.Interval{} // OP's interval, by stream
 	// What a LifeMem method built on the sim backbone, by stream, for the
 	// note on a random/buffer tie.
 	simStats := map[key]map[string]*lmStats{}
@@ -512,13 +513,14 @@ func lmWriteStreams(dir string, runs []*lmRun) ([]render.Artefact, error) {
 			k := key{m.Spec.Name, r.info.Model}
 			if op[k] == nil {
 				keys = append(keys, k)
-				op[k], from[k] = map[string]float64{}, map[string]string{}
+				op[k], from[k], ci[k] = map[string]float64{}, map[string]string{}, map[string]metrics.Interval{}
 			}
 			st := render.OrDefault(r.info.Config.Stream, "similarity")
 			if prev, dup := from[k][st]; dup {
 				return nil, fmt.Errorf("method %s (model %s) has two %s runs: %s and %s", k.method, k.model, st, prev, lmRunLabel(r))
 			}
 			op[k][st], from[k][st] = lmAvgOP(m), lmRunLabel(r)
+			ci[k][st], _ = r.avgIntervals(m, r.ciOptions())
 			if m.Spec.Kind == "lifemem" && r.info.Backbone == "sim" && m.Stats != nil {
 				if simStats[k] == nil {
 					simStats[k] = map[string]*lmStats{}
@@ -542,14 +544,26 @@ func lmWriteStreams(dir string, runs []*lmRun) ([]render.Artefact, error) {
 		if !math.IsNaN(rec) {
 			recText = lmF2(100*rec) + " %"
 		}
-		t.Rows = append(t.Rows, []string{k.method, render.OrDefault(k.model, "–"), lmF2(v("similarity")), lmF2(v("random")), lmF2(v("buffer")), recText})
+		w := func(s string) string {
+			iv, ok := ci[k][s]
+			if !ok {
+				return lmF2(v(s))
+			}
+			return lmInterval(v(s), iv.Lo, iv.Hi)
+		}
+		t.Rows = append(t.Rows, []string{k.method, render.OrDefault(k.model, "–"), w("similarity"), w("random"), w("buffer"), recText})
 		for _, s := range streams {
-			rows = append(rows, []string{k.method, k.model, s, lmCSVNum(v(s)), from[k][s], lmCSVNum(100 * rec)})
+			iv, ok := ci[k][s]
+			if !ok {
+				iv = metrics.Interval{Lo: math.NaN(), Hi: math.NaN()}
+			}
+			rows = append(rows, append([]string{k.method, k.model, s, lmCSVNum(v(s))}, append(ciCells(iv), from[k][s], lmCSVNum(100*rec))...))
 		}
 	}
 	t.Notes = []string{
 		"OP after the full stream (mean final score over every environment). Random: one seeded global shuffle; buffer: the shuffle through a per-environment cache of 5 committed as one batch.",
 		"Recovery rate = (buffer − random) / (similarity − random): the share of the random stream's loss the buffer wins back; undefined when the random stream lost nothing.",
+		"OP [interval]: " + sweepCIWords(runs) + "; no interval where a method's cells do not allow one.",
 	}
 	for _, k := range keys {
 		if n := lmStreamTieNote(k.method, simStats[k]["random"], simStats[k]["buffer"], lmLookup(op[k], "random"), lmLookup(op[k], "buffer")); n != "" {
@@ -561,7 +575,7 @@ func lmWriteStreams(dir string, runs []*lmRun) ([]render.Artefact, error) {
 	t.Best = map[int]int{2: render.HigherBest, 3: render.HigherBest, 4: render.HigherBest}
 	d := lmDoc{
 		base: "lifemem_streams", prov: "backbone: " + lmBackbones(runs), what: "LifeMem Table 5: stream robustness", tables: []render.Table{t},
-		header: []string{"method", "run_model", "stream", "op_percent", "run", "recovery_rate_percent"}, rows: rows,
+		header: []string{"method", "run_model", "stream", "op_percent", "ci_low", "ci_high", "run", "recovery_rate_percent"}, rows: rows,
 	}
 	// The figure: OP of each method under each stream, the recovery rate
 	// under the method's name.
@@ -634,10 +648,13 @@ func lmBackbones(runs []*lmRun) string {
 func lmWriteSweepSensitivity(dir string, runs []*lmRun) ([]render.Artefact, error) {
 	var settings []lmSetting
 	var envs []string
+	var ops, bwts []metrics.Interval // each setting's, for the intervals
 	for _, r := range runs {
 		for _, m := range r.methods {
 			if m.Spec.Kind == "lifemem" {
 				settings = append(settings, lmSetting{run: lmRunLabel(r), m: m, sim: r.info.Backbone == "sim"})
+				op, bwt := r.avgIntervals(m, r.ciOptions())
+				ops, bwts = append(ops, op), append(bwts, bwt)
 			}
 		}
 		for _, e := range r.info.Config.Envs {
@@ -651,7 +668,16 @@ func lmWriteSweepSensitivity(dir string, runs []*lmRun) ([]render.Artefact, erro
 	}
 	t, rows := lmSensitivityTable("Table 8 — sensitivity of LifeMem across the sweep — backbone: "+lmBackbones(runs), runs[0].kinds, settings, envs)
 	t.Source = "Backbone: " + lmBackbones(runs) + "."
-	d := lmDoc{base: "lifemem_sensitivity", what: "LifeMem Table 8: sensitivity across the sweep", prov: "backbone: " + lmBackbones(runs), tables: []render.Table{t}, header: lmSensitivityHeader, rows: rows}
+	// Across a sweep each setting's OP and BwT carry their intervals.
+	for i := range rows {
+		t.Rows[i][4] = lmInterval(ops[i].Point, ops[i].Lo, ops[i].Hi)
+		t.Rows[i][5] = lmInterval(bwts[i].Point, bwts[i].Lo, bwts[i].Hi)
+		rows[i] = append(append(rows[i], ciCells(ops[i])...), ciCells(bwts[i])...)
+	}
+	ciNote := "OP and BwT [interval]: " + sweepCIWords(runs) + "; no interval where a setting's cells do not allow one."
+	t.Notes, t.TeXNotes = append(t.Notes, ciNote), append(t.TeXNotes, ciNote)
+	header := append(slices.Clone(lmSensitivityHeader), "op_ci_low_percent", "op_ci_high_percent", "bwt_ci_low_percent", "bwt_ci_high_percent")
+	d := lmDoc{base: "lifemem_sensitivity", what: "LifeMem Table 8: sensitivity across the sweep", prov: "backbone: " + lmBackbones(runs), tables: []render.Table{t}, header: header, rows: rows}
 	fig, err := lmSensitivityPlot("LifeMem lifelong protocol · backbone: "+lmBackbones(runs), settings)
 	if err != nil {
 		return nil, err

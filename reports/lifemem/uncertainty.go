@@ -63,6 +63,12 @@ func (r *lmRun) taskGrid(m *lmMethod) lmTaskGrid {
 		}
 		tasks := slices.Clone(c.Tasks)
 		slices.SortStableFunc(tasks, func(a, b lmTask) int { return strings.Compare(a.Task, b.Task) })
+		if c.Draws > 1 {
+			var err error
+			if tasks, err = reduceDraws(tasks, c.Draws, c.Reducer); err != nil && g.noCI == nil {
+				g.noCI = fmt.Errorf("cell %s: %w", c.Key(), err)
+			}
+		}
 		ids := make([]string, len(tasks))
 		scores := make([]float64, len(tasks))
 		sum := 0.0
@@ -86,6 +92,30 @@ func (r *lmRun) taskGrid(m *lmMethod) lmTaskGrid {
 		g.ts.Cells[j-1][i] = scores
 	}
 	return g
+}
+
+// reduceDraws makes one task of each task's draws (stored one after
+// another, in draw order), scored by the cell's reducer as the runner
+// scored it: the bootstrap then resamples tasks with all their draws.
+func reduceDraws(tasks []lmTask, draws int, reducer string) ([]lmTask, error) {
+	red, err := metrics.ParseReducer(reducer, draws)
+	if err != nil {
+		return tasks, err
+	}
+	var out []lmTask
+	for i := 0; i < len(tasks); {
+		j := i
+		var scores []float64
+		for j < len(tasks) && tasks[j].Task == tasks[i].Task {
+			scores = append(scores, tasks[j].Score)
+			j++
+		}
+		t := tasks[i]
+		t.Score, t.Repeat = red.Graded(scores), 0
+		out = append(out, t)
+		i = j
+	}
+	return out, nil
 }
 
 // successes is the grid with every task score replaced by 1 for a success

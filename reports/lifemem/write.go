@@ -52,7 +52,7 @@ func WriteWith(runDir string, envEntries []envs.Entry, paperRows kinds.PaperRows
 	}
 	for _, step := range []func(string) ([]render.Artefact, error){
 		r.writeTable2, r.writePaired, r.writeMatrices, r.writeTransfer, r.writeOOD, r.writeCosts,
-		r.writeClusters, r.writeSensitivity, r.writeVsPaper,
+		r.writeClusters, r.writeSensitivity, r.writeVsPaper, r.writeRepeats,
 	} {
 		arts, err := step(out.Dir)
 		if err != nil {
@@ -332,6 +332,10 @@ func (r *lmRun) writeTable2(dir string) ([]render.Artefact, error) {
 	}
 	ci.Notes = append(ci.Notes, ivNotes...)
 	ci.TeXNotes = []string{"Intervals: " + r.opts.ciWords() + ". " + r.opts.fewTasksNote()}
+	if n := r.repeatsNote(); n != "" {
+		ci.Notes = append(ci.Notes, n)
+		ci.TeXNotes = append(ci.TeXNotes, n)
+	}
 	var pngs []lmPNG
 	if fig.anyCI {
 		f, err := fig.draw(r.caption(), r.opts)

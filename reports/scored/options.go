@@ -20,6 +20,9 @@ type Options struct {
 	// Baseline is the method listed first and compared with the others;
 	// empty means the first configured method.
 	Baseline string
+	// Reducer makes a question's score from its repeated draws
+	// (eval.reducer; "" is mean). Runs of one draw do not read it.
+	Reducer string
 }
 
 // WithDefaults fills the zero fields with their defaults.

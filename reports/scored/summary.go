@@ -155,6 +155,9 @@ type Summary struct {
 	RunUsage map[string]runrecord.MethodUsage
 	// Plan is the plan the run stored at its start (nil: none).
 	Plan *runrecord.PlanTotals
+	// Repeats are the reduced scores of a run that asked each question
+	// more than once (nil for a run of one draw).
+	Repeats []RepeatCell
 }
 
 func summarise(r *Run, opts Options) (*Summary, error) {
@@ -177,6 +180,10 @@ func summarise(r *Run, opts Options) (*Summary, error) {
 		for _, f := range r.Fields {
 			s.Pairs[m][f.Name] = compare(s.Cells[m][f.Name], s.Cells[base][f.Name], opts)
 		}
+	}
+	var err error
+	if s.Repeats, err = Repeats(r, opts.Reducer, opts); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
