@@ -177,7 +177,13 @@ func (m *AgentMethod) server(ctx context.Context, env agent.Env) (*server, error
 		if base == nil {
 			base = ctx
 		}
-		srv, err := startServer(base, m.c, m.name, m.ns, nil)
+		// A command server is served a model gateway of its own over the
+		// run's models, as the prediction kind's are: each tool call binds
+		// it to the call's scope (the build model while writing, the
+		// acting model while searching), so a server that calls a model
+		// on a write (mem0's extraction) is metered and recorded too.
+		gwo := &gateway.Options{Model: env.Model, Embedder: env.Embedder, Method: gatewayName(m.name)}
+		srv, err := startServer(base, m.c, m.name, m.ns, gwo)
 		if err != nil {
 			return nil, err
 		}

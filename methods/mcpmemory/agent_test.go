@@ -173,3 +173,30 @@ func TestMCPAgentNamespace(t *testing.T) {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// An experience store that calls a model on every write (as mem0's does)
+// reaches the run's models through the gateway the agent kind serves it:
+// each write's call goes to the build model, attributed to its record,
+// under the purpose the server named, and the user's key never reaches it.
+func TestMCPAgentGatewayServesTheServersModelCalls(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-users-real-key")
+	m := newAgentMethod(t, fakeAgentSpec(t, "model"))
+	base, _ := testEnv(t)
+	acting, build := &requestLog{next: base.Model}, &requestLog{next: base.Model}
+	env := agent.Env{Dir: t.TempDir(), Model: acting, BuildModel: build}
+	batch := []agent.Trajectory{traj("webshop", 1, true), traj("webshop", 2, true)}
+	if err := m.Learn(context.Background(), env, batch); err != nil {
+		t.Fatal(err)
+	}
+	if len(build.reqs) != 2 || len(acting.reqs) != 0 {
+		t.Fatalf("%d build and %d acting calls while writing 2 trajectories, want 2 and 0", len(build.reqs), len(acting.reqs))
+	}
+	for i, r := range build.reqs {
+		if want := fmt.Sprintf("mcp_agent/mcp_agent/write/%d", i+1); r.Purpose != "mcp_agent.extract" || r.SampleID != want {
+			t.Errorf("call %d: purpose %q sample %q, want mcp_agent.extract and %s", i, r.Purpose, r.SampleID, want)
+		}
+		if strings.Contains(fmt.Sprint(r.Messages), "sk-users-real-key") {
+			t.Errorf("call %d carries the user's key", i)
+		}
+	}
+}
