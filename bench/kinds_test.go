@@ -27,7 +27,7 @@ func TestDefaultKindsValidateAsBuiltIns(t *testing.T) {
 		if !slices.Equal(got.Methods.Names(), config.Known{}.MethodKinds()) {
 			t.Errorf("prediction kinds %v, want %v", got.Methods.Names(), config.Known{}.MethodKinds())
 		}
-		if want := []string{"react", "synapse", "expel", "autoskill", "lifemem", "mcp_memory"}; !slices.Equal(got.Lifelong.Methods.Ordered(), want) {
+		if want := []string{"react", "synapse", "expel", "autoskill", "lifemem", "external", "mcp_memory"}; !slices.Equal(got.Lifelong.Methods.Ordered(), want) {
 			t.Errorf("agent kinds %v, want %v", got.Lifelong.Methods.Ordered(), want)
 		}
 		if want := append(lifelong.PaperOrder(), lifelong.PaperOOD()...); !slices.Equal(got.Lifelong.Envs, want) {
