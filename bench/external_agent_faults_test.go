@@ -98,6 +98,7 @@ backbone: {kind: sim}
 lifelong:
   stream: similarity
   envs: [webshop]
+  tasks_per_env: 4
   methods:
     - name: faulty
       kind: external

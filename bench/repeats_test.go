@@ -187,6 +187,7 @@ lifelong:
   stream: similarity
   envs: [scienceworld, webshop]
   ood: [fever]
+  tasks_per_env: 4
   methods:
     - {name: react, kind: react}
     - {name: lifemem, kind: lifemem, top_k: 2}
