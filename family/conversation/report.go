@@ -8,6 +8,7 @@ import (
 
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/datasets/memqa"
+	"github.com/memharness/memharness/metrics"
 	scoring "github.com/memharness/memharness/metrics/memqa"
 	study "github.com/memharness/memharness/reports/memqa"
 	"github.com/memharness/memharness/reports/render"
@@ -49,7 +50,8 @@ func methodNames(cfg *config.Config) []string {
 
 // studyOptions are the study's settings from the run's config: the
 // report's bootstrap, level and baseline, and LoCoMo's two disputed
-// choices (report.category_names, report.count_adversarial).
+// choices (report.category_names, report.count_adversarial), and how
+// each question's draws are reduced (eval.repeats, eval.reducer).
 func studyOptions(cfg *config.Config, b memqa.Benchmark, methods []string, backbone string) (study.Options, error) {
 	o := study.Options{Run: cfg.Name, Benchmark: b, Methods: methods, Baseline: cfg.Report.Baseline,
 		Names: scoring.NamesLoCoMoCode, CountAdversarial: cfg.Report.CountAdversarial,
@@ -65,6 +67,13 @@ func studyOptions(cfg *config.Config, b memqa.Benchmark, methods []string, backb
 	}
 	if judging(cfg) {
 		o.Judge = judgeTitle(cfg)
+	}
+	if o.Draws = cfg.Eval.Draws(); o.Draws > 1 {
+		r, err := metrics.ParseReducer(cfg.Eval.Reducer, o.Draws)
+		if err != nil {
+			return o, fmt.Errorf("eval.reducer: %w", err)
+		}
+		o.Reducer = r
 	}
 	return o, nil
 }

@@ -3,6 +3,7 @@ package memqa
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -39,6 +40,10 @@ type Options struct {
 	Judge string
 	// Backbone names the answering model in titles (e.g. "sim backbone").
 	Backbone string
+	// Draws is eval.repeats (0 or 1: one draw per question); Reducer
+	// reduces each question's draws to one score per score key.
+	Draws   int
+	Reducer metrics.Reducer
 }
 
 // Metric is one score of a cell: its mean over the cell's questions with
@@ -104,6 +109,11 @@ func Score(samples []runrecord.Sample, o Options) (*Study, error) {
 			}
 		}
 		st.byMethod[s.Method] = append(st.byMethod[s.Method], s)
+	}
+	if o.Draws > 1 {
+		for m, ss := range st.byMethod {
+			st.byMethod[m] = reduceDraws(ss, o.Reducer)
+		}
 	}
 	for _, m := range o.Methods {
 		st.Cells[m] = map[string]*Cell{}
@@ -282,6 +292,59 @@ func (st *Study) overallScope() string {
 	return "categories 1–4"
 }
 
+// reduceDraws turns each question's draws (the samples whose IDs differ
+// only by a draw's "#r<k>", runrecord.Sample.Repeat) into one sample: the
+// first draw's, each score the reducer's over the draws that recorded it
+// (mean: their mean; majority and pass@k: over draws scored 1 as right).
+// Questions keep their first draw's order.
+func reduceDraws(ss []runrecord.Sample, r metrics.Reducer) []runrecord.Sample {
+	var order []string
+	byQ := map[string][]runrecord.Sample{}
+	for _, s := range ss {
+		q := s.ID
+		if s.Repeat > 0 {
+			q, _, _ = strings.Cut(s.ID, "#r")
+		}
+		if _, ok := byQ[q]; !ok {
+			order = append(order, q)
+		}
+		byQ[q] = append(byQ[q], s)
+	}
+	out := make([]runrecord.Sample, 0, len(order))
+	for _, q := range order {
+		draws := byQ[q]
+		sort.SliceStable(draws, func(i, j int) bool { return draws[i].Repeat < draws[j].Repeat })
+		first := draws[0]
+		// A question left with fewer draws (the others errored) is reduced
+		// by the same rule over the draws it has.
+		scores := map[string]float64{}
+		for k := range first.Scores {
+			var vs []float64
+			for _, d := range draws {
+				if v, ok := d.Scores[k]; ok {
+					vs = append(vs, v)
+				}
+			}
+			scores[k] = r.Graded(vs)
+		}
+		first.Scores = scores
+		out = append(out, first)
+	}
+	return out
+}
+
+// drawsText says how a run's draws were reduced ("" for one draw).
+func (st *Study) drawsText() string {
+	if st.Opts.Draws <= 1 {
+		return ""
+	}
+	r := st.Opts.Reducer.String()
+	if r == "" {
+		r = metrics.ReduceMean
+	}
+	return fmt.Sprintf("; %d draws per question reduced by %s", st.Opts.Draws, r)
+}
+
 // Choices is the phrase every LoCoMo title carries: the name table and
 // the adversarial choice, and the judge where one graded the answers; for
 // LongMemEval, the judge.
@@ -291,12 +354,12 @@ func (st *Study) Choices() string {
 		if st.Opts.Judge != "" {
 			c += "; graded by " + st.Opts.Judge
 		}
-		return c
+		return c + st.drawsText()
 	}
 	if st.Opts.Judge != "" {
-		return "graded by " + st.Opts.Judge
+		return "graded by " + st.Opts.Judge + st.drawsText()
 	}
-	return "graded by LongMemEval's judge"
+	return "graded by LongMemEval's judge" + st.drawsText()
 }
 
 // Clustering names the resampling unit of the intervals.
