@@ -93,10 +93,12 @@ func TestAnswerRequestsAsMem0Sends(t *testing.T) {
 func TestAnswerTemplatesRefused(t *testing.T) {
 	for name, edit := range map[string]func(map[string]string){
 		"missing variable": func(f map[string]string) { f[predictPath] = "ANSWER_PROMPT = \"\"\"{{memories}}\"\"\"\n" },
-		"statement":        func(f map[string]string) { f[predictPath] = "ANSWER_PROMPT = \"\"\"{% if x %}{{memories}}{{question}}\"\"\"\n" },
-		"filter":           func(f map[string]string) { f[predictPath] = "ANSWER_PROMPT = \"\"\"{{memories|e}}{{question}}\"\"\"\n" },
-		"no system":        func(f map[string]string) { f[ragPath] = "PROMPT = \"\"\"{{CONTEXT}}{{QUESTION}}\"\"\"\n" },
-		"file absent":      func(f map[string]string) { delete(f, promptsPath) },
+		"statement": func(f map[string]string) {
+			f[predictPath] = "ANSWER_PROMPT = \"\"\"{% if x %}{{memories}}{{question}}\"\"\"\n"
+		},
+		"filter":      func(f map[string]string) { f[predictPath] = "ANSWER_PROMPT = \"\"\"{{memories|e}}{{question}}\"\"\"\n" },
+		"no system":   func(f map[string]string) { f[ragPath] = "PROMPT = \"\"\"{{CONTEXT}}{{QUESTION}}\"\"\"\n" },
+		"file absent": func(f map[string]string) { delete(f, promptsPath) },
 	} {
 		t.Run(name, func(t *testing.T) {
 			files := map[string]string{}
