@@ -3,6 +3,7 @@
 // LongMemEval's per-question-type judge) and builds the judge request and
 // reads its reply the way each source's code does. Our own wording, with
 // the same fields and the same reply protocol, is the offline default.
+// It also reads mem0's answer templates (answers.go) for prompts: release.
 //
 // The sources' sentences are never part of this repository; only where
 // they live (repository, commit, file, variable name) and how the code
