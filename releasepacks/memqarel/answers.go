@@ -17,14 +17,14 @@ import (
 const (
 	// AnswerRAG is evaluation/src/rag.py PROMPT, sent as the user message
 	// after a fixed system message, for retrieval over the conversation.
-	AnswerRAG = "rag"
+	AnswerRAG = "rag.PROMPT"
 	// AnswerFullContext is evaluation/src/openai/predict.py ANSWER_PROMPT,
 	// sent as one system message, for the whole conversation in context.
-	AnswerFullContext = "full-context"
+	AnswerFullContext = "openai/predict.ANSWER_PROMPT"
 	// AnswerMemories is evaluation/prompts.py ANSWER_PROMPT, sent as one
 	// system message, for Mem0's memories of both speakers
 	// (evaluation/src/memzero/search.py fills it).
-	AnswerMemories = "memories"
+	AnswerMemories = "prompts.ANSWER_PROMPT"
 )
 
 const (
