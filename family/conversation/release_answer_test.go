@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/memharness/memharness/bench"
+	"github.com/memharness/memharness/family/conversation"
 	"github.com/memharness/memharness/runrecord"
 )
 
@@ -56,11 +57,15 @@ func TestReleaseAnswerPromptsThroughTheRunPath(t *testing.T) {
 		return ""
 	}
 	dir := t.TempDir()
+	var runWith func(name, prompts, backbone, methods string) string
 	run := func(name, prompts string) string {
+		return runWith(name, prompts, "openai", "[{name: full, kind: long_context}, {name: rag, kind: rag, top_k: 3}]")
+	}
+	runWith = func(name, prompts, backbone, methods string) string {
 		t.Helper()
 		path := filepath.Join(dir, name+".yaml")
-		text := "name: " + name + "\ntask: locomo\nprompts: " + prompts + "\nbackbone: {kind: openai, model: m, max_retries: 0}\n" +
-			"methods: [{name: full, kind: long_context}, {name: rag, kind: rag, top_k: 3}]\nreport: {bootstrap: 10}\n"
+		text := "name: " + name + "\ntask: locomo\nprompts: " + prompts + "\nbackbone: {kind: " + backbone + ", model: m, max_retries: 0}\n" +
+			"methods: " + methods + "\nreport: {bootstrap: 10}\n"
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -158,6 +163,32 @@ func TestReleaseAnswerPromptsThroughTheRunPath(t *testing.T) {
 	}
 	if man.PromptsLabel() != "own wording" || len(man.Provenance) != 0 {
 		t.Errorf("own run manifest prompts %q provenance %v", man.PromptsLabel(), man.Provenance)
+	}
+
+	// The embedded sim runs the memories template too (Mem0-style memory:
+	// prompts.py's ANSWER_PROMPT), reading what the prompt shows.
+	runDir = runWith("sim", "release", "sim", "[{name: mem0, kind: mem0}, {name: full, kind: long_context}]")
+	man, err = runrecord.ReadManifest(filepath.Join(runDir, runrecord.ManifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := man.Provenance["mem0/answer"]; !strings.Contains(p.Note, "evaluation/prompts.py ANSWER_PROMPT") {
+		t.Errorf("mem0 provenance %+v", p)
+	}
+	answered := 0
+	for _, s := range readSamples(t, runDir) {
+		if s.Error != "" {
+			t.Fatalf("%s: %s", s.ID, s.Error)
+		}
+		if s.Pred != s.Raw {
+			t.Errorf("%s: pred %q is not the reply %q as search.py takes it", s.ID, s.Pred, s.Raw)
+		}
+		if s.Pred != conversation.NotMentioned {
+			answered++
+		}
+	}
+	if answered == 0 {
+		t.Error("the sim answered nothing under the release templates")
 	}
 }
 
