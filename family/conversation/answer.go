@@ -39,8 +39,8 @@ func renderTurn(t shownTurn) string {
 }
 
 // answerRequest is the answering request for q over the shown turns, in
-// our own words (mem0's answer prompts under prompts: release are left to
-// a later step). Sessions are headed by their dates so temporal questions
+// our own words (prompts: own; under prompts: release mem0's template is
+// sent instead, release_answer.go, with this request's hint). Sessions are headed by their dates so temporal questions
 // can be answered.
 func answerRequest(c *conv, q memqa.Question, v view, params llm.Params) llm.Request {
 	shown := v.Turns

@@ -13,6 +13,7 @@ import (
 	"github.com/memharness/memharness/family"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/predict"
+	"github.com/memharness/memharness/releasepacks/memqarel"
 	"github.com/memharness/memharness/reports/runinfo"
 	"github.com/memharness/memharness/runrecord"
 	"github.com/memharness/memharness/runstore"
@@ -83,6 +84,10 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	if run.Shard != nil {
 		man.Shard = run.Shard.String()
 	}
+	release, err := openReleaseAnswers(cfg, env, f.packs, names, &man)
+	if err != nil {
+		return res, err
+	}
 	open := runstore.Opening{
 		ConfigHash: hash, Manifest: man, Methods: names, ResolvedConfig: resolved,
 		Refuse:   func(prev runrecord.Manifest) error { return family.DifferentConfig(run.Dir, prev, cfg) },
@@ -128,7 +133,7 @@ answer:
 				// A later draw asks the answer and its judge again, keyed and
 				// seeded apart (llm.WithRepeat).
 				sc := scorer.withRepeat(rep, cfg.RepeatSeed())
-				rec, err := answerOne(qctx, llm.WithRepeat(back.Model, rep, cfg.RepeatSeed()), sc, c, qi, m, names[mi], cfg.Methods[mi].Params, string(d.ds.Benchmark))
+				rec, err := answerOne(qctx, llm.WithRepeat(back.Model, rep, cfg.RepeatSeed()), sc, c, qi, m, names[mi], cfg.Methods[mi].Params, release[mi], string(d.ds.Benchmark))
 				rec.ID, rec.Repeat = id, rep
 				if errors.Is(err, llm.ErrStopRun) || ctx.Err() != nil {
 					stopped = err
@@ -207,8 +212,9 @@ answer:
 }
 
 // answerOne asks method m's context for question qi of c, scores the
-// answer and returns its sample record.
-func answerOne(ctx context.Context, model llm.Model, sc *scorer, c *conv, qi int, m method, name string, params llm.Params, dataset string) (runrecord.Sample, error) {
+// answer and returns its sample record. rel, when set, asks with mem0's
+// answer template (prompts: release) and reads the reply as mem0 does.
+func answerOne(ctx context.Context, model llm.Model, sc *scorer, c *conv, qi int, m method, name string, params llm.Params, rel *releaseAnswer, dataset string) (runrecord.Sample, error) {
 	q := c.Questions[qi]
 	rec := runrecord.Sample{ID: sampleID(name, q), Method: name, Dataset: dataset, User: c.SampleID, Index: qi,
 		Field: questionClass(q), Kind: "memqa", Label: gold(q)}
@@ -220,8 +226,18 @@ func answerOne(ctx context.Context, model llm.Model, sc *scorer, c *conv, qi int
 	rec.Attempts = 1
 	if v.Answer != nil {
 		rec.Raw = *v.Answer
+		rec.Pred = cleanAnswer(rec.Raw)
 	} else {
 		req := answerRequest(c, q, v, params)
+		if v.Prompt == nil && rel != nil {
+			rr, err := rel.request(c, q, v)
+			if err != nil {
+				return rec, err
+			}
+			// The sim still reads what the prompt shows from the hint.
+			rr.Hint = req.Hint
+			req = rr
+		}
 		if v.Prompt != nil {
 			// The method's own prompt, as it wrote it: no hint, so the
 			// sim reads it with its generic prompt reader.
@@ -233,8 +249,13 @@ func answerOne(ctx context.Context, model llm.Model, sc *scorer, c *conv, qi int
 			return rec, err
 		}
 		rec.Raw = resp.Reply()
+		if v.Prompt == nil && rel != nil {
+			rec.Pred = memqarel.ReadAnswer(rel.template, rec.Raw)
+		} else {
+			rec.Pred = cleanAnswer(rec.Raw)
+		}
 	}
-	rec.Pred, rec.Valid = cleanAnswer(rec.Raw), true
+	rec.Valid = true
 	scores, verdict, err := sc.score(ctx, q, rec.ID, rec.Pred, v.Recall)
 	rec.Scores, rec.Judge = scores, verdict
 	return rec, err

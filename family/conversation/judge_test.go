@@ -68,6 +68,9 @@ func standinPacks(t *testing.T, dataDir string) (mem0, lme lifememrel.Source) {
 	lme = lifememrel.Source{Name: memqarel.NameLongMemEvalEval, Repository: "example.com/standin-lme"}
 	write(&mem0, "evaluation/metrics/llm_judge.py", standinMem0Judge)
 	write(&mem0, "mem0/memory/utils.py", standinMem0Utils)
+	for path, text := range standinAnswerFiles {
+		write(&mem0, path, text)
+	}
 	write(&lme, "src/evaluation/evaluate_qa.py", standinLME)
 	return mem0, lme
 }
@@ -109,6 +112,8 @@ func (e *recordingEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		reply = "Reasoning first.\n```json\n{\"label\": \"CORRECT\"}\n```\nDone."
 	case strings.HasPrefix(content, "STANDIN-"):
 		reply = "Yes."
+	case strings.Contains(content, "STANDIN-ANS"):
+		reply = standinAnswerReply // mem0's answer templates
 	case strings.Contains(content, "label"):
 		reply = `{"label": "WRONG"}` // our own wordings (the compared judges)
 	case strings.Contains(content, "yes or no"):

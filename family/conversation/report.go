@@ -99,7 +99,11 @@ func writeReport(runDir string, cfg *config.Config, b memqa.Benchmark, methods [
 		return nil, err
 	}
 	var md strings.Builder
-	fmt.Fprintf(&md, "# %s: %s (%s)\n\n", render.MdText(cfg.Name), b, render.MdText(st.Choices()))
+	choices := st.Choices()
+	if rt := releaseTitle(cfg); rt != "" {
+		choices += "; " + rt
+	}
+	fmt.Fprintf(&md, "# %s: %s (%s)\n\n", render.MdText(cfg.Name), b, render.MdText(choices))
 	md.WriteString(body)
 	// How the scores move with the judge (compared judges, and F1 and
 	// BLEU-1 against the run's judge on LoCoMo).

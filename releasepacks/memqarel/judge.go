@@ -382,3 +382,11 @@ func skipSpace(s string, i int) int {
 func ReadLongMemEvalVerdict(content string) bool {
 	return strings.Contains(pystr.Lower(pystr.Strip(content)), "yes")
 }
+
+// Mem0OrDefault is the mem0 pin p reads under (Mem0Source() when unset).
+func (p Packs) Mem0OrDefault() lifememrel.Source {
+	if p.Mem0.Name == "" {
+		return Mem0Source()
+	}
+	return p.Mem0
+}

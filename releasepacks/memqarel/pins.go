@@ -3,6 +3,7 @@
 // LongMemEval's per-question-type judge) and builds the judge request and
 // reads its reply the way each source's code does. Our own wording, with
 // the same fields and the same reply protocol, is the offline default.
+// It also reads mem0's answer templates (answers.go) for prompts: release.
 //
 // The sources' sentences are never part of this repository; only where
 // they live (repository, commit, file, variable name) and how the code
@@ -26,7 +27,8 @@ const (
 )
 
 // Mem0Source is mem0's evaluation at b3ede5b: the judge (prompt, request,
-// label reading) and the extract_json it reads replies with. Digests from
+// label reading), the extract_json it reads replies with, and the answer
+// templates of its RAG, full-context and Mem0 runs. Digests from
 // a git checkout of that commit.
 func Mem0Source() lifememrel.Source {
 	return lifememrel.Source{
@@ -34,6 +36,10 @@ func Mem0Source() lifememrel.Source {
 		Files: []lifememrel.File{
 			{Path: "evaluation/metrics/llm_judge.py", Commit: mem0Commit, SHA256: "ac2e242f6ea0b817ba1b229ff9e5271f6846b7b8a9aefa8a5a5a81ea58df3b3c", Size: 4872},
 			{Path: "mem0/memory/utils.py", Commit: mem0Commit, SHA256: "766c878e0d17679a2e43477c6faf67e7a210076d0c1400af971550e23ef92262", Size: 10178},
+			// The answer templates (answers.go): Mem0's memories, RAG, full context.
+			{Path: promptsPath, Commit: mem0Commit, SHA256: "407bea1c1453dc6832c234bb1ed936d401d796fabcc0b28337a47ba63517d3ba", Size: 7266},
+			{Path: ragPath, Commit: mem0Commit, SHA256: "a3a1da3a97ae50acbc75207e59723b3d0c8a806c81b3321f0a7cf8874ce0cc07", Size: 6340},
+			{Path: predictPath, Commit: mem0Commit, SHA256: "41e1f6ba7ac7d5662571cc4fbb8bcbda6c73287e433cd777af39d68acb57585a", Size: 5144},
 		},
 	}
 }

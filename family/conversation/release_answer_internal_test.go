@@ -1,0 +1,40 @@
+package conversation
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/memharness/memharness/datasets/memqa"
+	"github.com/memharness/memharness/methods/memstyle"
+	"github.com/memharness/memharness/methods/predict"
+	"github.com/memharness/memharness/releasepacks/memqarel"
+)
+
+func TestAnswerTemplateOfEachMethod(t *testing.T) {
+	for kind, want := range map[string]string{
+		predict.KindRAG: memqarel.AnswerRAG, memstyle.KindMem0: memqarel.AnswerMemories, memstyle.KindMemOS: memqarel.AnswerMemories,
+		predict.KindLongContext: memqarel.AnswerFullContext, predict.KindTruncation: memqarel.AnswerFullContext, predict.KindSummary: memqarel.AnswerFullContext,
+	} {
+		if got := answerTemplate(kind); got != want {
+			t.Errorf("%s: template %s, want %s", kind, got, want)
+		}
+	}
+}
+
+func TestSpeakersSplitMemories(t *testing.T) {
+	c := &conv{Conversation: memqa.Conversation{SpeakerA: "Caroline", SpeakerB: "Mel_anie"}}
+	s1, s2 := speakers(c, []string{"Caroline likes tea", "Mel_anie paints", "Mel_anie met Caroline", "It rained"})
+	if s1.Name != "Caroline" || s2.Name != "Mel" {
+		t.Errorf("names %q %q: want the user id cut at its first _", s1.Name, s2.Name)
+	}
+	if !slices.Equal(s1.Memories, []string{"Caroline likes tea", "Mel_anie met Caroline", "It rained"}) || !slices.Equal(s2.Memories, []string{"Mel_anie paints"}) {
+		t.Errorf("split %q / %q", s1.Memories, s2.Memories)
+	}
+}
+
+func TestRAGContextChunks(t *testing.T) {
+	turns := []shownTurn{{Date: "d1", Speaker: "A", Text: "x", Index: 3}, {Date: "d1", Speaker: "B", Text: "y", Index: 4}, {Date: "d2", Speaker: "A", Text: "z", Index: 9}}
+	if got, want := ragContext(turns), "d1 | A: x\nd1 | B: y\n\n<->\nd2 | A: z\n"; got != want {
+		t.Errorf("context %q, want %q", got, want)
+	}
+}
