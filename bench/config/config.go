@@ -23,8 +23,9 @@ type Config struct {
 	Prompt   Prompt   `yaml:"prompt" json:"prompt"`
 	// Prompts chooses whose wording the model sees: "own" (the harness's,
 	// the default; "" means own) or "release" (the authors' prompts, read
-	// at run time from the user's copy of the paper's release: see
-	// prompt.release_dir and 'bench data fetch pramem-release').
+	// at run time from the user's copy of the sources' pinned releases:
+	// see prompt.release_dir and prompt.release_dirs, and 'bench data fetch'
+	// pramem-release, expel, synapse, mem0-eval or longmemeval-eval).
 	Prompts string `yaml:"prompts,omitempty" json:"prompts,omitempty"`
 	Eval    Eval   `yaml:"eval" json:"eval"`
 	// Judge is the model that grades a conversational-memory run's answers
