@@ -40,7 +40,7 @@ func cmdData(ctx context.Context, stdio IO, args []string) error {
 		"  lifemem-release, tau-bench, expel, agentbench, synapse: the LifeMem paper's agent prompts\n" +
 		"          (the authors' release and the benchmark code it uses, at pinned commits).\n" +
 		"  mem0-eval, longmemeval-eval: the LLM-judge prompts of mem0's LoCoMo evaluation and of\n" +
-		"          LongMemEval (pinned commits), for the conversational-memory judge under prompts: release.\n" +
+		"          LongMemEval (pinned commits), for the conversational-memory judge and answer prompts under prompts: release.\n" +
 		"  locomo, longmemeval: conversational-memory QA (LoCoMo's locomo10.json; LongMemEval's _s, _oracle\n" +
 		"          and _m files, 3 GB in all); stats reads CACHE/<name> or --path (LongMemEval: the _s file\n" +
 		"          of a folder, or the file named).\n" +

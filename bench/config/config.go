@@ -25,7 +25,8 @@ type Config struct {
 	// the default; "" means own) or "release" (the authors' prompts, read
 	// at run time from the user's copy of the sources' pinned releases:
 	// see prompt.release_dir and prompt.release_dirs, and 'bench data fetch'
-	// pramem-release, expel, synapse, mem0-eval or longmemeval-eval).
+	// pramem-release, lifemem-release, tau-bench, expel, agentbench,
+	// synapse, mem0-eval or longmemeval-eval).
 	Prompts string `yaml:"prompts,omitempty" json:"prompts,omitempty"`
 	Eval    Eval   `yaml:"eval" json:"eval"`
 	// Judge is the model that grades a conversational-memory run's answers
