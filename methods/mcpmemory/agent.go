@@ -182,7 +182,11 @@ func (m *AgentMethod) server(ctx context.Context, env agent.Env) (*server, error
 		// it to the call's scope (the build model while writing, the
 		// acting model while searching), so a server that calls a model
 		// on a write (mem0's extraction) is metered and recorded too.
-		gwo := &gateway.Options{Model: env.Model, Embedder: env.Embedder, Method: gatewayName(m.name)}
+		// (A method handed no model, as in a unit test, serves none.)
+		var gwo *gateway.Options
+		if env.Model != nil {
+			gwo = &gateway.Options{Model: env.Model, Embedder: env.Embedder, Method: gatewayName(m.name)}
+		}
 		srv, err := startServer(base, m.c, m.name, m.ns, gwo)
 		if err != nil {
 			return nil, err
