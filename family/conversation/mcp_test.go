@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/memharness/memharness/family/conversation"
 	"github.com/memharness/memharness/runrecord"
 	"github.com/memharness/memharness/runstore"
 )
@@ -140,7 +141,11 @@ report: {bootstrap: 20}
 // fresh server (the turns written again) to the same sample log as a run
 // never stopped.
 func TestMCPMemoryOnEmbeddedDefault(t *testing.T) {
-	for _, task := range []string{"locomo", "longmemeval"} {
+	for _, tc := range []struct{ task, score string }{
+		{"locomo", conversation.ScoreF1},
+		{"longmemeval", conversation.ScoreJudge},
+	} {
+		task := tc.task
 		t.Run(task, func(t *testing.T) {
 			dir := t.TempDir()
 			cfg := filepath.Join(dir, "c.yaml")
@@ -177,6 +182,11 @@ func TestMCPMemoryOnEmbeddedDefault(t *testing.T) {
 			if questions == 0 || answered == 0 {
 				t.Fatalf("%d mcp questions, %d answered from recalled memories", questions, answered)
 			}
+			mcpScore, ragScore := meanScore(ss, "mcp", tc.score), meanScore(ss, "rag_turns", tc.score)
+			t.Logf("%s: %s of mcp %.3f, of rag_turns %.3f; %d of %d questions answered", task, tc.score, mcpScore, ragScore, answered, questions)
+			if mcpScore <= 0 {
+				t.Errorf("mcp scores %s %.3f: no answer came from the recalled memories", tc.score, mcpScore)
+			}
 			tools := toolCalls(t, runDir)
 			if tools["recall"] != questions {
 				t.Errorf("%d recall calls recorded, want one per question (%d)", tools["recall"], questions)
@@ -211,6 +221,8 @@ func TestMCPMemoryOnEmbeddedDefault(t *testing.T) {
 			<-done
 			if code == 0 {
 				t.Logf("the run finished before it could be stopped:\n%s", log)
+			} else if part := readSamples(t, stopDir); len(part) >= len(ss) {
+				t.Logf("the stopped run answered every question (%d)", len(part))
 			}
 			if code, log := runBench(t, context.Background(), cfg, stopped, nil); code != 0 {
 				t.Fatalf("resume: exit %d:\n%s", code, log)
