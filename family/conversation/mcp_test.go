@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -283,15 +284,115 @@ func toolCalls(t *testing.T, runDir string) map[string]int {
 }
 
 // fakeServersRunning lists the processes of this test binary started as
-// the fake server (from /proc).
+// the fake server (from /proc; none where there is no /proc).
 func fakeServersRunning() []string {
-	procs, _ := filepath.Glob("/proc/[0-9]*/environ")
+	return procsWith("environ", fakeServerVar+"=")
+}
+
+// processesRunning lists the processes whose command line holds s.
+func processesRunning(s string) []string { return procsWith("cmdline", s) }
+
+// procsWith lists the processes whose /proc file holds s.
+func procsWith(file, s string) []string {
+	procs, _ := filepath.Glob("/proc/[0-9]*/" + file)
 	var out []string
 	for _, p := range procs {
 		b, err := os.ReadFile(p)
-		if err == nil && bytes.Contains(b, []byte(fakeServerVar+"=")) {
+		if err == nil && bytes.Contains(b, []byte(s)) {
 			out = append(out, filepath.Base(filepath.Dir(p)))
 		}
 	}
 	return out
+}
+
+// serverMemory is where the npm install of the reference memory server
+// lives, from the repository root.
+const serverMemory = "methods/mcpmemory/npm/node_modules/@modelcontextprotocol/server-memory/dist/index.js"
+
+// serverMemoryConfig is the reference knowledge-graph server as a
+// conversation's memory: each turn one entity, each question a
+// search_nodes for the question (the server matches substrings).
+const serverMemoryConfig = `name: locomo_server_memory
+task: locomo
+seed: 42
+dataset: {name: locomo}
+backbone: {kind: sim, model: m, max_retries: 0}
+methods:
+  - name: server_memory
+    kind: mcp_memory
+    history_tokens: 300
+    top_k: 5
+    server:
+      command: [node, SERVER]
+      env: {MEMORY_FILE_PATH: "{state_dir}/memory.jsonl"}
+      call_timeout: 30s
+    write:
+      tool: create_entities
+      arguments:
+        entities:
+          - name: "{user} turn {index}"
+            entityType: "turn"
+            observations: ["{text}"]
+    search:
+      tool: search_nodes
+      arguments: {query: "{query}"}
+      results: "entities[*].observations[*]"
+      take: last
+report: {bootstrap: 20}
+`
+
+// TestMCPServerMemoryOnLoCoMo runs the real, unmodified npm memory server
+// on LoCoMo's embedded default: every question is answered, each turn is
+// written once through create_entities and each question searched with
+// search_nodes, both in the call record. It skips, naming what to
+// install, where node or the package is missing; under CI (CI=true),
+// which installs both, it fails instead.
+func TestMCPServerMemoryOnLoCoMo(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var missing []string
+	if _, err := exec.LookPath("node"); err != nil {
+		missing = append(missing, "node on $PATH")
+	}
+	if _, err := os.Stat(filepath.Join(root, serverMemory)); err != nil {
+		missing = append(missing, "the npm package @modelcontextprotocol/server-memory in methods/mcpmemory/npm/node_modules")
+	}
+	if len(missing) > 0 {
+		msg := "needs " + strings.Join(missing, " and ") + " (install: npm ci --prefix methods/mcpmemory/npm, or bash scripts/ci-mcp.sh)"
+		if os.Getenv("CI") == "true" {
+			t.Fatal("CI installs the MCP memory server (scripts/ci-mcp.sh), yet this test " + msg)
+		}
+		t.Skip("skipping: " + msg)
+	}
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "c.yaml")
+	if err := os.WriteFile(cfg, []byte(strings.ReplaceAll(serverMemoryConfig, "SERVER", filepath.Join(root, serverMemory))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, log := runBench(t, context.Background(), cfg, dir, nil); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, log)
+	}
+	runDir := filepath.Join(dir, "locomo_server_memory")
+	ss := readSamples(t, runDir)
+	users := map[string]bool{}
+	for _, s := range ss {
+		if s.Error != "" {
+			t.Fatalf("sample %s: %s", s.ID, s.Error)
+		}
+		users[s.User] = true
+	}
+	tools := toolCalls(t, runDir)
+	if len(ss) == 0 || tools["search_nodes"] != len(ss) {
+		t.Errorf("%d search_nodes calls recorded for %d questions, want one each", tools["search_nodes"], len(ss))
+	}
+	for u := range users {
+		if tools["create_entities:"+u] == 0 {
+			t.Errorf("conversation %s: no turn written", u)
+		}
+	}
+	if left := processesRunning("server-memory/dist/index.js"); len(left) > 0 {
+		t.Errorf("memory servers still running after the run: %v", left)
+	}
 }
