@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/memharness/memharness/bench"
 	"github.com/memharness/memharness/family/conversation"
 	"github.com/memharness/memharness/runrecord"
 	"github.com/memharness/memharness/runstore"
@@ -25,11 +25,19 @@ import (
 // fakeServerVar, set in a re-run of this test binary, makes it the MCP
 // memory server the mcp_memory tests start as a child: a go-sdk server over
 // stdio with a "remember" tool and a "recall" tool that ranks what it
-// holds by the words it shares with the query.
+// holds by the words it shares with the query. A value that is not empty
+// names a file the server adds a line to as it starts.
 const fakeServerVar = "MEMHARNESS_CONV_MCP_FAKE"
 
 func TestMain(m *testing.M) {
-	if _, ok := os.LookupEnv(fakeServerVar); ok {
+	if starts, ok := os.LookupEnv(fakeServerVar); ok {
+		if starts != "" {
+			// One line per start, for the tests that count servers.
+			if f, err := os.OpenFile(starts, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+				fmt.Fprintln(f, os.Getpid())
+				f.Close()
+			}
+		}
 		if err := fakeServer().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 			fmt.Fprintln(os.Stderr, "fake server:", err)
 			os.Exit(1)
@@ -121,7 +129,7 @@ methods:
     memory_tokens: 2000
     server:
       command: [BINARY]
-      env: {VAR: "1"}
+      env: {VAR: "STARTS"}
       call_timeout: 10s
     write:
       tool: remember
@@ -150,7 +158,8 @@ func TestMCPMemoryOnEmbeddedDefault(t *testing.T) {
 		t.Run(task, func(t *testing.T) {
 			dir := t.TempDir()
 			cfg := filepath.Join(dir, "c.yaml")
-			r := strings.NewReplacer("NAME", task+"_mcp", "TASK", task, "BINARY", os.Args[0], "VAR", fakeServerVar)
+			starts := filepath.Join(dir, "starts")
+			r := strings.NewReplacer("NAME", task+"_mcp", "TASK", task, "BINARY", os.Args[0], "VAR", fakeServerVar, "STARTS", starts)
 			if err := os.WriteFile(cfg, []byte(r.Replace(mcpConfig)), 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -239,10 +248,8 @@ func TestMCPMemoryOnEmbeddedDefault(t *testing.T) {
 			if !bytes.Equal(stripTimes(t, got), stripTimes(t, want)) {
 				t.Errorf("the resumed run's sample log differs from the run never stopped")
 			}
-			if runtime.GOOS == "linux" {
-				if left := fakeServersRunning(); len(left) > 0 {
-					t.Errorf("MCP servers outlive the run: %v", left)
-				}
+			if left := processesRunning("environ", fakeServerVar+"="+starts); len(left) > 0 {
+				t.Errorf("MCP servers outlive the run: %v", left)
 			}
 		})
 	}
@@ -283,17 +290,11 @@ func toolCalls(t *testing.T, runDir string) map[string]int {
 	return out
 }
 
-// fakeServersRunning lists the processes of this test binary started as
-// the fake server (from /proc; none where there is no /proc).
-func fakeServersRunning() []string {
-	return procsWith("environ", fakeServerVar+"=")
-}
-
-// processesRunning lists the processes whose command line holds s.
-func processesRunning(s string) []string { return procsWith("cmdline", s) }
-
-// procsWith lists the processes whose /proc file holds s.
-func procsWith(file, s string) []string {
+// processesRunning lists the processes whose /proc/PID/file holds s (none
+// where there is no /proc): a value only this test's servers have in
+// their environment tells its servers from those of tests running beside
+// it.
+func processesRunning(file, s string) []string {
 	procs, _ := filepath.Glob("/proc/[0-9]*/" + file)
 	var out []string
 	for _, p := range procs {
@@ -324,7 +325,7 @@ methods:
     top_k: 5
     server:
       command: [node, SERVER]
-      env: {MEMORY_FILE_PATH: "{state_dir}/memory.jsonl"}
+      env: {MEMORY_FILE_PATH: "{state_dir}/memory.jsonl", MEMHARNESS_TEST_RUN: "DIR"}
       call_timeout: 30s
     write:
       tool: create_entities
@@ -368,7 +369,7 @@ func TestMCPServerMemoryOnLoCoMo(t *testing.T) {
 	}
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "c.yaml")
-	if err := os.WriteFile(cfg, []byte(strings.ReplaceAll(serverMemoryConfig, "SERVER", filepath.Join(root, serverMemory))), 0o644); err != nil {
+	if err := os.WriteFile(cfg, []byte(strings.NewReplacer("SERVER", filepath.Join(root, serverMemory), "DIR", dir).Replace(serverMemoryConfig)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if code, log := runBench(t, context.Background(), cfg, dir, nil); code != 0 {
@@ -392,7 +393,40 @@ func TestMCPServerMemoryOnLoCoMo(t *testing.T) {
 			t.Errorf("conversation %s: no turn written", u)
 		}
 	}
-	if left := processesRunning("server-memory/dist/index.js"); len(left) > 0 {
+	if left := processesRunning("environ", "MEMHARNESS_TEST_RUN="+dir); len(left) > 0 {
 		t.Errorf("memory servers still running after the run: %v", left)
+	}
+}
+
+// Planning an mcp_memory method on conversations starts no server; the
+// run (which plans first) starts one per conversation.
+func TestMCPMemoryPlanStartsNoServer(t *testing.T) {
+	dir := t.TempDir()
+	starts := filepath.Join(dir, "starts")
+	cfg := filepath.Join(dir, "c.yaml")
+	r := strings.NewReplacer("NAME", "locomo_mcp", "TASK", "locomo", "BINARY", os.Args[0], "VAR", fakeServerVar, "STARTS", starts)
+	if err := os.WriteFile(cfg, []byte(r.Replace(mcpConfig)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var so, se bytes.Buffer
+	if code := bench.Main(context.Background(), []string{"plan", "-c", cfg, "--out", dir}, bench.IO{Out: &so, Err: &se}); code != 0 {
+		t.Fatalf("bench plan: exit %d:\n%s%s", code, so.String(), se.String())
+	}
+	if b, err := os.ReadFile(starts); err == nil {
+		t.Fatalf("bench plan started %d MCP servers, want none", bytes.Count(b, []byte("\n")))
+	}
+	if code, log := runBench(t, context.Background(), cfg, dir, nil); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, log)
+	}
+	b, err := os.ReadFile(starts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	users := map[string]bool{}
+	for _, s := range readSamples(t, filepath.Join(dir, "locomo_mcp")) {
+		users[s.User] = true
+	}
+	if n := bytes.Count(b, []byte("\n")); n != len(users) {
+		t.Errorf("bench run started %d MCP servers, want one per conversation (%d)", n, len(users))
 	}
 }
