@@ -144,6 +144,9 @@ answer:
 				}
 				calls := log.Take()
 				for _, c := range calls {
+					if c.Tool != nil {
+						continue // a tool call (an MCP server's), journalled, not a model call
+					}
 					rec.Calls++
 					if c.Cached {
 						rec.CachedCalls++

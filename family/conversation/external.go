@@ -98,12 +98,18 @@ func memoryLines(text string) []string {
 }
 
 // startExternal serves each external method a model gateway of its own
-// over the run's model stack and starts its first child before the first
+// over the run's model stack (and each mcp_memory method one for every
+// server it starts) and starts its first child before the first
 // question (a child that cannot start fails the run before anything is
 // paid for); it returns what the manifest records of them.
 func startExternal(ctx context.Context, methods []method, dir string, cfg *config.Config, back *backbone.Backbone) ([]runrecord.ExternalMethod, error) {
 	var out []runrecord.ExternalMethod
 	for _, m := range methods {
+		if x, ok := m.(*mcpMethod); ok {
+			// Each server it starts as a child gets a gateway of its own.
+			x.m.ServeGateway(gateway.Options{Model: back.Model, Embedder: back.Embedder, ModelName: back.ModelName})
+			continue
+		}
 		x, ok := m.(*externalMethod)
 		if !ok {
 			continue

@@ -9,6 +9,7 @@ import (
 	"github.com/memharness/memharness/internal/bm25"
 	"github.com/memharness/memharness/llm/tokens"
 	"github.com/memharness/memharness/methods/external"
+	"github.com/memharness/memharness/methods/mcpmemory"
 	"github.com/memharness/memharness/methods/memstyle"
 	"github.com/memharness/memharness/methods/predict"
 )
@@ -192,8 +193,10 @@ func newMethod(spec predict.Spec, d deps) (method, error) {
 			return nil, err
 		}
 		return &externalMethod{x: x.(*external.Method), env: d.env, prepared: map[string]bool{}}, nil
+	case mcpmemory.Kind:
+		return newMCPMethod(spec, d)
 	}
-	return nil, fmt.Errorf("kind %q does not run on conversational memory yet (long_context, truncation, rag, summary, mem0, memos and external do)", spec.Kind)
+	return nil, fmt.Errorf("kind %q does not run on conversational memory yet (long_context, truncation, rag, summary, mem0, memos, external and mcp_memory do)", spec.Kind)
 }
 
 // fullContext shows every turn.

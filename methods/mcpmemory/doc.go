@@ -6,6 +6,9 @@
 // argument templates checked when the config loads; the history is
 // written record by record, and each question is answered with the
 // retrieved memories in the RAG memory block of the shared answer prompt.
+// A family whose history is of another kind (a conversation's turns) hands
+// its records over as Items (PrepareItems, Search) and shows the memories
+// Search keeps in a prompt of its own.
 // The same mapping makes a server the experience store of a lifelong agent
 // method (AgentEntry): trajectories written as they are learned, a task's
 // search shown as exemplars.

@@ -97,39 +97,20 @@ func (m *Method) PrepareUser(ctx context.Context, env predict.Env, u behavior.Us
 		return predict.Memory{}, nil
 	}
 	first := u.Instances[0]
-	srv, written, release, err := m.acquire(ctx, env, u.User, first.History[:first.PracticeCut])
-	if err != nil {
-		return predict.Memory{}, err
-	}
-	defer release()
-	m.keepStderr(env, u.User, srv)
-	return predict.Memory{Meta: map[string]any{"stored": written, "server": srv.info,
-		"write_tool": m.c.Write.Tool, "search_tool": m.c.Search.Tool}}, nil
+	return m.prepare(ctx, env, u.User, m.eventItems(env, first.History[:first.PracticeCut]))
 }
 
 // Predict searches the user's memories for the target and answers with
 // the top_k of them that fit memory_tokens in the RAG memory block.
 func (m *Method) Predict(ctx context.Context, env predict.Env, _ predict.Memory, inst behavior.Instance) (predict.Outcome, error) {
-	srv, _, release, err := m.acquire(ctx, env, inst.User, inst.History[:inst.PracticeCut])
-	if err != nil {
-		return predict.Outcome{}, err
-	}
-	defer release()
 	scene := inst.Target.RawScene
 	if scene == "" {
 		scene = inst.Target.Scene
 	}
-	args := m.c.search.fill(map[string]any{"user": inst.User, "query": scene + "\n" + inst.Target.Context,
-		"scene": scene, "k": m.topK})
-	sc := gateway.Scope{Model: env.Model, SampleID: inst.ID + "/search", Unit: m.name + "/" + inst.ID, Affinity: inst.User}
-	res, err := srv.scopedCall(ctx, sc, m.c.Search.Tool, args)
+	texts, err := m.search(ctx, env, inst.User, m.eventItems(env, inst.History[:inst.PracticeCut]), inst.ID,
+		scene+"\n"+inst.Target.Context, scene)
 	if err != nil {
-		m.keepStderr(env, inst.User, srv)
 		return predict.Outcome{}, err
-	}
-	texts, err := readResult(m.c, res)
-	if err != nil {
-		return predict.Outcome{}, srv.fail("read the result of "+m.c.Search.Tool, err)
 	}
 	block, err := m.block(env, texts)
 	if err != nil {
@@ -182,24 +163,7 @@ func readResult(c compiled, res *mcp.CallToolResult) ([]string, error) {
 // block keeps top_k memories (the first or the last the server listed)
 // while they fit memory_tokens, and wraps them in the RAG memory block.
 func (m *Method) block(env predict.Env, texts []string) (string, error) {
-	if len(texts) > m.topK {
-		if m.c.Search.Take == "last" {
-			texts = texts[len(texts)-m.topK:]
-		} else {
-			texts = texts[:m.topK]
-		}
-	}
-	c := env.TokenCounter()
-	var kept []string
-	used := 0
-	for _, t := range texts {
-		n := c.Count(t)
-		if used+n > m.memTokens {
-			break
-		}
-		used += n
-		kept = append(kept, t)
-	}
+	kept := m.Keep(env, texts)
 	if len(kept) == 0 {
 		return "", nil
 	}
@@ -207,9 +171,10 @@ func (m *Method) block(env predict.Env, texts []string) (string, error) {
 }
 
 // acquire returns the user's running server, starting one and writing
-// practice to it first when there is none. release must be called when
-// the caller is done with it.
-func (m *Method) acquire(ctx context.Context, env predict.Env, user string, practice []behavior.Event) (*server, int, func(), error) {
+// the user's history (the items history gives, called only then) to it
+// first when there is none. release must be called when the caller is
+// done with it.
+func (m *Method) acquire(ctx context.Context, env predict.Env, user string, history func() ([]Item, error)) (*server, int, func(), error) {
 	m.mu.Lock()
 	ls := m.live[user]
 	if ls == nil || ls.srv != nil && ls.srv.dead.Load() {
@@ -228,7 +193,7 @@ func (m *Method) acquire(ctx context.Context, env predict.Env, user string, prac
 		m.mu.Unlock()
 	}
 	ls.once.Do(func() {
-		ls.srv, ls.written, ls.err = m.build(ctx, env, user, practice)
+		ls.srv, ls.written, ls.err = m.build(ctx, env, user, history)
 	})
 	if ls.err != nil {
 		m.mu.Lock()
@@ -260,9 +225,13 @@ func (m *Method) letGo() {
 	}
 }
 
-// build starts a server for user and writes the practice records to it,
-// one write call per record, oldest first.
-func (m *Method) build(ctx context.Context, env predict.Env, user string, practice []behavior.Event) (*server, int, error) {
+// build starts a server for user and writes the history's items to it,
+// one write call per item, oldest first.
+func (m *Method) build(ctx context.Context, env predict.Env, user string, history func() ([]Item, error)) (*server, int, error) {
+	items, err := history()
+	if err != nil {
+		return nil, 0, err
+	}
 	m.mu.Lock()
 	gwo := m.gw
 	m.mu.Unlock()
@@ -271,30 +240,18 @@ func (m *Method) build(ctx context.Context, env predict.Env, user string, practi
 		m.keepStderrOf(env, user, err)
 		return nil, 0, err
 	}
-	p := m.ev.Prompts(env)
-	for i, e := range practice {
-		text, err := p.Record(e)
-		if err != nil {
-			srv.close()
-			return nil, 0, err
-		}
-		text = strings.TrimRight(text, "\n") // a record as a memory stores it
-
-		scene := e.RawScene
-		if scene == "" {
-			scene = e.Scene
-		}
-		args := m.c.write.fill(map[string]any{"user": user, "text": text, "index": i + 1, "scene": scene, "time": e.Time})
+	for i, it := range items {
+		args := m.c.write.fill(map[string]any{"user": user, "text": it.Text, "index": i + 1, "scene": it.Scene, "time": it.Time})
 		// A write is construction: the build model, one sample per record.
 		sc := gateway.Scope{Model: env.Builder(), SampleID: fmt.Sprintf("%s/%s/write/%d", m.name, user, i+1),
 			Unit: fmt.Sprintf("%s/%s/write/%d", m.name, user, i+1), Affinity: user}
 		if _, err := srv.scopedCall(ctx, sc, m.c.Write.Tool, args); err != nil {
 			m.keepStderr(env, user, srv)
 			srv.close()
-			return nil, 0, fmt.Errorf("%w\n  (record %d of %d)", err, i+1, len(practice))
+			return nil, 0, fmt.Errorf("%w\n  (record %d of %d)", err, i+1, len(items))
 		}
 	}
-	return srv, len(practice), nil
+	return srv, len(items), nil
 }
 
 // StderrCheckpoint is the name of the checkpoint that keeps a user's
