@@ -19,7 +19,10 @@ import (
 // default cache size.
 func TestPlanPrefixReusePaperConfigs(t *testing.T) {
 	stdio := IO{Out: io.Discard, Err: io.Discard, Getenv: func(string) string { return "" }}
-	for _, name := range []string{"pramem_table1", "omnibehavior_table1", "movielens_confusion"} {
+	for _, name := range []string{"pramem_table1", "omnibehavior_table1", "movielens_confusion",
+		"pramem_ablations", "pramem_evolution", "pramem_movielens",
+		"locomo_memory", "locomo_smoke", "longmemeval_memory", "longmemeval_smoke",
+		"lifemem_ood", "lifemem_orders_smoke", "lifemem_sensitivity", "lifemem_similarity", "lifemem_streams"} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join("..", "configs", "paper", name+".yaml")
 			cfg, err := config.Options{Getenv: stdio.Getenv}.Load(path, planSmall(t, path))
