@@ -103,6 +103,10 @@ func TestComplete(t *testing.T) {
 		{words: []string{"cache", ""}, want: []string{"stats", "prune"}},
 		{words: []string{"envs", "check", "db"}, want: []string{"dbbench"}},
 		{words: []string{"completion", ""}, want: []string{"bash", "zsh", "fish"}},
+		{words: []string{"batch", ""}, want: []string{"status", "cancel", "export", "import"}},
+		{words: []string{"batch", "ex"}, want: []string{"export"}, not: []string{"import", "status"}},
+		{words: []string{"batch", "status", ""}, wantNoneAt: true},
+		{words: []string{"batch", "export", "--p"}, want: []string{"--purpose"}},
 		{words: []string{"help", "su"}, want: []string{"suite"}},
 		{words: []string{"nosuchverb", ""}, wantNoneAt: true},
 	} {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/memharness/memharness/bench/batchcmd"
 	"github.com/memharness/memharness/bench/completion"
 	"github.com/memharness/memharness/datasets/memqa"
 	"github.com/memharness/memharness/envs/all"
@@ -70,6 +71,7 @@ func positional(verb string, pos []string) []string {
 		"envs":       {"list", "check", "replay"},
 		"memory":     {"show"},
 		"completion": {"bash", "zsh", "fish"},
+		"batch":      batchcmd.Actions(),
 	}
 	switch {
 	case len(pos) == 0:

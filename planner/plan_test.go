@@ -101,15 +101,20 @@ func TestInterleaveBuildsOneStepPerWorker(t *testing.T) {
 		name    string
 		order   []int
 		workers int
+		waits   []int
 		want    [][2]int
 	}{
-		{"one worker builds one memory after the other", []int{0, 1, 2, 3}, 1, [][2]int{{0, 0}, {0, 1}, {0, 2}, {1, 0}, {2, 0}, {2, 1}}},
-		{"two workers take turns, a free one takes the next memory", []int{0, 1, 2, 3}, 2, [][2]int{{0, 0}, {1, 0}, {0, 1}, {2, 0}, {0, 2}, {2, 1}}},
-		{"the given order", []int{2, 0, 1}, 3, [][2]int{{2, 0}, {0, 0}, {1, 0}, {2, 1}, {0, 1}, {0, 2}}},
+		{"one worker builds one memory after the other", []int{0, 1, 2, 3}, 1, nil, [][2]int{{0, 0}, {0, 1}, {0, 2}, {1, 0}, {2, 0}, {2, 1}}},
+		{"two workers take turns, a free one takes the next memory", []int{0, 1, 2, 3}, 2, nil, [][2]int{{0, 0}, {1, 0}, {0, 1}, {2, 0}, {0, 2}, {2, 1}}},
+		{"the given order", []int{2, 0, 1}, 3, nil, [][2]int{{2, 0}, {0, 0}, {1, 0}, {2, 1}, {0, 1}, {0, 2}}},
+		// Unit 2 resumes unit 0's construction: it starts once unit 0's
+		// last call went, and unit 1 takes the free worker meanwhile.
+		{"a resuming memory waits for the one it resumes", []int{0, 2, 1, 3}, 3, []int{-1, -1, 0, -1},
+			[][2]int{{0, 0}, {1, 0}, {0, 1}, {0, 2}, {2, 0}, {2, 1}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := interleave(builds, tt.order, tt.workers); !slices.Equal(got, tt.want) {
+			if got := interleave(builds, tt.order, tt.workers, tt.waits); !slices.Equal(got, tt.want) {
 				t.Errorf("interleave = %v, want %v", got, tt.want)
 			}
 		})

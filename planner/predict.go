@@ -122,11 +122,16 @@ func (p Predict) Calls(ctx context.Context) (calls []Call, file []int, notes []s
 	type unit struct {
 		user, method string
 		build        []Call
+		// resumes are the methods whose construction of the user this
+		// one resumes (a shared checkpoint namespace): it is sent after
+		// theirs, as the run's lock on the construction makes it.
+		resumes map[string]bool
 	}
 	var units []unit
 	rehearsed := false
 	picks := rehearsalPicks(p.Users, rehearse)
 	saved := memCheckpoints{}
+	savers := map[[2]string]string{}
 	var wholeNotes []string
 	for _, m := range p.Methods {
 		pm, ok := m.(processMemory)
@@ -152,6 +157,7 @@ func (p Predict) Calls(ctx context.Context) (calls []Call, file []int, notes []s
 		perUser := make([][]sample, len(p.Users))
 		userBuilds := make([][]Call, len(p.Users))
 		unbuilt, _ := m.(Unbuilt)
+		resumes := map[string]bool{}
 		for _, ui := range users {
 			u := p.Users[ui]
 			var mem predict.Memory
@@ -196,7 +202,7 @@ func (p Predict) Calls(ctx context.Context) (calls []Call, file []int, notes []s
 					lent++
 				}
 				rec := &recorder{next: p.StandIn}
-				env.Model, env.Checkpoints = rec, saved
+				env.Model, env.Checkpoints = rec, resuming{memCheckpoints: saved, savers: savers, method: m.Name(), resumes: resumes}
 				mem, err = m.PrepareUser(ctx, env, u)
 				if err != nil {
 					return nil, nil, nil, fmt.Errorf("plan %s: rehearsing user %s: %w", m.Name(), u.User, err)
@@ -256,7 +262,7 @@ func (p Predict) Calls(ctx context.Context) (calls []Call, file []int, notes []s
 				"the calls of %d of its users (construction and predictions) are not in this plan", m.Name(), unplanned))
 		}
 		for ui, ss := range perUser {
-			units = append(units, unit{user: p.Users[ui].User, method: m.Name(), build: userBuilds[ui]})
+			units = append(units, unit{user: p.Users[ui].User, method: m.Name(), build: userBuilds[ui], resumes: resumes})
 			for _, smp := range ss {
 				smp.unit = len(units) - 1
 				samples = append(samples, smp)
@@ -291,10 +297,23 @@ func (p Predict) Calls(ctx context.Context) (calls []Call, file []int, notes []s
 		for i, u := range units {
 			builds[i] = u.build
 		}
-		for _, at := range interleave(builds, p.BuildOrder(uu, um), max(1, p.Workers)) {
+		// A unit that resumes other units' construction of its user waits
+		// for the last of them (units are in rehearsal order).
+		waits := make([]int, len(units))
+		for i, u := range units {
+			waits[i] = -1
+			for j := range i {
+				if units[j].user == u.user && u.resumes[units[j].method] && len(units[j].build) > 0 {
+					waits[i] = j
+				}
+			}
+		}
+		for _, at := range interleave(builds, p.BuildOrder(uu, um), max(1, p.Workers), waits) {
 			c := units[at[0]].build[at[1]]
 			if k := len(pos[at[0]]); k > 0 {
 				c.After = pos[at[0]][k-1] + 1 // the construction's previous step
+			} else if w := waits[at[0]]; w >= 0 {
+				c.After = pos[w][len(pos[w])-1] + 1 // the construction it resumes
 			}
 			pos[at[0]] = append(pos[at[0]], len(calls))
 			calls = append(calls, c)
@@ -451,19 +470,32 @@ func rehearsalPicks(users []behavior.UserSet, n int) picks {
 // interleave is the issue order of construction calls when workers
 // memories are built at once, each call after call: units are taken in
 // order, one per free worker, and the workers issue their next calls in
-// turn. Each element is (unit, call index).
-func interleave(builds [][]Call, order []int, workers int) [][2]int {
+// turn. A unit u with waits[u] >= 0 is taken only once that unit's calls
+// are all issued (nil waits: none waits). Each element is (unit, call
+// index).
+func interleave(builds [][]Call, order []int, workers int, waits []int) [][2]int {
 	var out [][2]int
 	type slot struct{ unit, next int }
 	var slots []slot
-	i := 0
-	for {
-		for len(slots) < workers && i < len(order) {
-			if len(builds[order[i]]) > 0 {
-				slots = append(slots, slot{unit: order[i]})
-			}
-			i++
+	done := make([]bool, len(builds))
+	var queue []int
+	for _, u := range order {
+		if len(builds[u]) > 0 {
+			queue = append(queue, u)
+		} else {
+			done[u] = true
 		}
+	}
+	for {
+		rest := queue[:0]
+		for _, u := range queue {
+			if len(slots) < workers && (waits == nil || waits[u] < 0 || done[waits[u]]) {
+				slots = append(slots, slot{unit: u})
+			} else {
+				rest = append(rest, u)
+			}
+		}
+		queue = rest
 		if len(slots) == 0 {
 			return out
 		}
@@ -472,6 +504,8 @@ func interleave(builds [][]Call, order []int, workers int) [][2]int {
 			out = append(out, [2]int{s.unit, s.next})
 			if s.next++; s.next < len(builds[s.unit]) {
 				kept = append(kept, s)
+			} else {
+				done[s.unit] = true
 			}
 		}
 		slots = kept

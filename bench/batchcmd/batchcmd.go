@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -28,6 +29,9 @@ const (
   import   read a run-batch output file back; the next run takes its answers. A reply that matches no
            waiting request is refused, naming it`
 )
+
+// Actions are the verb's actions, in About's order (for shell completion).
+func Actions() []string { return []string{"status", "cancel", "export", "import"} }
 
 // FlagSet makes the verb's flag set (the CLI's, which prints its usage).
 type FlagSet func(w io.Writer, name, synopsis, about string) *flag.FlagSet
@@ -60,6 +64,11 @@ func Run(ctx context.Context, out, errw io.Writer, getenv func(string) string, a
 	}
 	action := pos[0]
 	pos = pos[1:]
+	if !slices.Contains(Actions(), action) {
+		fmt.Fprintf(errw, "bench batch: unknown action %q (want %s)\n", action, strings.Join(Actions(), ", "))
+		fs.Usage()
+		return errUsage
+	}
 	want := 1
 	if action == "import" {
 		want = 2

@@ -93,3 +93,18 @@ func TestBatchStatusAndCancel(t *testing.T) {
 		t.Errorf("import without a file: %v", err)
 	}
 }
+
+// TestBatchActions: every action completion offers is described in the
+// usage text, and an action that is none of them is refused by name
+// before the run directory is read.
+func TestBatchActions(t *testing.T) {
+	for _, a := range Actions() {
+		if !strings.Contains(About, "\n  "+a+" ") {
+			t.Errorf("About does not describe action %q", a)
+		}
+	}
+	out, err := run(t, func(string) string { return "" }, "statsu", t.TempDir())
+	if !errors.Is(err, errUsage) || !strings.Contains(out, `unknown action "statsu" (want status, cancel, export, import)`) {
+		t.Errorf("got %v, %q; want the usage error naming the action", err, out)
+	}
+}

@@ -154,7 +154,10 @@ type Backbone struct {
 // Batch configures provider batches.
 type Batch struct {
 	// Purposes are the call purposes sent in batches (e.g. predict,
-	// judge): calls that are independent of one another's answers.
+	// memqa.judge.locomo): calls that are independent of one another's
+	// answers. Each must be a purpose a call of the run carries: the
+	// task's own or one of its methods' kinds' (an error lists them), or
+	// <method>.<name> for a method whose process is served a model gateway.
 	Purposes []string `yaml:"purposes" json:"purposes"`
 	// Provider is "" (the backbone's: the first base URL's Batch API, the
 	// stand-in on sim) or "offline" (waves are written for bench batch

@@ -14,6 +14,7 @@ import (
 	"github.com/memharness/memharness/export"
 	"github.com/memharness/memharness/lifelong"
 	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/methods/agent"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/methods/registry"
 	"github.com/memharness/memharness/metrics"
@@ -136,12 +137,19 @@ type TaskShape struct {
 	// categories, so report.category_names and report.count_adversarial
 	// apply to it (an error on any other task).
 	LoCoMoCategories bool
+	// Purposes are the purposes of the task's own calls beyond its
+	// methods' (answering, judging, acting), which backbone.batch.purposes
+	// may name.
+	Purposes []string
 }
 
 // BuiltinTasks are the tasks of the built-in families (the order of
 // their names in messages is tasks').
 func BuiltinTasks() map[string]TaskShape {
-	return map[string]TaskShape{"movielens": {}, "omnibehavior": {}, "lifemem": {Lifelong: true}, "locomo": {Judged: true, LoCoMoCategories: true}, "longmemeval": {Judged: true}}
+	return map[string]TaskShape{"movielens": {}, "omnibehavior": {},
+		"lifemem":     {Lifelong: true, Purposes: append([]string{agent.PurposeAct}, lifelong.DefaultEnvPurposes()...)},
+		"locomo":      {Judged: true, LoCoMoCategories: true, Purposes: []string{"memqa.answer", "memqa.judge.locomo"}},
+		"longmemeval": {Judged: true, Purposes: []string{"memqa.answer", "memqa.judge.longmemeval"}}}
 }
 
 // taskNames are the tasks validation accepts, the built-in ones in their
@@ -281,6 +289,7 @@ func (c *Config) ValidateKnown(k Known) error {
 			v.add("lifelong", "only task lifemem reads a lifelong block")
 		}
 	}
+	k.validateBatchPurposes(v, c)
 	c.Judge.validate(v, c.Task, k.task(c.Task).Judged, c.Backbone.Kind)
 	c.Report.validate(v, c.Methods, k.task(c.Task))
 	return errors.Join(v.errs...)

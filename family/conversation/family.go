@@ -48,11 +48,16 @@ func benchmarks() map[string]memqa.Benchmark {
 }
 
 // Tasks are locomo and longmemeval, whose methods are the methods list;
-// LoCoMo's questions carry its numeric categories (report.category_names).
+// LoCoMo's questions carry its numeric categories (report.category_names);
+// each answers (memqa.answer) and judges the answers.
 func (f *Family) Tasks() map[string]config.TaskShape {
 	out := map[string]config.TaskShape{}
 	for name, b := range benchmarks() {
-		out[name] = config.TaskShape{Judged: true, LoCoMoCategories: b == memqa.LoCoMo}
+		judge := memqarel.PurposeLongMemEvalJudge
+		if b == memqa.LoCoMo {
+			judge = memqarel.PurposeLoCoMoJudge
+		}
+		out[name] = config.TaskShape{Judged: true, LoCoMoCategories: b == memqa.LoCoMo, Purposes: []string{PurposeAnswer, judge}}
 	}
 	return out
 }

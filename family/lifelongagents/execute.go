@@ -271,9 +271,10 @@ type Family struct{}
 // New is the lifelong agents' family.
 func New() *Family { return &Family{} }
 
-// Tasks is lifemem, whose methods are agent methods in the lifelong block.
+// Tasks is lifemem, whose methods are agent methods in the lifelong block;
+// every run acts, and τ-bench's customer calls the backbone too.
 func (f *Family) Tasks() map[string]config.TaskShape {
-	return map[string]config.TaskShape{"lifemem": {Lifelong: true}}
+	return map[string]config.TaskShape{"lifemem": {Lifelong: true, Purposes: append([]string{agent.PurposeAct}, lifelong.DefaultEnvPurposes()...)}}
 }
 
 // MergeShards gathers every method's cells from the shard that ran it.

@@ -78,6 +78,14 @@ type Entry struct {
 	// Spec.Sampling from them and lifelong.methods[].sampling replaces
 	// them.
 	Purposes []llm.Purpose
+	// Calls are the purposes of the kind's own calls beyond acting (the
+	// purposes its requests carry: "expel.rules"), which
+	// backbone.batch.purposes may name.
+	Calls []string
+	// GatewayPurposes says the kind serves its process a model gateway,
+	// whose calls may carry purposes the process names: "<method>.<name>"
+	// (llm/gateway).
+	GatewayPurposes bool
 	// Shared declares the defaults of the shared purposes (the keys of
 	// lifelong.sampling beyond acting and the customer: reflect, abstract,
 	// construction, skills) that the kind's own requests make: Own under
@@ -148,13 +156,13 @@ func Entries() []Entry {
 		{Kind: "react", Paper: lifeMemRow("ReAct"), New: newBaseline, About: "acts from the task alone: no memory", NoEmbedder: true},
 		{Kind: "synapse", Paper: lifeMemRow("Synapse"), New: newBaseline, Keys: []string{"top_k"},
 			About:  "retrieves the most similar past trajectories as exemplars",
-			Shared: []llm.Purpose{abstractPurpose()}},
+			Shared: []llm.Purpose{abstractPurpose()}, Calls: []string{PurposeAbstract}},
 		{Kind: "expel", Paper: lifeMemRow("ExpeL"), New: newBaseline, Keys: []string{"top_k"},
 			About:  "exemplar trajectories plus insights an editor distils from successes and failures",
-			Shared: []llm.Purpose{reflectPurpose()}},
+			Shared: []llm.Purpose{reflectPurpose()}, Calls: []string{PurposeExpeLRules}},
 		{Kind: "autoskill", Paper: lifeMemRow("AutoSkill"), New: newBaseline, Keys: []string{"top_k"},
 			About:  "retrieves skills written from past trajectories",
-			Shared: []llm.Purpose{skillsPurpose()}},
+			Shared: []llm.Purpose{skillsPurpose()}, Calls: []string{PurposeSkillExtract}},
 	}
 	for i := range entries {
 		entries[i].SimReaders = SimReaders

@@ -43,6 +43,8 @@ func AgentEntry() agent.Entry {
 		New:        NewAgent,
 		Options:    AgentOptions{},
 		SimReaders: agent.SimReaders,
+		// A child calls the backbone through the gateway it is served.
+		GatewayPurposes: true,
 	}
 }
 

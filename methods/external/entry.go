@@ -14,6 +14,8 @@ func Entry() predict.Entry {
 		New:      New,
 		Options:  Options{},
 		Purposes: []predict.Purpose{predict.PredictPurpose()},
+		// A child calls the backbone through the gateway it is served.
+		GatewayPurposes: true,
 		Memory: predict.Inspector{Columns: []predict.Column{{Heading: "records sent", Key: "records"}},
 			Summary: func(ms []predict.Memory) string {
 				return fmt.Sprintf("mean %.1f history records sent", predict.MeanMeta(ms, "records"))

@@ -32,6 +32,9 @@ func AgentEntry() agent.Entry {
 		Check:      checkAgent,
 		NoEmbedder: true,
 		SimReaders: agent.SimReaders,
+		// A command server calls the backbone through the gateway it is
+		// served.
+		GatewayPurposes: true,
 		Memory: agent.Inspector{Summary: func(dir string) (string, bool) {
 			st, ok, err := loadAgentState(filepath.Join(dir, "state"))
 			if err != nil || !ok {

@@ -38,6 +38,10 @@ type Entry struct {
 	// defaults (nil: the kind declares none, and methods[].sampling is not
 	// checked against them).
 	Purposes []Purpose
+	// GatewayPurposes says the kind serves its process a model gateway,
+	// whose calls may carry purposes the process names: "<method>.<name>"
+	// (llm/gateway), beyond Purposes.
+	GatewayPurposes bool
 	// Memory describes the memories the kind builds for `bench memory` and
 	// the viewer (zero: the generic description).
 	Memory Inspector

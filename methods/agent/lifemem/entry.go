@@ -30,6 +30,7 @@ func Entry() agent.Entry {
 		// sends no sampling, in its release as in ours (reasoning_effort
 		// low for gpt-5 models comes from backbone.assign_reasoning_effort).
 		Shared: []llm.Purpose{{Name: agent.SampleConstruction, Source: "source: LifeMem memory/utils.py openai_chat"}},
+		Calls:  constructionPurposes(),
 		// LifeMem acts through the shared agent and adds its own steps.
 		SimReaders: func(acting ...envs.SimActing) ([]sim.Reader, error) {
 			rs, err := agent.SimReaders(acting...)

@@ -106,6 +106,18 @@ const (
 	opRules   = "rules"
 )
 
+// constructionPurposes are the purposes of the construction calls.
+func constructionPurposes() []string {
+	ops := []string{opAssign, opSummary, opSplit, opRules}
+	for i, op := range ops {
+		ops[i] = purposeOf(op)
+	}
+	return ops
+}
+
+// purposeOf is the purpose of a construction call of op.
+func purposeOf(op string) string { return "lifemem." + op }
+
 var _ agent.Method = (*LifeMem)(nil)
 
 // New returns an empty LifeMem; its store is opened under the Env.Dir of
@@ -320,7 +332,7 @@ func (m *LifeMem) call(ctx context.Context, env agent.Env, op, sampleID string, 
 		return "", errors.New("lifemem: agent.Env has no model")
 	}
 	resp, err := model.Generate(ctx, llm.Request{
-		Purpose:  "lifemem." + op,
+		Purpose:  purposeOf(op),
 		Messages: msgs,
 		Params:   env.Sampling.For(agent.SampleConstruction, ""),
 		SampleID: sampleID,
