@@ -12,7 +12,7 @@ all: build
 # off or cannot see the repository (worktrees).
 COMMIT  := $(shell git rev-parse --short=12 HEAD 2>/dev/null)
 build:
-	$(GO) build -ldflags "-X github.com/memharness/memharness/bench.buildCommit=$(COMMIT)" -o $(BIN) ./cmd/bench
+	$(GO) build -ldflags "-X github.com/memharness/memharness/internal/buildstamp.linkedCommit=$(COMMIT)" -o $(BIN) ./cmd/bench
 	$(GO) build -o $(dir $(BIN))bench-sql ./cmd/bench-sql
 
 # Runs every paper config on the embedded default (the sim backbone and

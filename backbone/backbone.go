@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -416,15 +415,6 @@ func PricesOf(cfg *config.Config) *llm.Prices {
 		return nil
 	}
 	return &llm.Prices{PromptPer1M: p.PromptPer1M, CompletionPer1M: p.CompletionPer1M, CachedPromptPer1M: p.CachedPromptPer1M}
-}
-
-// GitCommit returns the harness checkout's commit, or "" outside a checkout.
-func GitCommit() string {
-	out, err := exec.Command("git", "rev-parse", "HEAD").Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
 }
 
 // hashEmbedderWarning says that a real backbone's retrieval runs on the

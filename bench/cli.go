@@ -12,16 +12,11 @@ import (
 	"syscall"
 
 	"github.com/memharness/memharness/family"
+	"github.com/memharness/memharness/internal/buildstamp"
 )
 
 // The conventions of Go command-line tools that the verbs share: version,
 // help text with "--" flags, exit codes for an interrupt.
-
-// buildCommit is the commit `make build` stamps in with -ldflags -X, for
-// builds where Go records no VCS information itself (a git worktree, or
-// GOFLAGS=-buildvcs=false). It is the one variable the linker sets; nothing
-// writes it at run time.
-var buildCommit string
 
 // versionLine is what `bench --version` prints: the harness version, then
 // what the build recorded (module version when installed from a tag, VCS
@@ -36,27 +31,13 @@ func versionLine(info *debug.BuildInfo, ok bool) string {
 	if mv := info.Main.Version; mv != "" && mv != "(devel)" && strings.TrimPrefix(mv, "v") != Version {
 		extra = append(extra, "module "+mv)
 	}
-	var rev, at string
-	modified := false
-	for _, kv := range info.Settings {
-		switch kv.Key {
-		case "vcs.revision":
-			rev = kv.Value
-		case "vcs.time":
-			at = kv.Value
-		case "vcs.modified":
-			modified = kv.Value == "true"
+	st := buildstamp.Of(info, ok)
+	if st.Commit != "" {
+		c := "commit " + st.Commit
+		if st.Time != "" {
+			c += " " + st.Time
 		}
-	}
-	if rev == "" {
-		rev = buildCommit
-	}
-	if rev != "" {
-		c := "commit " + rev
-		if at != "" {
-			c += " " + at
-		}
-		if modified {
+		if st.Modified {
 			c += " (modified)"
 		}
 		extra = append(extra, c)

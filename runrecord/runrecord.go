@@ -73,9 +73,11 @@ type Manifest struct {
 	ConfigHash     string `json:"config_hash"`
 	Variant        string `json:"variant,omitempty"`
 	HarnessVersion string `json:"harness_version"`
-	GitCommit      string `json:"git_commit,omitempty"`
-	Backbone       string `json:"backbone"` // "sim" or "openai"
-	Model          string `json:"model"`
+	// GitCommit is the commit the binary was built from (empty when the
+	// build recorded none), not the checkout's HEAD when the run started.
+	GitCommit string `json:"git_commit,omitempty"`
+	Backbone  string `json:"backbone"` // "sim" or "openai"
+	Model     string `json:"model"`
 	// BuildModel is the memory-construction model when it differs.
 	BuildModel string `json:"build_model,omitempty"`
 	// Judges name the models that graded the answers (conversational

@@ -16,12 +16,12 @@ import (
 	"time"
 
 	"github.com/memharness/memharness/accounting"
-	"github.com/memharness/memharness/backbone"
 	"github.com/memharness/memharness/behaviorrun"
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/bench/progress"
 	"github.com/memharness/memharness/datasets/omnibehavior"
 	"github.com/memharness/memharness/family"
+	"github.com/memharness/memharness/internal/buildstamp"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/methods/registry"
 	"github.com/memharness/memharness/reports"
@@ -122,7 +122,7 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	}
 	man := runrecord.Manifest{
 		Name: cfg.Name, Config: cfg, ConfigPath: run.ConfigPath, Variant: run.Variant,
-		HarnessVersion: family.HarnessVersion, GitCommit: backbone.GitCommit(), Backbone: back.Kind, Model: back.ModelName, BuildModel: back.BuildModelName,
+		HarnessVersion: family.HarnessVersion, GitCommit: buildstamp.Commit(), Backbone: back.Kind, Model: back.ModelName, BuildModel: back.BuildModelName,
 		Endpoints: back.Endpoints, DataSource: data.Source, DatasetSHA256: data.SHA256, DataWarnings: data.Warnings, Seed: cfg.Seed,
 		Started: start.UTC(),
 	}

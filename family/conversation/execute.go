@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/memharness/memharness/accounting"
-	"github.com/memharness/memharness/backbone"
 	"github.com/memharness/memharness/datasets/memqa"
 	"github.com/memharness/memharness/family"
+	"github.com/memharness/memharness/internal/buildstamp"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/releasepacks/memqarel"
@@ -76,7 +76,7 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	}
 	man := runrecord.Manifest{
 		Name: cfg.Name, Config: cfg, ConfigPath: run.ConfigPath, Variant: run.Variant,
-		HarnessVersion: family.HarnessVersion, GitCommit: backbone.GitCommit(), Backbone: back.Kind, Model: back.ModelName,
+		HarnessVersion: family.HarnessVersion, GitCommit: buildstamp.Commit(), Backbone: back.Kind, Model: back.ModelName,
 		Endpoints: back.Endpoints, DataSource: d.source, DatasetSHA256: d.sums, Seed: cfg.Seed, Started: start.UTC(),
 		Judges:   JudgeLabels(cfg),
 		External: externals,

@@ -15,8 +15,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memharness/memharness/backbone"
 	"github.com/memharness/memharness/family"
+	"github.com/memharness/memharness/internal/buildstamp"
 
 	"github.com/memharness/memharness/accounting"
 	"github.com/memharness/memharness/bench/config"
@@ -104,7 +104,7 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	}
 	man := runrecord.Manifest{
 		Name: cfg.Name, Config: cfg, ConfigPath: run.ConfigPath, Variant: run.Variant,
-		HarnessVersion: family.HarnessVersion, GitCommit: backbone.GitCommit(), Backbone: back.Kind, Model: back.ModelName, BuildModel: back.ConstructionModels(),
+		HarnessVersion: family.HarnessVersion, GitCommit: buildstamp.Commit(), Backbone: back.Kind, Model: back.ModelName, BuildModel: back.ConstructionModels(),
 		Endpoints: back.Endpoints, DataSource: lifelongSource(cfg, lc), DataWarnings: dataWarnings,
 		Seed: cfg.Seed, Started: start.UTC(),
 	}
