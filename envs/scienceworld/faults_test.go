@@ -152,9 +152,11 @@ func TestCancel(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
+	// The backoff is an hour: a minute is a hang detector, not a speed
+	// target (a loaded machine is never that slow to notice a deadline).
 	start := time.Now()
 	_, err = runOnce(ctx, s)
-	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 5*time.Second {
+	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > time.Minute {
 		t.Fatalf("err = %v after %v", err, time.Since(start))
 	}
 }
