@@ -133,8 +133,13 @@ func writeReport(runDir string, cfg *config.Config, b memqa.Benchmark, methods [
 // calls), from the run it graded again.
 func answeringPaths(runDir string) (map[string]study.AnswerPath, error) {
 	paths, err := readAnsweringPaths(runDir)
-	if err != nil || len(paths) > 0 {
-		return paths, err
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range paths {
+		if p.Calls > 0 {
+			return paths, nil
+		}
 	}
 	if run, ok := family.RescoredRun(runDir); ok {
 		if _, err := os.Stat(filepath.Join(run, runstore.UsageJournal)); err == nil {
