@@ -163,4 +163,3 @@ func readCSV(t *testing.T, path string) [][]string {
 	}
 	return rows
 }
-
