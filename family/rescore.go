@@ -2,6 +2,7 @@ package family
 
 import (
 	"context"
+	"path/filepath"
 
 	"github.com/memharness/memharness/bench/config"
 )
@@ -25,4 +26,21 @@ type Rescoring struct {
 	Dir string
 	// Out is the root whose .cache holds the judges' response caches.
 	Out string
+}
+
+// RescoreFolder is the folder of a run directory that holds its rescores.
+const RescoreFolder = "rescore"
+
+// RescoreDir is where the rescore called name of the run in runDir goes.
+func RescoreDir(runDir, name string) string { return filepath.Join(runDir, RescoreFolder, name) }
+
+// RescoredRun is the run directory whose answers dir graded again, when
+// dir is a rescore's (RUN/rescore/NAME): a rescore's own call record holds
+// only its judge's calls, the answering calls stay in the run's.
+func RescoredRun(dir string) (string, bool) {
+	parent := filepath.Dir(filepath.Clean(dir))
+	if filepath.Base(parent) != RescoreFolder {
+		return "", false
+	}
+	return filepath.Dir(parent), true
 }

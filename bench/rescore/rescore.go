@@ -115,7 +115,7 @@ func Command(ctx context.Context, c CLI, args []string) error {
 	if !safe(*name) {
 		return fmt.Errorf("--name %q: use letters, digits, '.', '_' and '-'", *name)
 	}
-	res, err := r.Rescore(ctx, c.Env, family.Rescoring{RunDir: runDir, Config: cfg, Dir: filepath.Join(runDir, "rescore", *name), Out: filepath.Dir(runDir)})
+	res, err := r.Rescore(ctx, c.Env, family.Rescoring{RunDir: runDir, Config: cfg, Dir: family.RescoreDir(runDir, *name), Out: filepath.Dir(runDir)})
 	for _, a := range res.Artefacts {
 		fmt.Fprintln(c.Out, a)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/memharness/memharness/datasets/memqa"
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/sim"
+	"github.com/memharness/memharness/llm/tokens"
 )
 
 // PurposeAnswer is the purpose of the answering calls (the judge's calls
@@ -54,21 +55,14 @@ func answerRequest(c *conv, q memqa.Question, v view, params llm.Params) llm.Req
 	h := AnswerHint{Question: q.Question}
 	if len(v.Memory) > 0 {
 		b.WriteString("Memories kept of the conversation:\n")
-		for _, m := range v.Memory {
-			b.WriteString("- " + m + "\n")
-			h.Memory = append(h.Memory, m)
-		}
+		b.WriteString(memoryList(v.Memory))
+		h.Memory = append(h.Memory, v.Memory...)
 		if len(shown) > 0 {
 			b.WriteString("\nThe latest turns:\n")
 		}
 	}
-	date := "\x00"
+	b.WriteString(turnLines(shown))
 	for _, t := range shown {
-		if t.Date != date {
-			date = t.Date
-			fmt.Fprintf(&b, "Session of %s:\n", orUnknown(date))
-		}
-		b.WriteString(renderTurn(t))
 		h.Turns = append(h.Turns, HintTurn{Speaker: t.Speaker, Text: t.Text})
 	}
 	if q.Date != "" {
@@ -76,6 +70,48 @@ func answerRequest(c *conv, q memqa.Question, v view, params llm.Params) llm.Req
 	}
 	fmt.Fprintf(&b, "\nQuestion: %s\nShort answer:", q.Question)
 	return llm.Request{Purpose: PurposeAnswer, Messages: []llm.Message{{Role: "user", Content: b.String()}}, Params: params, Hint: h}
+}
+
+// memoryList is the memory entries as the answer prompt lists them.
+func memoryList(memory []string) string {
+	var b strings.Builder
+	for _, m := range memory {
+		b.WriteString("- " + m + "\n")
+	}
+	return b.String()
+}
+
+// turnLines are the shown turns as the answer prompt lays them out, each
+// session headed by its date.
+func turnLines(shown []shownTurn) string {
+	var b strings.Builder
+	date := "\x00"
+	for _, t := range shown {
+		if t.Date != date {
+			date = t.Date
+			fmt.Fprintf(&b, "Session of %s:\n", orUnknown(date))
+		}
+		b.WriteString(renderTurn(t))
+	}
+	return b.String()
+}
+
+// shownTokens is what the answer prompt shows of the conversation, in the
+// run's tokens: the memory entries and the turns, laid out as our prompt
+// lays them out (under prompts: release mem0's template frames the same
+// entries and turns in its own way). They are the sample's memory_tokens
+// and history_tokens, the context the Mem0 paper counts per question.
+func shownTokens(count tokens.Counter, v view) (memory, history int) {
+	if count == nil {
+		return 0, 0
+	}
+	if len(v.Memory) > 0 {
+		memory = count.Count(memoryList(v.Memory))
+	}
+	if len(v.Turns) > 0 {
+		history = count.Count(turnLines(v.Turns))
+	}
+	return memory, history
 }
 
 func orUnknown(s string) string {

@@ -12,6 +12,7 @@ import (
 	"github.com/memharness/memharness/family"
 	"github.com/memharness/memharness/internal/buildstamp"
 	"github.com/memharness/memharness/llm"
+	"github.com/memharness/memharness/llm/tokens"
 	"github.com/memharness/memharness/methods/predict"
 	"github.com/memharness/memharness/releasepacks/memqarel"
 	"github.com/memharness/memharness/reports/runinfo"
@@ -133,7 +134,7 @@ answer:
 				// A later draw asks the answer and its judge again, keyed and
 				// seeded apart (llm.WithRepeat).
 				sc := scorer.withRepeat(rep, cfg.RepeatSeed())
-				rec, err := answerOne(qctx, llm.WithRepeat(back.Model, rep, cfg.RepeatSeed()), sc, c, qi, m, names[mi], cfg.Methods[mi].Params, release[mi], string(d.ds.Benchmark))
+				rec, err := answerOne(qctx, llm.WithRepeat(back.Model, rep, cfg.RepeatSeed()), sc, c, qi, m, names[mi], cfg.Methods[mi].Params, release[mi], string(d.ds.Benchmark), dp.count)
 				rec.ID, rec.Repeat = id, rep
 				if errors.Is(err, llm.ErrStopRun) || ctx.Err() != nil {
 					stopped = err
@@ -217,7 +218,7 @@ answer:
 // answerOne asks method m's context for question qi of c, scores the
 // answer and returns its sample record. rel, when set, asks with mem0's
 // answer template (prompts: release) and reads the reply as mem0 does.
-func answerOne(ctx context.Context, model llm.Model, sc *scorer, c *conv, qi int, m method, name string, params llm.Params, rel *releaseAnswer, dataset string) (runrecord.Sample, error) {
+func answerOne(ctx context.Context, model llm.Model, sc *scorer, c *conv, qi int, m method, name string, params llm.Params, rel *releaseAnswer, dataset string, count tokens.Counter) (runrecord.Sample, error) {
 	q := c.Questions[qi]
 	rec := runrecord.Sample{ID: sampleID(name, q), Method: name, Dataset: dataset, User: c.SampleID, Index: qi,
 		Field: questionClass(q), Kind: "memqa", Label: gold(q)}
@@ -231,6 +232,11 @@ func answerOne(ctx context.Context, model llm.Model, sc *scorer, c *conv, qi int
 		rec.Raw = *v.Answer
 		rec.Pred = cleanAnswer(rec.Raw)
 	} else {
+		if v.Prompt == nil {
+			// What the answer prompt shows of the conversation (a method's
+			// own prompt is its own: nothing of it is counted apart).
+			rec.MemoryTokens, rec.HistoryTokens = shownTokens(count, v)
+		}
 		req := answerRequest(c, q, v, params)
 		if v.Prompt == nil && rel != nil {
 			rr, err := rel.request(c, q, v)

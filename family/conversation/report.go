@@ -8,12 +8,14 @@ import (
 
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/datasets/memqa"
+	"github.com/memharness/memharness/family"
 	"github.com/memharness/memharness/metrics"
 	scoring "github.com/memharness/memharness/metrics/memqa"
 	study "github.com/memharness/memharness/reports/memqa"
 	"github.com/memharness/memharness/reports/render"
 	"github.com/memharness/memharness/reports/runinfo"
 	"github.com/memharness/memharness/runrecord"
+	"github.com/memharness/memharness/runstore"
 )
 
 // Report files, under the run's report folder.
@@ -90,6 +92,9 @@ func writeReport(runDir string, cfg *config.Config, b memqa.Benchmark, methods [
 	if err != nil {
 		return nil, err
 	}
+	if o.Answering, err = answeringPaths(runDir); err != nil {
+		return nil, err
+	}
 	st, err := study.Score(samples, o)
 	if err != nil {
 		return nil, err
@@ -121,4 +126,80 @@ func writeReport(runDir string, cfg *config.Config, b memqa.Benchmark, methods [
 		paths = append(paths, filepath.Join(dir, a.Path))
 	}
 	return append(append(paths, sensArts...), mdPath), nil
+}
+
+// answeringPaths reads each sample's answering path from the call record
+// of runDir, or, for a rescore (whose record holds only its judge's
+// calls), from the run it graded again.
+func answeringPaths(runDir string) (map[string]study.AnswerPath, error) {
+	paths, err := readAnsweringPaths(runDir)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range paths {
+		if p.Calls > 0 {
+			return paths, nil
+		}
+	}
+	if run, ok := family.RescoredRun(runDir); ok {
+		if _, err := os.Stat(filepath.Join(run, runstore.UsageJournal)); err == nil {
+			return readAnsweringPaths(run)
+		}
+	}
+	return paths, nil
+}
+
+func readAnsweringPaths(dir string) (map[string]study.AnswerPath, error) {
+	cr, err := runstore.OpenCalls(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer cr.Close()
+	var calls []runstore.Call
+	if err := cr.Each(nil, func(c runstore.Call) error {
+		c.Exchange = nil // only usage and latency are read
+		calls = append(calls, c)
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("answering calls: %w", err)
+	}
+	return answerPaths(calls), nil
+}
+
+// answerPaths sums, per sample, what the Mem0 paper counts per question:
+// the answering calls (purpose PurposeAnswer: their prompt tokens and
+// latency) and the retrieval made for the question (tool calls the method
+// made under the question's own unit, a memory server's search; the
+// writes that build a conversation's memory are under units of their
+// own). Judge calls, memory construction calls and embeddings are not
+// counted. A unit journalled more than once (a sample retried after an
+// error) counts its last line's calls only, which is the answer kept.
+func answerPaths(calls []runstore.Call) map[string]study.AnswerPath {
+	out := map[string]study.AnswerPath{}
+	seen := map[string]bool{}
+	for _, c := range calls {
+		id, ok := c.Sample()
+		if !ok {
+			continue
+		}
+		if c.Index == 0 && seen[id] {
+			out[id] = study.AnswerPath{} // the sample journalled again: its later line wins
+		}
+		seen[id] = true
+		p := out[id]
+		question, _, _ := strings.Cut(id, "#r")
+		switch {
+		case c.Tool != nil:
+			if c.Tool.Unit == question {
+				p.Searches++
+				p.SearchMS += float64(c.Tool.LatencyNS) / 1e6
+			}
+		case c.Purpose == PurposeAnswer:
+			p.Calls++
+			p.PromptTokens += c.Usage.PromptTokens
+			p.AnswerMS += float64(c.LatencyNS) / 1e6
+		}
+		out[id] = p
+	}
+	return out
 }

@@ -44,6 +44,31 @@ type Options struct {
 	// reduces each question's draws to one score per score key.
 	Draws   int
 	Reducer metrics.Reducer
+	// Answering is each sample's answering path read from the run's call
+	// record, by sample ID: what the Mem0 layout's tokens and latency per
+	// question count. A sample missing from it had no answering call
+	// recorded (an external method's own answer, or a run without a call
+	// record).
+	Answering map[string]AnswerPath
+}
+
+// AnswerPath is what answering one question cost, as the Mem0 paper counts
+// it: the answering calls (never the judge's, nor the calls that built the
+// memory) and the retrieval made for the question.
+type AnswerPath struct {
+	// Calls are the answering model calls; PromptTokens their prompt
+	// tokens (the whole prompt: instructions, context and question);
+	// AnswerMS their latency as the model stack records it (0 for a call
+	// answered from the response cache).
+	Calls        int
+	PromptTokens int
+	AnswerMS     float64
+	// Searches are the recorded calls the method made to fetch the
+	// question's memories (a memory server's search tool), SearchMS their
+	// latency. A method whose retrieval runs in process (BM25, embeddings
+	// of the run's embedder) records none.
+	Searches int
+	SearchMS float64
 }
 
 // Metric is one score of a cell: its mean over the cell's questions with
@@ -57,8 +82,21 @@ type Cell struct {
 	N             int
 	F1, BLEU1     Metric
 	Judge, Recall Metric
-	// Per question: prompt tokens, latency (ms), answer and gold words.
+	// Per question: prompt tokens and latency (ms) of every call the
+	// question's record holds (judge and memory construction included),
+	// answer and gold words.
 	Tokens, LatencyMS, Words, GoldWords float64
+	// The Mem0 paper's per-question figures. ContextTokens: the tokens of
+	// the memories and turns the answer prompt showed (the sample's
+	// memory_tokens and history_tokens). AnswerTokens: the answering
+	// calls' prompt tokens, over the Answered questions whose answering
+	// path was recorded. Search and Total: p50 and p95 of the retrieval's
+	// and of the whole answering path's latency in ms (NaN: not recorded;
+	// Search also when the method made no recorded retrieval call).
+	ContextTokens, AnswerTokens float64
+	Answered                    int
+	SearchP50, SearchP95        float64
+	TotalP50, TotalP95          float64
 }
 
 // Comparison is one method against the baseline over one class: the
@@ -196,14 +234,30 @@ func (st *Study) cell(m, c string, ss []runrecord.Sample) *Cell {
 	k := st.Opts.Keys
 	cl := &Cell{Method: m, Class: c, N: len(ss), F1: st.interval(ss, k.F1), BLEU1: st.interval(ss, k.BLEU1),
 		Judge: st.interval(ss, k.Judge), Recall: st.interval(ss, k.Recall)}
+	var search, total []float64
+	searched := false
 	for _, s := range ss {
 		cl.Tokens += float64(s.PromptTokens)
 		cl.LatencyMS += s.LatencyMS
 		cl.Words += float64(len(strings.Fields(s.Pred)))
 		cl.GoldWords += float64(len(strings.Fields(s.Label)))
+		cl.ContextTokens += float64(s.MemoryTokens + s.HistoryTokens)
+		if p, ok := st.Opts.Answering[s.ID]; ok && p.Calls > 0 {
+			cl.Answered++
+			cl.AnswerTokens += float64(p.PromptTokens)
+			search, total = append(search, p.SearchMS), append(total, p.SearchMS+p.AnswerMS)
+			searched = searched || p.Searches > 0
+		}
 	}
 	n := float64(len(ss))
 	cl.Tokens, cl.LatencyMS, cl.Words, cl.GoldWords = cl.Tokens/n, cl.LatencyMS/n, cl.Words/n, cl.GoldWords/n
+	cl.ContextTokens /= n
+	cl.AnswerTokens /= float64(cl.Answered) // NaN when none was recorded
+	cl.TotalP50, cl.TotalP95 = metrics.Quantile(total, 0.5), metrics.Quantile(total, 0.95)
+	cl.SearchP50, cl.SearchP95 = math.NaN(), math.NaN()
+	if searched {
+		cl.SearchP50, cl.SearchP95 = metrics.Quantile(search, 0.5), metrics.Quantile(search, 0.95)
+	}
 	return cl
 }
 

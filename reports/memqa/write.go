@@ -159,7 +159,7 @@ func (st *Study) mainTable() render.Table {
 	if bleu {
 		t.Columns = append(t.Columns, "BLEU-1 (overall)")
 	}
-	t.Columns = append(t.Columns, "evidence recall", "prompt tokens / q")
+	t.Columns = append(t.Columns, "evidence recall", "prompt tokens / q (every call)")
 	for _, m := range st.Opts.Methods {
 		row := []string{m}
 		for _, c := range st.Classes {
@@ -184,7 +184,8 @@ func (st *Study) mainTable() render.Table {
 		t.Notes = append(t.Notes, w)
 	}
 	t.Notes = append(t.Notes, st.namesNote(),
-		"Evidence recall is reported for methods that retrieve turns (RAG: recall@k of the evidence dia_ids on LoCoMo, of the has_answer turns on LongMemEval); — where a method retrieves nothing.")
+		"Evidence recall is reported for methods that retrieve turns (RAG: recall@k of the evidence dia_ids on LoCoMo, of the has_answer turns on LongMemEval); — where a method retrieves nothing.",
+		"Prompt tokens / q (every call): the prompt tokens of every model call the question's record holds (the answer, the judges and, on a conversation's first question, the memory's construction); the paper layout below counts the answering prompt alone.")
 	return t
 }
 
@@ -340,9 +341,11 @@ func (st *Study) categoryNamed(name string) (int, bool) {
 	return 0, false
 }
 
-// mem0Table lays the run out as the Mem0 paper's LoCoMo table: per
-// category F1, B1 and J in percent, then overall with tokens and latency
-// per question; the published rows follow, each with its source.
+// mem0Table lays the run out as the Mem0 paper's LoCoMo tables: per
+// category F1, B1 and J in percent (its Table 1), then overall, the
+// context tokens given to the answer and the search and total latency per
+// question at p50 and p95 (its Table 2), with our answering prompt's
+// tokens beside them; the published rows follow, each with its source.
 func (st *Study) mem0Table() (render.Table, []string, [][]string) {
 	t := render.Table{Title: st.title("the Mem0 paper's LoCoMo layout"), Columns: []string{"method"}}
 	header := []string{"method", "source", "backbone"}
@@ -355,6 +358,7 @@ func (st *Study) mem0Table() (render.Table, []string, [][]string) {
 			t.SubColumns = append(t.SubColumns, s)
 			header = append(header, strings.ReplaceAll(name, "-", "_")+"_"+strings.ToLower(s))
 		}
+		header = append(header, strings.ReplaceAll(name, "-", "_")+"_j_sd")
 		t.Groups = append(t.Groups, render.TeXGroup{Label: label, From: from, To: from + 2})
 	}
 	from := len(t.Columns)
@@ -363,13 +367,25 @@ func (st *Study) mem0Table() (render.Table, []string, [][]string) {
 		t.SubColumns = append(t.SubColumns, s)
 		header = append(header, "overall_"+strings.ToLower(s))
 	}
+	header = append(header, "overall_j_sd")
 	t.Groups = append(t.Groups, render.TeXGroup{Label: "overall (" + st.overallScope() + ")", From: from, To: from + 2})
-	t.Columns = append(t.Columns, "tokens / q", "latency ms / q")
-	t.SubColumns = append(t.SubColumns, "tokens / q", "ms / q")
-	header = append(header, "prompt_tokens_per_question", "latency_ms_per_question")
+	from = len(t.Columns)
+	t.Columns = append(t.Columns, "context tokens / q", "answer prompt tokens / q")
+	t.SubColumns = append(t.SubColumns, "context", "prompt")
+	t.Groups = append(t.Groups, render.TeXGroup{Label: "tokens / q", From: from, To: from + 1})
+	from = len(t.Columns)
+	t.Columns = append(t.Columns, "search s p50", "search s p95", "total s p50", "total s p95")
+	t.SubColumns = append(t.SubColumns, "search p50", "search p95", "total p50", "total p95")
+	t.Groups = append(t.Groups, render.TeXGroup{Label: "latency (s) / q", From: from, To: from + 3})
+	header = append(header, "context_tokens_per_question", "answer_prompt_tokens_per_question", "rag_top_k", "rag_chunk_tokens",
+		"search_latency_p50_s", "search_latency_p95_s", "total_latency_p50_s", "total_latency_p95_s")
 	t.SubColumns = append([]string{"method"}, t.SubColumns...)
 	var rows [][]string
 	for _, m := range st.Opts.Methods {
+		all := st.Cells[m][OverallClass]
+		if all == nil {
+			continue
+		}
 		row := []string{m}
 		csv := []string{m, "this run", st.Opts.Backbone}
 		add := func(c *Cell) {
@@ -377,24 +393,23 @@ func (st *Study) mem0Table() (render.Table, []string, [][]string) {
 				row = append(row, point(v, 100, 2))
 				csv = append(csv, render.Num(100*pointOrNaN(v)))
 			}
+			csv = append(csv, "") // the paper's sd over its judge runs; one run here
 		}
 		for _, name := range mem0Columns() {
 			c, ok := st.categoryNamed(name)
 			cell := st.Cells[m][strconv.Itoa(c)]
 			if !ok || cell == nil {
 				row = append(row, "—", "—", "—")
-				csv = append(csv, "", "", "")
+				csv = append(csv, "", "", "", "")
 				continue
 			}
 			add(cell)
 		}
-		all := st.Cells[m][OverallClass]
-		if all == nil {
-			continue
-		}
 		add(all)
-		row = append(row, strconv.FormatFloat(all.Tokens, 'f', 0, 64), strconv.FormatFloat(all.LatencyMS, 'f', 0, 64))
-		csv = append(csv, render.Num(all.Tokens), render.Num(all.LatencyMS))
+		row = append(row, f1d0(all.ContextTokens), f1d0(all.AnswerTokens),
+			seconds(all.SearchP50), seconds(all.SearchP95), seconds(all.TotalP50), seconds(all.TotalP95))
+		csv = append(csv, render.Num(all.ContextTokens), render.Num(all.AnswerTokens), "", "",
+			render.Num(all.SearchP50/1000), render.Num(all.SearchP95/1000), render.Num(all.TotalP50/1000), render.Num(all.TotalP95/1000))
 		t.Rows = append(t.Rows, row)
 		rows = append(rows, csv)
 	}
@@ -406,32 +421,45 @@ func (st *Study) mem0Table() (render.Table, []string, [][]string) {
 		t.Sections[len(t.Rows)] = "published"
 		t.Breaks = append(t.Breaks, len(t.Rows))
 	}
+	sources := map[string][]string{}
+	var order []string
 	for _, p := range pub {
 		row := []string{p.Label + " (published, " + p.Backbone + ")"}
 		csv := []string{p.Label, p.Source, p.Backbone}
 		add := func(s paper.LoCoMoScore) {
-			for _, v := range []float64{s.F1, s.B1, s.J} {
-				if math.IsNaN(v) {
-					row = append(row, "—")
-				} else {
-					row = append(row, strconv.FormatFloat(v, 'f', 2, 64))
-				}
-				csv = append(csv, render.Num(v))
-			}
+			row = append(row, pubNum(s.F1, 2), pubNum(s.B1, 2), pubJ(s))
+			csv = append(csv, render.Num(s.F1), render.Num(s.B1), render.Num(s.J), render.Num(s.JSD))
 		}
 		for _, name := range mem0Columns() {
 			s, ok := p.Categories[name]
 			if !ok {
-				s = paper.LoCoMoScore{F1: math.NaN(), B1: math.NaN(), J: math.NaN()}
+				s = paper.LoCoMoScore{F1: math.NaN(), B1: math.NaN(), J: math.NaN(), JSD: math.NaN()}
 			}
 			add(s)
 		}
 		add(p.Overall)
-		row = append(row, "—", "—")
-		csv = append(csv, "", "")
+		ctx := pubNum(p.MemoryTokens, 0)
+		k, chunk := "", render.Num(p.ChunkTokens)
+		if p.TopK > 0 {
+			ctx = fmt.Sprintf("%d × %s", p.TopK, pubNum(p.ChunkTokens, 0))
+			k = strconv.Itoa(p.TopK)
+		}
+		l := p.Latency
+		row = append(row, ctx, "—", pubNum(l.SearchP50, 3), pubNum(l.SearchP95, 3), pubNum(l.TotalP50, 3), pubNum(l.TotalP95, 3))
+		csv = append(csv, render.Num(p.MemoryTokens), "", k, chunk,
+			render.Num(l.SearchP50), render.Num(l.SearchP95), render.Num(l.TotalP50), render.Num(l.TotalP95))
 		t.Rows = append(t.Rows, row)
 		rows = append(rows, csv)
-		t.Notes = append(t.Notes, fmt.Sprintf("%s: %s (answers by %s; adversarial category %s its overall).", p.Label, p.Source, p.Backbone, map[bool]string{true: "in", false: "out of"}[p.AdversarialCounted]))
+		if _, ok := sources[p.Source]; !ok {
+			order = append(order, p.Source)
+		}
+		sources[p.Source] = append(sources[p.Source], p.Label+" ("+p.Backbone+")")
+	}
+	for _, src := range order {
+		t.Notes = append(t.Notes, fmt.Sprintf("Published, from %s: %s.", src, strings.Join(sources[src], "; ")))
+	}
+	if len(pub) > 0 {
+		t.Notes = append(t.Notes, st.publishedLoCoMoNote())
 	}
 	judge := "J is the LLM judge's share of answers graded correct; — where no judge ran on this run."
 	if st.Opts.Judge != "" {
@@ -439,9 +467,60 @@ func (st *Study) mem0Table() (render.Table, []string, [][]string) {
 	}
 	t.Notes = append(t.Notes,
 		"Scores in percent, as the Mem0 paper prints them (F1: LoCoMo's own per-category F1; B1: BLEU-1 as mem0's evaluation computes it). The paper's columns are names; the category number under each is what the "+string(st.Opts.Names)+" table gives that name (report.category_names), so the published numbers beside ours sit under the same name, not necessarily the same number.",
-		judge, "The paper prints points only; every cell's interval ("+st.Clustering()+") is in metrics.csv and the first table.", st.namesNote())
-	t.Caption = "LoCoMo in the layout of the Mem0 paper's table (F1, BLEU-1, J per category; " + st.Choices() + ")"
+		judge,
+		"Context tokens / q: the tokens of the memories and conversation turns the answer prompt showed, counted by the run's token counter as our prompt lays them out (the Mem0 paper's Table 2 column: memory tokens, or the chunk size times the k chunks retrieved for RAG, counted with tiktoken's cl100k_base). Answer prompt tokens / q: the answering calls' whole prompt (instructions, context and question) as the model stack metered it. Neither counts the judge's calls or the calls that built a memory; both are over the questions of the overall column.",
+		"Latency per question, in seconds at p50 and p95 (linear interpolation) over the overall column's questions: total is the answering path (the question's retrieval calls and its answering calls, as recorded with their latency; a call answered from the response cache counts 0), search the retrieval calls alone, shown as — where the method's retrieval makes no recorded call (BM25 and embeddings run in process, so their time is not measured and total is the answering calls' alone) or nothing was recorded. On the sim backbone every latency is the sim's configured one (backbone.sim.latency, 0 unless set), not a model's.",
+		"The paper prints points only; every cell's interval ("+st.Clustering()+") is in metrics.csv and the first table.", st.namesNote())
+	t.Caption = "LoCoMo in the layout of the Mem0 paper's tables (F1, BLEU-1, J per category; tokens and latency per question; " + st.Choices() + ")"
 	return t, header, rows
+}
+
+// publishedLoCoMoNote says how the published rows' columns map to LoCoMo's
+// numeric categories under each name table, and what they count.
+func (st *Study) publishedLoCoMoNote() string {
+	var tables []string
+	for _, nt := range []scoring.NameTable{scoring.NamesLoCoMoCode, scoring.NamesMem0} {
+		var parts []string
+		for _, name := range mem0Columns() {
+			for c := 1; c <= 5; c++ {
+				if n, _ := scoring.CategoryName(nt, c); n == name {
+					parts = append(parts, fmt.Sprintf("%s = %d", name, c))
+				}
+			}
+		}
+		tables = append(tables, fmt.Sprintf("under the %s table %s", nt, strings.Join(parts, ", ")))
+	}
+	return "The published rows are keyed by the column names their source prints (single-hop, multi-hop, open-domain, temporal), which stand for LoCoMo's numeric categories " +
+		strings.Join(tables, "; ") + " (mem0 #2609 gives the mem0 table for the Mem0 paper's columns). " +
+		"Their sources leave the adversarial category out, and their J is the mean of ten judge runs (± one standard deviation as printed). " +
+		"The Mem0 paper's Table 1 prints no overall F1 or B1, and its Table 2 (overall J, tokens, latency) has no per-category numbers: — where the paper prints none. " +
+		"Its Table 2 row \"A-Mem\" is kept apart from Table 1's \"A-Mem\" (the A-Mem paper's numbers) and \"A-Mem*\" (the Mem0 authors' re-run), as the paper does not say which it is."
+}
+
+// pubNum is a published number as the source prints it, "—" where it
+// prints none.
+func pubNum(v float64, decimals int) string {
+	if math.IsNaN(v) {
+		return "—"
+	}
+	return strconv.FormatFloat(v, 'f', decimals, 64)
+}
+
+// pubJ is a published J with the standard deviation printed beside it.
+func pubJ(s paper.LoCoMoScore) string {
+	if math.IsNaN(s.JSD) || math.IsNaN(s.J) {
+		return pubNum(s.J, 2)
+	}
+	return pubNum(s.J, 2) + " ± " + pubNum(s.JSD, 2)
+}
+
+// seconds is a latency in ms as seconds with the paper's three decimals,
+// "—" when not recorded.
+func seconds(ms float64) string {
+	if math.IsNaN(ms) {
+		return "—"
+	}
+	return strconv.FormatFloat(ms/1000, 'f', 3, 64)
 }
 
 func pointOrNaN(m Metric) float64 {
@@ -452,13 +531,16 @@ func pointOrNaN(m Metric) float64 {
 }
 
 // perTypeTable is LongMemEval's accuracy per question type, in percent
-// with intervals, as its evaluation prints it per type.
+// with intervals, as its evaluation prints it per type, with the context
+// tokens and latency per question; the published rows follow, each with
+// its paper, table, dataset and backbone.
 func (st *Study) perTypeTable() (render.Table, []string, [][]string) {
 	t := render.Table{Title: st.title("accuracy per question type"), Columns: []string{"method"}}
-	header := []string{"method", "field", "accuracy", "unit", "ci_low", "ci_high", "n"}
+	header := []string{"method", "source", "backbone", "field", "accuracy", "unit", "ci_low", "ci_high", "n"}
 	for _, c := range st.Classes {
 		t.Columns = append(t.Columns, st.ClassLabel(c))
 	}
+	t.Columns = append(t.Columns, "context tokens / q", "answer prompt tokens / q", "total latency s p50")
 	var rows [][]string
 	for _, m := range st.Opts.Methods {
 		row := []string{m}
@@ -474,16 +556,69 @@ func (st *Study) perTypeTable() (render.Table, []string, [][]string) {
 				if c == OverallClass {
 					field = "all"
 				}
-				rows = append(rows, []string{m, field, render.Num(100 * cell.Judge.Point), render.UnitPercent,
+				rows = append(rows, []string{m, "this run", st.Opts.Backbone, field, render.Num(100 * cell.Judge.Point), render.UnitPercent,
 					render.Num(100 * cell.Judge.Lo), render.Num(100 * cell.Judge.Hi), strconv.Itoa(cell.Judge.Items)})
 			}
 		}
+		if all := st.Cells[m][OverallClass]; all != nil {
+			row = append(row, f1d0(all.ContextTokens), f1d0(all.AnswerTokens), seconds(all.TotalP50))
+		} else {
+			row = append(row, "—", "—", "—")
+		}
 		t.Rows = append(t.Rows, row)
 	}
-	t.Notes = append(t.Notes, "Accuracy in percent: the judge's share of answers graded correct, per question type as LongMemEval's evaluation prints it.",
-		"No published per-type numbers are set beside these: none is held with the table and paper it was read from.")
+	pub := paper.LongMemEvalPublished()
+	if len(pub) > 0 {
+		t.Sections = map[int]string{len(t.Rows): "published"}
+		t.Breaks = append(t.Breaks, len(t.Rows))
+	}
+	sources := map[string][]string{}
+	var order []string
+	for _, p := range pub {
+		row := []string{p.Label + " (published, " + p.Backbone + ")"}
+		for _, c := range st.Classes {
+			v, ok := p.Types[c]
+			switch {
+			case c == OverallClass:
+				v, ok = p.Overall, true
+			case c == dmemqa.Abstention && !p.AbstentionApart:
+				ok = false
+			}
+			if !ok || math.IsNaN(v) {
+				row = append(row, "—")
+				continue
+			}
+			row = append(row, pubNum(v, 1))
+			field := c
+			if c == OverallClass {
+				field = "all"
+			}
+			rows = append(rows, []string{p.Label, p.Source, p.Backbone, field, render.Num(v), render.UnitPercent, "", "", ""})
+		}
+		row = append(row, orDash(p.Context), "—", orDash(p.Latency))
+		t.Rows = append(t.Rows, row)
+		if _, ok := sources[p.Source]; !ok {
+			order = append(order, p.Source)
+		}
+		sources[p.Source] = append(sources[p.Source], fmt.Sprintf("%s (%s on %s, graded by %s)", p.Label, p.Backbone, p.Dataset, p.Judge))
+	}
+	t.Notes = append(t.Notes, "Accuracy in percent: the judge's share of answers graded correct, per question type as LongMemEval's evaluation prints it.")
+	for _, src := range order {
+		t.Notes = append(t.Notes, fmt.Sprintf("Published, from %s: %s.", src, strings.Join(sources[src], "; ")))
+	}
+	if len(pub) > 0 {
+		t.Notes = append(t.Notes, "The published rows print the six question types and no abstention class (LongMemEval's data labels each abstention question, question_id ending in _abs, with one of the six types); ours put the abstention questions in a class of their own, so a published type column and ours may not cover the same questions. Published context tokens and latency are the source's \"Avg Context Tokens\" and \"Latency\" (its IQR in brackets) as printed; the source does not name the latency's statistic. The LongMemEval paper (arXiv 2410.10813) shows its per-type results in figures only, so none of its numbers is set here.")
+	}
+	t.Notes = append(t.Notes, "Context tokens / q: the tokens of the memories and turns the answer prompt showed (run's token counter); answer prompt tokens / q: the answering calls' whole prompt as metered, never the judge's or a memory's construction calls; total latency: p50 over the questions of the answering path's recorded calls (retrieval and answer; on the sim backbone the sim's configured latency, backbone.sim.latency, 0 unless set).")
 	t.Caption = "LongMemEval accuracy per question type (" + st.Choices() + ")"
 	return t, header, rows
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
 }
 
 // clusterWarning is the caveat of intervals drawn from too few clusters
