@@ -1,7 +1,10 @@
 package memqa
 
 import (
+	"archive/zip"
+	"bytes"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -86,4 +89,46 @@ func tabLines(name string, b []byte) ([]string, error) {
 		return nil, nil
 	}
 	return strings.Split(strings.TrimSuffix(s, "\n"), "\n"), nil
+}
+
+// PunktParamsFromZip reads one language's parameters from a punkt_tab
+// package (its punkt_tab/LANG/ files).
+func PunktParamsFromZip(b []byte, lang string) (PunktParams, error) {
+	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		return PunktParams{}, fmt.Errorf("not a zip archive: %w", err)
+	}
+	want := map[string]string{}
+	for _, name := range PunktTabFiles() {
+		want["punkt_tab/"+lang+"/"+name] = name
+	}
+	files := map[string][]byte{}
+	for _, f := range zr.File {
+		name, ok := want[f.Name]
+		if !ok {
+			continue
+		}
+		// The English files are a few hundred kilobytes; a member that
+		// claims far more is not this package.
+		const limit = 16 << 20
+		if f.UncompressedSize64 > limit {
+			return PunktParams{}, fmt.Errorf("%s: %d bytes, more than a Punkt parameter file holds", f.Name, f.UncompressedSize64)
+		}
+		rc, err := f.Open()
+		if err != nil {
+			return PunktParams{}, fmt.Errorf("%s: %w", f.Name, err)
+		}
+		data, err := io.ReadAll(io.LimitReader(rc, limit+1))
+		rc.Close()
+		if err != nil {
+			return PunktParams{}, fmt.Errorf("%s: %w", f.Name, err)
+		}
+		files[name] = data
+	}
+	for _, name := range PunktTabFiles() {
+		if _, ok := files[name]; !ok {
+			return PunktParams{}, fmt.Errorf("the archive has no punkt_tab/%s/%s (is it punkt_tab.zip?)", lang, name)
+		}
+	}
+	return ParsePunktTab(files)
 }

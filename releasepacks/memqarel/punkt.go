@@ -1,10 +1,7 @@
 package memqarel
 
 import (
-	"archive/zip"
-	"bytes"
 	"fmt"
-	"io"
 
 	scoring "github.com/memharness/memharness/metrics/memqa"
 	"github.com/memharness/memharness/releasepacks/lifememrel"
@@ -65,51 +62,9 @@ func OpenPunkt(dir string, pin lifememrel.Source) (*Punkt, error) {
 	}
 	path := pin.Files[0].Path
 	b, _ := t.Raw(path)
-	params, err := PunktParamsFromZip(b, PunktLanguage)
+	params, err := scoring.PunktParamsFromZip(b, PunktLanguage)
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", pin.Pin(), path, err)
 	}
 	return &Punkt{Params: params, Source: pin.Pin() + " " + path + " (" + PunktLanguage + ")"}, nil
-}
-
-// PunktParamsFromZip reads one language's parameters from a punkt_tab
-// package (its punkt_tab/LANG/ files).
-func PunktParamsFromZip(b []byte, lang string) (scoring.PunktParams, error) {
-	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
-	if err != nil {
-		return scoring.PunktParams{}, fmt.Errorf("not a zip archive: %w", err)
-	}
-	want := map[string]string{}
-	for _, name := range scoring.PunktTabFiles() {
-		want["punkt_tab/"+lang+"/"+name] = name
-	}
-	files := map[string][]byte{}
-	for _, f := range zr.File {
-		name, ok := want[f.Name]
-		if !ok {
-			continue
-		}
-		// The English files are a few hundred kilobytes; a member that
-		// claims far more is not this package.
-		const limit = 16 << 20
-		if f.UncompressedSize64 > limit {
-			return scoring.PunktParams{}, fmt.Errorf("%s: %d bytes, more than a Punkt parameter file holds", f.Name, f.UncompressedSize64)
-		}
-		rc, err := f.Open()
-		if err != nil {
-			return scoring.PunktParams{}, fmt.Errorf("%s: %w", f.Name, err)
-		}
-		data, err := io.ReadAll(io.LimitReader(rc, limit+1))
-		rc.Close()
-		if err != nil {
-			return scoring.PunktParams{}, fmt.Errorf("%s: %w", f.Name, err)
-		}
-		files[name] = data
-	}
-	for _, name := range scoring.PunktTabFiles() {
-		if _, ok := files[name]; !ok {
-			return scoring.PunktParams{}, fmt.Errorf("the archive has no punkt_tab/%s/%s (is it punkt_tab.zip?)", lang, name)
-		}
-	}
-	return scoring.ParsePunktTab(files)
 }
