@@ -90,3 +90,24 @@ func TestDataSourceFetch(t *testing.T) {
 		t.Errorf("unpinned fetch: %v\n%s", err, out.String())
 	}
 }
+
+// TestDataFetchNLTKPunkt: `bench data fetch nltk-punkt` downloads nltk_data's
+// punkt_tab.zip under its pin; a mirror serving other bytes is refused,
+// naming the package file.
+func TestDataFetchNLTKPunkt(t *testing.T) {
+	srv, hits := fakeServer(t, map[string][]byte{"/packages/tokenizers/punkt_tab.zip": []byte("PK stand-in")})
+	var out, errb bytes.Buffer
+	stdio := IO{Out: &out, Err: &errb, Getenv: func(k string) string {
+		if k == "MEMHARNESS_NLTK_PUNKT_URL" {
+			return srv.URL + "/"
+		}
+		return ""
+	}}
+	err := cmdData(t.Context(), stdio, []string{"fetch", "nltk-punkt", "--dir", t.TempDir()})
+	if err == nil || !strings.Contains(out.String()+err.Error(), "punkt_tab.zip") {
+		t.Fatalf("fetch of a stand-in against the pin: %v\n%s%s", err, out.String(), errb.String())
+	}
+	if hits("/packages/tokenizers/punkt_tab.zip") == 0 {
+		t.Error("the package was never asked for")
+	}
+}

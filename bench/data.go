@@ -41,6 +41,8 @@ func cmdData(ctx context.Context, stdio IO, args []string) error {
 		"          (the authors' release and the benchmark code it uses, at pinned commits).\n" +
 		"  mem0-eval, longmemeval-eval: the LLM-judge prompts of mem0's LoCoMo evaluation and of\n" +
 		"          LongMemEval (pinned commits), for the conversational-memory judge and answer prompts under prompts: release.\n" +
+		"  nltk-punkt: nltk_data's punkt_tab.zip (pinned commit), the English Punkt model mem0's BLEU-1\n" +
+		"          tokenises LoCoMo answers with under prompts: release.\n" +
 		"  locomo, longmemeval: conversational-memory QA (LoCoMo's locomo10.json; LongMemEval's _s, _oracle\n" +
 		"          and _m files, 3 GB in all); stats reads CACHE/<name> or --path (LongMemEval: the _s file\n" +
 		"          of a folder, or the file named).\n" +

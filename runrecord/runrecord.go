@@ -146,6 +146,11 @@ type Manifest struct {
 	// (llm.SeedNote); empty when nothing is known against them (the sim
 	// backbone is deterministic). Each call's seed is in its call record.
 	SeedNote string `json:"seed_note,omitempty"`
+	// BLEU1Tokens says how a conversational run's BLEU-1 tokenised the
+	// answers: nltk.word_tokenize's Punkt sentence splitting with an
+	// untrained model (own) or with nltk_data's English model (the pinned
+	// package, under prompts: release); empty where no BLEU-1 is scored.
+	BLEU1Tokens string `json:"bleu1_tokens,omitempty"`
 	// Tokenizer counts the history windows' tokens: "approx" (the
 	// release's character estimate) or "tokenizer.json <sha256>".
 	Tokenizer string     `json:"tokenizer,omitempty"`

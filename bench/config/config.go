@@ -26,7 +26,9 @@ type Config struct {
 	// at run time from the user's copy of the sources' pinned releases:
 	// see prompt.release_dir and prompt.release_dirs, and 'bench data fetch'
 	// pramem-release, lifemem-release, tau-bench, expel, agentbench,
-	// synapse, mem0-eval or longmemeval-eval).
+	// synapse, mem0-eval or longmemeval-eval). On LoCoMo, release also
+	// tokenises mem0's BLEU-1 with nltk's English Punkt model ('bench data
+	// fetch nltk-punkt'); own splits sentences with untrained Punkt.
 	Prompts string `yaml:"prompts,omitempty" json:"prompts,omitempty"`
 	Eval    Eval   `yaml:"eval" json:"eval"`
 	// Judge is the model that grades a conversational-memory run's answers

@@ -62,7 +62,11 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	if err != nil {
 		return res, err
 	}
-	scorer, err := newScorer(d.ds.Benchmark, judges)
+	tok, tokens, err := bleuTokenizer(cfg, env.Getenv, f.packs, d.ds.Benchmark)
+	if err != nil {
+		return res, err
+	}
+	scorer, err := newScorer(d.ds.Benchmark, judges, tok)
 	if err != nil {
 		return res, err
 	}
@@ -80,7 +84,7 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 		HarnessVersion: family.HarnessVersion, GitCommit: buildstamp.Commit(), Backbone: back.Kind, Model: back.ModelName,
 		Endpoints: back.Endpoints, DataSource: d.source, DatasetSHA256: d.sums, Seed: cfg.Seed, Started: start.UTC(),
 		Judges:   JudgeLabels(cfg),
-		External: externals,
+		External: externals, BLEU1Tokens: tokens,
 	}
 	if run.Shard != nil {
 		man.Shard = run.Shard.String()
@@ -190,7 +194,7 @@ answer:
 	if run.Report {
 		ro := f.ReportOptions(cfg, env.Kinds)
 		closing.Report = func() error {
-			arts, err := writeReport(run.Dir, cfg, d.ds.Benchmark, names, st.Samples(), runinfo.BackboneText(back.Kind, back.ModelName))
+			arts, err := writeReport(run.Dir, cfg, d.ds.Benchmark, names, st.Samples(), runinfo.BackboneText(back.Kind, back.ModelName), tokens)
 			res.Artefacts = arts
 			return err
 		}

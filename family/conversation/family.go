@@ -28,7 +28,8 @@ import (
 
 // Family is the conversational-memory family.
 type Family struct {
-	// packs carries the judges' release pins (zero: the pinned sources).
+	// packs carries the release pins of the judges, the answer templates
+	// and BLEU-1's Punkt model (zero: the pinned sources).
 	packs memqarel.Packs
 }
 
@@ -41,6 +42,10 @@ func New() *Family { return &Family{} }
 func WithJudgeSources(mem0, longMemEval lifememrel.Source) *Family {
 	return &Family{packs: memqarel.Packs{Mem0: mem0, LongMemEval: longMemEval}}
 }
+
+// WithSources is the family reading every release pack under the pins in
+// p (tests with packs of their own; a zero pin is the pinned source).
+func WithSources(p memqarel.Packs) *Family { return &Family{packs: p} }
 
 // benchmarks maps the family's config tasks to their benchmarks.
 func benchmarks() map[string]memqa.Benchmark {

@@ -17,6 +17,7 @@ import (
 	"github.com/memharness/memharness/bench"
 	"github.com/memharness/memharness/family/conversation"
 	"github.com/memharness/memharness/internal/testfixture"
+	"github.com/memharness/memharness/reports/render"
 	"github.com/memharness/memharness/runrecord"
 )
 
@@ -134,6 +135,9 @@ func TestRunsOnEmbeddedDefault(t *testing.T) {
 						}
 						if !bytes.Contains(files[filepath.Join("report", conversation.IndexFile)], []byte("adversarial (category 5) excluded from overall")) {
 							t.Errorf("report title does not say whether adversarial questions count:\n%s", files[filepath.Join("report", conversation.IndexFile)])
+						}
+						if !bytes.Contains(files[filepath.Join("report", conversation.IndexFile)], []byte(render.MdText("; BLEU-1 tokens: nltk word_tokenize, untrained Punkt (own)"))) {
+							t.Errorf("report title does not say how BLEU-1 tokenised:\n%s", files[filepath.Join("report", conversation.IndexFile)])
 						}
 					}
 					var usage map[string]json.RawMessage

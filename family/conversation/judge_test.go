@@ -23,6 +23,7 @@ import (
 	"github.com/memharness/memharness/family/lifelongagents"
 	"github.com/memharness/memharness/releasepacks/lifememrel"
 	"github.com/memharness/memharness/releasepacks/memqarel"
+	"github.com/memharness/memharness/reports/render"
 	"github.com/memharness/memharness/runrecord"
 )
 
@@ -50,9 +51,11 @@ const (
 )
 
 // standinPacks writes both packs into dataDir as `bench data fetch` lays
-// them out and returns their pins.
+// them out and returns their pins, with the stand-in Punkt package beside
+// them (its pin: standinPunktPin) for LoCoMo's BLEU-1 under prompts: release.
 func standinPacks(t *testing.T, dataDir string) (mem0, lme lifememrel.Source) {
 	t.Helper()
+	standinPunkt(t, dataDir)
 	write := func(src *lifememrel.Source, path, text string) {
 		full := filepath.Join(dataDir, src.Name, filepath.FromSlash(path))
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
@@ -79,7 +82,8 @@ func standinPacks(t *testing.T, dataDir string) (mem0, lme lifememrel.Source) {
 // the stand-in pins.
 func kindsWith(t *testing.T, mem0, lme lifememrel.Source) *bench.Kinds {
 	r := family.NewRegistry()
-	for _, f := range []family.Family{behavior.New(), lifelongagents.New(), conversation.WithJudgeSources(mem0, lme)} {
+	conv := conversation.WithSources(memqarel.Packs{Mem0: mem0, LongMemEval: lme, Punkt: standinPunktPin(t)})
+	for _, f := range []family.Family{behavior.New(), lifelongagents.New(), conv} {
 		if err := r.Register(f); err != nil {
 			t.Fatal(err)
 		}
@@ -258,6 +262,14 @@ func TestReleaseJudgesThroughTheRunPath(t *testing.T) {
 	idx, _ := os.ReadFile(filepath.Join(runDir, "report", "index.md"))
 	if !strings.Contains(strings.SplitN(string(idx), "\n", 2)[0], "graded by backbone judge (release prompt)") {
 		t.Errorf("report title does not name the judge:\n%.300s", idx)
+	}
+	// BLEU-1 tokenised with the fetched Punkt package's model, and says so.
+	tokens := "nltk word_tokenize, English Punkt of example.com/standin-nltk-data@" + strings.Repeat("0", 40) + " " + memqarel.PunktTabPath + " (english)"
+	if man.BLEU1Tokens != tokens {
+		t.Errorf("manifest bleu1_tokens %q, want %q", man.BLEU1Tokens, tokens)
+	}
+	if !strings.Contains(strings.SplitN(string(idx), "\n", 2)[0], render.MdText("BLEU-1 tokens: "+tokens)) {
+		t.Errorf("report title does not name BLEU-1's tokenisation:\n%.500s", idx)
 	}
 
 	// LongMemEval: a judge model at its own endpoint, a strict one beside.

@@ -39,7 +39,7 @@ func (f *Family) WriteReport(runDir string, cfg *config.Config) ([]string, error
 	if err != nil {
 		return nil, err
 	}
-	return writeReport(runDir, cfg, b, methodNames(cfg), samples, runinfo.BackboneText(man.Backbone, man.Model))
+	return writeReport(runDir, cfg, b, methodNames(cfg), samples, runinfo.BackboneText(man.Backbone, man.Model), man.BLEU1Tokens)
 }
 
 func methodNames(cfg *config.Config) []string {
@@ -82,8 +82,10 @@ func studyOptions(cfg *config.Config, b memqa.Benchmark, methods []string, backb
 
 // writeReport writes the run's study (metrics.csv with clustered
 // intervals, the paired comparisons, the paper layout, the answer-length
-// table and figures) and index.md, which shows its tables.
-func writeReport(runDir string, cfg *config.Config, b memqa.Benchmark, methods []string, samples []runrecord.Sample, backbone string) ([]string, error) {
+// table and figures) and index.md, which shows its tables; its heading
+// names how BLEU-1 tokenised the answers (tokens, the manifest's
+// BLEU1Tokens; "" for a run recorded before it was kept).
+func writeReport(runDir string, cfg *config.Config, b memqa.Benchmark, methods []string, samples []runrecord.Sample, backbone, tokens string) ([]string, error) {
 	dir := filepath.Join(runDir, render.ReportDir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -107,6 +109,9 @@ func writeReport(runDir string, cfg *config.Config, b memqa.Benchmark, methods [
 	choices := st.Choices()
 	if rt := releaseTitle(cfg); rt != "" {
 		choices += "; " + rt
+	}
+	if tokens != "" {
+		choices += "; BLEU-1 tokens: " + tokens
 	}
 	fmt.Fprintf(&md, "# %s: %s (%s)\n\n", render.MdText(cfg.Name), b, render.MdText(choices))
 	md.WriteString(body)

@@ -83,7 +83,8 @@ func (f *Family) Rescore(ctx context.Context, env family.Env, r family.Rescoring
 	if err != nil {
 		return res, err
 	}
-	scorer, err := newScorer(d.ds.Benchmark, judges)
+	// Lexical scores are the run's: no tokenizer.
+	scorer, err := newScorer(d.ds.Benchmark, judges, nil)
 	if err != nil {
 		return res, err
 	}
@@ -100,6 +101,7 @@ func (f *Family) Rescore(ctx context.Context, env family.Env, r family.Rescoring
 		Backbone: prev.Backbone, Model: prev.Model, Endpoints: prev.Endpoints,
 		DataSource:    prev.DataSource + "; answers of the run in " + r.RunDir + " graded again",
 		DatasetSHA256: prev.DatasetSHA256, Seed: cfg.Seed, Started: start.UTC(), Judges: JudgeLabels(cfg),
+		BLEU1Tokens: prev.BLEU1Tokens,
 	}
 	st, man, err := runstore.Begin(r.Dir, runstore.Opening{
 		ConfigHash: hash, Manifest: man, Methods: names, ResolvedConfig: resolved,
@@ -173,7 +175,7 @@ func (f *Family) Rescore(ctx context.Context, env family.Env, r family.Rescoring
 	man.Samples, man.Finished = len(order), &fin
 	ro := f.ReportOptions(cfg, env.Kinds)
 	closing := runstore.Closing{Errored: errored, Report: func() error {
-		arts, err := writeReport(r.Dir, cfg, d.ds.Benchmark, names, st.Samples(), runinfo.BackboneText(prev.Backbone, prev.Model))
+		arts, err := writeReport(r.Dir, cfg, d.ds.Benchmark, names, st.Samples(), runinfo.BackboneText(prev.Backbone, prev.Model), prev.BLEU1Tokens)
 		res.Artefacts = arts
 		return err
 	}, Fingerprint: func() (string, error) { return family.Fingerprint(r.Dir, hash, ro) }}

@@ -137,6 +137,10 @@ func TestRescoreGradesStoredAnswers(t *testing.T) {
 	if err != nil || man.Finished == nil || len(man.Judges) != 1 || man.Judges[0] != "openai judge-m judge (strict prompt)" {
 		t.Errorf("rescore manifest: %v judges %v", err, man.Judges)
 	}
+	// The BLEU-1 scores are the run's, and so is what they were tokenised with.
+	if man.BLEU1Tokens != "nltk word_tokenize, untrained Punkt (own)" {
+		t.Errorf("rescore manifest bleu1_tokens %q, want the run's", man.BLEU1Tokens)
+	}
 	sens, err := os.ReadFile(filepath.Join(newDir, "report", "judge_sensitivity.csv"))
 	if err != nil || !strings.Contains(string(sens), "the run's own judge (before the rescore)") {
 		t.Errorf("the rescore's sensitivity table does not set the run's judge against the new one: %v\n%s", err, sens)

@@ -22,7 +22,9 @@ type scorer struct {
 	bench memqa.Benchmark
 	// judges are the run's judge, then the compared ones.
 	judges []judge
-	tok    *scoring.NLTKTokenizer
+	// tok splits answers for BLEU-1 (bleuTokenizer); nil where the run
+	// scores no BLEU-1 (LongMemEval, a rescore, which keeps the run's).
+	tok *scoring.NLTKTokenizer
 }
 
 // withRepeat is the scorer of draw rep: every judge's model keyed and
@@ -40,14 +42,11 @@ func (s *scorer) withRepeat(rep int, seed int64) *scorer {
 	return &out
 }
 
-func newScorer(b memqa.Benchmark, judges []judge) (*scorer, error) {
+func newScorer(b memqa.Benchmark, judges []judge, tok *scoring.NLTKTokenizer) (*scorer, error) {
 	if b != memqa.LoCoMo && b != memqa.LongMemEval {
 		return nil, fmt.Errorf("no scorer for benchmark %q", b)
 	}
-	// BLEU-1 tokenizes with an untrained Punkt model: it splits sentences
-	// where nltk's English model would keep an abbreviation together,
-	// which a one-phrase answer rarely has (see metrics/memqa.BLEU1).
-	return &scorer{bench: b, judges: judges, tok: scoring.NewNLTKTokenizer(scoring.PunktParams{})}, nil
+	return &scorer{bench: b, judges: judges, tok: tok}, nil
 }
 
 // gold is the reference answer the scoring compares against.
@@ -81,6 +80,9 @@ func (s *scorer) score(ctx context.Context, q memqa.Question, unit, pred string,
 			return nil, "", fmt.Errorf("question %s: %w", q.ID, err)
 		}
 		out[ScoreF1] = scoring.Round3(f1)
+		if s.tok == nil {
+			return nil, "", fmt.Errorf("question %s: no tokenizer for BLEU-1", q.ID)
+		}
 		out[ScoreBLEU1] = scoring.BLEU1(s.tok, pred, gold(q))
 		if rc != nil {
 			r, err := scoring.EvidenceRecall(q.Evidence, rc.Retrieved, true)

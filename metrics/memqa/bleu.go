@@ -20,11 +20,11 @@ import (
 //
 // Tokens are tok's (NLTKTokenizer.WordTokenize): Punkt sentences, then
 // NLTK's word tokenizer on each. nltk.word_tokenize loads the English
-// Punkt model (trained data in nltk_data); give its parameters to
-// NewNLTKTokenizer for that, or the zero PunktParams for an untrained
-// model, which differs only where the English model knows an
-// abbreviation, collocation or orthographic habit (a multi-sentence
-// answer with "dr." or "u.s." in it, say).
+// Punkt model (trained data in nltk_data's punkt_tab package); give its
+// parameters to NewNLTKTokenizer for that (PunktParamsFromZip), or the
+// zero PunktParams for an untrained model, which differs only where the
+// English model knows an abbreviation, collocation or orthographic habit
+// (an answer with "dr." or "p.m." before a lower-case word, say).
 func BLEU1(tok *NLTKTokenizer, prediction, reference string) float64 {
 	hyp := tok.WordTokenize(pystr.Lower(prediction))
 	ref := tok.WordTokenize(pystr.Lower(reference))

@@ -11,6 +11,10 @@
 //   - mem0's evaluation (mem0ai/mem0@b3ede5b evaluation/metrics/utils.py):
 //     BLEU1 (nltk sentence_bleu, weights (1,0,0,0), smoothing method1, on
 //     nltk.word_tokenize of the lower-cased texts) and Mem0F1 (its set F1).
+//     word_tokenize splits sentences with Punkt first: an untrained model,
+//     or a trained one's parameters given as PunktParams, read from
+//     nltk_data's punkt_tab package bytes by PunktParamsFromZip and
+//     ParsePunktTab (the caller reads the file).
 //   - The category names: LoCoMo's numbers carry no names in its data, and
 //     the field disagrees on them; CategoryName prints one of two explicit
 //     tables and says which (see categories.go).

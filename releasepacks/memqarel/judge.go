@@ -129,6 +129,9 @@ type Packs struct {
 	// Mem0 and LongMemEval are the sources' pins (zero: Mem0Source() and
 	// LongMemEvalSource()); tests put stand-in packs' pins here.
 	Mem0, LongMemEval lifememrel.Source
+	// Punkt is the pin of the Punkt package BLEU-1 tokenises with under
+	// prompts: release (zero: NLTKPunktSource()).
+	Punkt lifememrel.Source
 }
 
 // OpenPacks is Open with the packs' own pins.

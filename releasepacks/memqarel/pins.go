@@ -3,7 +3,9 @@
 // LongMemEval's per-question-type judge) and builds the judge request and
 // reads its reply the way each source's code does. Our own wording, with
 // the same fields and the same reply protocol, is the offline default.
-// It also reads mem0's answer templates (answers.go) for prompts: release.
+// It also reads mem0's answer templates (answers.go) for prompts: release,
+// and the English Punkt model of nltk_data (punkt.go) that mem0's BLEU-1
+// tokenises with.
 //
 // The sources' sentences are never part of this repository; only where
 // they live (repository, commit, file, variable name) and how the code
@@ -56,7 +58,7 @@ func LongMemEvalSource() lifememrel.Source {
 
 // Sources lists the pack's sources.
 func Sources() []lifememrel.Source {
-	return []lifememrel.Source{Mem0Source(), LongMemEvalSource()}
+	return []lifememrel.Source{Mem0Source(), LongMemEvalSource(), NLTKPunktSource()}
 }
 
 // Find returns the source fetched under name.

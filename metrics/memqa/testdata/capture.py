@@ -11,6 +11,15 @@ python3-numpy) against scratch checkouts outside this repository:
   evaluation/metrics/utils.py of mem0ai/mem0@b3ede5b (--lme is taken by
   releasepacks/memqarel/testdata/capture.py, the judges' script).
 
+  The English Punkt model's goldens (golden/punkt_english.json) are a run
+  of their own, since it patches nltk's sentence splitter:
+
+  /usr/bin/python3 capture.py --mem0 DIR --punkt-tab ZIP --fixture FILE
+
+  ZIP is nltk_data's packages/tokenizers/punkt_tab.zip (`bench data fetch
+  nltk-punkt`); its inputs are punkt_english_texts.json, pairs.json and
+  variants.json.
+
 Our inputs are stem_words.txt, pairs.json, variants.json, tok_texts.json
 and punkt_params.json; only the numbers, tokens and sentences the sources'
 code returns are written (golden/*.json). No dataset text is: the
@@ -198,6 +207,86 @@ def capture_mem0(args, here, out):
               open(os.path.join(out, "mem0_metrics.json"), "w"), ensure_ascii=False, indent=0)
 
 
+def read_punkt_tab(path, lang="english"):
+    """PunktParameters from punkt_tab.zip's LANG folder, read as nltk's
+    tab decoder (nltk/tabdata.py, nltk >= 3.8.2) reads the files: each line
+    with one final newline removed and nothing else."""
+    import io
+    import zipfile
+    from collections import defaultdict
+    from nltk.tokenize.punkt import PunktParameters
+
+    def rm_nl(s):
+        return s[:-1] if s[-1] == "\n" else s
+
+    z = zipfile.ZipFile(path)
+
+    def lines(name):
+        return list(io.TextIOWrapper(z.open("punkt_tab/%s/%s" % (lang, name)), encoding="utf-8"))
+
+    params = PunktParameters()
+    params.abbrev_types = {rm_nl(x) for x in lines("abbrev_types.txt")}
+    params.collocations = {tuple(rm_nl(x).split("\t")) for x in lines("collocations.tab")}
+    params.sent_starters = {rm_nl(x) for x in lines("sent_starters.txt")}
+    params.ortho_context = defaultdict(int, {a: int(b) for a, b in
+                                             (rm_nl(x).split("\t") for x in lines("ortho_context.tab"))})
+    return params
+
+
+def capture_english(args, here, out):
+    """Punkt's sentences with the English model, nltk.word_tokenize's tokens
+    and mem0's BLEU-1 with it: word_tokenize as nltk >= 3.8.2 runs it
+    (PunktTokenizer("english") over punkt_tab's parameters; nltk 3.8 read
+    the same parameters from punkt.zip's english.pickle)."""
+    import nltk
+    import nltk.tokenize
+    from nltk.tokenize.punkt import PunktSentenceTokenizer
+    nltk.download = lambda *a, **k: True
+    english = PunktSentenceTokenizer(read_punkt_tab(args.punkt_tab))
+    # The answer pairs are scored under both models: untrained first (what
+    # the own default computes), then English.
+    untrained = PunktSentenceTokenizer()
+    nltk.tokenize.sent_tokenize = lambda text, language="english": untrained.tokenize(text)
+    stub("bert_score", score=None)
+    stub("rouge_score", rouge_scorer=None)
+
+    class NoModel:
+        def __init__(self, *a, **k):
+            raise RuntimeError("no sentence-transformers model offline")
+
+    stub("sentence_transformers", SentenceTransformer=NoModel)
+    stub("sentence_transformers.util", pytorch_cos_sim=None)
+    utils = load(os.path.join(args.mem0, "evaluation", "metrics", "utils.py"), "mem0_metrics_utils_english")
+
+    inputs = json.load(open(os.path.join(here, "punkt_english_texts.json"), encoding="utf-8"))
+    texts = inputs["texts"]
+    untrained_bleu = [float(utils.calculate_bleu_scores(p["prediction"], p["answer"])["bleu1"]) for p in inputs["pairs"]]
+    nltk.tokenize.sent_tokenize = lambda text, language="english": english.tokenize(text)
+    english_bleu = [float(utils.calculate_bleu_scores(p["prediction"], p["answer"])["bleu1"]) for p in inputs["pairs"]]
+    rows = []
+    for t in texts:
+        rows.append({"sentences": english.tokenize(t), "lower_sentences": english.tokenize(t.lower()),
+                     "lower_tokens": nltk.word_tokenize(t.lower())})
+    pairs = json.load(open(os.path.join(here, "pairs.json"), encoding="utf-8"))["pairs"]
+    res = [float(utils.calculate_bleu_scores(str(p["prediction"]), str(p["answer"]))["bleu1"]) for p in pairs]
+    fixture = []
+    if args.fixture:
+        variants = json.load(open(os.path.join(here, "variants.json"), encoding="utf-8"))
+        for conv in json.load(open(args.fixture, encoding="utf-8")):
+            for i, qa in enumerate(conv["qa"]):
+                if qa["category"] == 5:
+                    continue
+                gold = gold_text(qa)
+                for k, rule in enumerate(variants["predictions"]):
+                    pred = variant(rule, gold)
+                    fixture.append([conv["sample_id"], i, k, float(utils.calculate_bleu_scores(pred, gold)["bleu1"])])
+    json.dump({"source": "nltk %s PunktSentenceTokenizer over nltk_data punkt_tab.zip (english) and "
+                         "mem0ai/mem0@b3ede5b evaluation/metrics/utils.py calculate_bleu_scores" % nltk.__version__,
+               "texts": rows, "text_pairs_bleu1": {"untrained": untrained_bleu, "english": english_bleu}, "pairs_bleu1": res,
+               "fixture_columns": ["sample_id", "qa", "prediction rule", "bleu1"], "fixture": fixture},
+              open(os.path.join(out, "punkt_english.json"), "w"), ensure_ascii=False, indent=0)
+
+
 def capture_aggregates(args, ev, data, rows, variants):
     """analyze_aggr_acc's printout (count, summed score and rounded mean per
     category, rounded overall) over the rounded scores of each prediction
@@ -236,16 +325,23 @@ def capture_aggregates(args, ev, data, rows, variants):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--locomo", required=True)
+    ap.add_argument("--locomo")
     ap.add_argument("--mem0")
     ap.add_argument("--fixture")
+    ap.add_argument("--punkt-tab", help="punkt_tab.zip as `bench data fetch nltk-punkt` leaves it (needs --mem0)")
     args = ap.parse_args()
     here = os.path.dirname(os.path.abspath(__file__))
     out = os.path.join(here, "golden")
     os.makedirs(out, exist_ok=True)
-    capture_locomo(args, here, out)
-    if args.mem0:
+    if args.locomo:
+        capture_locomo(args, here, out)
+    if args.mem0 and not args.punkt_tab:
         capture_mem0(args, here, out)
+    if args.punkt_tab:
+        if not args.mem0:
+            ap.error("--punkt-tab needs --mem0")
+        # Its own process state: sent_tokenize is patched to the English model.
+        capture_english(args, here, out)
 
 
 if __name__ == "__main__":
