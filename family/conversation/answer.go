@@ -20,7 +20,9 @@ const NotMentioned = "Not mentioned in the conversation"
 
 // AnswerHint is the structured view of an answering request that the sim
 // backbone reads: the question, the memory entries the prompt shows (in
-// the order shown) and exactly the turns it shows.
+// the order shown; a per-speaker memory's entries without their
+// timestamps, which the sim's facts already carry) and exactly the turns
+// it shows.
 type AnswerHint struct {
 	Question string
 	Memory   []string
@@ -57,6 +59,22 @@ func answerRequest(c *conv, q memqa.Question, v view, params llm.Params) llm.Req
 		for _, m := range v.Memory {
 			b.WriteString("- " + m + "\n")
 			h.Memory = append(h.Memory, m)
+		}
+		if len(shown) > 0 {
+			b.WriteString("\nThe latest turns:\n")
+		}
+	}
+	if len(v.Speakers) > 0 {
+		b.WriteString("Memories kept of each speaker, each with the date of the session it was written from:\n")
+		for _, s := range v.Speakers {
+			fmt.Fprintf(&b, "Memories of %s:\n", s.Speaker)
+			if len(s.Entries) == 0 {
+				b.WriteString("(none)\n")
+			}
+			for _, e := range s.Entries {
+				fmt.Fprintf(&b, "- %s: %s\n", orUnknown(e.Date), e.Text)
+				h.Memory = append(h.Memory, e.Text)
+			}
 		}
 		if len(shown) > 0 {
 			b.WriteString("\nThe latest turns:\n")

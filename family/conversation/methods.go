@@ -62,6 +62,9 @@ type method interface {
 // when it does not retrieve).
 type view struct {
 	Memory []string
+	// Speakers are a per-speaker memory's recalled entries, speaker_a's
+	// store first (the Mem0- and MemOS-style memories); Memory is empty then.
+	Speakers []speakerMemory
 	Turns  []shownTurn
 	Recall *recall
 	// Prompt is a prompt of the method's own, sent as the answer request's
