@@ -53,16 +53,44 @@ type Dialogue struct {
 	mo *memos
 }
 
-// NewDialogue builds the dialogue memory of a mem0 or memos spec.
+// The knobs a dialogue memory takes where its spec sets none: those of
+// the LoCoMo evaluations the constructions follow, not the behaviour
+// kinds' defaults. mem0's (evaluation/ at b3ede5b) adds batches of 2
+// messages (MemoryADD's batch_size) and searches each store for the top 30
+// (run_experiments.py's --top_k default, and its Makefile's); MemOS's
+// (evaluation/scripts/locomo) adds with batch_size=2 and searches each
+// store for the top 20 (run_locomo_eval.sh's TOPK).
+const (
+	DialogueChunk     = 2
+	DialogueMem0TopK  = 30
+	DialogueMemOSTopK = 20
+)
+
+// NewDialogue builds the dialogue memory of a mem0 or memos spec; a knob
+// the spec leaves unset takes the dialogue defaults above.
 func NewDialogue(spec predict.Spec) (*Dialogue, error) {
 	m, err := New(spec)
 	if err != nil {
 		return nil, err
 	}
+	var set predict.MemorySpec
+	if spec.Memory != nil {
+		set = *spec.Memory
+	}
+	dialogueDefaults := func(k *knobs, topK int) {
+		if set.Chunk <= 0 {
+			k.Chunk = DialogueChunk
+		}
+		if set.TopK <= 0 {
+			k.TopK = topK
+		}
+	}
 	switch x := m.(type) {
 	case *mem0:
+		dialogueDefaults(&x.k, DialogueMem0TopK)
 		return &Dialogue{m0: x}, nil
 	case *memos:
+		dialogueDefaults(&x.k, DialogueMemOSTopK)
 		return &Dialogue{mo: x}, nil
 	}
 	return nil, fmt.Errorf("memstyle: kind %q keeps no dialogue memory (mem0 and memos do)", spec.Kind)
