@@ -65,8 +65,8 @@ type view struct {
 	// Speakers are a per-speaker memory's recalled entries, speaker_a's
 	// store first (the Mem0- and MemOS-style memories); Memory is empty then.
 	Speakers []speakerMemory
-	Turns  []shownTurn
-	Recall *recall
+	Turns    []shownTurn
+	Recall   *recall
 	// Prompt is a prompt of the method's own, sent as the answer request's
 	// one message (an external method's second form); Answer is the
 	// method's own answer, taken without a call (its third form).
