@@ -35,11 +35,17 @@ type shownTurn struct {
 
 // recall is what a method that retrieves turns reports of them: the
 // dia_ids it retrieved (LoCoMo's evidence recall), and how many of the
-// turns marked has_answer it found (LongMemEval).
+// turns marked has_answer it found (LongMemEval), and for a method whose
+// memory items are attributed to turns by tag, how many items it showed
+// and how many carried no tag.
 type recall struct {
 	Retrieved []string
 	Answers   int
 	Found     int
+	// Items is how many memory items a method that attributes its items
+	// to turns by their tags showed (an MCP server's), Untagged how many of
+	// them carried no turn's tag; 0 for methods that retrieve turns.
+	Items, Untagged int
 }
 
 // method picks the turns of a conversation that the answering model sees

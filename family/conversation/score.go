@@ -15,6 +15,11 @@ const (
 	ScoreBLEU1          = "bleu1"
 	ScoreJudge          = "judge"
 	ScoreEvidenceRecall = "evidence_recall"
+	// ScoreUntagged is, for a method whose memory items are attributed to
+	// turns by the tags written with them (mcp_memory), the share of the
+	// items shown that carried no turn's tag (rewritten by the server), so
+	// retrieved nothing in the evidence recall.
+	ScoreUntagged = "evidence_untagged"
 )
 
 // scorer scores one answer as its benchmark's sources do.
@@ -91,6 +96,9 @@ func (s *scorer) score(ctx context.Context, q memqa.Question, unit, pred string,
 		}
 	} else if rc != nil && rc.Answers > 0 {
 		out[ScoreEvidenceRecall] = float64(rc.Found) / float64(rc.Answers)
+	}
+	if rc != nil && rc.Items > 0 {
+		out[ScoreUntagged] = float64(rc.Untagged) / float64(rc.Items)
 	}
 	label, err := s.judgeAll(ctx, q, unit, pred, out)
 	if err != nil {
