@@ -141,6 +141,13 @@ func TestMCPEvidenceRecallFromTags(t *testing.T) {
 			if some == 0 {
 				t.Error("the verbatim server's searches recalled no evidence at all")
 			}
+			idx, err := os.ReadFile(filepath.Join(dir, task+"_tags", "report", "index.md"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(idx), "Items shown without a tag, mean share per question: mcp 0.0% (") || !strings.Contains(string(idx), ", mcp_rw ") {
+				t.Error("the report does not say how many items carried no tag")
+			}
 		})
 	}
 }

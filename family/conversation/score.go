@@ -16,7 +16,7 @@ const (
 	ScoreJudge          = "judge"
 	ScoreEvidenceRecall = "evidence_recall"
 	// ScoreUntagged is, for a method whose memory items are attributed to
-	// turns by the tags written with them (mcp_memory), the share of the
+	// turns by the tags written with them (an MCP memory server), the share of the
 	// items shown that carried no turn's tag (rewritten by the server), so
 	// retrieved nothing in the evidence recall.
 	ScoreUntagged = "evidence_untagged"
