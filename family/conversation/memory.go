@@ -65,13 +65,17 @@ func speakerIDs(c *conv) [2]string {
 // error, as mem0's add.py raises on one.
 func (m *memoryMethod) build(ctx context.Context, c *conv) ([2]predict.Memory, error) {
 	var out [2]predict.Memory
-	turns := make([]memstyle.Turn, len(c.turns))
-	for i, t := range c.turns {
-		if t.Speaker != c.SpeakerA && t.Speaker != c.SpeakerB {
-			return out, fmt.Errorf("conversation %s: turn %d (%s): speaker %q is neither speaker_a %q nor speaker_b %q",
-				c.SampleID, i+1, t.DiaID, t.Speaker, c.SpeakerA, c.SpeakerB)
+	var turns []memstyle.Turn
+	for _, s := range c.Sessions {
+		for i, t := range s.Turns {
+			if t.Speaker != c.SpeakerA && t.Speaker != c.SpeakerB {
+				return out, fmt.Errorf("conversation %s: %s turn %d %s: speaker %q is neither speaker_a %q nor speaker_b %q",
+					c.SampleID, s.ID, i+1, t.DiaID, t.Speaker, c.SpeakerA, c.SpeakerB)
+			}
+			// The turn's text alone: both evaluations send "<speaker>:
+			// <text>", never a shared photo's caption.
+			turns = append(turns, memstyle.Turn{Date: s.DateTime, Session: s.ID, Speaker: t.Speaker, Text: t.Text})
 		}
-		turns[i] = memstyle.Turn{Date: t.Date, Session: c.Sessions[c.session[i]].ID, Speaker: t.Speaker, Text: t.Text}
 	}
 	ids := speakerIDs(c)
 	for i, self := range [2]string{c.SpeakerA, c.SpeakerB} {

@@ -33,7 +33,9 @@ type speakerEndpoint struct {
 	// extracted under for that speaker's store.
 	dates map[string]map[string]bool
 	// turns[speaker] counts the turns the speaker's extractions showed.
-	turns   map[string]int
+	turns map[string]int
+	// partner[speaker] is the other speaker of the speaker's conversation.
+	partner map[string]string
 	answers []string
 	bad     []string
 }
@@ -78,8 +80,8 @@ func (e *speakerEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		self := user
-		if self == "" {
-			self = "?other-of-" + other
+		if self == "" { // a chunk of the other speaker's turns only
+			self = e.partner[other]
 		}
 		e.turns[self] += len(turnLine.FindAllString(turns, -1))
 		for _, f := range facts {
@@ -134,7 +136,10 @@ func TestPerSpeakerMemoryThroughTheRunPath(t *testing.T) {
 	dir := t.TempDir()
 	for _, prompts := range []string{"release", "own"} {
 		t.Run(prompts, func(t *testing.T) {
-			ep := &speakerEndpoint{dates: map[string]map[string]bool{}, turns: map[string]int{}}
+			ep := &speakerEndpoint{dates: map[string]map[string]bool{}, turns: map[string]int{}, partner: map[string]string{}}
+			for _, c := range convs {
+				ep.partner[c.SpeakerA], ep.partner[c.SpeakerB] = c.SpeakerB, c.SpeakerA
+			}
 			srv := httptest.NewServer(ep)
 			defer srv.Close()
 			getenv := func(k string) string {
