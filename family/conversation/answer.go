@@ -21,7 +21,9 @@ const NotMentioned = "Not mentioned in the conversation"
 
 // AnswerHint is the structured view of an answering request that the sim
 // backbone reads: the question, the memory entries the prompt shows (in
-// the order shown) and exactly the turns it shows.
+// the order shown; a per-speaker memory's entries without their
+// timestamps, which the sim's facts already carry) and exactly the turns
+// it shows.
 type AnswerHint struct {
 	Question string
 	Memory   []string
@@ -61,6 +63,18 @@ func answerRequest(c *conv, q memqa.Question, v view, params llm.Params) llm.Req
 			b.WriteString("\nThe latest turns:\n")
 		}
 	}
+	if len(v.Speakers) > 0 {
+		b.WriteString("Memories kept of each speaker, each with the date of the session it was written from:\n")
+		b.WriteString(speakerLists(v.Speakers))
+		for _, s := range v.Speakers {
+			for _, e := range s.Entries {
+				h.Memory = append(h.Memory, e.Text)
+			}
+		}
+		if len(shown) > 0 {
+			b.WriteString("\nThe latest turns:\n")
+		}
+	}
 	b.WriteString(turnLines(shown))
 	for _, t := range shown {
 		h.Turns = append(h.Turns, HintTurn{Speaker: t.Speaker, Text: t.Text})
@@ -77,6 +91,22 @@ func memoryList(memory []string) string {
 	var b strings.Builder
 	for _, m := range memory {
 		b.WriteString("- " + m + "\n")
+	}
+	return b.String()
+}
+
+// speakerLists are a per-speaker memory's entries as the answer prompt
+// lists them, speaker by speaker, each entry with its session's date.
+func speakerLists(speakers []speakerMemory) string {
+	var b strings.Builder
+	for _, s := range speakers {
+		fmt.Fprintf(&b, "Memories of %s:\n", s.Speaker)
+		if len(s.Entries) == 0 {
+			b.WriteString("(none)\n")
+		}
+		for _, e := range s.Entries {
+			fmt.Fprintf(&b, "- %s: %s\n", orUnknown(e.Date), e.Text)
+		}
 	}
 	return b.String()
 }
@@ -107,6 +137,9 @@ func shownTokens(count tokens.Counter, v view) (memory, history int) {
 	}
 	if len(v.Memory) > 0 {
 		memory = count.Count(memoryList(v.Memory))
+	}
+	if len(v.Speakers) > 0 {
+		memory += count.Count(speakerLists(v.Speakers))
 	}
 	if len(v.Turns) > 0 {
 		history = count.Count(turnLines(v.Turns))

@@ -168,7 +168,7 @@ answer:
 		}
 	}
 	done, errored := st.Counts()
-	res.Done, res.Errored = done-errored, errored
+	res.Done, res.Errored = done, errored // Counts already leaves the errored out of done
 	if stopped != nil {
 		if err := family.StoppedAtCeiling(back.Budget, res.Done, res.Planned, "questions", ""); err != nil {
 			return res, err

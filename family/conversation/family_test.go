@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -307,5 +308,34 @@ func TestFetchedFile(t *testing.T) {
 	}
 	if code, log := runBench(t, context.Background(), cfg, out, nil); code != 0 || !strings.Contains(log, "up to date") {
 		t.Errorf("re-run of an unchanged file: exit %d, not up to date:\n%s", code, log)
+	}
+}
+
+// TestErroredQuestionsCountedOnce: questions whose answer could not be had
+// are counted as errored and not also taken off the answered ones (the
+// final line once printed a negative count).
+func TestErroredQuestionsCountedOnce(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir, "longmemeval", "openai", "1000")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, `{"error":{"message":"context too long"}}`, http.StatusBadRequest)
+	}))
+	t.Cleanup(srv.Close)
+	getenv := func(k string) string {
+		if k == "OPENAI_BASE_URL" {
+			return srv.URL
+		}
+		return ""
+	}
+	code, log := runBench(t, context.Background(), cfg, filepath.Join(dir, "out"), getenv)
+	if code == 0 {
+		t.Fatalf("a run whose every call failed exited 0:\n%s", log)
+	}
+	m := regexp.MustCompile(`(-?\d+)/(\d+) questions answered, (\d+) errored`).FindStringSubmatch(log)
+	if m == nil {
+		t.Fatalf("no count of answered and errored questions:\n%s", log)
+	}
+	if m[1] != "0" || m[3] == "0" {
+		t.Errorf("%s/%s answered, %s errored; want 0 answered and every failed question errored:\n%s", m[1], m[2], m[3], log)
 	}
 }

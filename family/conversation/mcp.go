@@ -2,6 +2,7 @@ package conversation
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/memharness/memharness/datasets/memqa"
@@ -18,7 +19,9 @@ import (
 // question), and each question is searched with the search tool; the
 // answer prompt shows the memories kept (top_k, memory_tokens) and, when
 // history_tokens is set, the latest turns that fit it, as the Mem0- and
-// MemOS-style memories do.
+// MemOS-style memories do. Its evidence recall is read from the turn tags
+// written with every turn that survive in the items a search returns
+// (attribute); items without one are counted apart.
 //
 // The harness keeps no copy of the server's store: a resumed run starts a
 // fresh server on its first unanswered question and writes every turn
@@ -28,6 +31,8 @@ type mcpMethod struct {
 	env    predict.Env
 	window *truncation
 	items  map[string][]mcpmemory.Item
+	// tags[conversation] maps each turn's tag to the turn's index.
+	tags map[string]map[string]int
 }
 
 func newMCPMethod(spec predict.Spec, d deps) (method, error) {
@@ -35,7 +40,7 @@ func newMCPMethod(spec predict.Spec, d deps) (method, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &mcpMethod{m: x.(*mcpmemory.Method), env: d.env, items: map[string][]mcpmemory.Item{}}
+	m := &mcpMethod{m: x.(*mcpmemory.Method), env: d.env, items: map[string][]mcpmemory.Item{}, tags: map[string]map[string]int{}}
 	if spec.HistoryTokens > 0 {
 		m.window = &truncation{budget: spec.HistoryTokens, count: d.count}
 	}
@@ -45,17 +50,96 @@ func newMCPMethod(spec predict.Spec, d deps) (method, error) {
 // turnItems are c's turns as the write tool receives them: each turn as
 // the answer prompt shows it, headed by its session's date (a memory
 // holds no session heading, and temporal questions need the date), with
-// the session's ID as scene and its date as time.
+// the session's ID as scene and its date as time. Every item carries its
+// turn's tag in brackets (turnTag), so the turns a search returns can be
+// told from the tags that survive in its items.
 func turnItems(c *conv) []mcpmemory.Item {
 	out := make([]mcpmemory.Item, len(c.turns))
 	for i, t := range c.turns {
 		text := strings.TrimRight(renderTurn(t), "\n")
+		if t.DiaID == "" {
+			text = "[" + turnTag(c, i) + "] " + text
+		}
 		if t.Date != "" {
 			text = "(" + t.Date + ") " + text
 		}
 		out[i] = mcpmemory.Item{Text: text, Scene: c.Sessions[c.session[i]].ID, Time: t.Date}
 	}
 	return out
+}
+
+// turnTag names turn i of c in what is written to a server: LoCoMo's
+// dia_id (which the answer prompt shows anyway), else "S<session
+// number>:<turn number in the session>" (LongMemEval's turns have no id).
+func turnTag(c *conv, i int) string {
+	if id := c.turns[i].DiaID; id != "" {
+		return id
+	}
+	si := c.session[i]
+	first := i
+	for first > 0 && c.session[first-1] == si {
+		first--
+	}
+	return fmt.Sprintf("S%d:%d", c.Sessions[si].Number, i-first+1)
+}
+
+// tagsOf maps each of c's turn tags to its turn.
+func (m *mcpMethod) tagsOf(c *conv) map[string]int {
+	tags, ok := m.tags[c.SampleID]
+	if !ok {
+		tags = make(map[string]int, len(c.turns))
+		for i := range c.turns {
+			tags[turnTag(c, i)] = i
+		}
+		m.tags[c.SampleID] = tags
+	}
+	return tags
+}
+
+// attribute is what the memories a search returned retrieved: the turns
+// whose tags survive in them (each once, in the order first met), the
+// has_answer turns among them, and how many items carry no tag of the
+// conversation (a server that rewrites what it stores, extracting facts
+// or summarising, may drop the tag: such an item counts as retrieving no
+// turn, and the share of them is reported beside the recall).
+func attribute(c *conv, tags map[string]int, texts []string) *recall {
+	r := &recall{Items: len(texts), Tagged: true}
+	seen := map[int]bool{}
+	for _, text := range texts {
+		tagged := false
+		for rest := text; ; {
+			open := strings.IndexByte(rest, '[')
+			if open < 0 {
+				break
+			}
+			end := strings.IndexByte(rest[open:], ']')
+			if end < 0 {
+				break
+			}
+			if i, ok := tags[rest[open+1:open+end]]; ok {
+				tagged = true
+				if !seen[i] {
+					seen[i] = true
+					if id := c.turns[i].DiaID; id != "" {
+						r.Retrieved = append(r.Retrieved, id)
+					}
+					if c.turns[i].HasAnswer {
+						r.Found++
+					}
+				}
+			}
+			rest = rest[open+1:]
+		}
+		if !tagged {
+			r.Untagged++
+		}
+	}
+	for _, t := range c.turns {
+		if t.HasAnswer {
+			r.Answers++
+		}
+	}
+	return r
 }
 
 func (m *mcpMethod) itemsOf(c *conv) []mcpmemory.Item {
@@ -79,7 +163,7 @@ func (m *mcpMethod) Context(ctx context.Context, c *conv, q memqa.Question) (vie
 	if err != nil {
 		return view{}, err
 	}
-	return view{Memory: memoryLines(strings.Join(texts, "\n")), Turns: m.turns(c)}, nil
+	return view{Memory: memoryLines(strings.Join(texts, "\n")), Turns: m.turns(c), Recall: attribute(c, m.tagsOf(c), texts)}, nil
 }
 
 // Estimate is what a plan counts for the method without starting a

@@ -29,6 +29,16 @@ import (
 // names a file the server adds a line to as it starts.
 const fakeServerVar = "MEMHARNESS_CONV_MCP_FAKE"
 
+// fakeLogVar, when it names a file, makes the fake server log every
+// search it answers there (a recallLog a line).
+const fakeLogVar = "MEMHARNESS_CONV_MCP_FAKE_LOG"
+
+type recallLog struct {
+	User, Query string
+	Rewrite     bool
+	Memories    []string
+}
+
 func TestMain(m *testing.M) {
 	if starts, ok := os.LookupEnv(fakeServerVar); ok {
 		if starts != "" {
@@ -56,6 +66,10 @@ type recallArgs struct {
 	User  string `json:"user"`
 	Query string `json:"query"`
 	K     int    `json:"k"`
+	// Rewrite makes the server answer as one that rewrites what it
+	// stores would: every second record it returns loses its bracketed
+	// tags.
+	Rewrite bool `json:"rewrite,omitempty"`
 }
 
 type recallOut struct {
@@ -80,28 +94,70 @@ func fakeServer() *mcp.Server {
 		func(_ context.Context, _ *mcp.CallToolRequest, in recallArgs) (*mcp.CallToolResult, recallOut, error) {
 			mu.Lock()
 			defer mu.Unlock()
-			q := words(in.Query)
-			type hit struct{ i, n int }
-			var hits []hit
-			for i, r := range stored {
-				n := 0
-				for w := range words(r.Text) {
-					if q[w] {
-						n++
-					}
+			out := recallOut{Memories: recallRecords(stored, in)}
+			if path := os.Getenv(fakeLogVar); path != "" {
+				// One line per search, for the tests that check what the
+				// harness made of the results.
+				if f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+					line, _ := json.Marshal(recallLog{User: in.User, Query: in.Query, Rewrite: in.Rewrite, Memories: out.Memories})
+					f.Write(append(line, '\n'))
+					f.Close()
 				}
-				if n > 0 && r.User == in.User {
-					hits = append(hits, hit{i, n})
-				}
-			}
-			sort.SliceStable(hits, func(a, b int) bool { return hits[a].n > hits[b].n })
-			out := recallOut{Memories: []string{}}
-			for _, h := range hits[:min(len(hits), in.K)] {
-				out.Memories = append(out.Memories, stored[h.i].Text)
 			}
 			return nil, out, nil
 		})
 	return s
+}
+
+// recallRecords is what the fake server's recall returns from stored.
+func recallRecords(stored []rememberArgs, in recallArgs) []string {
+	q := words(in.Query)
+	type hit struct{ i, n int }
+	var hits []hit
+	for i, r := range stored {
+		n := 0
+		for w := range words(r.Text) {
+			if q[w] {
+				n++
+			}
+		}
+		if n > 0 && r.User == in.User {
+			hits = append(hits, hit{i, n})
+		}
+	}
+	sort.SliceStable(hits, func(a, b int) bool { return hits[a].n > hits[b].n })
+	out := []string{}
+	for j, h := range hits[:min(len(hits), in.K)] {
+		text := stored[h.i].Text
+		if in.Rewrite && j%2 == 1 {
+			text = untag(text)
+		}
+		out = append(out, text)
+	}
+	return out
+}
+
+// untag drops every bracketed word ("[D1:3] ", "[S2:4] ") from s, as a
+// server that rewrites what it stores may.
+func untag(s string) string {
+	var b strings.Builder
+	for {
+		open := strings.IndexByte(s, '[')
+		if open < 0 {
+			return b.String() + s
+		}
+		end := strings.IndexByte(s[open:], ']')
+		if end < 0 {
+			return b.String() + s
+		}
+		if strings.ContainsAny(s[open:open+end], " \t") { // not a tag: "[shares a photo: ...]"
+			b.WriteString(s[:open+1])
+			s = s[open+1:]
+			continue
+		}
+		b.WriteString(s[:open])
+		s = strings.TrimPrefix(s[open+end+1:], " ")
+	}
 }
 
 func words(s string) map[string]bool {

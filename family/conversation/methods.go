@@ -35,11 +35,22 @@ type shownTurn struct {
 
 // recall is what a method that retrieves turns reports of them: the
 // dia_ids it retrieved (LoCoMo's evidence recall), and how many of the
-// turns marked has_answer it found (LongMemEval).
+// turns marked has_answer it found (LongMemEval), and for a method whose
+// memory items are attributed to turns by tag, how many items it showed
+// and how many carried no tag.
 type recall struct {
 	Retrieved []string
 	Answers   int
 	Found     int
+	// Items is how many memory items a method that attributes its items
+	// to turns by their tags showed (an MCP server's), Untagged how many of
+	// them carried no turn's tag; 0 for methods that retrieve turns.
+	Items, Untagged int
+	// Tagged says the turns were read from tags (an MCP server's items):
+	// a search that returned no tagged turn retrieved nothing and scores
+	// 0, where LoCoMo's code, which only ever saw RAG contexts, fails on
+	// an empty one.
+	Tagged bool
 }
 
 // method picks the turns of a conversation that the answering model sees
@@ -62,8 +73,11 @@ type method interface {
 // when it does not retrieve).
 type view struct {
 	Memory []string
-	Turns  []shownTurn
-	Recall *recall
+	// Speakers are a per-speaker memory's recalled entries, speaker_a's
+	// store first (the Mem0- and MemOS-style memories); Memory is empty then.
+	Speakers []speakerMemory
+	Turns    []shownTurn
+	Recall   *recall
 	// Prompt is a prompt of the method's own, sent as the answer request's
 	// one message (an external method's second form); Answer is the
 	// method's own answer, taken without a call (its third form).

@@ -82,7 +82,7 @@ func releaseNote(tmpl string) string {
 	case memqarel.AnswerRAG:
 		return "mem0 " + file + " PROMPT (RAG) with its system message; CONTEXT is the retrieved turns as clean_chat_history lines, runs of consecutive turns one chunk, chunks joined by \"\\n<->\\n\" in conversation order; reply stripped"
 	case memqarel.AnswerMemories:
-		return "mem0 " + file + " ANSWER_PROMPT (Mem0 memories), as memzero/search.py fills it; the memory is one store of the conversation, so an entry is listed under the second speaker when it names that speaker and not the first, else under the first; entries carry no timestamp prefix"
+		return "mem0 " + file + " ANSWER_PROMPT (Mem0 memories), as memzero/search.py fills it: one store per speaker, speaker_a's search under speaker 1 and speaker_b's under speaker 2, each entry \"timestamp: memory\" (the session date of the chunk that last wrote it) in its search's order"
 	}
 	return "mem0 " + file + " ANSWER_PROMPT (full context); memories is what the method shows: its memory entries, then its turns as rag.py's clean_chat_history lines"
 }
@@ -95,7 +95,7 @@ func (r *releaseAnswer) request(c *conv, q memqa.Question, v view) (llm.Request,
 	case memqarel.AnswerRAG:
 		req, err = r.texts.RAGRequest(q.Question, ragContext(v.Turns))
 	case memqarel.AnswerMemories:
-		s1, s2 := speakers(c, v.Memory)
+		s1, s2 := speakers(c, v.Speakers)
 		req, err = r.texts.MemoriesRequest(q.Question, s1, s2)
 	default:
 		var b strings.Builder
@@ -137,20 +137,24 @@ func ragContext(turns []shownTurn) string {
 	return strings.Join(chunks, "\n<->\n")
 }
 
-// speakers splits recalled memory entries between the two speakers as
-// search.py lists them, each under the name it renders (the user id
-// "<speaker>_<n>" cut at its first "_").
-func speakers(c *conv, mem []string) (memqarel.Speaker, memqarel.Speaker) {
-	s1 := memqarel.Speaker{Name: strings.SplitN(c.SpeakerA, "_", 2)[0], Memories: []string{}}
-	s2 := memqarel.Speaker{Name: strings.SplitN(c.SpeakerB, "_", 2)[0], Memories: []string{}}
-	for _, m := range mem {
-		if c.SpeakerB != "" && strings.Contains(m, c.SpeakerB) && (c.SpeakerA == "" || !strings.Contains(m, c.SpeakerA)) {
-			s2.Memories = append(s2.Memories, m)
-		} else {
-			s1.Memories = append(s1.Memories, m)
+// speakers fills the memories template's two sides as memzero/search.py
+// does: speaker 1 is speaker_a, speaker 2 speaker_b, each named by its
+// user id ("<speaker>_<n>") cut at its first "_", each side the entries
+// its own store's search returned, in the search's order, as
+// "<timestamp>: <memory>" (stores[0] is speaker_a's, stores[1]
+// speaker_b's, as the memory methods return them). A side without a store
+// has no entries ("[]").
+func speakers(c *conv, stores []speakerMemory) (memqarel.Speaker, memqarel.Speaker) {
+	side := func(i int, name string) memqarel.Speaker {
+		s := memqarel.Speaker{Name: strings.SplitN(name, "_", 2)[0], Memories: []string{}}
+		if i < len(stores) {
+			for _, e := range stores[i].Entries {
+				s.Memories = append(s.Memories, e.Date+": "+e.Text)
+			}
 		}
+		return s
 	}
-	return s1, s2
+	return side(0, c.SpeakerA), side(1, c.SpeakerB)
 }
 
 // releaseTitle names the answer templates in the report title under

@@ -21,14 +21,24 @@ func TestAnswerTemplateOfEachMethod(t *testing.T) {
 	}
 }
 
-func TestSpeakersSplitMemories(t *testing.T) {
+// Each side of mem0's memories template is its own speaker's search, in
+// the search's order, each entry "timestamp: memory" (memzero/search.py).
+func TestSpeakersFillEachSideFromItsStore(t *testing.T) {
 	c := &conv{Conversation: memqa.Conversation{SpeakerA: "Caroline", SpeakerB: "Mel_anie"}}
-	s1, s2 := speakers(c, []string{"Caroline likes tea", "Mel_anie paints", "Mel_anie met Caroline", "It rained"})
+	stores := []speakerMemory{
+		{Speaker: "Caroline", Entries: []memstyle.Entry{{Date: "8 May, 2023", Text: "Caroline likes tea"}, {Date: "1 May, 2023", Text: "Mel_anie met Caroline"}}},
+		{Speaker: "Mel_anie", Entries: []memstyle.Entry{{Date: "2 May, 2023", Text: "Mel_anie paints"}}},
+	}
+	s1, s2 := speakers(c, stores)
 	if s1.Name != "Caroline" || s2.Name != "Mel" {
 		t.Errorf("names %q %q: want the user id cut at its first _", s1.Name, s2.Name)
 	}
-	if !slices.Equal(s1.Memories, []string{"Caroline likes tea", "Mel_anie met Caroline", "It rained"}) || !slices.Equal(s2.Memories, []string{"Mel_anie paints"}) {
-		t.Errorf("split %q / %q", s1.Memories, s2.Memories)
+	if !slices.Equal(s1.Memories, []string{"8 May, 2023: Caroline likes tea", "1 May, 2023: Mel_anie met Caroline"}) ||
+		!slices.Equal(s2.Memories, []string{"2 May, 2023: Mel_anie paints"}) {
+		t.Errorf("sides %q / %q", s1.Memories, s2.Memories)
+	}
+	if e1, e2 := speakers(c, nil); e1.Memories == nil || len(e1.Memories)+len(e2.Memories) != 0 {
+		t.Errorf("no stores: %q / %q, want two empty lists", e1.Memories, e2.Memories)
 	}
 }
 

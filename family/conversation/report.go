@@ -58,7 +58,7 @@ func studyOptions(cfg *config.Config, b memqa.Benchmark, methods []string, backb
 	o := study.Options{Run: cfg.Name, Benchmark: b, Methods: methods, Baseline: cfg.Report.Baseline,
 		Names: scoring.NamesLoCoMoCode, CountAdversarial: cfg.Report.CountAdversarial,
 		Iters: cfg.Report.Bootstrap, Level: cfg.Report.Level, Seed: uint64(cfg.Seed),
-		Keys:     study.Keys{F1: ScoreF1, BLEU1: ScoreBLEU1, Judge: ScoreJudge, Recall: ScoreEvidenceRecall},
+		Keys:     study.Keys{F1: ScoreF1, BLEU1: ScoreBLEU1, Judge: ScoreJudge, Recall: ScoreEvidenceRecall, Untagged: ScoreUntagged},
 		Backbone: backbone}
 	if cfg.Report.CategoryNames != "" {
 		t, err := scoring.ParseNameTable(cfg.Report.CategoryNames)

@@ -157,7 +157,7 @@ func (f *Family) Rescore(ctx context.Context, env family.Env, r family.Rescoring
 		}
 	}
 	done, errored := st.Counts()
-	res.Done, res.Errored = done-errored, errored
+	res.Done, res.Errored = done, errored // Counts already leaves the errored out of done
 	if stopped != nil {
 		if err := family.StoppedAtCeiling(back.Budget, res.Done, res.Planned, "answers", ""); err != nil {
 			return res, err

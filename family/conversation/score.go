@@ -15,6 +15,11 @@ const (
 	ScoreBLEU1          = "bleu1"
 	ScoreJudge          = "judge"
 	ScoreEvidenceRecall = "evidence_recall"
+	// ScoreUntagged is, for a method whose memory items are attributed to
+	// turns by the tags written with them (an MCP memory server), the share of the
+	// items shown that carried no turn's tag (rewritten by the server), so
+	// retrieved nothing in the evidence recall.
+	ScoreUntagged = "evidence_untagged"
 )
 
 // scorer scores one answer as its benchmark's sources do.
@@ -84,7 +89,10 @@ func (s *scorer) score(ctx context.Context, q memqa.Question, unit, pred string,
 			return nil, "", fmt.Errorf("question %s: no tokenizer for BLEU-1", q.ID)
 		}
 		out[ScoreBLEU1] = scoring.BLEU1(s.tok, pred, gold(q))
-		if rc != nil {
+		switch {
+		case rc != nil && rc.Tagged && len(rc.Retrieved) == 0 && len(q.Evidence) > 0:
+			out[ScoreEvidenceRecall] = 0
+		case rc != nil:
 			r, err := scoring.EvidenceRecall(q.Evidence, rc.Retrieved, true)
 			if err != nil {
 				return nil, "", fmt.Errorf("question %s: %w", q.ID, err)
@@ -93,6 +101,9 @@ func (s *scorer) score(ctx context.Context, q memqa.Question, unit, pred string,
 		}
 	} else if rc != nil && rc.Answers > 0 {
 		out[ScoreEvidenceRecall] = float64(rc.Found) / float64(rc.Answers)
+	}
+	if rc != nil && rc.Items > 0 {
+		out[ScoreUntagged] = float64(rc.Untagged) / float64(rc.Items)
 	}
 	label, err := s.judgeAll(ctx, q, unit, pred, out)
 	if err != nil {

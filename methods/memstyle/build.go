@@ -27,6 +27,10 @@ type unit struct {
 	ID   string `json:"id"`
 	Type string `json:"type,omitempty"`
 	Text string `json:"text"` // without a list marker
+	// Date is the timestamp of the chunk that last wrote the unit (a
+	// dialogue session's date, as mem0 keeps an add call's metadata on the
+	// memories it adds or updates); empty for behaviour records.
+	Date string `json:"date,omitempty"`
 	// Touched is the chunk that last wrote the unit (eviction order).
 	Touched int `json:"touched"`
 }

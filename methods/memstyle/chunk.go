@@ -9,6 +9,9 @@ type chunk struct {
 	// records is the chunk as the prompt shows it; span names where it
 	// sits (MemOS's prompt).
 	records, span string
+	// date stamps the units the chunk writes (a dialogue session's date;
+	// empty for behaviour records).
+	date string
 	// template and hint are Mem0's extraction template and hint.
 	template string
 	hint     any

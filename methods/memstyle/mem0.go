@@ -66,7 +66,7 @@ func (m *mem0) construct(ctx context.Context, b *build, chunks []chunk) (predict
 			return predict.Memory{}, err
 		}
 		for i, f := range facts {
-			if err := m.update(ctx, b, vc, f, k, i); err != nil {
+			if err := m.update(ctx, b, vc, f, chunks[k].date, k, i); err != nil {
 				return predict.Memory{}, err
 			}
 		}
@@ -128,7 +128,7 @@ func (m *mem0) extract(ctx context.Context, b *build, ch chunk, k int) ([]string
 // decisions. When no draw holds a usable decision the fact is added: the
 // extractor judged it salient, and losing it silently would be worse than
 // a duplicate (counted in update_fallbacks).
-func (m *mem0) update(ctx context.Context, b *build, vc vecCache, fact string, k, i int) error {
+func (m *mem0) update(ctx context.Context, b *build, vc vecCache, fact, date string, k, i int) error {
 	texts := make([]string, len(b.st.Units))
 	for j, u := range b.st.Units {
 		texts[j] = u.Text
@@ -165,13 +165,14 @@ func (m *mem0) update(ctx context.Context, b *build, vc vecCache, fact string, k
 	} else {
 		b.st.Counters["update_fallbacks"]++
 	}
-	m.apply(b, ops, fact, k)
+	m.apply(b, ops, fact, date, k)
 	return nil
 }
 
-// apply carries out decisions in order. A decision about a memory an
-// earlier decision of the same answer deleted is counted as a bad line.
-func (m *mem0) apply(b *build, ops []op, fact string, k int) {
+// apply carries out decisions in order, stamping what it adds or updates
+// with date. A decision about a memory an earlier decision of the same
+// answer deleted is counted as a bad line.
+func (m *mem0) apply(b *build, ops []op, fact, date string, k int) {
 	for _, o := range ops {
 		text := o.Text
 		if text == "" {
@@ -180,14 +181,14 @@ func (m *mem0) apply(b *build, ops []op, fact string, k int) {
 		at := slices.IndexFunc(b.st.Units, func(u unit) bool { return u.ID == o.ID })
 		switch o.Kind {
 		case opAdd:
-			b.st.Units = append(b.st.Units, unit{ID: b.newID(), Text: text, Touched: k})
+			b.st.Units = append(b.st.Units, unit{ID: b.newID(), Text: text, Touched: k, Date: date})
 			b.st.Counters["added"]++
 		case opUpdate:
 			if at < 0 {
 				b.st.Counters["bad_lines"]++
 				continue
 			}
-			b.st.Units[at].Text, b.st.Units[at].Touched = text, k
+			b.st.Units[at].Text, b.st.Units[at].Touched, b.st.Units[at].Date = text, k, date
 			b.st.Counters["updated"]++
 		case opDelete:
 			if at < 0 {
@@ -241,6 +242,17 @@ func (m *mem0) Predict(ctx context.Context, env predict.Env, mem predict.Memory,
 // recall is the top_k stored memories most similar to query, as "- "
 // lines, kept while they fit the memory block's budget.
 func (m *mem0) recall(ctx context.Context, env predict.Env, units []unit, query string) ([]string, error) {
+	picks, err := m.pick(ctx, env, units, query)
+	lines := make([]string, len(picks))
+	for i, p := range picks {
+		lines[i] = "- " + units[p].Text
+	}
+	return lines, err
+}
+
+// pick is the positions in units of what recall shows: the top_k most
+// similar to query, most similar first, while their lines fit the budget.
+func (m *mem0) pick(ctx context.Context, env predict.Env, units []unit, query string) ([]int, error) {
 	if len(units) == 0 {
 		return nil, nil
 	}
@@ -256,5 +268,5 @@ func (m *mem0) recall(ctx context.Context, env predict.Env, units []unit, query 
 	for i, p := range top {
 		lines[i] = "- " + texts[p]
 	}
-	return fitLines(counter(env), lines, m.memTokens), nil
+	return top[:len(fitLines(counter(env), lines, m.memTokens))], nil
 }

@@ -65,7 +65,7 @@ func (m *memos) construct(ctx context.Context, b *build, chunks []chunk, consoli
 				return predict.Memory{}, err
 			}
 			if len(ofType(b.st.Units, typ)) > m.perType() {
-				if err := m.consolidate(ctx, b, typ, consolidate); err != nil {
+				if err := m.consolidate(ctx, b, typ, consolidate, chunks[k].date); err != nil {
 					return predict.Memory{}, err
 				}
 			}
@@ -131,16 +131,17 @@ func (m *memos) extract(ctx context.Context, b *build, typ string, ch chunk, k i
 		items = items[:m.k.MaxFacts]
 	}
 	for _, it := range items {
-		b.st.Units = append(b.st.Units, unit{ID: b.newID(), Type: typ, Text: it, Touched: k})
+		b.st.Units = append(b.st.Units, unit{ID: b.newID(), Type: typ, Text: it, Touched: k, Date: ch.date})
 	}
 	b.st.Counters["units_"+typ] += len(items)
 	return nil
 }
 
-// consolidate rewrites the units of typ into at most half the per-type cap.
-// When no draw is usable the newest units are kept (counted in
+// consolidate rewrites the units of typ into at most half the per-type cap,
+// the rewritten units stamped with date (the chunk being read). When no
+// draw is usable the newest units are kept (counted in
 // consolidate_fallbacks), so the cap holds either way.
-func (m *memos) consolidate(ctx context.Context, b *build, typ, template string) error {
+func (m *memos) consolidate(ctx context.Context, b *build, typ, template, date string) error {
 	target := max(1, m.perType()/2)
 	units := ofType(b.st.Units, typ)
 	n := b.st.Counters["consolidations"]
@@ -175,7 +176,7 @@ func (m *memos) consolidate(ctx context.Context, b *build, typ, template string)
 		}
 	}
 	for _, t := range kept {
-		rest = append(rest, unit{ID: b.newID(), Type: typ, Text: t, Touched: touched})
+		rest = append(rest, unit{ID: b.newID(), Type: typ, Text: t, Touched: touched, Date: date})
 	}
 	b.st.Units = rest
 	return nil
@@ -255,6 +256,23 @@ func (m *memos) Predict(ctx context.Context, env predict.Env, mem predict.Memory
 // equally by the types), by type, kept while they fit the memory block's
 // budget.
 func (m *memos) recall(ctx context.Context, env predict.Env, units []unit, query string) ([]section, error) {
+	picks, err := m.pick(ctx, env, units, query)
+	if err != nil || picks == nil {
+		return nil, err
+	}
+	byType := map[string][]string{}
+	for typ, ps := range picks {
+		for _, p := range ps {
+			byType[typ] = append(byType[typ], units[p].Text)
+		}
+	}
+	return m.sections(env, counter(env), byType, m.memTokens)
+}
+
+// pick is, per type, the positions in units of the type's units most
+// similar to query (top_k shared equally by the types), most similar
+// first; nil for an empty store.
+func (m *memos) pick(ctx context.Context, env predict.Env, units []unit, query string) (map[string][]int, error) {
 	if len(units) == 0 {
 		return nil, nil
 	}
@@ -267,7 +285,7 @@ func (m *memos) recall(ctx context.Context, env predict.Env, units []unit, query
 		return nil, err
 	}
 	quota := (m.k.TopK + len(memosTypes) - 1) / len(memosTypes)
-	byType := map[string][]string{}
+	out := map[string][]int{}
 	for _, typ := range memosTypes {
 		var pos []int
 		var docs [][]float32
@@ -278,8 +296,8 @@ func (m *memos) recall(ctx context.Context, env predict.Env, units []unit, query
 			}
 		}
 		for _, j := range retrieval.TopK(vs[0], docs, quota) {
-			byType[typ] = append(byType[typ], texts[pos[j]])
+			out[typ] = append(out[typ], pos[j])
 		}
 	}
-	return m.sections(env, counter(env), byType, m.memTokens)
+	return out, nil
 }

@@ -13,10 +13,11 @@ import (
 // The sim's reading of the dialogue construction calls (DialogueExtract),
 // as a careful reader with no world knowledge would write them:
 //
-//   - Mem0 extraction (Type empty): the turns with the most content words
-//     (greetings and small talk have few), at most MaxFacts, in
-//     conversation order, each written as a dialogue fact: "<speaker>
-//     (<date>): <text>".
+//   - Mem0 extraction (Type empty): of the turns of the speaker whose
+//     memory is built (Self; every turn when it is empty), those with the
+//     most content words (greetings and small talk have few), at most
+//     MaxFacts, in conversation order, each written as a dialogue fact:
+//     "<speaker> (<date>): <text>".
 //   - MemOS typed extraction: the same facts, each of one type by its
 //     words: an event when it tells when (yesterday, today, last ..., a
 //     year), a habit when it tells how often (always, usually, every ...),
@@ -62,6 +63,9 @@ func dialogueExtract(h DialogueExtract) string {
 	}
 	var cs []cand
 	for i, t := range h.Turns {
+		if h.Self != "" && t.Speaker != h.Self {
+			continue
+		}
 		if h.Type != "" && dialogueType(t.Text) != h.Type {
 			continue
 		}

@@ -14,8 +14,10 @@ import (
 )
 
 // Keys are the names a sample's Scores map holds each score under (the
-// family that scores the answers owns them).
-type Keys struct{ F1, BLEU1, Judge, Recall string }
+// family that scores the answers owns them). Untagged is the share of a
+// question's memory items that carried no turn's tag, for methods whose
+// evidence recall is read from tags (an MCP memory server's).
+type Keys struct{ F1, BLEU1, Judge, Recall, Untagged string }
 
 // Options are what the study needs of the run and its config.
 type Options struct {

@@ -186,7 +186,38 @@ func (st *Study) mainTable() render.Table {
 	t.Notes = append(t.Notes, st.namesNote(),
 		"Evidence recall is reported for methods that retrieve turns (RAG: recall@k of the evidence dia_ids on LoCoMo, of the has_answer turns on LongMemEval); — where a method retrieves nothing.",
 		"Prompt tokens / q (every call): the prompt tokens of every model call the question's record holds (the answer, the judges and, on a conversation's first question, the memory's construction); the paper layout below counts the answering prompt alone.")
+	if n := st.untaggedNote(); n != "" {
+		t.Notes = append(t.Notes, n)
+	}
 	return t
+}
+
+// untaggedNote says how the evidence recall of methods whose memory items
+// are attributed to turns by tag was read, and how many of their items
+// carried no tag ("" when no method's are).
+func (st *Study) untaggedNote() string {
+	key := st.Opts.Keys.Untagged
+	if key == "" {
+		return ""
+	}
+	var parts []string
+	for _, m := range st.Opts.Methods {
+		sum, n := 0.0, 0
+		for _, s := range st.byMethod[m] {
+			if v, ok := s.Scores[key]; ok {
+				sum += v
+				n++
+			}
+		}
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %.1f%% (%d questions)", m, 100*sum/float64(n), n))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "The evidence recall of an MCP memory server is read from the turn tags written with each turn that survive in the items its search returned; " +
+		"an item without one (the server rewrote what it stored) counts as retrieving no turn. Items shown without a tag, mean share per question: " + strings.Join(parts, ", ") + "."
 }
 
 // namesNote spells out the category names the tables print.
