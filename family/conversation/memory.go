@@ -2,6 +2,7 @@ package conversation
 
 import (
 	"context"
+	"sync"
 
 	"github.com/memharness/memharness/datasets/memqa"
 	"github.com/memharness/memharness/methods/memstyle"
@@ -20,7 +21,9 @@ type memoryMethod struct {
 	d      *memstyle.Dialogue
 	env    predict.Env
 	window *truncation
-	mems   map[string]predict.Memory
+	// mu guards mems: questions are answered by several workers.
+	mu   sync.Mutex
+	mems map[string]predict.Memory
 }
 
 func newMemoryMethod(spec predict.Spec, d deps) (method, error) {
@@ -42,18 +45,36 @@ func (m *memoryMethod) turns(c *conv) []shownTurn {
 	return m.window.window(c.turns)
 }
 
+// build builds c's memory unless it is built (a run builds every memory
+// before the first question; a build that failed is tried again by the
+// conversation's questions).
+func (m *memoryMethod) build(ctx context.Context, c *conv) (predict.Memory, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if mem, ok := m.mems[c.SampleID]; ok {
+		return mem, nil
+	}
+	turns := make([]memstyle.Turn, len(c.turns))
+	for i, t := range c.turns {
+		turns[i] = memstyle.Turn{Date: t.Date, Speaker: t.Speaker, Text: t.Text}
+	}
+	mem, err := m.d.Build(ctx, m.env, c.SampleID, turns)
+	if err != nil {
+		return mem, err
+	}
+	m.mems[c.SampleID] = mem
+	return mem, nil
+}
+
+func (m *memoryMethod) Build(ctx context.Context, c *conv) error {
+	_, err := m.build(ctx, c)
+	return err
+}
+
 func (m *memoryMethod) Context(ctx context.Context, c *conv, q memqa.Question) (view, error) {
-	mem, ok := m.mems[c.SampleID]
-	if !ok {
-		turns := make([]memstyle.Turn, len(c.turns))
-		for i, t := range c.turns {
-			turns[i] = memstyle.Turn{Date: t.Date, Speaker: t.Speaker, Text: t.Text}
-		}
-		var err error
-		if mem, err = m.d.Build(ctx, m.env, c.SampleID, turns); err != nil {
-			return view{}, err
-		}
-		m.mems[c.SampleID] = mem
+	mem, err := m.build(ctx, c)
+	if err != nil {
+		return view{}, err
 	}
 	lines, err := m.d.Recall(ctx, m.env, mem, q.Question)
 	if err != nil {
