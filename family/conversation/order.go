@@ -8,6 +8,7 @@ import (
 	"github.com/memharness/memharness/behaviorrun"
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/methods/predict"
+	"github.com/memharness/memharness/releasepacks/memqarel"
 )
 
 // The send order lets a server's prefix cache reuse every shared prefix,
@@ -52,12 +53,23 @@ func sendOrder(jobs []sendJob, convIDs, names []string, serialMethod []bool, wor
 	}
 	o, a := behaviorrun.IssueOrder(users, records, methods, workers, classes)
 	after = make([]int, len(jobs))
+	// A conversation's groups share its heading: the leaders of its later
+	// groups wait for its first question, not only for the run's first.
+	firstOf := map[int]int{}
 	for _, k := range o {
 		i := free[k]
 		order = append(order, i)
 		after[i] = -1
-		if holds && a[k] >= 0 {
-			after[i] = free[a[k]]
+		f, seen := firstOf[jobs[i].conv]
+		if !seen {
+			firstOf[jobs[i].conv] = i
+		}
+		if !holds || a[k] < 0 {
+			continue
+		}
+		after[i] = free[a[k]]
+		if seen && a[k] == o[0] {
+			after[i] = f
 		}
 	}
 	for n, i := range tail {
@@ -103,6 +115,40 @@ func prefixClasses(cfg *config.Config) map[string]string {
 				b = DefaultTruncationTokens
 			}
 			out[name] = fmt.Sprintf("%s: latest turns within %d", wording, b)
+		}
+	}
+	return out
+}
+
+// judgesHeld says whether a held question waits for its leader's judges
+// as well as its answer: not when a judge's calls go through provider
+// batches (a follower would wait for the leader's judge batch).
+func judgesHeld(cfg *config.Config, judges []judge) bool {
+	batched := backbone.BatchPurposesOf(cfg)
+	for _, p := range batched {
+		for _, j := range judges {
+			if p == j.purpose(memqarel.PurposeLoCoMoJudge) || p == j.purpose(memqarel.PurposeLongMemEvalJudge) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// buildWaits are, for the units built in buildOrder (indices into
+// methods, one per unit), the unit each waits for before it starts (-1:
+// none): a method's constructions share their instructions, so its first
+// goes ahead and the others follow once it is built; different methods'
+// constructions go side by side.
+func buildWaits(methods []string, buildOrder []int) []int {
+	out := make([]int, len(methods))
+	first := map[string]int{}
+	for _, u := range buildOrder {
+		out[u] = -1
+		if f, ok := first[methods[u]]; ok {
+			out[u] = f
+		} else {
+			first[methods[u]] = u
 		}
 	}
 	return out

@@ -114,7 +114,9 @@ func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, _
 					// Exact unless the view is estimated or shows a memory an
 					// endpoint builds otherwise.
 					smp.Calls = append(smp.Calls, call(name, model, req, estimated || builds && onEndpoint, !estimated))
-					smp.Release = len(smp.Calls)
+					if !judgesHeld(cfg, judges) {
+						smp.Release = len(smp.Calls) // held questions wait for the answer only
+					}
 					if len(judges) > 0 && judged(d.ds.Benchmark, q) {
 						// The answer the judges grade, as the sim gives it
 						// to this draw.
@@ -148,6 +150,31 @@ func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, _
 		users[i], methods[i] = u.User, u.Method
 	}
 	sch.BuildOrder, sch.Workers = behaviorrun.BuildOrder(users, methods), workers
+	// The run builds only the memories of methods that keep one, each
+	// method's first ahead of its others.
+	var building []int
+	var buildNames []string
+	for _, u := range sch.BuildOrder {
+		if len(sch.Units[u].Build) > 0 {
+			building = append(building, len(building))
+			buildNames = append(buildNames, sch.Units[u].Method)
+		}
+	}
+	sch.Waits = make([]int, len(sch.Units))
+	for i := range sch.Waits {
+		sch.Waits[i] = -1
+	}
+	var withCalls []int
+	for _, u := range sch.BuildOrder {
+		if len(sch.Units[u].Build) > 0 {
+			withCalls = append(withCalls, u)
+		}
+	}
+	for k, w := range buildWaits(buildNames, building) {
+		if w >= 0 {
+			sch.Waits[withCalls[k]] = withCalls[w]
+		}
+	}
 	calls, file := sch.Sequence()
 
 	if len(judges) > 0 {

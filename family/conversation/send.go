@@ -83,18 +83,33 @@ func answerAll(ctx context.Context, st *runstore.Store, a answering) (stopped, f
 		users[i], ms[i] = a.convs[k[1]].SampleID, a.names[k[0]]
 	}
 	buildOrder := behaviorrun.BuildOrder(users, ms)
+	// Each method's first construction goes ahead and the method's others
+	// wait for it, so its instructions are computed once (buildWaits).
+	waits := buildWaits(ms, buildOrder)
+	done := make([]chan struct{}, len(unitKeys))
+	for u := range done {
+		done[u] = make(chan struct{})
+	}
 	pool(workers, len(unitKeys), func(n int) {
-		k := unitKeys[buildOrder[n]]
+		u := buildOrder[n]
+		defer close(done[u])
+		if w := waits[u]; w >= 0 {
+			select {
+			case <-done[w]:
+			case <-runCtx.Done():
+			}
+		}
+		k := unitKeys[u]
 		if runCtx.Err() != nil {
 			return
 		}
 		var log llm.CallLog
 		bctx := llm.WithRetryBudget(llm.WithCallLog(runCtx, &log), a.cfg.Backbone.RetryBudget.Duration)
-		u := units[k]
-		u.err = a.methods[k[0]].(builder).Build(bctx, a.convs[k[1]])
-		u.calls = log.Take()
-		if errors.Is(u.err, llm.ErrStopRun) {
-			halt(u.err)
+		b := units[k]
+		b.err = a.methods[k[0]].(builder).Build(bctx, a.convs[k[1]])
+		b.calls = log.Take()
+		if errors.Is(b.err, llm.ErrStopRun) {
+			halt(b.err)
 		}
 	}, nil)
 	if runCtx.Err() != nil {
@@ -116,14 +131,21 @@ func answerAll(ctx context.Context, st *runstore.Store, a answering) (stopped, f
 			answered[l] = make(chan struct{})
 		}
 	}
+	// A held question waits for its leader's judges too (their prompts
+	// share the question and the gold answer), unless the judges go
+	// through provider batches: then only for its answer.
+	judgeAfter := judgesHeld(a.cfg, a.scorer.judges)
 	var failOnce sync.Once
 	pool(workers, len(order), func(n int) {
 		i := order[n]
 		j := jobs[i]
-		release := func() {}
+		release, atAnswer := func() {}, func() {}
 		if ch := answered[i]; ch != nil {
 			var o sync.Once
 			release = func() { o.Do(func() { close(ch) }) }
+			if !judgeAfter {
+				atAnswer = release
+			}
 		}
 		defer release()
 		if l := after[i]; l >= 0 {
@@ -155,7 +177,7 @@ func answerAll(ctx context.Context, st *runstore.Store, a answering) (stopped, f
 			err = fmt.Errorf("method %s: %s: %w", a.names[j.method], q.ID, pre.err)
 		} else {
 			rec, err = answerOne(qctx, llm.WithRepeat(a.back.Model, j.draw, a.cfg.RepeatSeed()), sc, c, j.question,
-				a.methods[j.method], a.names[j.method], a.cfg.Methods[j.method].Params, a.release[j.method], a.bench, release)
+				a.methods[j.method], a.names[j.method], a.cfg.Methods[j.method].Params, a.release[j.method], a.bench, atAnswer)
 		}
 		rec.ID, rec.Repeat = llm.RepeatName(sampleID(a.names[j.method], q), j.draw), j.draw
 		if errors.Is(err, llm.ErrStopRun) || runCtx.Err() != nil {
