@@ -82,6 +82,9 @@ func planSmall(t *testing.T, path string) []string {
 	if cfg.Task == "lifemem" {
 		return lifelongSmall(cfg)
 	}
+	// The conversational family reads neither dataset key: its paper
+	// configs run the embedded synthetic LoCoMo and LongMemEval whole
+	// (264 to 990 calls each), already a small size.
 	sets := []string{fmt.Sprintf("dataset.max_users=%d", planSmallUsers), "dataset.test_per_user=3", "report.bootstrap=10"}
 	const rounds = 4
 	for i, m := range cfg.Methods {

@@ -283,79 +283,34 @@ func (p Predict) Calls(ctx context.Context) (calls []Call, file []int, notes []s
 	if p.Order != nil {
 		order, after = p.Order(users, records, methods)
 	}
-	// pos[u][k] is the position in calls of unit u's k-th construction
-	// call; start[si] that of sample si's first call.
-	pos := make([][]int, len(units))
-	start := make([]int, len(samples))
+	sch := Schedule{Order: order, After: after, Workers: p.Workers,
+		Units: make([]Unit, len(units)), Samples: make([]Sample, len(samples))}
+	for i, u := range units {
+		sch.Units[i] = Unit{User: u.user, Method: u.method, Build: u.build}
+	}
+	for i, smp := range samples {
+		sch.Samples[i] = Sample{User: smp.user, Method: smp.method, Record: smp.record, Calls: smp.calls, Unit: smp.unit}
+	}
 	if p.BuildOrder != nil {
 		uu := make([]string, len(units))
 		um := make([]string, len(units))
 		for i, u := range units {
 			uu[i], um[i] = u.user, u.method
 		}
-		builds := make([][]Call, len(units))
-		for i, u := range units {
-			builds[i] = u.build
-		}
+		sch.BuildOrder = p.BuildOrder(uu, um)
 		// A unit that resumes other units' construction of its user waits
 		// for the last of them (units are in rehearsal order).
-		waits := make([]int, len(units))
+		sch.Waits = make([]int, len(units))
 		for i, u := range units {
-			waits[i] = -1
+			sch.Waits[i] = -1
 			for j := range i {
 				if units[j].user == u.user && u.resumes[units[j].method] && len(units[j].build) > 0 {
-					waits[i] = j
+					sch.Waits[i] = j
 				}
 			}
-		}
-		for _, at := range interleave(builds, p.BuildOrder(uu, um), max(1, p.Workers), waits) {
-			c := units[at[0]].build[at[1]]
-			if k := len(pos[at[0]]); k > 0 {
-				c.After = pos[at[0]][k-1] + 1 // the construction's previous step
-			} else if w := waits[at[0]]; w >= 0 {
-				c.After = pos[w][len(pos[w])-1] + 1 // the construction it resumes
-			}
-			pos[at[0]] = append(pos[at[0]], len(calls))
-			calls = append(calls, c)
-		}
-		for _, si := range order {
-			start[si] = len(calls)
-			for k, c := range samples[si].calls {
-				switch l := after[si]; {
-				case k > 0:
-					c.After = len(calls) // the sample's previous call
-				case l >= 0 && len(samples[l].calls) > 0:
-					c.After = start[l] + len(samples[l].calls) // the leader's last call
-				}
-				calls = append(calls, c)
-			}
-		}
-	} else {
-		built := make([]bool, len(units))
-		for _, si := range order {
-			if u := samples[si].unit; !built[u] {
-				built[u] = true
-				for _, c := range units[u].build {
-					pos[u] = append(pos[u], len(calls))
-					calls = append(calls, c)
-				}
-			}
-			start[si] = len(calls)
-			calls = append(calls, samples[si].calls...)
 		}
 	}
-	// file order: each memory's construction at its first sample, as in
-	// samples.jsonl.
-	filed := make([]bool, len(units))
-	for si, s := range samples {
-		if !filed[s.unit] {
-			filed[s.unit] = true
-			file = append(file, pos[s.unit]...)
-		}
-		for k := range s.calls {
-			file = append(file, start[si]+k)
-		}
-	}
+	calls, file = sch.Sequence()
 	notes = append(notes, fmt.Sprintf("predict: one call per sample; an invalid answer is redrawn up to %d times (eval.max_attempts), which the plan does not count", attempts))
 	if rehearsed {
 		notes = append(notes, fmt.Sprintf("memory construction (and the memory block it puts into prompts) depends on model answers: "+
@@ -367,11 +322,22 @@ func (p Predict) Calls(ctx context.Context) (calls []Call, file []int, notes []s
 
 // call turns a recorded request into a planned call.
 func (p Predict) call(method, model string, r llm.Request, count tokens.Counter, estimated, chained bool) Call {
+	return RequestCall(method, model, r, count, p.blockOr(), estimated, chained)
+}
+
+// RequestCall is the planned call of request r (sent by method to model):
+// its prompt tokens under count (every message's) and, when chained, its
+// block chain at block tokens (a nil chain leaves the call out of the
+// prefix-cache model, which names it among the unmodelled calls).
+func RequestCall(method, model string, r llm.Request, count tokens.Counter, block int, estimated, chained bool) Call {
 	c := Call{Method: method, Purpose: r.Purpose, Model: model, MaxCompletion: r.Params.MaxTokens, Estimated: estimated}
 	if c.Purpose == "" {
 		c.Purpose = llm.NoPurpose
 	}
-	ch := prefixcache.Chainer{Block: max(1, p.blockOr())}
+	if block <= 0 {
+		block = prefixcache.DefaultBlock
+	}
+	ch := prefixcache.Chainer{Block: block}
 	var w float64
 	for _, m := range r.Messages {
 		c.PromptTokens += count.Count(m.Content)

@@ -8,6 +8,7 @@ import (
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/sim"
 	"github.com/memharness/memharness/llm/tokens"
+	"github.com/memharness/memharness/releasepacks/memqarel"
 )
 
 // PurposeAnswer is the purpose of the answering calls (the judge's calls
@@ -145,6 +146,37 @@ func shownTokens(count tokens.Counter, v view) (memory, history int) {
 		history = count.Count(turnLines(v.Turns))
 	}
 	return memory, history
+}
+
+// sentRequest is the answering request for q over v exactly as a run sends
+// it (and the plan models it): our wording, mem0's template under
+// prompts: release (rel set; the sim still reads the hint), or a prompt
+// of the method's own as its one message (no hint: the sim reads it with
+// its generic prompt reader), under the sample's identity (unit).
+func sentRequest(c *conv, q memqa.Question, v view, params llm.Params, rel *releaseAnswer, unit string) (llm.Request, error) {
+	req := answerRequest(c, q, v, params)
+	if v.Prompt == nil && rel != nil {
+		rr, err := rel.request(c, q, v)
+		if err != nil {
+			return req, err
+		}
+		rr.Hint = req.Hint
+		req = rr
+	}
+	if v.Prompt != nil {
+		req.Messages, req.Hint = []llm.Message{{Role: "user", Content: *v.Prompt}}, nil
+	}
+	req.SampleID, req.Unit, req.Affinity = q.ID, unit, c.SampleID
+	return req, nil
+}
+
+// readReply is the answer a reply gives, read as the run reads it: as
+// mem0's code reads it under its template, else its first line.
+func readReply(v view, rel *releaseAnswer, raw string) string {
+	if v.Prompt == nil && rel != nil {
+		return memqarel.ReadAnswer(rel.template, raw)
+	}
+	return cleanAnswer(raw)
 }
 
 func orUnknown(s string) string {

@@ -14,7 +14,6 @@ import (
 	"github.com/memharness/memharness/llm"
 	"github.com/memharness/memharness/llm/tokens"
 	"github.com/memharness/memharness/methods/predict"
-	"github.com/memharness/memharness/releasepacks/memqarel"
 	"github.com/memharness/memharness/reports/runinfo"
 	"github.com/memharness/memharness/runrecord"
 	"github.com/memharness/memharness/runstore"
@@ -119,53 +118,10 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	}
 	fmt.Fprintf(env.Err, "run %s: %d questions × %d methods%s on %s, data: %s; %d already answered\n",
 		cfg.Name, len(order)/max(1, len(methods)*draws), len(methods), drawsText, back.Describe(), d.source, already)
-	var stopped error
-answer:
-	for mi, m := range methods {
-		for _, c := range convs {
-			for i := range len(c.Questions) * draws {
-				qi, rep := i/draws, i%draws
-				id := llm.RepeatName(sampleID(names[mi], c.Questions[qi]), rep)
-				if st.Done(id) {
-					continue
-				}
-				if err := ctx.Err(); err != nil {
-					stopped = err
-					break answer
-				}
-				var log llm.CallLog
-				qctx := llm.WithRetryBudget(llm.WithCallLog(ctx, &log), cfg.Backbone.RetryBudget.Duration)
-				// A later draw asks the answer and its judge again, keyed and
-				// seeded apart (llm.WithRepeat).
-				sc := scorer.withRepeat(rep, cfg.RepeatSeed())
-				rec, err := answerOne(qctx, llm.WithRepeat(back.Model, rep, cfg.RepeatSeed()), sc, c, qi, m, names[mi], cfg.Methods[mi].Params, release[mi], string(d.ds.Benchmark), dp.count)
-				rec.ID, rec.Repeat = id, rep
-				if errors.Is(err, llm.ErrStopRun) || ctx.Err() != nil {
-					stopped = err
-					break answer
-				}
-				if err != nil {
-					rec.Error = err.Error()
-				}
-				calls := log.Take()
-				for _, c := range calls {
-					if c.Tool != nil {
-						continue // a tool call (an MCP server's), journalled, not a model call
-					}
-					rec.Calls++
-					if c.Cached {
-						rec.CachedCalls++
-					}
-					rec.PromptTokens += c.Usage.PromptTokens
-					rec.CompletionTokens += c.Usage.CompletionTokens
-					rec.Cost += c.Usage.Cost
-					rec.LatencyMS += float64(c.LatencyNS) / 1e6
-				}
-				if err := st.AppendWith(rec, calls); err != nil {
-					return res, fmt.Errorf("stopped: %w; re-run the same command to resume", err)
-				}
-			}
-		}
+	stopped, err := answerAll(ctx, st, answering{cfg: cfg, back: back, convs: convs, methods: methods, names: names,
+		release: release, scorer: scorer, bench: string(d.ds.Benchmark), count: dp.count})
+	if err != nil {
+		return res, err
 	}
 	done, errored := st.Counts()
 	res.Done, res.Errored = done, errored // Counts already leaves the errored out of done
@@ -222,10 +178,11 @@ answer:
 // answerOne asks method m's context for question qi of c, scores the
 // answer and returns its sample record. rel, when set, asks with mem0's
 // answer template (prompts: release) and reads the reply as mem0 does.
-func answerOne(ctx context.Context, model llm.Model, sc *scorer, c *conv, qi int, m method, name string, params llm.Params, rel *releaseAnswer, dataset string, count tokens.Counter) (runrecord.Sample, error) {
+// answered is called once the answer is in, before the judges grade it
+// (the questions held back for this one may go then).
+func answerOne(ctx context.Context, model llm.Model, sc *scorer, c *conv, qi int, m method, name string, params llm.Params, rel *releaseAnswer, dataset string, count tokens.Counter, answered func()) (runrecord.Sample, error) {
 	q := c.Questions[qi]
-	rec := runrecord.Sample{ID: sampleID(name, q), Method: name, Dataset: dataset, User: c.SampleID, Index: qi,
-		Field: questionClass(q), Kind: "memqa", Label: gold(q)}
+	rec := sampleOf(c, qi, name, dataset)
 	v, err := m.Context(ctx, c, q)
 	if err != nil {
 		return rec, fmt.Errorf("method %s: %s: %w", name, q.ID, err)
@@ -241,35 +198,28 @@ func answerOne(ctx context.Context, model llm.Model, sc *scorer, c *conv, qi int
 			// own prompt is its own: nothing of it is counted apart).
 			rec.MemoryTokens, rec.HistoryTokens = shownTokens(count, v)
 		}
-		req := answerRequest(c, q, v, params)
-		if v.Prompt == nil && rel != nil {
-			rr, err := rel.request(c, q, v)
-			if err != nil {
-				return rec, err
-			}
-			// The sim still reads what the prompt shows from the hint.
-			rr.Hint = req.Hint
-			req = rr
+		req, err := sentRequest(c, q, v, params, rel, rec.ID)
+		if err != nil {
+			return rec, err
 		}
-		if v.Prompt != nil {
-			// The method's own prompt, as it wrote it: no hint, so the
-			// sim reads it with its generic prompt reader.
-			req.Messages, req.Hint = []llm.Message{{Role: "user", Content: *v.Prompt}}, nil
-		}
-		req.SampleID, req.Unit, req.Affinity = q.ID, rec.ID, c.SampleID
 		resp, err := model.Generate(ctx, req)
 		if err != nil {
 			return rec, err
 		}
 		rec.Raw = resp.Reply()
-		if v.Prompt == nil && rel != nil {
-			rec.Pred = memqarel.ReadAnswer(rel.template, rec.Raw)
-		} else {
-			rec.Pred = cleanAnswer(rec.Raw)
-		}
+		rec.Pred = readReply(v, rel, rec.Raw)
 	}
+	answered()
 	rec.Valid = true
 	scores, verdict, err := sc.score(ctx, q, rec.ID, rec.Pred, v.Recall)
 	rec.Scores, rec.Judge = scores, verdict
 	return rec, err
+}
+
+// sampleOf is the sample record of question qi of c by method name, before
+// it is answered.
+func sampleOf(c *conv, qi int, name, dataset string) runrecord.Sample {
+	q := c.Questions[qi]
+	return runrecord.Sample{ID: sampleID(name, q), Method: name, Dataset: dataset, User: c.SampleID, Index: qi,
+		Field: questionClass(q), Kind: "memqa", Label: gold(q)}
 }

@@ -179,15 +179,25 @@ func (f *Family) planJudges(cfg *config.Config, getenv func(string) string, back
 	return out, notes
 }
 
+// gradeRequest is judge j's request about answer pred to q as a run sends
+// it (and the plan models it), under the sample's identity (unit).
+func (j judge) gradeRequest(b memqa.Benchmark, q memqa.Question, unit, pred string) (llm.Request, error) {
+	req, err := j.request(b, q, pred)
+	if err != nil {
+		return req, err
+	}
+	req.SampleID, req.Unit = q.ID, unit
+	return req, nil
+}
+
 // grade asks judge j about answer pred to q and reads its verdict as the
 // judge's source reads it. A LoCoMo reply the source could not read is an
 // error (mem0's script stops there).
 func (j judge) grade(ctx context.Context, b memqa.Benchmark, q memqa.Question, unit, pred string) (bool, error) {
-	req, err := j.request(b, q, pred)
+	req, err := j.gradeRequest(b, q, unit, pred)
 	if err != nil {
 		return false, err
 	}
-	req.SampleID, req.Unit = q.ID, unit
 	resp, err := j.model.Generate(ctx, req)
 	if err != nil {
 		return false, fmt.Errorf("question %s: judge %s: %w", q.ID, j.label, err)

@@ -3,6 +3,7 @@ package conversation
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/memharness/memharness/datasets/memqa"
 	"github.com/memharness/memharness/methods/memstyle"
@@ -25,7 +26,9 @@ type memoryMethod struct {
 	d      *memstyle.Dialogue
 	env    predict.Env
 	window *truncation
-	mems   map[string][2]predict.Memory
+	// mu guards mems: questions are answered by several workers.
+	mu   sync.Mutex
+	mems map[string][2]predict.Memory
 }
 
 // speakerMemory is one speaker's store as the answer prompt shows it: the
@@ -61,9 +64,9 @@ func speakerIDs(c *conv) [2]string {
 	return [2]string{c.SampleID + "/" + c.SpeakerA, c.SampleID + "/" + c.SpeakerB}
 }
 
-// build builds both speakers' stores of c. A turn of neither speaker is an
-// error, as mem0's add.py raises on one.
-func (m *memoryMethod) build(ctx context.Context, c *conv) ([2]predict.Memory, error) {
+// buildSpeakers builds both speakers' stores of c. A turn of neither
+// speaker is an error, as mem0's add.py raises on one.
+func (m *memoryMethod) buildSpeakers(ctx context.Context, c *conv) ([2]predict.Memory, error) {
 	var out [2]predict.Memory
 	var turns []memstyle.Turn
 	for _, s := range c.Sessions {
@@ -88,14 +91,32 @@ func (m *memoryMethod) build(ctx context.Context, c *conv) ([2]predict.Memory, e
 	return out, nil
 }
 
+// build builds c's stores unless they are built (a run builds every memory
+// before the first question; a build that failed is tried again by the
+// conversation's questions).
+func (m *memoryMethod) build(ctx context.Context, c *conv) ([2]predict.Memory, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if mems, ok := m.mems[c.SampleID]; ok {
+		return mems, nil
+	}
+	mems, err := m.buildSpeakers(ctx, c)
+	if err != nil {
+		return mems, err
+	}
+	m.mems[c.SampleID] = mems
+	return mems, nil
+}
+
+func (m *memoryMethod) Build(ctx context.Context, c *conv) error {
+	_, err := m.build(ctx, c)
+	return err
+}
+
 func (m *memoryMethod) Context(ctx context.Context, c *conv, q memqa.Question) (view, error) {
-	mems, ok := m.mems[c.SampleID]
-	if !ok {
-		var err error
-		if mems, err = m.build(ctx, c); err != nil {
-			return view{}, err
-		}
-		m.mems[c.SampleID] = mems
+	mems, err := m.build(ctx, c)
+	if err != nil {
+		return view{}, err
 	}
 	v := view{Turns: m.turns(c)}
 	for i, self := range [2]string{c.SpeakerA, c.SpeakerB} {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/memharness/memharness/datasets/memqa"
 	"github.com/memharness/memharness/internal/bm25"
@@ -84,6 +85,24 @@ type view struct {
 	Prompt, Answer *string
 }
 
+// builder is a method that keeps a memory of each conversation: a run
+// builds every memory its pending questions need before the first
+// question goes out (the construction calls sent between a conversation's
+// questions would push its shared prompt out of a server's cache), and a
+// plan rehearses the construction apart from the questions.
+type builder interface {
+	Build(ctx context.Context, c *conv) error
+}
+
+// serial is a method whose state lives outside the harness (an external
+// method's child, an MCP memory server) and is prepared on a
+// conversation's first question: its questions go one after another in
+// plan order, as the state it keeps may depend on the order it is asked in.
+type serial interface{ inPlanOrder() }
+
+func (*externalMethod) inPlanOrder() {}
+func (*mcpMethod) inPlanOrder()      {}
+
 // estimator is a method whose view needs the model or a child process
 // (a memory to build, an external method to ask): a plan, which calls
 // neither, counts the view it estimates instead.
@@ -107,8 +126,11 @@ type conv struct {
 	index *bm25.Index
 	// session[i] is turn i's session (its place in Sessions).
 	session []int
-	// docs holds the document indexes of RAG with doc_size > 1, by size.
-	docs map[int]*docIndex
+	// docs holds the document indexes of RAG with doc_size > 1, by size,
+	// built at first use under docsMu (questions are answered by several
+	// workers).
+	docsMu sync.Mutex
+	docs   map[int]*docIndex
 }
 
 // docIndex is a conversation cut into documents of up to size consecutive
@@ -120,6 +142,8 @@ type docIndex struct {
 
 // docsOf is c's documents of up to size turns, built once per size.
 func (c *conv) docsOf(size int) *docIndex {
+	c.docsMu.Lock()
+	defer c.docsMu.Unlock()
 	if d, ok := c.docs[size]; ok {
 		return d
 	}

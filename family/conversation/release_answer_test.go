@@ -3,6 +3,7 @@ package conversation_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/memharness/memharness/bench"
 	"github.com/memharness/memharness/family/conversation"
+	"github.com/memharness/memharness/planner"
 	"github.com/memharness/memharness/runrecord"
 )
 
@@ -189,6 +191,40 @@ func TestReleaseAnswerPromptsThroughTheRunPath(t *testing.T) {
 	}
 	if answered == 0 {
 		t.Error("the sim answered nothing under the release templates")
+	}
+	// The stored plan built the same release prompts (mem0's answer and
+	// judge templates, the constructions, the judged answers rehearsed on
+	// the sim): on the sim it is exact, and it models every call's prefix.
+	var plan planner.Plan
+	var usage map[string]runrecord.MethodUsage
+	for file, v := range map[string]any{runrecord.PlanFile: &plan, runrecord.UsageFile: &usage} {
+		b, err := os.ReadFile(filepath.Join(runDir, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	calls, prompt := 0, 0
+	for _, u := range usage {
+		calls, prompt = calls+u.Calls, prompt+u.PromptTokens
+	}
+	if plan.Calls != calls || plan.PromptTokens != prompt {
+		t.Errorf("release plan: %d calls, %d prompt tokens; the run spent %d, %d", plan.Calls, plan.PromptTokens, calls, prompt)
+	}
+	// bench plan models every call's prompt prefix, release texts and all.
+	var stdout, stderr bytes.Buffer
+	if code := bench.Main(context.Background(), []string{"plan", "-c", filepath.Join(dir, "sim.yaml"), "--json"},
+		bench.IO{Out: &stdout, Err: &stderr, Getenv: getenv, Kinds: kindsWith(t, mem0, lme)}); code != 0 {
+		t.Fatalf("bench plan: exit %d:\n%s", code, stderr.String())
+	}
+	var whole planner.Plan
+	if err := json.Unmarshal(stdout.Bytes(), &whole); err != nil {
+		t.Fatal(err)
+	}
+	if pc := whole.PrefixCache; pc.ModelledTokens != prompt || len(pc.Unmodelled) > 0 || pc.Ideal == 0 || pc.HarnessOrder == 0 {
+		t.Errorf("release plan's prefix model: %+v (want all %d prompt tokens modelled)", pc, prompt)
 	}
 }
 
