@@ -40,17 +40,7 @@ func TestPlanPrefixReusePaperConfigs(t *testing.T) {
 		// rehearsed calls only; what costs the rest is not analysed yet.
 		"lifemem_ood": 0.85, "lifemem_orders_smoke": 0.77, "lifemem_sensitivity": 0.85,
 		"lifemem_similarity": 0.91, "lifemem_streams": 0.91,
-		"locomo_smoke": 0.99, "longmemeval_smoke": 0.99,
-		// Every lost token is an answer prompt's (97.5 %; construction
-		// loses none, and the config asks no judge): a method's questions
-		// whose retrieved sessions or recalled memories begin alike go side
-		// by side once their leader is answered, and each computes that
-		// shared part (rag_sessions 1,920 tokens, memos 528, mem0 240).
-		"locomo_memory": 0.97,
-		// Haystacks of one question type answered side by side each compute
-		// that type's judge instructions the first time (688 tokens), and
-		// two Mem0-style constructions' shared steps (64 tokens): 98.7 %.
-		"longmemeval_memory": 0.98,
+		"locomo_smoke": 0.99, "longmemeval_smoke": 0.99, "locomo_memory": 0.99, "longmemeval_memory": 0.99,
 	}
 	for _, name := range []string{"pramem_table1", "omnibehavior_table1", "movielens_confusion", "pramem_movielens",
 		"pramem_ablations", "pramem_evolution",
