@@ -247,11 +247,18 @@ func (l *Layer) Generate(ctx context.Context, req llm.Request) (llm.Response, er
 		l.armLocked()
 	}
 	l.mu.Unlock()
+	// The caller's slot in its run's pool is given back while the call
+	// waits, so the pool starts the next sample, whose call joins this
+	// wave: a wave gathers every call that is ready, not one per worker.
+	resume := llm.Park(ctx)
 	select {
 	case <-p.done:
+		resume()
 	case <-ctx.Done():
+		resume()
 		return llm.Response{}, ctx.Err()
 	case <-l.ctx.Done():
+		resume()
 		return llm.Response{}, fmt.Errorf("batch: the model stack closed while the call waited for its batch")
 	}
 	switch {
