@@ -282,3 +282,50 @@ lifelong:
 		t.Errorf("batched calls: summary %d of %d, act %d", u.BatchedCalls, u.LiveCalls, usage["agent.act"].BatchedCalls)
 	}
 }
+
+// TestBatchWaveGathersEveryReadyQuestion: with two workers a wave holds
+// every question of the run, not two: a worker whose call parks gives its
+// slot back, so the next question starts and joins the same wave. Offline,
+// the first wave written (and exported) holds every question too.
+func TestBatchWaveGathersEveryReadyQuestion(t *testing.T) {
+	cfg := writeConfig(t, "0s")
+	for _, provider := range []string{"sim", "offline"} {
+		t.Run(provider, func(t *testing.T) {
+			out := t.TempDir()
+			args := []string{"run", "-c", cfg, "--out", out, "--set", "backbone.batch.purposes=[predict]",
+				"--set", "eval.concurrency=2", "--set", "backbone.batch.linger=1s"}
+			if provider == "offline" {
+				args = append(args, "--set", "backbone.batch.provider=offline")
+			}
+			log, code := runCLI(t, args...)
+			if provider == "sim" && code != 0 || provider == "offline" && !strings.Contains(log, "bench batch export") {
+				t.Fatalf("exit %d:\n%s", code, log)
+			}
+			run := filepath.Join(out, "tiny")
+			dirs, err := batch.Dirs(filepath.Join(run, "batches"))
+			if err != nil || len(dirs) != 1 {
+				t.Fatalf("batch directories %v %v", dirs, err)
+			}
+			states, err := batch.ReadJournal(dirs[0])
+			if err != nil || len(states) == 0 {
+				t.Fatalf("journal: %v %v", states, err)
+			}
+			// Every (method, question) pair is one sample with its own
+			// request; the sim's redraws of invalid answers come later.
+			questions := 3 * 8 * 4
+			if n := len(states[0].Requests); n != questions {
+				t.Errorf("the first wave holds %d requests, want every one of the %d questions (%d waves)", n, questions, len(states))
+			}
+			if provider == "offline" {
+				exported := filepath.Join(t.TempDir(), "requests.jsonl")
+				if log, code := runCLI(t, "batch", "export", run, "--purpose", "predict", "-o", exported); code != 0 {
+					t.Fatalf("export exit %d:\n%s", code, log)
+				}
+				data, _ := os.ReadFile(exported)
+				if n := bytes.Count(data, []byte("\n")); n != questions {
+					t.Errorf("the export holds %d requests, want %d", n, questions)
+				}
+			}
+		})
+	}
+}
