@@ -92,7 +92,7 @@ func (r *Run) Predict(ctx context.Context, plan Plan, o PredictOptions) (Predict
 	// its leader) gives its slot back, so the next job starts and its call
 	// can join the same wave (llm.Slots). Jobs start lazily, in issue order.
 	slots := llm.NewSlots(o.Workers)
-	work := func(jctx context.Context, j Job) {
+	work := func(jctx context.Context, slot *llm.Slot, j Job) {
 		if j.Inst == nil { // a memory to build before the questions
 			defer builds.Done()
 			if r.st.Err() == nil && runCtx.Err() == nil {
@@ -115,12 +115,10 @@ func (r *Run) Predict(ctx context.Context, plan Plan, o PredictOptions) (Predict
 			defer close(j.answered)
 		}
 		if j.wait != nil && !o.BatchedQuestions {
-			resume := llm.Park(jctx) // waiting for the leader is no live work
-			select {
-			case <-j.wait:
-			case <-runCtx.Done():
-			}
-			resume()
+			// Waiting for the leader is no live work: the slot serves
+			// another sample meanwhile (a leader whose call parks must
+			// not be stuck behind its followers).
+			_ = slot.Await(runCtx, j.wait)
 		}
 		if r.st.Err() != nil || runCtx.Err() != nil {
 			return
@@ -173,7 +171,7 @@ func (r *Run) Predict(ctx context.Context, plan Plan, o PredictOptions) (Predict
 			go func() {
 				defer wg.Done()
 				defer slot.Release()
-				work(llm.WithSlot(runCtx, slot), j)
+				work(llm.WithSlot(runCtx, slot), slot, j)
 			}()
 		}
 		return true

@@ -141,3 +141,33 @@ func Park(ctx context.Context) (resume func()) {
 		})
 	}
 }
+
+// Await gives sl back while the sample waits for ch (another sample's
+// answer, which no one waits on this sample for), then waits for a free
+// slot to go on, as a sample starting does; the error is ctx's when it
+// ends first (the slot is then held again, for Release). Call it with no
+// call of the sample parked.
+func (sl *Slot) Await(ctx context.Context, ch <-chan struct{}) error {
+	s := sl.s
+	s.mu.Lock()
+	s.adjust(-1, 1)
+	s.mu.Unlock()
+	select {
+	case <-ch:
+	case <-ctx.Done():
+	}
+	for {
+		s.mu.Lock()
+		if s.held < s.n || ctx.Err() != nil {
+			s.adjust(1, -1)
+			s.mu.Unlock()
+			return ctx.Err()
+		}
+		freed := s.freed
+		s.mu.Unlock()
+		select {
+		case <-freed:
+		case <-ctx.Done():
+		}
+	}
+}
