@@ -2,6 +2,7 @@ package behaviorrun_test
 
 import (
 	"context"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -128,5 +129,52 @@ func TestBatchParkedSamplesGiveTheirSlotBack(t *testing.T) {
 		if most.Load() > 2 {
 			t.Errorf("batched questions %v: %d samples did live work at once, want at most 2", batched, most.Load())
 		}
+	}
+}
+
+// heapWave is a waveModel that reads the heap and stacks when its last
+// wave is full, every sample of the run parked on it.
+type heapWave struct {
+	*waveModel
+	last int
+	heap uint64
+}
+
+func (m *heapWave) Generate(ctx context.Context, req llm.Request) (llm.Response, error) {
+	m.mu.Lock()
+	if len(m.sizes) == 1 && len(m.parked)+1 == m.sizes[0] {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		m.heap = ms.HeapAlloc + ms.StackInuse
+	}
+	m.mu.Unlock()
+	return m.waveModel.Generate(ctx, req)
+}
+
+// BenchmarkBatchParkedSamples parks every question of a large plan (5,000
+// samples) in one wave and reports what a parked sample holds on the heap
+// and in goroutine stacks (B/parked: its goroutine, slot, call log and a
+// small request; a real request adds its prompt).
+func BenchmarkBatchParkedSamples(b *testing.B) {
+	const nUsers, perUser = 250, 10
+	methods := []predict.Method{callingMethod{"truncation"}, callingMethod{"rag"}}
+	for range b.N {
+		st, err := runstore.Open(b.TempDir())
+		if err != nil {
+			b.Fatal(err)
+		}
+		r := behaviorrun.New(st)
+		model := &heapWave{waveModel: &waveModel{sizes: []int{nUsers * 2, nUsers * perUser * 2}}}
+		plan := r.Plan(methods, users(nUsers, perUser), predict.Env{Model: model}, 0)
+		runtime.GC()
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if _, err := r.Predict(context.Background(), plan, behaviorrun.PredictOptions{Workers: 8, BatchedQuestions: true}); err != nil {
+			b.Fatal(err)
+		}
+		st.Close()
+		b.Logf("heap and stacks %d before, %d with every sample parked", before.HeapAlloc+before.StackInuse, model.heap)
+		b.ReportMetric((float64(model.heap)-float64(before.HeapAlloc+before.StackInuse))/float64(nUsers*perUser*2), "B/parked")
 	}
 }

@@ -326,7 +326,15 @@ func (l *Layer) send(n int, w []*pending) {
 	var buf bytes.Buffer
 	reqs := make([]Request, len(w))
 	for i, p := range w {
-		line, err := json.Marshal(InputLine{CustomID: p.id, Method: "POST", URL: ChatURL, Body: p.body})
+		body := p.body
+		if body == nil { // a request sent again: its body was let go
+			var err error
+			if body, err = llm.ChatBody(l.cfg.Model, *p.req); err != nil {
+				l.finish(w, nil, fmt.Errorf("batch: %w", err))
+				return
+			}
+		}
+		line, err := json.Marshal(InputLine{CustomID: p.id, Method: "POST", URL: ChatURL, Body: body})
 		if err != nil {
 			l.finish(w, nil, err)
 			return
@@ -334,6 +342,12 @@ func (l *Layer) send(n int, w []*pending) {
 		buf.Write(line)
 		buf.WriteByte('\n')
 		reqs[i] = Request{ID: p.id, Purpose: p.purpose}
+	}
+	// A wave's requests wait for their batch as long as it takes, every
+	// ready call of the run among them: their bodies, a copy of each
+	// prompt, are let go once the wave's file is written.
+	for _, p := range w {
+		p.body = nil
 	}
 	file := fmt.Sprintf("wave-%04d.jsonl", n)
 	if err := atomicfile.Write(filepath.Join(l.cfg.Dir, file), buf.Bytes()); err != nil {
