@@ -334,3 +334,52 @@ func TestBatchWaveGathersEveryReadyQuestion(t *testing.T) {
 		})
 	}
 }
+
+// TestBatchLifelongEpisodesShareWaves: with the agent's steps batched, the
+// test episodes of a cell park side by side (one worker plays them, and
+// gives its slot back while a step waits), so a wave holds a step of every
+// episode; the CSVs equal the live run's.
+func TestBatchLifelongEpisodesShareWaves(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "ll.yaml")
+	os.WriteFile(cfg, []byte(`name: ll
+task: lifemem
+backbone: {kind: sim}
+lifelong:
+  stream: similarity
+  envs: [scienceworld, webshop]
+  tasks_per_env: 3
+  methods:
+    - {name: lifemem, kind: lifemem, top_k: 2}
+`), 0o644)
+	live, batched := filepath.Join(dir, "live"), filepath.Join(dir, "batched")
+	if log, code := runCLI(t, "run", "-c", cfg, "--out", live); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, log)
+	}
+	if log, code := runCLI(t, "run", "-c", cfg, "--out", batched, "--set", "backbone.batch.purposes=[agent.act]",
+		"--set", "backbone.batch.linger=300ms"); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, log)
+	}
+	csvs, _ := filepath.Glob(filepath.Join(live, "ll", "report", "*.csv"))
+	if len(csvs) == 0 {
+		t.Fatal("no CSV")
+	}
+	for _, f := range csvs {
+		a, _ := os.ReadFile(f)
+		b, _ := os.ReadFile(filepath.Join(batched, "ll", "report", filepath.Base(f)))
+		if !bytes.Equal(a, b) {
+			t.Errorf("report/%s differs", filepath.Base(f))
+		}
+	}
+	dirs, _ := batch.Dirs(filepath.Join(batched, "ll", "batches"))
+	most := 0
+	for _, d := range dirs {
+		states, _ := batch.ReadJournal(d)
+		for _, s := range states {
+			most = max(most, len(s.Requests))
+		}
+	}
+	if most < 3 {
+		t.Errorf("the largest wave holds %d steps, want one of each of a cell's 3 episodes at least", most)
+	}
+}
