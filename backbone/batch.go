@@ -82,6 +82,7 @@ func (b *Backbone) batchLayer(ctx context.Context, cfg *config.Config, live llm.
 	switch {
 	case bc.Provider == "offline":
 		lc.Provider, lc.Endpoint = "offline", "offline"
+		lc.WaveBytes = -1 // vLLM's run-batch reads a file of any size: one wave holds every ready call
 		if len(urls) > 0 {
 			lc.Endpoint = llm.SanitizeURL(urls[0])
 		}

@@ -34,6 +34,12 @@ type PredictOptions struct {
 	// PrefixClasses maps a method to its prefix class for issueOrder
 	// (methods whose prompts start alike); nil: each method its own.
 	PrefixClasses map[string]string
+	// BatchedQuestions says the questions go through provider batches
+	// (backbone.batch): no question waits for its leader's answer. The
+	// wait lets a live server's prefix cache hold the shared prompt; in a
+	// batch it would only split one wave into three (the first question,
+	// the leaders, the rest).
+	BatchedQuestions bool
 }
 
 // PredictResult is how the predict stage ended short of an error.
@@ -51,7 +57,6 @@ type PredictResult struct {
 // paid for samples that cannot be saved (usage is then not accounted).
 func (r *Run) Predict(ctx context.Context, plan Plan, o PredictOptions) (PredictResult, error) {
 	var res PredictResult
-	jobsCh := make(chan Job)
 	var wg, builds sync.WaitGroup
 	// A failed write stops the run: the store is closed for writing, and
 	// work is cancelled so no more calls are paid for samples that cannot
@@ -82,65 +87,62 @@ func (r *Run) Predict(ctx context.Context, plan Plan, o PredictOptions) (Predict
 	var appendErr error
 	var appendOnce sync.Once
 	var callsAtFailure int
-	for w := 0; w < max(1, o.Workers); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobsCh {
-				if j.Inst == nil { // a memory to build before the questions
-					if r.st.Err() == nil && runCtx.Err() == nil {
-						if err := r.build(runCtx, j.u); errors.Is(err, llm.ErrStopRun) {
-							endpointDown(err)
-						}
-						// A build whose records could not be written (a full
-						// disk) stops the run as a failed sample write does.
-						if err := r.st.Err(); err != nil {
-							appendOnce.Do(func() {
-								appendErr = err
-								callsAtFailure = calls()
-								stop(err)
-							})
-						}
-					}
-					builds.Done()
-					continue
+	// A job runs on its own goroutine once it holds one of the pool's
+	// slots; a job whose call parks in a provider batch (or that waits for
+	// its leader) gives its slot back, so the next job starts and its call
+	// can join the same wave (llm.Slots). Jobs start lazily, in issue order.
+	slots := llm.NewSlots(o.Workers)
+	work := func(jctx context.Context, slot *llm.Slot, j Job) {
+		if j.Inst == nil { // a memory to build before the questions
+			defer builds.Done()
+			if r.st.Err() == nil && runCtx.Err() == nil {
+				if err := r.build(jctx, j.u); errors.Is(err, llm.ErrStopRun) {
+					endpointDown(err)
 				}
-				func() {
-					if j.answered != nil {
-						defer close(j.answered)
-					}
-					if j.wait != nil {
-						select {
-						case <-j.wait:
-						case <-runCtx.Done():
-						}
-					}
-					if r.st.Err() != nil || runCtx.Err() != nil {
-						return
-					}
-					var log llm.CallLog
-					jctx := llm.WithRetryBudget(llm.WithCallLog(runCtx, &log), o.RetryBudget)
-					rec, ok, err := r.predictOne(jctx, j)
-					if errors.Is(err, llm.ErrStopRun) {
-						endpointDown(err)
-						return
-					}
-					if !ok { // cancelled: leave the sample for the next run
-						return
-					}
-					if err := r.st.AppendWith(rec, log.Take()); err != nil {
-						appendOnce.Do(func() {
-							appendErr = err
-							callsAtFailure = calls()
-							stop(err)
-						})
-					}
-					if o.OnSample != nil {
-						o.OnSample(rec)
-					}
-				}()
+				// A build whose records could not be written (a full
+				// disk) stops the run as a failed sample write does.
+				if err := r.st.Err(); err != nil {
+					appendOnce.Do(func() {
+						appendErr = err
+						callsAtFailure = calls()
+						stop(err)
+					})
+				}
 			}
-		}()
+			return
+		}
+		if j.answered != nil {
+			defer close(j.answered)
+		}
+		if j.wait != nil && !o.BatchedQuestions {
+			// Waiting for the leader is no live work: the slot serves
+			// another sample meanwhile (a leader whose call parks must
+			// not be stuck behind its followers).
+			_ = slot.Await(runCtx, j.wait)
+		}
+		if r.st.Err() != nil || runCtx.Err() != nil {
+			return
+		}
+		var log llm.CallLog
+		jctx = llm.WithRetryBudget(llm.WithCallLog(jctx, &log), o.RetryBudget)
+		rec, ok, err := r.predictOne(jctx, j)
+		if errors.Is(err, llm.ErrStopRun) {
+			endpointDown(err)
+			return
+		}
+		if !ok { // cancelled: leave the sample for the next run
+			return
+		}
+		if err := r.st.AppendWith(rec, log.Take()); err != nil {
+			appendOnce.Do(func() {
+				appendErr = err
+				callsAtFailure = calls()
+				stop(err)
+			})
+		}
+		if o.OnSample != nil {
+			o.OnSample(rec)
+		}
 	}
 	// Outside plan order every memory is built before the first question
 	// goes out (a construction sent between questions would push their
@@ -152,12 +154,25 @@ func (r *Run) Predict(ctx context.Context, plan Plan, o PredictOptions) (Predict
 	}
 	builds.Add(len(first))
 	feed := func(js []Job) bool {
-		for _, j := range js {
-			select {
-			case jobsCh <- j:
-			case <-runCtx.Done():
+		for k, j := range js {
+			slot, err := slots.Acquire(runCtx)
+			if err != nil {
+				// Jobs never started still count as done for the waits.
+				for _, j := range js[k:] {
+					if j.Inst == nil {
+						builds.Done()
+					} else if j.answered != nil {
+						close(j.answered)
+					}
+				}
 				return false
 			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer slot.Release()
+				work(llm.WithSlot(runCtx, slot), slot, j)
+			}()
 		}
 		return true
 	}
@@ -165,7 +180,6 @@ func (r *Run) Predict(ctx context.Context, plan Plan, o PredictOptions) (Predict
 		builds.Wait()
 		feed(jobs)
 	}
-	close(jobsCh)
 	wg.Wait()
 	if appendErr != nil {
 		return res, fmt.Errorf("stopped: %w (%d model calls were in flight at the failure and finished after it; "+

@@ -123,9 +123,9 @@ func TestBatchRunEqualsLiveRun(t *testing.T) {
 }
 
 // TestBatchOfflineRoundTripThroughTheCLI: with provider offline a run
-// writes its first wave and stops; bench batch export writes it as a
-// run-batch input file, a reply for no waiting request is refused, and the
-// imported output lets the re-run go past it.
+// gathers every ready question into its first wave and stops; bench batch
+// export writes it as a run-batch input file, a reply for no waiting
+// request is refused, and the imported output lets the re-run finish.
 func TestBatchOfflineRoundTripThroughTheCLI(t *testing.T) {
 	cfg := writeConfig(t, "0s")
 	out := t.TempDir()
@@ -180,14 +180,19 @@ func TestBatchOfflineRoundTripThroughTheCLI(t *testing.T) {
 	if log, code := runCLI(t, "batch", "import", run, good); code != 0 || !strings.Contains(log, "imported") {
 		t.Fatalf("import exit %d:\n%s", code, log)
 	}
-	log, _ = runCLI(t, args...)
+	// The first wave held every question, so the imported answers finish
+	// the run without another wave.
+	log, code = runCLI(t, args...)
+	if code != 0 || !strings.Contains(log, "96/96 samples done") {
+		t.Fatalf("the re-run after the import: exit %d:\n%s", code, log)
+	}
 	waves, err := batch.Dirs(filepath.Join(run, "batches"))
 	if err != nil || len(waves) != 1 {
 		t.Fatalf("batch directories %v %v", waves, err)
 	}
 	states, _ := batch.ReadJournal(waves[0])
-	if len(states) < 2 || states[0].Step != batch.StepImported || states[0].OK != n {
-		t.Errorf("after the import the re-run did not go on to a later wave: %+v\n%s", states, log)
+	if len(states) != 1 || states[0].Step != batch.StepImported || states[0].OK != n || n != 96 {
+		t.Errorf("the re-run did not finish on the one imported wave of %d answers: %+v\n%s", n, states, log)
 	}
 }
 
@@ -280,5 +285,101 @@ lifelong:
 	usage := readUsage(t, filepath.Join(batched, "ll"))
 	if u := usage["lifemem.summary"]; u.BatchedCalls == 0 || u.BatchedCalls != u.LiveCalls || usage["agent.act"].BatchedCalls != 0 {
 		t.Errorf("batched calls: summary %d of %d, act %d", u.BatchedCalls, u.LiveCalls, usage["agent.act"].BatchedCalls)
+	}
+}
+
+// TestBatchWaveGathersEveryReadyQuestion: with two workers a wave holds
+// every question of the run, not two: a worker whose call parks gives its
+// slot back, so the next question starts and joins the same wave. Offline,
+// the first wave written (and exported) holds every question too.
+func TestBatchWaveGathersEveryReadyQuestion(t *testing.T) {
+	cfg := writeConfig(t, "0s")
+	for _, provider := range []string{"sim", "offline"} {
+		t.Run(provider, func(t *testing.T) {
+			out := t.TempDir()
+			args := []string{"run", "-c", cfg, "--out", out, "--set", "backbone.batch.purposes=[predict]",
+				"--set", "eval.concurrency=2", "--set", "backbone.batch.linger=1s"}
+			if provider == "offline" {
+				args = append(args, "--set", "backbone.batch.provider=offline")
+			}
+			log, code := runCLI(t, args...)
+			if provider == "sim" && code != 0 || provider == "offline" && !strings.Contains(log, "bench batch export") {
+				t.Fatalf("exit %d:\n%s", code, log)
+			}
+			run := filepath.Join(out, "tiny")
+			dirs, err := batch.Dirs(filepath.Join(run, "batches"))
+			if err != nil || len(dirs) != 1 {
+				t.Fatalf("batch directories %v %v", dirs, err)
+			}
+			states, err := batch.ReadJournal(dirs[0])
+			if err != nil || len(states) == 0 {
+				t.Fatalf("journal: %v %v", states, err)
+			}
+			// Every (method, question) pair is one sample with its own
+			// request; the sim's redraws of invalid answers come later.
+			questions := 3 * 8 * 4
+			if n := len(states[0].Requests); n != questions {
+				t.Errorf("the first wave holds %d requests, want every one of the %d questions (%d waves)", n, questions, len(states))
+			}
+			if provider == "offline" {
+				exported := filepath.Join(t.TempDir(), "requests.jsonl")
+				if log, code := runCLI(t, "batch", "export", run, "--purpose", "predict", "-o", exported); code != 0 {
+					t.Fatalf("export exit %d:\n%s", code, log)
+				}
+				data, _ := os.ReadFile(exported)
+				if n := bytes.Count(data, []byte("\n")); n != questions {
+					t.Errorf("the export holds %d requests, want %d", n, questions)
+				}
+			}
+		})
+	}
+}
+
+// TestBatchLifelongEpisodesShareWaves: with the agent's steps batched, the
+// test episodes of a cell park side by side (one worker plays them, and
+// gives its slot back while a step waits), so a wave holds a step of every
+// episode; the CSVs equal the live run's.
+func TestBatchLifelongEpisodesShareWaves(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "ll.yaml")
+	os.WriteFile(cfg, []byte(`name: ll
+task: lifemem
+backbone: {kind: sim}
+lifelong:
+  stream: similarity
+  envs: [scienceworld, webshop]
+  tasks_per_env: 3
+  methods:
+    - {name: lifemem, kind: lifemem, top_k: 2}
+`), 0o644)
+	live, batched := filepath.Join(dir, "live"), filepath.Join(dir, "batched")
+	if log, code := runCLI(t, "run", "-c", cfg, "--out", live); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, log)
+	}
+	if log, code := runCLI(t, "run", "-c", cfg, "--out", batched, "--set", "backbone.batch.purposes=[agent.act]",
+		"--set", "backbone.batch.linger=300ms"); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, log)
+	}
+	csvs, _ := filepath.Glob(filepath.Join(live, "ll", "report", "*.csv"))
+	if len(csvs) == 0 {
+		t.Fatal("no CSV")
+	}
+	for _, f := range csvs {
+		a, _ := os.ReadFile(f)
+		b, _ := os.ReadFile(filepath.Join(batched, "ll", "report", filepath.Base(f)))
+		if !bytes.Equal(a, b) {
+			t.Errorf("report/%s differs", filepath.Base(f))
+		}
+	}
+	dirs, _ := batch.Dirs(filepath.Join(batched, "ll", "batches"))
+	most := 0
+	for _, d := range dirs {
+		states, _ := batch.ReadJournal(d)
+		for _, s := range states {
+			most = max(most, len(s.Requests))
+		}
+	}
+	if most < 3 {
+		t.Errorf("the largest wave holds %d steps, want one of each of a cell's 3 episodes at least", most)
 	}
 }

@@ -373,20 +373,23 @@ func (r *runner) evaluate(ctx context.Context, m agent.Method, env agent.Env, ke
 	c.Transcripts = make([]envs.Transcript, len(tasks)*draws)
 	before := byPurpose(r.opts.Meters)
 
-	sem := make(chan struct{}, r.opts.Workers)
+	// An episode whose call parks in a provider batch gives its slot back,
+	// so the next episode starts and its call joins the same wave.
+	slots := llm.NewSlots(r.opts.Workers)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var firstErr error
 	for i := range len(tasks) * draws {
-		if ctx.Err() != nil {
+		t, rep := tasks[i/draws], i%draws
+		slot, err := slots.Acquire(ctx)
+		if err != nil || ctx.Err() != nil {
+			slot.Release()
 			break // the error is reported below, once the started episodes end
 		}
-		t, rep := tasks[i/draws], i%draws
-		sem <- struct{}{}
 		wg.Add(1)
 		go func() {
-			defer func() { <-sem; wg.Done() }()
-			tr, res, err := r.episode(ctx, m, r.opts.Draws.env(env, rep), suite, t, rep)
+			defer func() { slot.Release(); wg.Done() }()
+			tr, res, err := r.episode(llm.WithSlot(ctx, slot), m, r.opts.Draws.env(env, rep), suite, t, rep)
 			if err != nil {
 				mu.Lock()
 				firstErr = cmp.Or(firstErr, err)

@@ -166,9 +166,12 @@ type Batch struct {
 	// export, and the run stops until bench batch import read the answers).
 	Provider string `yaml:"provider,omitempty" json:"provider,omitempty"`
 	// WaveSize is the most requests in one batch (default 50000). A wave
-	// goes out when it is full or when no call has waited for Linger; it
-	// gathers at most as many calls as the run has workers in flight
-	// (eval.concurrency).
+	// goes out when it is full, before its file passes 190 MB (OpenAI's
+	// limit is 200 MB; no limit offline), or when no call has parked for
+	// Linger: a
+	// sample whose call parks gives its worker back, so a wave gathers
+	// every call that is ready across the run, while at most
+	// eval.concurrency samples do live work.
 	WaveSize int      `yaml:"wave_size,omitempty" json:"wave_size,omitempty"`
 	Linger   Duration `yaml:"linger,omitempty" json:"linger,omitempty"`
 	// Poll is the time between two looks at a running batch (default 30s;

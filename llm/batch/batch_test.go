@@ -136,6 +136,36 @@ func TestBatchWaveSizeSplitsWaves(t *testing.T) {
 	}
 }
 
+// TestBatchWaveBytesSplitsWaves: a wave goes out before its input file
+// would pass WaveBytes, so a wave of long prompts stays within a
+// provider's file limit; every file written stays under it.
+func TestBatchWaveBytesSplitsWaves(t *testing.T) {
+	f := newFakeProvider(t)
+	var live atomic.Int64
+	dir := t.TempDir()
+	cfg := testConfig(dir)
+	body, err := llm.ChatBody(cfg.Model, request(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.WaveBytes = 4 * lineSize("mh-0123456789012345678901234567890123456789", body)
+	l, err := Open(context.Background(), cfg, f.provider(), liveAnswers(&live))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	checkAnswers(t, ask(l, 12))
+	if st := l.Stats(); st.Waves < 3 || st.Requests != 12 {
+		t.Errorf("12 requests with room for 4 a wave went in %d waves (%d requests)", st.Waves, st.Requests)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "wave-*[0-9].jsonl"))
+	for _, name := range files {
+		if fi, err := os.Stat(name); err != nil || fi.Size() > int64(cfg.WaveBytes) {
+			t.Errorf("%s: %d bytes, past the %d allowed (%v)", name, fi.Size(), cfg.WaveBytes, err)
+		}
+	}
+}
+
 func TestBatchFaults(t *testing.T) {
 	for _, tc := range []struct {
 		name      string

@@ -23,9 +23,12 @@ import (
 const (
 	// DefaultWaveSize is OpenAI's limit of requests per batch.
 	DefaultWaveSize = 50000
-	DefaultLinger   = 2 * time.Second
-	DefaultPoll     = 30 * time.Second
-	DefaultWindow   = "24h"
+	// DefaultWaveBytes keeps a wave's input file under OpenAI's limit of
+	// 200 MB per batch file, with room to spare.
+	DefaultWaveBytes = 190 << 20
+	DefaultLinger    = 2 * time.Second
+	DefaultPoll      = 30 * time.Second
+	DefaultWindow    = "24h"
 	// DefaultResubmits is how many more batches a request that came back
 	// without an answer goes into before it is sent live.
 	DefaultResubmits = 2
@@ -47,6 +50,12 @@ type Config struct {
 	Endpoint string
 	// WaveSize flushes a wave when this many distinct requests wait.
 	WaveSize int
+	// WaveBytes flushes a wave before its input file would pass this many
+	// bytes (0: DefaultWaveBytes; below 0: no limit, as offline, where
+	// vLLM's run-batch reads a file of any size). Now that a wave gathers
+	// every ready call of a run, long prompts reach a provider's file
+	// limit long before its request limit.
+	WaveBytes int
 	// Linger flushes a wave when no call has parked for this long.
 	Linger time.Duration
 	// Poll is the time between two looks at a running batch.
@@ -68,6 +77,9 @@ type Config struct {
 func (c *Config) fill() {
 	if c.WaveSize <= 0 {
 		c.WaveSize = DefaultWaveSize
+	}
+	if c.WaveBytes == 0 {
+		c.WaveBytes = DefaultWaveBytes
 	}
 	if c.Linger <= 0 {
 		c.Linger = DefaultLinger
@@ -113,6 +125,8 @@ type pending struct {
 	// for a request of a re-attached batch that no caller has asked yet.
 	req  *llm.Request
 	body []byte
+	// size is about the request's line in a wave file (WaveBytes).
+	size int
 	done chan struct{}
 	// set before done closes:
 	answer json.RawMessage
@@ -141,11 +155,13 @@ type Layer struct {
 	mu      sync.Mutex
 	waiting map[string]*pending // parked or in a running batch
 	parked  []*pending
-	results map[string]result // answers no caller has asked for yet
-	timer   *time.Timer
-	wave    int
-	stats   Stats
-	wg      sync.WaitGroup
+	// parkedBytes is the parked requests' lines' size (WaveBytes).
+	parkedBytes int
+	results     map[string]result // answers no caller has asked for yet
+	timer       *time.Timer
+	wave        int
+	stats       Stats
+	wg          sync.WaitGroup
 }
 
 // ErrOffline stops a run whose waves wait for an offline run-batch.
@@ -235,9 +251,9 @@ func (l *Layer) Generate(ctx context.Context, req llm.Request) (llm.Response, er
 	p := l.waiting[id]
 	fresh := p == nil
 	if fresh {
-		p = &pending{id: id, purpose: req.Purpose, done: make(chan struct{})}
+		p = &pending{id: id, purpose: req.Purpose, done: make(chan struct{}), size: lineSize(id, body)}
 		l.waiting[id] = p
-		l.parked = append(l.parked, p)
+		l.park(p)
 	}
 	if p.req == nil {
 		r := req
@@ -247,11 +263,18 @@ func (l *Layer) Generate(ctx context.Context, req llm.Request) (llm.Response, er
 		l.armLocked()
 	}
 	l.mu.Unlock()
+	// The caller's slot in its run's pool is given back while the call
+	// waits, so the pool starts the next sample, whose call joins this
+	// wave: a wave gathers every call that is ready, not one per worker.
+	resume := llm.Park(ctx)
 	select {
 	case <-p.done:
+		resume()
 	case <-ctx.Done():
+		resume()
 		return llm.Response{}, ctx.Err()
 	case <-l.ctx.Done():
+		resume()
 		return llm.Response{}, fmt.Errorf("batch: the model stack closed while the call waited for its batch")
 	}
 	switch {
@@ -274,6 +297,20 @@ func (l *Layer) decode(req llm.Request, r result, start time.Time) (llm.Response
 		resp.Usage.Cost = l.cfg.Prices.Cost(resp.Usage)
 	}
 	return resp, nil
+}
+
+// lineSize is about the size of a request's line in a wave file: its body
+// and the line's other fields.
+func lineSize(id string, body []byte) int { return len(body) + len(id) + len(ChatURL) + 64 }
+
+// park adds p to the wave being gathered, sending that wave first when p
+// would take its file past WaveBytes; l.mu is held.
+func (l *Layer) park(p *pending) {
+	if l.cfg.WaveBytes > 0 && len(l.parked) > 0 && l.parkedBytes+p.size > l.cfg.WaveBytes {
+		l.flushLocked()
+	}
+	l.parked = append(l.parked, p)
+	l.parkedBytes += p.size
 }
 
 // armLocked flushes a full wave, or (re)starts the linger timer.
@@ -300,7 +337,7 @@ func (l *Layer) flushLocked() {
 		return
 	}
 	w := l.parked
-	l.parked = nil
+	l.parked, l.parkedBytes = nil, 0
 	// In custom id order: the same requests make the same file.
 	slices.SortFunc(w, func(a, b *pending) int { return strings.Compare(a.id, b.id) })
 	l.wave++
@@ -319,7 +356,15 @@ func (l *Layer) send(n int, w []*pending) {
 	var buf bytes.Buffer
 	reqs := make([]Request, len(w))
 	for i, p := range w {
-		line, err := json.Marshal(InputLine{CustomID: p.id, Method: "POST", URL: ChatURL, Body: p.body})
+		body := p.body
+		if body == nil { // a request sent again: its body was let go
+			var err error
+			if body, err = llm.ChatBody(l.cfg.Model, *p.req); err != nil {
+				l.finish(w, nil, fmt.Errorf("batch: %w", err))
+				return
+			}
+		}
+		line, err := json.Marshal(InputLine{CustomID: p.id, Method: "POST", URL: ChatURL, Body: body})
 		if err != nil {
 			l.finish(w, nil, err)
 			return
@@ -327,6 +372,12 @@ func (l *Layer) send(n int, w []*pending) {
 		buf.Write(line)
 		buf.WriteByte('\n')
 		reqs[i] = Request{ID: p.id, Purpose: p.purpose}
+	}
+	// A wave's requests wait for their batch as long as it takes, every
+	// ready call of the run among them: their bodies, a copy of each
+	// prompt, are let go once the wave's file is written.
+	for _, p := range w {
+		p.body = nil
 	}
 	file := fmt.Sprintf("wave-%04d.jsonl", n)
 	if err := atomicfile.Write(filepath.Join(l.cfg.Dir, file), buf.Bytes()); err != nil {
@@ -574,7 +625,7 @@ func (l *Layer) finish(w []*pending, answers map[string]result, err error) {
 		default:
 			l.stats.Resubmitted++
 			p.tries++
-			l.parked = append(l.parked, p)
+			l.park(p)
 			requeued = true
 		}
 	}
