@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/memharness/memharness/accounting"
+	"github.com/memharness/memharness/backbone"
 	"github.com/memharness/memharness/behaviorrun"
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/bench/progress"

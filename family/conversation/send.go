@@ -94,28 +94,27 @@ func answerAll(ctx context.Context, st *runstore.Store, a answering) (stopped, f
 	for u := range done {
 		done[u] = make(chan struct{})
 	}
-	pool(workers, len(unitKeys), func(n int) {
+	slots := llm.NewSlots(workers)
+	pool(runCtx, slots, len(unitKeys), func(jctx context.Context, slot *llm.Slot, n int) {
 		u := buildOrder[n]
 		defer close(done[u])
 		if w := waits[u]; w >= 0 {
-			select {
-			case <-done[w]:
-			case <-runCtx.Done():
-			}
+			// Waiting is no live work: the slot serves another build.
+			_ = slot.Await(runCtx, done[w])
 		}
 		k := unitKeys[u]
 		if runCtx.Err() != nil {
 			return
 		}
 		var log llm.CallLog
-		bctx := llm.WithRetryBudget(llm.WithCallLog(runCtx, &log), a.cfg.Backbone.RetryBudget.Duration)
+		bctx := llm.WithRetryBudget(llm.WithCallLog(jctx, &log), a.cfg.Backbone.RetryBudget.Duration)
 		b := units[k]
 		b.err = a.methods[k[0]].(builder).Build(bctx, a.convs[k[1]])
 		b.calls = log.Take()
 		if errors.Is(b.err, llm.ErrStopRun) {
 			halt(b.err)
 		}
-	}, nil)
+	}, func(u int) { close(done[buildOrder[u]]) })
 	if runCtx.Err() != nil {
 		return stopCause(ctx, runCtx, stopped), nil
 	}
@@ -140,7 +139,7 @@ func answerAll(ctx context.Context, st *runstore.Store, a answering) (stopped, f
 	// through provider batches: then only for its answer.
 	judgeAfter := judgesHeld(a.cfg, a.scorer.judges)
 	var failOnce sync.Once
-	pool(workers, len(order), func(n int) {
+	pool(runCtx, slots, len(order), func(jctx context.Context, slot *llm.Slot, n int) {
 		i := order[n]
 		j := jobs[i]
 		release, atAnswer := func() {}, func() {}
@@ -153,10 +152,9 @@ func answerAll(ctx context.Context, st *runstore.Store, a answering) (stopped, f
 		}
 		defer release()
 		if l := after[i]; l >= 0 {
-			select {
-			case <-answered[l]:
-			case <-runCtx.Done():
-			}
+			// Waiting for the leader is no live work: the slot serves
+			// another question meanwhile.
+			_ = slot.Await(runCtx, answered[l])
 		}
 		if runCtx.Err() != nil {
 			return
@@ -168,7 +166,7 @@ func answerAll(ctx context.Context, st *runstore.Store, a answering) (stopped, f
 		if u := units[[2]int{j.method, j.conv}]; u != nil && u.first == i {
 			pre = u
 		}
-		qctx := llm.WithRetryBudget(llm.WithCallLog(runCtx, &log), a.cfg.Backbone.RetryBudget.Duration)
+		qctx := llm.WithRetryBudget(llm.WithCallLog(jctx, &log), a.cfg.Backbone.RetryBudget.Duration)
 		// A later draw asks the answer and its judge again, keyed and
 		// seeded apart (llm.WithRepeat).
 		sc := a.scorer.withRepeat(j.draw, a.cfg.RepeatSeed())
@@ -216,7 +214,7 @@ func answerAll(ctx context.Context, st *runstore.Store, a answering) (stopped, f
 				stop(failed)
 			})
 		}
-	}, runCtx)
+	}, nil)
 	if failed != nil {
 		return nil, failed
 	}
@@ -238,33 +236,30 @@ func stopCause(ctx, runCtx context.Context, stopped error) error {
 	return context.Cause(runCtx)
 }
 
-// pool runs do(0..n-1) on workers goroutines, handing out the indices in
-// order (a worker takes the next once it is free), until ctx (when set) is
-// done.
-func pool(workers, n int, do func(int), ctx context.Context) {
-	next := make(chan int)
+// pool runs do(0..n-1), each on its own goroutine once it holds one of
+// slots, in order, handing it a context that carries its slot: a job whose
+// call parks in a provider batch (or that waits for another job) gives
+// the slot back, so the next job starts and its call can join the same
+// wave (llm.Slots). When ctx ends, the jobs not started are skipped
+// (skipped(k) for each, when set, so what waits on them goes on).
+func pool(ctx context.Context, slots *llm.Slots, n int, do func(jctx context.Context, slot *llm.Slot, k int), skipped func(int)) {
 	var wg sync.WaitGroup
-	for range min(workers, max(1, n)) {
+	for k := range n {
+		slot, err := slots.Acquire(ctx)
+		if err != nil {
+			if skipped != nil {
+				for ; k < n; k++ {
+					skipped(k)
+				}
+			}
+			break
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for k := range next {
-				do(k)
-			}
+			defer slot.Release()
+			do(llm.WithSlot(ctx, slot), slot, k)
 		}()
 	}
-	var done <-chan struct{}
-	if ctx != nil {
-		done = ctx.Done()
-	}
-feed:
-	for k := range n {
-		select {
-		case next <- k:
-		case <-done:
-			break feed
-		}
-	}
-	close(next)
 	wg.Wait()
 }
