@@ -72,6 +72,11 @@ type Options struct {
 	// batches, priced at BatchPrices (nil: the plan has no batch column).
 	BatchPurposes []string
 	BatchPrices   *llm.Prices
+	// PrefixHold models the run's prefix hold (backbone.prefix_hold): a
+	// live call that shares more with a call in flight than with the cache
+	// is sent once that call is answered (calls of BatchPurposes are
+	// never held).
+	PrefixHold bool
 }
 
 // Purpose is the plan of one call purpose of one method.
@@ -288,7 +293,7 @@ func prefixReuse(calls []Call, file []int, o Options) (pc PrefixCache) {
 		if c.After > 0 {
 			after = added[c.After-1]
 		}
-		harness.AddAfter(c.Chain, after)
+		harness.AddHeld(c.Chain, after, o.PrefixHold && !slices.Contains(o.BatchPurposes, c.Purpose))
 		added[i] = len(chains)
 		chains = append(chains, c.Chain)
 	}

@@ -204,6 +204,9 @@ answer:
 	if pv := family.PlannedVsSpent(run.Dir, usage); pv != "" {
 		fmt.Fprintf(env.Out, "run %s: %s\n", cfg.Name, pv)
 	}
+	if hl := back.HoldLine(); hl != "" {
+		fmt.Fprintf(env.Out, "run %s: %s\n", cfg.Name, hl)
+	}
 	if run.Report {
 		fmt.Fprintf(env.Out, "report: %s\n", filepath.Join(run.Dir, "report", "index.md"))
 	}
