@@ -119,6 +119,8 @@ const lifelongSmallTasks = 4
 // environments it also plans with fewer rehearsed test tasks than the
 // environments have, so evaluation calls are scaled, and checks that plan
 // within 25 % (a sampling error on a handful of tasks, logged per config).
+// Each run's real send order is replayed from its call record through a
+// prefix-cache model (replayedReuse) and held to 99 % of the ideal reuse.
 func TestPlanAccuracyPaperConfigs(t *testing.T) {
 	paths, _ := filepath.Glob(filepath.Join("..", "configs", "paper", "*.yaml"))
 	if len(paths) == 0 {
@@ -171,6 +173,13 @@ func TestPlanAccuracyPaperConfigs(t *testing.T) {
 				name, p.Calls, calls, 100*ec, p.PromptTokens, prompt, 100*ep)
 			if ec < -0.1 || ec > 0.1 || ep < -0.1 || ep > 0.1 {
 				t.Errorf("plan off by more than 10%%")
+			}
+			// The real send order, replayed from the call record.
+			reused, ideal, sent := replayedReuse(t, dir)
+			share := float64(reused) / float64(max(1, ideal))
+			t.Logf("%s: %d calls replayed in send order: reuse %d of ideal %d bytes (%.1f %%)", name, sent, reused, ideal, 100*share)
+			if ideal == 0 || share < 0.99 {
+				t.Errorf("the real send order reuses %.1f %% of the ideal, want at least 99 %%", 100*share)
 			}
 			// A single environment's few rehearsed tasks carry a sampling
 			// error of their own (lifemem_sensitivity, ALFWorld alone: about

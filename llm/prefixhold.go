@@ -106,6 +106,8 @@ type PrefixHold struct {
 	flights []*flight
 	held    atomic.Int64
 	wait    atomic.Int64 // nanoseconds
+	// waiting is the calls held now.
+	waiting atomic.Int64
 }
 
 // flight is one call sent and not yet answered; done closes when it is
@@ -148,13 +150,16 @@ func (h *PrefixHold) generate(ctx context.Context, req Request, next Model) (Res
 		if since.IsZero() {
 			since = time.Now()
 		}
+		h.waiting.Add(1)
 		select {
 		case <-lead.done:
 		case <-ctx.Done():
+			h.waiting.Add(-1)
 			h.held.Add(1)
 			h.wait.Add(int64(time.Since(since)))
 			return Response{}, ctx.Err()
 		}
+		h.waiting.Add(-1)
 		h.mu.Lock()
 	}
 	f := &flight{chain: chain, done: make(chan struct{})}

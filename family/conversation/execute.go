@@ -99,6 +99,9 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 		return res, err
 	}
 	defer st.Close()
+	// Every call is numbered in send order, after the calls of earlier
+	// processes, so the order can be replayed from the call record.
+	ctx = llm.WithSendOrder(ctx, llm.NewSendOrder(st.Usage()))
 
 	convs := make([]*conv, len(d.ds.Conversations))
 	for i, c := range d.ds.Conversations {
