@@ -31,10 +31,11 @@ type Options struct {
 	Workers     int
 	RetryBudget time.Duration
 	Meter       *llm.Meter
-	// PrefixClasses and PlanOrder are the predict stage's issue order (see
-	// PredictOptions).
-	PrefixClasses map[string]string
-	PlanOrder     bool
+	// PrefixClasses, PlanOrder and BatchedQuestions are the predict
+	// stage's issue order (see PredictOptions).
+	PrefixClasses    map[string]string
+	PlanOrder        bool
+	BatchedQuestions bool
 	// Budget, when set, is the run's spending ceiling: held to what the
 	// run's journal says was spent, and its stop ends the run (Unfinished).
 	Budget *llm.Budget
@@ -157,7 +158,7 @@ func Execute(ctx context.Context, o Options) (Result, error) {
 	}
 	out, err := run.Predict(ctx, plan, PredictOptions{
 		Workers: o.Workers, RetryBudget: o.RetryBudget, Meter: o.Meter,
-		PrefixClasses: o.PrefixClasses, PlanOrder: o.PlanOrder,
+		PrefixClasses: o.PrefixClasses, PlanOrder: o.PlanOrder, BatchedQuestions: o.BatchedQuestions,
 		OnSample: ev.Sample, OnStop: ev.Stopping,
 	})
 	if ev.Predicted != nil {

@@ -34,6 +34,10 @@ type PredictOptions struct {
 	// PrefixClasses maps a method to its prefix class for issueOrder
 	// (methods whose prompts start alike); nil: each method its own.
 	PrefixClasses map[string]string
+	// BatchedQuestions says the questions' calls go through provider
+	// batches (backbone.batch names predict): they keep the prefix-aware
+	// order, but no question waits for another's answer (see issueOrder).
+	BatchedQuestions bool
 }
 
 // PredictResult is how the predict stage ended short of an error.
@@ -148,7 +152,7 @@ func (r *Run) Predict(ctx context.Context, plan Plan, o PredictOptions) (Predict
 	// and the questions wait until the last build has finished.
 	first, jobs := []Job(nil), plan.Jobs
 	if !o.PlanOrder {
-		first, jobs = buildJobs(jobs), issueOrder(jobs, max(1, o.Workers), o.PrefixClasses)
+		first, jobs = buildJobs(jobs), issueOrder(jobs, max(1, o.Workers), o.PrefixClasses, o.BatchedQuestions)
 	}
 	builds.Add(len(first))
 	feed := func(js []Job) bool {

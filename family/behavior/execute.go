@@ -142,8 +142,9 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 		Dir: run.Dir, ConfigHash: hash, Methods: methods, Users: data.Users, Env: penv,
 		Workers: cfg.Eval.Concurrency, RetryBudget: cfg.Backbone.RetryBudget.Duration, Meter: back.Meter, Budget: back.Budget,
 		PrefixClasses: prefixClasses(cfg.Methods), PlanOrder: run.PlanOrder,
-		Draws:  behaviorrun.Draws{N: cfg.Eval.Draws(), Seed: cfg.RepeatSeed()},
-		Priced: cfg.Backbone.Prices != nil, Manifest: man, ResolvedConfig: resolved,
+		BatchedQuestions: slices.Contains(backbone.BatchPurposesOf(cfg), predict.PurposePredict),
+		Draws:            behaviorrun.Draws{N: cfg.Eval.Draws(), Seed: cfg.RepeatSeed()},
+		Priced:           cfg.Backbone.Prices != nil, Manifest: man, ResolvedConfig: resolved,
 		Refuse: func(prev runrecord.Manifest) error { return family.DifferentConfig(run.Dir, prev, cfg) }, // names the keys that changed
 		Events: behaviorrun.Events{
 			Repaired: func(r string) { fmt.Fprintf(env.Err, "run %s: repaired: %s\n", cfg.Name, r) },
