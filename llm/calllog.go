@@ -180,10 +180,12 @@ func sendOrder(ctx context.Context) *SendOrder {
 // sendStamp is one metered call's number in its send order, which a
 // layer below the meter that holds the call back renumbers when it lets
 // the call go (resend): numbers then follow the order calls reached the
-// server, skipping the ones given up.
+// server, skipping the ones given up. That layer also notes when the
+// answer came (answered), before it lets the calls held behind it go.
 type sendStamp struct {
-	order *SendOrder
-	seq   atomic.Int64
+	order    *SendOrder
+	seq      atomic.Int64
+	answered atomic.Int64 // 0: not noted below the meter
 }
 
 type sendStampKey struct{}
@@ -192,6 +194,15 @@ type sendStampKey struct{}
 func resend(ctx context.Context) {
 	if s, ok := ctx.Value(sendStampKey{}).(*sendStamp); ok {
 		s.seq.Store(s.order.sent.Add(1))
+	}
+}
+
+// answered notes that the context's metered call is answered now (the
+// calls sent so far), which the meter would otherwise read only once the
+// answer is back up to it, after calls released by it may have gone.
+func answered(ctx context.Context) {
+	if s, ok := ctx.Value(sendStampKey{}).(*sendStamp); ok {
+		s.answered.Store(s.order.sent.Load())
 	}
 }
 

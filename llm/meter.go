@@ -196,6 +196,9 @@ func (m *Meter) Generate(ctx context.Context, req Request) (Response, error) {
 	rec := newCallRecord(req, resp, err, wall)
 	if order != nil {
 		rec.SendSeq, rec.AnsweredBeforeSend = stamp.seq.Load(), order.sent.Load()
+		if a := stamp.answered.Load(); a != 0 {
+			rec.AnsweredBeforeSend = a
+		}
 	}
 	m.mu.Lock()
 	m.inflight--

@@ -172,6 +172,8 @@ func (h *PrefixHold) generate(ctx context.Context, req Request, next Model) (Res
 		resend(ctx)
 	}
 	resp, err := next.Generate(ctx, req)
+	// Noted before the calls held behind this one may go.
+	answered(ctx)
 	h.mu.Lock()
 	h.flights = slices.DeleteFunc(h.flights, func(g *flight) bool { return g == f })
 	if err == nil {
