@@ -171,16 +171,21 @@ func (h *PrefixHold) generate(ctx context.Context, req Request, next Model) (Res
 		// The call goes out now, not when it was metered.
 		resend(ctx)
 	}
+	ok := false // answered
+	// Deferred, so that a call that panics still releases its followers.
+	defer func() {
+		h.mu.Lock()
+		h.flights = slices.DeleteFunc(h.flights, func(g *flight) bool { return g == f })
+		if ok {
+			h.cache.Insert(chain)
+		}
+		h.mu.Unlock()
+		close(f.done)
+	}()
 	resp, err := next.Generate(ctx, req)
+	ok = err == nil
 	// Noted before the calls held behind this one may go.
 	answered(ctx)
-	h.mu.Lock()
-	h.flights = slices.DeleteFunc(h.flights, func(g *flight) bool { return g == f })
-	if err == nil {
-		h.cache.Insert(chain)
-	}
-	h.mu.Unlock()
-	close(f.done)
 	return resp, err
 }
 
