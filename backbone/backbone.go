@@ -70,7 +70,21 @@ type Backbone struct {
 	// Batches are the provider-batch layers of the run's models
 	// (backbone.batch; none when every call is live).
 	Batches []*batch.Layer
-	runDir  string
+	// Holds are the prefix holds of the run's server caches
+	// (backbone.prefix_hold; nil when switched off).
+	Holds  *llm.PrefixHolds
+	runDir string
+}
+
+// HoldLine says how many live calls the prefix hold held back and for how
+// long in all ("" when none was).
+func (b *Backbone) HoldLine() string {
+	s := b.Holds.Stats()
+	if s.Held == 0 {
+		return ""
+	}
+	return fmt.Sprintf("prefix hold: %d live calls waited for a call sharing a longer prompt prefix to be answered (%s in all; backbone.prefix_hold)",
+		s.Held, s.Wait.Round(time.Millisecond))
 }
 
 func (b *Backbone) Describe() string {
@@ -118,6 +132,9 @@ func OpenIn(ctx context.Context, cfg *config.Config, getenv func(string) string,
 		return nil, err
 	}
 	b.Budget = budget
+	if cfg.Backbone.HoldsPrefixes() {
+		b.Holds = llm.NewPrefixHolds(cfg.Backbone.PrefixCacheTokens)
+	}
 	switch b.Kind {
 	case "sim":
 		sc := sim.Config{Threshold: cfg.Backbone.Sim.Threshold, Latency: cfg.Backbone.Sim.Latency.Duration, Seed: uint64(cfg.Seed)}
@@ -125,7 +142,9 @@ func OpenIn(ctx context.Context, cfg *config.Config, getenv func(string) string,
 			sc.PersistentInvalidRate = *cfg.Backbone.Sim.PersistentInvalidRate
 		}
 		b.ModelName = sim.Name
-		var model llm.Model = sim.New(sc, readers)
+		// The sim computes no prefix, yet it is held as a server would be,
+		// so the embedded default sends in the order an endpoint gets.
+		model := b.Holds.Wrap(sim.Name, sim.New(sc, readers))
 		// Prices apply on every backbone: a user sizing a paper run prices
 		// the embedded default's tokens as the endpoint's would be.
 		if p := PricesOf(cfg); p != nil {
@@ -152,7 +171,7 @@ func OpenIn(ctx context.Context, cfg *config.Config, getenv func(string) string,
 			return nil, err
 		}
 		b.Retries = NewRetryWatch()
-		model, c, err := openaiStack(cfg, urls, b.ModelName, getenv, out, b.Retries.Observe, b.Budget, b.batchWrapper(ctx, cfg, getenv, runDir, warn, ""))
+		model, c, err := openaiStack(cfg, urls, b.ModelName, getenv, out, b.Retries.Observe, b.Budget, b.Holds, b.batchWrapper(ctx, cfg, getenv, runDir, warn, ""))
 		if err != nil {
 			return nil, err
 		}
@@ -171,7 +190,7 @@ func OpenIn(ctx context.Context, cfg *config.Config, getenv func(string) string,
 					return nil, fmt.Errorf("construction backbone: %w", err)
 				}
 			}
-			built, bc, err := openaiStack(cfg, burls, bmodel, getenv, out, b.Retries.Observe, b.Budget, b.batchWrapper(ctx, cfg, getenv, runDir, warn, ""))
+			built, bc, err := openaiStack(cfg, burls, bmodel, getenv, out, b.Retries.Observe, b.Budget, b.Holds, b.batchWrapper(ctx, cfg, getenv, runDir, warn, ""))
 			if err != nil {
 				return nil, fmt.Errorf("construction backbone: %w", err)
 			}
@@ -329,7 +348,7 @@ func openStepModel(ctx context.Context, cfg *config.Config, b *Backbone, urls []
 	// A distinct default-parameter set shares no cache entries anyway, but
 	// a model equal to the acting one would share its cache file.
 	c.Backbone.Model = ""
-	m, cc, err := openaiStack(&c, burls, name, getenv, out, b.Retries.Observe, b.Budget, b.batchWrapper(ctx, cfg, getenv, b.runDir, warn, step))
+	m, cc, err := openaiStack(&c, burls, name, getenv, out, b.Retries.Observe, b.Budget, b.Holds, b.batchWrapper(ctx, cfg, getenv, b.runDir, warn, step))
 	if err != nil {
 		return StepModel{}, fmt.Errorf("%s model: %w", step, err)
 	}
@@ -344,14 +363,14 @@ func openStepModel(ctx context.Context, cfg *config.Config, b *Backbone, urls []
 // endpoints: the budget sits below the cache, so cached answers never meet
 // a ceiling.
 func openaiStack(cfg *config.Config, urls []string, modelName string, getenv func(string) string, out string, onRetry func(llm.RetryEvent),
-	budget *llm.Budget, batched batchWrap) (llm.Model, *cache.Cache, error) {
+	budget *llm.Budget, holds *llm.PrefixHolds, batched batchWrap) (llm.Model, *cache.Cache, error) {
 	var cc *cache.Cache
 	stack, err := llm.Open(llm.StackConfig{
 		BaseURLs: urls, Model: modelName, APIKey: getenv(EnvAPIKey),
 		Timeout: cfg.Backbone.Timeout.Duration, MaxRetries: cfg.Backbone.MaxRetries,
 		MaxResponseBytes: cfg.Backbone.MaxResponseBytes, OnRetry: onRetry,
 		Concurrency: cfg.Backbone.Concurrency, MaxConcurrency: cfg.Backbone.MaxConcurrency,
-		Prices: PricesOf(cfg), RetrySeed: uint64(cfg.Seed),
+		Prices: PricesOf(cfg), RetrySeed: uint64(cfg.Seed), Holds: holds,
 		NoMeter: true, // the run's meter sits outside the cache, so it sees cached calls too
 	})
 	if err != nil {

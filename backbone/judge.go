@@ -46,7 +46,7 @@ func (b *Backbone) OpenJudge(ctx context.Context, cfg *config.Config, spec confi
 	switch kind {
 	case "sim":
 		sc := sim.Config{Threshold: cfg.Backbone.Sim.Threshold, Seed: uint64(cfg.Seed)}
-		var model llm.Model = sim.New(sc, readers)
+		model := b.Holds.Wrap(sim.Name, sim.New(sc, readers))
 		if p := PricesOf(cfg); p != nil {
 			model = llm.WithPrices(model, llm.PriceTable{sim.Name: *p}, sim.Name)
 		}
@@ -85,7 +85,7 @@ func (b *Backbone) OpenJudge(ctx context.Context, cfg *config.Config, spec confi
 	}
 	// Its batches, where backbone.batch names its purposes, are journaled
 	// apart from the answering model's (the role names them).
-	m, cc, err := openaiStack(&c, spec.BaseURLs, spec.Model, getenv, out, onRetry, b.Budget, b.batchWrapper(ctx, cfg, getenv, b.runDir, warn, role))
+	m, cc, err := openaiStack(&c, spec.BaseURLs, spec.Model, getenv, out, onRetry, b.Budget, b.Holds, b.batchWrapper(ctx, cfg, getenv, b.runDir, warn, role))
 	if err != nil {
 		return Judge{}, fmt.Errorf("judge: %w", err)
 	}

@@ -78,7 +78,10 @@ func BuildOrder(users, methods []string) []int {
 
 // issueOrder is IssueOrder over the plan's jobs: a leader's job gets the
 // channel it closes once answered, each follower that channel to wait on.
-func issueOrder(jobs []Job, workers int, classes map[string]string) []Job {
+// With batched (the question calls go through provider batches), followers
+// do not wait: a leader's answer comes with its wave, and followers held
+// until then would make a second wave of what one could carry.
+func issueOrder(jobs []Job, workers int, classes map[string]string, batched bool) []Job {
 	users := make([]string, len(jobs))
 	records := make([]int, len(jobs))
 	methods := make([]string, len(jobs))
@@ -88,7 +91,7 @@ func issueOrder(jobs []Job, workers int, classes map[string]string) []Job {
 	order, after := IssueOrder(users, records, methods, workers, classes)
 	answered := make([]chan struct{}, len(jobs))
 	for _, l := range after {
-		if l >= 0 && answered[l] == nil {
+		if l >= 0 && answered[l] == nil && !batched {
 			answered[l] = make(chan struct{})
 		}
 	}
@@ -96,7 +99,7 @@ func issueOrder(jobs []Job, workers int, classes map[string]string) []Job {
 	for k, i := range order {
 		out[k] = jobs[i]
 		out[k].answered = answered[i]
-		if l := after[i]; l >= 0 {
+		if l := after[i]; l >= 0 && !batched {
 			out[k].wait = answered[l]
 		}
 	}

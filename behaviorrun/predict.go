@@ -34,11 +34,11 @@ type PredictOptions struct {
 	// PrefixClasses maps a method to its prefix class for issueOrder
 	// (methods whose prompts start alike); nil: each method its own.
 	PrefixClasses map[string]string
-	// BatchedQuestions says the questions go through provider batches
-	// (backbone.batch): no question waits for its leader's answer. The
-	// wait lets a live server's prefix cache hold the shared prompt; in a
-	// batch it would only split one wave into three (the first question,
-	// the leaders, the rest).
+	// BatchedQuestions says the questions' calls go through provider
+	// batches (backbone.batch names predict): they keep the prefix-aware
+	// order, but no question waits for another's answer (see issueOrder):
+	// the wait lets a live server's prefix cache hold the shared prompt;
+	// in a batch it would only split one wave into three.
 	BatchedQuestions bool
 }
 
@@ -150,7 +150,7 @@ func (r *Run) Predict(ctx context.Context, plan Plan, o PredictOptions) (Predict
 	// and the questions wait until the last build has finished.
 	first, jobs := []Job(nil), plan.Jobs
 	if !o.PlanOrder {
-		first, jobs = buildJobs(jobs), issueOrder(jobs, max(1, o.Workers), o.PrefixClasses)
+		first, jobs = buildJobs(jobs), issueOrder(jobs, max(1, o.Workers), o.PrefixClasses, o.BatchedQuestions)
 	}
 	builds.Add(len(first))
 	feed := func(js []Job) bool {

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/memharness/memharness/bench/config"
 	"github.com/memharness/memharness/family"
@@ -19,55 +20,67 @@ import (
 )
 
 // TestPlanIssueOrderKeepsOutputs runs one config with the prefix-aware
-// issue order and with the plan order: sample log, usage, memories and
-// report CSVs must be byte-identical.
+// issue order and the prefix hold, with the plan order, and without the
+// hold: sample log, usage, memories and report CSVs must be
+// byte-identical.
 func TestPlanIssueOrderKeepsOutputs(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "tiny.yaml")
-	body := strings.Replace(strings.Replace(tinyConfig, "LATENCY", "0s", 1), "report:", memMethods, 1)
+	// Calls take a little while, so the hold has calls to hold.
+	body := strings.Replace(strings.Replace(tinyConfig, "LATENCY", "2ms", 1), "report:", memMethods, 1)
 	body = strings.Replace(body, "max_users: 3", "max_users: 2", 1)
 	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	stdio := IO{Out: io.Discard, Err: io.Discard, Getenv: func(string) string { return "" }}
-	dirs := map[bool]string{}
-	for _, planOrder := range []bool{false, true} {
-		cfg, err := config.Options{Getenv: stdio.Getenv}.Load(p, nil)
+	type variant struct {
+		name      string
+		planOrder bool
+		sets      []string
+	}
+	variants := []variant{{name: "the prefix-aware order with the hold"}, {name: "the plan order", planOrder: true},
+		{name: "the prefix-aware order without the hold", sets: []string{"backbone.prefix_hold=false"}}}
+	dirs := map[string]string{}
+	for _, v := range variants {
+		cfg, err := config.Options{Getenv: stdio.Getenv}.Load(p, v.sets)
 		if err != nil {
 			t.Fatal(err)
 		}
 		out := t.TempDir()
 		dir := filepath.Join(out, cfg.Name)
-		if _, err := executeRun(context.Background(), stdio, family.Run{Config: cfg, ConfigPath: p, Dir: dir, Out: out, Report: true, PlanOrder: planOrder}); err != nil {
-			t.Fatalf("planOrder=%v: %v", planOrder, err)
+		if _, err := executeRun(context.Background(), stdio, family.Run{Config: cfg, ConfigPath: p, Dir: dir, Out: out, Report: true, PlanOrder: v.planOrder}); err != nil {
+			t.Fatalf("%s: %v", v.name, err)
 		}
-		dirs[planOrder] = dir
+		dirs[v.name] = dir
 	}
-	var compared int
-	err := filepath.Walk(dirs[true], func(path string, info os.FileInfo, err error) error {
-		if err != nil || info.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(dirs[true], path)
-		keep := rel == "samples.jsonl" || rel == runrecord.UsageFile || strings.HasPrefix(rel, "memory"+string(filepath.Separator)) ||
-			strings.HasPrefix(rel, "report"+string(filepath.Separator)) && strings.HasSuffix(rel, ".csv")
-		if !keep {
+	base := dirs[variants[0].name]
+	for _, v := range variants[1:] {
+		var compared int
+		err := filepath.Walk(dirs[v.name], func(path string, info os.FileInfo, err error) error {
+			if err != nil || info.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel(dirs[v.name], path)
+			keep := rel == "samples.jsonl" || rel == runrecord.UsageFile || strings.HasPrefix(rel, "memory"+string(filepath.Separator)) ||
+				strings.HasPrefix(rel, "report"+string(filepath.Separator)) && strings.HasSuffix(rel, ".csv")
+			if !keep {
+				return nil
+			}
+			a, _ := os.ReadFile(path)
+			b, err := os.ReadFile(filepath.Join(base, rel))
+			// A memory's construction time is the wall clock's, in any order.
+			a, b = wallClock.ReplaceAll(a, nil), wallClock.ReplaceAll(b, nil)
+			if err != nil || !bytes.Equal(a, b) {
+				t.Errorf("%s differs between %s and %s:\n%.600s\n%.600s", rel, v.name, variants[0].name, a, b)
+			}
+			compared++
 			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
-		a, _ := os.ReadFile(path)
-		b, err := os.ReadFile(filepath.Join(dirs[false], rel))
-		// A memory's construction time is the wall clock's, in any order.
-		a, b = wallClock.ReplaceAll(a, nil), wallClock.ReplaceAll(b, nil)
-		if err != nil || !bytes.Equal(a, b) {
-			t.Errorf("%s differs between the plan order and the prefix-aware order:\n%.600s\n%.600s", rel, a, b)
+		if compared < 5 {
+			t.Errorf("%s: compared only %d files", v.name, compared)
 		}
-		compared++
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if compared < 5 {
-		t.Errorf("compared only %d files", compared)
 	}
 }
 
@@ -99,6 +112,10 @@ func planSmall(t *testing.T, path string) []string {
 	return sets
 }
 
+// replayLatency is each sim call's time in the runs whose send order is
+// replayed.
+const replayLatency = 5 * time.Millisecond
+
 // planSmallUsers is the users of a small behaviour-prediction config.
 const planSmallUsers = 3
 
@@ -122,6 +139,8 @@ const lifelongSmallTasks = 4
 // environments it also plans with fewer rehearsed test tasks than the
 // environments have, so evaluation calls are scaled, and checks that plan
 // within 25 % (a sampling error on a handful of tasks, logged per config).
+// Each run's real send order is replayed from its call record through a
+// prefix-cache model (replayedReuse) and held to 99 % of the ideal reuse.
 func TestPlanAccuracyPaperConfigs(t *testing.T) {
 	paths, _ := filepath.Glob(filepath.Join("..", "configs", "paper", "*.yaml"))
 	if len(paths) == 0 {
@@ -132,7 +151,9 @@ func TestPlanAccuracyPaperConfigs(t *testing.T) {
 	for _, path := range paths {
 		name := strings.TrimSuffix(filepath.Base(path), ".yaml")
 		t.Run(name, func(t *testing.T) {
-			sets := planSmall(t, path)
+			// Calls take a while, as on a server, so calls sent side by
+			// side overlap and the replay below sees what a server would.
+			sets := append(planSmall(t, path), "backbone.sim.latency="+replayLatency.String())
 			cfg, err := config.Options{Getenv: stdio.Getenv}.Load(path, sets)
 			if err != nil {
 				t.Fatal(err)
@@ -174,6 +195,13 @@ func TestPlanAccuracyPaperConfigs(t *testing.T) {
 				name, p.Calls, calls, 100*ec, p.PromptTokens, prompt, 100*ep)
 			if ec < -0.1 || ec > 0.1 || ep < -0.1 || ep > 0.1 {
 				t.Errorf("plan off by more than 10%%")
+			}
+			// The real send order, replayed from the call record.
+			reused, ideal, sent := replayedReuse(t, dir)
+			share := float64(reused) / float64(max(1, ideal))
+			t.Logf("%s: %d calls replayed in send order: reuse %d of ideal %d bytes (%.1f %%)", name, sent, reused, ideal, 100*share)
+			if ideal == 0 || share < 0.99 {
+				t.Errorf("the real send order reuses %.1f %% of the ideal, want at least 99 %%", 100*share)
 			}
 			// A single environment's few rehearsed tasks carry a sampling
 			// error of their own (lifemem_sensitivity, ALFWorld alone: about

@@ -38,7 +38,8 @@ type CallRecord struct {
 	// call j found call i's prompt in a server's cache only if
 	// i.AnsweredBeforeSend < j.SendSeq. With them the order can be replayed
 	// through a prefix-cache model from outside (leave out Cached calls,
-	// which no server saw). 0: not numbered (a run without a send order,
+	// which no server saw). A call held back below the meter (the prefix
+	// hold) is numbered when it goes, so numbers may skip. 0: not numbered (a run without a send order,
 	// or a record written before the field existed).
 	SendSeq            int64 `json:"send_seq,omitempty"`
 	AnsweredBeforeSend int64 `json:"answered_before_send,omitempty"`
@@ -174,6 +175,35 @@ func WithSendOrder(ctx context.Context, o *SendOrder) context.Context {
 func sendOrder(ctx context.Context) *SendOrder {
 	o, _ := ctx.Value(sendOrderKey{}).(*SendOrder)
 	return o
+}
+
+// sendStamp is one metered call's number in its send order, which a
+// layer below the meter that holds the call back renumbers when it lets
+// the call go (resend): numbers then follow the order calls reached the
+// server, skipping the ones given up. That layer also notes when the
+// answer came (answered), before it lets the calls held behind it go.
+type sendStamp struct {
+	order    *SendOrder
+	seq      atomic.Int64
+	answered atomic.Int64 // 0: not noted below the meter
+}
+
+type sendStampKey struct{}
+
+// resend numbers the context's metered call again, as sent now.
+func resend(ctx context.Context) {
+	if s, ok := ctx.Value(sendStampKey{}).(*sendStamp); ok {
+		s.seq.Store(s.order.sent.Add(1))
+	}
+}
+
+// answered notes that the context's metered call is answered now (the
+// calls sent so far), which the meter would otherwise read only once the
+// answer is back up to it, after calls released by it may have gone.
+func answered(ctx context.Context) {
+	if s, ok := ctx.Value(sendStampKey{}).(*sendStamp); ok {
+		s.answered.Store(s.order.sent.Load())
+	}
 }
 
 // CallLog collects the CallRecords of the calls made under one context, so

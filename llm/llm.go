@@ -1,11 +1,12 @@
 // Package llm is the only path from the harness to a language model.
 //
 // A model is a stack of small wrappers around one backend: for a real
-// endpoint Meter(Cache(Budget(Router(Retry(Limiter(OpenAI)))))) — retries sit
+// endpoint Meter(Cache(Budget(Router(Hold(Retry(Limiter(OpenAI))))))) — retries sit
 // outside the limiter so a request waiting out a backoff holds no
-// concurrency slot, and the spending ceilings' Budget sits below the cache,
-// which answers for free — or Meter(Budget(Sim)) for the embedded heuristic
-// reader (the Budget only when a ceiling is set). Methods see only the Model interface; HTTP,
+// concurrency slot, the spending ceilings' Budget sits below the cache,
+// which answers for free, and the prefix hold (see PrefixHolds) per
+// endpoint, where calls go out — or Meter(Budget(Hold(Sim))) for the
+// embedded heuristic reader (the Budget only when a ceiling is set). Methods see only the Model interface; HTTP,
 // retries, rate limits and the response cache live here.
 package llm
 

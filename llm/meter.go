@@ -183,9 +183,11 @@ func (m *Meter) Generate(ctx context.Context, req Request) (Response, error) {
 	m.inflight++
 	m.mu.Unlock()
 	order := sendOrder(ctx)
-	var seq int64
+	var stamp *sendStamp
 	if order != nil {
-		seq = order.sent.Add(1)
+		stamp = &sendStamp{order: order}
+		stamp.seq.Store(order.sent.Add(1))
+		ctx = context.WithValue(ctx, sendStampKey{}, stamp)
 	}
 	start := time.Now()
 	resp, err := m.next.Generate(ctx, req)
@@ -193,7 +195,10 @@ func (m *Meter) Generate(ctx context.Context, req Request) (Response, error) {
 
 	rec := newCallRecord(req, resp, err, wall)
 	if order != nil {
-		rec.SendSeq, rec.AnsweredBeforeSend = seq, order.sent.Load()
+		rec.SendSeq, rec.AnsweredBeforeSend = stamp.seq.Load(), order.sent.Load()
+		if a := stamp.answered.Load(); a != 0 {
+			rec.AnsweredBeforeSend = a
+		}
 	}
 	m.mu.Lock()
 	m.inflight--

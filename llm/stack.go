@@ -42,6 +42,9 @@ type StackConfig struct {
 	// RetrySeed seeds the backoff jitter.
 	RetrySeed uint64 `yaml:"retry_seed,omitempty" json:"retry_seed,omitempty"`
 
+	// Holds, when set, put each endpoint behind the prefix hold of its
+	// server cache (see PrefixHolds; nil: calls are never held).
+	Holds *PrefixHolds `yaml:"-" json:"-"`
 	// NoMeter leaves out the usage meter.
 	NoMeter bool `yaml:"-" json:"-"`
 	// OnEvent is the internal meter's hook (progress display).
@@ -86,7 +89,7 @@ func (c StackConfig) Identities() []string {
 
 // Stack is the assembled real-endpoint model:
 //
-//	defaults → Meter → prices → Router → per endpoint Retry(Breaker(Limiter(OpenAI)))
+//	defaults → Meter → prices → Router → per endpoint Hold(Retry(Breaker(Limiter(OpenAI))))
 //
 // Retry sits outside the limiter so a request sleeping in backoff holds no
 // slot, and the limiter sees every attempt's 429/503 and Retry-After.
@@ -151,9 +154,11 @@ func OpenStack(cfg StackConfig) (*Stack, error) {
 			Initial: cfg.Concurrency, Max: cfg.MaxConcurrency, Sleep: cfg.Sleep,
 		})
 		s.Limiters = append(s.Limiters, lim)
-		models[i] = WithRetry(WithBreaker(lim, oa.Endpoint(), cfg.BreakAfter), RetryPolicy{
+		// The hold sits outside the retries: a call held behind another
+		// goes once that one is answered or has failed for good.
+		models[i] = cfg.Holds.Wrap(Identity(u, cfg.Model), WithRetry(WithBreaker(lim, oa.Endpoint(), cfg.BreakAfter), RetryPolicy{
 			MaxAttempts: attempts, Seed: cfg.RetrySeed + uint64(i), Sleep: cfg.Sleep, OnRetry: onRetry,
-		})
+		}))
 		names[i] = oa.Endpoint()
 	}
 	r, err := NewWeightedRouter(models, names, cfg.Weights)

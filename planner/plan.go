@@ -72,6 +72,11 @@ type Options struct {
 	// batches, priced at BatchPrices (nil: the plan has no batch column).
 	BatchPurposes []string
 	BatchPrices   *llm.Prices
+	// PrefixHold models the run's prefix hold (backbone.prefix_hold): a
+	// live call that shares more with a call in flight than with the cache
+	// is sent once that call is answered (calls of BatchPurposes are
+	// never held).
+	PrefixHold bool
 }
 
 // Purpose is the plan of one call purpose of one method.
@@ -260,6 +265,12 @@ func prefixReuse(calls []Call, file []int, o Options) (pc PrefixCache) {
 	pc = PrefixCache{Block: block, CacheTokens: capTokens}
 	mo := prefixcache.Options{Block: block, Capacity: capTokens, Concurrency: max(1, o.Concurrency)}
 	harness := prefixcache.NewModel(mo)
+	// Without a file order of its own, the file order is the harness's
+	// order as sent without the prefix hold.
+	var unheld *prefixcache.Model
+	if file == nil && o.PrefixHold {
+		unheld = prefixcache.NewModel(mo)
+	}
 	var chains []prefixcache.Chain
 	added := make([]int, len(calls)) // a call's number in the model, -1: left out
 
@@ -288,7 +299,10 @@ func prefixReuse(calls []Call, file []int, o Options) (pc PrefixCache) {
 		if c.After > 0 {
 			after = added[c.After-1]
 		}
-		harness.AddAfter(c.Chain, after)
+		harness.AddHeld(c.Chain, after, o.PrefixHold && !slices.Contains(o.BatchPurposes, c.Purpose))
+		if unheld != nil {
+			unheld.AddAfter(c.Chain, after)
+		}
 		added[i] = len(chains)
 		chains = append(chains, c.Chain)
 	}
@@ -296,6 +310,9 @@ func prefixReuse(calls []Call, file []int, o Options) (pc PrefixCache) {
 	pc.Ideal = prefixcache.Ideal(chains, block)
 	if file == nil {
 		pc.FileOrder = pc.HarnessOrder
+		if unheld != nil {
+			pc.FileOrder = unheld.Reused()
+		}
 		return pc
 	}
 	fm := prefixcache.NewModel(mo)

@@ -133,3 +133,31 @@ func TestBuildNamesTheCallsItCannotModel(t *testing.T) {
 		t.Errorf("unmodelled %+v (modelled %d tokens), want %+v (64)", pc.Unmodelled, pc.ModelledTokens, want)
 	}
 }
+
+// TestBuildModelsThePrefixHold: two calls sharing a prefix sent side by
+// side each compute it; with the prefix hold the second waits for the
+// first, except when its purpose goes through provider batches. Without a
+// file order, the file order is the same calls unheld.
+func TestBuildModelsThePrefixHold(t *testing.T) {
+	calls := []Call{
+		{Method: "a", Purpose: "pramem.reflect", PromptTokens: 65, Chain: chainOf(1, 64, 1)},
+		{Method: "b", Purpose: "pramem.reflect", PromptTokens: 65, Chain: chainOf(1, 64, 2)},
+	}
+	for _, tc := range []struct {
+		name          string
+		hold          bool
+		batched       []string
+		harness, file int
+	}{
+		{"no hold", false, nil, 0, 0},
+		{"hold", true, nil, 64, 0},
+		{"hold, purpose batched", true, []string{"pramem.reflect"}, 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := Build("c", calls, nil, Options{Concurrency: 8, PrefixHold: tc.hold, BatchPurposes: tc.batched})
+			if got := p.PrefixCache; got.HarnessOrder != tc.harness || got.FileOrder != tc.file || got.Ideal != 64 {
+				t.Errorf("harness %d, file %d, ideal %d; want %d, %d, 64", got.HarnessOrder, got.FileOrder, got.Ideal, tc.harness, tc.file)
+			}
+		})
+	}
+}

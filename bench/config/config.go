@@ -135,9 +135,17 @@ type Backbone struct {
 	// (default 10m).
 	RetryBudget Duration `yaml:"retry_budget,omitempty" json:"retry_budget,omitempty"`
 	// PrefixCacheTokens is the size in tokens of the servers' prefix cache
-	// that bench plan replays the send order through to say how many prompt
-	// tokens it could reuse (0: 1M tokens); it does not change the run.
+	// (0: 1M tokens): bench plan replays the send order through a model of
+	// it to say how many prompt tokens it could reuse, and the prefix hold
+	// models what it holds. It changes no answer.
 	PrefixCacheTokens int `yaml:"prefix_cache_tokens,omitempty" json:"prefix_cache_tokens,omitempty"`
+	// PrefixHold (default true) holds a live call back while a call
+	// already sent shares a longer prompt prefix with it than the server's
+	// prefix cache is thought to hold, until that call is answered, so a
+	// shared prefix is computed once rather than by each of the calls sent
+	// side by side. Cached answers and calls parked for provider batches
+	// are never held. It changes the send order, never an answer.
+	PrefixHold *bool `yaml:"prefix_hold,omitempty" json:"prefix_hold,omitempty"`
 	// Cache is the response cache file: "" for the default location, "off"
 	// to disable caching.
 	Cache  string     `yaml:"cache" json:"cache"`
@@ -152,6 +160,10 @@ type Backbone struct {
 	// (nil: every call is live). Answers equal a live run's.
 	Batch *Batch `yaml:"batch,omitempty" json:"batch,omitempty"`
 }
+
+// HoldsPrefixes is whether live calls go through the prefix hold
+// (backbone.prefix_hold, default true).
+func (b Backbone) HoldsPrefixes() bool { return b.PrefixHold == nil || *b.PrefixHold }
 
 // Batch configures provider batches.
 type Batch struct {

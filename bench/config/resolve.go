@@ -44,7 +44,8 @@ func (c *Config) Hash() (string, error) {
 	id.Backbone.Concurrency, id.Backbone.MaxConcurrency, id.Backbone.MaxRetries = 0, 0, 0
 	id.Backbone.Timeout = Duration{}
 	id.Backbone.MaxResponseBytes, id.Backbone.RetryBudget = 0, Duration{}
-	id.Backbone.PrefixCacheTokens = 0 // only bench plan's model reads it
+	// The prefix cache's size and the hold change the send order only.
+	id.Backbone.PrefixCacheTokens, id.Backbone.PrefixHold = 0, nil
 	id.Backbone.Cache = ""
 	id.Backbone.Sim.Latency = Duration{}
 	// Batches change the price and the wait, never an answer.

@@ -217,6 +217,9 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	if pv := family.PlannedVsSpent(run.Dir, done.Usage); pv != "" {
 		fmt.Fprintf(env.Out, "run %s: %s\n", cfg.Name, pv)
 	}
+	if hl := back.HoldLine(); hl != "" {
+		fmt.Fprintf(env.Out, "run %s: %s\n", cfg.Name, hl)
+	}
 	if run.Report {
 		fmt.Fprintf(env.Out, "report: %s\n", filepath.Join(run.Dir, "report", "index.md"))
 	}

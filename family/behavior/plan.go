@@ -100,6 +100,7 @@ func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, o
 		Prices: backbone.PricesOf(cfg), Concurrency: max(1, cfg.Eval.Concurrency), Latency: pf.Latency,
 		BatchPrices: backbone.BatchPricesOf(cfg), BatchPurposes: backbone.BatchPurposesOf(cfg),
 		Block: pf.Block, CacheTokens: cmp.Or(pf.CacheTokens, cfg.Backbone.PrefixCacheTokens),
+		PrefixHold: cfg.Backbone.HoldsPrefixes(),
 	})
 	p.Estimates = append(append(p.Estimates, more...), notes...)
 	if pf.NoPrefix {

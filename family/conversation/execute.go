@@ -103,6 +103,9 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 		return res, err
 	}
 	defer st.Close()
+	// Every call is numbered in send order, after the calls of earlier
+	// processes, so the order can be replayed from the call record.
+	ctx = llm.WithSendOrder(ctx, llm.NewSendOrder(st.Usage()))
 
 	convs := make([]*conv, len(d.ds.Conversations))
 	for i, c := range d.ds.Conversations {
@@ -164,6 +167,9 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 		cfg.Name, res.Done, res.Planned, res.Errored, res.LiveCalls, accounting.CostText(usage), time.Since(start).Round(time.Millisecond))
 	if pv := family.PlannedVsSpent(run.Dir, usage); pv != "" {
 		fmt.Fprintf(env.Out, "run %s: %s\n", cfg.Name, pv)
+	}
+	if hl := back.HoldLine(); hl != "" {
+		fmt.Fprintf(env.Out, "run %s: %s\n", cfg.Name, hl)
 	}
 	if run.Report {
 		fmt.Fprintf(env.Out, "report: %s\n", filepath.Join(run.Dir, "report", "index.md"))

@@ -196,6 +196,7 @@ func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, _
 		Prices: backbone.PricesOf(cfg), Concurrency: workers, Latency: pf.Latency,
 		BatchPrices: backbone.BatchPricesOf(cfg), BatchPurposes: backbone.BatchPurposesOf(cfg),
 		Block: pf.Block, CacheTokens: cmp.Or(pf.CacheTokens, cfg.Backbone.PrefixCacheTokens),
+		PrefixHold: cfg.Backbone.HoldsPrefixes(),
 	})
 	p.Estimates = append(p.Estimates, notes...)
 	if pf.NoPrefix {

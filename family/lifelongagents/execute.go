@@ -191,6 +191,9 @@ func (f *Family) Execute(ctx context.Context, env family.Env, run family.Run) (f
 	if pv := family.PlannedVsSpent(run.Dir, done.Usage); pv != "" {
 		fmt.Fprintf(env.Out, "run %s: %s\n", cfg.Name, pv)
 	}
+	if hl := back.HoldLine(); hl != "" {
+		fmt.Fprintf(env.Out, "run %s: %s\n", cfg.Name, hl)
+	}
 	for _, lo := range leftOut {
 		fmt.Fprintf(env.Err, "run %s: left out %s (%s); OP and BwT are over the %d environments that ran\n", cfg.Name, lo.Env, lo.Reason, len(streamEnvs))
 	}

@@ -143,6 +143,7 @@ func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, o
 		Prices: backbone.PricesOf(cfg), Concurrency: max(1, cfg.Eval.Concurrency), Latency: pf.Latency,
 		BatchPrices: backbone.BatchPricesOf(cfg), BatchPurposes: backbone.BatchPurposesOf(cfg),
 		Block: pf.Block, CacheTokens: cmp.Or(pf.CacheTokens, cfg.Backbone.PrefixCacheTokens),
+		PrefixHold: cfg.Backbone.HoldsPrefixes(),
 	})
 	var sizes []string
 	for _, n := range slices.Sorted(maps.Keys(full)) {
@@ -159,7 +160,11 @@ func (f *Family) Plan(ctx context.Context, env family.Env, cfg *config.Config, o
 	if pf.NoPrefix {
 		p.Estimates = append(p.Estimates, "prefix cache not modelled in this plan (bench plan models it)")
 	} else {
-		p.Estimates = append(p.Estimates, "lifelong prefix cache: over the rehearsed calls as played (not scaled); the lifelong runner issues calls in the stream's order, so the harness order is the file order")
+		line := "lifelong prefix cache: over the rehearsed calls as played (not scaled); the lifelong runner issues calls in the stream's order, so the harness order is the file order"
+		if cfg.Backbone.HoldsPrefixes() {
+			line = "lifelong prefix cache: over the rehearsed calls as played (not scaled); the lifelong runner issues calls in the stream's order (the file order), and the harness order is that order through the prefix hold (backbone.prefix_hold)"
+		}
+		p.Estimates = append(p.Estimates, line)
 	}
 	if p.CompletionUnbounded {
 		p.Estimates = append(p.Estimates, "some purposes set no max_tokens (the server's default bounds them): their completion bound is left out of max_completion_tokens")

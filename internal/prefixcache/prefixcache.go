@@ -165,7 +165,14 @@ func (m *Model) Add(chain Chain) int { return m.AddAfter(chain, -1) }
 // as number after (counted from 0 in Add order; < 0: none) has finished,
 // so that request's blocks are in the cache first (a sender that holds a
 // request back until the one it extends is answered).
-func (m *Model) AddAfter(chain Chain, after int) int {
+func (m *Model) AddAfter(chain Chain, after int) int { return m.AddHeld(chain, after, false) }
+
+// AddHeld is AddAfter for a sender that, with hold, also holds the
+// request back while one still in flight shares a longer prefix with it
+// than the cache holds, until that one is answered (llm's prefix hold):
+// the request is added after it, and again after any other that then
+// shares more than the cache.
+func (m *Model) AddHeld(chain Chain, after int, hold bool) int {
 	lag := max(1, m.o.Concurrency) - 1
 	for i := range m.pending {
 		if r := &m.pending[i]; r.n == after && !r.done {
@@ -179,12 +186,20 @@ func (m *Model) AddAfter(chain Chain, after int) int {
 		}
 		m.pending = m.pending[1:]
 	}
-	hit := 0
-	for _, h := range chain {
-		if !m.cache.has(h) {
+	hit := m.Cached(chain)
+	for hold {
+		lead, best := -1, hit
+		for i, r := range m.pending {
+			if n := Shared(r.chain, chain); !r.done && n > best {
+				lead, best = i, n
+			}
+		}
+		if lead < 0 {
 			break
 		}
-		hit++
+		m.insert(m.pending[lead].chain)
+		m.pending[lead].done = true
+		hit = m.Cached(chain)
 	}
 	// The hits are used now: refresh them so a long request's own prefix
 	// is not evicted while it runs.
