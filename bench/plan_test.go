@@ -147,10 +147,13 @@ func TestPlanAccuracyPaperConfigs(t *testing.T) {
 		t.Fatal("no paper configs")
 	}
 	stdio := IO{Out: io.Discard, Err: io.Discard, Getenv: func(string) string { return "" }}
-	out := t.TempDir()
 	for _, path := range paths {
 		name := strings.TrimSuffix(filepath.Base(path), ".yaml")
 		t.Run(name, func(t *testing.T) {
+			// The configs run side by side (most of a run's time is the
+			// sim's latency below), each in an output folder of its own.
+			t.Parallel()
+			out := t.TempDir()
 			// Calls take a while, as on a server, so calls sent side by
 			// side overlap and the replay below sees what a server would.
 			sets := append(planSmall(t, path), "backbone.sim.latency="+replayLatency.String())
