@@ -57,7 +57,6 @@ type PredictResult struct {
 // paid for samples that cannot be saved (usage is then not accounted).
 func (r *Run) Predict(ctx context.Context, plan Plan, o PredictOptions) (PredictResult, error) {
 	var res PredictResult
-	var wg, builds sync.WaitGroup
 	// A failed write stops the run: the store is closed for writing, and
 	// work is cancelled so no more calls are paid for samples that cannot
 	// be saved.
@@ -94,7 +93,6 @@ func (r *Run) Predict(ctx context.Context, plan Plan, o PredictOptions) (Predict
 	slots := llm.NewSlots(o.Workers)
 	work := func(jctx context.Context, slot *llm.Slot, j Job) {
 		if j.Inst == nil { // a memory to build before the questions
-			defer builds.Done()
 			if r.st.Err() == nil && runCtx.Err() == nil {
 				if err := r.build(jctx, j.u); errors.Is(err, llm.ErrStopRun) {
 					endpointDown(err)
@@ -152,35 +150,15 @@ func (r *Run) Predict(ctx context.Context, plan Plan, o PredictOptions) (Predict
 	if !o.PlanOrder {
 		first, jobs = buildJobs(jobs), issueOrder(jobs, max(1, o.Workers), o.PrefixClasses, o.BatchedQuestions)
 	}
-	builds.Add(len(first))
+	// Go returns once the jobs it started are done (a follower waits only
+	// for a leader sent before it, so no started job waits on one never
+	// started): every build is finished before the first question goes.
 	feed := func(js []Job) bool {
-		for k, j := range js {
-			slot, err := slots.Acquire(runCtx)
-			if err != nil {
-				// Jobs never started still count as done for the waits.
-				for _, j := range js[k:] {
-					if j.Inst == nil {
-						builds.Done()
-					} else if j.answered != nil {
-						close(j.answered)
-					}
-				}
-				return false
-			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				defer slot.Release()
-				work(llm.WithSlot(runCtx, slot), slot, j)
-			}()
-		}
-		return true
+		return slots.Go(runCtx, len(js), func(jctx context.Context, slot *llm.Slot, k int) { work(jctx, slot, js[k]) }) == len(js)
 	}
 	if feed(first) {
-		builds.Wait()
 		feed(jobs)
 	}
-	wg.Wait()
 	if appendErr != nil {
 		return res, fmt.Errorf("stopped: %w (%d model calls were in flight at the failure and finished after it; "+
 			"free the space or fix the cause and re-run the same command to resume)",

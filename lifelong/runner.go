@@ -375,31 +375,21 @@ func (r *runner) evaluate(ctx context.Context, m agent.Method, env agent.Env, ke
 
 	// An episode whose call parks in a provider batch gives its slot back,
 	// so the next episode starts and its call joins the same wave.
-	slots := llm.NewSlots(r.opts.Workers)
-	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var firstErr error
-	for i := range len(tasks) * draws {
+	// Once ctx ends no episode starts; the error is reported below, once
+	// the started episodes end.
+	llm.NewSlots(r.opts.Workers).Go(ctx, len(tasks)*draws, func(ectx context.Context, _ *llm.Slot, i int) {
 		t, rep := tasks[i/draws], i%draws
-		slot, err := slots.Acquire(ctx)
-		if err != nil || ctx.Err() != nil {
-			slot.Release()
-			break // the error is reported below, once the started episodes end
+		tr, res, err := r.episode(ectx, m, r.opts.Draws.env(env, rep), suite, t, rep)
+		if err != nil {
+			mu.Lock()
+			firstErr = cmp.Or(firstErr, err)
+			mu.Unlock()
+			return
 		}
-		wg.Add(1)
-		go func() {
-			defer func() { slot.Release(); wg.Done() }()
-			tr, res, err := r.episode(llm.WithSlot(ctx, slot), m, r.opts.Draws.env(env, rep), suite, t, rep)
-			if err != nil {
-				mu.Lock()
-				firstErr = cmp.Or(firstErr, err)
-				mu.Unlock()
-				return
-			}
-			c.Tasks[i], c.Transcripts[i] = res, tr
-		}()
-	}
-	wg.Wait()
+		c.Tasks[i], c.Transcripts[i] = res, tr
+	})
 	if firstErr == nil && ctx.Err() != nil {
 		firstErr = ctx.Err()
 	}

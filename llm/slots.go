@@ -57,6 +57,30 @@ func (s *Slots) Acquire(ctx context.Context) (*Slot, error) {
 	}
 }
 
+// Go runs do(k) for the jobs k = 0..n-1 in order, each on its own
+// goroutine once it holds a slot, with a context that carries the slot
+// (WithSlot) and the slot itself; the slot is released when do returns.
+// Once ctx ends no further job starts. Go returns when every started job
+// has returned, with the number started (the jobs from it on never ran:
+// whatever waits on them is the caller's to release).
+func (s *Slots) Go(ctx context.Context, n int, do func(ctx context.Context, sl *Slot, k int)) (started int) {
+	var wg sync.WaitGroup
+	for ; started < n && ctx.Err() == nil; started++ {
+		sl, err := s.Acquire(ctx)
+		if err != nil {
+			break
+		}
+		wg.Add(1)
+		go func(k int) {
+			defer wg.Done()
+			defer sl.Release()
+			do(WithSlot(ctx, sl), sl, k)
+		}(started)
+	}
+	wg.Wait()
+	return started
+}
+
 // Counts returns how many samples hold a slot and how many are parked.
 func (s *Slots) Counts() (held, parked int) {
 	s.mu.Lock()

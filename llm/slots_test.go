@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 )
@@ -73,5 +74,39 @@ func TestBatchSlotsParkAndResume(t *testing.T) {
 	}
 	if resume := Park(ctx); resume != nil {
 		resume() // no slot in ctx: nothing to give back
+	}
+}
+
+// TestSlotsGo: Go starts every job in order with at most n doing live
+// work, hands each its slot in its context, and starts none once its
+// context has ended.
+func TestSlotsGo(t *testing.T) {
+	s := NewSlots(2)
+	var mu sync.Mutex
+	live, most, ran := 0, 0, 0
+	started := s.Go(context.Background(), 7, func(ctx context.Context, sl *Slot, k int) {
+		if got, _ := ctx.Value(slotKey{}).(*Slot); got != sl {
+			t.Errorf("job %d: its context carries another slot", k)
+		}
+		mu.Lock()
+		live++
+		most = max(most, live)
+		ran++
+		mu.Unlock()
+		time.Sleep(time.Millisecond)
+		mu.Lock()
+		live--
+		mu.Unlock()
+	})
+	if started != 7 || ran != 7 || most > 2 {
+		t.Errorf("started %d, ran %d, at most %d at once; want 7, 7, 2", started, ran, most)
+	}
+	if held, parked := s.Counts(); held != 0 || parked != 0 {
+		t.Errorf("%d held and %d parked after Go returned", held, parked)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if n := s.Go(ctx, 3, func(context.Context, *Slot, int) { t.Error("a job started after its context ended") }); n != 0 {
+		t.Errorf("%d started after the context ended", n)
 	}
 }

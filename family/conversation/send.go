@@ -95,7 +95,7 @@ func answerAll(ctx context.Context, st *runstore.Store, a answering) (stopped, f
 		done[u] = make(chan struct{})
 	}
 	slots := llm.NewSlots(workers)
-	pool(runCtx, slots, len(unitKeys), func(jctx context.Context, slot *llm.Slot, n int) {
+	slots.Go(runCtx, len(unitKeys), func(jctx context.Context, slot *llm.Slot, n int) {
 		u := buildOrder[n]
 		defer close(done[u])
 		if w := waits[u]; w >= 0 {
@@ -114,7 +114,7 @@ func answerAll(ctx context.Context, st *runstore.Store, a answering) (stopped, f
 		if errors.Is(b.err, llm.ErrStopRun) {
 			halt(b.err)
 		}
-	}, func(u int) { close(done[buildOrder[u]]) })
+	})
 	if runCtx.Err() != nil {
 		return stopCause(ctx, runCtx, stopped), nil
 	}
@@ -139,7 +139,7 @@ func answerAll(ctx context.Context, st *runstore.Store, a answering) (stopped, f
 	// through provider batches: then only for its answer.
 	judgeAfter := judgesHeld(a.cfg, a.scorer.judges)
 	var failOnce sync.Once
-	pool(runCtx, slots, len(order), func(jctx context.Context, slot *llm.Slot, n int) {
+	slots.Go(runCtx, len(order), func(jctx context.Context, slot *llm.Slot, n int) {
 		i := order[n]
 		j := jobs[i]
 		release, atAnswer := func() {}, func() {}
@@ -214,7 +214,7 @@ func answerAll(ctx context.Context, st *runstore.Store, a answering) (stopped, f
 				stop(failed)
 			})
 		}
-	}, nil)
+	})
 	if failed != nil {
 		return nil, failed
 	}
@@ -234,32 +234,4 @@ func stopCause(ctx, runCtx context.Context, stopped error) error {
 		return stopped
 	}
 	return context.Cause(runCtx)
-}
-
-// pool runs do(0..n-1), each on its own goroutine once it holds one of
-// slots, in order, handing it a context that carries its slot: a job whose
-// call parks in a provider batch (or that waits for another job) gives
-// the slot back, so the next job starts and its call can join the same
-// wave (llm.Slots). When ctx ends, the jobs not started are skipped
-// (skipped(k) for each, when set, so what waits on them goes on).
-func pool(ctx context.Context, slots *llm.Slots, n int, do func(jctx context.Context, slot *llm.Slot, k int), skipped func(int)) {
-	var wg sync.WaitGroup
-	for k := range n {
-		slot, err := slots.Acquire(ctx)
-		if err != nil {
-			if skipped != nil {
-				for ; k < n; k++ {
-					skipped(k)
-				}
-			}
-			break
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer slot.Release()
-			do(llm.WithSlot(ctx, slot), slot, k)
-		}()
-	}
-	wg.Wait()
 }
