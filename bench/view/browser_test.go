@@ -388,25 +388,7 @@ func TestViewerSearchSortInstance(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/samples?r=viewdemo")); err != nil {
 		t.Fatal(err)
 	}
-	// Search: the IDs of one method.
-	sctx, scancel := context.WithTimeout(ctx, stepTimeout)
-	err = chromedp.Do(sctx, chromedp.SendKeys("#q", "pramem/", chromedp.NodeVisible), chromedp.Submit("#q"), chromedp.WaitReady(chromedp.CSS("#total")))
-	scancel()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := text(t, ctx, "#total"); got != fmt.Sprint(nPramem) {
-		t.Errorf("search pramem/ lists %s samples, samples.jsonl has %d", got, nPramem)
-	}
-	// Sort by tokens, then the other way round.
-	tokens := func() []int {
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](`Array.from(document.querySelectorAll("tr.sample")).map(function(r){return +r.dataset.tokens})`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
-	// A click's WaitReady can see the old page still: wait for the new URL.
+	// A submit's or a click's WaitReady can see the old page still: wait for the new URL.
 	// The poll's script can run while the old page goes away ("Cannot
 	// find context with specified id"): that is the navigation under way,
 	// so poll again until the step's time is up.
@@ -424,6 +406,25 @@ func TestViewerSearchSortInstance(t *testing.T) {
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
+	}
+	// Search: the IDs of one method.
+	sctx, scancel := context.WithTimeout(ctx, stepTimeout)
+	err = chromedp.Do(sctx, chromedp.SendKeys("#q", "pramem/", chromedp.NodeVisible), chromedp.Submit("#q"), chromedp.WaitReady(chromedp.CSS("#total")))
+	scancel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitURL("q=pramem")
+	if got := text(t, ctx, "#total"); got != fmt.Sprint(nPramem) {
+		t.Errorf("search pramem/ lists %s samples, samples.jsonl has %d", got, nPramem)
+	}
+	// Sort by tokens, then the other way round.
+	tokens := func() []int {
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](`Array.from(document.querySelectorAll("tr.sample")).map(function(r){return +r.dataset.tokens})`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
 	}
 	click(t, ctx, "#sort-tokens")
 	waitURL("sort=tokens")
